@@ -1,0 +1,257 @@
+//! AST → Model: the only constructor of [`Model`]. Resolves names, runs every check,
+//! and collects all diagnostics before deciding.
+
+mod bindings;
+mod geometry;
+mod layout;
+mod meta;
+mod operand;
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::geometry_toml::{self, ArchFile};
+use crate::model::*;
+use crate::source::{FileId, Sources, Span};
+use crate::syntax::{self, ast};
+use crate::Failure;
+
+/// What a type-namespace name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decl {
+    Record(usize),
+    Struct(usize),
+    Arm(usize),
+    Bits(usize),
+    Enum(usize),
+}
+
+/// The state shared by every lowering pass.
+struct Cx<'a> {
+    sources: &'a Sources,
+    errors: Vec<Diagnostic>,
+    /// Type-namespace names → the item that declares them (first wins).
+    decls: BTreeMap<String, (Decl, Span)>,
+    /// Archs by every accepted name (name, label, aliases), lowercased.
+    arch_names: BTreeMap<String, ArchId>,
+    /// Arch names in model order, for messages.
+    arch_list: Vec<String>,
+}
+
+impl Cx<'_> {
+    fn error(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
+
+    fn text(&self, span: Span) -> &str {
+        self.sources.text(span)
+    }
+}
+
+/// Items of the `.isa` files grouped by kind, each list in name order.
+#[derive(Default)]
+struct Items<'a> {
+    records: Vec<&'a ast::Item>,
+    structs: Vec<&'a ast::Item>,
+    arms: Vec<&'a ast::Item>,
+    bits: Vec<&'a ast::Item>,
+    enums: Vec<&'a ast::Item>,
+    bands: Vec<&'a ast::Item>,
+    binds: Vec<&'a ast::Item>,
+    sentinels: Vec<&'a ast::Item>,
+    bitmasks: Vec<&'a ast::Item>,
+    apertures: Vec<&'a ast::Item>,
+    geometry: Vec<&'a ast::Item>,
+}
+
+pub fn lower(sources: Sources) -> Result<Model, Failure> {
+    let mut errors = Vec::new();
+    let mut files = Vec::new();
+    let mut arch_files: Vec<(FileId, ArchFile)> = Vec::new();
+    for (id, f) in sources.iter() {
+        if f.path.ends_with(".isa") {
+            match syntax::parse(id, &f.text) {
+                Ok(file) => files.push(file),
+                Err(e) => errors.extend(e),
+            }
+        } else if f.path.ends_with(".toml") {
+            match geometry_toml::parse(&f.text) {
+                Ok(a) => arch_files.push((id, a)),
+                Err((msg, range)) => {
+                    let r = range.unwrap_or(0..0);
+                    errors.push(Diagnostic::error(Span::new(id, r.start, r.end), msg));
+                }
+            }
+        }
+    }
+    let mut cx = Cx {
+        sources: &sources,
+        errors,
+        decls: BTreeMap::new(),
+        arch_names: BTreeMap::new(),
+        arch_list: Vec::new(),
+    };
+    let model = build(&mut cx, &files, arch_files);
+    let mut errors = std::mem::take(&mut cx.errors);
+    errors.sort_by(|a, b| (a.span, &a.message).cmp(&(b.span, &b.message)));
+    errors.dedup();
+    if errors.is_empty() {
+        Ok(Model { sources, ..model })
+    } else {
+        Err(Failure { sources, diagnostics: errors.into() })
+    }
+}
+
+fn build(cx: &mut Cx<'_>, files: &[ast::File], arch_files: Vec<(FileId, ArchFile)>) -> Model {
+    let items = classify(cx, files);
+    let archs_raw = geometry::declare_archs(cx, arch_files);
+
+    let enums = operand::enums(cx, &items.enums);
+    let bits = operand::bits(cx, &items.bits);
+    let structs = layout::structs(cx, &items.structs, &bits, &enums);
+    let tables = layout::Tables { structs: &structs, bits: &bits, enums: &enums };
+    let records = layout::records(cx, &items.records, &tables);
+    let arms = layout::arms(cx, &items.arms, &records, &tables);
+    let bands = operand::bands(cx, &items.bands, &enums);
+    let bindings = bindings::bindings(cx, &items.binds, &records, &arms, &enums);
+    let sentinels = bindings::sentinels(cx, &items.sentinels, &arms, &bindings);
+    let bitmasks = bindings::bitmasks(cx, &items.bitmasks, &enums);
+    let apertures = bindings::apertures(cx, &items.apertures);
+    let geometry = geometry::schema(cx, &items.geometry, &enums);
+    let archs = geometry::archs(cx, archs_raw, &geometry);
+
+    Model {
+        sources: Sources::new(),
+        records,
+        structs,
+        arms,
+        bits,
+        enums,
+        bands,
+        bindings,
+        sentinels,
+        bitmasks,
+        apertures,
+        geometry,
+        archs,
+    }
+}
+
+/// Sort items by kind and name; report duplicate names in the type namespace and
+/// Rust-name collisions (two spec names that would become the same Rust type).
+fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
+    let mut items = Items::default();
+    for item in files.iter().flat_map(|f| &f.items) {
+        use ast::ItemKind as K;
+        let list = match item.kind {
+            K::Record { .. } => &mut items.records,
+            K::Struct { .. } => &mut items.structs,
+            K::Arm { .. } => &mut items.arms,
+            K::Bits { .. } => &mut items.bits,
+            K::Enum { .. } => &mut items.enums,
+            K::Band { .. } => &mut items.bands,
+            K::Bind { .. } => &mut items.binds,
+            K::Sentinel { .. } => &mut items.sentinels,
+            K::Bitmask { .. } => &mut items.bitmasks,
+            K::Aperture { .. } => &mut items.apertures,
+            K::Geometry { .. } | K::Derived { .. } | K::Rule { .. } => &mut items.geometry,
+        };
+        list.push(item);
+    }
+    for list in [
+        &mut items.records,
+        &mut items.structs,
+        &mut items.arms,
+        &mut items.bits,
+        &mut items.enums,
+        &mut items.sentinels,
+        &mut items.bitmasks,
+        &mut items.apertures,
+    ] {
+        list.sort_by(|a, b| a.name.name.cmp(&b.name.name).then(a.span.cmp(&b.span)));
+    }
+    // Type namespace: records, structs/groups, arms, bits and enums share Rust's.
+    let mut rust_names: BTreeMap<String, (String, Span)> = BTreeMap::new();
+    let kinds: [(&[&ast::Item], fn(usize) -> Decl); 5] = [
+        (&items.records, Decl::Record),
+        (&items.structs, Decl::Struct),
+        (&items.arms, Decl::Arm),
+        (&items.bits, Decl::Bits),
+        (&items.enums, Decl::Enum),
+    ];
+    for (list, make) in kinds {
+        for (i, item) in list.iter().enumerate() {
+            let name = &item.name;
+            if let Some((_, first)) = cx.decls.get(&name.name) {
+                let first = *first;
+                cx.error(
+                    Diagnostic::error(name.span, format!("duplicate name '{}'", name.name))
+                        .label("declared again here")
+                        .with(first, "first declared here"),
+                );
+                continue;
+            }
+            let rust = heck::ToUpperCamelCase::to_upper_camel_case(name.name.as_str());
+            if let Some((other, first)) = rust_names.get(&rust) {
+                let (other, first) = (other.clone(), *first);
+                cx.error(
+                    Diagnostic::error(
+                        name.span,
+                        format!("'{}' and '{other}' both become the Rust name '{rust}'", name.name),
+                    )
+                    .with(first, "the other one"),
+                );
+            }
+            rust_names.insert(rust, (name.name.clone(), name.span));
+            cx.decls.insert(name.name.clone(), (make(i), name.span));
+        }
+    }
+    items
+}
+
+/// Edit distance, for "did you mean" notes.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// "did you mean 'x'?" for the closest candidate within a small distance.
+fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    candidates
+        .into_iter()
+        .map(|c| (distance(name, c), c))
+        .filter(|(d, c)| *d <= 2.max(name.len() / 4) && *d < c.len())
+        .min()
+        .map(|(_, c)| format!("did you mean '{c}'?"))
+}
+
+/// The integer value of a literal if it fits `u64`, else an error.
+fn u64_of(cx: &mut Cx<'_>, i: ast::Int) -> Option<u64> {
+    match u64::try_from(i.value) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            cx.error(Diagnostic::error(i.span, "value does not fit in 64 bits"));
+            None
+        }
+    }
+}
+
+/// The integer value of a literal if it fits `u32`, else an error naming `what`.
+fn u32_of(cx: &mut Cx<'_>, i: ast::Int, what: &str) -> Option<u32> {
+    match u32::try_from(i.value) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            cx.error(Diagnostic::error(i.span, format!("{what} {} is too large", i.value)));
+            None
+        }
+    }
+}

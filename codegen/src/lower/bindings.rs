@@ -1,0 +1,283 @@
+//! Opcode bindings (with the sub-opcode byte), sentinels, validator bitmasks and apertures.
+
+use std::collections::BTreeMap;
+
+use super::meta::meta;
+use super::{suggest, u32_of, u64_of, Cx};
+use crate::diagnostic::Diagnostic;
+use crate::model::*;
+use crate::source::Span;
+use crate::syntax::ast::{self, ItemKind, ValueRef};
+
+/// Resolve a value written as a number or a variant name of `e`.
+fn value_in(cx: &mut Cx<'_>, v: &ValueRef, e: &Enum, what: &str) -> Option<u64> {
+    match v {
+        ValueRef::Int(i) => {
+            let value = u64_of(cx, *i)?;
+            if !e.width.fits(i128::from(value)) {
+                cx.error(Diagnostic::error(
+                    i.span,
+                    format!("{what} {value:#x} does not fit '{}' ({})", e.name, e.width.as_str()),
+                ));
+                return None;
+            }
+            Some(value)
+        }
+        ValueRef::Name(n) => match e.variant_named(&n.name) {
+            Some(var) => Some(var.value),
+            None => {
+                let mut d = Diagnostic::error(n.span, format!("'{}' is not a variant of '{}'", n.name, e.name));
+                if let Some(s) = suggest(&n.name, e.variants.iter().map(|v| v.name.as_str())) {
+                    d = d.note(s);
+                }
+                cx.error(d);
+                None
+            }
+        },
+    }
+}
+
+pub(super) fn bindings(
+    cx: &mut Cx<'_>,
+    items: &[&ast::Item],
+    records: &[Record],
+    arms: &[Arm],
+    enums: &[Enum],
+) -> Vec<Binding> {
+    let mut out: Vec<(Binding, Span)> = Vec::new();
+    for item in items {
+        let ItemKind::Bind { opcode, sub, arm } = &item.kind else { unreachable!("not a bind") };
+        let Some(aid) = arms.iter().position(|a| a.name == arm.name) else {
+            let mut d = Diagnostic::error(arm.span, format!("binding to unknown arm '{}'", arm.name));
+            if let Some(s) = suggest(&arm.name, arms.iter().map(|a| a.name.as_str())) {
+                d = d.note(s);
+            }
+            cx.error(d);
+            continue;
+        };
+        let a = &arms[aid];
+        let r = &records[a.record.0 as usize];
+        let op_enum = &enums[r.discriminant.ty.0 as usize];
+        let Some(op) = value_in(cx, opcode, op_enum, "opcode") else { continue };
+        let sub = match sub {
+            None => None,
+            Some((off, v)) => {
+                let Some(offset) = u32_of(cx, *off, "sub-opcode offset") else { continue };
+                let Some(field) = a.fields.iter().find(|f| f.offset == offset) else {
+                    cx.error(
+                        Diagnostic::error(
+                            off.span,
+                            format!("arm '{}' has no field starting at +{offset} to hold the sub-opcode", a.name),
+                        )
+                        .with(a.meta.span, "the arm"),
+                    );
+                    continue;
+                };
+                let (enum_id, e) = match &field.ty {
+                    FieldType::Enum(eid) => (Some(*eid), enums[eid.0 as usize].clone()),
+                    FieldType::Prim(p) if !p.signed() => {
+                        (None, Enum { name: field.name.clone(), width: *p, variants: Vec::new(), meta: field.meta.clone() })
+                    }
+                    _ => {
+                        cx.error(Diagnostic::error(
+                            off.span,
+                            format!("the sub-opcode field '{}' must be an enum or an unsigned integer", field.name),
+                        ));
+                        continue;
+                    }
+                };
+                let Some(value) = value_in(cx, v, &e, "sub-opcode") else { continue };
+                Some(SubOpcode { offset, value, enum_id })
+            }
+        };
+        let m = meta(cx, &item.ann, item.name.span);
+        out.push((Binding { opcode: op, sub, arm: ArmId(aid as u32), meta: m }, item.span));
+    }
+    check_dispatch(cx, &out, arms);
+    let mut bindings: Vec<Binding> = out.into_iter().map(|(b, _)| b).collect();
+    bindings.sort_by_key(|b| (b.opcode, b.sub.as_ref().map(|s| s.value)));
+    bindings
+}
+
+/// One arm per (opcode, sub-opcode); an opcode is either plain or sub-dispatched, on one offset.
+fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
+    let mut by_op: BTreeMap<u64, Vec<&(Binding, Span)>> = BTreeMap::new();
+    for b in out {
+        by_op.entry(b.0.opcode).or_default().push(b);
+    }
+    for (op, list) in by_op {
+        let first = list[0];
+        for b in &list[1..] {
+            match (&first.0.sub, &b.0.sub) {
+                (None, _) | (_, None) => cx.error(
+                    Diagnostic::error(
+                        b.1,
+                        format!("opcode {op:#04x} is bound twice ({} and {})", arms[first.0.arm.0 as usize].name, arms[b.0.arm.0 as usize].name),
+                    )
+                    .with(first.1, "first bound here")
+                    .note("an opcode is bound once, or every binding of it gives a sub-opcode"),
+                ),
+                (Some(s1), Some(s2)) if s1.offset != s2.offset => cx.error(
+                    Diagnostic::error(
+                        b.1,
+                        format!("opcode {op:#04x} sub-dispatches on +{} here but on +{} before", s2.offset, s1.offset),
+                    )
+                    .with(first.1, "first binding"),
+                ),
+                _ => {}
+            }
+        }
+        let mut subs: BTreeMap<u64, &(Binding, Span)> = BTreeMap::new();
+        for b in &list {
+            if let Some(s) = &b.0.sub {
+                if let Some(prev) = subs.get(&s.value) {
+                    cx.error(
+                        Diagnostic::error(b.1, format!("opcode {op:#04x} with sub-opcode {} is bound twice", s.value))
+                            .with(prev.1, "first bound here"),
+                    );
+                } else {
+                    subs.insert(s.value, b);
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn sentinels(cx: &mut Cx<'_>, items: &[&ast::Item], arms: &[Arm], bindings: &[Binding]) -> Vec<Sentinel> {
+    let mut out = Vec::new();
+    let mut names: BTreeMap<&str, Span> = BTreeMap::new();
+    for item in items {
+        let ItemKind::Sentinel { arm } = &item.kind else { unreachable!() };
+        if let Some(first) = names.get(item.name.name.as_str()) {
+            cx.error(
+                Diagnostic::error(item.name.span, format!("duplicate sentinel '{}'", item.name.name))
+                    .with(*first, "first declared here"),
+            );
+            continue;
+        }
+        names.insert(&item.name.name, item.name.span);
+        let Some(aid) = arms.iter().position(|a| a.name == arm.name) else {
+            cx.error(Diagnostic::error(arm.span, format!("unknown arm '{}'", arm.name)));
+            continue;
+        };
+        let found: Vec<usize> =
+            bindings.iter().enumerate().filter(|(_, b)| b.arm.0 as usize == aid).map(|(i, _)| i).collect();
+        match found.as_slice() {
+            [one] => out.push(Sentinel {
+                name: item.name.name.clone(),
+                binding: BindingId(*one as u32),
+                meta: meta(cx, &item.ann, item.name.span),
+            }),
+            [] => cx.error(Diagnostic::error(
+                arm.span,
+                format!("sentinel '{}' names arm '{}', which has no binding", item.name.name, arm.name),
+            )),
+            _ => cx.error(Diagnostic::error(
+                arm.span,
+                format!("sentinel '{}' names arm '{}', which has {} bindings", item.name.name, arm.name, found.len()),
+            )),
+        }
+    }
+    out
+}
+
+pub(super) fn bitmasks(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> Vec<Bitmask> {
+    let mut out = Vec::new();
+    for item in items {
+        let ItemKind::Bitmask { enum_name, words } = &item.kind else { unreachable!() };
+        let Some(eid) = enums.iter().position(|e| e.name == enum_name.name) else {
+            cx.error(Diagnostic::error(enum_name.span, format!("unknown enum '{}'", enum_name.name)));
+            continue;
+        };
+        let e = &enums[eid];
+        let need = if e.width.bits() >= 32 { None } else { Some((1u64 << e.width.bits()) / 64) };
+        let words: Vec<u64> = words.iter().filter_map(|w| u64_of(cx, *w)).collect();
+        match need {
+            Some(n) if n.max(1) as usize != words.len() => cx.error(
+                Diagnostic::error(
+                    item.name.span,
+                    format!(
+                        "bitmask '{}' has {} words; '{}' ({}) needs {} to give every value a bit",
+                        item.name.name,
+                        words.len(),
+                        e.name,
+                        e.width.as_str(),
+                        n.max(1)
+                    ),
+                ),
+            ),
+            None => cx.error(Diagnostic::error(
+                enum_name.span,
+                format!("a bitmask over '{}' ({}) would be too large", e.name, e.width.as_str()),
+            )),
+            _ => {}
+        }
+        out.push(Bitmask {
+            name: item.name.name.clone(),
+            enum_id: EnumId(eid as u32),
+            words,
+            meta: meta(cx, &item.ann, item.name.span),
+        });
+    }
+    out
+}
+
+pub(super) fn apertures(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Aperture> {
+    let mut out = Vec::new();
+    for item in items {
+        let ItemKind::Aperture { regions } = &item.kind else { unreachable!() };
+        let mut rs: Vec<(Region, Span)> = Vec::new();
+        for r in regions {
+            let m = meta(cx, &r.ann, r.name.span);
+            let Some(base) = u64_of(cx, r.base) else { continue };
+            let size = match (r.size, r.last) {
+                (Some(s), _) => u64_of(cx, s),
+                (None, Some(last)) => {
+                    let Some(last) = u64_of(cx, last) else { continue };
+                    if last < base {
+                        cx.error(Diagnostic::error(r.span, format!("region '{}' ends before it starts", r.name.name)));
+                        continue;
+                    }
+                    (last - base).checked_add(1)
+                }
+                (None, None) => unreachable!("a region has a size or an end"),
+            };
+            let Some(size) = size else { continue };
+            if size == 0 || base.checked_add(size).is_none() {
+                cx.error(Diagnostic::error(r.span, format!("region '{}' is empty or wraps past 2^64", r.name.name)));
+                continue;
+            }
+            rs.push((Region { name: r.name.name.clone(), base, size, meta: m }, r.span));
+        }
+        for i in 0..rs.len() {
+            for j in i + 1..rs.len() {
+                let (a, b) = (&rs[i].0, &rs[j].0);
+                if a.name == b.name {
+                    cx.error(Diagnostic::error(rs[j].1, format!("duplicate region '{}'", b.name)).with(rs[i].1, "first here"));
+                } else if a.base < b.base + b.size && b.base < a.base + a.size {
+                    cx.error(
+                        Diagnostic::error(
+                            rs[j].1,
+                            format!(
+                                "region '{}' ({:#x}..{:#x}) overlaps '{}' ({:#x}..{:#x})",
+                                b.name,
+                                b.base,
+                                b.base + b.size,
+                                a.name,
+                                a.base,
+                                a.base + a.size
+                            ),
+                        )
+                        .with(rs[i].1, "overlapped here"),
+                    );
+                }
+            }
+        }
+        out.push(Aperture {
+            name: item.name.name.clone(),
+            regions: rs.into_iter().map(|(r, _)| r).collect(),
+            meta: meta(cx, &item.ann, item.name.span),
+        });
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! Spec sources: files handed to the pipeline, byte spans into them, and line/column lookup.
+
+use std::fmt;
+
+/// Index of a file in [`Sources`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file; the unit every diagnostic and model item points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct Span {
+    /// The file the range is in.
+    pub file: FileId,
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from byte offsets.
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+
+    /// The byte range, for slicing and for codespan.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// One spec file: its path relative to the spec root (`isa/arms.isa`) and its text.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Display path, relative to the project root, with `/` separators.
+    pub path: String,
+    /// The whole text.
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// Wrap a file's text.
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let line_starts =
+            std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        SourceFile { path: path.into(), text, line_starts }
+    }
+
+    /// Byte range of a 0-based line, newline included; `None` past the last line.
+    pub fn line_range(&self, line: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line)?;
+        let end = self.line_starts.get(line + 1).copied().unwrap_or(self.text.len());
+        Some(start..end)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+}
+
+/// All files of one spec, in a stable order (sorted by path by whoever builds it).
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    /// An empty set.
+    pub fn new() -> Sources {
+        Sources::default()
+    }
+
+    /// Add a file and return its id.
+    pub fn add(&mut self, path: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SourceFile::new(path, text));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// The file behind an id.
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    /// Every file with its id, in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// `path:line:col` of a span's start.
+    pub fn location(&self, span: Span) -> Location<'_> {
+        let file = self.file(span.file);
+        let (line, col) = file.line_col(span.start as usize);
+        Location { path: &file.path, line, col }
+    }
+
+    /// The text a span covers.
+    pub fn text(&self, span: Span) -> &str {
+        &self.file(span.file).text[span.range()]
+    }
+}
+
+/// A printable `path:line:col`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location<'a> {
+    /// File path.
+    pub path: &'a str,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl fmt::Display for Location<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.path, self.line, self.col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_from_one() {
+        let f = SourceFile::new("a.isa", "ab\ncd\n\nx");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(1), (1, 2));
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(6), (3, 1));
+        assert_eq!(f.line_col(7), (4, 1));
+        assert_eq!(f.line_col(100), (4, 2));
+    }
+}

@@ -1,0 +1,258 @@
+//! Typed errors of the runtime and of the generated code: small `Copy` enums with payloads.
+//!
+//! An unknown opcode is not an error (it decodes to `Inst::Unknown`); these are for
+//! bytes that cannot be what the caller asked for.
+
+use core::fmt;
+
+use crate::address::SegmentId;
+use crate::generated::geometry::Arch;
+
+/// A record could not be decoded as the arm the caller asked for.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The input is not exactly one record long.
+    Length {
+        /// Bytes given.
+        len: usize,
+    },
+    /// An enum-typed field holds a value the spec does not name.
+    BadEnum {
+        /// Field name.
+        field: &'static str,
+        /// Byte offset in the record.
+        offset: usize,
+        /// The value found.
+        value: u64,
+    },
+}
+
+/// A byte stream is not a whole number of records, or a record in it is unusable.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamError {
+    /// The stream ends inside a record.
+    TrailingPartial {
+        /// Byte offset where the partial record starts.
+        offset: usize,
+        /// Its length (1..64).
+        len: usize,
+    },
+    /// The stream holds no record.
+    Empty,
+}
+
+/// A record fails validation for an arch.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValidateError {
+    /// The opcode's bit is clear in the validator's opcode bitmask.
+    OpcodeNotValid {
+        /// The opcode byte.
+        opcode: u8,
+    },
+    /// The opcode (or its arm) does not exist on this generation.
+    NotOnArch {
+        /// The opcode byte.
+        opcode: u8,
+        /// The generation.
+        arch: Arch,
+    },
+    /// An enum-typed field holds a value the spec does not name.
+    BadEnum {
+        /// Field name.
+        field: &'static str,
+        /// Byte offset in the record.
+        offset: usize,
+        /// The value found.
+        value: u64,
+    },
+    /// Two addresses that must share an SBUF quadrant do not.
+    QuadrantMismatch {
+        /// First address.
+        a: u64,
+        /// Second address.
+        b: u64,
+    },
+}
+
+/// A geometry rule was asked something it has no answer for.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeometryError {
+    /// An argument fails the rule's `requires` guard (`tpb_idx < num_tpb`).
+    OutOfRange {
+        /// The rule.
+        rule: &'static str,
+        /// The guard that failed, as written in the spec.
+        guard: &'static str,
+        /// The argument values, in parameter order (unused slots are zero).
+        args: [u64; 4],
+    },
+    /// The rule needs a value this generation does not have (`die_flip_mask` on sunda).
+    Unknown {
+        /// The rule or value.
+        item: &'static str,
+        /// The generation.
+        arch: Arch,
+    },
+}
+
+/// An address-map operation failed.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressError {
+    /// No segment maps this linear offset.
+    Unmapped {
+        /// The linear offset.
+        offset: u64,
+    },
+    /// The host buffer is shorter than the transfer.
+    BufferTooShort {
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes given.
+        len: usize,
+    },
+    /// The transfer runs past the last linear offset, `u64::MAX`.
+    RangeOverflow {
+        /// Linear offset of the first byte.
+        offset: u64,
+        /// Bytes of the transfer.
+        size: usize,
+    },
+    /// A device's memory for a segment does not hold bytes the map says it has.
+    OutOfSegment {
+        /// The segment.
+        segment: SegmentId,
+        /// In-segment offset of the first byte.
+        offset: u64,
+        /// Bytes asked for.
+        len: usize,
+    },
+}
+
+/// The final record of a stream cannot be checked, or fails the check.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalCheckError {
+    /// The stream has no final record: it is empty or ends inside a record.
+    Stream(StreamError),
+    /// The per-arch validator rejects the final record.
+    Invalid {
+        /// Byte offset of the final record in the stream.
+        offset: usize,
+        /// Why.
+        error: ValidateError,
+    },
+}
+
+impl From<StreamError> for FinalCheckError {
+    fn from(e: StreamError) -> FinalCheckError {
+        FinalCheckError::Stream(e)
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DecodeError::Length { len } => {
+                write!(f, "a record is {} bytes, got {len}", crate::generated::inst::RECORD_SIZE)
+            }
+            DecodeError::BadEnum { field, offset, value } => {
+                write!(
+                    f,
+                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name"
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            StreamError::TrailingPartial { offset, len } => {
+                write!(f, "trailing partial record of {len} bytes at offset {offset:#x}")
+            }
+            StreamError::Empty => f.write_str("the stream holds no record"),
+        }
+    }
+}
+
+impl fmt::Display for ValidateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ValidateError::OpcodeNotValid { opcode } => {
+                write!(f, "opcode {opcode:#04x} is not set in the validator's opcode bitmask")
+            }
+            ValidateError::NotOnArch { opcode, arch } => {
+                write!(f, "opcode {opcode:#04x} does not exist on {}", arch.name())
+            }
+            ValidateError::BadEnum { field, offset, value } => {
+                write!(
+                    f,
+                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name"
+                )
+            }
+            ValidateError::QuadrantMismatch { a, b } => {
+                write!(f, "addresses {a:#x} and {b:#x} are not in the same sbuf quadrant")
+            }
+        }
+    }
+}
+
+impl fmt::Display for GeometryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GeometryError::OutOfRange { rule, guard, args } => {
+                write!(f, "{rule}: requires {guard} (arguments {args:?})")
+            }
+            GeometryError::Unknown { item, arch } => {
+                write!(f, "{item} has no value on {}", arch.name())
+            }
+        }
+    }
+}
+
+impl fmt::Display for AddressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            AddressError::Unmapped { offset } => {
+                write!(f, "offset {offset:#x} is not in any instruction-block segment")
+            }
+            AddressError::BufferTooShort { needed, len } => {
+                write!(f, "the buffer holds {len} bytes, the transfer needs {needed}")
+            }
+            AddressError::RangeOverflow { offset, size } => {
+                write!(f, "{size} bytes at offset {offset:#x} run past the end of the linear range")
+            }
+            AddressError::OutOfSegment { segment, offset, len } => {
+                write!(
+                    f,
+                    "the device's {} segment has no {len} bytes at offset {offset:#x}",
+                    segment.name()
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for FinalCheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FinalCheckError::Stream(e) => e.fmt(f),
+            FinalCheckError::Invalid { offset, error } => {
+                write!(f, "final record at offset {offset:#x}: {error}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for DecodeError {}
+impl core::error::Error for StreamError {}
+impl core::error::Error for ValidateError {}
+impl core::error::Error for GeometryError {}
+impl core::error::Error for AddressError {}
+impl core::error::Error for FinalCheckError {}

@@ -1,0 +1,23 @@
+//! Decode, encode, validate and walk AWS Neuron TPB instruction records, and query the
+//! hardware geometry of each NeuronCore generation.
+//!
+//! Everything about the record format and the geometry is generated from the spec in
+//! `isa/` by `cargo xtask gen` (the [`generated`] modules); this crate adds a small
+//! hand-written runtime on top: record streams ([`stream`]), the three-segment
+//! instruction-block address map ([`address`]), and typed errors ([`error`]).
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod address;
+pub mod error;
+pub mod generated;
+pub mod raw;
+pub mod stream;
+
+pub use error::{AddressError, DecodeError, GeometryError, StreamError, ValidateError};
+pub use generated::*;
+pub use raw::Raw;

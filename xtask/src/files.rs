@@ -1,0 +1,63 @@
+//! File discovery, newline normalisation and atomic writes.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use codegen::Sources;
+
+/// The workspace root (the parent of this crate's folder).
+pub fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+/// Every `*.isa` and `arch/*.toml` file under `spec`, sorted by path, with display
+/// paths relative to `display_base` (so errors read `isa/arms.isa:41:9`).
+pub fn load_spec(spec: &Path, display_base: &Path) -> Result<Sources> {
+    let mut paths = Vec::new();
+    collect(spec, &mut paths).with_context(|| format!("reading {}", spec.display()))?;
+    paths.sort();
+    let mut sources = Sources::new();
+    for p in paths {
+        let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        let shown = p.strip_prefix(display_base).unwrap_or(&p);
+        let shown = shown.to_string_lossy().replace('\\', "/");
+        sources.add(shown, normalize(&text));
+    }
+    Ok(sources)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else {
+            let is_isa = path.extension().is_some_and(|e| e == "isa");
+            let is_arch = path.extension().is_some_and(|e| e == "toml")
+                && path.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
+            if is_isa || is_arch {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `\r\n` → `\n`, so a checkout with other line endings compares equal.
+pub fn normalize(text: &str) -> String {
+    text.replace("\r\n", "\n")
+}
+
+/// Write `contents` to `path` through a temporary file in the same folder and a rename,
+/// so a reader never sees half a file.
+pub fn write_atomic(path: &Path, contents: &str) -> Result<()> {
+    let dir = path.parent().context("a generated file has a parent folder")?;
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(contents.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}

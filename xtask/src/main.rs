@@ -1,0 +1,48 @@
+//! `cargo xtask gen | check`: the spec's command line. All the work is in `codegen`.
+
+mod files;
+mod gen;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Generate, check and diff the tpb-isa spec")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check isa/ and write the generated files (nothing is written if the spec has errors).
+    Gen {
+        /// The spec folder (default: isa/ of the workspace).
+        #[arg(long)]
+        spec: Option<PathBuf>,
+    },
+    /// Check isa/ and fail if any generated file is stale, missing or orphaned (writes nothing).
+    Check {
+        /// The spec folder (default: isa/ of the workspace).
+        #[arg(long)]
+        spec: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = files::project_root();
+    let result = match cli.command {
+        Command::Gen { spec } => gen::gen(&root, spec.as_deref()),
+        Command::Check { spec } => gen::check(&root, spec.as_deref()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
