@@ -102,7 +102,7 @@ impl Diagnostics {
         }
         let n = self.0.len();
         out.push_str(&format!(
-            "error: the spec has {n} error{}; nothing was generated\n",
+            "error: the spec has {n} error{}\n",
             if n == 1 { "" } else { "s" }
         ));
         out

@@ -62,7 +62,7 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
 /// What a user calls each grammar rule in an error message.
 fn rule_phrase(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::EOI => "end of file",
+        Rule::EOI | Rule::file => "a declaration",
         Rule::ident => "a name",
         Rule::int => "an integer",
         Rule::string => "a string",
@@ -158,6 +158,7 @@ mod tests {
     #[test]
     fn syntax_errors_name_what_was_expected() {
         assert_eq!(err("struct A : 2 { 0 a }"), "expected a field type, found '}'");
-        assert_eq!(err("strukt A"), "expected a declaration, a doc comment or an attribute, found 'strukt'");
+        assert_eq!(err("strukt A"), "expected a declaration, found 'strukt'");
+        assert_eq!(err("struct A : 1 { 0 a u8 }\n}"), "expected a declaration, a doc comment or an attribute, found '}'");
     }
 }

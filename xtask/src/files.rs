@@ -50,14 +50,22 @@ pub fn normalize(text: &str) -> String {
     text.replace("\r\n", "\n")
 }
 
-/// Write `contents` to `path` through a temporary file in the same folder and a rename,
-/// so a reader never sees half a file.
-pub fn write_atomic(path: &Path, contents: &str) -> Result<()> {
-    let dir = path.parent().context("a generated file has a parent folder")?;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(contents.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+/// Write every `(path, contents)` through temporary files in the target folders, and
+/// rename them into place only once all were written, so a failure part-way leaves the
+/// tree as it was and a reader never sees half a file.
+pub fn write_all_atomic(files: &[(PathBuf, &str)]) -> Result<()> {
+    let mut staged = Vec::new();
+    for (path, contents) in files {
+        let dir = path.parent().context("a generated file has a parent folder")?;
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+            .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+        tmp.write_all(contents.as_bytes())?;
+        tmp.as_file().sync_all()?;
+        staged.push((tmp, path));
+    }
+    for (tmp, path) in staged {
+        tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    }
     Ok(())
 }

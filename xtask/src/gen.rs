@@ -7,19 +7,22 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::files::{load_spec, normalize, write_atomic};
+use crate::files::{load_spec, normalize, write_all_atomic};
 
 /// Folders whose every file is generated: a file there that gen does not produce is an orphan.
 const GENERATED_DIRS: &[&str] = &["tpb-isa/src/generated", "tests/generated"];
 
 /// Load and check the spec; on errors print them and return `None`.
-fn model(root: &Path, spec: Option<&Path>) -> Result<Option<codegen::Model>> {
+fn model(root: &Path, spec: Option<&Path>, writing: bool) -> Result<Option<codegen::Model>> {
     let spec = spec.map_or_else(|| root.join("isa"), Path::to_path_buf);
     let sources = load_spec(&spec, root)?;
     match codegen::load(sources) {
         Ok(m) => Ok(Some(m)),
         Err(f) => {
             eprint!("{}", f.render());
+            if writing {
+                eprintln!("nothing was written");
+            }
             Ok(None)
         }
     }
@@ -81,18 +84,16 @@ fn list(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 pub fn gen(root: &Path, spec: Option<&Path>) -> Result<ExitCode> {
-    let Some(model) = model(root, spec)? else { return Ok(ExitCode::FAILURE) };
+    let Some(model) = model(root, spec, true)? else { return Ok(ExitCode::FAILURE) };
     let files = codegen::generate(&model);
     let before = compare(root, &files);
-    let mut written = 0;
-    for f in &files {
-        let path = root.join(&f.path);
-        if fs::read_to_string(&path).is_ok_and(|t| normalize(&t) == f.contents) {
-            continue;
-        }
-        write_atomic(&path, &f.contents)?;
-        written += 1;
-    }
+    let changed: Vec<_> = files
+        .iter()
+        .map(|f| (root.join(&f.path), f.contents.as_str()))
+        .filter(|(path, contents)| !fs::read_to_string(path).is_ok_and(|t| normalize(&t) == *contents))
+        .collect();
+    write_all_atomic(&changed)?;
+    let written = changed.len();
     for orphan in &before.orphaned {
         fs::remove_file(root.join(orphan))?;
         eprintln!("removed orphaned {orphan}");
@@ -102,7 +103,7 @@ pub fn gen(root: &Path, spec: Option<&Path>) -> Result<ExitCode> {
 }
 
 pub fn check(root: &Path, spec: Option<&Path>) -> Result<ExitCode> {
-    let Some(model) = model(root, spec)? else { return Ok(ExitCode::FAILURE) };
+    let Some(model) = model(root, spec, false)? else { return Ok(ExitCode::FAILURE) };
     let files = codegen::generate(&model);
     let s = compare(root, &files);
     if s.is_clean() {
@@ -116,4 +117,34 @@ pub fn check(root: &Path, spec: Option<&Path>) -> Result<ExitCode> {
     }
     eprintln!("error: generated files are out of date; run `cargo xtask gen` and commit");
     Ok(ExitCode::FAILURE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cargo test` fails when the committed generated files are stale, like `xtask check`.
+    #[test]
+    fn generated_files_are_fresh() {
+        let root = crate::files::project_root();
+        let sources = load_spec(&root.join("isa"), &root).expect("the spec is readable");
+        let model = codegen::load(sources).unwrap_or_else(|f| panic!("the spec has errors:\n{}", f.render()));
+        let s = compare(&root, &codegen::generate(&model));
+        let report: Vec<String> = [("stale", &s.stale), ("missing", &s.missing), ("orphaned", &s.orphaned)]
+            .iter()
+            .flat_map(|(what, list)| list.iter().map(move |p| format!("{what}: {p}")))
+            .collect();
+        assert!(report.is_empty(), "run `cargo xtask gen` and commit:\n{}", report.join("\n"));
+    }
+
+    #[test]
+    fn gen_writes_nothing_when_the_spec_has_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("isa");
+        fs::create_dir_all(&spec).unwrap();
+        fs::write(spec.join("bad.isa"), "struct A : 2 { 0 a u8 }\n").unwrap();
+        let code = gen(dir.path(), Some(&spec)).unwrap();
+        assert_eq!(code, ExitCode::FAILURE);
+        assert!(!dir.path().join("tpb-isa").exists(), "nothing may be written");
+    }
 }

@@ -113,15 +113,6 @@ pub enum Member {
     },
 }
 
-impl Member {
-    /// The member's offset literal.
-    pub fn offset(&self) -> Int {
-        match self {
-            Member::Field { offset, .. } | Member::Use { offset, .. } => *offset,
-        }
-    }
-}
-
 /// `LO..HI NAME`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitFieldDef {
@@ -196,16 +187,6 @@ pub enum ValueRef {
     Name(Ident),
 }
 
-impl ValueRef {
-    /// Where it is.
-    pub fn span(&self) -> Span {
-        match self {
-            ValueRef::Int(i) => i.span,
-            ValueRef::Name(i) => i.span,
-        }
-    }
-}
-
 /// One window of an aperture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionDef {
@@ -230,16 +211,6 @@ pub enum GeomTypeRef {
     Named(Ident, bool),
     /// `[T; N]`, `[T; ENUM]` or `[T]`, optionally `?`.
     Array(Box<GeomTypeRef>, Option<ValueRef>, bool, Span),
-}
-
-impl GeomTypeRef {
-    /// Where it is.
-    pub fn span(&self) -> Span {
-        match self {
-            GeomTypeRef::Named(i, _) => i.span,
-            GeomTypeRef::Array(_, _, _, s) => *s,
-        }
-    }
 }
 
 /// An expression as written.

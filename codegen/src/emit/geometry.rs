@@ -1,0 +1,482 @@
+//! `geometry.rs`: the `Arch` enum, one accessor per geometry value, per-arch constant
+//! modules, and the rules as fallible `const fn`s.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::doc::{code, Doc};
+use super::names;
+use super::tokens::signed;
+use crate::model::*;
+
+pub fn emit(model: &Model) -> TokenStream {
+    let arch_enum = arch_enum(model);
+    let accessors: Vec<TokenStream> = model.geom_ids().filter_map(|g| accessor(model, g)).collect();
+    let rules: Vec<TokenStream> = model.geom_ids().filter_map(|g| rule(model, g)).collect();
+    let modules = model.arch_ids().map(|a| arch_module(model, a));
+    quote! {
+        use crate::error::GeometryError;
+
+        #arch_enum
+
+        impl Arch {
+            #(#accessors)*
+            #(#rules)*
+        }
+
+        #(#modules)*
+    }
+}
+
+fn arch_enum(model: &Model) -> TokenStream {
+    let variants: Vec<Ident> = model.archs.iter().map(|a| names::variant(&a.name)).collect();
+    let n = variants.len();
+    let decls = model.archs.iter().map(|a| {
+        let v = names::variant(&a.name);
+        let mut doc = Doc::of(model, &a.meta, format!("{} ({}).", code(&a.name), a.label));
+        let mut also: Vec<String> = vec![a.label.clone()];
+        also.extend(a.aliases.iter().filter(|x| !x.eq_ignore_ascii_case(&a.label)).cloned());
+        doc = doc.note(format!("Generation {}; also accepted as {}.", a.generation, also.iter().map(|s| code(s)).collect::<Vec<_>>().join(", ")));
+        if let Some(p) = a.inherits {
+            doc = doc.note(format!("Written as {} plus overrides.", code(&model[p].name)));
+        }
+        quote! { #doc #v, }
+    });
+    let spec_names: Vec<&str> = model.archs.iter().map(|a| a.name.as_str()).collect();
+    let labels: Vec<&str> = model.archs.iter().map(|a| a.label.as_str()).collect();
+    let gens: Vec<u32> = model.archs.iter().map(|a| a.generation).collect();
+    let aliases = model.archs.iter().map(|a| {
+        let list = &a.aliases;
+        quote! { &[#(#list),*] }
+    });
+    let inherits = model.archs.iter().map(|a| match a.inherits {
+        Some(p) => {
+            let v = names::variant(&model[p].name);
+            quote! { Some(Arch::#v) }
+        }
+        None => quote! { None },
+    });
+    quote! {
+        /// A NeuronCore generation the spec describes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub enum Arch {
+            #(#decls)*
+        }
+
+        /// A name that is not an arch, its label or one of its aliases.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct UnknownArch;
+
+        impl core::fmt::Display for UnknownArch {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("unknown arch: expected one of ")?;
+                let mut first = true;
+                for a in Arch::ALL {
+                    if !first {
+                        f.write_str(", ")?;
+                    }
+                    first = false;
+                    f.write_str(a.name())?;
+                }
+                Ok(())
+            }
+        }
+
+        impl core::error::Error for UnknownArch {}
+
+        impl Arch {
+            /// Every generation, oldest first.
+            pub const ALL: [Arch; #n] = [#(Arch::#variants),*];
+
+            /// The codename (`cayman`).
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self { #(Arch::#variants => #spec_names,)* }
+            }
+
+            /// The generation label (`V3`).
+            #[must_use]
+            pub const fn label(self) -> &'static str {
+                match self { #(Arch::#variants => #labels,)* }
+            }
+
+            /// The generation number, which orders archs.
+            #[must_use]
+            pub const fn generation(self) -> u32 {
+                match self { #(Arch::#variants => #gens,)* }
+            }
+
+            /// Other accepted names (cloud instance families).
+            #[must_use]
+            pub const fn aliases(self) -> &'static [&'static str] {
+                match self { #(Arch::#variants => #aliases,)* }
+            }
+
+            /// The arch this one is written as a delta of.
+            #[must_use]
+            pub const fn inherits(self) -> Option<Arch> {
+                match self { #(Arch::#variants => #inherits,)* }
+            }
+
+            /// Look up a name, label or alias, ignoring ASCII case.
+            #[must_use]
+            pub fn from_name(s: &str) -> Option<Arch> {
+                Arch::ALL.into_iter().find(|a| {
+                    a.name().eq_ignore_ascii_case(s)
+                        || a.label().eq_ignore_ascii_case(s)
+                        || a.aliases().iter().any(|x| x.eq_ignore_ascii_case(s))
+                })
+            }
+        }
+
+        impl core::str::FromStr for Arch {
+            type Err = UnknownArch;
+            fn from_str(s: &str) -> Result<Arch, UnknownArch> {
+                Arch::from_name(s).ok_or(UnknownArch)
+            }
+        }
+
+        impl core::fmt::Display for Arch {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    }
+}
+
+/// The declared type of a value or derived item.
+fn declared(item: &GeomItem) -> Option<&GeomType> {
+    match &item.kind {
+        GeomKind::Value(t) | GeomKind::Derived(t, _) => Some(t),
+        GeomKind::Rule { .. } => None,
+    }
+}
+
+/// Whether every arch has the item (no `@archs` restriction leaves one out).
+fn everywhere(model: &Model, item: &GeomItem) -> bool {
+    model.arch_ids().all(|a| item.meta.available_on(a))
+}
+
+fn rust_type(t: &GeomType) -> TokenStream {
+    match t {
+        GeomType::Int(p) => quote! { #p },
+        GeomType::Bool => quote! { bool },
+        GeomType::Array(e, len) => {
+            let e = rust_type(e);
+            match len.len() {
+                Some(n) => {
+                    let n = n as usize;
+                    quote! { [#e; #n] }
+                }
+                None => quote! { &'static [#e] },
+            }
+        }
+        GeomType::Optional(t) => {
+            let t = rust_type(t);
+            quote! { Option<#t> }
+        }
+    }
+}
+
+/// The type the `Arch` accessor returns: the declared type, wrapped in `Option` when
+/// some arch does not have the item (an optional type already is one).
+fn accessor_type(model: &Model, item: &GeomItem) -> Option<TokenStream> {
+    let t = declared(item)?;
+    let inner = rust_type(t);
+    Some(if everywhere(model, item) || t.is_optional() { inner } else { quote! { Option<#inner> } })
+}
+
+fn value_tokens(v: Option<&Value>, t: &GeomType) -> TokenStream {
+    match t {
+        GeomType::Optional(inner) => match v {
+            None | Some(Value::Unknown) => quote! { None },
+            Some(v) => {
+                let x = value_tokens(Some(v), inner);
+                quote! { Some(#x) }
+            }
+        },
+        GeomType::Int(_) => match v {
+            Some(Value::Int(i)) => signed(*i),
+            _ => unreachable!("lower guarantees an integer"),
+        },
+        GeomType::Bool => match v {
+            Some(Value::Bool(b)) => quote! { #b },
+            _ => unreachable!("lower guarantees a bool"),
+        },
+        GeomType::Array(e, len) => match v {
+            Some(Value::Array(items)) => {
+                let xs = items.iter().map(|x| value_tokens(Some(x), e));
+                if len.len().is_some() {
+                    quote! { [#(#xs),*] }
+                } else {
+                    quote! { &[#(#xs),*] }
+                }
+            }
+            _ => unreachable!("lower guarantees an array"),
+        },
+    }
+}
+
+/// `pub const fn num_tpb(self) -> u32 { match self { Arch::Sunda => sunda::NUM_TPB, ... } }`.
+fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
+    let item = &model[g];
+    let ret = accessor_type(model, item)?;
+    let t = declared(item)?;
+    let wrap = !(everywhere(model, item) || t.is_optional());
+    let name = names::snake(&item.name);
+    let konst = names::constant(&item.name);
+    let arms = model.arch_ids().map(|a| {
+        let v = names::variant(&model[a].name);
+        let m = names::snake(&model[a].name);
+        if !item.meta.available_on(a) {
+            quote! { Arch::#v => None, }
+        } else if wrap {
+            quote! { Arch::#v => Some(#m::#konst), }
+        } else {
+            quote! { Arch::#v => #m::#konst, }
+        }
+    });
+    let mut doc = Doc::of(model, &item.meta, format!("The geometry value {}.", code(&item.name)));
+    if let GeomKind::Derived(_, e) = &item.kind {
+        doc = doc.note(format!("Derived: {}.", code(&spell(model, e, true))));
+    }
+    let values: Vec<String> = model
+        .arch_ids()
+        .filter(|&a| item.meta.available_on(a))
+        .map(|a| format!("{}: {}", model[a].name, show(model[a].value(g).map(|v| &v.value))))
+        .collect();
+    doc = doc.note(format!("Values: {}.", values.join("; ")));
+    let indexed = match t.strip_optional() {
+        GeomType::Array(e, ArrayLen::Enum(eid, _)) if !t.is_optional() && !wrap => {
+            let et = names::ty(&model[*eid].name);
+            let elem = rust_type(e);
+            let by = format_ident!("{}_of", names::snake_str(&item.name));
+            let d = format!("One entry of {}, indexed by {}.", code(&item.name), code(&model[*eid].name));
+            quote! {
+                #[doc = #d]
+                #[must_use]
+                pub const fn #by(self, key: crate::generated::opcode::#et) -> #elem {
+                    self.#name()[key as usize]
+                }
+            }
+        }
+        _ => quote! {},
+    };
+    Some(quote! {
+        #doc
+        #[must_use]
+        pub const fn #name(self) -> #ret {
+            match self { #(#arms)* }
+        }
+        #indexed
+    })
+}
+
+fn show(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Unknown) => "unknown".into(),
+        Some(Value::Int(i)) if *i >= 16 => format!("{i:#x}"),
+        Some(Value::Int(i)) => i.to_string(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Array(xs)) => format!("[{}]", xs.iter().map(|x| show(Some(x))).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn spell(model: &Model, e: &Expr, top: bool) -> String {
+    match e {
+        Expr::Int(v) => v.to_string(),
+        Expr::Value(g) => model[*g].name.clone(),
+        Expr::Param(p) => format!("${p}"),
+        Expr::Binary(op, l, r) => {
+            let s = format!("{} {} {}", spell(model, l, false), op.as_str(), spell(model, r, false));
+            if top {
+                s
+            } else {
+                format!("({s})")
+            }
+        }
+    }
+}
+
+/// `pub mod cayman { pub const NUM_TPB: u32 = 8; ... }` with each entry's provenance.
+fn arch_module(model: &Model, a: ArchId) -> TokenStream {
+    let arch = &model[a];
+    let m = names::snake(&arch.name);
+    let doc = format!(" Geometry constants of {} ({}).", arch.name, arch.label);
+    let consts = model.geom_ids().filter_map(|g| {
+        let item = &model[g];
+        let t = declared(item)?;
+        if !item.meta.available_on(a) {
+            return None;
+        }
+        let v = arch.value(g);
+        if v.is_none() && !t.is_optional() {
+            return None;
+        }
+        let ty = rust_type(t);
+        let val = value_tokens(v.map(|v| &v.value), t);
+        let k = names::constant(&item.name);
+        let mut d = match v {
+            Some(v) if !v.meta.sources.is_empty() || !v.meta.docs.is_empty() => {
+                Doc::of(model, &v.meta, format!("{} on {}.", code(&item.name), arch.name))
+            }
+            _ => Doc::of(model, &item.meta, format!("{} on {}.", code(&item.name), arch.name)),
+        };
+        if let Some(v) = v {
+            if v.defined_in != a {
+                d = d.note(format!("Inherited from {}.", code(&model[v.defined_in].name)));
+            }
+            if let GeomKind::Derived(_, e) = &item.kind {
+                d = d.note(format!(
+                    "Derived: {}{}.",
+                    code(&spell(model, e, true)),
+                    if v.stated { ", and the sources state the same value" } else { "" }
+                ));
+            }
+        } else {
+            d = d.note("Not given by the sources for this generation.");
+        }
+        Some(quote! { #d pub const #k: #ty = #val; })
+    });
+    quote! {
+        #[doc = #doc]
+        pub mod #m {
+            #(#consts)*
+        }
+    }
+}
+
+/// A rule as `pub const fn name(self, params..) -> Result<u32, GeometryError>`.
+fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
+    let item = &model[g];
+    let GeomKind::Rule { params, expr, requires } = &item.kind else { return None };
+    let rule_name = item.name.as_str();
+    let name = names::snake(&item.name);
+    let pidents: Vec<Ident> = params.iter().map(|p| names::snake(p)).collect();
+    let mut cx = Lets { model, rule: rule_name, stmts: Vec::new(), next: 0, loaded: Vec::new() };
+    let mut args: Vec<TokenStream> = pidents.iter().map(|p| quote! { #p as u64 }).collect();
+    args.resize(4, quote! { 0 });
+    let mut guards = Vec::new();
+    for c in requires {
+        let l = cx.expr(c.lhs.clone());
+        let r = cx.expr(c.rhs.clone());
+        let op = match c.op {
+            CmpOp::Lt => quote! { < },
+            CmpOp::Le => quote! { <= },
+            CmpOp::Gt => quote! { > },
+            CmpOp::Ge => quote! { >= },
+            CmpOp::Eq => quote! { == },
+            CmpOp::Ne => quote! { != },
+        };
+        let text = &c.text;
+        let stmts = std::mem::take(&mut cx.stmts);
+        guards.push(quote! {
+            #(#stmts)*
+            if !(#l #op #r) {
+                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: #text, args: [#(#args),*] });
+            }
+        });
+    }
+    let result = cx.expr(expr.clone());
+    let stmts = std::mem::take(&mut cx.stmts);
+    let mut doc = Doc::of(model, &item.meta, format!("The rule {}.", code(rule_name)))
+        .note(format!("Computes {}.", code(&spell(model, expr, true))));
+    if !requires.is_empty() {
+        let g: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
+        doc = doc.note(format!(
+            "Requires {}; otherwise returns `GeometryError::OutOfRange` (never panics).",
+            g.join(" and ")
+        ));
+    }
+    doc = doc.note("Returns `GeometryError::Unknown` when a value it needs is not given for the generation.");
+    let prologue = pidents.iter().enumerate().map(|(i, p)| {
+        let v = format_ident!("p{i}");
+        quote! { let #v = #p as i128; }
+    });
+    Some(quote! {
+        #doc
+        pub const fn #name(self, #(#pidents: u32),*) -> Result<u32, GeometryError> {
+            #(#prologue)*
+            #(#guards)*
+            #(#stmts)*
+            let r = #result;
+            if r < 0 || r > u32::MAX as i128 {
+                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: "result fits u32", args: [#(#args),*] });
+            }
+            Ok(r as u32)
+        }
+    })
+}
+
+/// Lowers an expression into `let` statements over `i128`, each operation checked.
+struct Lets<'a> {
+    model: &'a Model,
+    rule: &'a str,
+    stmts: Vec<TokenStream>,
+    next: u32,
+    loaded: Vec<(GeomId, Ident)>,
+}
+
+impl Lets<'_> {
+    fn temp(&mut self) -> Ident {
+        self.next += 1;
+        format_ident!("t{}", self.next)
+    }
+
+    fn expr(&mut self, e: Expr) -> TokenStream {
+        match e {
+            Expr::Int(v) => {
+                let lit = proc_macro2::Literal::i128_unsuffixed(v);
+                quote! { #lit }
+            }
+            Expr::Param(p) => {
+                let v = format_ident!("p{p}");
+                quote! { #v }
+            }
+            Expr::Value(g) => {
+                if let Some((_, id)) = self.loaded.iter().find(|(x, _)| *x == g) {
+                    return quote! { #id };
+                }
+                let item = &self.model[g];
+                let m = names::snake(&item.name);
+                let t = self.temp();
+                let spec = item.name.as_str();
+                let optional = declared(item).is_some_and(GeomType::is_optional) || !everywhere(self.model, item);
+                self.stmts.push(if optional {
+                    quote! {
+                        let #t = match self.#m() {
+                            Some(v) => v as i128,
+                            None => return Err(GeometryError::Unknown { item: #spec, arch: self }),
+                        };
+                    }
+                } else {
+                    quote! { let #t = self.#m() as i128; }
+                });
+                self.loaded.push((g, t.clone()));
+                quote! { #t }
+            }
+            Expr::Binary(op, l, r) => {
+                let l = self.expr(*l);
+                let r = self.expr(*r);
+                let t = self.temp();
+                let rule = self.rule;
+                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", args: [0, 0, 0, 0] }) };
+                let checked = |f: TokenStream| quote! { let #t = match #f { Some(v) => v, None => #fail }; };
+                self.stmts.push(match op {
+                    BinOp::Mul => checked(quote! { (#l).checked_mul(#r) }),
+                    BinOp::Div => checked(quote! { (#l).checked_div(#r) }),
+                    BinOp::Rem => checked(quote! { (#l).checked_rem(#r) }),
+                    BinOp::Add => checked(quote! { (#l).checked_add(#r) }),
+                    BinOp::Sub => checked(quote! { (#l).checked_sub(#r) }),
+                    BinOp::Shl => checked(quote! { if #r < 0 || #r > 63 { None } else { (#l).checked_shl(#r as u32) } }),
+                    BinOp::Shr => checked(quote! { if #r < 0 || #r > 127 { None } else { Some((#l) >> #r) } }),
+                    BinOp::And => quote! { let #t = (#l) & (#r); },
+                    BinOp::Xor => quote! { let #t = (#l) ^ (#r); },
+                    BinOp::Or => quote! { let #t = (#l) | (#r); },
+                });
+                quote! { #t }
+            }
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! `operand.rs`: every `bits` type as an integer newtype with bit-field getters and setters.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use crate::model::{Alt, BitField, Bits, Model};
+
+use super::doc::{code, Doc};
+use super::names;
+use super::tokens::{dec, hex, uint_for_bits};
+
+/// The whole file.
+pub fn emit(model: &Model) -> TokenStream {
+    let items = model.bits.iter().map(|b| bits_items(model, b));
+    quote! { #(#items)* }
+}
+
+/// One bit-field with the Rust name it gets (alternatives' fields are prefixed with the
+/// alternative's name when another field of the type has the same name).
+struct Named<'a> {
+    field: &'a BitField,
+    alt: Option<&'a Alt>,
+    name: String,
+}
+
+/// Every bit-field of a type, top level first, with collision-free names.
+fn named_fields(b: &Bits) -> Vec<Named<'_>> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    let all = b.fields.iter().map(|f| (f, None)).chain(b.alts.iter().flat_map(|a| a.fields.iter().map(move |f| (f, Some(a)))));
+    let all: Vec<(&BitField, Option<&Alt>)> = all.collect();
+    for (f, _) in &all {
+        *count.entry(f.name.as_str()).or_default() += 1;
+    }
+    all.into_iter()
+        .map(|(field, alt)| {
+            let name = match alt {
+                Some(a) if count[field.name.as_str()] > 1 => format!("{}_{}", a.name, field.name),
+                _ => field.name.clone(),
+            };
+            Named { field, alt, name }
+        })
+        .collect()
+}
+
+/// The newtype, its impl, its form enum (when it has alternatives) and conversions.
+fn bits_items(model: &Model, b: &Bits) -> TokenStream {
+    let name = names::ty(&b.name);
+    let w = b.width;
+    let doc = Doc::of(model, &b.meta, format!("The operand type {}.", code(&b.name)))
+        .note(format!("A {} with named bit ranges; every bit is kept as given.", code(w.as_str())));
+    let fields = named_fields(b);
+    let accessors = fields.iter().map(|f| accessor(model, b, f));
+    let preds = b.alts.iter().map(|a| alt_predicate(b, &fields, a));
+    let form = form_items(model, b);
+    quote! {
+        #doc
+        #[repr(transparent)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub struct #name(pub #w);
+
+        impl #name {
+            /// Wrap a raw value.
+            #[must_use]
+            #[inline]
+            pub const fn new(bits: #w) -> #name {
+                #name(bits)
+            }
+
+            /// The raw value.
+            #[must_use]
+            #[inline]
+            pub const fn bits(self) -> #w {
+                self.0
+            }
+
+            #(#accessors)*
+            #(#preds)*
+        }
+
+        #form
+
+        impl From<#w> for #name {
+            fn from(bits: #w) -> #name {
+                #name(bits)
+            }
+        }
+
+        impl From<#name> for #w {
+            fn from(v: #name) -> #w {
+                v.0
+            }
+        }
+    }
+}
+
+/// Mask and shift consts, getter, `with_` and `set_` for one bit-field.
+fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
+    let w = b.width;
+    let (lo, hi) = (f.field.lo, f.field.hi);
+    let ty = uint_for_bits(hi - lo);
+    let get = names::snake(&f.name);
+    let with = names::snake_join(&["with", &f.name]);
+    let set = names::snake_join(&["set", &f.name]);
+    let mask_c = names::const_join(&[&f.name, "mask"]);
+    let shift_c = names::const_join(&[&f.name, "shift"]);
+    let mask = hex(f.field.mask());
+    let shift = dec(lo as u64);
+    let mut doc = Doc::of(model, &f.field.meta, format!("Bits {lo}..{hi} ({}).", code(&f.field.name)))
+        .note(format!("Bits `{lo}..{hi}` of the {}.", code(w.as_str())));
+    if let Some(a) = f.alt {
+        doc = doc.note(format!("Meaningful in the {} form ({}).", code(&a.name), alt_condition(b, a)));
+    }
+    let full = lo == 0 && hi == w.bits();
+    // Getter: shift down, mask unless the field reaches the top bit, narrow if needed.
+    let mut get_expr = quote! { self.0 };
+    if lo > 0 {
+        get_expr = quote! { (#get_expr >> Self::#shift_c) };
+    }
+    if hi < w.bits() {
+        let ones = hex(ones(hi - lo));
+        get_expr = quote! { (#get_expr & #ones) };
+    }
+    if ty != w {
+        get_expr = quote! { #get_expr as #ty };
+    } else if lo == 0 && hi < w.bits() {
+        let ones = hex(ones(hi - lo));
+        get_expr = quote! { self.0 & #ones };
+    }
+    // Setter: widen, shift up, mask into place.
+    let with_body = if full {
+        quote! { Self(v) }
+    } else {
+        let mut v = quote! { v };
+        if ty != w {
+            v = quote! { (#v as #w) };
+        }
+        if lo > 0 {
+            v = quote! { (#v << Self::#shift_c) };
+        }
+        quote! { Self((self.0 & !Self::#mask_c) | (#v & Self::#mask_c)) }
+    };
+    let mask_doc = format!("Mask of {} in place.", code(&f.name));
+    let shift_doc = format!("Position of the lowest bit of {}.", code(&f.name));
+    let with_doc = format!("A copy with {} set to `v` (masked to {} bits).", code(&f.name), hi - lo);
+    let set_doc = format!("Set {} to `v` (masked to {} bits).", code(&f.name), hi - lo);
+    quote! {
+        #[doc = #mask_doc]
+        pub const #mask_c: #w = #mask;
+        #[doc = #shift_doc]
+        pub const #shift_c: u32 = #shift;
+
+        #doc
+        #[must_use]
+        #[inline]
+        pub const fn #get(self) -> #ty {
+            #get_expr
+        }
+
+        #[doc = #with_doc]
+        #[must_use]
+        #[inline]
+        pub const fn #with(self, v: #ty) -> Self {
+            #with_body
+        }
+
+        #[doc = #set_doc]
+        #[inline]
+        pub fn #set(&mut self, v: #ty) {
+            *self = self.#with(v);
+        }
+    }
+}
+
+fn ones(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// `marker & 0xA0 == 0x80`, or `otherwise`, as text for docs.
+fn alt_condition(b: &Bits, a: &Alt) -> String {
+    match &a.when {
+        Some(p) => {
+            let f = &b.fields[p.field as usize];
+            code(&format!("{} & {} == {}", f.name, super::tokens::hex_text(p.mask), super::tokens::hex_text(p.value)))
+        }
+        None => "when no other form's condition holds".to_owned(),
+    }
+}
+
+/// `pub const fn is_<alt>(self) -> bool`.
+fn alt_predicate(b: &Bits, fields: &[Named<'_>], a: &Alt) -> TokenStream {
+    let method = names::snake_join(&["is", &a.name]);
+    let doc = format!("Whether the operand is in the {} form: {}.", code(&a.name), alt_condition(b, a));
+    let body = match &a.when {
+        Some(p) => {
+            let f = &b.fields[p.field as usize];
+            let getter = fields.iter().find(|n| std::ptr::eq(n.field, f)).map(|n| names::snake(&n.name));
+            let ty = uint_for_bits(f.hi - f.lo);
+            let limit = ones(ty.bits());
+            let mask = hex(p.mask & limit);
+            let value = hex(p.value & limit);
+            quote! { (self.#getter() & #mask) == #value }
+        }
+        None => {
+            let others: Vec<Ident> =
+                b.alts.iter().filter(|o| o.when.is_some()).map(|o| names::snake_join(&["is", &o.name])).collect();
+            if others.is_empty() {
+                quote! { true }
+            } else {
+                quote! { !(#(self.#others())||*) }
+            }
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        #[must_use]
+        #[inline]
+        pub const fn #method(self) -> bool {
+            #body
+        }
+    }
+}
+
+/// `pub enum XForm` and `fn form(self)` when the type has alternatives.
+fn form_items(model: &Model, b: &Bits) -> TokenStream {
+    if b.alts.is_empty() {
+        return TokenStream::new();
+    }
+    let name = names::ty(&b.name);
+    let form = names::type_join(&[&b.name, "form"]);
+    let has_otherwise = b.alts.iter().any(|a| a.when.is_none());
+    let variants = b.alts.iter().map(|a| {
+        let v = names::variant(&a.name);
+        let doc = Doc::of(model, &a.meta, format!("The {} form: {}.", code(&a.name), alt_condition(b, a)));
+        quote! { #doc #v, }
+    });
+    let chain: Vec<TokenStream> = b
+        .alts
+        .iter()
+        .filter(|a| a.when.is_some())
+        .map(|a| {
+            let is = names::snake_join(&["is", &a.name]);
+            let v = names::variant(&a.name);
+            let value = if has_otherwise { quote! { #form::#v } } else { quote! { Some(#form::#v) } };
+            quote! { if self.#is() { return #value; } }
+        })
+        .collect();
+    let fallback = match b.alts.iter().find(|a| a.when.is_none()) {
+        Some(a) => {
+            let v = names::variant(&a.name);
+            quote! { #form::#v }
+        }
+        None => quote! { None },
+    };
+    let ret = if has_otherwise { quote! { #form } } else { quote! { Option<#form> } };
+    let form_doc = format!("The alternative readings of {}.", code(&b.name));
+    let fn_doc = if has_otherwise {
+        "Which form the operand is in: the first whose condition holds, in spec order."
+    } else {
+        "Which form the operand is in: the first whose condition holds, in spec order; `None` when none does."
+    };
+    quote! {
+        #[doc = #form_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum #form {
+            #(#variants)*
+        }
+
+        impl #name {
+            #[doc = #fn_doc]
+            #[must_use]
+            pub const fn form(self) -> #ret {
+                #(#chain)*
+                #fallback
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture;
+    use super::*;
+
+    #[test]
+    fn colliding_alt_fields_are_prefixed() {
+        let text = emit(&fixture::model()).to_string();
+        assert!(text.contains("pub const fn register_regnum (self) -> u8"), "{text}");
+        assert!(text.contains("pub const fn indirect_regnum (self) -> u8"));
+        assert!(text.contains("pub const fn quadrant (self) -> u8 { ((self . 0 >> Self :: QUADRANT_SHIFT) & 0xF) as u8 }"), "{text}");
+        assert!(text.contains("pub const IMMEDIATE_MASK : u32 = 0x1FFF_FFFF ;"));
+        assert!(text.contains("pub struct RegNum (pub u8)"));
+    }
+}

@@ -1,0 +1,300 @@
+//! Small token helpers shared by the emitters: literals, primitive types, byte offsets,
+//! and the little-endian reads and writes of layout fields.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+
+use crate::model::{FieldType, Model, Prim};
+
+use super::names;
+
+impl ToTokens for Prim {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        format_ident!("{}", self.as_str()).to_tokens(tokens);
+    }
+}
+
+/// The smallest unsigned type that holds `bits` bits.
+pub fn uint_for_bits(bits: u32) -> Prim {
+    match bits {
+        0..=8 => Prim::U8,
+        9..=16 => Prim::U16,
+        17..=32 => Prim::U32,
+        _ => Prim::U64,
+    }
+}
+
+/// An unsuffixed integer literal: decimal below 10, else hex grouped by four digits.
+pub fn int(v: u64) -> Literal {
+    if v < 10 {
+        Literal::u64_unsuffixed(v)
+    } else {
+        hex(v)
+    }
+}
+
+/// An unsuffixed decimal literal (sizes, offsets, counts).
+pub fn dec(v: u64) -> Literal {
+    Literal::u64_unsuffixed(v)
+}
+
+/// An unsuffixed `usize`-like decimal literal.
+pub fn usize_lit(v: u32) -> Literal {
+    Literal::usize_unsuffixed(v as usize)
+}
+
+/// An unsuffixed hex literal, `_` every four digits above 0xFFFF (`0x1FFF_FFFF`).
+pub fn hex(v: u64) -> Literal {
+    let digits = format!("{v:X}");
+    let grouped = if digits.len() > 4 {
+        let mut s = String::new();
+        let first = digits.len() % 4;
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (i + 4 - first) % 4 == 0 {
+                s.push('_');
+            }
+            s.push(c);
+        }
+        s
+    } else {
+        digits
+    };
+    hex_str(&format!("0x{grouped}"))
+}
+
+/// A hex literal with exactly `2 * bytes` digits (`0x00` for a u8 value).
+pub fn hex_width(v: u64, bytes: u32) -> Literal {
+    if bytes > 2 {
+        return hex(v);
+    }
+    hex_str(&format!("0x{v:0w$X}", w = 2 * bytes as usize))
+}
+
+fn hex_str(s: &str) -> Literal {
+    s.parse().unwrap_or_else(|_| unreachable!("{s} is a literal"))
+}
+
+/// A signed integer as tokens (`-1` is a negation of a literal).
+pub fn signed(v: i128) -> TokenStream {
+    let mag = v.unsigned_abs();
+    let lit = if mag <= u64::MAX as u128 { int(mag as u64) } else { Literal::u128_unsuffixed(mag) };
+    if v < 0 {
+        quote! { -#lit }
+    } else {
+        lit.into_token_stream()
+    }
+}
+
+/// `0x..` text of a value in docs.
+pub fn hex_text(v: u64) -> String {
+    format!("{v:#X}").replacen("0X", "0x", 1)
+}
+
+/// A byte offset `base + k + i * stride + ...`, folded so that no term is `+ 0` or `* 1`.
+#[derive(Clone)]
+pub struct Offset {
+    base: Option<TokenStream>,
+    konst: u32,
+    terms: Vec<(TokenStream, u32)>,
+}
+
+impl Offset {
+    /// A constant offset.
+    pub fn at(konst: u32) -> Offset {
+        Offset { base: None, konst, terms: Vec::new() }
+    }
+
+    /// `base + konst`, for helpers that take a base offset.
+    pub fn based(base: TokenStream, konst: u32) -> Offset {
+        Offset { base: Some(base), konst, terms: Vec::new() }
+    }
+
+    /// This offset plus `k`.
+    pub fn plus(&self, k: u32) -> Offset {
+        Offset { konst: self.konst + k, ..self.clone() }
+    }
+
+    /// This offset plus `index * stride`.
+    pub fn indexed(&self, index: TokenStream, stride: u32) -> Offset {
+        let mut o = self.clone();
+        o.terms.push((index, stride));
+        o
+    }
+
+    /// The constant part, when the offset has no variable part.
+    pub fn constant(&self) -> Option<u32> {
+        (self.base.is_none() && self.terms.is_empty()).then_some(self.konst)
+    }
+}
+
+impl ToTokens for Offset {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let mut parts: Vec<TokenStream> = Vec::new();
+        if let Some(b) = &self.base {
+            parts.push(b.clone());
+        }
+        if self.konst != 0 || (self.base.is_none() && self.terms.is_empty()) {
+            parts.push(usize_lit(self.konst).into_token_stream());
+        }
+        for (index, stride) in &self.terms {
+            parts.push(if *stride == 1 {
+                index.clone()
+            } else {
+                let s = usize_lit(*stride);
+                quote! { #index * #s }
+            });
+        }
+        tokens.extend(quote! { #(#parts)+* });
+    }
+}
+
+/// The owned Rust type of a layout field: bits types as their newtype, enums as their
+/// raw integer, structs nested, arrays as arrays, reserved bytes as `[u8; N]`.
+pub fn field_type(model: &Model, ty: &FieldType) -> TokenStream {
+    match ty {
+        FieldType::Prim(p) => p.to_token_stream(),
+        FieldType::Array(t, n) => {
+            let t = field_type(model, t);
+            let n = usize_lit(*n);
+            quote! { [#t; #n] }
+        }
+        FieldType::Struct(s) => {
+            let name = names::ty(&model[*s].name);
+            quote! { crate::generated::layout::#name }
+        }
+        FieldType::Bits(b) => {
+            let name = names::ty(&model[*b].name);
+            quote! { crate::generated::operand::#name }
+        }
+        FieldType::Enum(e) => model[*e].width.to_token_stream(),
+        FieldType::Reserved(n) => {
+            let n = usize_lit(*n);
+            quote! { [u8; #n] }
+        }
+    }
+}
+
+/// The Rust type of an enum-typed field's typed reading (`Result<Dtype, u8>`, or an
+/// array of those), or `None` when the field holds no enum.
+pub fn enum_view_type(model: &Model, ty: &FieldType) -> Option<TokenStream> {
+    match ty {
+        FieldType::Enum(e) => {
+            let name = names::ty(&model[*e].name);
+            let w = model[*e].width;
+            Some(quote! { Result<crate::generated::opcode::#name, #w> })
+        }
+        FieldType::Array(t, n) => {
+            let inner = enum_view_type(model, t)?;
+            let n = usize_lit(*n);
+            Some(quote! { [#inner; #n] })
+        }
+        _ => None,
+    }
+}
+
+/// Convert a raw field value `v` of type `ty` to its enum view (`enum_view_type`).
+pub fn enum_view(model: &Model, ty: &FieldType, v: TokenStream) -> TokenStream {
+    match ty {
+        FieldType::Array(t, _) => {
+            let f = enum_view_fn(model, t);
+            quote! { #v.map(#f) }
+        }
+        _ => {
+            let f = enum_view_fn(model, ty);
+            quote! { #f(#v) }
+        }
+    }
+}
+
+/// A function (path or closure) converting one raw element to its enum view.
+fn enum_view_fn(model: &Model, ty: &FieldType) -> TokenStream {
+    match ty {
+        FieldType::Array(t, _) => {
+            let f = enum_view_fn(model, t);
+            quote! { |x| x.map(#f) }
+        }
+        FieldType::Enum(e) => {
+            let name = names::ty(&model[*e].name);
+            quote! { crate::generated::opcode::#name::try_from }
+        }
+        _ => quote! { core::convert::identity },
+    }
+}
+
+/// A `const`-evaluable expression reading a field of type `ty` from the byte slice `b`
+/// at `off`. Arrays read in a `while` loop; `depth` keeps loop variables distinct.
+pub fn read(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, depth: usize) -> TokenStream {
+    let le = quote! { crate::raw::le };
+    match ty {
+        FieldType::Prim(p) => {
+            let f = format_ident!("{}_at", p.as_str());
+            quote! { #le::#f(#b, #off) }
+        }
+        FieldType::Enum(e) => read(model, &FieldType::Prim(model[*e].width), b, off, depth),
+        FieldType::Bits(id) => {
+            let name = names::ty(&model[*id].name);
+            let inner = read(model, &FieldType::Prim(model[*id].width), b, off, depth);
+            quote! { crate::generated::operand::#name(#inner) }
+        }
+        FieldType::Struct(s) => {
+            let name = names::ty(&model[*s].name);
+            quote! { crate::generated::layout::#name::read_from(#b, #off) }
+        }
+        FieldType::Reserved(n) => {
+            let n = usize_lit(*n);
+            quote! { #le::bytes_at::<#n>(#b, #off) }
+        }
+        FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::U8)) => {
+            let n = usize_lit(*n);
+            quote! { #le::bytes_at::<#n>(#b, #off) }
+        }
+        FieldType::Array(_, 0) => quote! { [] },
+        FieldType::Array(t, n) => {
+            let i = format_ident!("i{depth}");
+            let a = format_ident!("a{depth}");
+            let stride = model.size_of(t);
+            let first = read(model, t, b, off, depth + 1);
+            let elem = read(model, t, b, &off.indexed(quote! { #i }, stride), depth + 1);
+            let n = usize_lit(*n);
+            quote! {{
+                let mut #a = [#first; #n];
+                let mut #i = 1;
+                while #i < #n {
+                    #a[#i] = #elem;
+                    #i += 1;
+                }
+                #a
+            }}
+        }
+    }
+}
+
+/// Statements writing the value `v` (an expression of the owned field type) of type `ty`
+/// into the mutable byte slice `b` at `off`.
+pub fn write(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, v: TokenStream, depth: usize) -> TokenStream {
+    let le = quote! { crate::raw::le };
+    match ty {
+        FieldType::Prim(p) => {
+            let f = format_ident!("set_{}", p.as_str());
+            quote! { #le::#f(#b, #off, #v); }
+        }
+        FieldType::Enum(e) => write(model, &FieldType::Prim(model[*e].width), b, off, v, depth),
+        FieldType::Bits(id) => write(model, &FieldType::Prim(model[*id].width), b, off, quote! { #v.0 }, depth),
+        FieldType::Struct(_) => quote! { #v.write_to(#b, #off); },
+        FieldType::Reserved(_) => quote! { #le::set_bytes(#b, #off, &#v); },
+        FieldType::Array(t, _) if matches!(**t, FieldType::Prim(Prim::U8)) => {
+            quote! { #le::set_bytes(#b, #off, &#v); }
+        }
+        FieldType::Array(t, _) => {
+            let i = format_ident!("i{depth}");
+            let x = format_ident!("x{depth}");
+            let stride = model.size_of(t);
+            let inner = write(model, t, b, &off.indexed(quote! { #i }, stride), quote! { #x }, depth + 1);
+            quote! {
+                for (#i, #x) in #v.into_iter().enumerate() {
+                    #inner
+                }
+            }
+        }
+    }
+}
