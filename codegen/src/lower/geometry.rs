@@ -441,7 +441,17 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         if let Some(p) = parent[i] {
             values[i] = values[p].clone();
             stated[i] = stated[p].clone();
+            for (g, item) in geometry.iter().enumerate() {
+                // Not inherited: values outside the item's @archs, and derived values
+                // computed (not stated) for the parent: they are recomputed here.
+                let computed = matches!(item.kind, GeomKind::Derived(..)) && values[i][g].as_ref().is_some_and(|v| !v.stated);
+                if !item.meta.available_on(ArchId(i as u32)) || computed {
+                    values[i][g] = None;
+                    stated[i].remove(&g);
+                }
+            }
         }
+        let mut invalid = std::collections::BTreeSet::new();
         let r = &raws[i];
         for (key, entry) in &r.data.values {
             let kspan = span_of(r.file, key);
@@ -494,11 +504,14 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                     kspan,
                     format!("'{}' is a rule; arch files give values, rules compute from them", key.get_ref()),
                 )),
-                GeomKind::Value(t) => {
-                    if let Some(v) = convert(cx, e.value.get_ref(), t, vspan, key.get_ref()) {
+                GeomKind::Value(t) => match convert(cx, e.value.get_ref(), t, vspan, key.get_ref()) {
+                    Some(v) => {
                         values[i][g] = Some(ArchValue { value: v, meta: m, defined_in: ArchId(i as u32), stated: false });
                     }
-                }
+                    None => {
+                        invalid.insert(g);
+                    }
+                },
                 GeomKind::Derived(t, _) => {
                     if let Some(Value::Int(v)) = convert(cx, e.value.get_ref(), t, vspan, key.get_ref()) {
                         stated[i].insert(g, (v, vspan));
@@ -510,7 +523,11 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         // Required values.
         for (g, item) in geometry.iter().enumerate() {
             if let GeomKind::Value(t) = &item.kind {
-                if values[i][g].is_none() && !t.is_optional() && item.meta.available_on(ArchId(i as u32)) {
+                if values[i][g].is_none()
+                    && !t.is_optional()
+                    && !invalid.contains(&g)
+                    && item.meta.available_on(ArchId(i as u32))
+                {
                     cx.error(
                         Diagnostic::error(
                             r.name_span,
@@ -524,8 +541,9 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         }
         // Derived values, in dependency order (evaluate lazily with memo).
         let arch_name = r.data.name.get_ref().clone();
+        let mut done = vec![false; geometry.len()];
         for g in 0..geometry.len() {
-            derive(cx, geometry, &mut values[i], &stated[i], g, &arch_name, r.name_span, i);
+            derive(cx, geometry, &mut values[i], &stated[i], g, &arch_name, r.name_span, i, &mut done, &mut Vec::new());
         }
     }
 
@@ -566,19 +584,23 @@ fn derive(
     arch: &str,
     arch_span: Span,
     arch_id: usize,
+    done: &mut Vec<bool>,
+    visiting: &mut Vec<usize>,
 ) {
     let GeomKind::Derived(ty, expr) = &geometry[g].kind else { return };
-    if values[g].as_ref().is_some_and(|v| !v.stated) {
-        return; // already computed
+    // Cycles are reported by the schema check; here they only stop the recursion.
+    if done[g] || visiting.contains(&g) {
+        return;
     }
+    visiting.push(g);
     // Dependencies first.
     let mut deps = Vec::new();
     collect(expr, &mut deps);
     for d in deps {
-        if d != g {
-            derive(cx, geometry, values, stated, d, arch, arch_span, arch_id);
-        }
+        derive(cx, geometry, values, stated, d, arch, arch_span, arch_id, done, visiting);
     }
+    visiting.pop();
+    done[g] = true;
     let lookup = |id: GeomId| values.get(id.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.value.as_int());
     let item = &geometry[g];
     let computed = eval(expr, &lookup, &[]);
@@ -639,8 +661,6 @@ fn derive(
         _ => (item.meta.clone(), ArchId(arch_id as u32), false),
     };
     values[g] = Some(ArchValue { value, meta, defined_in, stated: was_stated });
-    // Mark computed: a stated value stays `stated: true`, so recomputation is guarded
-    // by the dependency order above rather than by the flag.
 }
 
 fn collect(e: &Expr, acc: &mut Vec<usize>) {

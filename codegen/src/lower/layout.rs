@@ -41,34 +41,54 @@ pub(super) fn structs(cx: &mut Cx<'_>, items: &[&ast::Item], bits: &[Bits], enum
             }
         })
         .collect();
-    for pass in 0..2 {
-        let saved = (pass == 0).then(|| std::mem::take(&mut cx.errors));
+    // Each pass flattens one more level of groups inside groups; stop at a fixed point.
+    let passes = items.len() + 1;
+    for pass in 0..=passes {
+        let last = pass == passes;
+        let saved = (!last).then(|| std::mem::take(&mut cx.errors));
         let tables = Tables { structs: &prev, bits, enums };
         let mut out = Vec::new();
         for item in items {
-            let ItemKind::Struct { size, members, is_group } = &item.kind else { unreachable!() };
-            let size_v = u32_of(cx, *size, "struct size").unwrap_or(0);
-            if size_v == 0 {
-                cx.error(Diagnostic::error(size.span, format!("'{}' must have a size above zero", item.name.name)));
-            }
-            let placed = members_of(cx, members, &tables, 0, &item.name.name);
-            let kind = if *is_group { "group" } else { "struct" };
-            check_coverage(cx, &placed, 0, size_v, &format!("{kind} '{}'", item.name.name), item.name.span);
-            out.push(Struct {
-                name: item.name.name.clone(),
-                size: size_v,
-                fields: placed.into_iter().map(|p| p.field).collect(),
-                is_group: *is_group,
-                meta: meta(cx, &item.ann, item.name.span),
-            });
+            out.push(lower_struct(cx, item, &tables));
         }
+        let stable = out == prev;
         if let Some(saved) = saved {
             cx.errors = saved;
         }
         prev = out;
+        if stable && !last {
+            // One more pass with errors reported, over the stable shapes.
+            let tables = Tables { structs: &prev, bits, enums };
+            let mut out = Vec::new();
+            for item in items {
+                out.push(lower_struct(cx, item, &tables));
+            }
+            prev = out;
+            break;
+        }
     }
     check_cycles(cx, &prev, items);
     prev
+}
+
+fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struct {
+    let ItemKind::Struct { size, members, is_group } = &item.kind else { unreachable!("not a struct") };
+    let size_v = u32_of(cx, *size, "struct size").unwrap_or(0);
+    if size_v == 0 {
+        cx.error(Diagnostic::error(size.span, format!("'{}' must have a size above zero", item.name.name)));
+    }
+    let (placed, complete) = members_of(cx, members, tables, 0, &item.name.name);
+    let kind = if *is_group { "group" } else { "struct" };
+    if complete {
+        check_coverage(cx, &placed, 0, size_v, &format!("{kind} '{}'", item.name.name), item.name.span);
+    }
+    Struct {
+        name: item.name.name.clone(),
+        size: size_v,
+        fields: placed.into_iter().map(|p| p.field).collect(),
+        is_group: *is_group,
+        meta: meta(cx, &item.ann, item.name.span),
+    }
 }
 
 fn check_cycles(cx: &mut Cx<'_>, structs: &[Struct], items: &[&ast::Item]) {
@@ -111,10 +131,12 @@ pub(super) fn records(cx: &mut Cx<'_>, items: &[&ast::Item], t: &Tables<'_>) -> 
     for item in items {
         let ItemKind::Record { size, discriminants, members } = &item.kind else { unreachable!() };
         let size_v = u32_of(cx, *size, "record size").unwrap_or(0);
-        let placed = members_of(cx, members, t, 0, &item.name.name);
+        let (placed, complete) = members_of(cx, members, t, 0, &item.name.name);
         let preamble_size = placed.iter().map(|p| p.field.range().end).max().unwrap_or(0);
         let what = format!("the preamble of record '{}'", item.name.name);
-        check_coverage(cx, &placed, 0, preamble_size, &what, item.name.span);
+        if complete {
+            check_coverage(cx, &placed, 0, preamble_size, &what, item.name.span);
+        }
         if preamble_size > size_v {
             cx.error(Diagnostic::error(
                 item.name.span,
@@ -163,7 +185,7 @@ fn discriminant(
     };
     let e = &t.enums[eid];
     let offset = u32_of(cx, off, "discriminant offset")?;
-    if offset + e.width.size() > size {
+    if offset.saturating_add(e.width.size()) > size {
         cx.error(Diagnostic::error(off.span, format!("discriminant at +{offset} lies outside the record (0..{size})")));
         return None;
     }
@@ -190,7 +212,7 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], records: &[Record], t:
             continue;
         };
         let r = &records[rid];
-        let placed = members_of(cx, members, t, 0, &item.name.name);
+        let (placed, complete) = members_of(cx, members, t, 0, &item.name.name);
         let mut payload = Vec::new();
         for p in placed {
             if p.field.offset < r.preamble_size {
@@ -217,7 +239,9 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], records: &[Record], t:
             }
         }
         let what = format!("arm '{}'", item.name.name);
-        check_coverage(cx, &payload, r.preamble_size, r.size, &what, item.name.span);
+        if complete {
+            check_coverage(cx, &payload, r.preamble_size, r.size, &what, item.name.span);
+        }
         out.push(Arm {
             name: item.name.name.clone(),
             record: RecordId(rid as u32),
@@ -229,21 +253,27 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], records: &[Record], t:
 }
 
 /// Lower members: resolve types, flatten groups, compute offsets and sizes; sorted by offset.
-fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, owner: &str) -> Vec<Placed> {
+/// The second value is false when a member failed to resolve: coverage is then not
+/// checked, so one mistake gives one diagnostic.
+fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, owner: &str) -> (Vec<Placed>, bool) {
     let mut out = Vec::new();
+    let mut complete = true;
     for m in members {
         match m {
             Member::Field { offset, name, ty, ann, span } => {
                 let Some(off) = u32_of(cx, *offset, "offset") else { continue };
                 let field_meta = meta(cx, ann, name.span);
-                let Some(fty) = field_type(cx, ty, t) else { continue };
+                let Some(fty) = field_type(cx, ty, t) else {
+                    complete = false;
+                    continue;
+                };
                 let size = size_of(t, &fty);
                 if size == 0 {
                     cx.error(Diagnostic::error(ty.span(), format!("field '{}' has size zero", name.name)));
                     continue;
                 }
                 out.push(Placed {
-                    field: Field { name: name.name.clone(), offset: base + off, size, ty: fty, meta: field_meta, group: None },
+                    field: Field { name: name.name.clone(), offset: base.saturating_add(off), size, ty: fty, meta: field_meta, group: None },
                     span: *span,
                     origin: None,
                 });
@@ -260,10 +290,12 @@ fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, ow
                                 .with(def, "declared as a struct here")
                                 .note(format!("place a struct as a field: '{} NAME {}'", offset.value, group.name)),
                         );
+                        complete = false;
                         continue;
                     }
                     _ => {
                         unknown_name(cx, &group.name, group.span, "group", t);
+                        complete = false;
                         continue;
                     }
                 };
@@ -287,13 +319,13 @@ fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, ow
                     out.push(Placed {
                         field: Field {
                             name,
-                            offset: base + off + gf.offset,
+                            offset: base.saturating_add(off).saturating_add(gf.offset),
                             size: gf.size,
                             ty: gf.ty.clone(),
                             meta: fm,
                             group: Some(GroupUse {
                                 group: StructId(gid as u32),
-                                base: base + off,
+                                base: base.saturating_add(off),
                                 prefix: prefix.as_ref().map(|p| p.name.clone()),
                                 meta: use_meta.clone(),
                                 member: k as u32,
@@ -321,7 +353,7 @@ fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, ow
         }
     }
     out.sort_by_key(|p| (p.field.offset, p.field.size));
-    out
+    (out, complete)
 }
 
 fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType> {
@@ -461,7 +493,7 @@ fn check_coverage(
 fn gap(cx: &mut Cx<'_>, from: u32, to: u32, what: &str, span: Span) {
     cx.error(
         Diagnostic::error(span, format!("bytes {from}..{to} of {what} are not covered by any field"))
-            .note(format!("declare them: '{from} reservedN reserved[{}]'", to - from)),
+            .note(format!("declare them: '{from} reserved_{from} reserved[{}]'", to - from)),
     );
 }
 

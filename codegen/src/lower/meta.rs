@@ -82,6 +82,7 @@ fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
                     out.push(id);
                 }
             }
+            AttrArg::Range(..) if n == 0 => {}
             AttrArg::Range(lo, hi, _) => {
                 let lo = lo.as_ref().map_or(Some(ArchId(0)), |w| arch(cx, &w.name, w.span));
                 let hi = hi.as_ref().map_or(Some(ArchId(n.saturating_sub(1))), |w| arch(cx, &w.name, w.span));

@@ -132,7 +132,7 @@ pub struct Field {
 impl Field {
     /// `offset..offset+size`.
     pub fn range(&self) -> std::ops::Range<u32> {
-        self.offset..self.offset + self.size
+        self.offset..self.offset.saturating_add(self.size)
     }
 
     /// Whether the field is `reserved[N]`.

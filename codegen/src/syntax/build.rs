@@ -11,11 +11,16 @@ use crate::source::{FileId, Span};
 struct Builder {
     file: FileId,
     errors: Vec<Diagnostic>,
+    /// Byte offsets where lines start, for line lookups in O(log n) (pest's `line_col`
+    /// rescans the input from the start).
+    line_starts: Vec<usize>,
 }
 
 /// Build the AST of a parsed file.
 pub fn file(file: FileId, root: Pair<'_, Rule>) -> Result<File, Vec<Diagnostic>> {
-    let mut b = Builder { file, errors: Vec::new() };
+    let input = root.as_span().get_input();
+    let line_starts = std::iter::once(0).chain(input.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let mut b = Builder { file, errors: Vec::new(), line_starts };
     let children = root.into_inner().filter(|p| p.as_rule() != Rule::EOI);
     let items = b.attach(children, |b, p, ann| b.item(p, ann));
     if b.errors.is_empty() {
@@ -45,18 +50,46 @@ impl Annotated for Member {
     }
 }
 
-fn line(p: &Pair<'_, Rule>) -> usize {
-    p.as_span().start_pos().line_col().0
+impl Builder {
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset)
+    }
+
+    fn line(&self, p: &Pair<'_, Rule>) -> usize {
+        self.line_of(p.as_span().start())
+    }
+
+    fn end_line(&self, p: &Pair<'_, Rule>) -> usize {
+        self.line_of(end_of(p).saturating_sub(1).max(p.as_span().start()))
+    }
 }
 
-fn end_line(p: &Pair<'_, Rule>) -> usize {
-    // The end position is one past the last byte; a pair never ends with a newline.
-    p.as_span().end_pos().line_col().0
+/// Where a pair's own text ends. A rule that ends in an optional or repeated part that
+/// matched nothing still consumed the blanks and comments before it; those are not part
+/// of the construct, so the end is the last literal or token, not the pair's end.
+fn end_of(p: &Pair<'_, Rule>) -> usize {
+    let span = p.as_span();
+    let from = p.clone().into_inner().last().map_or(span.start(), |last| end_of(&last));
+    let tail = &span.get_input()[from..span.end()];
+    let bytes = tail.as_bytes();
+    let (mut i, mut end) = (0, from);
+    while i < bytes.len() {
+        if tail[i..].starts_with("//") {
+            i += tail[i..].find('\n').unwrap_or(tail.len() - i);
+        } else if bytes[i].is_ascii_whitespace() {
+            i += 1;
+        } else {
+            let len = tail[i..].chars().next().map_or(1, char::len_utf8);
+            i += len;
+            end = from + i;
+        }
+    }
+    end
 }
 
 impl Builder {
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
-        Span::new(self.file, p.as_span().start(), p.as_span().end())
+        Span::new(self.file, p.as_span().start(), end_of(p))
     }
 
     /// Walk `(doc | attr | member)*`: an annotation on the line a member ends on belongs
@@ -73,7 +106,7 @@ impl Builder {
             match p.as_rule() {
                 Rule::doc | Rule::attr => {
                     let trailing = pending_span.is_none()
-                        && out.last().is_some_and(|(_, end)| *end == line(&p));
+                        && out.last().is_some_and(|(_, end)| *end == self.line(&p));
                     let target = if trailing {
                         out.last_mut().map(|(t, _)| t.ann()).expect("checked above")
                     } else {
@@ -88,7 +121,7 @@ impl Builder {
                     }
                 }
                 _ => {
-                    let end = end_line(&p);
+                    let end = self.end_line(&p);
                     pending_span = None;
                     if let Some(t) = member(self, p, std::mem::take(&mut pending)) {
                         out.push((t, end));

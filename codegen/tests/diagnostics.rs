@@ -1,0 +1,709 @@
+//! One test per check of the spec checker: a small broken spec from
+//! `tests/fixtures/errors/`, and its rendered diagnostic (message, `path:line:col`,
+//! source line and caret) as an insta snapshot.
+//!
+//! A fixture is `NAME.isa` (loaded as `isa/NAME.isa`) or a folder `NAME/` whose `*.isa`
+//! files load as `isa/FILE` and whose `arch/*.toml` files load as `isa/arch/FILE`.
+//! `_base.isa` is a minimal valid record (16 bytes, a 4-byte preamble, `OPCODE` with
+//! `A = 1`, `B = 2`) that the layout and binding fixtures are loaded after.
+//! Fixtures named `ok_*` are valid specs; every other fixture must fail to load.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use codegen::{load, Failure, Model, Sources};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/errors")
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+/// The files of fixture `name` as `(spec path, text)`, sorted by path.
+fn fixture_files(name: &str) -> Vec<(String, String)> {
+    let root = fixtures();
+    let single = root.join(format!("{name}.isa"));
+    let mut out = Vec::new();
+    if single.is_file() {
+        out.push((format!("isa/{name}.isa"), read(&single)));
+        return out;
+    }
+    let dir = root.join(name);
+    assert!(dir.is_dir(), "no fixture '{name}' in {}", root.display());
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<_> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            let file = p.file_name().unwrap().to_str().unwrap().to_string();
+            if p.is_dir() {
+                walk(&p, &format!("{rel}{file}/"), out);
+            } else {
+                out.push((format!("isa/{rel}{file}"), read(&p)));
+            }
+        }
+    }
+    walk(&dir, "", &mut out);
+    out.sort();
+    out
+}
+
+fn sources(name: &str, with_base: bool) -> Sources {
+    let mut s = Sources::new();
+    if with_base {
+        s.add("isa/_base.isa", read(&fixtures().join("_base.isa")));
+    }
+    for (path, text) in fixture_files(name) {
+        s.add(path, text);
+    }
+    s
+}
+
+fn fail_with(name: &str, with_base: bool) -> Failure {
+    match load(sources(name, with_base)) {
+        Ok(_) => panic!("fixture '{name}' loaded without errors"),
+        Err(f) => f,
+    }
+}
+
+/// The rendered diagnostics of a fixture loaded on its own.
+fn render(name: &str) -> String {
+    fail_with(name, false).render()
+}
+
+/// The rendered diagnostics of a fixture loaded after `_base.isa`.
+fn render_on_base(name: &str) -> String {
+    fail_with(name, true).render()
+}
+
+fn ok(name: &str, with_base: bool) -> Model {
+    match load(sources(name, with_base)) {
+        Ok(m) => m,
+        Err(f) => panic!("fixture '{name}' failed:\n{}", f.render()),
+    }
+}
+
+/// Run `f` in a child process (this test binary, filtered to `name`) so that a stack
+/// overflow or an abort fails this one test instead of killing the whole binary.
+fn isolated(name: &str, f: impl FnOnce()) {
+    if std::env::var("TPB_ISOLATED_TEST").as_deref() == Ok(name) {
+        f();
+        return;
+    }
+    let out = Command::new(std::env::current_exe().expect("test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("TPB_ISOLATED_TEST", name)
+        .output()
+        .expect("spawn the test binary");
+    assert!(
+        out.status.success(),
+        "'{name}' failed or crashed in its child process ({}):\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The fixture has one problem, so exactly one diagnostic: no cascade (a field whose
+/// type did not resolve is not also "not covered"; a value that failed its type check is
+/// not also "missing").
+fn assert_one(f: &Failure) {
+    assert_eq!(f.diagnostics.len(), 1, "expected one diagnostic, got:\n{}", f.short());
+}
+
+// ---------------------------------------------------------------------------------
+// Harness self-checks
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn the_base_is_valid() {
+    let mut s = Sources::new();
+    s.add("isa/_base.isa", read(&fixtures().join("_base.isa")));
+    if let Err(f) = load(s) {
+        panic!("the base fixture does not load:\n{}", f.render());
+    }
+}
+
+/// Every fixture except `ok_*` fails to load, on its own or after the base (so no
+/// fixture is silently valid, and none is left unused by accident of a typo).
+#[test]
+fn every_error_fixture_fails() {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_string();
+            (p.is_dir() || p.extension().is_some_and(|e| e == "isa")).then_some(stem)
+        })
+        .filter(|n| !n.starts_with('_') && !n.starts_with("ok_"))
+        .collect();
+    names.sort();
+    // Fixtures that crash the checker are covered by isolated tests below.
+    names.retain(|n| n != "geom_derived_cycle_arch");
+    for n in &names {
+        assert!(load(sources(n, false)).is_err(), "fixture '{n}' loads on its own");
+        assert!(load(sources(n, true)).is_err(), "fixture '{n}' loads after the base");
+    }
+    assert!(names.len() >= 40, "only {} error fixtures found", names.len());
+}
+
+// ---------------------------------------------------------------------------------
+// Syntax and names
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn syntax_error() {
+    insta::assert_snapshot!("syntax_error", render("syntax"));
+}
+
+#[test]
+fn unknown_type() {
+    let f = fail_with("unknown_type", false);
+    assert_one(&f);
+    insta::assert_snapshot!("unknown_type", f.render());
+}
+
+#[test]
+fn unknown_attribute() {
+    insta::assert_snapshot!("unknown_attribute", render("unknown_attribute"));
+}
+
+#[test]
+fn unknown_confidence() {
+    insta::assert_snapshot!("unknown_confidence", render("unknown_confidence"));
+}
+
+#[test]
+fn unknown_arch_in_archs() {
+    insta::assert_snapshot!("unknown_arch_in_archs", render("unknown_arch"));
+}
+
+#[test]
+fn duplicate_name() {
+    insta::assert_snapshot!("duplicate_name", render("duplicate_name"));
+}
+
+#[test]
+fn rust_name_collision() {
+    insta::assert_snapshot!("rust_name_collision", render("rust_name_collision"));
+}
+
+#[test]
+fn duplicate_field() {
+    insta::assert_snapshot!("duplicate_field", render("duplicate_field"));
+}
+
+#[test]
+fn duplicate_variant_name() {
+    insta::assert_snapshot!("duplicate_variant_name", render("duplicate_variant_name"));
+}
+
+#[test]
+fn duplicate_variant_value() {
+    insta::assert_snapshot!("duplicate_variant_value", render("duplicate_variant_value"));
+}
+
+// ---------------------------------------------------------------------------------
+// Layouts
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn field_outside_struct() {
+    insta::assert_snapshot!("field_outside_struct", render("field_outside_struct"));
+}
+
+#[test]
+fn overlapping_fields() {
+    insta::assert_snapshot!("overlapping_fields", render("overlapping_fields"));
+}
+
+#[test]
+fn waive_permits_an_overlap() {
+    let m = ok("ok_overlap_waived", false);
+    let a = &m[m.struct_named("A").expect("struct A")];
+    let b = a.fields.iter().find(|f| f.name == "b").expect("field b");
+    assert_eq!(b.meta.waiver.as_deref(), Some("b is the high byte of a"));
+    assert_eq!((b.offset, b.size), (1, 1));
+}
+
+#[test]
+fn waive_without_reason() {
+    insta::assert_snapshot!("waive_without_reason", render("waive_without_reason"));
+}
+
+#[test]
+fn waive_with_blank_reason() {
+    insta::assert_snapshot!("waive_with_blank_reason", render("waive_empty_reason"));
+}
+
+#[test]
+fn bytes_not_covered_gap() {
+    insta::assert_snapshot!("bytes_not_covered_gap", render("gap"));
+}
+
+#[test]
+fn bytes_not_covered_trailing() {
+    insta::assert_snapshot!("bytes_not_covered_trailing", render("trailing_gap"));
+}
+
+#[test]
+fn arm_field_inside_preamble() {
+    let out = render_on_base("arm_in_preamble");
+    assert!(out.contains("does not begin with the shared preamble"), "{out}");
+    insta::assert_snapshot!("arm_field_inside_preamble", out);
+}
+
+#[test]
+fn group_as_field_type() {
+    let f = fail_with("group_as_field_type", false);
+    assert_one(&f);
+    insta::assert_snapshot!("group_as_field_type", f.render());
+}
+
+#[test]
+fn struct_with_use() {
+    let f = fail_with("struct_with_use", false);
+    assert_one(&f);
+    insta::assert_snapshot!("struct_with_use", f.render());
+}
+
+/// An error inside a group placed with `use` points at the use line and at the
+/// group's own field.
+#[test]
+fn error_through_group_names_use_and_group() {
+    let f = fail_with("error_through_group", false);
+    let d =
+        f.diagnostics.0.iter().find(|d| d.message.contains("overlaps")).expect("an overlap error");
+    assert_eq!(f.sources.text(d.span), "1 use G", "primary span is the use line");
+    assert!(
+        d.secondary.iter().any(|(s, _)| f.sources.text(*s) == "lo"),
+        "a secondary label points at the group's field: {:?}",
+        d.secondary
+    );
+    insta::assert_snapshot!("error_through_group", f.render());
+}
+
+// ---------------------------------------------------------------------------------
+// Enums and bit-fields
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn enum_value_too_wide() {
+    insta::assert_snapshot!("enum_value_too_wide", render("enum_value_too_wide"));
+}
+
+#[test]
+fn bit_field_outside_integer() {
+    insta::assert_snapshot!("bit_field_outside_integer", render("bit_field_outside"));
+}
+
+#[test]
+fn overlapping_bit_fields() {
+    insta::assert_snapshot!("overlapping_bit_fields", render("overlapping_bit_fields"));
+}
+
+#[test]
+fn alt_field_overlaps_selector_bits() {
+    let f = fail_with("alt_overlaps_selector", false);
+    // Only regnum (0..8, covering the tested bit 7) is wrong; value (0..4) is fine.
+    assert_eq!(f.diagnostics.len(), 1, "{}", f.short());
+    insta::assert_snapshot!("alt_field_overlaps_selector_bits", f.render());
+}
+
+// ---------------------------------------------------------------------------------
+// Bindings, sentinels, bitmasks, apertures
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn binding_to_unknown_arm() {
+    insta::assert_snapshot!("binding_to_unknown_arm", render_on_base("bind_unknown_arm"));
+}
+
+#[test]
+fn binding_value_outside_opcode_width() {
+    insta::assert_snapshot!(
+        "binding_value_outside_opcode_width",
+        render_on_base("bind_value_too_wide")
+    );
+}
+
+#[test]
+fn opcode_bound_twice() {
+    insta::assert_snapshot!("opcode_bound_twice", render_on_base("opcode_bound_twice"));
+}
+
+#[test]
+fn sub_opcode_variant_unknown() {
+    insta::assert_snapshot!("sub_opcode_variant_unknown", render_on_base("sub_opcode_unknown"));
+}
+
+#[test]
+fn sentinel_on_unbound_arm() {
+    insta::assert_snapshot!("sentinel_on_unbound_arm", render_on_base("sentinel_unbound"));
+}
+
+#[test]
+fn bitmask_wrong_word_count() {
+    insta::assert_snapshot!("bitmask_wrong_word_count", render_on_base("bitmask_word_count"));
+}
+
+#[test]
+fn aperture_regions_overlap() {
+    insta::assert_snapshot!("aperture_regions_overlap", render("aperture_overlap"));
+}
+
+// ---------------------------------------------------------------------------------
+// Geometry
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn geometry_unknown_key() {
+    let out = render("geom_unknown_key");
+    assert!(out.contains("did you mean 'num_tpb'?"), "{out}");
+    insta::assert_snapshot!("geometry_unknown_key", out);
+}
+
+#[test]
+fn geometry_inheritance_cycle() {
+    insta::assert_snapshot!("geometry_inheritance_cycle", render("geom_inherit_cycle"));
+}
+
+#[test]
+fn geometry_unknown_parent() {
+    insta::assert_snapshot!("geometry_unknown_parent", render("geom_unknown_parent"));
+}
+
+#[test]
+fn geometry_missing_required_value() {
+    insta::assert_snapshot!("geometry_missing_required_value", render("geom_missing_value"));
+}
+
+#[test]
+fn geometry_value_without_source() {
+    insta::assert_snapshot!("geometry_value_without_source", render("geom_no_source"));
+}
+
+#[test]
+fn geometry_value_with_blank_source() {
+    insta::assert_snapshot!("geometry_value_with_blank_source", render("geom_empty_source"));
+}
+
+#[test]
+fn geometry_wrong_value_type() {
+    let f = fail_with("geom_wrong_type", false);
+    assert_one(&f);
+    insta::assert_snapshot!("geometry_wrong_value_type", f.render());
+}
+
+#[test]
+fn geometry_value_does_not_fit() {
+    let f = fail_with("geom_value_too_wide", false);
+    assert_one(&f);
+    insta::assert_snapshot!("geometry_value_does_not_fit", f.render());
+}
+
+#[test]
+fn geometry_unknown_entry_where_not_optional() {
+    let f = fail_with("geom_unknown_not_optional", false);
+    assert_one(&f);
+    insta::assert_snapshot!("geometry_unknown_entry_where_not_optional", f.render());
+}
+
+#[test]
+fn geometry_derived_disagrees_with_stated() {
+    let out = render("geom_derived_disagrees");
+    // 2 * 16 + 2 = 34, stated as 36: the message spells the expression and its numbers.
+    assert!(out.contains("num_tpb * num_dma_per_tpb"), "{out}");
+    assert!(out.contains("2 * 16"), "{out}");
+    assert!(out.contains("34"), "{out}");
+    assert!(out.contains("36"), "{out}");
+    insta::assert_snapshot!("geometry_derived_disagrees_with_stated", out);
+}
+
+#[test]
+fn geometry_derived_cycle() {
+    insta::assert_snapshot!("geometry_derived_cycle", render("geom_derived_cycle"));
+}
+
+/// The same cycle with an arch file, so that the checker also computes the values.
+#[test]
+fn geometry_derived_cycle_with_arch() {
+    isolated("geometry_derived_cycle_with_arch", || {
+        let out = render("geom_derived_cycle_arch");
+        assert!(out.contains("derived 'a' depends on itself: a -> b -> a"), "{out}");
+    });
+}
+
+#[test]
+fn geometry_value_outside_archs() {
+    insta::assert_snapshot!("geometry_value_outside_archs", render("geom_outside_archs"));
+}
+
+// ---------------------------------------------------------------------------------
+// Several errors at once
+// ---------------------------------------------------------------------------------
+
+/// Every check runs: a file with six problems reports six diagnostics, in source
+/// order although the checks run in another order (apertures last, enums first).
+#[test]
+fn all_errors_reported_and_sorted() {
+    let f = fail_with("many_errors", false);
+    let short = f.short();
+    insta::assert_snapshot!("many_errors_short", short);
+    assert_eq!(f.diagnostics.len(), 6, "{short}");
+    let positions: Vec<(u32, u32)> =
+        f.diagnostics.0.iter().map(|d| (d.span.file.0, d.span.start)).collect();
+    let mut sorted = positions.clone();
+    sorted.sort();
+    assert_eq!(positions, sorted, "diagnostics are sorted by position:\n{short}");
+    // The rendered form carries all six and the count line.
+    let rendered = f.render();
+    assert_eq!(
+        rendered.matches("\nerror").count() + usize::from(rendered.starts_with("error")),
+        7,
+        "{rendered}"
+    );
+    assert!(rendered.ends_with("error: the spec has 6 errors\n"), "{rendered}");
+}
+
+/// Errors of several files come back together, ordered by file then position.
+#[test]
+fn errors_of_several_files_sorted() {
+    let f = fail_with("two_files", false);
+    let short = f.short();
+    let lines: Vec<&str> = short.lines().collect();
+    assert_eq!(lines.len(), 2, "{short}");
+    assert!(lines[0].starts_with("isa/a.isa:1:8: "), "{short}");
+    assert!(lines[1].starts_with("isa/b.isa:2:9: "), "{short}");
+}
+
+/// `short()` is one `path:line:col: message` line per diagnostic.
+#[test]
+fn short_form_is_path_line_col_message() {
+    let f = fail_with("overlapping_fields", false);
+    assert_eq!(f.short(), "isa/overlapping_fields.isa:3:5: field 'b' (1..2) overlaps 'a' (0..2)\n");
+}
+
+// ---------------------------------------------------------------------------------
+// Model-level behaviour of checks (no diagnostic expected)
+// ---------------------------------------------------------------------------------
+
+fn inline(files: &[(&str, &str)]) -> Result<Model, Failure> {
+    let mut s = Sources::new();
+    for (p, t) in files {
+        s.add(*p, *t);
+    }
+    load(s)
+}
+
+const ARCH_A: &str =
+    "name = \"a\"\ngeneration = 1\nlabel = \"V1\"\n\n[values.n]\nvalue = 1\nsource = [\"x\"]\n";
+const ARCH_B: &str = "name = \"b\"\ngeneration = 2\nlabel = \"V2\"\ninherits = \"a\"\n\n[values.n]\nvalue = 5\nsource = [\"y\"]\n";
+
+/// A derived value nobody states is computed per arch: an arch that inherits and
+/// overrides an input gets its own result, not its parent's.
+#[test]
+fn derived_values_recomputed_on_inheriting_arch() {
+    let m = inline(&[
+        ("isa/g.isa", "geometry n : u32\nderived d : u32 = n * 2\n"),
+        ("isa/arch/a.toml", ARCH_A),
+        ("isa/arch/b.toml", ARCH_B),
+    ])
+    .unwrap_or_else(|f| panic!("{}", f.render()));
+    let d = m.geom_named("d").unwrap();
+    let a = &m[m.arch_named("a").unwrap()];
+    let b = &m[m.arch_named("b").unwrap()];
+    assert_eq!(a.value(d).map(|v| v.value.clone()), Some(codegen::model::Value::Int(2)));
+    assert_eq!(
+        b.value(d).map(|v| v.value.clone()),
+        Some(codegen::model::Value::Int(10)),
+        "b has n = 5"
+    );
+}
+
+/// A value is not inherited onto an arch outside the item's `@archs`.
+#[test]
+fn inherited_value_respects_archs() {
+    let m = inline(&[
+        // `only_a` first: its `?` ends the item, so the attribute cannot attach backwards.
+        ("isa/g.isa", "@archs(a)\ngeometry only_a : u32?\ngeometry n : u32\n"),
+        (
+            "isa/arch/a.toml",
+            "name = \"a\"\ngeneration = 1\nlabel = \"V1\"\n\n[values.n]\nvalue = 1\nsource = [\"x\"]\n\n[values.only_a]\nvalue = 7\nsource = [\"x\"]\n",
+        ),
+        ("isa/arch/b.toml", ARCH_B),
+    ])
+    .unwrap_or_else(|f| panic!("{}", f.render()));
+    let g = m.geom_named("only_a").unwrap();
+    assert!(m[m.arch_named("a").unwrap()].value(g).is_some());
+    assert!(
+        m[m.arch_named("b").unwrap()].value(g).is_none(),
+        "'only_a' is @archs(a) but b carries a value for it"
+    );
+}
+
+/// A group placed inside another group is flattened all the way down.
+#[test]
+fn nested_groups_flatten() {
+    let m = inline(&[(
+        "isa/g.isa",
+        "group G1 : 1 {\n    0 a u8\n}\ngroup G2 : 2 {\n    0 use G1\n    1 b u8\n}\ngroup G3 : 3 {\n    0 use G2\n    2 c u8\n}\nstruct S : 3 {\n    0 use G3\n}\n",
+    )])
+    .unwrap_or_else(|f| panic!("{}", f.render()));
+    let s = &m[m.struct_named("S").unwrap()];
+    let names: Vec<&str> = s.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+}
+
+// ---------------------------------------------------------------------------------
+// Attachment of docs and attributes, and member spans
+// ---------------------------------------------------------------------------------
+
+/// A doc comment and an attribute on the lines before an item belong to that item,
+/// whatever construct ends the previous one (README: "one on the lines before a member
+/// or item belongs to the next member or item").
+#[test]
+fn docs_and_attributes_attach_to_the_next_item() {
+    let base = read(&fixtures().join("_base.isa"));
+    // (what ends the previous item, spec text; the item `b` must get the doc and source)
+    let cases: [(&str, String); 6] = [
+        ("geometry with a plain type", "geometry a : u32\n/// Doc of b.\n@source(\"b\")\ngeometry b : u32?\n".into()),
+        ("geometry with an array type", "geometry a : [u32; 2]\n/// Doc of b.\n@source(\"b\")\ngeometry b : u32?\n".into()),
+        ("derived", "geometry a : u32?\nderived d : u32? = a + 1\n/// Doc of b.\n@source(\"b\")\ngeometry b : u32?\n".into()),
+        ("rule", "rule r(x) = x + 1\n/// Doc of b.\n@source(\"b\")\ngeometry b : u32?\n".into()),
+        ("band", format!("{base}band OPCODE.a = 1\n/// Doc of b.\n@source(\"b\")\nband OPCODE.b = 2\n")),
+        (
+            "use without 'as'",
+            "group G : 1 {\n    0 a u8\n}\nstruct S : 2 {\n    0 use G\n    /// Doc of b.\n    @source(\"b\")\n    1 b u8\n}\n".into(),
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (what, text) in &cases {
+        let m = match inline(&[("isa/x.isa", text)]) {
+            Ok(m) => m,
+            Err(f) => {
+                wrong.push(format!("{what}: does not load:\n{}", f.render()));
+                continue;
+            }
+        };
+        let meta = if let Some(g) = m.geom_named("b") {
+            m[g].meta.clone()
+        } else if let Some(b) = m.bands.iter().find(|b| b.name == "b") {
+            b.meta.clone()
+        } else {
+            let s = &m[m.struct_named("S").expect("S")];
+            s.fields.iter().find(|f| f.name == "b").expect("field b").meta.clone()
+        };
+        if meta.docs != ["Doc of b."] || meta.sources != ["b"] {
+            wrong
+                .push(format!("{what}: b has docs {:?} and sources {:?}", meta.docs, meta.sources));
+        }
+    }
+    assert!(wrong.is_empty(), "docs/attributes attached to the wrong item:\n{}", wrong.join("\n"));
+}
+
+/// The span of a `use` member is the member's text, not the whitespace after it: an
+/// error at a use line renders as one line with a caret under `0 use G`.
+#[test]
+fn use_member_span_ends_at_the_group_name() {
+    let f = match inline(&[(
+        "isa/x.isa",
+        "group G : 1 {\n    0 a u8\n}\nstruct S : 2 {\n    0 use G\n}\n",
+    )]) {
+        Ok(_) => panic!("S has an uncovered byte"),
+        Err(f) => f,
+    };
+    let d = &f.diagnostics.0[0];
+    assert_eq!(d.message, "bytes 1..2 of struct 'S' are not covered by any field");
+    // The trailing gap points at the struct name.
+    assert_eq!(f.sources.text(d.span), "S");
+    let f = match inline(&[(
+        "isa/x.isa",
+        "group G : 1 {\n    0 a u8\n}\nstruct S : 2 {\n    0 b u8\n    0 use G\n}\n",
+    )]) {
+        Ok(_) => panic!("a overlaps b"),
+        Err(f) => f,
+    };
+    let spans: Vec<&str> = f.diagnostics.0.iter().map(|d| f.sources.text(d.span)).collect();
+    assert!(spans.contains(&"0 use G"), "primary spans: {spans:?}");
+}
+
+// ---------------------------------------------------------------------------------
+// Further checks of the checker (beyond the issue's list)
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn struct_contains_itself() {
+    insta::assert_snapshot!("struct_contains_itself", render("struct_cycle"));
+}
+
+#[test]
+fn band_includes_itself() {
+    insta::assert_snapshot!("band_includes_itself", render_on_base("band_cycle"));
+}
+
+#[test]
+fn doc_comment_not_followed_by_anything() {
+    insta::assert_snapshot!("doc_comment_not_followed_by_anything", render("dangling_doc"));
+}
+
+#[test]
+fn record_without_discriminant() {
+    insta::assert_snapshot!("record_without_discriminant", render("no_discriminant"));
+}
+
+#[test]
+fn sub_opcode_without_field() {
+    insta::assert_snapshot!("sub_opcode_without_field", render_on_base("sub_opcode_no_field"));
+}
+
+#[test]
+fn integer_literal_too_large() {
+    insta::assert_snapshot!("integer_literal_too_large", render("literal_too_large"));
+}
+
+#[test]
+fn geometry_duplicate_name() {
+    insta::assert_snapshot!("geometry_duplicate_name", render("geom_duplicate_name"));
+}
+
+#[test]
+fn geometry_rule_given_a_value() {
+    insta::assert_snapshot!("geometry_rule_given_a_value", render("geom_rule_in_arch"));
+}
+
+#[test]
+fn arch_toml_syntax_error() {
+    insta::assert_snapshot!("arch_toml_syntax_error", render("geom_toml_syntax"));
+}
+
+#[test]
+fn arch_toml_unknown_field() {
+    insta::assert_snapshot!("arch_toml_unknown_field", render("geom_toml_unknown_field"));
+}
+
+#[test]
+fn arch_toml_unknown_confidence() {
+    insta::assert_snapshot!("arch_toml_unknown_confidence", render("geom_toml_unknown_confidence"));
+}
+
+#[test]
+fn two_archs_with_one_generation() {
+    insta::assert_snapshot!("two_archs_with_one_generation", render("geom_same_generation"));
+}
+
+/// `@archs(..)` means every arch; with no arch files that is none, not a dangling id.
+#[test]
+fn open_archs_range_without_archs_has_no_dangling_id() {
+    let m = inline(&[("isa/x.isa", "@archs(..)\nstruct A : 1 {\n    0 a u8\n}\n")])
+        .unwrap_or_else(|f| panic!("{}", f.render()));
+    let a = &m[m.struct_named("A").unwrap()];
+    let ids = a.meta.archs.clone().unwrap_or_default();
+    assert!(
+        ids.iter().all(|id| (id.0 as usize) < m.archs.len()),
+        "@archs ids {ids:?} with {} archs",
+        m.archs.len()
+    );
+}
