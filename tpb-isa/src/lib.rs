@@ -4,7 +4,8 @@
 //! Everything about the record format and the geometry is generated from the spec in
 //! `isa/` by `cargo xtask gen` (the [`generated`] modules); this crate adds a small
 //! hand-written runtime on top: record streams ([`stream`]), the three-segment
-//! instruction-block address map ([`address`]), and typed errors ([`error`]).
+//! instruction-block address map ([`address`]), typed errors ([`error`]), and the
+//! one-line text form of records with its assembler ([`disasm`]).
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -13,11 +14,13 @@
 extern crate std;
 
 pub mod address;
+pub mod disasm;
 pub mod error;
 pub mod generated;
 pub mod raw;
 pub mod stream;
 
-pub use error::{AddressError, DecodeError, GeometryError, StreamError, ValidateError};
+pub use disasm::{AsmError, AsmErrorKind};
+pub use error::{AddressError, DecodeError, FinalCheckError, GeometryError, StreamError, ValidateError};
 pub use generated::*;
 pub use raw::Raw;

@@ -25,8 +25,8 @@ use core::iter::FusedIterator;
 
 use crate::error::{FinalCheckError, StreamError};
 use crate::generated::geometry::Arch;
+use crate::generated::inst::{Inst, EXIT, RECORD_SIZE};
 use crate::generated::opcode::TpbEngType;
-use crate::generated::inst::{Inst, DISCRIMINANT_OFFSET, EXIT, RECORD_SIZE};
 use crate::generated::validate;
 
 /// The result type of this module.
@@ -103,7 +103,7 @@ impl<'a> Iterator for Records<'a> {
 impl ExactSizeIterator for Records<'_> {
     #[inline]
     fn len(&self) -> usize {
-        self.rest.len() / RECORD_SIZE + usize::from(self.rest.len() % RECORD_SIZE != 0)
+        self.rest.len().div_ceil(RECORD_SIZE)
     }
 }
 
@@ -122,20 +122,6 @@ pub fn decode_all(
     records(bytes).map(decode as fn(_) -> _)
 }
 
-/// The number of leading bytes [`EXIT`] inspects: past its discriminant and sub-opcode bytes.
-const EXIT_SPAN: usize = {
-    let sub_end = match EXIT.sub {
-        Some(sub) => sub.offset + 1,
-        None => 0,
-    };
-    let disc_end = DISCRIMINANT_OFFSET + 1;
-    if sub_end > disc_end {
-        sub_end
-    } else {
-        disc_end
-    }
-};
-
 /// Whether the stream holds the EXIT sentinel (PSEUDO_INST, byte 0 == 0xDF, with
 /// pseudo_opcode PSEUDO_EXIT_EXECUTION, byte 12 == 1) at any record.
 ///
@@ -147,9 +133,11 @@ const EXIT_SPAN: usize = {
 /// A trailing partial record is scanned as the binary scans it, but only within the
 /// bytes that exist: the binary's loop visits its offset too and reads byte 12 there,
 /// so a partial record of at least 13 bytes with 0xDF at +0 and 1 at +12 counts as
-/// EXIT, and a shorter one (whose byte 12 would be out of bounds) never does. This
-/// function never panics. Such a stream still fails [`records`], [`final_record`] and
-/// [`final_inst_validity_check`] with [`StreamError::TrailingPartial`].
+/// EXIT, and a shorter one (whose byte 12 would be out of bounds) never does
+/// ([`Sentinel::matches`](crate::generated::inst::Sentinel::matches) does not match a
+/// slice too short to hold its bytes). This function never panics. Such a stream still
+/// fails [`records`], [`final_record`] and [`final_inst_validity_check`] with
+/// [`StreamError::TrailingPartial`].
 ///
 /// No record is decoded; this is a plain stride scan of two bytes per record.
 #[must_use]
@@ -161,7 +149,7 @@ pub fn has_pseudo_exit(bytes: &[u8]) -> bool {
             return true;
         }
     }
-    tail.len() >= EXIT_SPAN && EXIT.matches(tail)
+    EXIT.matches(tail)
 }
 
 /// The last whole record of a stream.

@@ -56,8 +56,8 @@ fn arm_kind(model: &Model) -> TokenStream {
     let decls = model.arm_ids().map(|id| {
         let arm = &model[id];
         let v = arm_type(arm);
-        let doc = format!("{}: see [`{v}`].", code(&arm.name));
-        quote! { #[doc = #doc] #v, }
+        let doc = Doc::text(format!("{}: see [`{v}`].", code(&arm.name)));
+        quote! { #doc #v, }
     });
     let avail_arms: Vec<TokenStream> = model
         .arms
@@ -172,7 +172,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
     let getters = layout::enum_methods(model, &fields);
     let assert = layout::size_assert(model, &name, &fields);
     let accessors = fields.iter().map(|f| view_accessor(model, f));
-    let view_doc = format!("A borrowed, zero-copy view of a record as [`{name}`]: accessors read at the spec's offsets.");
+    let view_doc = Doc::text(format!("A borrowed, zero-copy view of a record as [`{name}`]: accessors read at the spec's offsets."));
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -222,7 +222,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
             }
         }
 
-        #[doc = #view_doc]
+        #view_doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct #view<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -270,11 +270,10 @@ fn view_accessor(model: &Model, f: &Field) -> TokenStream {
             let raw_ty = field_type(model, &f.ty);
             let view_ty = enum_view_type(model, &f.ty);
             let enum_ty = names::ty(&model[e].name);
-            let raw_doc = format!("The raw value of {} (bytes `{}..{}`).", code(&f.name), f.offset, f.offset + f.size);
+            let raw_doc = Doc::text(format!("The raw value of {} (bytes `{}..{}`).", code(&f.name), f.offset, f.offset + f.size));
             let typed = if let FieldType::Enum(_) = f.ty {
                 quote! {
                     #doc
-                    #[must_use]
                     #[inline]
                     pub const fn #ident(&self) -> #view_ty {
                         let v = self.#raw_fn();
@@ -297,7 +296,7 @@ fn view_accessor(model: &Model, f: &Field) -> TokenStream {
             quote! {
                 #typed
 
-                #[doc = #raw_doc]
+                #raw_doc
                 #[must_use]
                 #[inline]
                 pub const fn #raw_fn(&self) -> #raw_ty {

@@ -129,7 +129,7 @@ pub fn sanitize(line: &str) -> String {
             out.push('`');
         }
         // Odd parts are inside a code span, unless the last backtick is unmatched.
-        let in_code = i % 2 == 1 && line.matches('`').count() >= i + 1;
+        let in_code = i % 2 == 1 && line.matches('`').count() > i;
         if in_code {
             out.push_str(part);
             continue;

@@ -30,7 +30,7 @@ pub fn emit(model: &Model) -> TokenStream {
 
 fn arch_enum(model: &Model) -> TokenStream {
     let variants: Vec<Ident> = model.archs.iter().map(|a| names::variant(&a.name)).collect();
-    let n = variants.len();
+    let n = super::tokens::usize_lit(variants.len() as u32);
     let decls = model.archs.iter().map(|a| {
         let v = names::variant(&a.name);
         let mut doc = Doc::of(model, &a.meta, format!("{} ({}).", code(&a.name), a.label));
@@ -158,22 +158,34 @@ fn everywhere(model: &Model, item: &GeomItem) -> bool {
     model.arch_ids().all(|a| item.meta.available_on(a))
 }
 
+/// The Rust type of a geometry value; tables of unstated length are `&'static [T]`.
 fn rust_type(t: &GeomType) -> TokenStream {
+    type_tokens(t, true)
+}
+
+/// The same type in a `const` item, where `'static` is implied (clippy's
+/// `redundant_static_lifetimes`).
+fn const_type(t: &GeomType) -> TokenStream {
+    type_tokens(t, false)
+}
+
+fn type_tokens(t: &GeomType, outer_static: bool) -> TokenStream {
     match t {
         GeomType::Int(p) => quote! { #p },
         GeomType::Bool => quote! { bool },
         GeomType::Array(e, len) => {
-            let e = rust_type(e);
+            let e = type_tokens(e, true);
             match len.len() {
                 Some(n) => {
-                    let n = n as usize;
+                    let n = super::tokens::usize_lit(n);
                     quote! { [#e; #n] }
                 }
-                None => quote! { &'static [#e] },
+                None if outer_static => quote! { &'static [#e] },
+                None => quote! { &[#e] },
             }
         }
         GeomType::Optional(t) => {
-            let t = rust_type(t);
+            let t = type_tokens(t, outer_static);
             quote! { Option<#t> }
         }
     }
@@ -239,12 +251,12 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
     });
     let mut doc = Doc::of(model, &item.meta, format!("The geometry value {}.", code(&item.name)));
     if let GeomKind::Derived(_, e) = &item.kind {
-        doc = doc.note(format!("Derived: {}.", code(&spell(model, e, true))));
+        doc = doc.note(format!("Derived: {}.", code(&spell(model, e, &[], true))));
     }
     let values: Vec<String> = model
         .arch_ids()
         .filter(|&a| item.meta.available_on(a))
-        .map(|a| format!("{}: {}", model[a].name, show(model[a].value(g).map(|v| &v.value))))
+        .map(|a| format!("{} {}", model[a].name, code(&show(model[a].value(g).map(|v| &v.value)))))
         .collect();
     doc = doc.note(format!("Values: {}.", values.join("; ")));
     let indexed = match t.strip_optional() {
@@ -252,9 +264,9 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
             let et = names::ty(&model[*eid].name);
             let elem = rust_type(e);
             let by = format_ident!("{}_of", names::snake_str(&item.name));
-            let d = format!("One entry of {}, indexed by {}.", code(&item.name), code(&model[*eid].name));
+            let d = Doc::text(format!("One entry of {}, indexed by {}.", code(&item.name), code(&model[*eid].name)));
             quote! {
-                #[doc = #d]
+                #d
                 #[must_use]
                 pub const fn #by(self, key: crate::generated::opcode::#et) -> #elem {
                     self.#name()[key as usize]
@@ -283,13 +295,14 @@ fn show(v: Option<&Value>) -> String {
     }
 }
 
-fn spell(model: &Model, e: &Expr, top: bool) -> String {
+/// The expression as spec text, parameters by name, inner operations parenthesised.
+fn spell(model: &Model, e: &Expr, params: &[String], top: bool) -> String {
     match e {
         Expr::Int(v) => v.to_string(),
         Expr::Value(g) => model[*g].name.clone(),
-        Expr::Param(p) => format!("${p}"),
+        Expr::Param(p) => params.get(*p as usize).cloned().unwrap_or_else(|| format!("${p}")),
         Expr::Binary(op, l, r) => {
-            let s = format!("{} {} {}", spell(model, l, false), op.as_str(), spell(model, r, false));
+            let s = format!("{} {} {}", spell(model, l, params, false), op.as_str(), spell(model, r, params, false));
             if top {
                 s
             } else {
@@ -303,7 +316,7 @@ fn spell(model: &Model, e: &Expr, top: bool) -> String {
 fn arch_module(model: &Model, a: ArchId) -> TokenStream {
     let arch = &model[a];
     let m = names::snake(&arch.name);
-    let doc = format!(" Geometry constants of {} ({}).", arch.name, arch.label);
+    let doc = Doc::text(format!("Geometry constants of {} ({}).", arch.name, arch.label));
     let consts = model.geom_ids().filter_map(|g| {
         let item = &model[g];
         let t = declared(item)?;
@@ -314,7 +327,7 @@ fn arch_module(model: &Model, a: ArchId) -> TokenStream {
         if v.is_none() && !t.is_optional() {
             return None;
         }
-        let ty = rust_type(t);
+        let ty = const_type(t);
         let val = value_tokens(v.map(|v| &v.value), t);
         let k = names::constant(&item.name);
         let mut d = match v {
@@ -330,7 +343,7 @@ fn arch_module(model: &Model, a: ArchId) -> TokenStream {
             if let GeomKind::Derived(_, e) = &item.kind {
                 d = d.note(format!(
                     "Derived: {}{}.",
-                    code(&spell(model, e, true)),
+                    code(&spell(model, e, &[], true)),
                     if v.stated { ", and the sources state the same value" } else { "" }
                 ));
             }
@@ -340,7 +353,7 @@ fn arch_module(model: &Model, a: ArchId) -> TokenStream {
         Some(quote! { #d pub const #k: #ty = #val; })
     });
     quote! {
-        #[doc = #doc]
+        #doc
         pub mod #m {
             #(#consts)*
         }
@@ -354,26 +367,29 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     let rule_name = item.name.as_str();
     let name = names::snake(&item.name);
     let pidents: Vec<Ident> = params.iter().map(|p| names::snake(p)).collect();
-    let mut cx = Lets { model, rule: rule_name, stmts: Vec::new(), next: 0, loaded: Vec::new() };
     let mut args: Vec<TokenStream> = pidents.iter().map(|p| quote! { #p as u64 }).collect();
     args.resize(4, quote! { 0 });
+    args.truncate(4);
+    let args_arr = quote! { [#(#args),*] };
+    let mut cx = Lets { model, rule: rule_name, args: args_arr, stmts: Vec::new(), next: 0, loaded: Vec::new() };
     let mut guards = Vec::new();
     for c in requires {
         let l = cx.expr(c.lhs.clone());
         let r = cx.expr(c.rhs.clone());
+        // The guard's negation, so that the failing case reads directly.
         let op = match c.op {
-            CmpOp::Lt => quote! { < },
-            CmpOp::Le => quote! { <= },
-            CmpOp::Gt => quote! { > },
-            CmpOp::Ge => quote! { >= },
-            CmpOp::Eq => quote! { == },
-            CmpOp::Ne => quote! { != },
+            CmpOp::Lt => quote! { >= },
+            CmpOp::Le => quote! { > },
+            CmpOp::Gt => quote! { <= },
+            CmpOp::Ge => quote! { < },
+            CmpOp::Eq => quote! { != },
+            CmpOp::Ne => quote! { == },
         };
         let text = &c.text;
         let stmts = std::mem::take(&mut cx.stmts);
         guards.push(quote! {
             #(#stmts)*
-            if !(#l #op #r) {
+            if #l #op #r {
                 return Err(GeometryError::OutOfRange { rule: #rule_name, guard: #text, args: [#(#args),*] });
             }
         });
@@ -381,7 +397,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     let result = cx.expr(expr.clone());
     let stmts = std::mem::take(&mut cx.stmts);
     let mut doc = Doc::of(model, &item.meta, format!("The rule {}.", code(rule_name)))
-        .note(format!("Computes {}.", code(&spell(model, expr, true))));
+        .note(format!("Computes {}.", code(&spell(model, expr, params, true))));
     if !requires.is_empty() {
         let g: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
         doc = doc.note(format!(
@@ -413,6 +429,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
 struct Lets<'a> {
     model: &'a Model,
     rule: &'a str,
+    args: TokenStream,
     stmts: Vec<TokenStream>,
     next: u32,
     loaded: Vec<(GeomId, Ident)>,
@@ -427,8 +444,13 @@ impl Lets<'_> {
     fn expr(&mut self, e: Expr) -> TokenStream {
         match e {
             Expr::Int(v) => {
-                let lit = proc_macro2::Literal::i128_unsuffixed(v);
-                quote! { #lit }
+                // Operands are atoms; a negative literal needs parentheses as a receiver.
+                let lit = signed(v);
+                if v < 0 {
+                    quote! { (#lit) }
+                } else {
+                    lit
+                }
             }
             Expr::Param(p) => {
                 let v = format_ident!("p{p}");
@@ -457,26 +479,56 @@ impl Lets<'_> {
                 quote! { #t }
             }
             Expr::Binary(op, l, r) => {
+                // A literal shift amount in range needs no run-time check.
+                let shift = match *r {
+                    Expr::Int(k) if (0..=63).contains(&k) && op == BinOp::Shl => Some(proc_macro2::Literal::u32_unsuffixed(k as u32)),
+                    Expr::Int(k) if (0..=127).contains(&k) && op == BinOp::Shr => Some(proc_macro2::Literal::u32_unsuffixed(k as u32)),
+                    _ => None,
+                };
                 let l = self.expr(*l);
                 let r = self.expr(*r);
                 let t = self.temp();
                 let rule = self.rule;
-                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", args: [0, 0, 0, 0] }) };
+                let args = &self.args;
+                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", args: #args }) };
                 let checked = |f: TokenStream| quote! { let #t = match #f { Some(v) => v, None => #fail }; };
-                self.stmts.push(match op {
-                    BinOp::Mul => checked(quote! { (#l).checked_mul(#r) }),
-                    BinOp::Div => checked(quote! { (#l).checked_div(#r) }),
-                    BinOp::Rem => checked(quote! { (#l).checked_rem(#r) }),
-                    BinOp::Add => checked(quote! { (#l).checked_add(#r) }),
-                    BinOp::Sub => checked(quote! { (#l).checked_sub(#r) }),
-                    BinOp::Shl => checked(quote! { if #r < 0 || #r > 63 { None } else { (#l).checked_shl(#r as u32) } }),
-                    BinOp::Shr => checked(quote! { if #r < 0 || #r > 127 { None } else { Some((#l) >> #r) } }),
-                    BinOp::And => quote! { let #t = (#l) & (#r); },
-                    BinOp::Xor => quote! { let #t = (#l) ^ (#r); },
-                    BinOp::Or => quote! { let #t = (#l) | (#r); },
+                self.stmts.push(match (op, shift) {
+                    (BinOp::Mul, _) => checked(quote! { #l.checked_mul(#r) }),
+                    (BinOp::Div, _) => checked(quote! { #l.checked_div(#r) }),
+                    (BinOp::Rem, _) => checked(quote! { #l.checked_rem(#r) }),
+                    (BinOp::Add, _) => checked(quote! { #l.checked_add(#r) }),
+                    (BinOp::Sub, _) => checked(quote! { #l.checked_sub(#r) }),
+                    (BinOp::Shl, Some(k)) => checked(quote! { #l.checked_shl(#k) }),
+                    (BinOp::Shl, None) => checked(quote! { if #r < 0 || #r > 63 { None } else { #l.checked_shl(#r as u32) } }),
+                    (BinOp::Shr, Some(k)) => quote! { let #t = #l >> #k; },
+                    (BinOp::Shr, None) => checked(quote! { if #r < 0 || #r > 127 { None } else { Some(#l >> #r) } }),
+                    (BinOp::And, _) => quote! { let #t = #l & #r; },
+                    (BinOp::Xor, _) => quote! { let #t = #l ^ #r; },
+                    (BinOp::Or, _) => quote! { let #t = #l | #r; },
                 });
                 quote! { #t }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture;
+    use super::*;
+
+    #[test]
+    fn values_tables_and_rules() {
+        let text = emit(&fixture::model()).to_string();
+        assert!(text.contains("pub const fn hbm_index (self , tpb_idx : u32) -> Result < u32 , GeometryError >"), "{text}");
+        assert!(text.contains("if p0 >= t1 { return Err (GeometryError :: OutOfRange { rule : \"hbm_index\" , guard : \"tpb_idx < num_tpb\" , args : [tpb_idx as u64 , 0 , 0 , 0] }) ; }"));
+        assert!(text.contains("None => return Err (GeometryError :: Unknown { item : \"die_flip_mask\" , arch : self }) ,"));
+        assert!(text.contains("let t1 = p0 >> 1 ;"), "a literal shift needs no check");
+        assert!(text.contains("pub mod cayman { "));
+        assert!(text.contains("pub const HBM_ACTIVE_SIZE : u64 = 0x6_0000_0000 ;"));
+        assert!(text.contains("pub const NX_CORE_TYPE : [Option < i32 > ; 5] = [Some (10) , Some (7) , Some (9) , Some (8) , Some (11)] ;"));
+        assert!(text.contains("pub const fn nx_core_type_of (self , key : crate :: generated :: opcode :: TpbEngType) -> Option < i32 >"));
+        assert!(text.contains("pub const NPE_NEIGHBOR_ENG_IDS : Option < [[u32 ; 2] ; 2] > = None ;"));
+        assert!(text.contains("impl core :: str :: FromStr for Arch"));
     }
 }

@@ -49,20 +49,21 @@ fn record_consts(model: &Model, record: &Record) -> TokenStream {
     let size = usize_lit(record.size);
     let pre = usize_lit(record.preamble_size);
     let off = usize_lit(record.discriminant.offset);
-    let size_doc = Doc::of(model, &record.meta, format!("Size of one {} record; also the stream stride.", code(&record.name)))
-        .note(format!("Every record is exactly {} bytes; streams advance by this, never by a length field.", record.size));
-    let pre_doc = format!("Size of the preamble every arm starts with; payloads start here (+{}).", record.preamble_size);
-    let off_doc = format!(
+    let size_doc = Doc::text(format!("Size of one {} record; also the stream stride.", code(&record.name)))
+        .note(format!("Every record is exactly {} bytes; streams advance by this, never by a length field.", record.size))
+        .with_provenance(model, &record.meta);
+    let pre_doc = Doc::text(format!("Size of the preamble every arm starts with; payloads start here (+{}).", record.preamble_size));
+    let off_doc = Doc::text(format!(
         "Offset of the discriminant byte, the {} that selects the arm (+{}).",
         code(&model[record.discriminant.ty].name),
         record.discriminant.offset
-    );
+    ));
     quote! {
         #size_doc
         pub const RECORD_SIZE: usize = #size;
-        #[doc = #pre_doc]
+        #pre_doc
         pub const PREAMBLE_SIZE: usize = #pre;
-        #[doc = #off_doc]
+        #off_doc
         pub const DISCRIMINANT_OFFSET: usize = #off;
     }
 }
@@ -105,8 +106,8 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
     let variants = bound.iter().map(|&a| {
         let arm = &model[a];
         let t = arm_type(arm);
-        let doc = format!("{}: see [`arms::{t}`].", code(&arm.name));
-        quote! { #[doc = #doc] #t(arms::#t), }
+        let doc = Doc::text(format!("{}: see [`arms::{t}`].", code(&arm.name)));
+        quote! { #doc #t(arms::#t), }
     });
     let opcode_fn = match discriminant_path(model, record) {
         Some(path) => {

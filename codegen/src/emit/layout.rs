@@ -156,22 +156,24 @@ pub fn enum_methods(model: &Model, fields: &[Field]) -> TokenStream {
         let ident = field_ident(f);
         let e = enum_of(&f.ty)?;
         let get = enum_view(model, &f.ty, quote! { self.#ident });
-        let get_doc = format!("The typed {} of {}; the raw value when the spec names none.", code(&model[e].name), code(&f.name));
+        let get_doc = Doc::text(format!("The typed {} of {}; the raw value when the spec names none.", code(&model[e].name), code(&f.name)));
         let setter = matches!(f.ty, FieldType::Enum(_)).then(|| {
             let set = names::snake_join(&["set", &f.name]);
             let ty = names::ty(&model[e].name);
-            let set_doc = format!("Set {} to a named value.", code(&f.name));
+            let set_doc = Doc::text(format!("Set {} to a named value.", code(&f.name)));
             quote! {
-                #[doc = #set_doc]
+                #set_doc
                 #[inline]
                 pub fn #set(&mut self, v: crate::generated::opcode::#ty) {
                     self.#ident = v.value();
                 }
             }
         });
+        // `Result` is already `#[must_use]` (clippy's `double_must_use`); arrays are not.
+        let must_use = (!matches!(f.ty, FieldType::Enum(_))).then(|| quote! { #[must_use] });
         Some(quote! {
-            #[doc = #get_doc]
-            #[must_use]
+            #get_doc
+            #must_use
             pub fn #ident(&self) -> #view {
                 #get
             }

@@ -19,14 +19,14 @@ pub fn emit(model: &Model) -> TokenStream {
 
 /// One bit-field with the Rust name it gets (alternatives' fields are prefixed with the
 /// alternative's name when another field of the type has the same name).
-struct Named<'a> {
-    field: &'a BitField,
-    alt: Option<&'a Alt>,
-    name: String,
+pub(super) struct Named<'a> {
+    pub(super) field: &'a BitField,
+    pub(super) alt: Option<&'a Alt>,
+    pub(super) name: String,
 }
 
 /// Every bit-field of a type, top level first, with collision-free names.
-fn named_fields(b: &Bits) -> Vec<Named<'_>> {
+pub(super) fn named_fields(b: &Bits) -> Vec<Named<'_>> {
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
     let all = b.fields.iter().map(|f| (f, None)).chain(b.alts.iter().flat_map(|a| a.fields.iter().map(move |f| (f, Some(a)))));
     let all: Vec<(&BitField, Option<&Alt>)> = all.collect();
@@ -142,14 +142,14 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
         }
         quote! { Self((self.0 & !Self::#mask_c) | (#v & Self::#mask_c)) }
     };
-    let mask_doc = format!("Mask of {} in place.", code(&f.name));
-    let shift_doc = format!("Position of the lowest bit of {}.", code(&f.name));
-    let with_doc = format!("A copy with {} set to `v` (masked to {} bits).", code(&f.name), hi - lo);
-    let set_doc = format!("Set {} to `v` (masked to {} bits).", code(&f.name), hi - lo);
+    let mask_doc = Doc::text(format!("Mask of {} in place.", code(&f.name)));
+    let shift_doc = Doc::text(format!("Position of the lowest bit of {}.", code(&f.name)));
+    let with_doc = Doc::text(format!("A copy with {} set to `v` (masked to {} bits).", code(&f.name), hi - lo));
+    let set_doc = Doc::text(format!("Set {} to `v` (masked to {} bits).", code(&f.name), hi - lo));
     quote! {
-        #[doc = #mask_doc]
+        #mask_doc
         pub const #mask_c: #w = #mask;
-        #[doc = #shift_doc]
+        #shift_doc
         pub const #shift_c: u32 = #shift;
 
         #doc
@@ -159,14 +159,14 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
             #get_expr
         }
 
-        #[doc = #with_doc]
+        #with_doc
         #[must_use]
         #[inline]
         pub const fn #with(self, v: #ty) -> Self {
             #with_body
         }
 
-        #[doc = #set_doc]
+        #set_doc
         #[inline]
         pub fn #set(&mut self, v: #ty) {
             *self = self.#with(v);
@@ -196,7 +196,7 @@ fn alt_condition(b: &Bits, a: &Alt) -> String {
 /// `pub const fn is_<alt>(self) -> bool`.
 fn alt_predicate(b: &Bits, fields: &[Named<'_>], a: &Alt) -> TokenStream {
     let method = names::snake_join(&["is", &a.name]);
-    let doc = format!("Whether the operand is in the {} form: {}.", code(&a.name), alt_condition(b, a));
+    let doc = Doc::text(format!("Whether the operand is in the {} form: {}.", code(&a.name), alt_condition(b, a)));
     let body = match &a.when {
         Some(p) => {
             let f = &b.fields[p.field as usize];
@@ -218,7 +218,7 @@ fn alt_predicate(b: &Bits, fields: &[Named<'_>], a: &Alt) -> TokenStream {
         }
     };
     quote! {
-        #[doc = #doc]
+        #doc
         #[must_use]
         #[inline]
         pub const fn #method(self) -> bool {
@@ -259,21 +259,21 @@ fn form_items(model: &Model, b: &Bits) -> TokenStream {
         None => quote! { None },
     };
     let ret = if has_otherwise { quote! { #form } } else { quote! { Option<#form> } };
-    let form_doc = format!("The alternative readings of {}.", code(&b.name));
-    let fn_doc = if has_otherwise {
+    let form_doc = Doc::text(format!("The alternative readings of {}.", code(&b.name)));
+    let fn_doc = Doc::text(if has_otherwise {
         "Which form the operand is in: the first whose condition holds, in spec order."
     } else {
         "Which form the operand is in: the first whose condition holds, in spec order; `None` when none does."
-    };
+    });
     quote! {
-        #[doc = #form_doc]
+        #form_doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum #form {
             #(#variants)*
         }
 
         impl #name {
-            #[doc = #fn_doc]
+            #fn_doc
             #[must_use]
             pub const fn form(self) -> #ret {
                 #(#chain)*

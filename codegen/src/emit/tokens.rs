@@ -24,9 +24,10 @@ pub fn uint_for_bits(bits: u32) -> Prim {
     }
 }
 
-/// An unsuffixed integer literal: decimal below 10, else hex grouped by four digits.
+/// An unsuffixed integer literal: decimal below 256 (counts, small values), else hex
+/// grouped by four digits (addresses, masks, identifiers).
 pub fn int(v: u64) -> Literal {
-    if v < 10 {
+    if v < 256 {
         Literal::u64_unsuffixed(v)
     } else {
         hex(v)
@@ -119,11 +120,6 @@ impl Offset {
         let mut o = self.clone();
         o.terms.push((index, stride));
         o
-    }
-
-    /// The constant part, when the offset has no variable part.
-    pub fn constant(&self) -> Option<u32> {
-        (self.base.is_none() && self.terms.is_empty()).then_some(self.konst)
     }
 }
 

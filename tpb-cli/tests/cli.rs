@@ -1,0 +1,136 @@
+//! Golden outputs of every `tpb` command, on streams the tests build. Run with
+//! `TPB_BLESS=1` to rewrite the files in `tests/golden/` after a deliberate change.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PROGRAM: &str = "\
+# main: call a kernel, then stop
+pseudo_function_begin function_name=\"main\" return_reset_semaphores=1 return_addr_reg_lo=4 return_addr_reg_hi=5
+pseudo_function_call events.wait_mode=1 events.semaphore_value=3 function_name=\"matmul_kernel\" args_table_var_id=7
+pseudo_library_reload_index
+pseudo_exit_execution
+";
+
+/// One run of the binary: its arguments (paths relative to `dir` are shown as given).
+struct Run {
+    name: &'static str,
+    args: Vec<String>,
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn run(dir: &Path, args: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("tpb runs");
+    format!(
+        "$ tpb {}\n{}{}exit: {}\n",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        out.status.code().unwrap_or(-1)
+    )
+}
+
+/// A stream the spec cannot fully explain: an unknown opcode, an unknown sub-opcode,
+/// non-zero reserved bytes and an inferred field in use, and no EXIT.
+fn odd_stream() -> Vec<u8> {
+    let mut s = Vec::new();
+    let mut r = [0u8; 64];
+    r[0] = 0x42;
+    r[20] = 0x99;
+    s.extend_from_slice(&r);
+    let mut r = [0u8; 64];
+    r[0] = 0xDF;
+    r[12] = 9;
+    s.extend_from_slice(&r);
+    let mut r = [0u8; 64];
+    r[0] = 0xDF;
+    r[12] = 2;
+    r[40] = 0x11;
+    s.extend_from_slice(&r);
+    s
+}
+
+fn args(a: &[&str]) -> Vec<String> {
+    a.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn golden_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("prog.tpb"), PROGRAM).unwrap();
+    fs::write(d.join("bad.tpb"), "pseudo_exit_execution bogus=1\nfrobnicate\npseudo_function_call args_table_var_id=0x1_0000_0000\n").unwrap();
+    fs::write(d.join("odd.bin"), odd_stream()).unwrap();
+    let mut partial = odd_stream();
+    partial.truncate(64 + 20);
+    fs::write(d.join("partial.bin"), partial).unwrap();
+
+    // `asm` first: the later runs read what it wrote.
+    let runs = [
+        Run { name: "asm", args: args(&["asm", "prog.tpb", "-o", "prog.bin"]) },
+        Run { name: "asm_errors", args: args(&["asm", "bad.tpb", "-o", "bad.bin"]) },
+        Run { name: "disasm", args: args(&["disasm", "prog.bin"]) },
+        Run { name: "disasm_odd", args: args(&["disasm", "odd.bin"]) },
+        Run { name: "disasm_json", args: args(&["disasm", "--json", "prog.bin"]) },
+        Run { name: "disasm_partial", args: args(&["disasm", "partial.bin"]) },
+        Run { name: "validate", args: args(&["validate", "prog.bin", "--arch", "cayman"]) },
+        Run { name: "validate_odd", args: args(&["validate", "odd.bin", "--arch", "trn3"]) },
+        Run { name: "geometry", args: args(&["geometry"]) },
+        Run { name: "geometry_cayman", args: args(&["geometry", "cayman"]) },
+        Run { name: "layout", args: args(&["layout", "PSEUDO_FUNCTION_BEGIN"]) },
+        Run { name: "layout_dma", args: args(&["layout", "dma_direct2d"]) },
+        Run { name: "stats", args: args(&["stats", "prog.bin", "odd.bin"]) },
+    ];
+    let bless = std::env::var_os("TPB_BLESS").is_some();
+    let mut failures = Vec::new();
+    for r in &runs {
+        let got = run(d, &r.args);
+        let path = golden_dir().join(format!("{}.txt", r.name));
+        if bless {
+            fs::create_dir_all(golden_dir()).unwrap();
+            fs::write(&path, &got).unwrap();
+            continue;
+        }
+        match fs::read_to_string(&path) {
+            Ok(want) if want == got => {}
+            Ok(want) => {
+                failures.push(format!("{}: differs\n--- want\n{want}--- got\n{got}", r.name))
+            }
+            Err(_) => failures.push(format!("{}: no golden file {}", r.name, path.display())),
+        }
+    }
+    assert!(bad_bin_absent(d), "asm with errors must write nothing");
+    assert!(failures.is_empty(), "{}\n(run with TPB_BLESS=1 to accept)", failures.join("\n"));
+}
+
+fn bad_bin_absent(d: &Path) -> bool {
+    !d.join("bad.bin").exists()
+}
+
+#[test]
+fn asm_then_disasm_gives_the_text_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("p.tpb"), PROGRAM).unwrap();
+    run(d, &args(&["asm", "p.tpb", "-o", "p.bin"]));
+    let out = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["disasm", "p.bin"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let text: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.splitn(3, "  ").nth(2).unwrap().to_owned())
+        .collect();
+    let want: Vec<&str> = PROGRAM.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(text, want);
+}
