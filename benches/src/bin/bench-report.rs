@@ -1,0 +1,206 @@
+//! `bench-report`: every kernel in one process, interleaved, medians, and the ratio table.
+//!
+//! Run from the workspace root:
+//!
+//! ```text
+//! cargo run -p tpb-isa-benches --bin bench-report --release            # decode table + codegen scaling
+//! cargo run -p tpb-isa-benches --bin bench-report --release -- --compile-time
+//! ```
+//!
+//! Options: `--reps N` (default 7), `--records N` (default 1048576), `--no-codegen`,
+//! `--compile-time` (clean release builds of tpb-isa, deku, binrw and zerocopy in
+//! temporary target folders; slow).
+//!
+//! Every figure that matters is a ratio inside one run: the repetitions are interleaved
+//! (rep 1 of every kernel, then rep 2 of every kernel, …) so drift on a noisy machine
+//! hits every kernel alike, and each kernel's median is divided by the stride-scan
+//! limit's and the hand-written decoder's medians from the same run.
+
+use std::hint::black_box;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tpb_isa::Inst;
+use tpb_isa_benches as b;
+
+/// The inputs of one order's kernels.
+struct Ctx {
+    bytes: Vec<u8>,
+    gen: Vec<Inst>,
+    hand: Vec<b::hand::HwInst>,
+    dk: Vec<b::dk::DkInst>,
+    bw: Vec<b::bw::BwInst>,
+}
+
+type Kernel = (&'static str, fn(&Ctx) -> u64);
+
+const KERNELS: &[Kernel] = &[
+    ("limit: stride scan byte 0/12", |c| b::stride_scan(&c.bytes)),
+    ("limit: full read of every u64", |c| b::full_read(&c.bytes)),
+    ("gen: has_pseudo_exit", |c| b::gen_has_pseudo_exit(&c.bytes)),
+    ("gen: view, one field", |c| b::gen_view_one_field(&c.bytes)),
+    ("hand: single match, one field", |c| b::hand_one_field(&c.bytes)),
+    ("zerocopy: view, one field", |c| b::zc_one_field(&c.bytes)),
+    ("gen: Inst::decode (owned)", |c| b::gen_decode(&c.bytes)),
+    ("hand: owned decode", |c| b::hand_decode(&c.bytes)),
+    ("binrw: structs + hand match", |c| b::bw_decode(&c.bytes)),
+    ("binrw: derive enum", |c| b::bw_enum_decode(&c.bytes)),
+    ("deku: derive enum", |c| b::dk_decode(&c.bytes)),
+    ("gen: encode", |c| b::gen_encode(&c.gen)),
+    ("hand: encode", |c| b::hand_encode(&c.hand)),
+    ("binrw: encode (structs)", |c| b::bw_encode(&c.bw)),
+    ("deku: encode", |c| b::dk_encode(&c.dk)),
+    ("gen: validate, bitmask only", |c| b::gen_validate_bitmask(&c.bytes)),
+    ("gen: validate, full (cayman)", |c| b::gen_validate_full(&c.bytes)),
+    ("gen: stream::records walk", |c| b::gen_walk(&c.bytes)),
+    ("gen: stream::decode_all", |c| b::gen_walk_decode(&c.bytes)),
+];
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn arg_value(args: &[String], name: &str) -> Option<usize> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|v| v.parse().expect("a number"))
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .unwrap_or_else(|| "unknown CPU".into());
+    let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    format!("{cpu}, {n} CPUs")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let reps = arg_value(&args, "--reps").unwrap_or(7).max(1);
+    let records = arg_value(&args, "--records").unwrap_or(b::RECORDS).max(1);
+    println!("# tpb-isa bench report");
+    println!();
+    println!("machine: {}; stream: {} records ({} MiB), seed {:#x}; {} interleaved reps, medians", machine(), records, records * 64 >> 20, b::SEED, reps);
+    if cfg!(debug_assertions) {
+        println!("WARNING: built without --release; the figures mean nothing");
+    }
+
+    for order in b::Order::ALL {
+        decode_table(order, records, reps);
+    }
+    if !args.iter().any(|a| a == "--no-codegen") {
+        codegen_table();
+    }
+    if args.iter().any(|a| a == "--compile-time") {
+        compile_table();
+    }
+}
+
+fn decode_table(order: b::Order, records: usize, reps: usize) {
+    let bytes = b::make_stream(order, records);
+    if let Err(e) = b::check_agreement(&bytes) {
+        eprintln!("comparators disagree with the generated decoder ({} order): {e}", order.name());
+        std::process::exit(1);
+    }
+    let ctx = Ctx { gen: b::gen_decoded(&bytes), hand: b::hand_decoded(&bytes), dk: b::dk_decoded(&bytes), bw: b::bw_decoded(&bytes), bytes };
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); KERNELS.len()];
+    // One untimed warm-up pass of every kernel, then the interleaved timed reps.
+    for (_, k) in KERNELS {
+        black_box(k(black_box(&ctx)));
+    }
+    for _ in 0..reps {
+        for (i, (_, k)) in KERNELS.iter().enumerate() {
+            let t = Instant::now();
+            black_box(k(black_box(&ctx)));
+            times[i].push(t.elapsed());
+        }
+    }
+    let med: Vec<Duration> = times.iter_mut().map(|t| median(t)).collect();
+    let rate = |i: usize| records as f64 / med[i].as_secs_f64() / 1e6;
+    let idx = |name: &str| KERNELS.iter().position(|(n, _)| *n == name).expect("a kernel name");
+    let stride = rate(idx("limit: stride scan byte 0/12"));
+    let hand_owned = rate(idx("hand: owned decode"));
+
+    println!();
+    println!("## decode, {} order (all records agree with Inst::decode byte for byte)", order.name());
+    println!();
+    println!("| kernel | Mrec/s | × stride scan | × hand owned decode | spread (max/min) |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (i, (name, _)) in KERNELS.iter().enumerate() {
+        let spread = times[i].iter().max().unwrap().as_secs_f64() / times[i].iter().min().unwrap().as_secs_f64();
+        println!("| {name} | {:.1} | {:.2} | {:.2} | {:.2} |", rate(i), rate(i) / stride, rate(i) / hand_owned, spread);
+    }
+
+    let r = |a: &str, b: &str| rate(idx(a)) / rate(idx(b));
+    let targets: [(&str, f64, f64); 8] = [
+        ("has_pseudo_exit / stride scan", r("gen: has_pseudo_exit", "limit: stride scan byte 0/12"), 0.85),
+        ("gen view one field / hand single match", r("gen: view, one field", "hand: single match, one field"), 1.0),
+        ("gen owned decode / hand owned decode", r("gen: Inst::decode (owned)", "hand: owned decode"), 1.0),
+        ("gen encode / hand encode", r("gen: encode", "hand: encode"), 1.0),
+        ("full validate / stride scan", r("gen: validate, full (cayman)", "limit: stride scan byte 0/12"), 0.5),
+        ("gen owned decode / deku", r("gen: Inst::decode (owned)", "deku: derive enum"), 4.0),
+        ("gen owned decode / binrw structs", r("gen: Inst::decode (owned)", "binrw: structs + hand match"), 1.7),
+        ("zerocopy view / hand single match (context)", r("zerocopy: view, one field", "hand: single match, one field"), 0.0),
+    ];
+    println!();
+    println!("| target ({} order) | ratio | needed | met |", order.name());
+    println!("| --- | ---: | ---: | --- |");
+    for (name, got, need) in targets {
+        let met = if need == 0.0 { "-" } else if got >= need { "yes" } else { "NO" };
+        println!("| {name} | {got:.2} | {need:.2} | {met} |");
+    }
+}
+
+fn codegen_table() {
+    let base = b::spec_files(&b::spec_dir());
+    println!();
+    println!("## codegen: codegen::load + codegen::generate (in process, no file I/O)");
+    println!();
+    println!("| spec | arms | output KiB | load ms | generate ms | total ms | ms per arm | × previous (10× arms) |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut prev: Option<f64> = None;
+    for (factor, reps) in [(1usize, 7usize), (10, 5), (100, 3)] {
+        let spec = b::scaled_spec(&base, factor);
+        let arms = b::arm_count(&spec);
+        black_box(b::run_codegen(&spec));
+        let (mut load, mut gen, mut total, mut out) = (Vec::new(), Vec::new(), Vec::new(), 0);
+        for _ in 0..reps {
+            let (l, g, n) = b::run_codegen_timed(black_box(&spec));
+            load.push(l);
+            gen.push(g);
+            total.push(l + g);
+            out = black_box(n);
+        }
+        let ms = |v: &mut Vec<Duration>| median(v).as_secs_f64() * 1e3;
+        let (l, g, t) = (ms(&mut load), ms(&mut gen), ms(&mut total));
+        let growth = prev.map_or("-".to_string(), |p| format!("{:.1}", t / p));
+        println!("| committed × {factor} | {arms} | {} | {l:.1} | {g:.1} | {t:.1} | {:.2} | {growth} |", out / 1024, t / arms as f64);
+        prev = Some(t);
+    }
+}
+
+fn compile_table() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    println!();
+    println!("## compile time: clean `cargo build --release` of one package in a fresh target folder (incl. its dependencies)");
+    println!();
+    println!("| package | seconds |");
+    println!("| --- | ---: |");
+    for (pkg, extra) in [("tpb-isa", &[][..]), ("zerocopy", &["-p", "zerocopy-derive"][..]), ("deku", &[][..]), ("binrw", &[][..])] {
+        let dir = std::env::temp_dir().join(format!("tpb-bench-target-{pkg}-{}", std::process::id()));
+        let t = Instant::now();
+        let status = Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(["build", "--quiet", "--release", "-p", pkg])
+            .args(extra)
+            .arg("--target-dir")
+            .arg(&dir)
+            .status();
+        let s = t.elapsed().as_secs_f64();
+        let _ = std::fs::remove_dir_all(&dir);
+        match status {
+            Ok(st) if st.success() => println!("| {pkg} | {s:.1} |"),
+            other => println!("| {pkg} | failed: {other:?} |"),
+        }
+    }
+}
