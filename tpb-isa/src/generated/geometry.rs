@@ -491,8 +491,10 @@ impl Arch {
         }
     }
 
-    /// Usable bytes of one HBM stack. The only hardware value that differs between cayman
-    /// and mariana (24 GiB -> 36 GiB); the HBM base addresses do not move.
+    /// Usable bytes of one HBM stack. In the DHAL this is the only hardware value that
+    /// differs between cayman and mariana (24 GiB -> 36 GiB; the HBM base addresses do not
+    /// move). The SDK's usable-SBUF figures (sbuf_capacity) also differ, but they come from
+    /// the SDK docs, not from the driver's address map.
     ///
     /// Values: sunda `0x400000000`; cayman `0x600000000`; mariana `0x900000000`.
     #[must_use]
@@ -2037,7 +2039,7 @@ pub mod mariana {
     /// Source: src/v4/address_map.h:75 V4_MAX_DRAM_CHANNELS 4 (2.25.4.0 name)
     pub const NUM_HBMS: u32 = 4;
 
-    /// 36 GiB per stack; the only hardware value that differs from cayman. The HBM bases and the 64 GiB stack window are unchanged.
+    /// 36 GiB per stack; the only DHAL hardware value that differs from cayman (the SDK capacity figures differ too). The HBM bases and the 64 GiB stack window are unchanged.
     ///
     /// Source: src/v4/address_map.h:93 V4_HBM_ACTIVE_SIZE 0x900000000ull ("36GB not 64GB")
     ///
