@@ -4,6 +4,7 @@
 //! file contents. Reading and writing files is the job of `xtask`.
 
 pub mod diagnostic;
+pub mod diff;
 pub mod emit;
 mod geometry_toml;
 mod lower;
@@ -12,6 +13,7 @@ pub mod source;
 mod syntax;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use diff::{diff, diff_archs, export, export_json, Change, Class, Diff};
 pub use emit::{generate, OutputFile};
 pub use model::Model;
 pub use source::{FileId, SourceFile, Sources, Span};

@@ -1,5 +1,7 @@
 //! `cargo xtask gen | check`: the spec's command line. All the work is in `codegen`.
 
+mod diff;
+mod export;
 mod files;
 mod gen;
 
@@ -29,6 +31,11 @@ enum Command {
         #[arg(long)]
         spec: Option<PathBuf>,
     },
+    /// Compare two specs (folders or git:REV) or two archs of one spec; classes each change
+    /// as breaking, additive or metadata for decoders.
+    Diff(diff::DiffArgs),
+    /// Write the whole checked model (after inheritance) as stable JSON.
+    Export(export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +44,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen { spec } => gen::gen(&root, spec.as_deref()),
         Command::Check { spec } => gen::check(&root, spec.as_deref()),
+        Command::Diff(args) => diff::run(&root, args),
+        Command::Export(args) => export::run(&root, args),
     };
     match result {
         Ok(code) => code,

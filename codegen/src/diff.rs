@@ -1,0 +1,443 @@
+//! The model diff: what changed between two checked specs (or two archs of one spec),
+//! and what each change breaks for decoders.
+//!
+//! [`diff`] compares two [`Model`]s item by item; [`diff_archs`] compares the geometry
+//! (and the `@archs` availability) of two generations of one model after inheritance.
+//! Both return a [`Diff`]: a sorted list of [`Change`]s, each with a path
+//! (`arm CTRL_AL / field immediate`), an aspect (`offset`), old and new values, the
+//! `path:line:col` of the item on each side, and a [`Class`].
+//!
+//! # Classes: what a change breaks for a decoder built on the old spec
+//!
+//! - **breaking**: an opcode (enum) value changed or removed; a binding removed or
+//!   re-pointed at another arm, or its opcode changed; a field moved, resized, retyped or
+//!   removed; a group use moved; an arm, struct, bits type, enum, band, sentinel,
+//!   bitmask, aperture, geometry item or arch removed; a record's size, discriminant or
+//!   preamble changed; a bit-field moved or an alt's predicate changed; a band lost
+//!   values; a bitmask's words changed; an aperture region moved or resized; a geometry
+//!   type, form or expression changed; a geometry value changed or lost on an arch; an
+//!   arch's generation changed; `@archs` narrowed.
+//! - **additive**: a new opcode (enum value), binding, arm, struct, bits type, bit-field,
+//!   alt, enum, band, sentinel, bitmask, aperture, region, geometry item or arch; a field
+//!   carved out of bytes that were reserved (or any new field whose bytes another
+//!   breaking change freed); a band that only grew; a geometry value newly given, or a
+//!   `"?"` table entry that became known; `@archs` widened.
+//! - **metadata**: docs, `@source`, `@confidence`, `@waive`, arch labels and aliases,
+//!   `inherits`, where an arch value is written (own file or inherited), and **renames**.
+//!
+//! Renames are recognised and reported once, as kind `renamed`, not as a removal plus an
+//! addition: a field with the same offset, size and type under a new name; a reserved
+//! run with the same bytes; an enum value with the same number; a bit-field with the
+//! same bits; a region with the same window; a struct, bits type, enum or arm whose whole
+//! layout is unchanged; a geometry item with the same definition and values; an arch
+//! with the same generation. A rename keeps every byte where it was, so it breaks no
+//! decoder and is classed **metadata**; it does change the generated Rust names, so a
+//! tool that guards the Rust API should treat `kind: "renamed"` as breaking for that.
+//! A field type that names a renamed type is not reported as retyped.
+//!
+//! A change inside a group (or a struct, bits type or enum) is reported once, at the
+//! type, with the arms it reaches in [`Change::reaches`]; an arm whose `use` of the group
+//! did not change reports nothing for those fields. A `use` that moved is reported at
+//! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
+//!
+//! An edit to an inherited arch value (cayman's) is reported on every arch that sees it
+//! after inheritance, with the note `inherited from cayman`; a derived value whose inputs
+//! changed is reported too, with the note `derived`. The values of a geometry item that
+//! was added are listed per arch; those of a removed item are not (the removal says it).
+//!
+//! # JSON (`cargo xtask diff --json`), format version 1
+//!
+//! ```text
+//! {
+//!   "format": "tpb-isa-diff", "version": 1,
+//!   "old": "git:HEAD", "new": "isa",           // the two sides as given
+//!   "summary": { "breaking": 1, "additive": 0, "metadata": 2 },
+//!   "changes": [ {
+//!     "class": "breaking" | "additive" | "metadata",
+//!     "kind": "added" | "removed" | "changed" | "renamed",
+//!     "path": [ { "kind": "arm", "name": "CTRL_AL" }, { "kind": "field", "name": "immediate" } ],
+//!     "path_text": "arm CTRL_AL / field immediate",
+//!     "aspect": "offset" | null,               // what changed (kind "changed" only)
+//!     "old": 24, "new": 28,                    // null on the side that has no item
+//!     "old_at": { "file": "isa/arms.isa", "line": 31, "col": 8 } | null,
+//!     "new_at": { "file": "isa/arms.isa", "line": 31, "col": 8 } | null,
+//!     "reaches": [ "S3D3_TS" ],                // arms a type-level change reaches
+//!     "note": "carved out of reserved bytes" | null
+//!   } ]
+//! }
+//! ```
+//!
+//! Path kinds: `record struct group arm field use bits bitfield alt enum variant band
+//! bind sentinel bitmask aperture region geometry arch value`. Aspects: see [`Aspect`].
+//! `old`/`new` are scalars for a changed aspect (numbers, type strings, lists of doc
+//! lines or sources, arch name lists or `null` for "all archs"), the name for a rename,
+//! and for an added or removed item the item itself in the vocabulary of
+//! [`export`] (a field object, a variant object, a geometry value, ...). Integers are
+//! JSON numbers and may exceed 2^53 (bitmask words, addresses). Changes are sorted by
+//! class (breaking first), then path, then aspect; fields may be added in later
+//! versions, never renamed.
+
+mod archs;
+mod changes;
+mod json;
+mod render;
+
+use serde::Serialize;
+
+use crate::model::{ArchId, Model};
+
+pub use json::{export, export_json};
+
+/// The diff of two checked specs, or of two archs of one spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diff {
+    /// How to name the old side in output (`git:HEAD`, `cayman`); `old` by default.
+    pub old: String,
+    /// How to name the new side in output; `new` by default.
+    pub new: String,
+    /// Every change, sorted by class (breaking first), path and aspect.
+    pub changes: Vec<Change>,
+}
+
+/// What a change breaks for a decoder built on the old spec. Ordered `Metadata <
+/// Additive < Breaking`, so `--fail-on additive` also fails on breaking changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// Docs, provenance, confidence, aliases, renames: no byte moves.
+    Metadata,
+    /// Something new that old decoders do not know but do not misread.
+    Additive,
+    /// Old decoders misread, reject or miss something.
+    Breaking,
+}
+
+/// The shape of a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// The item exists only on the new side.
+    Added,
+    /// The item exists only on the old side.
+    Removed,
+    /// One [`Aspect`] of the item differs.
+    Changed,
+    /// Same bytes (or value), new name; `old`/`new` are the names.
+    Renamed,
+}
+
+/// The kind of one path segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SegKind {
+    /// A `record`.
+    Record,
+    /// A `struct`.
+    Struct,
+    /// A `group`.
+    Group,
+    /// An `arm`.
+    Arm,
+    /// A layout field.
+    Field,
+    /// An `OFFSET use GROUP [as PREFIX]` line of an arm.
+    Use,
+    /// A `bits` operand type.
+    Bits,
+    /// A bit range of a `bits` type.
+    Bitfield,
+    /// An `alt` view of a `bits` type.
+    Alt,
+    /// An `enum`.
+    Enum,
+    /// An enum value.
+    Variant,
+    /// A `band`.
+    Band,
+    /// A `bind` (named `OPCODE[, sub @OFF = VALUE]`).
+    Bind,
+    /// A `sentinel`.
+    Sentinel,
+    /// A `bitmask`.
+    Bitmask,
+    /// An `aperture`.
+    Aperture,
+    /// A region of an aperture.
+    Region,
+    /// A geometry item (`geometry`, `derived` or `rule`).
+    Geometry,
+    /// An arch (`arch/*.toml`).
+    Arch,
+    /// A geometry value of one arch.
+    Value,
+}
+
+impl SegKind {
+    /// The spelling used in paths and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SegKind::Record => "record",
+            SegKind::Struct => "struct",
+            SegKind::Group => "group",
+            SegKind::Arm => "arm",
+            SegKind::Field => "field",
+            SegKind::Use => "use",
+            SegKind::Bits => "bits",
+            SegKind::Bitfield => "bitfield",
+            SegKind::Alt => "alt",
+            SegKind::Enum => "enum",
+            SegKind::Variant => "variant",
+            SegKind::Band => "band",
+            SegKind::Bind => "bind",
+            SegKind::Sentinel => "sentinel",
+            SegKind::Bitmask => "bitmask",
+            SegKind::Aperture => "aperture",
+            SegKind::Region => "region",
+            SegKind::Geometry => "geometry",
+            SegKind::Arch => "arch",
+            SegKind::Value => "value",
+        }
+    }
+}
+
+/// One step of a change's path: `arm CTRL_AL`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Segment {
+    /// What the item is.
+    pub kind: SegKind,
+    /// Its name (on the new side, for an item present on both).
+    pub name: String,
+}
+
+/// What about an item changed (for [`Kind::Changed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aspect {
+    /// Byte offset of a field or group use.
+    Offset,
+    /// Size in bytes (record, struct, resized field, region).
+    Size,
+    /// Field type or geometry type.
+    Type,
+    /// Underlying integer of an enum or bits type.
+    Width,
+    /// The record an arm belongs to.
+    Record,
+    /// A record's discriminant (offset and enum).
+    Discriminant,
+    /// Where a record's per-arm payload starts.
+    PreambleSize,
+    /// `as PREFIX` of a group use (renames its fields; no byte moves).
+    Prefix,
+    /// Whether a field is inline or placed by a group use.
+    Placement,
+    /// `struct` vs `group`, or `geometry` vs `derived` vs `rule`.
+    Form,
+    /// Bit range of a bit-field.
+    Range,
+    /// The predicate that selects an alt.
+    Predicate,
+    /// An enum value's number, or a geometry value.
+    Value,
+    /// The value set of a band.
+    Ranges,
+    /// The opcode (and sub-opcode) of a binding that still selects the same arm.
+    Opcode,
+    /// The arm a binding selects.
+    Arm,
+    /// The binding a sentinel names.
+    Binding,
+    /// The enum a bitmask tests.
+    Enum,
+    /// The words of a bitmask.
+    Words,
+    /// First address of a region.
+    Base,
+    /// A derived value's or rule's expression.
+    Expr,
+    /// A rule's parameters.
+    Params,
+    /// A rule's `requires` guards.
+    Requires,
+    /// An arch's generation number.
+    Generation,
+    /// An arch's label (`V3`).
+    Label,
+    /// An arch's aliases.
+    Aliases,
+    /// The arch an arch inherits from.
+    Inherits,
+    /// Which arch file holds a value (own or inherited).
+    DefinedIn,
+    /// Whether a derived value is stated in the arch file or only computed.
+    Stated,
+    /// Doc comment lines.
+    Docs,
+    /// `@source` strings.
+    Sources,
+    /// `@confidence`.
+    Confidence,
+    /// `@archs`: widening is additive, narrowing breaking.
+    Archs,
+    /// `@waive` reason.
+    Waiver,
+}
+
+impl Aspect {
+    /// The spelling used in JSON; text output replaces `_` with a space.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aspect::Offset => "offset",
+            Aspect::Size => "size",
+            Aspect::Type => "type",
+            Aspect::Width => "width",
+            Aspect::Record => "record",
+            Aspect::Discriminant => "discriminant",
+            Aspect::PreambleSize => "preamble_size",
+            Aspect::Prefix => "prefix",
+            Aspect::Placement => "placement",
+            Aspect::Form => "form",
+            Aspect::Range => "range",
+            Aspect::Predicate => "predicate",
+            Aspect::Value => "value",
+            Aspect::Ranges => "ranges",
+            Aspect::Opcode => "opcode",
+            Aspect::Arm => "arm",
+            Aspect::Binding => "binding",
+            Aspect::Enum => "enum",
+            Aspect::Words => "words",
+            Aspect::Base => "base",
+            Aspect::Expr => "expr",
+            Aspect::Params => "params",
+            Aspect::Requires => "requires",
+            Aspect::Generation => "generation",
+            Aspect::Label => "label",
+            Aspect::Aliases => "aliases",
+            Aspect::Inherits => "inherits",
+            Aspect::DefinedIn => "defined_in",
+            Aspect::Stated => "stated",
+            Aspect::Docs => "docs",
+            Aspect::Sources => "sources",
+            Aspect::Confidence => "confidence",
+            Aspect::Archs => "archs",
+            Aspect::Waiver => "waiver",
+        }
+    }
+}
+
+/// A value on one side of a change: its JSON form and its text form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Val {
+    /// In the [`export`] vocabulary.
+    pub json: serde_json::Value,
+    /// For people; several lines for docs and source lists.
+    pub text: String,
+}
+
+/// `path:line:col` of an item on one side.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Site {
+    /// Display path of the file (`isa/arms.isa`, `HEAD:isa/arms.isa`).
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+impl std::fmt::Display for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// What it breaks.
+    pub class: Class,
+    /// Added, removed, changed or renamed.
+    pub kind: Kind,
+    /// The item, outermost first.
+    pub path: Vec<Segment>,
+    /// What changed, for [`Kind::Changed`].
+    pub aspect: Option<Aspect>,
+    /// The old value (`None` for an addition).
+    pub old: Option<Val>,
+    /// The new value (`None` for a removal).
+    pub new: Option<Val>,
+    /// Where the item is in the old spec.
+    pub old_at: Option<Site>,
+    /// Where the item is in the new spec.
+    pub new_at: Option<Site>,
+    /// Arms a change to a group, struct, bits type or enum reaches, sorted.
+    pub reaches: Vec<String>,
+    /// A short explanation (`carved out of reserved bytes`, `inherited from cayman`).
+    pub note: Option<String>,
+}
+
+impl Change {
+    /// `arm CTRL_AL / field immediate`.
+    pub fn path_text(&self) -> String {
+        path_text(&self.path)
+    }
+}
+
+pub(crate) fn path_text(path: &[Segment]) -> String {
+    path.iter().map(|s| format!("{} {}", s.kind.as_str(), s.name)).collect::<Vec<_>>().join(" / ")
+}
+
+impl Diff {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// How many changes have class `c`.
+    pub fn count(&self, c: Class) -> usize {
+        self.changes.iter().filter(|x| x.class == c).count()
+    }
+
+    /// The worst class present, if any change.
+    pub fn worst(&self) -> Option<Class> {
+        self.changes.iter().map(|c| c.class).max()
+    }
+
+    /// Whether a change of class `c` or worse exists (`--fail-on c`).
+    pub fn fails_on(&self, c: Class) -> bool {
+        self.worst().is_some_and(|w| w >= c)
+    }
+
+    /// Readable text grouped by class, then by item; ANSI colour when `color`.
+    pub fn render(&self, color: bool) -> String {
+        render::text(self, color)
+    }
+
+    /// The JSON document described in the module docs, pretty-printed, with a final newline.
+    pub fn to_json(&self) -> String {
+        render::json(self)
+    }
+
+    fn sorted(old: &str, new: &str, mut changes: Vec<Change>) -> Diff {
+        changes.sort_by(|a, b| {
+            (std::cmp::Reverse(a.class), &a.path, a.aspect, a.kind, &a.note)
+                .cmp(&(std::cmp::Reverse(b.class), &b.path, b.aspect, b.kind, &b.note))
+        });
+        changes.dedup();
+        Diff { old: old.to_string(), new: new.to_string(), changes }
+    }
+}
+
+/// Compare two checked specs. Items are matched by name, then renames by content; see
+/// the module docs for the classes.
+pub fn diff(old: &Model, new: &Model) -> Diff {
+    Diff::sorted("old", "new", changes::compare(old, new))
+}
+
+/// Compare two archs of one spec after inheritance: every geometry value that differs or
+/// exists on one side only, and every item whose `@archs` includes one arch and not the
+/// other. `a` is the old side, `b` the new. Equal values are not reported, whatever
+/// their sources say.
+pub fn diff_archs(model: &Model, a: ArchId, b: ArchId) -> Diff {
+    Diff::sorted(&model[a].name, &model[b].name, archs::compare(model, a, b))
+}

@@ -1,0 +1,162 @@
+//! Two archs of one model after inheritance: their geometry values, and the items whose
+//! `@archs` includes one and not the other.
+
+use super::changes::{only_learned, seg, sub, value_note, Cmp};
+use super::json;
+use super::{Aspect, Change, Class, Kind, SegKind, Segment, Val};
+use crate::model::*;
+
+pub(super) fn compare(m: &Model, a: ArchId, b: ArchId) -> Vec<Change> {
+    let mut c = ArchCmp { c: Cmp::new(m, m), m, a, b };
+    c.values();
+    c.availability();
+    c.c.out
+}
+
+struct ArchCmp<'a> {
+    c: Cmp<'a>,
+    m: &'a Model,
+    a: ArchId,
+    b: ArchId,
+}
+
+impl ArchCmp<'_> {
+    /// Why an item has no value on `arch`: its `@archs`, or an optional value not given.
+    fn absent_note(&self, g: GeomId, arch: ArchId) -> String {
+        let item = &self.m[g];
+        match &item.meta.archs {
+            Some(list) if !list.contains(&arch) => archs_text(self.m, list),
+            _ => format!("not given for {}", self.m[arch].name),
+        }
+    }
+
+    fn values(&mut self) {
+        let (m, a, b) = (self.m, self.a, self.b);
+        for g in m.geom_ids() {
+            let item = &m[g];
+            let path = vec![seg(SegKind::Geometry, &item.name)];
+            if matches!(item.kind, GeomKind::Rule { .. }) {
+                let val = || json::geom_val(m, item);
+                self.avail(path, &item.meta, val);
+                continue;
+            }
+            match (m[a].value(g), m[b].value(g)) {
+                (None, None) => {}
+                (Some(x), None) => {
+                    let note = self.absent_note(g, b);
+                    self.c.removed(Class::Breaking, path, json::arch_value_val(m, g, x), x.meta.span, Some(note));
+                }
+                (None, Some(y)) => {
+                    let note = self.absent_note(g, a);
+                    self.c.added(Class::Additive, path, json::arch_value_val(m, g, y), y.meta.span, Some(note));
+                }
+                (Some(x), Some(y)) if x.value != y.value => {
+                    let class = if only_learned(&x.value, &y.value) { Class::Additive } else { Class::Breaking };
+                    let v = |v: &ArchValue| Val { json: json::value_json(&v.value), text: json::value_text(&v.value) };
+                    let note = value_note(m, b, g, y);
+                    self.c.emit(class, Kind::Changed, path, Some(Aspect::Value), Some((v(x), x.meta.span)), Some((v(y), y.meta.span)), note);
+                }
+                (Some(_), Some(_)) => {}
+            }
+        }
+    }
+
+    /// Report an item whose `@archs` includes exactly one of the two archs; return whether
+    /// its members are worth visiting (available on both).
+    fn avail(&mut self, path: Vec<Segment>, meta: &Meta, val: impl FnOnce() -> Val) -> bool {
+        let (on_a, on_b) = (meta.available_on(self.a), meta.available_on(self.b));
+        let note = meta.archs.as_ref().map(|l| archs_text(self.m, l));
+        match (on_a, on_b) {
+            (true, false) => self.c.removed(Class::Breaking, path, val(), meta.span, note),
+            (false, true) => self.c.added(Class::Additive, path, val(), meta.span, note),
+            _ => {}
+        }
+        on_a && on_b
+    }
+
+    fn fields(&mut self, path: &[Segment], fields: &[Field]) {
+        let m = self.m;
+        for f in fields {
+            self.avail(sub(path, SegKind::Field, &f.name), &f.meta, || json::field_val(m, f));
+        }
+    }
+
+    fn bitfields(&mut self, path: &[Segment], fields: &[BitField]) {
+        let m = self.m;
+        for f in fields {
+            self.avail(sub(path, SegKind::Bitfield, &f.name), &f.meta, || json::bitfield_val(m, f));
+        }
+    }
+
+    fn availability(&mut self) {
+        let m = self.m;
+        for r in &m.records {
+            let path = vec![seg(SegKind::Record, &r.name)];
+            if self.avail(path.clone(), &r.meta, || json::record_val(m, r)) {
+                self.fields(&path, &r.preamble);
+            }
+        }
+        for s in &m.structs {
+            let kind = if s.is_group { SegKind::Group } else { SegKind::Struct };
+            let path = vec![seg(kind, &s.name)];
+            if self.avail(path.clone(), &s.meta, || json::struct_val(m, s)) {
+                self.fields(&path, &s.fields);
+            }
+        }
+        for id in m.arm_ids() {
+            let arm = &m[id];
+            let path = vec![seg(SegKind::Arm, &arm.name)];
+            if self.avail(path.clone(), &arm.meta, || json::arm_val(m, id)) {
+                self.fields(&path, &arm.fields);
+            }
+        }
+        for bits in &m.bits {
+            let path = vec![seg(SegKind::Bits, &bits.name)];
+            if self.avail(path.clone(), &bits.meta, || json::bits_val(m, bits)) {
+                self.bitfields(&path, &bits.fields);
+                for alt in &bits.alts {
+                    let ap = sub(&path, SegKind::Alt, &alt.name);
+                    if self.avail(ap.clone(), &alt.meta, || json::alt_val(m, bits, alt)) {
+                        self.bitfields(&ap, &alt.fields);
+                    }
+                }
+            }
+        }
+        for e in &m.enums {
+            let path = vec![seg(SegKind::Enum, &e.name)];
+            if self.avail(path.clone(), &e.meta, || json::enum_val(m, e)) {
+                for v in &e.variants {
+                    self.avail(sub(&path, SegKind::Variant, &v.name), &v.meta, || json::variant_val(m, v));
+                }
+            }
+        }
+        for band in &m.bands {
+            let path = vec![seg(SegKind::Band, format!("{}.{}", m[band.enum_id].name, band.name))];
+            self.avail(path, &band.meta, || json::band_val(m, band));
+        }
+        for bind in &m.bindings {
+            let path = vec![seg(SegKind::Bind, json::bind_name(m, bind))];
+            self.avail(path, &bind.meta, || json::binding_val(m, bind));
+        }
+        for s in &m.sentinels {
+            self.avail(vec![seg(SegKind::Sentinel, &s.name)], &s.meta, || json::sentinel_val(m, s));
+        }
+        for bm in &m.bitmasks {
+            self.avail(vec![seg(SegKind::Bitmask, &bm.name)], &bm.meta, || json::bitmask_val(m, bm));
+        }
+        for ap in &m.apertures {
+            let path = vec![seg(SegKind::Aperture, &ap.name)];
+            if self.avail(path.clone(), &ap.meta, || json::aperture_val(m, ap)) {
+                for r in &ap.regions {
+                    self.avail(sub(&path, SegKind::Region, &r.name), &r.meta, || json::region_val(m, r));
+                }
+            }
+        }
+    }
+}
+
+/// `@archs(cayman, mariana)`.
+fn archs_text(m: &Model, list: &[ArchId]) -> String {
+    let names: Vec<&str> = list.iter().map(|id| m[*id].name.as_str()).collect();
+    format!("@archs({})", names.join(", "))
+}

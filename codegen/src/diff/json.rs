@@ -1,0 +1,636 @@
+//! The JSON vocabulary shared by [`export`] and the diff's `--json`, and the text
+//! spellings (types, values, expressions) the diff prints.
+
+use serde_json::{json, Map, Value as J};
+
+use super::{Site, Val};
+use crate::model::*;
+use crate::source::Span;
+
+/// The whole checked model after inheritance as one JSON document, format version 1.
+///
+/// ```text
+/// {
+///   "format": "tpb-isa-model", "version": 1,
+///   "files": ["isa/arms.isa", ...],
+///   "records":   [{ name, size, discriminant: { offset, enum }, preamble_size, preamble: [FIELD], META }],
+///   "structs":   [{ name, kind: "struct" | "group", size, fields: [FIELD], META }],
+///   "arms":      [{ name, record, fields: [FIELD], bindings: [BIND_NAME], META }],
+///   "bits":      [{ name, width, fields: [BITFIELD], alts: [{ name, when: PRED | null, fields: [BITFIELD], META }], META }],
+///   "enums":     [{ name, width, variants: [{ name, value, META }], META }],
+///   "bands":     [{ enum, name, ranges: [[lo, hi]], META }],
+///   "bindings":  [{ name, opcode, opcode_name, sub: { offset, value, value_name } | null, arm, META }],
+///   "sentinels": [{ name, binding: BIND_NAME, arm, META }],
+///   "bitmasks":  [{ name, enum, words: [u64], META }],
+///   "apertures": [{ name, regions: [{ name, base, size, META }], META }],
+///   "geometry":  [{ name, form: "geometry" | "derived" | "rule", type?, expr?, params?, requires?, META }],
+///   "archs":     [{ name, generation, label, aliases, inherits, values: { NAME: VALUE | null }, META }]
+/// }
+/// FIELD    = { name, offset, size, type, reserved, group: { name, base, prefix } | null, META }
+/// BITFIELD = { name, lo, hi, META }              (bits lo..hi, half-open)
+/// PRED     = { field, mask, value }              (FIELD & MASK == VALUE)
+/// VALUE    = { value, defined_in, derived, stated, META }   (value: number | bool | "?" | [..])
+/// META     = docs: [line], sources: [string], confidence: "certain" | "medium" | "inferred",
+///            archs: [arch name] | null (all), waiver: string | null, at: { file, line, col }
+/// ```
+///
+/// Types are spelled as in the spec (`u8`, `[i16; 3]`, `ADDR4`, `reserved[13]`, geometry
+/// `[i32?; TPB_ENG_TYPE]`); expressions as Rust-precedence infix text over geometry
+/// names and rule parameters. Lists keep the model's order (spec order for members,
+/// sorted by name or value elsewhere); `values` objects are keyed by geometry name,
+/// `null` where the arch has no value (rules are not listed).
+pub fn export(m: &Model) -> serde_json::Value {
+    let files: Vec<J> = m.sources.iter().map(|(_, f)| J::from(f.path.clone())).collect();
+    json!({
+        "format": "tpb-isa-model",
+        "version": 1,
+        "files": files,
+        "records": m.records.iter().map(|r| record(m, r)).collect::<Vec<_>>(),
+        "structs": m.structs.iter().map(|s| structure(m, s)).collect::<Vec<_>>(),
+        "arms": m.arm_ids().map(|a| arm(m, a)).collect::<Vec<_>>(),
+        "bits": m.bits.iter().map(|b| bits(m, b)).collect::<Vec<_>>(),
+        "enums": m.enums.iter().map(|e| enumeration(m, e)).collect::<Vec<_>>(),
+        "bands": m.bands.iter().map(|b| band(m, b)).collect::<Vec<_>>(),
+        "bindings": m.bindings.iter().map(|b| binding(m, b)).collect::<Vec<_>>(),
+        "sentinels": m.sentinels.iter().map(|s| sentinel(m, s)).collect::<Vec<_>>(),
+        "bitmasks": m.bitmasks.iter().map(|b| bitmask(m, b)).collect::<Vec<_>>(),
+        "apertures": m.apertures.iter().map(|a| aperture(m, a)).collect::<Vec<_>>(),
+        "geometry": m.geometry.iter().map(|g| geom(m, g)).collect::<Vec<_>>(),
+        "archs": m.arch_ids().map(|a| arch(m, a)).collect::<Vec<_>>(),
+    })
+}
+
+/// [`export`] pretty-printed, with a final newline: what `cargo xtask export --json` writes.
+pub fn export_json(m: &Model) -> String {
+    let mut s = serde_json::to_string_pretty(&export(m)).expect("a JSON value serialises");
+    s.push('\n');
+    s
+}
+
+// ---------------------------------------------------------------------------------
+// Scalars and metadata
+// ---------------------------------------------------------------------------------
+
+/// A JSON number for any integer the model holds (all fit 64 bits).
+pub(super) fn int(v: i128) -> J {
+    if let Ok(u) = u64::try_from(v) {
+        J::from(u)
+    } else if let Ok(i) = i64::try_from(v) {
+        J::from(i)
+    } else {
+        J::from(v.to_string())
+    }
+}
+
+/// `path:line:col` of a span in `m`'s sources.
+pub(super) fn site(m: &Model, span: Span) -> Site {
+    let l = m.sources.location(span);
+    Site { file: l.path.to_string(), line: l.line as u32, col: l.col as u32 }
+}
+
+fn site_json(s: &Site) -> J {
+    json!({ "file": s.file, "line": s.line, "col": s.col })
+}
+
+/// The names of an `@archs` list, `None` for all.
+pub(super) fn arch_names(m: &Model, archs: &Option<Vec<ArchId>>) -> Option<Vec<String>> {
+    archs.as_ref().map(|a| a.iter().map(|id| m[*id].name.clone()).collect())
+}
+
+pub(super) fn archs_json(m: &Model, archs: &Option<Vec<ArchId>>) -> J {
+    match arch_names(m, archs) {
+        None => J::Null,
+        Some(v) => J::from(v),
+    }
+}
+
+/// Add the META keys of `meta` to `obj`.
+fn meta_into(m: &Model, meta: &Meta, obj: &mut Map<String, J>) {
+    obj.insert("docs".into(), J::from(meta.docs.clone()));
+    obj.insert("sources".into(), J::from(meta.sources.clone()));
+    obj.insert("confidence".into(), J::from(meta.confidence.as_str()));
+    obj.insert("archs".into(), archs_json(m, &meta.archs));
+    obj.insert("waiver".into(), meta.waiver.clone().map_or(J::Null, J::from));
+    obj.insert("at".into(), site_json(&site(m, meta.span)));
+}
+
+fn with_meta(m: &Model, meta: &Meta, v: J) -> J {
+    let J::Object(mut obj) = v else { unreachable!("items are objects") };
+    meta_into(m, meta, &mut obj);
+    J::Object(obj)
+}
+
+// ---------------------------------------------------------------------------------
+// Text spellings
+// ---------------------------------------------------------------------------------
+
+/// A field type as the spec spells it.
+pub(super) fn type_str(m: &Model, ty: &FieldType) -> String {
+    type_str_with(m, ty, &|s| s.to_string())
+}
+
+/// A field type with every type name passed through `name` (to compare across a rename).
+pub(super) fn type_str_with(m: &Model, ty: &FieldType, name: &dyn Fn(&str) -> String) -> String {
+    match ty {
+        FieldType::Prim(p) => p.as_str().to_string(),
+        FieldType::Array(t, n) => format!("[{}; {n}]", type_str_with(m, t, name)),
+        FieldType::Struct(s) => name(&m[*s].name),
+        FieldType::Bits(b) => name(&m[*b].name),
+        FieldType::Enum(e) => name(&m[*e].name),
+        FieldType::Reserved(n) => format!("reserved[{n}]"),
+    }
+}
+
+/// A geometry type as the spec spells it.
+pub(super) fn geom_type_str(m: &Model, t: &GeomType) -> String {
+    match t {
+        GeomType::Int(p) => p.as_str().to_string(),
+        GeomType::Bool => "bool".to_string(),
+        GeomType::Optional(t) => format!("{}?", geom_type_str(m, t)),
+        GeomType::Array(t, len) => match len {
+            ArrayLen::Fixed(n) => format!("[{}; {n}]", geom_type_str(m, t)),
+            ArrayLen::Enum(e, _) => format!("[{}; {}]", geom_type_str(m, t), m[*e].name),
+            ArrayLen::Unsized => format!("[{}]", geom_type_str(m, t)),
+        },
+    }
+}
+
+fn prec(op: BinOp) -> u8 {
+    match op {
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
+        BinOp::Add | BinOp::Sub => 4,
+        BinOp::Shl | BinOp::Shr => 3,
+        BinOp::And => 2,
+        BinOp::Xor => 1,
+        BinOp::Or => 0,
+    }
+}
+
+/// An expression in Rust-precedence infix, names through `name`.
+pub(super) fn expr_str(m: &Model, e: &Expr, params: &[String], name: &dyn Fn(&str) -> String) -> String {
+    fn go(m: &Model, e: &Expr, params: &[String], name: &dyn Fn(&str) -> String, out: &mut String) {
+        match e {
+            Expr::Int(v) => out.push_str(&int_text(*v)),
+            Expr::Value(g) => out.push_str(&name(&m[*g].name)),
+            Expr::Param(i) => out.push_str(params.get(*i as usize).map_or("?", String::as_str)),
+            Expr::Binary(op, l, r) => {
+                let p = prec(*op);
+                let wrap_l = matches!(&**l, Expr::Binary(o, ..) if prec(*o) < p);
+                let wrap_r = matches!(&**r, Expr::Binary(o, ..) if prec(*o) <= p);
+                for (side, wrap, sep) in [(l, wrap_l, true), (r, wrap_r, false)] {
+                    if wrap {
+                        out.push('(');
+                    }
+                    go(m, side, params, name, out);
+                    if wrap {
+                        out.push(')');
+                    }
+                    if sep {
+                        out.push_str(&format!(" {} ", op.as_str()));
+                    }
+                }
+            }
+        }
+    }
+    let mut s = String::new();
+    go(m, e, params, name, &mut s);
+    s
+}
+
+/// The guards of a rule, `a < b, c < d`.
+pub(super) fn requires_str(m: &Model, conds: &[Cond], params: &[String], name: &dyn Fn(&str) -> String) -> String {
+    conds
+        .iter()
+        .map(|c| format!("{} {} {}", expr_str(m, &c.lhs, params, name), c.op.as_str(), expr_str(m, &c.rhs, params, name)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An integer as people read it: decimal below 0x1000, hex from there.
+pub(super) fn int_text(v: i128) -> String {
+    if (-0x1000..0x1000).contains(&v) {
+        v.to_string()
+    } else if v < 0 {
+        format!("-{:#X}", -v).replace("0X", "0x")
+    } else {
+        format!("{v:#X}").replace("0X", "0x")
+    }
+}
+
+/// An enum value: hex from 10 (opcode bytes read as `0xD1`).
+pub(super) fn enum_value_text(v: u64) -> String {
+    if v < 10 {
+        v.to_string()
+    } else {
+        format!("{v:#X}").replace("0X", "0x")
+    }
+}
+
+/// A geometry value as JSON: numbers, booleans, `"?"`, arrays.
+pub(super) fn value_json(v: &Value) -> J {
+    match v {
+        Value::Int(i) => int(*i),
+        Value::Bool(b) => J::from(*b),
+        Value::Unknown => J::from("?"),
+        Value::Array(a) => J::from(a.iter().map(value_json).collect::<Vec<_>>()),
+    }
+}
+
+/// A geometry value as text: `0x900000000`, `[[40, 72], [8, 104]]`, `?`.
+pub(super) fn value_text(v: &Value) -> String {
+    match v {
+        Value::Int(i) => int_text(*i),
+        Value::Bool(b) => b.to_string(),
+        Value::Unknown => "?".to_string(),
+        Value::Array(a) => format!("[{}]", a.iter().map(value_text).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
+pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
+    let op_enum = &m[m.opcode_enum(m[b.arm].record)];
+    let mut s = op_enum.variant_of(b.opcode).map_or_else(|| enum_value_text(b.opcode), |v| v.name.clone());
+    if let Some(sub) = &b.sub {
+        let v = sub
+            .enum_id
+            .and_then(|e| m[e].variant_of(sub.value))
+            .map_or_else(|| enum_value_text(sub.value), |v| v.name.clone());
+        s.push_str(&format!(", sub @{} = {v}", sub.offset));
+    }
+    s
+}
+
+/// The numbers of a binding: `0xDF, sub @12 = 1`.
+pub(super) fn bind_key_text(b: &Binding) -> String {
+    let mut s = enum_value_text(b.opcode);
+    if let Some(sub) = &b.sub {
+        s.push_str(&format!(", sub @{} = {}", sub.offset, enum_value_text(sub.value)));
+    }
+    s
+}
+
+/// The predicate of an alt: `marker & 0xA0 == 0x80`, or `otherwise`.
+pub(super) fn predicate_text(b: &Bits, p: &Option<Predicate>) -> String {
+    match p {
+        None => "otherwise".to_string(),
+        Some(p) => {
+            let f = b.fields.get(p.field as usize).map_or("?", |f| f.name.as_str());
+            format!("{f} & {} == {}", enum_value_text(p.mask), enum_value_text(p.value))
+        }
+    }
+}
+
+/// A band's value set: `0xC1..=0xDF | 0xA9`.
+pub(super) fn ranges_text(ranges: &[(u64, u64)]) -> String {
+    ranges
+        .iter()
+        .map(|&(lo, hi)| {
+            if lo == hi {
+                enum_value_text(lo)
+            } else {
+                format!("{}..={}", enum_value_text(lo), enum_value_text(hi))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// Where a field comes from: `inline` or `use DMA_2D_PATTERN as src`.
+pub(super) fn placement_text(m: &Model, f: &Field, name: &dyn Fn(&str) -> String) -> String {
+    match &f.group {
+        None => "inline".to_string(),
+        Some(g) => format!("use {}", use_name(&name(&m[g.group].name), &g.prefix)),
+    }
+}
+
+/// The path name of a group use: `DMA_2D_PATTERN as src`.
+pub(super) fn use_name(group: &str, prefix: &Option<String>) -> String {
+    match prefix {
+        Some(p) => format!("{group} as {p}"),
+        None => group.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Items: JSON object and the short text the diff prints for an added or removed item
+// ---------------------------------------------------------------------------------
+
+pub(super) fn field(m: &Model, f: &Field) -> J {
+    let group = f.group.as_ref().map_or(J::Null, |g| {
+        json!({ "name": m[g.group].name, "base": g.base, "prefix": g.prefix })
+    });
+    with_meta(
+        m,
+        &f.meta,
+        json!({
+            "name": f.name,
+            "offset": f.offset,
+            "size": f.size,
+            "type": type_str(m, &f.ty),
+            "reserved": f.is_reserved(),
+            "group": group,
+        }),
+    )
+}
+
+pub(super) fn field_val(m: &Model, f: &Field) -> Val {
+    Val { json: field(m, f), text: format!("{}..{} {}", f.offset, f.offset + f.size, type_str(m, &f.ty)) }
+}
+
+pub(super) fn record(m: &Model, r: &Record) -> J {
+    with_meta(
+        m,
+        &r.meta,
+        json!({
+            "name": r.name,
+            "size": r.size,
+            "discriminant": { "offset": r.discriminant.offset, "enum": m[r.discriminant.ty].name },
+            "preamble_size": r.preamble_size,
+            "preamble": r.preamble.iter().map(|f| field(m, f)).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn record_val(m: &Model, r: &Record) -> Val {
+    Val { json: record(m, r), text: format!("size {}, preamble 0..{}", r.size, r.preamble_size) }
+}
+
+pub(super) fn structure(m: &Model, s: &Struct) -> J {
+    with_meta(
+        m,
+        &s.meta,
+        json!({
+            "name": s.name,
+            "kind": if s.is_group { "group" } else { "struct" },
+            "size": s.size,
+            "fields": s.fields.iter().map(|f| field(m, f)).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn struct_val(m: &Model, s: &Struct) -> Val {
+    Val { json: structure(m, s), text: format!("size {}, {} fields", s.size, s.fields.len()) }
+}
+
+pub(super) fn arm(m: &Model, id: ArmId) -> J {
+    let a = &m[id];
+    with_meta(
+        m,
+        &a.meta,
+        json!({
+            "name": a.name,
+            "record": m[a.record].name,
+            "fields": a.fields.iter().map(|f| field(m, f)).collect::<Vec<_>>(),
+            "bindings": m.bindings_of(id).map(|b| bind_name(m, b)).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn arm_val(m: &Model, id: ArmId) -> Val {
+    let a = &m[id];
+    let binds: Vec<String> = m.bindings_of(id).map(|b| bind_name(m, b)).collect();
+    let bound = if binds.is_empty() { "unbound".to_string() } else { format!("bound to {}", binds.join("; ")) };
+    Val { json: arm(m, id), text: format!("{} fields, {bound}", a.fields.len()) }
+}
+
+fn bitfield(m: &Model, f: &BitField) -> J {
+    with_meta(m, &f.meta, json!({ "name": f.name, "lo": f.lo, "hi": f.hi }))
+}
+
+pub(super) fn bitfield_val(m: &Model, f: &BitField) -> Val {
+    Val { json: bitfield(m, f), text: format!("bits {}..{}", f.lo, f.hi) }
+}
+
+fn alt(m: &Model, b: &Bits, a: &Alt) -> J {
+    let when = a.when.as_ref().map_or(J::Null, |p| {
+        json!({
+            "field": b.fields.get(p.field as usize).map(|f| f.name.clone()),
+            "mask": p.mask,
+            "value": p.value,
+        })
+    });
+    with_meta(
+        m,
+        &a.meta,
+        json!({ "name": a.name, "when": when, "fields": a.fields.iter().map(|f| bitfield(m, f)).collect::<Vec<_>>() }),
+    )
+}
+
+pub(super) fn alt_val(m: &Model, b: &Bits, a: &Alt) -> Val {
+    Val { json: alt(m, b, a), text: format!("when {}", predicate_text(b, &a.when)) }
+}
+
+pub(super) fn bits(m: &Model, b: &Bits) -> J {
+    with_meta(
+        m,
+        &b.meta,
+        json!({
+            "name": b.name,
+            "width": b.width.as_str(),
+            "fields": b.fields.iter().map(|f| bitfield(m, f)).collect::<Vec<_>>(),
+            "alts": b.alts.iter().map(|a| alt(m, b, a)).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn bits_val(m: &Model, b: &Bits) -> Val {
+    Val { json: bits(m, b), text: format!("{}, {} bit-fields, {} alts", b.width.as_str(), b.fields.len(), b.alts.len()) }
+}
+
+fn variant(m: &Model, v: &Variant) -> J {
+    with_meta(m, &v.meta, json!({ "name": v.name, "value": v.value }))
+}
+
+pub(super) fn variant_val(m: &Model, v: &Variant) -> Val {
+    Val { json: variant(m, v), text: enum_value_text(v.value) }
+}
+
+pub(super) fn enumeration(m: &Model, e: &Enum) -> J {
+    with_meta(
+        m,
+        &e.meta,
+        json!({
+            "name": e.name,
+            "width": e.width.as_str(),
+            "variants": e.variants.iter().map(|v| variant(m, v)).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn enum_val(m: &Model, e: &Enum) -> Val {
+    Val { json: enumeration(m, e), text: format!("{}, {} values", e.width.as_str(), e.variants.len()) }
+}
+
+pub(super) fn band(m: &Model, b: &Band) -> J {
+    with_meta(
+        m,
+        &b.meta,
+        json!({
+            "enum": m[b.enum_id].name,
+            "name": b.name,
+            "ranges": b.ranges.iter().map(|&(lo, hi)| json!([lo, hi])).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn band_val(m: &Model, b: &Band) -> Val {
+    Val { json: band(m, b), text: ranges_text(&b.ranges) }
+}
+
+pub(super) fn binding(m: &Model, b: &Binding) -> J {
+    let op_enum = &m[m.opcode_enum(m[b.arm].record)];
+    let sub = b.sub.as_ref().map_or(J::Null, |s| {
+        json!({
+            "offset": s.offset,
+            "value": s.value,
+            "value_name": s.enum_id.and_then(|e| m[e].variant_of(s.value)).map(|v| v.name.clone()),
+        })
+    });
+    with_meta(
+        m,
+        &b.meta,
+        json!({
+            "name": bind_name(m, b),
+            "opcode": b.opcode,
+            "opcode_name": op_enum.variant_of(b.opcode).map(|v| v.name.clone()),
+            "sub": sub,
+            "arm": m[b.arm].name,
+        }),
+    )
+}
+
+pub(super) fn binding_val(m: &Model, b: &Binding) -> Val {
+    Val { json: binding(m, b), text: format!("{} => {}", bind_key_text(b), m[b.arm].name) }
+}
+
+pub(super) fn sentinel(m: &Model, s: &Sentinel) -> J {
+    let b = &m[s.binding];
+    with_meta(m, &s.meta, json!({ "name": s.name, "binding": bind_name(m, b), "arm": m[b.arm].name }))
+}
+
+pub(super) fn sentinel_val(m: &Model, s: &Sentinel) -> Val {
+    Val { json: sentinel(m, s), text: bind_name(m, &m[s.binding]) }
+}
+
+pub(super) fn bitmask(m: &Model, b: &Bitmask) -> J {
+    with_meta(m, &b.meta, json!({ "name": b.name, "enum": m[b.enum_id].name, "words": b.words }))
+}
+
+pub(super) fn words_text(words: &[u64]) -> String {
+    format!("[{}]", words.iter().map(|w| format!("{w:#X}").replace("0X", "0x")).collect::<Vec<_>>().join(", "))
+}
+
+pub(super) fn bitmask_val(m: &Model, b: &Bitmask) -> Val {
+    Val { json: bitmask(m, b), text: format!("{} {}", m[b.enum_id].name, words_text(&b.words)) }
+}
+
+fn region(m: &Model, r: &Region) -> J {
+    with_meta(m, &r.meta, json!({ "name": r.name, "base": r.base, "size": r.size }))
+}
+
+pub(super) fn region_val(m: &Model, r: &Region) -> Val {
+    Val { json: region(m, r), text: format!("{} + {}", int_text(r.base.into()), int_text(r.size.into())) }
+}
+
+pub(super) fn aperture(m: &Model, a: &Aperture) -> J {
+    with_meta(
+        m,
+        &a.meta,
+        json!({ "name": a.name, "regions": a.regions.iter().map(|r| region(m, r)).collect::<Vec<_>>() }),
+    )
+}
+
+pub(super) fn aperture_val(m: &Model, a: &Aperture) -> Val {
+    Val { json: aperture(m, a), text: format!("{} regions", a.regions.len()) }
+}
+
+/// `geometry`, `derived` or `rule`.
+pub(super) fn form(g: &GeomItem) -> &'static str {
+    match g.kind {
+        GeomKind::Value(_) => "geometry",
+        GeomKind::Derived(..) => "derived",
+        GeomKind::Rule { .. } => "rule",
+    }
+}
+
+pub(super) fn geom(m: &Model, g: &GeomItem) -> J {
+    let id = |s: &str| s.to_string();
+    let mut obj = Map::new();
+    obj.insert("name".into(), J::from(g.name.clone()));
+    obj.insert("form".into(), J::from(form(g)));
+    match &g.kind {
+        GeomKind::Value(t) => {
+            obj.insert("type".into(), J::from(geom_type_str(m, t)));
+        }
+        GeomKind::Derived(t, e) => {
+            obj.insert("type".into(), J::from(geom_type_str(m, t)));
+            obj.insert("expr".into(), J::from(expr_str(m, e, &[], &id)));
+        }
+        GeomKind::Rule { params, expr, requires } => {
+            obj.insert("params".into(), J::from(params.clone()));
+            obj.insert("expr".into(), J::from(expr_str(m, expr, params, &id)));
+            let req: Vec<J> = requires
+                .iter()
+                .map(|c| J::from(requires_str(m, std::slice::from_ref(c), params, &id)))
+                .collect();
+            obj.insert("requires".into(), J::from(req));
+        }
+    }
+    with_meta(m, &g.meta, J::Object(obj))
+}
+
+pub(super) fn geom_val(m: &Model, g: &GeomItem) -> Val {
+    let id = |s: &str| s.to_string();
+    let text = match &g.kind {
+        GeomKind::Value(t) => format!("geometry {}", geom_type_str(m, t)),
+        GeomKind::Derived(t, e) => format!("derived {} = {}", geom_type_str(m, t), expr_str(m, e, &[], &id)),
+        GeomKind::Rule { params, expr, .. } => format!("rule ({}) = {}", params.join(", "), expr_str(m, expr, params, &id)),
+    };
+    Val { json: geom(m, g), text }
+}
+
+pub(super) fn arch_value(m: &Model, g: GeomId, v: &ArchValue) -> J {
+    let derived = matches!(m[g].kind, GeomKind::Derived(..));
+    with_meta(
+        m,
+        &v.meta,
+        json!({
+            "value": value_json(&v.value),
+            "defined_in": m[v.defined_in].name,
+            "derived": derived,
+            "stated": !derived || v.stated,
+        }),
+    )
+}
+
+pub(super) fn arch_value_val(m: &Model, g: GeomId, v: &ArchValue) -> Val {
+    Val { json: arch_value(m, g, v), text: value_text(&v.value) }
+}
+
+pub(super) fn arch(m: &Model, id: ArchId) -> J {
+    let a = &m[id];
+    let mut values = Map::new();
+    for g in m.geom_ids() {
+        if matches!(m[g].kind, GeomKind::Rule { .. }) {
+            continue;
+        }
+        values.insert(m[g].name.clone(), a.value(g).map_or(J::Null, |v| arch_value(m, g, v)));
+    }
+    with_meta(
+        m,
+        &a.meta,
+        json!({
+            "name": a.name,
+            "generation": a.generation,
+            "label": a.label,
+            "aliases": a.aliases,
+            "inherits": a.inherits.map(|p| m[p].name.clone()),
+            "values": values,
+        }),
+    )
+}
+
+pub(super) fn arch_val(m: &Model, id: ArchId) -> Val {
+    let a = &m[id];
+    Val { json: arch(m, id), text: format!("generation {} ({})", a.generation, a.label) }
+}

@@ -1,0 +1,212 @@
+//! `diff`: compare two specs (folders or `git:REV`) or two archs of one spec, and report
+//! each change classed by what it breaks for decoders.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{bail, Context, Result};
+use codegen::{Class, Model, Sources};
+
+use crate::files::{load_spec, normalize};
+
+/// `cargo xtask diff OLD NEW` | `cargo xtask diff --arch A B [SPEC]`.
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// OLD and NEW, each a spec folder or `git:REV[:DIR]` (read through git, no checkout;
+    /// DIR defaults to isa). Defaults: OLD = git:HEAD, NEW = isa/ of the workspace.
+    /// With --arch: at most one, the spec (default isa/ of the workspace).
+    #[arg(value_name = "SIDE")]
+    sides: Vec<String>,
+    /// Compare two archs of one spec after inheritance (names, labels or aliases).
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    arch: Option<Vec<String>>,
+    /// Print the diff as JSON (format `tpb-isa-diff`, version 1; see the README).
+    #[arg(long)]
+    json: bool,
+    /// Exit with status 1 when a change of this class or a worse one exists
+    /// (breaking > additive > metadata).
+    #[arg(long, value_enum, value_name = "CLASS")]
+    fail_on: Option<FailOn>,
+}
+
+/// The class `--fail-on` gates on.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FailOn {
+    /// Fail on breaking changes.
+    Breaking,
+    /// Fail on additive or breaking changes.
+    Additive,
+    /// Fail on any change.
+    Metadata,
+}
+
+impl FailOn {
+    fn class(self) -> Class {
+        match self {
+            FailOn::Breaking => Class::Breaking,
+            FailOn::Additive => Class::Additive,
+            FailOn::Metadata => Class::Metadata,
+        }
+    }
+}
+
+pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
+    let diff = match &args.arch {
+        Some(names) => {
+            if args.sides.len() > 1 {
+                bail!("--arch A B takes at most one spec (a folder or git:REV), got {}", args.sides.len());
+            }
+            let spec = args.sides.first().cloned().unwrap_or_else(|| default_spec(root));
+            let Some(model) = load(root, &spec)? else { return Ok(ExitCode::FAILURE) };
+            let a = arch(&model, &names[0])?;
+            let b = arch(&model, &names[1])?;
+            codegen::diff_archs(&model, a, b)
+        }
+        None => {
+            let (old, new) = match args.sides.as_slice() {
+                [] => ("git:HEAD".to_string(), default_spec(root)),
+                [old] => (old.clone(), default_spec(root)),
+                [old, new] => (old.clone(), new.clone()),
+                more => bail!("diff takes OLD and NEW, got {} sides", more.len()),
+            };
+            let (Some(o), Some(n)) = (load(root, &old)?, load(root, &new)?) else { return Ok(ExitCode::FAILURE) };
+            let mut d = codegen::diff(&o, &n);
+            d.old = label(root, &old);
+            d.new = label(root, &new);
+            d
+        }
+    };
+    if args.json {
+        stdout(&diff.to_json())?;
+    } else {
+        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        stdout(&diff.render(color))?;
+    }
+    if let Some(f) = args.fail_on {
+        let c = f.class();
+        if diff.fails_on(c) {
+            let n = diff.changes.iter().filter(|x| x.class >= c).count();
+            let what = match f {
+                FailOn::Breaking => "breaking ",
+                FailOn::Additive => "additive or breaking ",
+                FailOn::Metadata => "",
+            };
+            eprintln!("error: {n} {what}change{} (--fail-on {})", if n == 1 { "" } else { "s" }, class_name(c));
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Print to stdout; a closed pipe (`| head`) is not an error.
+pub fn stdout(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("writing to stdout"),
+        _ => Ok(()),
+    }
+}
+
+/// isa/ of the workspace, whatever the current directory.
+pub fn default_spec(root: &Path) -> String {
+    root.join("isa").to_string_lossy().into_owned()
+}
+
+/// A side as output names it: a folder inside the workspace relative to it.
+fn label(root: &Path, side: &str) -> String {
+    Path::new(side).strip_prefix(root).map_or_else(|_| side.to_string(), |p| p.to_string_lossy().replace('\\', "/"))
+}
+
+fn class_name(c: Class) -> &'static str {
+    match c {
+        Class::Breaking => "breaking",
+        Class::Additive => "additive",
+        Class::Metadata => "metadata",
+    }
+}
+
+fn arch(model: &Model, name: &str) -> Result<codegen::model::ArchId> {
+    match model.arch_named(name) {
+        Some(a) => Ok(a),
+        None => {
+            let names: Vec<&str> = model.archs.iter().map(|a| a.name.as_str()).collect();
+            bail!("unknown arch '{name}'; the archs are: {}", names.join(", "))
+        }
+    }
+}
+
+/// Load and check one side; on spec errors print them (naming the side) and return `None`.
+pub fn load(root: &Path, side: &str) -> Result<Option<Model>> {
+    let sources = sources(root, side)?;
+    match codegen::load(sources) {
+        Ok(m) => Ok(Some(m)),
+        Err(f) => {
+            eprintln!("error: the spec {side} does not check");
+            eprint!("{}", f.render());
+            Ok(None)
+        }
+    }
+}
+
+/// The files of one side: `git:REV[:DIR]` through git, anything else a folder. A
+/// relative folder is taken from the current directory, like any command-line path.
+pub fn sources(root: &Path, side: &str) -> Result<Sources> {
+    if let Some(rest) = side.strip_prefix("git:") {
+        let (rev, dir) = match rest.split_once(':') {
+            Some((rev, dir)) => (rev, dir.trim_end_matches('/')),
+            None => (rest, "isa"),
+        };
+        if rev.is_empty() {
+            bail!("'{side}' names no revision; write git:REV, e.g. git:HEAD or git:origin/main");
+        }
+        let cwd = std::env::current_dir().context("reading the current directory")?;
+        return git_sources(&cwd, rev, dir);
+    }
+    let path = PathBuf::from(side);
+    if !path.is_dir() {
+        bail!("{side} is not a folder (a spec side is a folder or git:REV)");
+    }
+    load_spec(&path, root)
+}
+
+fn git(dir: &Path, args: &[&str]) -> Result<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .with_context(|| format!("running git {}", args.join(" ")))?;
+    if !out.status.success() {
+        bail!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim());
+    }
+    String::from_utf8(out.stdout).with_context(|| format!("git {} printed non-UTF-8 text", args.join(" ")))
+}
+
+/// Every `*.isa` and `arch/*.toml` under `dir` at `rev`, read with `git show` (no
+/// checkout), shown as `REV:path` so both sides of a diff are told apart.
+pub fn git_sources(cwd: &Path, rev: &str, dir: &str) -> Result<Sources> {
+    let top = git(cwd, &["rev-parse", "--show-toplevel"])?;
+    let top = PathBuf::from(top.trim());
+    let list = git(&top, &["ls-tree", "-r", "--name-only", rev, "--", &format!("{dir}/")])?;
+    let mut paths: Vec<&str> = list
+        .lines()
+        .filter(|p| {
+            let p = Path::new(p);
+            let is_isa = p.extension().is_some_and(|e| e == "isa");
+            let is_arch = p.extension().is_some_and(|e| e == "toml")
+                && p.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
+            is_isa || is_arch
+        })
+        .collect();
+    paths.sort_unstable();
+    if paths.is_empty() {
+        bail!("no spec files under {dir}/ at {rev}");
+    }
+    let mut sources = Sources::new();
+    for p in paths {
+        let text = git(&top, &["show", &format!("{rev}:{p}")])?;
+        sources.add(format!("{rev}:{p}"), normalize(&text));
+    }
+    Ok(sources)
+}

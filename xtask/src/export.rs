@@ -1,0 +1,41 @@
+//! `export --json`: the whole checked model, after inheritance, as stable JSON for tools
+//! in other languages (format `tpb-isa-model`, version 1; schema in `codegen::export`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+
+use crate::diff::{default_spec, load, stdout};
+use crate::files::write_all_atomic;
+
+/// `cargo xtask export --json [--spec SIDE] [--output FILE]`.
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// Write JSON (the only format today; required so that a later format is a new flag).
+    #[arg(long)]
+    json: bool,
+    /// The spec: a folder or git:REV[:DIR] (default: isa/ of the workspace).
+    #[arg(long, value_name = "SIDE")]
+    spec: Option<String>,
+    /// Write to FILE (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(root: &Path, args: ExportArgs) -> Result<ExitCode> {
+    if !args.json {
+        bail!("choose an export format: --json");
+    }
+    let spec = args.spec.clone().unwrap_or_else(|| default_spec(root));
+    let Some(model) = load(root, &spec)? else { return Ok(ExitCode::FAILURE) };
+    let text = codegen::export_json(&model);
+    match &args.output {
+        Some(path) => {
+            write_all_atomic(&[(path.clone(), text.as_str())])?;
+            eprintln!("wrote {}", path.display());
+        }
+        None => stdout(&text)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
