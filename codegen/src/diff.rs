@@ -69,13 +69,17 @@
 //!
 //! Path kinds: `record struct group arm field use bits bitfield alt enum variant band
 //! bind sentinel bitmask aperture region geometry arch value`. Aspects: see [`Aspect`].
-//! `old`/`new` are scalars for a changed aspect (numbers, type strings, lists of doc
-//! lines or sources, arch name lists or `null` for "all archs"), the name for a rename,
-//! and for an added or removed item the item itself in the vocabulary of
-//! [`export`] (a field object, a variant object, a geometry value, ...). Integers are
+//! `old`/`new` are, for a changed aspect, the aspect's value: a number (offset, size,
+//! enum value, region base), a string (type, confidence, predicate, expression, arch or
+//! group name), a list (doc lines, sources, aliases, bitmask words, band ranges as
+//! `[lo, hi]` pairs, `@archs` names, or `null` for "all archs"), a geometry value
+//! (number, bool, `"?"` or nested array), or for a binding's opcode
+//! `{ "opcode": 223, "sub": { "offset": 12, "value": 1 } | null }`. For a rename they are
+//! the two names; for an added or removed item, the item itself in the vocabulary of
+//! [`export`] (a field object, a variant object, an arch value object, ...). Integers are
 //! JSON numbers and may exceed 2^53 (bitmask words, addresses). Changes are sorted by
-//! class (breaking first), then path, then aspect; fields may be added in later
-//! versions, never renamed.
+//! class (breaking first), then path, then aspect. Object keys are written in sorted
+//! order. Fields may be added in later versions, never renamed or removed.
 
 mod archs;
 mod changes;
@@ -394,11 +398,13 @@ impl Diff {
     }
 
     /// How many changes have class `c`.
+    #[must_use]
     pub fn count(&self, c: Class) -> usize {
         self.changes.iter().filter(|x| x.class == c).count()
     }
 
     /// The worst class present, if any change.
+    #[must_use]
     pub fn worst(&self) -> Option<Class> {
         self.changes.iter().map(|c| c.class).max()
     }
@@ -409,19 +415,26 @@ impl Diff {
     }
 
     /// Readable text grouped by class, then by item; ANSI colour when `color`.
+    #[must_use]
     pub fn render(&self, color: bool) -> String {
         render::text(self, color)
     }
 
     /// The JSON document described in the module docs, pretty-printed, with a final newline.
+    #[must_use]
     pub fn to_json(&self) -> String {
         render::json(self)
     }
 
     fn sorted(old: &str, new: &str, mut changes: Vec<Change>) -> Diff {
         changes.sort_by(|a, b| {
-            (std::cmp::Reverse(a.class), &a.path, a.aspect, a.kind, &a.note)
-                .cmp(&(std::cmp::Reverse(b.class), &b.path, b.aspect, b.kind, &b.note))
+            (std::cmp::Reverse(a.class), &a.path, a.aspect, a.kind, &a.note).cmp(&(
+                std::cmp::Reverse(b.class),
+                &b.path,
+                b.aspect,
+                b.kind,
+                &b.note,
+            ))
         });
         changes.dedup();
         Diff { old: old.to_string(), new: new.to_string(), changes }
@@ -430,6 +443,7 @@ impl Diff {
 
 /// Compare two checked specs. Items are matched by name, then renames by content; see
 /// the module docs for the classes.
+#[must_use]
 pub fn diff(old: &Model, new: &Model) -> Diff {
     Diff::sorted("old", "new", changes::compare(old, new))
 }
@@ -438,6 +452,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
 /// exists on one side only, and every item whose `@archs` includes one arch and not the
 /// other. `a` is the old side, `b` the new. Equal values are not reported, whatever
 /// their sources say.
+#[must_use]
 pub fn diff_archs(model: &Model, a: ArchId, b: ArchId) -> Diff {
     Diff::sorted(&model[a].name, &model[b].name, archs::compare(model, a, b))
 }

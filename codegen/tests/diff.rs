@@ -170,7 +170,11 @@ fn summary(d: &Diff) -> Vec<String> {
                 s.push_str(a.as_str());
             }
             match (&c.old, &c.new) {
-                (Some(o), Some(n)) => s.push_str(&format!(": {} -> {}", o.text.replace('\n', "|"), n.text.replace('\n', "|"))),
+                (Some(o), Some(n)) => s.push_str(&format!(
+                    ": {} -> {}",
+                    o.text.replace('\n', "|"),
+                    n.text.replace('\n', "|")
+                )),
                 (Some(o), None) => s.push_str(&format!(": -{}", o.text)),
                 (None, Some(n)) => s.push_str(&format!(": +{}", n.text)),
                 (None, None) => {}
@@ -212,23 +216,40 @@ fn base_spec_checks_and_diffs_empty() {
 #[test]
 fn field_moved() {
     check(
-        &[("x", "4  a          u8\n    5  b          u16", "4  b          u16\n    6  a          u8")],
-        &["breaking changed arm NOP / field a offset: 4 -> 6", "breaking changed arm NOP / field b offset: 5 -> 4"],
+        &[(
+            "x",
+            "4  a          u8\n    5  b          u16",
+            "4  b          u16\n    6  a          u8",
+        )],
+        &[
+            "breaking changed arm NOP / field a offset: 4 -> 6",
+            "breaking changed arm NOP / field b offset: 5 -> 4",
+        ],
     );
 }
 
 #[test]
 fn field_resized() {
     check(
-        &[("x", "5  b          u16\n    7  reserved1  reserved[5]", "5  b          u32\n    9  reserved1  reserved[3]")],
+        &[(
+            "x",
+            "5  b          u16\n    7  reserved1  reserved[5]",
+            "5  b          u32\n    9  reserved1  reserved[3]",
+        )],
         &["breaking changed arm NOP / field b size: 2 -> 4 (u16 → u32)"],
     );
 }
 
 #[test]
 fn field_retyped() {
-    check(&[("x", "4  a          u8", "4  a          i8")], &["breaking changed arm NOP / field a type: u8 -> i8"]);
-    check(&[("x", "4  x          ADDR", "4  x          u32")], &["breaking changed arm ADD / field x type: ADDR -> u32"]);
+    check(
+        &[("x", "4  a          u8", "4  a          i8")],
+        &["breaking changed arm NOP / field a type: u8 -> i8"],
+    );
+    check(
+        &[("x", "4  x          ADDR", "4  x          u32")],
+        &["breaking changed arm ADD / field x type: ADDR -> u32"],
+    );
 }
 
 #[test]
@@ -249,7 +270,10 @@ fn field_carved_out_of_reserved_bytes() {
 
 #[test]
 fn field_renamed() {
-    check(&[("x", "4  a          u8", "4  alpha      u8")], &["metadata renamed arm NOP / field alpha: a -> alpha"]);
+    check(
+        &[("x", "4  a          u8", "4  alpha      u8")],
+        &["metadata renamed arm NOP / field alpha: a -> alpha"],
+    );
 }
 
 #[test]
@@ -267,7 +291,10 @@ fn reserved_bytes_renamed_and_regrouped() {
 #[test]
 fn struct_renamed_is_not_a_retype() {
     check(
-        &[("x", "struct HEADER : 4 {", "struct HDR : 4 {"), ("x", "0 header HEADER", "0 header HDR")],
+        &[
+            ("x", "struct HEADER : 4 {", "struct HDR : 4 {"),
+            ("x", "0 header HEADER", "0 header HDR"),
+        ],
         &["metadata renamed struct HDR: HEADER -> HDR [ADD, EXIT, NOP]"],
     );
 }
@@ -314,7 +341,10 @@ fn struct_field_changed_reaches_every_arm_through_the_preamble() {
 
 #[test]
 fn group_change_is_reported_once_with_the_arms_it_reaches() {
-    check(&[("x", "1 hi  u8", "1 hi  i8")], &["breaking changed group PAIR / field hi type: u8 -> i8 [ADD, NOP]"]);
+    check(
+        &[("x", "1 hi  u8", "1 hi  i8")],
+        &["breaking changed group PAIR / field hi type: u8 -> i8 [ADD, NOP]"],
+    );
     check(
         &[("x", "/// Two bytes that travel together.", "/// Two bytes that always travel together.")],
         &["metadata changed group PAIR docs: Two bytes that travel together. -> Two bytes that always travel together. [ADD, NOP]"],
@@ -324,7 +354,11 @@ fn group_change_is_reported_once_with_the_arms_it_reaches() {
 #[test]
 fn group_use_moved() {
     check(
-        &[("x", "12 use PAIR\n    14 reserved2  reserved[2]", "12 reserved2  reserved[2]\n    14 use PAIR")],
+        &[(
+            "x",
+            "12 use PAIR\n    14 reserved2  reserved[2]",
+            "12 reserved2  reserved[2]\n    14 use PAIR",
+        )],
         &["breaking changed arm NOP / use PAIR offset: 12 -> 14"],
     );
 }
@@ -355,7 +389,11 @@ fn group_use_written_inline_keeps_the_bytes() {
 #[test]
 fn arm_added() {
     check(
-        &[("x", "bind NOP => NOP", "arm NEW : INST {\n    4 reserved0 reserved[12]\n}\nbind NOP => NOP")],
+        &[(
+            "x",
+            "bind NOP => NOP",
+            "arm NEW : INST {\n    4 reserved0 reserved[12]\n}\nbind NOP => NOP",
+        )],
         &["additive added arm NEW: +1 fields, unbound"],
     );
 }
@@ -397,7 +435,10 @@ fn enum_value_removed() {
 fn opcode_value_changed_moves_its_binding() {
     check(
         &[("x", "NOP    = 0x01", "NOP    = 0x05")],
-        &["breaking changed enum OPCODE / variant NOP value: 1 -> 5 [ADD, EXIT, NOP]", "breaking changed bind NOP opcode: 1 -> 5"],
+        &[
+            "breaking changed enum OPCODE / variant NOP value: 1 -> 5 [ADD, EXIT, NOP]",
+            "breaking changed bind NOP opcode: 1 -> 5",
+        ],
     );
 }
 
@@ -411,8 +452,14 @@ fn opcode_renamed() {
 
 #[test]
 fn band_widened_and_narrowed() {
-    check(&[("x", "0xC1..=0xDF", "0xC0..=0xDF")], &["additive changed band OPCODE.pseudo ranges: 0xC1..=0xDF -> 0xC0..=0xDF"]);
-    check(&[("x", "0xC1..=0xDF", "0xC1..=0xDE")], &["breaking changed band OPCODE.pseudo ranges: 0xC1..=0xDF -> 0xC1..=0xDE"]);
+    check(
+        &[("x", "0xC1..=0xDF", "0xC0..=0xDF")],
+        &["additive changed band OPCODE.pseudo ranges: 0xC1..=0xDF -> 0xC0..=0xDF"],
+    );
+    check(
+        &[("x", "0xC1..=0xDF", "0xC1..=0xDE")],
+        &["breaking changed band OPCODE.pseudo ranges: 0xC1..=0xDF -> 0xC1..=0xDE"],
+    );
 }
 
 // ---------------------------------------------------------------------------------
@@ -434,7 +481,10 @@ fn binding_removed() {
 
 #[test]
 fn binding_re_pointed() {
-    check(&[("x", "bind ADD => ADD", "bind ADD => NOP")], &["breaking changed bind ADD arm: ADD -> NOP"]);
+    check(
+        &[("x", "bind ADD => ADD", "bind ADD => NOP")],
+        &["breaking changed bind ADD arm: ADD -> NOP"],
+    );
 }
 
 #[test]
@@ -455,7 +505,10 @@ fn bitmask_words_changed() {
 
 #[test]
 fn aperture_region_moved_and_added() {
-    check(&[("x", "w1 = 0x1000", "w1 = 0x2000")], &["breaking changed aperture WINDOW / region w1 base: 0x1000 -> 0x2000"]);
+    check(
+        &[("x", "w1 = 0x1000", "w1 = 0x2000")],
+        &["breaking changed aperture WINDOW / region w1 base: 0x1000 -> 0x2000"],
+    );
     check(
         &[("x", "w1 = 0x1000 + 0x100", "w1 = 0x1000 + 0x100\n    w2 = 0x3000 + 0x100")],
         &["additive added aperture WINDOW / region w2: +0x3000 + 256"],
@@ -468,7 +521,10 @@ fn aperture_region_moved_and_added() {
 
 #[test]
 fn bitfield_moved() {
-    check(&[("x", "0..24 immediate", "0..20 immediate")], &["breaking changed bits ADDR / alt imm / bitfield immediate range: 0..24 -> 0..20 [ADD]"]);
+    check(
+        &[("x", "0..24 immediate", "0..20 immediate")],
+        &["breaking changed bits ADDR / alt imm / bitfield immediate range: 0..24 -> 0..20 [ADD]"],
+    );
 }
 
 #[test]
@@ -507,25 +563,46 @@ fn geometry_constant_changed_with_its_derived_values() {
 #[test]
 fn value_given_on_the_parent_is_inherited_unless_overridden() {
     check(
-        &[("alpha", "source = [\"alpha num_tpb\"]", "source = [\"alpha num_tpb\"]\n\n[values.extra]\nvalue = 7\nsource = [\"x\"]")],
+        &[(
+            "alpha",
+            "source = [\"alpha num_tpb\"]",
+            "source = [\"alpha num_tpb\"]\n\n[values.extra]\nvalue = 7\nsource = [\"x\"]",
+        )],
         &["additive added arch alpha / value extra: +7"],
     );
 }
 
 #[test]
 fn unknown_table_entry_learned() {
-    check(&[("beta", "[1, \"?\"]", "[1, 5]")], &["additive changed arch beta / value beta_only value: [1, ?] -> [1, 5]"]);
-    check_pair(&[("beta", "[1, \"?\"]", "[1, 5]")], &[], &["breaking changed arch beta / value beta_only value: [1, 5] -> [1, ?]"]);
+    check(
+        &[("beta", "[1, \"?\"]", "[1, 5]")],
+        &["additive changed arch beta / value beta_only value: [1, ?] -> [1, 5]"],
+    );
+    check_pair(
+        &[("beta", "[1, \"?\"]", "[1, 5]")],
+        &[],
+        &["breaking changed arch beta / value beta_only value: [1, 5] -> [1, ?]"],
+    );
 }
 
 #[test]
 fn geometry_schema_changes() {
-    check(&[("x", "num_tpb * 2", "num_tpb + num_tpb")], &["breaking changed geometry twice expr: num_tpb * 2 -> num_tpb + num_tpb"]);
-    check(&[("x", "geometry extra : u32?", "geometry extra : u64?")], &["breaking changed geometry extra type: u32? -> u64?"]);
-    let more: &[Edit<'_>] = &[("x", "geometry extra : u32?", "geometry extra : u32?\ngeometry more : u32?")];
+    check(
+        &[("x", "num_tpb * 2", "num_tpb + num_tpb")],
+        &["breaking changed geometry twice expr: num_tpb * 2 -> num_tpb + num_tpb"],
+    );
+    check(
+        &[("x", "geometry extra : u32?", "geometry extra : u64?")],
+        &["breaking changed geometry extra type: u32? -> u64?"],
+    );
+    let more: &[Edit<'_>] =
+        &[("x", "geometry extra : u32?", "geometry extra : u32?\ngeometry more : u32?")];
     check(more, &["additive added geometry more: +geometry u32?"]);
     check_pair(more, &[], &["breaking removed geometry more: -geometry u32?"]);
-    check(&[("x", "requires i < num_tpb", "requires i <= num_tpb")], &["breaking changed geometry half requires: i < num_tpb -> i <= num_tpb"]);
+    check(
+        &[("x", "requires i < num_tpb", "requires i <= num_tpb")],
+        &["breaking changed geometry half requires: i < num_tpb -> i <= num_tpb"],
+    );
 }
 
 const GAMMA: &str = r#"
@@ -545,8 +622,14 @@ fn arch_added_and_removed() {
 
 #[test]
 fn arch_identity_changes() {
-    check(&[("alpha", "aliases = [\"v1\"]", "aliases = [\"v1\", \"one\"]")], &["metadata changed arch alpha aliases: v1 -> v1, one"]);
-    check(&[("beta", "generation = 2", "generation = 5")], &["breaking changed arch beta generation: 2 -> 5"]);
+    check(
+        &[("alpha", "aliases = [\"v1\"]", "aliases = [\"v1\", \"one\"]")],
+        &["metadata changed arch alpha aliases: v1 -> v1, one"],
+    );
+    check(
+        &[("beta", "generation = 2", "generation = 5")],
+        &["breaking changed arch beta generation: 2 -> 5"],
+    );
 }
 
 // ---------------------------------------------------------------------------------
@@ -555,7 +638,10 @@ fn arch_identity_changes() {
 
 #[test]
 fn docs_sources_confidence() {
-    check(&[("x", "/// Does nothing.", "/// Does nothing at all.")], &["metadata changed arm NOP docs: Does nothing. -> Does nothing at all."]);
+    check(
+        &[("x", "/// Does nothing.", "/// Does nothing at all.")],
+        &["metadata changed arm NOP docs: Does nothing. -> Does nothing at all."],
+    );
     check(
         &[("x", "@source(\"test opcodes\")", "@source(\"test opcodes v2\")")],
         &["metadata changed enum OPCODE sources: test opcodes -> test opcodes v2 [ADD, EXIT, NOP]"],
@@ -580,7 +666,6 @@ fn archs_widened_is_additive_narrowed_is_breaking() {
     check_pair(&[], wide, &[]);
 }
 
-
 // ---------------------------------------------------------------------------------
 // The committed spec
 // ---------------------------------------------------------------------------------
@@ -600,8 +685,12 @@ fn committed() -> Vec<(String, String)> {
             let shown = format!("{rel}/{name}");
             if p.is_dir() {
                 walk(&p, &shown, out);
-            } else if name.ends_with(".isa") || (name.ends_with(".toml") && rel.ends_with("/arch")) {
-                out.push((shown, std::fs::read_to_string(&p).expect("a spec file reads").replace("\r\n", "\n")));
+            } else if name.ends_with(".isa") || (name.ends_with(".toml") && rel.ends_with("/arch"))
+            {
+                out.push((
+                    shown,
+                    std::fs::read_to_string(&p).expect("a spec file reads").replace("\r\n", "\n"),
+                ));
             }
         }
     }
@@ -620,7 +709,8 @@ fn load(files: &[(String, String)]) -> Result<Model, codegen::Failure> {
 }
 
 fn committed_model() -> Model {
-    load(&committed()).unwrap_or_else(|f| panic!("the committed spec does not check:\n{}", f.render()))
+    load(&committed())
+        .unwrap_or_else(|f| panic!("the committed spec does not check:\n{}", f.render()))
 }
 
 #[test]
@@ -633,7 +723,8 @@ fn identity_diff_of_the_committed_spec_is_empty() {
 #[test]
 fn cayman_vs_mariana_shows_exactly_what_the_spec_gives_differently() {
     let m = committed_model();
-    let (c, v4) = (m.arch_named("cayman").expect("cayman"), m.arch_named("trn3").expect("mariana by alias"));
+    let (c, v4) =
+        (m.arch_named("cayman").expect("cayman"), m.arch_named("trn3").expect("mariana by alias"));
     assert_diff(
         &codegen::diff_archs(&m, c, v4),
         &[
@@ -655,7 +746,11 @@ fn cayman_vs_mariana_shows_exactly_what_the_spec_gives_differently() {
     let d = codegen::diff_archs(&m, c, v4);
     for ch in &d.changes {
         let at = ch.new_at.as_ref().or(ch.old_at.as_ref()).expect("a site");
-        assert!(at.file.ends_with("mariana.toml"), "{} is not from mariana.toml: {at}", ch.path_text());
+        assert!(
+            at.file.ends_with("mariana.toml"),
+            "{} is not from mariana.toml: {at}",
+            ch.path_text()
+        );
     }
 }
 
@@ -727,7 +822,13 @@ metadata (2)
 
 #[test]
 fn json_output_has_the_documented_fields() {
-    let mut d = codegen::diff(&spec(&[]), &spec(&[("x", "4  a          u8", "4  a          u8\n"), ("x", "NOP    = 0x01", "NOP    = 0x05")]));
+    let mut d = codegen::diff(
+        &spec(&[]),
+        &spec(&[
+            ("x", "4  a          u8", "4  a          u8\n"),
+            ("x", "NOP    = 0x01", "NOP    = 0x05"),
+        ]),
+    );
     d.old = "git:HEAD".into();
     d.new = "isa".into();
     let v: serde_json::Value = serde_json::from_str(&d.to_json()).expect("valid JSON");
@@ -738,7 +839,10 @@ fn json_output_has_the_documented_fields() {
     let c = &v["changes"][0];
     assert_eq!(c["class"], "breaking");
     assert_eq!(c["kind"], "changed");
-    assert_eq!(c["path"], serde_json::json!([{ "kind": "enum", "name": "OPCODE" }, { "kind": "variant", "name": "NOP" }]));
+    assert_eq!(
+        c["path"],
+        serde_json::json!([{ "kind": "enum", "name": "OPCODE" }, { "kind": "variant", "name": "NOP" }])
+    );
     assert_eq!(c["path_text"], "enum OPCODE / variant NOP");
     assert_eq!(c["aspect"], "value");
     assert_eq!((c["old"].clone(), c["new"].clone()), (serde_json::json!(1), serde_json::json!(5)));
@@ -746,12 +850,37 @@ fn json_output_has_the_documented_fields() {
     assert_eq!(c["reaches"], serde_json::json!(["ADD", "EXIT", "NOP"]));
     assert!(c["note"].is_null());
     let keys: Vec<&str> = c.as_object().expect("an object").keys().map(String::as_str).collect();
-    assert_eq!(keys, ["aspect", "class", "kind", "new", "new_at", "note", "old", "old_at", "path", "path_text", "reaches"]);
+    assert_eq!(
+        keys,
+        [
+            "aspect",
+            "class",
+            "kind",
+            "new",
+            "new_at",
+            "note",
+            "old",
+            "old_at",
+            "path",
+            "path_text",
+            "reaches"
+        ]
+    );
     // An added item carries the item itself, in the export vocabulary.
-    let d = codegen::diff(&spec(&[]), &spec(&[("x", "7  reserved1  reserved[5]", "7  c          u8\n    8  reserved1  reserved[4]")]));
+    let d = codegen::diff(
+        &spec(&[]),
+        &spec(&[(
+            "x",
+            "7  reserved1  reserved[5]",
+            "7  c          u8\n    8  reserved1  reserved[4]",
+        )]),
+    );
     let v: serde_json::Value = serde_json::from_str(&d.to_json()).expect("valid JSON");
     let new = &v["changes"][0]["new"];
-    assert_eq!((new["name"].clone(), new["offset"].clone(), new["type"].clone()), ("c".into(), 7.into(), "u8".into()));
+    assert_eq!(
+        (new["name"].clone(), new["offset"].clone(), new["type"].clone()),
+        ("c".into(), 7.into(), "u8".into())
+    );
     assert!(v["changes"][0]["old"].is_null());
 }
 
@@ -770,12 +899,34 @@ fn export_is_the_checked_model_after_inheritance() {
     assert_eq!(mariana["values"]["hbm_stack_window"]["defined_in"], "cayman");
     assert_eq!(mariana["values"]["hbm_stack_window"]["value"], 0x10_0000_0000_u64);
     assert_eq!(mariana["values"]["top_dma_first"]["derived"], true);
-    let arm = v["arms"].as_array().expect("arms").iter().find(|a| a["name"] == "CTRL_AL").expect("CTRL_AL");
-    let imm = arm["fields"].as_array().expect("fields").iter().find(|f| f["name"] == "immediate").expect("immediate");
-    assert_eq!((imm["offset"].clone(), imm["size"].clone(), imm["type"].clone()), (24.into(), 8.into(), "ALU_IMMEDIATE".into()));
+    let arm = v["arms"]
+        .as_array()
+        .expect("arms")
+        .iter()
+        .find(|a| a["name"] == "CTRL_AL")
+        .expect("CTRL_AL");
+    let imm = arm["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .find(|f| f["name"] == "immediate")
+        .expect("immediate");
+    assert_eq!(
+        (imm["offset"].clone(), imm["size"].clone(), imm["type"].clone()),
+        (24.into(), 8.into(), "ALU_IMMEDIATE".into())
+    );
     assert_eq!(imm["at"]["file"], "isa/arms.isa");
-    let op = v["enums"].as_array().expect("enums").iter().find(|e| e["name"] == "OPCODE").expect("OPCODE");
-    assert!(op["variants"].as_array().expect("variants").iter().any(|x| x["name"] == "JPEG_DECODE" && x["value"] == 0x81));
+    let op = v["enums"]
+        .as_array()
+        .expect("enums")
+        .iter()
+        .find(|e| e["name"] == "OPCODE")
+        .expect("OPCODE");
+    assert!(op["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .any(|x| x["name"] == "JPEG_DECODE" && x["value"] == 0x81));
     // Stable: the same model exports the same bytes.
     assert_eq!(codegen::export_json(&m), codegen::export_json(&committed_model()));
 }
@@ -804,7 +955,15 @@ enum Expect {
 }
 
 /// The kinds of mutation, in the order the strategy numbers them.
-const KINDS: [&str; 7] = ["swap offsets", "change an offset", "rename a field", "change an enum value", "add a variant", "change a geometry value", "change a doc"];
+const KINDS: [&str; 7] = [
+    "swap offsets",
+    "change an offset",
+    "rename a field",
+    "change an enum value",
+    "add a variant",
+    "change a geometry value",
+    "change a doc",
+];
 
 /// `(file index, line index, offset, name, type)` of every layout member line (`12 name type`).
 fn member_lines(files: &[(String, String)]) -> Vec<(usize, usize, u32, String, String)> {
@@ -817,7 +976,8 @@ fn member_lines(files: &[(String, String)]) -> Vec<(usize, usize, u32, String, S
             let words: Vec<&str> = line.split_whitespace().collect();
             let [off, name, ty, ..] = words[..] else { continue };
             let Ok(off) = off.parse::<u32>() else { continue };
-            let ident = name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            let ident =
+                name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             if ident && name != "use" && !name.starts_with("//") {
                 out.push((fi, li, off, name.to_string(), ty.to_string()));
             }
@@ -826,7 +986,12 @@ fn member_lines(files: &[(String, String)]) -> Vec<(usize, usize, u32, String, S
     out
 }
 
-fn replace_line(files: &[(String, String)], fi: usize, li: usize, new: &str) -> Vec<(String, String)> {
+fn replace_line(
+    files: &[(String, String)],
+    fi: usize,
+    li: usize,
+    new: &str,
+) -> Vec<(String, String)> {
     let mut out = files.to_vec();
     let text = &files[fi].1;
     let mut lines: Vec<&str> = text.lines().collect();
@@ -844,7 +1009,12 @@ fn with_offset(line: &str, off: u32) -> String {
 
 /// Apply mutation `kind` chosen by `pick` and parameterised by `param`; `None` when the
 /// spec has no site for it.
-fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Option<(Vec<(String, String)>, Expect)> {
+fn mutate(
+    files: &[(String, String)],
+    kind: usize,
+    pick: u64,
+    param: u64,
+) -> Option<(Vec<(String, String)>, Expect)> {
     let choose = |n: usize| (pick % n as u64) as usize;
     match kind {
         0 => {
@@ -852,7 +1022,12 @@ fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Opt
             let m = member_lines(files);
             let pairs: Vec<_> = m
                 .windows(2)
-                .filter(|w| w[0].0 == w[1].0 && w[0].4 == w[1].4 && !w[0].4.starts_with("reserved") && w[0].2 != w[1].2)
+                .filter(|w| {
+                    w[0].0 == w[1].0
+                        && w[0].4 == w[1].4
+                        && !w[0].4.starts_with("reserved")
+                        && w[0].2 != w[1].2
+                })
                 .collect();
             let w = pairs.get(choose(pairs.len().max(1)))?;
             let (a, b) = (&w[0], &w[1]);
@@ -870,7 +1045,10 @@ fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Opt
                 return None;
             }
             let line = files[*fi].1.lines().nth(*li)?;
-            Some((replace_line(files, *fi, *li, &with_offset(line, new)), Expect::Offset(name.clone())))
+            Some((
+                replace_line(files, *fi, *li, &with_offset(line, new)),
+                Expect::Offset(name.clone()),
+            ))
         }
         2 => {
             let m = member_lines(files);
@@ -897,10 +1075,14 @@ fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Opt
                         }
                     } else if t.starts_with('}') {
                         in_enum = false;
-                    } else if in_enum && kind == 3 {
+                    } else if in_enum && kind == 3 && !t.contains('@') && !t.contains("//") {
                         if let Some((name, _)) = t.split_once('=') {
                             let name = name.trim();
-                            if !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+                            if !name.is_empty()
+                                && name.chars().all(|c| {
+                                    c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'
+                                })
+                            {
                                 sites.push((fi, li, name.to_string()));
                             }
                         }
@@ -911,8 +1093,11 @@ fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Opt
             let line = files[fi].1.lines().nth(li)?;
             let value = param % 256;
             if kind == 3 {
-                let old = line.split_once('=').map(|(_, v)| v.trim().to_string()).unwrap_or_default();
-                let old = old.strip_prefix("0x").map_or_else(|| old.parse().ok(), |h| u64::from_str_radix(h, 16).ok());
+                let old =
+                    line.split_once('=').map(|(_, v)| v.trim().to_string()).unwrap_or_default();
+                let old = old
+                    .strip_prefix("0x")
+                    .map_or_else(|| old.parse().ok(), |h| u64::from_str_radix(h, 16).ok());
                 if old == Some(value) {
                     return None;
                 }
@@ -931,12 +1116,17 @@ fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Opt
                 if !path.ends_with(".toml") {
                     continue;
                 }
-                let arch = text.lines().find_map(|l| l.strip_prefix("name = \"")).map(|s| s.trim_end_matches('"').to_string());
+                let arch = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("name = \""))
+                    .map(|s| s.trim_end_matches('"').to_string());
                 let mut key = None;
                 for (li, line) in text.lines().enumerate() {
                     if let Some(k) = line.strip_prefix("[values.") {
                         key = Some(k.trim_end_matches(']').to_string());
-                    } else if let (Some(v), Some(k), Some(a)) = (line.strip_prefix("value = "), &key, &arch) {
+                    } else if let (Some(v), Some(k), Some(a)) =
+                        (line.strip_prefix("value = "), &key, &arch)
+                    {
                         let v = v.trim();
                         let n = match v.strip_prefix("0x") {
                             Some(h) => u64::from_str_radix(h, 16).ok(),
@@ -957,7 +1147,9 @@ fn mutate(files: &[(String, String)], kind: usize, pick: u64, param: u64) -> Opt
             for (fi, (path, text)) in files.iter().enumerate() {
                 for (li, line) in text.lines().enumerate() {
                     let isa_doc = path.ends_with(".isa") && line.contains("///");
-                    let toml_doc = path.ends_with(".toml") && line.starts_with("doc = \"") && line.ends_with('"');
+                    let toml_doc = path.ends_with(".toml")
+                        && line.starts_with("doc = \"")
+                        && line.ends_with('"');
                     if isa_doc || toml_doc {
                         sites.push((fi, li, toml_doc));
                     }
@@ -990,9 +1182,9 @@ fn reported(d: &Diff, e: &Expect) -> Result<(), String> {
                 && any(&|c| ends_with_field(c, a) && c.aspect == Some(Aspect::Offset))
                 && any(&|c| ends_with_field(c, b) && c.aspect == Some(Aspect::Offset))
         }
-        Expect::Offset(a) => {
-            any(&|c| ends_with_field(c, a) && c.aspect == Some(Aspect::Offset) && c.class == Class::Breaking)
-        }
+        Expect::Offset(a) => any(&|c| {
+            ends_with_field(c, a) && c.aspect == Some(Aspect::Offset) && c.class == Class::Breaking
+        }),
         Expect::Renamed(a, b) => {
             all(Class::Metadata)
                 && any(&|c| {
@@ -1004,11 +1196,17 @@ fn reported(d: &Diff, e: &Expect) -> Result<(), String> {
         }
         Expect::Value(v) => {
             all(Class::Breaking)
-                && any(&|c| c.path.last().is_some_and(|s| s.kind == SegKind::Variant && s.name == *v) && c.aspect == Some(Aspect::Value))
+                && any(&|c| {
+                    c.path.last().is_some_and(|s| s.kind == SegKind::Variant && s.name == *v)
+                        && c.aspect == Some(Aspect::Value)
+                })
         }
         Expect::Added(v) => {
             all(Class::Additive)
-                && any(&|c| c.kind == Kind::Added && c.path.last().is_some_and(|s| s.kind == SegKind::Variant && s.name == *v))
+                && any(&|c| {
+                    c.kind == Kind::Added
+                        && c.path.last().is_some_and(|s| s.kind == SegKind::Variant && s.name == *v)
+                })
         }
         Expect::Geometry(arch, key) => {
             all(Class::Breaking)
@@ -1037,15 +1235,17 @@ fn a_random_single_mutation_is_reported_with_the_right_class() {
     let files = committed();
     let base = load(&files).expect("the committed spec checks");
     let checked = std::cell::RefCell::new([0usize; KINDS.len()]);
-    let mut runner = TestRunner::new(Config { cases: 200, failure_persistence: None, ..Config::default() });
-    let result = runner.run(&(0..KINDS.len(), any::<u64>(), any::<u64>()), |(kind, pick, param)| {
-        let Some((mutant, expect)) = mutate(&files, kind, pick, param) else { return Ok(()) };
-        // Mutants that do not check are skipped: the diff only sees checked models.
-        let Ok(model) = load(&mutant) else { return Ok(()) };
-        checked.borrow_mut()[kind] += 1;
-        let d = codegen::diff(&base, &model);
-        reported(&d, &expect).map_err(TestCaseError::fail)
-    });
+    let mut runner =
+        TestRunner::new(Config { cases: 200, failure_persistence: None, ..Config::default() });
+    let result =
+        runner.run(&(0..KINDS.len(), any::<u64>(), any::<u64>()), |(kind, pick, param)| {
+            let Some((mutant, expect)) = mutate(&files, kind, pick, param) else { return Ok(()) };
+            // Mutants that do not check are skipped: the diff only sees checked models.
+            let Ok(model) = load(&mutant) else { return Ok(()) };
+            checked.borrow_mut()[kind] += 1;
+            let d = codegen::diff(&base, &model);
+            reported(&d, &expect).map_err(TestCaseError::fail)
+        });
     if let Err(e) = result {
         panic!("{e}");
     }

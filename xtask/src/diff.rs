@@ -55,7 +55,10 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
     let diff = match &args.arch {
         Some(names) => {
             if args.sides.len() > 1 {
-                bail!("--arch A B takes at most one spec (a folder or git:REV), got {}", args.sides.len());
+                bail!(
+                    "--arch A B takes at most one spec (a folder or git:REV), got {}",
+                    args.sides.len()
+                );
             }
             let spec = args.sides.first().cloned().unwrap_or_else(|| default_spec(root));
             let Some(model) = load(root, &spec)? else { return Ok(ExitCode::FAILURE) };
@@ -70,7 +73,9 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 [old, new] => (old.clone(), new.clone()),
                 more => bail!("diff takes OLD and NEW, got {} sides", more.len()),
             };
-            let (Some(o), Some(n)) = (load(root, &old)?, load(root, &new)?) else { return Ok(ExitCode::FAILURE) };
+            let (Some(o), Some(n)) = (load(root, &old)?, load(root, &new)?) else {
+                return Ok(ExitCode::FAILURE);
+            };
             let mut d = codegen::diff(&o, &n);
             d.old = label(root, &old);
             d.new = label(root, &new);
@@ -92,7 +97,11 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 FailOn::Additive => "additive or breaking ",
                 FailOn::Metadata => "",
             };
-            eprintln!("error: {n} {what}change{} (--fail-on {})", if n == 1 { "" } else { "s" }, class_name(c));
+            eprintln!(
+                "error: {n} {what}change{} (--fail-on {})",
+                if n == 1 { "" } else { "s" },
+                class_name(c)
+            );
             return Ok(ExitCode::FAILURE);
         }
     }
@@ -115,7 +124,9 @@ pub fn default_spec(root: &Path) -> String {
 
 /// A side as output names it: a folder inside the workspace relative to it.
 fn label(root: &Path, side: &str) -> String {
-    Path::new(side).strip_prefix(root).map_or_else(|_| side.to_string(), |p| p.to_string_lossy().replace('\\', "/"))
+    Path::new(side)
+        .strip_prefix(root)
+        .map_or_else(|_| side.to_string(), |p| p.to_string_lossy().replace('\\', "/"))
 }
 
 fn class_name(c: Class) -> &'static str {
@@ -180,7 +191,8 @@ fn git(dir: &Path, args: &[&str]) -> Result<String> {
     if !out.status.success() {
         bail!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim());
     }
-    String::from_utf8(out.stdout).with_context(|| format!("git {} printed non-UTF-8 text", args.join(" ")))
+    String::from_utf8(out.stdout)
+        .with_context(|| format!("git {} printed non-UTF-8 text", args.join(" ")))
 }
 
 /// Every `*.isa` and `arch/*.toml` under `dir` at `rev`, read with `git show` (no

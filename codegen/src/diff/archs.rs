@@ -44,17 +44,44 @@ impl ArchCmp<'_> {
                 (None, None) => {}
                 (Some(x), None) => {
                     let note = self.absent_note(g, b);
-                    self.c.removed(Class::Breaking, path, json::arch_value_val(m, g, x), x.meta.span, Some(note));
+                    self.c.removed(
+                        Class::Breaking,
+                        path,
+                        json::arch_value_val(m, g, x),
+                        x.meta.span,
+                        Some(note),
+                    );
                 }
                 (None, Some(y)) => {
                     let note = self.absent_note(g, a);
-                    self.c.added(Class::Additive, path, json::arch_value_val(m, g, y), y.meta.span, Some(note));
+                    self.c.added(
+                        Class::Additive,
+                        path,
+                        json::arch_value_val(m, g, y),
+                        y.meta.span,
+                        Some(note),
+                    );
                 }
                 (Some(x), Some(y)) if x.value != y.value => {
-                    let class = if only_learned(&x.value, &y.value) { Class::Additive } else { Class::Breaking };
-                    let v = |v: &ArchValue| Val { json: json::value_json(&v.value), text: json::value_text(&v.value) };
+                    let class = if only_learned(&x.value, &y.value) {
+                        Class::Additive
+                    } else {
+                        Class::Breaking
+                    };
+                    let v = |v: &ArchValue| Val {
+                        json: json::value_json(&v.value),
+                        text: json::value_text(&v.value),
+                    };
                     let note = value_note(m, b, g, y);
-                    self.c.emit(class, Kind::Changed, path, Some(Aspect::Value), Some((v(x), x.meta.span)), Some((v(y), y.meta.span)), note);
+                    self.c.emit(
+                        class,
+                        Kind::Changed,
+                        path,
+                        Some(Aspect::Value),
+                        Some((v(x), x.meta.span)),
+                        Some((v(y), y.meta.span)),
+                        note,
+                    );
                 }
                 (Some(_), Some(_)) => {}
             }
@@ -126,7 +153,9 @@ impl ArchCmp<'_> {
             let path = vec![seg(SegKind::Enum, &e.name)];
             if self.avail(path.clone(), &e.meta, || json::enum_val(m, e)) {
                 for v in &e.variants {
-                    self.avail(sub(&path, SegKind::Variant, &v.name), &v.meta, || json::variant_val(m, v));
+                    self.avail(sub(&path, SegKind::Variant, &v.name), &v.meta, || {
+                        json::variant_val(m, v)
+                    });
                 }
             }
         }
@@ -142,13 +171,17 @@ impl ArchCmp<'_> {
             self.avail(vec![seg(SegKind::Sentinel, &s.name)], &s.meta, || json::sentinel_val(m, s));
         }
         for bm in &m.bitmasks {
-            self.avail(vec![seg(SegKind::Bitmask, &bm.name)], &bm.meta, || json::bitmask_val(m, bm));
+            self.avail(vec![seg(SegKind::Bitmask, &bm.name)], &bm.meta, || {
+                json::bitmask_val(m, bm)
+            });
         }
         for ap in &m.apertures {
             let path = vec![seg(SegKind::Aperture, &ap.name)];
             if self.avail(path.clone(), &ap.meta, || json::aperture_val(m, ap)) {
                 for r in &ap.regions {
-                    self.avail(sub(&path, SegKind::Region, &r.name), &r.meta, || json::region_val(m, r));
+                    self.avail(sub(&path, SegKind::Region, &r.name), &r.meta, || {
+                        json::region_val(m, r)
+                    });
                 }
             }
         }

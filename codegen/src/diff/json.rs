@@ -39,6 +39,7 @@ use crate::source::Span;
 /// names and rule parameters. Lists keep the model's order (spec order for members,
 /// sorted by name or value elsewhere); `values` objects are keyed by geometry name,
 /// `null` where the arch has no value (rules are not listed).
+#[must_use]
 pub fn export(m: &Model) -> serde_json::Value {
     let files: Vec<J> = m.sources.iter().map(|(_, f)| J::from(f.path.clone())).collect();
     json!({
@@ -61,6 +62,7 @@ pub fn export(m: &Model) -> serde_json::Value {
 }
 
 /// [`export`] pretty-printed, with a final newline: what `cargo xtask export --json` writes.
+#[must_use]
 pub fn export_json(m: &Model) -> String {
     let mut s = serde_json::to_string_pretty(&export(m)).expect("a JSON value serialises");
     s.push('\n');
@@ -167,7 +169,12 @@ fn prec(op: BinOp) -> u8 {
 }
 
 /// An expression in Rust-precedence infix, names through `name`.
-pub(super) fn expr_str(m: &Model, e: &Expr, params: &[String], name: &dyn Fn(&str) -> String) -> String {
+pub(super) fn expr_str(
+    m: &Model,
+    e: &Expr,
+    params: &[String],
+    name: &dyn Fn(&str) -> String,
+) -> String {
     fn go(m: &Model, e: &Expr, params: &[String], name: &dyn Fn(&str) -> String, out: &mut String) {
         match e {
             Expr::Int(v) => out.push_str(&int_text(*v)),
@@ -198,10 +205,22 @@ pub(super) fn expr_str(m: &Model, e: &Expr, params: &[String], name: &dyn Fn(&st
 }
 
 /// The guards of a rule, `a < b, c < d`.
-pub(super) fn requires_str(m: &Model, conds: &[Cond], params: &[String], name: &dyn Fn(&str) -> String) -> String {
+pub(super) fn requires_str(
+    m: &Model,
+    conds: &[Cond],
+    params: &[String],
+    name: &dyn Fn(&str) -> String,
+) -> String {
     conds
         .iter()
-        .map(|c| format!("{} {} {}", expr_str(m, &c.lhs, params, name), c.op.as_str(), expr_str(m, &c.rhs, params, name)))
+        .map(|c| {
+            format!(
+                "{} {} {}",
+                expr_str(m, &c.lhs, params, name),
+                c.op.as_str(),
+                expr_str(m, &c.rhs, params, name)
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -249,7 +268,8 @@ pub(super) fn value_text(v: &Value) -> String {
 /// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
 pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
     let op_enum = &m[m.opcode_enum(m[b.arm].record)];
-    let mut s = op_enum.variant_of(b.opcode).map_or_else(|| enum_value_text(b.opcode), |v| v.name.clone());
+    let mut s =
+        op_enum.variant_of(b.opcode).map_or_else(|| enum_value_text(b.opcode), |v| v.name.clone());
     if let Some(sub) = &b.sub {
         let v = sub
             .enum_id
@@ -267,6 +287,12 @@ pub(super) fn bind_key_text(b: &Binding) -> String {
         s.push_str(&format!(", sub @{} = {}", sub.offset, enum_value_text(sub.value)));
     }
     s
+}
+
+/// The numbers of a binding as JSON: `{ "opcode": 223, "sub": { "offset": 12, "value": 1 } | null }`.
+pub(super) fn bind_key_json(b: &Binding) -> J {
+    let sub = b.sub.as_ref().map_or(J::Null, |s| json!({ "offset": s.offset, "value": s.value }));
+    json!({ "opcode": b.opcode, "sub": sub })
 }
 
 /// The predicate of an alt: `marker & 0xA0 == 0x80`, or `otherwise`.
@@ -316,9 +342,10 @@ pub(super) fn use_name(group: &str, prefix: &Option<String>) -> String {
 // ---------------------------------------------------------------------------------
 
 pub(super) fn field(m: &Model, f: &Field) -> J {
-    let group = f.group.as_ref().map_or(J::Null, |g| {
-        json!({ "name": m[g.group].name, "base": g.base, "prefix": g.prefix })
-    });
+    let group = f.group.as_ref().map_or(
+        J::Null,
+        |g| json!({ "name": m[g.group].name, "base": g.base, "prefix": g.prefix }),
+    );
     with_meta(
         m,
         &f.meta,
@@ -334,7 +361,10 @@ pub(super) fn field(m: &Model, f: &Field) -> J {
 }
 
 pub(super) fn field_val(m: &Model, f: &Field) -> Val {
-    Val { json: field(m, f), text: format!("{}..{} {}", f.offset, f.offset + f.size, type_str(m, &f.ty)) }
+    Val {
+        json: field(m, f),
+        text: format!("{}..{} {}", f.offset, f.offset + f.size, type_str(m, &f.ty)),
+    }
 }
 
 pub(super) fn record(m: &Model, r: &Record) -> J {
@@ -389,7 +419,11 @@ pub(super) fn arm(m: &Model, id: ArmId) -> J {
 pub(super) fn arm_val(m: &Model, id: ArmId) -> Val {
     let a = &m[id];
     let binds: Vec<String> = m.bindings_of(id).map(|b| bind_name(m, b)).collect();
-    let bound = if binds.is_empty() { "unbound".to_string() } else { format!("bound to {}", binds.join("; ")) };
+    let bound = if binds.is_empty() {
+        "unbound".to_string()
+    } else {
+        format!("bound to {}", binds.join("; "))
+    };
     Val { json: arm(m, id), text: format!("{} fields, {bound}", a.fields.len()) }
 }
 
@@ -434,7 +468,10 @@ pub(super) fn bits(m: &Model, b: &Bits) -> J {
 }
 
 pub(super) fn bits_val(m: &Model, b: &Bits) -> Val {
-    Val { json: bits(m, b), text: format!("{}, {} bit-fields, {} alts", b.width.as_str(), b.fields.len(), b.alts.len()) }
+    Val {
+        json: bits(m, b),
+        text: format!("{}, {} bit-fields, {} alts", b.width.as_str(), b.fields.len(), b.alts.len()),
+    }
 }
 
 fn variant(m: &Model, v: &Variant) -> J {
@@ -458,7 +495,10 @@ pub(super) fn enumeration(m: &Model, e: &Enum) -> J {
 }
 
 pub(super) fn enum_val(m: &Model, e: &Enum) -> Val {
-    Val { json: enumeration(m, e), text: format!("{}, {} values", e.width.as_str(), e.variants.len()) }
+    Val {
+        json: enumeration(m, e),
+        text: format!("{}, {} values", e.width.as_str(), e.variants.len()),
+    }
 }
 
 pub(super) fn band(m: &Model, b: &Band) -> J {
@@ -505,7 +545,11 @@ pub(super) fn binding_val(m: &Model, b: &Binding) -> Val {
 
 pub(super) fn sentinel(m: &Model, s: &Sentinel) -> J {
     let b = &m[s.binding];
-    with_meta(m, &s.meta, json!({ "name": s.name, "binding": bind_name(m, b), "arm": m[b.arm].name }))
+    with_meta(
+        m,
+        &s.meta,
+        json!({ "name": s.name, "binding": bind_name(m, b), "arm": m[b.arm].name }),
+    )
 }
 
 pub(super) fn sentinel_val(m: &Model, s: &Sentinel) -> Val {
@@ -517,7 +561,10 @@ pub(super) fn bitmask(m: &Model, b: &Bitmask) -> J {
 }
 
 pub(super) fn words_text(words: &[u64]) -> String {
-    format!("[{}]", words.iter().map(|w| format!("{w:#X}").replace("0X", "0x")).collect::<Vec<_>>().join(", "))
+    format!(
+        "[{}]",
+        words.iter().map(|w| format!("{w:#X}").replace("0X", "0x")).collect::<Vec<_>>().join(", ")
+    )
 }
 
 pub(super) fn bitmask_val(m: &Model, b: &Bitmask) -> Val {
@@ -529,7 +576,10 @@ fn region(m: &Model, r: &Region) -> J {
 }
 
 pub(super) fn region_val(m: &Model, r: &Region) -> Val {
-    Val { json: region(m, r), text: format!("{} + {}", int_text(r.base.into()), int_text(r.size.into())) }
+    Val {
+        json: region(m, r),
+        text: format!("{} + {}", int_text(r.base.into()), int_text(r.size.into())),
+    }
 }
 
 pub(super) fn aperture(m: &Model, a: &Aperture) -> J {
@@ -583,8 +633,12 @@ pub(super) fn geom_val(m: &Model, g: &GeomItem) -> Val {
     let id = |s: &str| s.to_string();
     let text = match &g.kind {
         GeomKind::Value(t) => format!("geometry {}", geom_type_str(m, t)),
-        GeomKind::Derived(t, e) => format!("derived {} = {}", geom_type_str(m, t), expr_str(m, e, &[], &id)),
-        GeomKind::Rule { params, expr, .. } => format!("rule ({}) = {}", params.join(", "), expr_str(m, expr, params, &id)),
+        GeomKind::Derived(t, e) => {
+            format!("derived {} = {}", geom_type_str(m, t), expr_str(m, e, &[], &id))
+        }
+        GeomKind::Rule { params, expr, .. } => {
+            format!("rule ({}) = {}", params.join(", "), expr_str(m, expr, params, &id))
+        }
     };
     Val { json: geom(m, g), text }
 }

@@ -51,7 +51,7 @@ fn inline(v: &Val) -> bool {
 }
 
 fn reaches_text(arms: &[String]) -> String {
-    const SHOWN: usize = 6;
+    const SHOWN: usize = 8;
     if arms.len() <= SHOWN {
         arms.join(", ")
     } else {
@@ -90,7 +90,8 @@ fn change_lines(c: &Change, st: &Style, out: &mut String) {
             if inline(old) && inline(new) && !old.text.is_empty() && !new.text.is_empty() {
                 format!("{aspect} {} → {}", old.text, new.text)
             } else {
-                let (ol, nl): (Vec<&str>, Vec<&str>) = (old.text.lines().collect(), new.text.lines().collect());
+                let (ol, nl): (Vec<&str>, Vec<&str>) =
+                    (old.text.lines().collect(), new.text.lines().collect());
                 extra.extend(ol.iter().filter(|l| !nl.contains(l)).map(|l| format!("- {l}")));
                 extra.extend(nl.iter().filter(|l| !ol.contains(l)).map(|l| format!("+ {l}")));
                 if extra.is_empty() {
@@ -112,7 +113,7 @@ fn change_lines(c: &Change, st: &Style, out: &mut String) {
     let _ = writeln!(out, "    {line}");
     for e in extra {
         let color = if e.starts_with('-') { RED } else { GREEN };
-        let _ = writeln!(out, "      {}", st.paint(&[color], &e));
+        let _ = writeln!(out, "      {}", st.paint(&[color], e.trim_end()));
     }
     if let Some(s) = sites(&c.old_at, &c.new_at) {
         let _ = writeln!(out, "      {}", st.paint(&[DIM], &format!("at {s}")));
@@ -127,8 +128,10 @@ pub(super) fn text(d: &Diff, color: bool) -> String {
         let _ = writeln!(out, "{}: no changes", st.paint(&[BOLD], &title));
         return out;
     }
-    let counts: Vec<String> =
-        [Class::Breaking, Class::Additive, Class::Metadata].iter().map(|&c| format!("{} {}", d.count(c), class_name(c))).collect();
+    let counts: Vec<String> = [Class::Breaking, Class::Additive, Class::Metadata]
+        .iter()
+        .map(|&c| format!("{} {}", d.count(c), class_name(c)))
+        .collect();
     let n = d.changes.len();
     let _ = writeln!(
         out,
@@ -143,15 +146,28 @@ pub(super) fn text(d: &Diff, color: bool) -> String {
             continue;
         }
         let _ = writeln!(out);
-        let _ = writeln!(out, "{}", st.paint(&[BOLD, class_color(class)], &format!("{} ({})", class_name(class), list.len())));
+        let _ = writeln!(
+            out,
+            "{}",
+            st.paint(
+                &[BOLD, class_color(class)],
+                &format!("{} ({})", class_name(class), list.len())
+            )
+        );
         let mut i = 0;
         while i < list.len() {
             let root = list[i].path.first();
-            let group: Vec<&Change> = list[i..].iter().take_while(|c| c.path.first() == root).copied().collect();
-            let mut header = root.map_or_else(String::new, |s| format!("{} {}", s.kind.as_str(), s.name));
+            let group: Vec<&Change> =
+                list[i..].iter().take_while(|c| c.path.first() == root).copied().collect();
+            let mut header =
+                root.map_or_else(String::new, |s| format!("{} {}", s.kind.as_str(), s.name));
             let reaches = &group[0].reaches;
             if !reaches.is_empty() {
-                let _ = write!(header, "  {}", st.paint(&[DIM], &format!("(reaches {})", reaches_text(reaches))));
+                let _ = write!(
+                    header,
+                    "  {}",
+                    st.paint(&[DIM], &format!("(reaches {})", reaches_text(reaches)))
+                );
             }
             let _ = writeln!(out, "  {header}");
             for c in &group {
@@ -164,7 +180,10 @@ pub(super) fn text(d: &Diff, color: bool) -> String {
 }
 
 fn site_json(s: &Option<Site>) -> serde_json::Value {
-    s.as_ref().map_or(serde_json::Value::Null, |s| json!({ "file": s.file, "line": s.line, "col": s.col }))
+    s.as_ref().map_or(
+        serde_json::Value::Null,
+        |s| json!({ "file": s.file, "line": s.line, "col": s.col }),
+    )
 }
 
 pub(super) fn json(d: &Diff) -> String {
