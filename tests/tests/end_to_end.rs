@@ -3,45 +3,9 @@
 //! workspace and builds a small crate that uses the new type.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tpb_isa_tests::root;
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
-
-fn load(spec: &Path, base: &Path) -> codegen::Sources {
-    let mut paths: Vec<PathBuf> = Vec::new();
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "isa" || x == "toml") {
-                out.push(p);
-            }
-        }
-    }
-    walk(spec, &mut paths);
-    paths.sort();
-    let mut s = codegen::Sources::new();
-    for p in paths {
-        let shown = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
-        s.add(shown, fs::read_to_string(&p).unwrap());
-    }
-    s
-}
+use tpb_isa_tests::{copy_dir, load_spec as load, root};
 
 const NEW_ARM: &str = r#"
 /// An arm added by the end-to-end test.

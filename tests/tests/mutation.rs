@@ -4,46 +4,10 @@
 //! regenerated pin tests, built against the committed crate, fail exactly there.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use tpb_isa::arms::CtrlAl;
-use tpb_isa_tests::root;
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
-
-fn load(spec: &Path, base: &Path) -> codegen::Sources {
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "isa" || x == "toml") {
-                out.push(p);
-            }
-        }
-    }
-    let mut paths = Vec::new();
-    walk(spec, &mut paths);
-    paths.sort();
-    let mut s = codegen::Sources::new();
-    for p in paths {
-        let shown = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
-        s.add(shown, fs::read_to_string(&p).unwrap());
-    }
-    s
-}
+use tpb_isa_tests::{copy_dir, load_spec as load, root};
 
 /// The text of the test `fn name` inside `mod module` of a generated pins file.
 fn pin_test<'a>(pins: &'a str, module: &str, name: &str) -> &'a str {

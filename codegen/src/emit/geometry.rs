@@ -251,7 +251,7 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
     });
     let mut doc = Doc::of(model, &item.meta, format!("The geometry value {}.", code(&item.name)));
     if let GeomKind::Derived(_, e) = &item.kind {
-        doc = doc.note(format!("Derived: {}.", code(&spell(model, e, &[], true))));
+        doc = doc.note(format!("Derived: {}.", code(&spell(model, e, &[]))));
     }
     let values: Vec<String> = model
         .arch_ids()
@@ -296,20 +296,13 @@ fn show(v: Option<&Value>) -> String {
 }
 
 /// The expression as spec text, parameters by name, inner operations parenthesised.
-fn spell(model: &Model, e: &Expr, params: &[String], top: bool) -> String {
-    match e {
+fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
+    e.render(&|leaf| match leaf {
         Expr::Int(v) => v.to_string(),
         Expr::Value(g) => model[*g].name.clone(),
         Expr::Param(p) => params.get(*p as usize).cloned().unwrap_or_else(|| format!("${p}")),
-        Expr::Binary(op, l, r) => {
-            let s = format!("{} {} {}", spell(model, l, params, false), op.as_str(), spell(model, r, params, false));
-            if top {
-                s
-            } else {
-                format!("({s})")
-            }
-        }
-    }
+        Expr::Binary(..) => unreachable!("render spells operations itself"),
+    })
 }
 
 /// `pub mod cayman { pub const NUM_TPB: u32 = 8; ... }` with each entry's provenance.
@@ -343,7 +336,7 @@ fn arch_module(model: &Model, a: ArchId) -> TokenStream {
             if let GeomKind::Derived(_, e) = &item.kind {
                 d = d.note(format!(
                     "Derived: {}{}.",
-                    code(&spell(model, e, &[], true)),
+                    code(&spell(model, e, &[])),
                     if v.stated { ", and the sources state the same value" } else { "" }
                 ));
             }
@@ -397,7 +390,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     let result = cx.expr(expr.clone());
     let stmts = std::mem::take(&mut cx.stmts);
     let mut doc = Doc::of(model, &item.meta, format!("The rule {}.", code(rule_name)))
-        .note(format!("Computes {}.", code(&spell(model, expr, params, true))));
+        .note(format!("Computes {}.", code(&spell(model, expr, params))));
     if !requires.is_empty() {
         let g: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
         doc = doc.note(format!(

@@ -343,36 +343,24 @@ fn eval(e: &Expr, value: &dyn Fn(GeomId) -> Option<i128>, params: &[i128]) -> Re
 }
 
 /// The expression with each value replaced by its number, for messages.
-fn substitute(e: &Expr, value: &dyn Fn(GeomId) -> Option<i128>, top: bool) -> String {
-    match e {
-        Expr::Int(v) => v.to_string(),
+fn substitute(e: &Expr, value: &dyn Fn(GeomId) -> Option<i128>) -> String {
+    e.render(&|leaf| match leaf {
         Expr::Value(g) => value(*g).map_or_else(|| "?".to_string(), |v| v.to_string()),
-        Expr::Param(p) => format!("${p}"),
-        Expr::Binary(op, l, r) => {
-            let s = format!("{} {} {}", substitute(l, value, false), op.as_str(), substitute(r, value, false));
-            if top {
-                s
-            } else {
-                format!("({s})")
-            }
-        }
-    }
+        other => spell_leaf(other, None),
+    })
 }
 
 /// The spelled-out expression, for messages.
-fn spell(e: &Expr, geometry: &[GeomItem], top: bool) -> String {
-    match e {
-        Expr::Int(v) => v.to_string(),
-        Expr::Value(g) => geometry[g.0 as usize].name.clone(),
-        Expr::Param(p) => format!("${p}"),
-        Expr::Binary(op, l, r) => {
-            let s = format!("{} {} {}", spell(l, geometry, false), op.as_str(), spell(r, geometry, false));
-            if top {
-                s
-            } else {
-                format!("({s})")
-            }
-        }
+fn spell(e: &Expr, geometry: &[GeomItem]) -> String {
+    e.render(&|leaf| spell_leaf(leaf, Some(geometry)))
+}
+
+fn spell_leaf(e: &Expr, geometry: Option<&[GeomItem]>) -> String {
+    match (e, geometry) {
+        (Expr::Int(v), _) => v.to_string(),
+        (Expr::Value(g), Some(geo)) => geo[g.0 as usize].name.clone(),
+        (Expr::Param(p), _) => format!("${p}"),
+        _ => "?".to_string(),
     }
 }
 
@@ -647,8 +635,8 @@ fn derive(
                     format!(
                         "derived '{}' = {} = {} = {v} on {arch}, but the arch file states {s}",
                         item.name,
-                        spell(expr, geometry, true),
-                        substitute(expr, &lookup, true)
+                        spell(expr, geometry),
+                        substitute(expr, &lookup)
                     ),
                 )
                 .label(format!("stated {s}"))

@@ -138,6 +138,27 @@ pub enum Expr {
     Binary(BinOp, Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// Spec-like text: `leaf` spells literals, values and parameters; inner operations
+    /// are parenthesised. One renderer for docs and messages.
+    pub fn render(&self, leaf: &dyn Fn(&Expr) -> String) -> String {
+        fn go(e: &Expr, leaf: &dyn Fn(&Expr) -> String, top: bool) -> String {
+            match e {
+                Expr::Binary(op, l, r) => {
+                    let s = format!("{} {} {}", go(l, leaf, false), op.as_str(), go(r, leaf, false));
+                    if top {
+                        s
+                    } else {
+                        format!("({s})")
+                    }
+                }
+                other => leaf(other),
+            }
+        }
+        go(self, leaf, true)
+    }
+}
+
 /// `lhs op rhs`, a guard of a rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cond {
