@@ -14,18 +14,21 @@ pub struct Raw(pub [u8; RECORD_SIZE]);
 impl Raw {
     /// Wrap a record's bytes.
     #[must_use]
+    #[inline]
     pub const fn new(bytes: [u8; RECORD_SIZE]) -> Raw {
         Raw(bytes)
     }
 
     /// The bytes.
     #[must_use]
+    #[inline]
     pub const fn bytes(&self) -> &[u8; RECORD_SIZE] {
         &self.0
     }
 
     /// The discriminant byte (+0).
     #[must_use]
+    #[inline]
     pub const fn opcode(&self) -> u8 {
         self.0[crate::generated::inst::DISCRIMINANT_OFFSET]
     }

@@ -192,6 +192,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
 
             /// Decode any record as this arm; never fails, every byte is kept.
             #[must_use]
+            #[inline]
             pub const fn decode(b: &[u8; RECORD_SIZE]) -> #name {
                 #reads
             }
@@ -199,6 +200,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
             /// Encode to a record; `decode` of the result gives `self` back, and
             /// `decode` then `encode` is the identity on every input.
             #[must_use]
+            #[inline]
             pub fn encode(&self) -> [u8; RECORD_SIZE] {
                 let mut out = [0u8; RECORD_SIZE];
                 let b = &mut out;
@@ -208,6 +210,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
 
             /// A view of `b` as this arm.
             #[must_use]
+            #[inline]
             pub const fn view(b: &[u8; RECORD_SIZE]) -> #view<'_> {
                 #view(b)
             }
@@ -235,6 +238,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
 
             /// Decode the whole record into the owned type.
             #[must_use]
+            #[inline]
             pub const fn decode(&self) -> #name {
                 #name::decode(self.0)
             }

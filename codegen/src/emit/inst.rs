@@ -116,6 +116,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             quote! {
                 /// The discriminant (opcode) byte.
                 #[must_use]
+                #[inline]
                 pub const fn opcode(&self) -> #width {
                     match self {
                         #(Inst::#types(x) => x.#access,)*
@@ -127,6 +128,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         None => quote! {
             /// The discriminant (opcode) byte.
             #[must_use]
+            #[inline]
             pub fn opcode(&self) -> #width {
                 crate::raw::le::u8_at(&self.encode(), DISCRIMINANT_OFFSET)
             }
@@ -152,6 +154,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         impl Inst {
             /// Decode a record, dispatching on the discriminant (and sub-opcode) bytes.
             #[must_use]
+            #[inline]
             pub const fn decode(b: &[u8; RECORD_SIZE]) -> Inst {
                 match dispatch(b) {
                     #(#dispatch_arms)*
@@ -169,6 +172,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
 
             /// Encode back to bytes; the inverse of `decode` on every input.
             #[must_use]
+            #[inline]
             pub fn encode(&self) -> [u8; RECORD_SIZE] {
                 match self {
                     #(Inst::#types(x) => x.encode(),)*
@@ -259,6 +263,7 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     quote! {
         /// Which arm the bindings select for a record, or `None` (`Inst::Unknown`).
         #[must_use]
+        #[inline]
         pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
             match #disc {
                 #(#arms)*

@@ -42,6 +42,7 @@ fn struct_items(model: &Model, s: &Struct) -> TokenStream {
 
             /// Decode from exactly [`Self::SIZE`] bytes; never fails.
             #[must_use]
+            #[inline]
             pub const fn decode(b: &[u8; #size]) -> #name {
                 #name::read_from(b, 0)
             }
@@ -55,11 +56,13 @@ fn struct_items(model: &Model, s: &Struct) -> TokenStream {
             }
 
             /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+            #[inline]
             pub(crate) const fn read_from(b: &[u8], base: usize) -> #name {
                 #reads
             }
 
             /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+            #[inline]
             pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
                 #writes
             }

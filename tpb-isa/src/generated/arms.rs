@@ -188,6 +188,7 @@ impl CtrlAl {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> CtrlAl {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -213,6 +214,7 @@ impl CtrlAl {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -236,6 +238,7 @@ impl CtrlAl {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> CtrlAlRef<'_> {
         CtrlAlRef(b)
     }
@@ -261,6 +264,7 @@ impl<'a> CtrlAlRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> CtrlAl {
         CtrlAl::decode(self.0)
     }
@@ -592,6 +596,7 @@ impl DmaDirect2d {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> DmaDirect2d {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -654,6 +659,7 @@ impl DmaDirect2d {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -688,6 +694,7 @@ impl DmaDirect2d {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> DmaDirect2dRef<'_> {
         DmaDirect2dRef(b)
     }
@@ -713,6 +720,7 @@ impl<'a> DmaDirect2dRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> DmaDirect2d {
         DmaDirect2d::decode(self.0)
     }
@@ -1037,6 +1045,7 @@ impl PseudoExitExecution {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> PseudoExitExecution {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -1049,6 +1058,7 @@ impl PseudoExitExecution {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -1061,6 +1071,7 @@ impl PseudoExitExecution {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> PseudoExitExecutionRef<'_> {
         PseudoExitExecutionRef(b)
     }
@@ -1097,6 +1108,7 @@ impl<'a> PseudoExitExecutionRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> PseudoExitExecution {
         PseudoExitExecution::decode(self.0)
     }
@@ -1231,6 +1243,7 @@ impl PseudoFunctionBegin {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> PseudoFunctionBegin {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -1258,6 +1271,7 @@ impl PseudoFunctionBegin {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -1275,6 +1289,7 @@ impl PseudoFunctionBegin {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> PseudoFunctionBeginRef<'_> {
         PseudoFunctionBeginRef(b)
     }
@@ -1300,6 +1315,7 @@ impl<'a> PseudoFunctionBeginRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> PseudoFunctionBegin {
         PseudoFunctionBegin::decode(self.0)
     }
@@ -1444,6 +1460,7 @@ impl PseudoFunctionCall {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> PseudoFunctionCall {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -1465,6 +1482,7 @@ impl PseudoFunctionCall {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -1480,6 +1498,7 @@ impl PseudoFunctionCall {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> PseudoFunctionCallRef<'_> {
         PseudoFunctionCallRef(b)
     }
@@ -1505,6 +1524,7 @@ impl<'a> PseudoFunctionCallRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> PseudoFunctionCall {
         PseudoFunctionCall::decode(self.0)
     }
@@ -1623,6 +1643,7 @@ impl PseudoLibraryReloadIndex {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> PseudoLibraryReloadIndex {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -1635,6 +1656,7 @@ impl PseudoLibraryReloadIndex {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -1647,6 +1669,7 @@ impl PseudoLibraryReloadIndex {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> PseudoLibraryReloadIndexRef<'_> {
         PseudoLibraryReloadIndexRef(b)
     }
@@ -1683,6 +1706,7 @@ impl<'a> PseudoLibraryReloadIndexRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> PseudoLibraryReloadIndex {
         PseudoLibraryReloadIndex::decode(self.0)
     }
@@ -1875,6 +1899,7 @@ impl S3d3Ts {
 
     /// Decode any record as this arm; never fails, every byte is kept.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> S3d3Ts {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
@@ -1899,6 +1924,7 @@ impl S3d3Ts {
     /// Encode to a record; `decode` of the result gives `self` back, and
     /// `decode` then `encode` is the identity on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         let mut out = [0u8; RECORD_SIZE];
         let b = &mut out;
@@ -1923,6 +1949,7 @@ impl S3d3Ts {
 
     /// A view of `b` as this arm.
     #[must_use]
+    #[inline]
     pub const fn view(b: &[u8; RECORD_SIZE]) -> S3d3TsRef<'_> {
         S3d3TsRef(b)
     }
@@ -1948,6 +1975,7 @@ impl<'a> S3d3TsRef<'a> {
 
     /// Decode the whole record into the owned type.
     #[must_use]
+    #[inline]
     pub const fn decode(&self) -> S3d3Ts {
         S3d3Ts::decode(self.0)
     }

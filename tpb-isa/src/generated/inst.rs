@@ -61,6 +61,7 @@ pub enum Inst {
 impl Inst {
     /// Decode a record, dispatching on the discriminant (and sub-opcode) bytes.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; RECORD_SIZE]) -> Inst {
         match dispatch(b) {
             Some(ArmKind::PseudoFunctionBegin) => {
@@ -93,6 +94,7 @@ impl Inst {
 
     /// Encode back to bytes; the inverse of `decode` on every input.
     #[must_use]
+    #[inline]
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         match self {
             Inst::PseudoFunctionBegin(x) => x.encode(),
@@ -105,6 +107,7 @@ impl Inst {
 
     /// The discriminant (opcode) byte.
     #[must_use]
+    #[inline]
     pub const fn opcode(&self) -> u8 {
         match self {
             Inst::PseudoFunctionBegin(x) => x.header.opcode,
@@ -166,6 +169,7 @@ impl From<Inst> for Raw {
 
 /// Which arm the bindings select for a record, or `None` (`Inst::Unknown`).
 #[must_use]
+#[inline]
 pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
     match b[DISCRIMINANT_OFFSET] {
         0xD1 => Some(ArmKind::PseudoFunctionBegin),

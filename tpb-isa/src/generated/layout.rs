@@ -52,6 +52,7 @@ impl Events {
 
     /// Decode from exactly [`Self::SIZE`] bytes; never fails.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; 8]) -> Events {
         Events::read_from(b, 0)
     }
@@ -65,6 +66,7 @@ impl Events {
     }
 
     /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) const fn read_from(b: &[u8], base: usize) -> Events {
         Self {
             wait_mode: crate::raw::le::u8_at(b, base),
@@ -76,6 +78,7 @@ impl Events {
     }
 
     /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
         crate::raw::le::set_u8(b, base, self.wait_mode);
         crate::raw::le::set_u8(b, base + 1, self.wait_idx);
@@ -152,6 +155,7 @@ impl EventsExtended {
 
     /// Decode from exactly [`Self::SIZE`] bytes; never fails.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; 12]) -> EventsExtended {
         EventsExtended::read_from(b, 0)
     }
@@ -165,6 +169,7 @@ impl EventsExtended {
     }
 
     /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) const fn read_from(b: &[u8], base: usize) -> EventsExtended {
         Self {
             wait_mode: crate::raw::le::u8_at(b, base),
@@ -177,6 +182,7 @@ impl EventsExtended {
     }
 
     /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
         crate::raw::le::set_u8(b, base, self.wait_mode);
         crate::raw::le::set_u8(b, base + 1, self.wait_idx);
@@ -232,6 +238,7 @@ impl Header {
 
     /// Decode from exactly [`Self::SIZE`] bytes; never fails.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; 4]) -> Header {
         Header::read_from(b, 0)
     }
@@ -245,6 +252,7 @@ impl Header {
     }
 
     /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) const fn read_from(b: &[u8], base: usize) -> Header {
         Self {
             opcode: crate::raw::le::u8_at(b, base),
@@ -255,6 +263,7 @@ impl Header {
     }
 
     /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
         crate::raw::le::set_u8(b, base, self.opcode);
         crate::raw::le::set_u8(b, base + 1, self.inst_word_len);
@@ -328,6 +337,7 @@ impl Tensor3d {
 
     /// Decode from exactly [`Self::SIZE`] bytes; never fails.
     #[must_use]
+    #[inline]
     pub const fn decode(b: &[u8; 16]) -> Tensor3d {
         Tensor3d::read_from(b, 0)
     }
@@ -341,6 +351,7 @@ impl Tensor3d {
     }
 
     /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) const fn read_from(b: &[u8], base: usize) -> Tensor3d {
         Self {
             start_addr: crate::generated::operand::Addr4(
@@ -368,6 +379,7 @@ impl Tensor3d {
     }
 
     /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
         crate::raw::le::set_u32(b, base, self.start_addr.0);
         for (i0, x0) in self.step_elem.into_iter().enumerate() {
