@@ -36,6 +36,9 @@ enum Command {
         json: bool,
     },
     /// Assemble text (one record per line, `#` or `;` comments) into a raw stream.
+    ///
+    /// A `disasm` listing is read by its text column, so an edited listing assembles
+    /// to the edit.
     Asm {
         /// The text.
         file: PathBuf,

@@ -134,3 +134,20 @@ fn asm_then_disasm_gives_the_text_back() {
     let want: Vec<&str> = PROGRAM.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(text, want);
 }
+
+#[test]
+fn a_listing_from_disasm_assembles_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("p.tpb"), PROGRAM).unwrap();
+    run(d, &args(&["asm", "p.tpb", "-o", "p.bin"]));
+    let mut stream = fs::read(d.join("p.bin")).unwrap();
+    stream.extend(odd_stream());
+    fs::write(d.join("all.bin"), &stream).unwrap();
+    let listing = Command::new(env!("CARGO_BIN_EXE_tpb")).args(["disasm", "all.bin"]).current_dir(d).output().unwrap();
+    assert!(listing.status.success());
+    fs::write(d.join("all.lst"), &listing.stdout).unwrap();
+    let out = run(d, &args(&["asm", "all.lst", "-o", "again.bin"]));
+    assert!(out.ends_with("exit: 0\n"), "{out}");
+    assert_eq!(fs::read(d.join("again.bin")).unwrap(), stream);
+}

@@ -768,6 +768,32 @@ fn parse_value(
 }
 
 /// Assemble one line into a record; `Ok(None)` for a blank or comment-only line.
+/// Skip the offset and hex columns of a listing line (`00000040  d300…00  text`), so
+/// that a listing assembles as its text column; the text wins, so an edited listing
+/// assembles to the edit. A line without both columns is left as it is.
+fn skip_listing_columns(b: &[u8], at: usize) -> usize {
+    let token = |from: usize| {
+        let end = b[from..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |n| from + n);
+        let hex = b[from..end].iter().all(u8::is_ascii_hexdigit);
+        (end, hex.then_some(end - from))
+    };
+    let skip_ws = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let (off_end, off_len) = token(at);
+    if !matches!(off_len, Some(8..=16)) {
+        return at;
+    }
+    let hex_at = skip_ws(off_end);
+    match token(hex_at) {
+        (hex_end, Some(n)) if n == 2 * RECORD_SIZE => skip_ws(hex_end),
+        _ => at,
+    }
+}
+
 fn line_bytes(line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     let s = &line[..code_end(line.as_bytes())];
     let b = s.as_bytes();
@@ -778,6 +804,7 @@ fn line_bytes(line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     if i == b.len() {
         return Ok(None);
     }
+    i = skip_listing_columns(b, i);
     let start = i;
     while i < b.len() && !b[i].is_ascii_whitespace() {
         i += 1;
@@ -949,6 +976,40 @@ mod tests {
         let t = text(&Inst::decode(&r));
         assert_eq!(as_str(&t), "pseudo_exit_execution");
         assert_eq!(assemble_line(as_str(&t), 1), Ok(Some(r)));
+    }
+
+    /// `00000040  <128 hex digits>  <text>`, as `tpb disasm` prints a record.
+    fn listing(off: usize, hex_of: &[u8; RECORD_SIZE], inst: &Inst) -> Buf {
+        let mut b = Buf { b: [0; 1024], n: 0 };
+        fmt::write(&mut b, format_args!("{off:08x}  ")).unwrap();
+        for x in hex_of {
+            fmt::write(&mut b, format_args!("{x:02x}")).unwrap();
+        }
+        fmt::write(&mut b, format_args!("  {inst}")).unwrap();
+        b
+    }
+
+    #[test]
+    fn a_listing_line_assembles_as_its_text_column() {
+        let mut call = [0u8; RECORD_SIZE];
+        call[0] = 0xD3;
+        call[12..16].copy_from_slice(b"main");
+        call[48] = 7;
+        let inst = Inst::decode(&call);
+        let line = listing(0x40, &call, &inst);
+        assert_eq!(assemble_line(as_str(&line), 1), Ok(Some(call)));
+        // The text wins over a stale hex column: an edited listing assembles to the edit.
+        let mut edited = call;
+        edited[48] = 9;
+        let line = listing(0x40, &call, &Inst::decode(&edited));
+        assert_eq!(assemble_line(as_str(&line), 1), Ok(Some(edited)));
+    }
+
+    #[test]
+    fn a_hex_word_without_the_hex_column_is_a_mnemonic() {
+        let e = assemble_line("  deadbeef pseudo_exit_execution", 3).unwrap_err();
+        assert_eq!((e.line, e.col), (3, 3));
+        assert!(matches!(e.kind, AsmErrorKind::UnknownMnemonic { mnemonic } if mnemonic.as_str() == "deadbeef"));
     }
 
     #[test]
