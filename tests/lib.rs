@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is in the workspace").to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace")
+        .to_path_buf()
 }
-
 
 /// Copy a folder tree (tests make temporary copies of `isa/` and `tpb-isa/`).
 pub fn copy_dir(from: &Path, to: &Path) {

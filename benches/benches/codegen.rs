@@ -15,7 +15,9 @@ fn codegen(c: &mut Criterion) {
     g.sample_size(10);
     for factor in [1usize, 10] {
         let spec = b::scaled_spec(&base, factor);
-        g.bench_function(format!("load_generate_x{factor}"), |bn| bn.iter(|| b::run_codegen(black_box(&spec))));
+        g.bench_function(format!("load_generate_x{factor}"), |bn| {
+            bn.iter(|| b::run_codegen(black_box(&spec)))
+        });
     }
     g.finish();
 }

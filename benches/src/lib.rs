@@ -13,7 +13,9 @@
 use std::hint::black_box;
 use std::io::Cursor;
 
-use tpb_isa::arms::{ArmKind, PseudoFunctionBeginRef, PseudoFunctionCallRef, PseudoLibraryReloadIndexRef};
+use tpb_isa::arms::{
+    ArmKind, PseudoFunctionBeginRef, PseudoFunctionCallRef, PseudoLibraryReloadIndexRef,
+};
 use tpb_isa::inst::{dispatch, Inst, RECORD_SIZE};
 use tpb_isa::stream;
 use tpb_isa::validate::{opcode_valid, validate};
@@ -198,8 +200,12 @@ pub fn gen_view_one_field(bytes: &[u8]) -> u64 {
 #[inline]
 pub fn gen_one_field(r: &[u8; RECORD_SIZE]) -> u64 {
     match dispatch(r) {
-        Some(ArmKind::PseudoFunctionCall) => PseudoFunctionCallRef::new(r).args_table_var_id() as u64,
-        Some(ArmKind::PseudoFunctionBegin) => PseudoFunctionBeginRef::new(r).return_addr_reg_lo().0 as u64,
+        Some(ArmKind::PseudoFunctionCall) => {
+            PseudoFunctionCallRef::new(r).args_table_var_id() as u64
+        }
+        Some(ArmKind::PseudoFunctionBegin) => {
+            PseudoFunctionBeginRef::new(r).return_addr_reg_lo().0 as u64
+        }
         Some(ArmKind::PseudoExitExecution | ArmKind::PseudoLibraryReloadIndex) => {
             PseudoLibraryReloadIndexRef::new(r).pseudo_opcode_raw() as u64
         }
@@ -300,9 +306,21 @@ pub mod hand {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum HwInst {
         /// 0xD1.
-        FunctionBegin { pre: Pre, function_name: [i8; 36], return_reset_semaphores: u8, lo: u8, hi: u8, reserved0: [u8; 13] },
+        FunctionBegin {
+            pre: Pre,
+            function_name: [i8; 36],
+            return_reset_semaphores: u8,
+            lo: u8,
+            hi: u8,
+            reserved0: [u8; 13],
+        },
         /// 0xD3.
-        FunctionCall { pre: Pre, function_name: [i8; 36], args_table_var_id: u32, reserved0: [u8; 12] },
+        FunctionCall {
+            pre: Pre,
+            function_name: [i8; 36],
+            args_table_var_id: u32,
+            reserved0: [u8; 12],
+        },
         /// 0xDF/1.
         Exit { pre: Pre, pseudo_opcode: u8, reserved0: [u8; 51] },
         /// 0xDF/2.
@@ -354,8 +372,12 @@ pub mod hand {
                 args_table_var_id: u32::from_le_bytes(arr(r, 48)),
                 reserved0: arr(r, 52),
             },
-            0xDF if r[12] == 1 => HwInst::Exit { pre: pre(r), pseudo_opcode: 1, reserved0: arr(r, 13) },
-            0xDF if r[12] == 2 => HwInst::LibraryReloadIndex { pre: pre(r), pseudo_opcode: 2, reserved0: arr(r, 13) },
+            0xDF if r[12] == 1 => {
+                HwInst::Exit { pre: pre(r), pseudo_opcode: 1, reserved0: arr(r, 13) }
+            }
+            0xDF if r[12] == 2 => {
+                HwInst::LibraryReloadIndex { pre: pre(r), pseudo_opcode: 2, reserved0: arr(r, 13) }
+            }
             _ => HwInst::Unknown(*r),
         }
     }
@@ -380,7 +402,14 @@ pub mod hand {
     pub fn encode(i: &HwInst) -> [u8; RECORD_SIZE] {
         let mut o = [0u8; RECORD_SIZE];
         match i {
-            HwInst::FunctionBegin { pre, function_name, return_reset_semaphores, lo, hi, reserved0 } => {
+            HwInst::FunctionBegin {
+                pre,
+                function_name,
+                return_reset_semaphores,
+                lo,
+                hi,
+                reserved0,
+            } => {
                 put_pre(&mut o, pre);
                 o[12..48].copy_from_slice(&function_name.map(|b| b as u8));
                 o[48] = *return_reset_semaphores;
@@ -652,7 +681,9 @@ pub mod dk {
             DkInst::FunctionBegin { .. } => Some(K::PseudoFunctionBegin),
             DkInst::FunctionCall { .. } => Some(K::PseudoFunctionCall),
             DkInst::Pseudo { body: DkPseudo::Exit { .. }, .. } => Some(K::PseudoExitExecution),
-            DkInst::Pseudo { body: DkPseudo::LibraryReloadIndex { .. }, .. } => Some(K::PseudoLibraryReloadIndex),
+            DkInst::Pseudo { body: DkPseudo::LibraryReloadIndex { .. }, .. } => {
+                Some(K::PseudoLibraryReloadIndex)
+            }
             _ => None,
         }
     }
@@ -957,7 +988,10 @@ pub fn gen_fields(i: &Inst) -> Vec<u64> {
         Inst::PseudoFunctionBegin(x) => {
             pre(&x.header, &x.events, &mut v);
             v.extend(x.function_name.map(|b| b as u8 as u64));
-            v.extend([x.return_reset_semaphores, x.return_addr_reg_lo.0, x.return_addr_reg_hi.0].map(u64::from));
+            v.extend(
+                [x.return_reset_semaphores, x.return_addr_reg_lo.0, x.return_addr_reg_hi.0]
+                    .map(u64::from),
+            );
             v.extend(x.reserved0.map(u64::from));
         }
         Inst::PseudoFunctionCall(x) => {
@@ -987,8 +1021,17 @@ pub fn hand_fields(i: &hand::HwInst) -> Vec<u64> {
     let mut v = Vec::new();
     let pre = |p: &hand::Pre, v: &mut Vec<u64>| {
         v.extend(
-            [p.opcode, p.inst_word_len, p.debug_cmd, p.debug_hint, p.wait_mode, p.wait_idx, p.update_mode, p.update_idx]
-                .map(u64::from),
+            [
+                p.opcode,
+                p.inst_word_len,
+                p.debug_cmd,
+                p.debug_hint,
+                p.wait_mode,
+                p.wait_idx,
+                p.update_mode,
+                p.update_idx,
+            ]
+            .map(u64::from),
         );
         v.push(p.semaphore_value.into());
     };
@@ -1005,7 +1048,8 @@ pub fn hand_fields(i: &hand::HwInst) -> Vec<u64> {
             v.push((*args_table_var_id).into());
             v.extend(reserved0.map(u64::from));
         }
-        H::Exit { pre: p, pseudo_opcode, reserved0 } | H::LibraryReloadIndex { pre: p, pseudo_opcode, reserved0 } => {
+        H::Exit { pre: p, pseudo_opcode, reserved0 }
+        | H::LibraryReloadIndex { pre: p, pseudo_opcode, reserved0 } => {
             pre(p, &mut v);
             v.push((*pseudo_opcode).into());
             v.extend(reserved0.map(u64::from));
@@ -1031,7 +1075,8 @@ fn hand_kind(i: &hand::HwInst) -> Option<ArmKind> {
 /// same 64 bytes back from each encoder. Returns the first disagreement.
 pub fn check_agreement(bytes: &[u8]) -> Result<(), String> {
     for (n, r) in recs(bytes).enumerate() {
-        let at = |what: &str| format!("record {n} (opcode {:#04x}, byte 12 {}): {what}", r[0], r[12]);
+        let at =
+            |what: &str| format!("record {n} (opcode {:#04x}, byte 12 {}): {what}", r[0], r[12]);
         let g = Inst::decode(r);
         let kind = g.arm();
         if g.encode() != *r {
@@ -1093,7 +1138,11 @@ pub fn spec_files(dir: &std::path::Path) -> Vec<(String, String)> {
         .into_iter()
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap().replace("\r\n", "\n");
-            let shown = p.strip_prefix(dir.parent().unwrap()).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            let shown = p
+                .strip_prefix(dir.parent().unwrap())
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .replace('\\', "/");
             (shown, text)
         })
         .collect()
@@ -1142,7 +1191,11 @@ pub fn scaled_spec(files: &[(String, String)], factor: usize) -> Vec<(String, St
 
 /// The number of arms in a spec's `arms.isa`.
 pub fn arm_count(files: &[(String, String)]) -> usize {
-    files.iter().filter(|(p, _)| p.ends_with("arms.isa")).map(|(_, t)| t.lines().filter(|l| l.starts_with("arm ")).count()).sum()
+    files
+        .iter()
+        .filter(|(p, _)| p.ends_with("arms.isa"))
+        .map(|(_, t)| t.lines().filter(|l| l.starts_with("arm ")).count())
+        .sum()
 }
 
 /// `codegen::load` then `codegen::generate`; returns the bytes generated.
@@ -1151,7 +1204,9 @@ pub fn run_codegen(files: &[(String, String)]) -> usize {
 }
 
 /// [`run_codegen`], timing its halves: (load, generate, bytes generated).
-pub fn run_codegen_timed(files: &[(String, String)]) -> (std::time::Duration, std::time::Duration, usize) {
+pub fn run_codegen_timed(
+    files: &[(String, String)],
+) -> (std::time::Duration, std::time::Duration, usize) {
     let mut sources = codegen::Sources::new();
     for (p, t) in files {
         sources.add(p.clone(), t.clone());

@@ -55,8 +55,9 @@ impl Diagnostic {
     }
 
     fn to_codespan(&self) -> cs::Diagnostic<FileId> {
-        let mut labels = vec![cs::Label::primary(self.span.file, self.span.range())
-            .with_message(self.label.clone())];
+        let mut labels =
+            vec![cs::Label::primary(self.span.file, self.span.range())
+                .with_message(self.label.clone())];
         labels.extend(
             self.secondary
                 .iter()
@@ -101,19 +102,13 @@ impl Diagnostics {
             }
         }
         let n = self.0.len();
-        out.push_str(&format!(
-            "error: the spec has {n} error{}\n",
-            if n == 1 { "" } else { "s" }
-        ));
+        out.push_str(&format!("error: the spec has {n} error{}\n", if n == 1 { "" } else { "s" }));
         out
     }
 
     /// One `path:line:col: message` line per diagnostic, for tests and tools.
     pub fn short(&self, sources: &Sources) -> String {
-        self.0
-            .iter()
-            .map(|d| format!("{}: {}\n", sources.location(d.span), d.message))
-            .collect()
+        self.0.iter().map(|d| format!("{}: {}\n", sources.location(d.span), d.message)).collect()
     }
 }
 

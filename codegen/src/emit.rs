@@ -49,16 +49,44 @@ pub struct OutputFile {
 pub fn generate(model: &Model) -> Vec<OutputFile> {
     let modules: [(&str, &str, TokenStream); 8] = [
         ("arms", "One owned type and one borrowed view per arm of the record.", arms::emit(model)),
-        ("disasm", "The tables of the text disassembler and assembler, and `Display` for every record.", disasm::emit(model)),
-        ("geometry", "The NeuronCore generations and their hardware geometry.", geometry::emit(model)),
-        ("inst", "The record as a sum of its bound arms, opcode dispatch and stream sentinels.", inst::emit(model)),
-        ("layout", "The shared structs that arms embed (header, events, tensor patterns).", layout::emit(model)),
-        ("opcode", "The spec's enums: values, names, bands and per-generation availability.", opcode::emit(model)),
+        (
+            "disasm",
+            "The tables of the text disassembler and assembler, and `Display` for every record.",
+            disasm::emit(model),
+        ),
+        (
+            "geometry",
+            "The NeuronCore generations and their hardware geometry.",
+            geometry::emit(model),
+        ),
+        (
+            "inst",
+            "The record as a sum of its bound arms, opcode dispatch and stream sentinels.",
+            inst::emit(model),
+        ),
+        (
+            "layout",
+            "The shared structs that arms embed (header, events, tensor patterns).",
+            layout::emit(model),
+        ),
+        (
+            "opcode",
+            "The spec's enums: values, names, bands and per-generation availability.",
+            opcode::emit(model),
+        ),
         ("operand", "Operand types with bit-fields, as integer newtypes.", operand::emit(model)),
-        ("validate", "Validator tables, address apertures and per-generation record validation.", validate::emit(model)),
+        (
+            "validate",
+            "Validator tables, address apertures and per-generation record validation.",
+            validate::emit(model),
+        ),
     ];
-    let crate_files = modules.into_iter().map(|(name, what, tokens)| (format!("{GENERATED_DIR}/{name}.rs"), what, tokens));
-    let test_files = tests::emit(model).into_iter().map(|(name, what, tokens)| (format!("{TESTS_DIR}/{name}.rs"), what, tokens));
+    let crate_files = modules
+        .into_iter()
+        .map(|(name, what, tokens)| (format!("{GENERATED_DIR}/{name}.rs"), what, tokens));
+    let test_files = tests::emit(model)
+        .into_iter()
+        .map(|(name, what, tokens)| (format!("{TESTS_DIR}/{name}.rs"), what, tokens));
     let mut files: Vec<OutputFile> = crate_files
         .chain(test_files)
         .map(|(path, what, tokens)| {
@@ -92,8 +120,10 @@ fn render(path: &str, what: &str, tokens: TokenStream) -> String {
 /// `use`s), which prettyplease prints back to back. Only whitespace between lines
 /// changes, so the output still parses to the same file.
 fn space_items(text: &str) -> String {
-    const ITEM_STARTS: &[&str] =
-        &["///", "#[", "pub ", "pub(", "impl", "const ", "fn ", "mod ", "enum ", "struct ", "use ", "type "];
+    const ITEM_STARTS: &[&str] = &[
+        "///", "#[", "pub ", "pub(", "impl", "const ", "fn ", "mod ", "enum ", "struct ", "use ",
+        "type ",
+    ];
     let indent = |l: &str| l.len() - l.trim_start().len();
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut prev: Option<&str> = None;

@@ -159,6 +159,9 @@ mod tests {
     fn syntax_errors_name_what_was_expected() {
         assert_eq!(err("struct A : 2 { 0 a }"), "expected a field type, found '}'");
         assert_eq!(err("strukt A"), "expected a declaration, found 'strukt'");
-        assert_eq!(err("struct A : 1 { 0 a u8 }\n}"), "expected a declaration, a doc comment or an attribute, found '}'");
+        assert_eq!(
+            err("struct A : 1 { 0 a u8 }\n}"),
+            "expected a declaration, a doc comment or an attribute, found '}'"
+        );
     }
 }

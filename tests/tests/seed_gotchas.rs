@@ -85,9 +85,11 @@ fn a_record_straddling_a_segment_boundary_is_copied_in_two_chunks() {
 #[test]
 fn geometry_matches_the_seed() {
     use Arch::*;
-    for (arch, tpb, seng, per_seng, per_hbm, top_sp, dma, hbm) in
-        [(Sunda, 2, 2, 1, 1, 6, 34, 2), (Cayman, 8, 4, 2, 2, 16, 132, 4), (Mariana, 8, 4, 2, 2, 16, 132, 4)]
-    {
+    for (arch, tpb, seng, per_seng, per_hbm, top_sp, dma, hbm) in [
+        (Sunda, 2, 2, 1, 1, 6, 34, 2),
+        (Cayman, 8, 4, 2, 2, 16, 132, 4),
+        (Mariana, 8, 4, 2, 2, 16, 132, 4),
+    ] {
         assert_eq!(arch.num_tpb(), tpb, "{arch}");
         assert_eq!(arch.num_seng(), seng, "{arch}");
         assert_eq!(arch.num_tpb_per_seng(), per_seng, "{arch}");
@@ -109,7 +111,10 @@ fn geometry_matches_the_seed() {
     // hbm_index: identity on sunda, idx/2 on the big chips; the guard is an error.
     assert_eq!(Sunda.hbm_index(1), Ok(1));
     assert_eq!(Cayman.hbm_index(7), Ok(3));
-    assert!(matches!(Cayman.hbm_index(8), Err(GeometryError::OutOfRange { rule: "hbm_index", .. })));
+    assert!(matches!(
+        Cayman.hbm_index(8),
+        Err(GeometryError::OutOfRange { rule: "hbm_index", .. })
+    ));
     assert!(matches!(Sunda.hbm_index(2), Err(GeometryError::OutOfRange { .. })));
     assert_eq!(Cayman.seng_pair(5), Ok(2));
     assert_eq!(Cayman.pcie_half(5), Ok(1));
@@ -125,7 +130,14 @@ fn geometry_matches_the_seed() {
     assert_eq!(Cayman.npe_neighbor_eng_ids(), Some([[36, 68], [4, 100]]));
     assert_eq!(Mariana.npe_neighbor_eng_ids(), Some([[40, 72], [8, 104]]));
     // Aliases.
-    for (s, a) in [("V2", Sunda), ("trn1", Sunda), ("inf2", Sunda), ("trn2", Cayman), ("V4", Mariana), ("TRN3", Mariana)] {
+    for (s, a) in [
+        ("V2", Sunda),
+        ("trn1", Sunda),
+        ("inf2", Sunda),
+        ("trn2", Cayman),
+        ("V4", Mariana),
+        ("TRN3", Mariana),
+    ] {
         assert_eq!(s.parse::<Arch>(), Ok(a), "{s}");
     }
     assert_eq!(Mariana.inherits(), Some(Cayman));

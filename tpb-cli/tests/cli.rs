@@ -144,7 +144,11 @@ fn a_listing_from_disasm_assembles_to_the_same_bytes() {
     let mut stream = fs::read(d.join("p.bin")).unwrap();
     stream.extend(odd_stream());
     fs::write(d.join("all.bin"), &stream).unwrap();
-    let listing = Command::new(env!("CARGO_BIN_EXE_tpb")).args(["disasm", "all.bin"]).current_dir(d).output().unwrap();
+    let listing = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["disasm", "all.bin"])
+        .current_dir(d)
+        .output()
+        .unwrap();
     assert!(listing.status.success());
     fs::write(d.join("all.lst"), &listing.stdout).unwrap();
     let out = run(d, &args(&["asm", "all.lst", "-o", "again.bin"]));

@@ -1009,7 +1009,9 @@ mod tests {
     fn a_hex_word_without_the_hex_column_is_a_mnemonic() {
         let e = assemble_line("  deadbeef pseudo_exit_execution", 3).unwrap_err();
         assert_eq!((e.line, e.col), (3, 3));
-        assert!(matches!(e.kind, AsmErrorKind::UnknownMnemonic { mnemonic } if mnemonic.as_str() == "deadbeef"));
+        assert!(
+            matches!(e.kind, AsmErrorKind::UnknownMnemonic { mnemonic } if mnemonic.as_str() == "deadbeef")
+        );
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub mod raw;
 pub mod stream;
 
 pub use disasm::{AsmError, AsmErrorKind};
-pub use error::{AddressError, DecodeError, FinalCheckError, GeometryError, StreamError, ValidateError};
+pub use error::{
+    AddressError, DecodeError, FinalCheckError, GeometryError, StreamError, ValidateError,
+};
 pub use generated::*;
 pub use raw::Raw;

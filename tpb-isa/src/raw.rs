@@ -87,7 +87,9 @@ impl<'de> serde::Deserialize<'de> for Raw {
             fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
                 let mut out = [0u8; RECORD_SIZE];
                 for (i, b) in out.iter_mut().enumerate() {
-                    *b = a.next_element()?.ok_or_else(|| serde::de::Error::invalid_length(i, &self))?;
+                    *b = a
+                        .next_element()?
+                        .ok_or_else(|| serde::de::Error::invalid_length(i, &self))?;
                 }
                 Ok(Raw(out))
             }

@@ -9,7 +9,10 @@ use codegen::Sources;
 
 /// The workspace root (the parent of this crate's folder).
 pub fn project_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 /// Every `*.isa` and `arch/*.toml` file under `spec`, sorted by path, with display

@@ -90,7 +90,9 @@ pub fn gen(root: &Path, spec: Option<&Path>) -> Result<ExitCode> {
     let changed: Vec<_> = files
         .iter()
         .map(|f| (root.join(&f.path), f.contents.as_str()))
-        .filter(|(path, contents)| !fs::read_to_string(path).is_ok_and(|t| normalize(&t) == *contents))
+        .filter(|(path, contents)| {
+            !fs::read_to_string(path).is_ok_and(|t| normalize(&t) == *contents)
+        })
         .collect();
     write_all_atomic(&changed)?;
     let written = changed.len();
@@ -128,12 +130,14 @@ mod tests {
     fn generated_files_are_fresh() {
         let root = crate::files::project_root();
         let sources = load_spec(&root.join("isa"), &root).expect("the spec is readable");
-        let model = codegen::load(sources).unwrap_or_else(|f| panic!("the spec has errors:\n{}", f.render()));
+        let model = codegen::load(sources)
+            .unwrap_or_else(|f| panic!("the spec has errors:\n{}", f.render()));
         let s = compare(&root, &codegen::generate(&model));
-        let report: Vec<String> = [("stale", &s.stale), ("missing", &s.missing), ("orphaned", &s.orphaned)]
-            .iter()
-            .flat_map(|(what, list)| list.iter().map(move |p| format!("{what}: {p}")))
-            .collect();
+        let report: Vec<String> =
+            [("stale", &s.stale), ("missing", &s.missing), ("orphaned", &s.orphaned)]
+                .iter()
+                .flat_map(|(what, list)| list.iter().map(move |p| format!("{what}: {p}")))
+                .collect();
         assert!(report.is_empty(), "run `cargo xtask gen` and commit:\n{}", report.join("\n"));
     }
 

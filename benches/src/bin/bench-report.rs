@@ -62,13 +62,20 @@ fn median(v: &mut [Duration]) -> Duration {
 }
 
 fn arg_value(args: &[String], name: &str) -> Option<usize> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|v| v.parse().expect("a number"))
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.parse().expect("a number"))
 }
 
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
     format!("{cpu}, {n} CPUs")
@@ -80,7 +87,14 @@ fn main() {
     let records = arg_value(&args, "--records").unwrap_or(b::RECORDS).max(1);
     println!("# tpb-isa bench report");
     println!();
-    println!("machine: {}; stream: {} records ({} MiB), seed {:#x}; {} interleaved reps, medians", machine(), records, records * 64 >> 20, b::SEED, reps);
+    println!(
+        "machine: {}; stream: {} records ({} MiB), seed {:#x}; {} interleaved reps, medians",
+        machine(),
+        records,
+        records * 64 >> 20,
+        b::SEED,
+        reps
+    );
     if cfg!(debug_assertions) {
         println!("WARNING: built without --release; the figures mean nothing");
     }
@@ -102,7 +116,13 @@ fn decode_table(order: b::Order, records: usize, reps: usize) {
         eprintln!("comparators disagree with the generated decoder ({} order): {e}", order.name());
         std::process::exit(1);
     }
-    let ctx = Ctx { gen: b::gen_decoded(&bytes), hand: b::hand_decoded(&bytes), dk: b::dk_decoded(&bytes), bw: b::bw_decoded(&bytes), bytes };
+    let ctx = Ctx {
+        gen: b::gen_decoded(&bytes),
+        hand: b::hand_decoded(&bytes),
+        dk: b::dk_decoded(&bytes),
+        bw: b::bw_decoded(&bytes),
+        bytes,
+    };
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); KERNELS.len()];
     // One untimed warm-up pass of every kernel, then the interleaved timed reps.
     for (_, k) in KERNELS {
@@ -122,31 +142,71 @@ fn decode_table(order: b::Order, records: usize, reps: usize) {
     let hand_owned = rate(idx("hand: owned decode"));
 
     println!();
-    println!("## decode, {} order (all records agree with Inst::decode byte for byte)", order.name());
+    println!(
+        "## decode, {} order (all records agree with Inst::decode byte for byte)",
+        order.name()
+    );
     println!();
     println!("| kernel | Mrec/s | × stride scan | × hand owned decode | spread (max/min) |");
     println!("| --- | ---: | ---: | ---: | ---: |");
     for (i, (name, _)) in KERNELS.iter().enumerate() {
-        let spread = times[i].iter().max().unwrap().as_secs_f64() / times[i].iter().min().unwrap().as_secs_f64();
-        println!("| {name} | {:.1} | {:.2} | {:.2} | {:.2} |", rate(i), rate(i) / stride, rate(i) / hand_owned, spread);
+        let spread = times[i].iter().max().unwrap().as_secs_f64()
+            / times[i].iter().min().unwrap().as_secs_f64();
+        println!(
+            "| {name} | {:.1} | {:.2} | {:.2} | {:.2} |",
+            rate(i),
+            rate(i) / stride,
+            rate(i) / hand_owned,
+            spread
+        );
     }
 
     let r = |a: &str, b: &str| rate(idx(a)) / rate(idx(b));
     let targets: [(&str, f64, f64); 8] = [
-        ("has_pseudo_exit / stride scan", r("gen: has_pseudo_exit", "limit: stride scan byte 0/12"), 0.85),
-        ("gen view one field / hand single match", r("gen: view, one field", "hand: single match, one field"), 1.0),
-        ("gen owned decode / hand owned decode", r("gen: Inst::decode (owned)", "hand: owned decode"), 1.0),
+        (
+            "has_pseudo_exit / stride scan",
+            r("gen: has_pseudo_exit", "limit: stride scan byte 0/12"),
+            0.85,
+        ),
+        (
+            "gen view one field / hand single match",
+            r("gen: view, one field", "hand: single match, one field"),
+            1.0,
+        ),
+        (
+            "gen owned decode / hand owned decode",
+            r("gen: Inst::decode (owned)", "hand: owned decode"),
+            1.0,
+        ),
         ("gen encode / hand encode", r("gen: encode", "hand: encode"), 1.0),
-        ("full validate / stride scan", r("gen: validate, full (cayman)", "limit: stride scan byte 0/12"), 0.5),
+        (
+            "full validate / stride scan",
+            r("gen: validate, full (cayman)", "limit: stride scan byte 0/12"),
+            0.5,
+        ),
         ("gen owned decode / deku", r("gen: Inst::decode (owned)", "deku: derive enum"), 4.0),
-        ("gen owned decode / binrw structs", r("gen: Inst::decode (owned)", "binrw: structs + hand match"), 1.7),
-        ("zerocopy view / hand single match (context)", r("zerocopy: view, one field", "hand: single match, one field"), 0.0),
+        (
+            "gen owned decode / binrw structs",
+            r("gen: Inst::decode (owned)", "binrw: structs + hand match"),
+            1.7,
+        ),
+        (
+            "zerocopy view / hand single match (context)",
+            r("zerocopy: view, one field", "hand: single match, one field"),
+            0.0,
+        ),
     ];
     println!();
     println!("| target ({} order) | ratio | needed | met |", order.name());
     println!("| --- | ---: | ---: | --- |");
     for (name, got, need) in targets {
-        let met = if need == 0.0 { "-" } else if got >= need { "yes" } else { "NO" };
+        let met = if need == 0.0 {
+            "-"
+        } else if got >= need {
+            "yes"
+        } else {
+            "NO"
+        };
         println!("| {name} | {got:.2} | {need:.2} | {met} |");
     }
 }
@@ -174,7 +234,11 @@ fn codegen_table() {
         let ms = |v: &mut Vec<Duration>| median(v).as_secs_f64() * 1e3;
         let (l, g, t) = (ms(&mut load), ms(&mut gen), ms(&mut total));
         let growth = prev.map_or("-".to_string(), |p| format!("{:.1}", t / p));
-        println!("| committed × {factor} | {arms} | {} | {l:.1} | {g:.1} | {t:.1} | {:.2} | {growth} |", out / 1024, t / arms as f64);
+        println!(
+            "| committed × {factor} | {arms} | {} | {l:.1} | {g:.1} | {t:.1} | {:.2} | {growth} |",
+            out / 1024,
+            t / arms as f64
+        );
         prev = Some(t);
     }
 }
@@ -186,8 +250,14 @@ fn compile_table() {
     println!();
     println!("| package | seconds |");
     println!("| --- | ---: |");
-    for (pkg, extra) in [("tpb-isa", &[][..]), ("zerocopy", &["-p", "zerocopy-derive"][..]), ("deku", &[][..]), ("binrw", &[][..])] {
-        let dir = std::env::temp_dir().join(format!("tpb-bench-target-{pkg}-{}", std::process::id()));
+    for (pkg, extra) in [
+        ("tpb-isa", &[][..]),
+        ("zerocopy", &["-p", "zerocopy-derive"][..]),
+        ("deku", &[][..]),
+        ("binrw", &[][..]),
+    ] {
+        let dir =
+            std::env::temp_dir().join(format!("tpb-bench-target-{pkg}-{}", std::process::id()));
         let t = Instant::now();
         let status = Command::new(env!("CARGO"))
             .current_dir(&root)

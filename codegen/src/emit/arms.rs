@@ -156,15 +156,21 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         let list: Vec<String> = model
             .bindings_of(id)
             .map(|b| match &b.sub {
-                Some(s) => format!("{} with byte {} == {}", code(&hex_text(b.opcode)), s.offset, s.value),
+                Some(s) => {
+                    format!("{} with byte {} == {}", code(&hex_text(b.opcode)), s.offset, s.value)
+                }
                 None => code(&hex_text(b.opcode)),
             })
             .collect();
         format!("Bound to opcode {}.", list.join(", "))
     };
-    let doc = Doc::of(model, &arm.meta, format!("The arm {} of {}.", code(&arm.name), code(&record.name)))
-        .note(binding_note)
-        .note(format!("The borrowed view is [`{view}`]."));
+    let doc = Doc::of(
+        model,
+        &arm.meta,
+        format!("The arm {} of {}.", code(&arm.name), code(&record.name)),
+    )
+    .note(binding_note)
+    .note(format!("The borrowed view is [`{view}`]."));
     let decl = layout::fields_decl(model, &fields);
     let b = quote! { b };
     let reads = layout::read_fields(model, &fields, &b, &Offset::at(0));
@@ -274,7 +280,12 @@ fn view_accessor(model: &Model, f: &Field) -> TokenStream {
             let raw_ty = field_type(model, &f.ty);
             let view_ty = enum_view_type(model, &f.ty);
             let enum_ty = names::ty(&model[e].name);
-            let raw_doc = Doc::text(format!("The raw value of {} (bytes `{}..{}`).", code(&f.name), f.offset, f.offset + f.size));
+            let raw_doc = Doc::text(format!(
+                "The raw value of {} (bytes `{}..{}`).",
+                code(&f.name),
+                f.offset,
+                f.offset + f.size
+            ));
             let typed = if let FieldType::Enum(_) = f.ty {
                 quote! {
                     #doc
@@ -319,7 +330,10 @@ mod tests {
     #[test]
     fn arms_have_views_and_opcodes() {
         let text = emit(&fixture::model()).to_string();
-        assert!(text.contains("pub struct CtrlAlRef < 'a > (pub & 'a [u8 ; RECORD_SIZE])"), "{text}");
+        assert!(
+            text.contains("pub struct CtrlAlRef < 'a > (pub & 'a [u8 ; RECORD_SIZE])"),
+            "{text}"
+        );
         assert!(text.contains("pub const OPCODES : & 'static [u8] = & [0xDF]"));
         assert!(text.contains("pub const fn pseudo_opcode_raw (& self) -> u8 { crate :: raw :: le :: u8_at (self . 0 , 12) }"));
         assert!(text.contains("ArmKind :: CtrlAl => false"));

@@ -73,7 +73,8 @@ impl ToTokens for Doc {
 
 /// `Source:`, `Confidence:`, `Available on:` and waiver lines of an item.
 pub fn provenance(model: &Model, meta: &Meta) -> Vec<String> {
-    let mut out: Vec<String> = meta.sources.iter().map(|s| format!("Source: {}", sanitize(s))).collect();
+    let mut out: Vec<String> =
+        meta.sources.iter().map(|s| format!("Source: {}", sanitize(s))).collect();
     if meta.confidence != Confidence::Certain {
         out.push(format!("Confidence: {}", meta.confidence.as_str()));
     }
@@ -106,7 +107,11 @@ fn sanitize_lines(lines: &[String]) -> Vec<String> {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") {
             let info = trimmed.trim_start_matches('`').trim();
-            out.push(if !fenced && info.is_empty() { "```text".to_owned() } else { trimmed.to_owned() });
+            out.push(if !fenced && info.is_empty() {
+                "```text".to_owned()
+            } else {
+                trimmed.to_owned()
+            });
             fenced = !fenced;
         } else if fenced {
             out.push(line.clone());
@@ -170,7 +175,12 @@ mod tests {
 
     #[test]
     fn fences_become_text() {
-        let lines = vec!["```".to_owned(), "  +0 [x]".to_owned(), "```".to_owned(), "    indented".to_owned()];
+        let lines = vec![
+            "```".to_owned(),
+            "  +0 [x]".to_owned(),
+            "```".to_owned(),
+            "    indented".to_owned(),
+        ];
         assert_eq!(sanitize_lines(&lines), ["```text", "  +0 [x]", "```", "indented"]);
     }
 }

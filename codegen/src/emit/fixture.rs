@@ -36,7 +36,12 @@ fn bit(name: &str, lo: u32, hi: u32) -> BitField {
 }
 
 fn arch_value(value: Value, owner: u32) -> Option<ArchValue> {
-    Some(ArchValue { value, meta: src(meta(), "fixture.toml"), defined_in: ArchId(owner), stated: true })
+    Some(ArchValue {
+        value,
+        meta: src(meta(), "fixture.toml"),
+        defined_in: ArchId(owner),
+        stated: true,
+    })
 }
 
 fn int(v: i128, owner: u32) -> Option<ArchValue> {
@@ -81,7 +86,11 @@ pub fn model() -> Model {
         Enum {
             name: "ALU_OP".into(),
             width: Prim::U8,
-            variants: vec![variant("ADD", 0), variant("SUB", 1), Variant { meta: archs(meta(), &[1, 2]), ..variant("MUL", 2) }],
+            variants: vec![
+                variant("ADD", 0),
+                variant("SUB", 1),
+                Variant { meta: archs(meta(), &[1, 2]), ..variant("MUL", 2) },
+            ],
             meta: meta(),
         },
         Enum {
@@ -95,31 +104,57 @@ pub fn model() -> Model {
             width: Prim::U8,
             variants: vec![
                 variant("TENSOR_SCALAR", 0x20),
-                Variant { meta: archs(doc(&["JPEG decode; not 0xFF (that is INVALID)."]), &[1, 2]), ..variant("JPEG_DECODE", 0x81) },
+                Variant {
+                    meta: archs(doc(&["JPEG decode; not 0xFF (that is INVALID)."]), &[1, 2]),
+                    ..variant("JPEG_DECODE", 0x81)
+                },
                 variant("COMPARE_BRANCH", 0xA9),
                 variant("PSEUDO_FUNCTION_BEGIN", 0xD1),
                 variant("PSEUDO_JPEG_DECODE", 0xD7),
                 variant("PSEUDO_INST", 0xDF),
                 variant("INVALID", 0xFF),
             ],
-            meta: src(doc(&["The opcode byte at +0 of every record."]), "DWARF NEURON_ISA_TPB_OPCODE"),
+            meta: src(
+                doc(&["The opcode byte at +0 of every record."]),
+                "DWARF NEURON_ISA_TPB_OPCODE",
+            ),
         },
         Enum {
             name: "PSEUDO_OPCODE".into(),
             width: Prim::U8,
-            variants: vec![variant("INVALID", 0), variant("PSEUDO_EXIT_EXECUTION", 1), variant("PSEUDO_LIBRARY_RELOAD_INDEX", 2)],
+            variants: vec![
+                variant("INVALID", 0),
+                variant("PSEUDO_EXIT_EXECUTION", 1),
+                variant("PSEUDO_LIBRARY_RELOAD_INDEX", 2),
+            ],
             meta: src(meta(), "DWARF NEURON_ISA_TPB_PSEUDO_OPCODE"),
         },
         Enum {
             name: "TPB_ENG_TYPE".into(),
             width: Prim::U8,
-            variants: vec![variant("PE", 0), variant("ACT", 1), variant("POOL", 2), variant("DVE", 3), variant("SP", 4)],
+            variants: vec![
+                variant("PE", 0),
+                variant("ACT", 1),
+                variant("POOL", 2),
+                variant("DVE", 3),
+                variant("SP", 4),
+            ],
             meta: meta(),
         },
     ];
     m.bands = vec![
-        Band { enum_id: OPCODE, name: "host_only".into(), ranges: vec![(0xA9, 0xA9), (0xC1, 0xDF)], meta: meta() },
-        Band { enum_id: OPCODE, name: "pseudo".into(), ranges: vec![(0xC1, 0xDF)], meta: doc(&["Lowered on the host."]) },
+        Band {
+            enum_id: OPCODE,
+            name: "host_only".into(),
+            ranges: vec![(0xA9, 0xA9), (0xC1, 0xDF)],
+            meta: meta(),
+        },
+        Band {
+            enum_id: OPCODE,
+            name: "pseudo".into(),
+            ranges: vec![(0xC1, 0xDF)],
+            meta: doc(&["Lowered on the host."]),
+        },
     ];
     m.bits = vec![
         Bits {
@@ -142,13 +177,28 @@ pub fn model() -> Model {
                 Alt {
                     name: "immediate".into(),
                     when: None,
-                    fields: vec![bit("immediate", 0, 29), BitField { meta: Meta { waiver: Some("top of the immediate".into()), ..meta() }, ..bit("quadrant", 25, 29) }],
+                    fields: vec![
+                        bit("immediate", 0, 29),
+                        BitField {
+                            meta: Meta { waiver: Some("top of the immediate".into()), ..meta() },
+                            ..bit("quadrant", 25, 29)
+                        },
+                    ],
                     meta: meta(),
                 },
             ],
-            meta: src(doc(&["An address operand: immediate, register or indirect."]), "record seed section 3"),
+            meta: src(
+                doc(&["An address operand: immediate, register or indirect."]),
+                "record seed section 3",
+            ),
         },
-        Bits { name: "REG_NUM".into(), width: Prim::U8, fields: vec![], alts: vec![], meta: meta() },
+        Bits {
+            name: "REG_NUM".into(),
+            width: Prim::U8,
+            fields: vec![],
+            alts: vec![],
+            meta: meta(),
+        },
     ];
     // Structs need `size_of`, which needs the enums and bits above.
     let header = vec![
@@ -169,22 +219,41 @@ pub fn model() -> Model {
         field(&m, "step", 4, FieldType::Array(Box::new(FieldType::Prim(Prim::I16)), 3)),
         field(&m, "num", 10, FieldType::Array(Box::new(FieldType::Prim(Prim::U16)), 3)),
     ];
-    let pair = vec![field(&m, "in_dtype", 0, FieldType::Enum(DTYPE)), field(&m, "out_dtype", 1, FieldType::Enum(DTYPE))];
+    let pair = vec![
+        field(&m, "in_dtype", 0, FieldType::Enum(DTYPE)),
+        field(&m, "out_dtype", 1, FieldType::Enum(DTYPE)),
+    ];
     m.structs = vec![
         Struct { name: "DTYPE_PAIR".into(), size: 2, fields: pair, is_group: true, meta: meta() },
-        Struct { name: "EVENTS".into(), size: 8, fields: events, is_group: false, meta: src(meta(), "DWARF NEURON_ISA_TPB_EVENTS") },
-        Struct { name: "HEADER".into(), size: 4, fields: header, is_group: false, meta: doc(&["The 4-byte header at +0 of every record."]) },
+        Struct {
+            name: "EVENTS".into(),
+            size: 8,
+            fields: events,
+            is_group: false,
+            meta: src(meta(), "DWARF NEURON_ISA_TPB_EVENTS"),
+        },
+        Struct {
+            name: "HEADER".into(),
+            size: 4,
+            fields: header,
+            is_group: false,
+            meta: doc(&["The 4-byte header at +0 of every record."]),
+        },
         Struct { name: "TENSOR3D".into(), size: 16, fields: tensor, is_group: false, meta: meta() },
     ];
     m.records = vec![Record {
         name: "TPB_INST".into(),
         size: 64,
         discriminant: Discriminant { offset: 0, ty: OPCODE },
-        preamble: vec![field(&m, "header", 0, FieldType::Struct(HEADER)), field(&m, "events", 4, FieldType::Struct(EVENTS))],
+        preamble: vec![
+            field(&m, "header", 0, FieldType::Struct(HEADER)),
+            field(&m, "events", 4, FieldType::Struct(EVENTS)),
+        ],
         preamble_size: 12,
         meta: meta(),
     }];
-    let reserved = |m: &Model, name: &str, off: u32, n: u32| field(m, name, off, FieldType::Reserved(n));
+    let reserved =
+        |m: &Model, name: &str, off: u32, n: u32| field(m, name, off, FieldType::Reserved(n));
     let reg = |m: &Model, name: &str, off: u32| field(m, name, off, FieldType::Bits(REG_NUM));
     let group_use = |f: Field, member: u32| Field {
         group: Some(GroupUse { group: StructId(0), base: 32, prefix: None, meta: meta(), member }),
@@ -203,12 +272,31 @@ pub fn model() -> Model {
         reg(&m, "dst_hi", 21),
         reserved(&m, "reserved1", 22, 2),
         field(&m, "immediate", 24, FieldType::Prim(Prim::U64)),
-        field(&m, "matrix", 32, FieldType::Array(Box::new(FieldType::Array(Box::new(FieldType::Prim(Prim::U16)), 2)), 2)),
+        field(
+            &m,
+            "matrix",
+            32,
+            FieldType::Array(
+                Box::new(FieldType::Array(Box::new(FieldType::Prim(Prim::U16)), 2)),
+                2,
+            ),
+        ),
         reserved(&m, "reserved2", 40, 24),
     ];
-    let exit = vec![field(&m, "pseudo_opcode", 12, FieldType::Enum(PSEUDO_OPCODE)), reserved(&m, "reserved0", 13, 51)];
+    let exit = vec![
+        field(&m, "pseudo_opcode", 12, FieldType::Enum(PSEUDO_OPCODE)),
+        reserved(&m, "reserved0", 13, 51),
+    ];
     let function_begin = vec![
-        Field { meta: doc(&["Hash-table key of the lowering pass."]), ..field(&m, "function_name", 12, FieldType::Array(Box::new(FieldType::Prim(Prim::I8)), 36)) },
+        Field {
+            meta: doc(&["Hash-table key of the lowering pass."]),
+            ..field(
+                &m,
+                "function_name",
+                12,
+                FieldType::Array(Box::new(FieldType::Prim(Prim::I8)), 36),
+            )
+        },
         field(&m, "return_reset_semaphores", 48, FieldType::Prim(Prim::U8)),
         reg(&m, "return_addr_reg_lo", 49),
         reg(&m, "return_addr_reg_hi", 50),
@@ -239,10 +327,33 @@ pub fn model() -> Model {
     ];
     let rec = RecordId(0);
     m.arms = vec![
-        Arm { name: "CTRL_AL".into(), record: rec, fields: ctrl_al, meta: Meta { confidence: Confidence::Medium, ..doc(&["An ALU op; its opcode value is not known."]) } },
-        Arm { name: "PSEUDO_EXIT_EXECUTION".into(), record: rec, fields: exit, meta: src(meta(), "ib_has_pseudo_exit @0x323df0") },
-        Arm { name: "PSEUDO_FUNCTION_BEGIN".into(), record: rec, fields: function_begin, meta: meta() },
-        Arm { name: "PSEUDO_LIBRARY_RELOAD_INDEX".into(), record: rec, fields: reload, meta: meta() },
+        Arm {
+            name: "CTRL_AL".into(),
+            record: rec,
+            fields: ctrl_al,
+            meta: Meta {
+                confidence: Confidence::Medium,
+                ..doc(&["An ALU op; its opcode value is not known."])
+            },
+        },
+        Arm {
+            name: "PSEUDO_EXIT_EXECUTION".into(),
+            record: rec,
+            fields: exit,
+            meta: src(meta(), "ib_has_pseudo_exit @0x323df0"),
+        },
+        Arm {
+            name: "PSEUDO_FUNCTION_BEGIN".into(),
+            record: rec,
+            fields: function_begin,
+            meta: meta(),
+        },
+        Arm {
+            name: "PSEUDO_LIBRARY_RELOAD_INDEX".into(),
+            record: rec,
+            fields: reload,
+            meta: meta(),
+        },
         Arm { name: "S3D3_TS".into(), record: rec, fields: s3d3, meta: archs(meta(), &[1, 2]) },
     ];
     let sub = |v| Some(SubOpcode { offset: 12, value: v, enum_id: Some(PSEUDO_OPCODE) });
@@ -253,7 +364,11 @@ pub fn model() -> Model {
         Binding { opcode: 0xDF, sub: sub(2), arm: ArmId(3), meta: meta() },
     ];
     m.sentinels = vec![
-        Sentinel { name: "EXIT".into(), binding: BindingId(2), meta: doc(&["Terminates a program."]) },
+        Sentinel {
+            name: "EXIT".into(),
+            binding: BindingId(2),
+            meta: doc(&["Terminates a program."]),
+        },
         Sentinel { name: "FUNCTION_BEGIN".into(), binding: BindingId(1), meta: meta() },
     ];
     m.bitmasks = vec![Bitmask {
@@ -264,7 +379,11 @@ pub fn model() -> Model {
     }];
     let region = |name: &str, base, size| Region { name: name.into(), base, size, meta: meta() };
     m.apertures = vec![
-        Aperture { name: "PSUM".into(), regions: vec![region("psum", 0x2000000, 0x204000)], meta: meta() },
+        Aperture {
+            name: "PSUM".into(),
+            regions: vec![region("psum", 0x2000000, 0x204000)],
+            meta: meta(),
+        },
         Aperture {
             name: "SBUF_QUADRANT".into(),
             regions: vec![
@@ -284,7 +403,10 @@ pub fn model() -> Model {
         g("num_tpb_per_hbm", GeomKind::Value(u32t())),
         g("num_dma_per_tpb", GeomKind::Value(u32t())),
         g("num_top_dma", GeomKind::Value(u32t())),
-        g("num_dma_engines", GeomKind::Derived(u32t(), bin(BinOp::Add, bin(BinOp::Mul, v(0), v(2)), v(3)))),
+        g(
+            "num_dma_engines",
+            GeomKind::Derived(u32t(), bin(BinOp::Add, bin(BinOp::Mul, v(0), v(2)), v(3))),
+        ),
         g("hbm_active_size", GeomKind::Value(GeomType::Int(Prim::U64))),
         g("die_flip_mask", GeomKind::Value(GeomType::Optional(Box::new(u32t())))),
         g(
@@ -307,7 +429,12 @@ pub fn model() -> Model {
             GeomKind::Rule {
                 params: vec!["tpb_idx".into()],
                 expr: bin(BinOp::Div, Expr::Param(0), v(1)),
-                requires: vec![Cond { lhs: Expr::Param(0), op: CmpOp::Lt, rhs: v(0), text: "tpb_idx < num_tpb".into() }],
+                requires: vec![Cond {
+                    lhs: Expr::Param(0),
+                    op: CmpOp::Lt,
+                    rhs: v(0),
+                    text: "tpb_idx < num_tpb".into(),
+                }],
             },
         ),
         g(
@@ -315,24 +442,52 @@ pub fn model() -> Model {
             GeomKind::Rule {
                 params: vec!["core_idx".into()],
                 expr: bin(BinOp::Xor, Expr::Param(0), v(6)),
-                requires: vec![Cond { lhs: Expr::Param(0), op: CmpOp::Lt, rhs: v(0), text: "core_idx < num_tpb".into() }],
+                requires: vec![Cond {
+                    lhs: Expr::Param(0),
+                    op: CmpOp::Lt,
+                    rhs: v(0),
+                    text: "core_idx < num_tpb".into(),
+                }],
             },
         ),
-        g("seng_pair", GeomKind::Rule { params: vec!["tpb_idx".into()], expr: bin(BinOp::Shr, Expr::Param(0), Expr::Int(1)), requires: vec![] }),
+        g(
+            "seng_pair",
+            GeomKind::Rule {
+                params: vec!["tpb_idx".into()],
+                expr: bin(BinOp::Shr, Expr::Param(0), Expr::Int(1)),
+                requires: vec![],
+            },
+        ),
         g(
             "dma_engine",
             GeomKind::Rule {
                 params: vec!["tpb_idx".into(), "eng".into()],
                 expr: bin(BinOp::Add, bin(BinOp::Mul, Expr::Param(0), v(2)), Expr::Param(1)),
                 requires: vec![
-                    Cond { lhs: Expr::Param(0), op: CmpOp::Lt, rhs: v(0), text: "tpb_idx < num_tpb".into() },
-                    Cond { lhs: Expr::Param(1), op: CmpOp::Lt, rhs: v(2), text: "eng < num_dma_per_tpb".into() },
+                    Cond {
+                        lhs: Expr::Param(0),
+                        op: CmpOp::Lt,
+                        rhs: v(0),
+                        text: "tpb_idx < num_tpb".into(),
+                    },
+                    Cond {
+                        lhs: Expr::Param(1),
+                        op: CmpOp::Lt,
+                        rhs: v(2),
+                        text: "eng < num_dma_per_tpb".into(),
+                    },
                 ],
             },
         ),
     ];
-    let table = |xs: &[Option<i128>]| Value::Array(xs.iter().map(|x| x.map_or(Value::Unknown, Value::Int)).collect());
-    let pairs = |a: [[i128; 2]; 2]| Value::Array(a.iter().map(|r| Value::Array(r.iter().map(|&x| Value::Int(x)).collect())).collect());
+    let table = |xs: &[Option<i128>]| {
+        Value::Array(xs.iter().map(|x| x.map_or(Value::Unknown, Value::Int)).collect())
+    };
+    let pairs = |a: [[i128; 2]; 2]| {
+        Value::Array(
+            a.iter().map(|r| Value::Array(r.iter().map(|&x| Value::Int(x)).collect())).collect(),
+        )
+    };
     let sunda = vec![
         int(2, 0),
         int(1, 0),

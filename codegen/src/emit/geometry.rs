@@ -36,7 +36,11 @@ fn arch_enum(model: &Model) -> TokenStream {
         let mut doc = Doc::of(model, &a.meta, format!("{} ({}).", code(&a.name), a.label));
         let mut also: Vec<String> = vec![a.label.clone()];
         also.extend(a.aliases.iter().filter(|x| !x.eq_ignore_ascii_case(&a.label)).cloned());
-        doc = doc.note(format!("Generation {}; also accepted as {}.", a.generation, also.iter().map(|s| code(s)).collect::<Vec<_>>().join(", ")));
+        doc = doc.note(format!(
+            "Generation {}; also accepted as {}.",
+            a.generation,
+            also.iter().map(|s| code(s)).collect::<Vec<_>>().join(", ")
+        ));
         if let Some(p) = a.inherits {
             doc = doc.note(format!("Written as {} plus overrides.", code(&model[p].name)));
         }
@@ -196,7 +200,11 @@ fn type_tokens(t: &GeomType, outer_static: bool) -> TokenStream {
 fn accessor_type(model: &Model, item: &GeomItem) -> Option<TokenStream> {
     let t = declared(item)?;
     let inner = rust_type(t);
-    Some(if everywhere(model, item) || t.is_optional() { inner } else { quote! { Option<#inner> } })
+    Some(if everywhere(model, item) || t.is_optional() {
+        inner
+    } else {
+        quote! { Option<#inner> }
+    })
 }
 
 fn value_tokens(v: Option<&Value>, t: &GeomType) -> TokenStream {
@@ -264,7 +272,11 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
             let et = names::ty(&model[*eid].name);
             let elem = rust_type(e);
             let by = format_ident!("{}_of", names::snake_str(&item.name));
-            let d = Doc::text(format!("One entry of {}, indexed by {}.", code(&item.name), code(&model[*eid].name)));
+            let d = Doc::text(format!(
+                "One entry of {}, indexed by {}.",
+                code(&item.name),
+                code(&model[*eid].name)
+            ));
             quote! {
                 #d
                 #[must_use]
@@ -291,7 +303,9 @@ fn show(v: Option<&Value>) -> String {
         Some(Value::Int(i)) if *i >= 16 => format!("{i:#x}"),
         Some(Value::Int(i)) => i.to_string(),
         Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Array(xs)) => format!("[{}]", xs.iter().map(|x| show(Some(x))).collect::<Vec<_>>().join(", ")),
+        Some(Value::Array(xs)) => {
+            format!("[{}]", xs.iter().map(|x| show(Some(x))).collect::<Vec<_>>().join(", "))
+        }
     }
 }
 
@@ -364,7 +378,14 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     args.resize(4, quote! { 0 });
     args.truncate(4);
     let args_arr = quote! { [#(#args),*] };
-    let mut cx = Lets { model, rule: rule_name, args: args_arr, stmts: Vec::new(), next: 0, loaded: Vec::new() };
+    let mut cx = Lets {
+        model,
+        rule: rule_name,
+        args: args_arr,
+        stmts: Vec::new(),
+        next: 0,
+        loaded: Vec::new(),
+    };
     let mut guards = Vec::new();
     for c in requires {
         let l = cx.expr(c.lhs.clone());
@@ -398,7 +419,9 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             g.join(" and ")
         ));
     }
-    doc = doc.note("Returns `GeometryError::Unknown` when a value it needs is not given for the generation.");
+    doc = doc.note(
+        "Returns `GeometryError::Unknown` when a value it needs is not given for the generation.",
+    );
     let prologue = pidents.iter().enumerate().map(|(i, p)| {
         let v = format_ident!("p{i}");
         quote! { let #v = #p as i128; }
@@ -457,7 +480,8 @@ impl Lets<'_> {
                 let m = names::snake(&item.name);
                 let t = self.temp();
                 let spec = item.name.as_str();
-                let optional = declared(item).is_some_and(GeomType::is_optional) || !everywhere(self.model, item);
+                let optional = declared(item).is_some_and(GeomType::is_optional)
+                    || !everywhere(self.model, item);
                 self.stmts.push(if optional {
                     quote! {
                         let #t = match self.#m() {
@@ -474,8 +498,12 @@ impl Lets<'_> {
             Expr::Binary(op, l, r) => {
                 // A literal shift amount in range needs no run-time check.
                 let shift = match *r {
-                    Expr::Int(k) if (0..=63).contains(&k) && op == BinOp::Shl => Some(proc_macro2::Literal::u32_unsuffixed(k as u32)),
-                    Expr::Int(k) if (0..=127).contains(&k) && op == BinOp::Shr => Some(proc_macro2::Literal::u32_unsuffixed(k as u32)),
+                    Expr::Int(k) if (0..=63).contains(&k) && op == BinOp::Shl => {
+                        Some(proc_macro2::Literal::u32_unsuffixed(k as u32))
+                    }
+                    Expr::Int(k) if (0..=127).contains(&k) && op == BinOp::Shr => {
+                        Some(proc_macro2::Literal::u32_unsuffixed(k as u32))
+                    }
                     _ => None,
                 };
                 let l = self.expr(*l);
@@ -484,7 +512,8 @@ impl Lets<'_> {
                 let rule = self.rule;
                 let args = &self.args;
                 let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", args: #args }) };
-                let checked = |f: TokenStream| quote! { let #t = match #f { Some(v) => v, None => #fail }; };
+                let checked =
+                    |f: TokenStream| quote! { let #t = match #f { Some(v) => v, None => #fail }; };
                 self.stmts.push(match (op, shift) {
                     (BinOp::Mul, _) => checked(quote! { #l.checked_mul(#r) }),
                     (BinOp::Div, _) => checked(quote! { #l.checked_div(#r) }),
@@ -492,9 +521,13 @@ impl Lets<'_> {
                     (BinOp::Add, _) => checked(quote! { #l.checked_add(#r) }),
                     (BinOp::Sub, _) => checked(quote! { #l.checked_sub(#r) }),
                     (BinOp::Shl, Some(k)) => checked(quote! { #l.checked_shl(#k) }),
-                    (BinOp::Shl, None) => checked(quote! { if #r < 0 || #r > 63 { None } else { #l.checked_shl(#r as u32) } }),
+                    (BinOp::Shl, None) => checked(
+                        quote! { if #r < 0 || #r > 63 { None } else { #l.checked_shl(#r as u32) } },
+                    ),
                     (BinOp::Shr, Some(k)) => quote! { let #t = #l >> #k; },
-                    (BinOp::Shr, None) => checked(quote! { if #r < 0 || #r > 127 { None } else { Some(#l >> #r) } }),
+                    (BinOp::Shr, None) => {
+                        checked(quote! { if #r < 0 || #r > 127 { None } else { Some(#l >> #r) } })
+                    }
                     (BinOp::And, _) => quote! { let #t = #l & #r; },
                     (BinOp::Xor, _) => quote! { let #t = #l ^ #r; },
                     (BinOp::Or, _) => quote! { let #t = #l | #r; },
@@ -513,7 +546,12 @@ mod tests {
     #[test]
     fn values_tables_and_rules() {
         let text = emit(&fixture::model()).to_string();
-        assert!(text.contains("pub const fn hbm_index (self , tpb_idx : u32) -> Result < u32 , GeometryError >"), "{text}");
+        assert!(
+            text.contains(
+                "pub const fn hbm_index (self , tpb_idx : u32) -> Result < u32 , GeometryError >"
+            ),
+            "{text}"
+        );
         assert!(text.contains("if p0 >= t1 { return Err (GeometryError :: OutOfRange { rule : \"hbm_index\" , guard : \"tpb_idx < num_tpb\" , args : [tpb_idx as u64 , 0 , 0 , 0] }) ; }"));
         assert!(text.contains("None => return Err (GeometryError :: Unknown { item : \"die_flip_mask\" , arch : self }) ,"));
         assert!(text.contains("let t1 = p0 >> 1 ;"), "a literal shift needs no check");
@@ -521,7 +559,9 @@ mod tests {
         assert!(text.contains("pub const HBM_ACTIVE_SIZE : u64 = 0x6_0000_0000 ;"));
         assert!(text.contains("pub const NX_CORE_TYPE : [Option < i32 > ; 5] = [Some (10) , Some (7) , Some (9) , Some (8) , Some (11)] ;"));
         assert!(text.contains("pub const fn nx_core_type_of (self , key : crate :: generated :: opcode :: TpbEngType) -> Option < i32 >"));
-        assert!(text.contains("pub const NPE_NEIGHBOR_ENG_IDS : Option < [[u32 ; 2] ; 2] > = None ;"));
+        assert!(
+            text.contains("pub const NPE_NEIGHBOR_ENG_IDS : Option < [[u32 ; 2] ; 2] > = None ;")
+        );
         assert!(text.contains("impl core :: str :: FromStr for Arch"));
     }
 }

@@ -49,10 +49,19 @@ fn record_consts(model: &Model, record: &Record) -> TokenStream {
     let size = usize_lit(record.size);
     let pre = usize_lit(record.preamble_size);
     let off = usize_lit(record.discriminant.offset);
-    let size_doc = Doc::text(format!("Size of one {} record; also the stream stride.", code(&record.name)))
-        .note(format!("Every record is exactly {} bytes; streams advance by this, never by a length field.", record.size))
-        .with_provenance(model, &record.meta);
-    let pre_doc = Doc::text(format!("Size of the preamble every arm starts with; payloads start here (+{}).", record.preamble_size));
+    let size_doc = Doc::text(format!(
+        "Size of one {} record; also the stream stride.",
+        code(&record.name)
+    ))
+    .note(format!(
+        "Every record is exactly {} bytes; streams advance by this, never by a length field.",
+        record.size
+    ))
+    .with_provenance(model, &record.meta);
+    let pre_doc = Doc::text(format!(
+        "Size of the preamble every arm starts with; payloads start here (+{}).",
+        record.preamble_size
+    ));
     let off_doc = Doc::text(format!(
         "Offset of the discriminant byte, the {} that selects the arm (+{}).",
         code(&model[record.discriminant.ty].name),
@@ -139,7 +148,11 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         quote! { Some(ArmKind::#t) => Inst::#t(arms::#t::decode(b)), }
     });
     let has_unbound = model.arms.len() > bound.len();
-    let other = if has_unbound { quote! { _ => Inst::Unknown(Raw(*b)), } } else { quote! { None => Inst::Unknown(Raw(*b)), } };
+    let other = if has_unbound {
+        quote! { _ => Inst::Unknown(Raw(*b)), }
+    } else {
+        quote! { None => Inst::Unknown(Raw(*b)), }
+    };
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the bound arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode (or sub-opcode) no binding selects decodes to `Inst::Unknown`, and `encode` gives every input back unchanged.");
     quote! {
@@ -255,7 +268,8 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
             quote! { Some(ArmKind::#t) }
         });
         let fallback = plain.unwrap_or_else(|| quote! { None });
-        let subs: Vec<(&SubOpcode, ArmId)> = bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
+        let subs: Vec<(&SubOpcode, ArmId)> =
+            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
         let body = sub_match(model, &subs, fallback);
         quote! { #lit => #body, }
     });
@@ -277,7 +291,8 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
 fn sub_match(model: &Model, subs: &[(&SubOpcode, ArmId)], fallback: TokenStream) -> TokenStream {
     let Some((first, _)) = subs.first() else { return fallback };
     let offset = first.offset;
-    let (here, rest): (Vec<_>, Vec<_>) = subs.iter().copied().partition(|(s, _)| s.offset == offset);
+    let (here, rest): (Vec<_>, Vec<_>) =
+        subs.iter().copied().partition(|(s, _)| s.offset == offset);
     let inner = sub_match(model, &rest, fallback);
     let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, a)| {
         let v = int(s.value);
@@ -373,11 +388,18 @@ fn sentinels(model: &Model, record: &Record) -> TokenStream {
         let sub = sub_byte(b.sub.as_ref());
         let spec = &s.name;
         let selects = match &b.sub {
-            Some(sub) => format!("byte {} == {} and byte {} == {}", record.discriminant.offset, hex_text(b.opcode), sub.offset, sub.value),
+            Some(sub) => format!(
+                "byte {} == {} and byte {} == {}",
+                record.discriminant.offset,
+                hex_text(b.opcode),
+                sub.offset,
+                sub.value
+            ),
             None => format!("byte {} == {}", record.discriminant.offset, hex_text(b.opcode)),
         };
-        let doc = Doc::of(model, &s.meta, format!("The {} sentinel.", code(&s.name)))
-            .note(format!("A record is one when {} ({}).", code(&selects), code(&model[b.arm].name)));
+        let doc = Doc::of(model, &s.meta, format!("The {} sentinel.", code(&s.name))).note(
+            format!("A record is one when {} ({}).", code(&selects), code(&model[b.arm].name)),
+        );
         quote! {
             #doc
             pub const #c: Sentinel = Sentinel { name: #spec, opcode: #op, sub: #sub };

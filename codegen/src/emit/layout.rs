@@ -93,7 +93,11 @@ pub fn field_doc(model: &Model, f: &Field) -> Doc {
     } else {
         format!("The {} field.", code(&f.name))
     };
-    let mut doc = Doc::of(model, &f.meta, fallback).note(format!("Bytes `{}..{}`.", f.offset, f.offset + f.size));
+    let mut doc = Doc::of(model, &f.meta, fallback).note(format!(
+        "Bytes `{}..{}`.",
+        f.offset,
+        f.offset + f.size
+    ));
     if let Some(e) = enum_of(&f.ty) {
         doc = doc.note(format!(
             "Raw {} value; the method of the same name gives the typed value.",
@@ -104,7 +108,11 @@ pub fn field_doc(model: &Model, f: &Field) -> Doc {
         let group = &model[g.group];
         let prefix = g.prefix.as_deref().map(|p| format!(" as {p}")).unwrap_or_default();
         doc = doc
-            .note(format!("Placed by {} at +{}.", code(&format!("use {}{prefix}", group.name)), g.base))
+            .note(format!(
+                "Placed by {} at +{}.",
+                code(&format!("use {}{prefix}", group.name)),
+                g.base
+            ))
             .with_provenance(model, &group.meta)
             .with_provenance(model, &g.meta);
     }
@@ -144,7 +152,12 @@ pub fn read_fields(model: &Model, fields: &[Field], b: &TokenStream, base: &Offs
 }
 
 /// Statements writing every field of `self` into `b` at `base + offset`.
-pub fn write_fields(model: &Model, fields: &[Field], b: &TokenStream, base: &Offset) -> TokenStream {
+pub fn write_fields(
+    model: &Model,
+    fields: &[Field],
+    b: &TokenStream,
+    base: &Offset,
+) -> TokenStream {
     let stmts = fields.iter().map(|f| {
         let ident = field_ident(f);
         write(model, &f.ty, b, &base.plus(f.offset), quote! { self.#ident }, 0)
@@ -159,7 +172,11 @@ pub fn enum_methods(model: &Model, fields: &[Field]) -> TokenStream {
         let ident = field_ident(f);
         let e = enum_of(&f.ty)?;
         let get = enum_view(model, &f.ty, quote! { self.#ident });
-        let get_doc = Doc::text(format!("The typed {} of {}; the raw value when the spec names none.", code(&model[e].name), code(&f.name)));
+        let get_doc = Doc::text(format!(
+            "The typed {} of {}; the raw value when the spec names none.",
+            code(&model[e].name),
+            code(&f.name)
+        ));
         let setter = matches!(f.ty, FieldType::Enum(_)).then(|| {
             let set = names::snake_join(&["set", &f.name]);
             let ty = names::ty(&model[e].name);
@@ -236,7 +253,9 @@ mod tests {
         let text = emit(&fixture::model()).to_string();
         assert!(text.contains("pub struct Header"), "{text}");
         assert!(!text.contains("DtypePair"), "groups are not emitted");
-        assert!(text.contains("pub fn opcode (& self) -> Result < crate :: generated :: opcode :: Opcode , u8 >"));
+        assert!(text.contains(
+            "pub fn opcode (& self) -> Result < crate :: generated :: opcode :: Opcode , u8 >"
+        ));
         assert!(text.contains("crate :: raw :: le :: i16_at (b , base + 4 + i0 * 2)"), "{text}");
     }
 }

@@ -36,12 +36,16 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
 fn enum_decl(model: &Model, e: &Enum) -> TokenStream {
     let name = names::ty(&e.name);
     let width = e.width;
-    let doc = Doc::of(model, &e.meta, format!("The spec enum {}.", code(&e.name)))
-        .note(format!("Stored as {}; `TryFrom<{}>` gives the raw value back when the spec names none.", code(width.as_str()), width.as_str()));
+    let doc = Doc::of(model, &e.meta, format!("The spec enum {}.", code(&e.name))).note(format!(
+        "Stored as {}; `TryFrom<{}>` gives the raw value back when the spec names none.",
+        code(width.as_str()),
+        width.as_str()
+    ));
     let variants = e.variants.iter().map(|v| {
         let ident = names::variant(&v.name);
         let value = hex_width(v.value, width.size());
-        let doc = Doc::of(model, &v.meta, format!("{} = {}.", code(&v.name), code(&hex_text(v.value))));
+        let doc =
+            Doc::of(model, &v.meta, format!("{} = {}.", code(&v.name), code(&hex_text(v.value))));
         quote! { #doc #ident = #value, }
     });
     // A zero-variant enum cannot have a `repr`; the lowering allows none today, but keep
@@ -213,7 +217,8 @@ fn band_fn(model: &Model, b: &Band) -> TokenStream {
     let e = &model[b.enum_id];
     let width = e.width;
     let name = band_fn_name(model, b);
-    let doc = band_doc(model, b, &b.meta, e).note("Any raw value counts, named by the spec or not.");
+    let doc =
+        band_doc(model, b, &b.meta, e).note("Any raw value counts, named by the spec or not.");
     let pats: Vec<TokenStream> = b
         .ranges
         .iter()
@@ -227,7 +232,11 @@ fn band_fn(model: &Model, b: &Band) -> TokenStream {
             }
         })
         .collect();
-    let body = if pats.is_empty() { quote! { let _ = v; false } } else { quote! { matches!(v, #(#pats)|*) } };
+    let body = if pats.is_empty() {
+        quote! { let _ = v; false }
+    } else {
+        quote! { matches!(v, #(#pats)|*) }
+    };
     quote! {
         #doc
         #[must_use]
@@ -243,13 +252,23 @@ fn band_fn_name(model: &Model, b: &Band) -> proc_macro2::Ident {
 }
 
 fn band_doc(model: &Model, b: &Band, meta: &Meta, e: &Enum) -> Doc {
-    let ranges: Vec<String> = b
-        .ranges
-        .iter()
-        .map(|&(lo, hi)| if lo == hi { hex_text(lo) } else { format!("{}..={}", hex_text(lo), hex_text(hi)) })
-        .collect();
-    Doc::of(model, meta, format!("Whether the value is in the band {}.", code(&format!("{}.{}", e.name, b.name))))
-        .note(format!("Values: {}.", code(&ranges.join(" | "))))
+    let ranges: Vec<String> =
+        b.ranges
+            .iter()
+            .map(|&(lo, hi)| {
+                if lo == hi {
+                    hex_text(lo)
+                } else {
+                    format!("{}..={}", hex_text(lo), hex_text(hi))
+                }
+            })
+            .collect();
+    Doc::of(
+        model,
+        meta,
+        format!("Whether the value is in the band {}.", code(&format!("{}.{}", e.name, b.name))),
+    )
+    .note(format!("Values: {}.", code(&ranges.join(" | "))))
 }
 
 #[cfg(test)]
@@ -261,7 +280,9 @@ mod tests {
     fn bands_and_availability() {
         let text = emit(&fixture::model()).to_string();
         assert!(text.contains("pub const fn is_opcode_host_only (v : u8) -> bool { matches ! (v , 0xA9 | 0xC1 ..= 0xDF) }"), "{text}");
-        assert!(text.contains("Opcode :: JpegDecode => matches ! (arch , Arch :: Cayman | Arch :: Mariana)"));
+        assert!(text.contains(
+            "Opcode :: JpegDecode => matches ! (arch , Arch :: Cayman | Arch :: Mariana)"
+        ));
         assert!(text.contains("pub const ALL : [Opcode ; 7]"));
     }
 }

@@ -28,7 +28,11 @@ pub(super) struct Named<'a> {
 /// Every bit-field of a type, top level first, with collision-free names.
 pub(super) fn named_fields(b: &Bits) -> Vec<Named<'_>> {
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    let all = b.fields.iter().map(|f| (f, None)).chain(b.alts.iter().flat_map(|a| a.fields.iter().map(move |f| (f, Some(a)))));
+    let all = b
+        .fields
+        .iter()
+        .map(|f| (f, None))
+        .chain(b.alts.iter().flat_map(|a| a.fields.iter().map(move |f| (f, Some(a)))));
     let all: Vec<(&BitField, Option<&Alt>)> = all.collect();
     for (f, _) in &all {
         *count.entry(f.name.as_str()).or_default() += 1;
@@ -108,10 +112,15 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
     let shift_c = names::const_join(&[&f.name, "shift"]);
     let mask = hex(f.field.mask());
     let shift = dec(lo as u64);
-    let mut doc = Doc::of(model, &f.field.meta, format!("Bits {lo}..{hi} ({}).", code(&f.field.name)))
-        .note(format!("Bits `{lo}..{hi}` of the {}.", code(w.as_str())));
+    let mut doc =
+        Doc::of(model, &f.field.meta, format!("Bits {lo}..{hi} ({}).", code(&f.field.name)))
+            .note(format!("Bits `{lo}..{hi}` of the {}.", code(w.as_str())));
     if let Some(a) = f.alt {
-        doc = doc.note(format!("Meaningful in the {} form ({}).", code(&a.name), alt_condition(b, a)));
+        doc = doc.note(format!(
+            "Meaningful in the {} form ({}).",
+            code(&a.name),
+            alt_condition(b, a)
+        ));
     }
     let full = lo == 0 && hi == w.bits();
     // Getter: shift down, mask unless the field reaches the top bit, narrow if needed.
@@ -144,7 +153,11 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
     };
     let mask_doc = Doc::text(format!("Mask of {} in place.", code(&f.name)));
     let shift_doc = Doc::text(format!("Position of the lowest bit of {}.", code(&f.name)));
-    let with_doc = Doc::text(format!("A copy with {} set to `v` (masked to {} bits).", code(&f.name), hi - lo));
+    let with_doc = Doc::text(format!(
+        "A copy with {} set to `v` (masked to {} bits).",
+        code(&f.name),
+        hi - lo
+    ));
     let set_doc = Doc::text(format!("Set {} to `v` (masked to {} bits).", code(&f.name), hi - lo));
     quote! {
         #mask_doc
@@ -187,7 +200,12 @@ fn alt_condition(b: &Bits, a: &Alt) -> String {
     match &a.when {
         Some(p) => {
             let f = &b.fields[p.field as usize];
-            code(&format!("{} & {} == {}", f.name, super::tokens::hex_text(p.mask), super::tokens::hex_text(p.value)))
+            code(&format!(
+                "{} & {} == {}",
+                f.name,
+                super::tokens::hex_text(p.mask),
+                super::tokens::hex_text(p.value)
+            ))
         }
         None => "when no other form's condition holds".to_owned(),
     }
@@ -196,11 +214,16 @@ fn alt_condition(b: &Bits, a: &Alt) -> String {
 /// `pub const fn is_<alt>(self) -> bool`.
 fn alt_predicate(b: &Bits, fields: &[Named<'_>], a: &Alt) -> TokenStream {
     let method = names::snake_join(&["is", &a.name]);
-    let doc = Doc::text(format!("Whether the operand is in the {} form: {}.", code(&a.name), alt_condition(b, a)));
+    let doc = Doc::text(format!(
+        "Whether the operand is in the {} form: {}.",
+        code(&a.name),
+        alt_condition(b, a)
+    ));
     let body = match &a.when {
         Some(p) => {
             let f = &b.fields[p.field as usize];
-            let getter = fields.iter().find(|n| std::ptr::eq(n.field, f)).map(|n| names::snake(&n.name));
+            let getter =
+                fields.iter().find(|n| std::ptr::eq(n.field, f)).map(|n| names::snake(&n.name));
             let ty = uint_for_bits(f.hi - f.lo);
             let limit = ones(ty.bits());
             let mask = hex(p.mask & limit);
@@ -208,8 +231,12 @@ fn alt_predicate(b: &Bits, fields: &[Named<'_>], a: &Alt) -> TokenStream {
             quote! { (self.#getter() & #mask) == #value }
         }
         None => {
-            let others: Vec<Ident> =
-                b.alts.iter().filter(|o| o.when.is_some()).map(|o| names::snake_join(&["is", &o.name])).collect();
+            let others: Vec<Ident> = b
+                .alts
+                .iter()
+                .filter(|o| o.when.is_some())
+                .map(|o| names::snake_join(&["is", &o.name]))
+                .collect();
             if others.is_empty() {
                 quote! { true }
             } else {
@@ -237,7 +264,11 @@ fn form_items(model: &Model, b: &Bits) -> TokenStream {
     let has_otherwise = b.alts.iter().any(|a| a.when.is_none());
     let variants = b.alts.iter().map(|a| {
         let v = names::variant(&a.name);
-        let doc = Doc::of(model, &a.meta, format!("The {} form: {}.", code(&a.name), alt_condition(b, a)));
+        let doc = Doc::of(
+            model,
+            &a.meta,
+            format!("The {} form: {}.", code(&a.name), alt_condition(b, a)),
+        );
         quote! { #doc #v, }
     });
     let chain: Vec<TokenStream> = b
@@ -247,7 +278,11 @@ fn form_items(model: &Model, b: &Bits) -> TokenStream {
         .map(|a| {
             let is = names::snake_join(&["is", &a.name]);
             let v = names::variant(&a.name);
-            let value = if has_otherwise { quote! { #form::#v } } else { quote! { Some(#form::#v) } };
+            let value = if has_otherwise {
+                quote! { #form::#v }
+            } else {
+                quote! { Some(#form::#v) }
+            };
             quote! { if self.#is() { return #value; } }
         })
         .collect();
@@ -258,7 +293,11 @@ fn form_items(model: &Model, b: &Bits) -> TokenStream {
         }
         None => quote! { None },
     };
-    let ret = if has_otherwise { quote! { #form } } else { quote! { Option<#form> } };
+    let ret = if has_otherwise {
+        quote! { #form }
+    } else {
+        quote! { Option<#form> }
+    };
     let form_doc = Doc::text(format!("The alternative readings of {}.", code(&b.name)));
     let fn_doc = Doc::text(if has_otherwise {
         "Which form the operand is in: the first whose condition holds, in spec order."

@@ -219,7 +219,13 @@ fn enum_view_fn(model: &Model, ty: &FieldType) -> TokenStream {
 
 /// A `const`-evaluable expression reading a field of type `ty` from the byte slice `b`
 /// at `off`. Arrays read in a `while` loop; `depth` keeps loop variables distinct.
-pub fn read(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, depth: usize) -> TokenStream {
+pub fn read(
+    model: &Model,
+    ty: &FieldType,
+    b: &TokenStream,
+    off: &Offset,
+    depth: usize,
+) -> TokenStream {
     let le = quote! { crate::raw::le };
     match ty {
         FieldType::Prim(p) => {
@@ -267,7 +273,14 @@ pub fn read(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, depth:
 
 /// Statements writing the value `v` (an expression of the owned field type) of type `ty`
 /// into the mutable byte slice `b` at `off`.
-pub fn write(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, v: TokenStream, depth: usize) -> TokenStream {
+pub fn write(
+    model: &Model,
+    ty: &FieldType,
+    b: &TokenStream,
+    off: &Offset,
+    v: TokenStream,
+    depth: usize,
+) -> TokenStream {
     let le = quote! { crate::raw::le };
     match ty {
         FieldType::Prim(p) => {
@@ -275,7 +288,9 @@ pub fn write(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, v: To
             quote! { #le::#f(#b, #off, #v); }
         }
         FieldType::Enum(e) => write(model, &FieldType::Prim(model[*e].width), b, off, v, depth),
-        FieldType::Bits(id) => write(model, &FieldType::Prim(model[*id].width), b, off, quote! { #v.0 }, depth),
+        FieldType::Bits(id) => {
+            write(model, &FieldType::Prim(model[*id].width), b, off, quote! { #v.0 }, depth)
+        }
         FieldType::Struct(_) => quote! { #v.write_to(#b, #off); },
         FieldType::Reserved(_) => quote! { #le::set_bytes(#b, #off, &#v); },
         FieldType::Array(t, _) if matches!(**t, FieldType::Prim(Prim::U8)) => {
@@ -285,7 +300,8 @@ pub fn write(model: &Model, ty: &FieldType, b: &TokenStream, off: &Offset, v: To
             let i = format_ident!("i{depth}");
             let x = format_ident!("x{depth}");
             let stride = model.size_of(t);
-            let inner = write(model, t, b, &off.indexed(quote! { #i }, stride), quote! { #x }, depth + 1);
+            let inner =
+                write(model, t, b, &off.indexed(quote! { #i }, stride), quote! { #x }, depth + 1);
             quote! {
                 for (#i, #x) in #v.into_iter().enumerate() {
                     #inner

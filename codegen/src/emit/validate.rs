@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
-use crate::model::{Aperture, ArmId, Binding, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode};
+use crate::model::{
+    Aperture, ArmId, Binding, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode,
+};
 
 use super::arms::arm_type;
 use super::doc::{code, Doc};
@@ -61,7 +63,9 @@ fn bitmask(model: &Model, b: &Bitmask) -> TokenStream {
         b.words.len(),
         code(&model[b.enum_id].name)
     ));
-    let fdoc = Doc::text(format!("Whether the bit of value `v` is set in [`{konst}`]; false past its last word."));
+    let fdoc = Doc::text(format!(
+        "Whether the bit of value `v` is set in [`{konst}`]; false past its last word."
+    ));
     quote! {
         #doc
         pub const #konst: [u64; #n] = [#(#words),*];
@@ -81,14 +85,16 @@ fn bitmask(model: &Model, b: &Bitmask) -> TokenStream {
 fn aperture(model: &Model, a: &Aperture) -> TokenStream {
     let konst = names::constant(&a.name);
     let n = usize_lit(a.regions.len() as u32);
-    let region_consts: Vec<Ident> = a.regions.iter().map(|r| names::const_join(&[&a.name, &r.name])).collect();
+    let region_consts: Vec<Ident> =
+        a.regions.iter().map(|r| names::const_join(&[&a.name, &r.name])).collect();
     let regions = a.regions.iter().zip(&region_consts).map(|(r, c)| {
         let name = &r.name;
         let base = hex(r.base);
         let size = hex(r.size);
         let end = hex_text(r.base.saturating_add(r.size.saturating_sub(1)));
-        let doc = Doc::of(model, &r.meta, format!("Region {} of {}.", code(&r.name), code(&a.name)))
-            .note(format!("Addresses {}.", code(&format!("{}..={end}", hex_text(r.base)))));
+        let doc =
+            Doc::of(model, &r.meta, format!("Region {} of {}.", code(&r.name), code(&a.name)))
+                .note(format!("Addresses {}.", code(&format!("{}..={end}", hex_text(r.base)))));
         quote! {
             #doc
             pub const #c: Region = Region { name: #name, base: #base, size: #size };
@@ -97,15 +103,28 @@ fn aperture(model: &Model, a: &Aperture) -> TokenStream {
     let list: Vec<String> = a
         .regions
         .iter()
-        .map(|r| format!("{} = {}..={}", r.name, hex_text(r.base), hex_text(r.base.saturating_add(r.size.saturating_sub(1)))))
+        .map(|r| {
+            format!(
+                "{} = {}..={}",
+                r.name,
+                hex_text(r.base),
+                hex_text(r.base.saturating_add(r.size.saturating_sub(1)))
+            )
+        })
         .collect();
-    let doc = Doc::of(model, &a.meta, format!("The aperture {}.", code(&a.name))).note(format!("Regions: {}.", code(&list.join(", "))));
-    let index = if a.regions.len() <= 256 { quote! { u8 } } else { quote! { usize } };
+    let doc = Doc::of(model, &a.meta, format!("The aperture {}.", code(&a.name)))
+        .note(format!("Regions: {}.", code(&list.join(", "))));
+    let index = if a.regions.len() <= 256 {
+        quote! { u8 }
+    } else {
+        quote! { usize }
+    };
     let snake = names::snake_str(&a.name);
     let region_fn = names::snake(&a.name);
     let in_fn = format_ident!("in_{snake}");
     let same_fn = format_ident!("addresses_in_same_{snake}");
-    let rdoc = Doc::text(format!("The index in [`{konst}`] of the region containing `addr`, if any."));
+    let rdoc =
+        Doc::text(format!("The index in [`{konst}`] of the region containing `addr`, if any."));
     let idoc = Doc::text(format!("Whether `addr` is inside a region of [`{konst}`]."));
     let sdoc = Doc::text(format!("Whether `a` and `b` are inside the same region of [`{konst}`] (false when either is outside all)."));
     quote! {
@@ -291,7 +310,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         quote! { crate::raw::le::#f(record, #disc) }
     };
     // Error payloads carry the opcode byte.
-    let op_byte = if width == Prim::U8 { quote! { opcode } } else { quote! { opcode: opcode as u8 } };
+    let op_byte = if width == Prim::U8 {
+        quote! { opcode }
+    } else {
+        quote! { opcode: opcode as u8 }
+    };
     let masks = model.bitmasks.iter().filter(|b| b.enum_id == op_enum).map(|b| {
         let f = names::snake(&b.name);
         quote! {
@@ -390,7 +413,11 @@ fn leaf_check(model: &Model, l: &Leaf) -> TokenStream {
         let g = format_ident!("{}_at", e.width.as_str());
         quote! { crate::raw::le::#g(record, #off) }
     };
-    let value = if e.width == Prim::U64 { quote! { v } } else { quote! { u64::from(v) } };
+    let value = if e.width == Prim::U64 {
+        quote! { v }
+    } else {
+        quote! { u64::from(v) }
+    };
     let name = &l.name;
     quote! {
         let v = #read;
@@ -411,8 +438,12 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
     let f = named_ident(model, e);
     let t = names::ty(&en.name);
     let w = en.width;
-    let masks: Vec<Ident> = model.bitmasks.iter().filter(|b| b.enum_id == e).map(|b| names::snake(&b.name)).collect();
-    let doc = format!(" Whether `v` is a value of `{}` the spec names and makes available on `arch`.", en.name);
+    let masks: Vec<Ident> =
+        model.bitmasks.iter().filter(|b| b.enum_id == e).map(|b| names::snake(&b.name)).collect();
+    let doc = format!(
+        " Whether `v` is a value of `{}` the spec names and makes available on `arch`.",
+        en.name
+    );
     quote! {
         #[doc = #doc]
         const fn #f(arch: Arch, v: #w) -> bool {
@@ -443,13 +474,16 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
             _ => groups.push((b.opcode, vec![b])),
         }
     }
-    let arms = groups.iter().filter(|(_, bs)| bs.iter().any(|b| b.meta.archs.is_some())).map(|(op, bs)| {
-        let lit = hex_width(*op, width.size());
-        let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
-        let subs: Vec<(&SubOpcode, TokenStream)> = bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
-        let body = sub_tests(&subs, fallback);
-        quote! { #lit => #body, }
-    });
+    let arms = groups.iter().filter(|(_, bs)| bs.iter().any(|b| b.meta.archs.is_some())).map(
+        |(op, bs)| {
+            let lit = hex_width(*op, width.size());
+            let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
+            let subs: Vec<(&SubOpcode, TokenStream)> =
+                bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
+            let body = sub_tests(&subs, fallback);
+            quote! { #lit => #body, }
+        },
+    );
     let read_op = if width.size() == 1 {
         quote! { record[#disc] }
     } else {
@@ -472,7 +506,8 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
 fn sub_tests(subs: &[(&SubOpcode, TokenStream)], fallback: TokenStream) -> TokenStream {
     let Some((first, _)) = subs.first() else { return fallback };
     let offset = first.offset;
-    let (here, rest): (Vec<_>, Vec<_>) = subs.iter().cloned().partition(|(s, _)| s.offset == offset);
+    let (here, rest): (Vec<_>, Vec<_>) =
+        subs.iter().cloned().partition(|(s, _)| s.offset == offset);
     let inner = sub_tests(&rest, fallback);
     let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, t)| {
         let v = int(s.value);
@@ -495,13 +530,20 @@ mod tests {
     #[test]
     fn seed_names_and_per_arch_dispatch() {
         let text = emit(&fixture::model()).to_string();
-        assert!(text.contains("pub const fn sbuf_quadrant (addr : u64) -> Option < u8 >"), "{text}");
-        assert!(text.contains("pub const fn addresses_in_same_sbuf_quadrant (a : u64 , b : u64) -> bool"));
+        assert!(
+            text.contains("pub const fn sbuf_quadrant (addr : u64) -> Option < u8 >"),
+            "{text}"
+        );
+        assert!(text
+            .contains("pub const fn addresses_in_same_sbuf_quadrant (a : u64 , b : u64) -> bool"));
         assert!(text.contains("pub const fn in_psum (addr : u64) -> bool"));
         assert!(text.contains("Arch :: Cayman => cayman :: validate (record) ,"));
         assert!(text.contains("engine : crate :: generated :: opcode :: TpbEngType"));
         // S3D3_TS's binding is cayman.. only; its dtype array is checked element by element.
-        assert!(text.contains("0x20 => matches ! (arch , Arch :: Cayman | Arch :: Mariana) ,"), "{text}");
+        assert!(
+            text.contains("0x20 => matches ! (arch , Arch :: Cayman | Arch :: Mariana) ,"),
+            "{text}"
+        );
         assert!(text.contains("field : \"dtypes[1]\" , offset : 14"));
         assert!(text.contains("Some (x) => x . available_on (arch) ,"));
     }

@@ -26,7 +26,10 @@ fn value_in(cx: &mut Cx<'_>, v: &ValueRef, e: &Enum, what: &str) -> Option<u64> 
         ValueRef::Name(n) => match e.variant_named(&n.name) {
             Some(var) => Some(var.value),
             None => {
-                let mut d = Diagnostic::error(n.span, format!("'{}' is not a variant of '{}'", n.name, e.name));
+                let mut d = Diagnostic::error(
+                    n.span,
+                    format!("'{}' is not a variant of '{}'", n.name, e.name),
+                );
                 if let Some(s) = suggest(&n.name, e.variants.iter().map(|v| v.name.as_str())) {
                     d = d.note(s);
                 }
@@ -48,7 +51,8 @@ pub(super) fn bindings(
     for item in items {
         let ItemKind::Bind { opcode, sub, arm } = &item.kind else { unreachable!("not a bind") };
         let Some(aid) = arms.iter().position(|a| a.name == arm.name) else {
-            let mut d = Diagnostic::error(arm.span, format!("binding to unknown arm '{}'", arm.name));
+            let mut d =
+                Diagnostic::error(arm.span, format!("binding to unknown arm '{}'", arm.name));
             if let Some(s) = suggest(&arm.name, arms.iter().map(|a| a.name.as_str())) {
                 d = d.note(s);
             }
@@ -75,13 +79,22 @@ pub(super) fn bindings(
                 };
                 let (enum_id, e) = match &field.ty {
                     FieldType::Enum(eid) => (Some(*eid), enums[eid.0 as usize].clone()),
-                    FieldType::Prim(p) if !p.signed() => {
-                        (None, Enum { name: field.name.clone(), width: *p, variants: Vec::new(), meta: field.meta.clone() })
-                    }
+                    FieldType::Prim(p) if !p.signed() => (
+                        None,
+                        Enum {
+                            name: field.name.clone(),
+                            width: *p,
+                            variants: Vec::new(),
+                            meta: field.meta.clone(),
+                        },
+                    ),
                     _ => {
                         cx.error(Diagnostic::error(
                             off.span,
-                            format!("the sub-opcode field '{}' must be an enum or an unsigned integer", field.name),
+                            format!(
+                                "the sub-opcode field '{}' must be an enum or an unsigned integer",
+                                field.name
+                            ),
                         ));
                         continue;
                     }
@@ -112,7 +125,10 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
                 (None, _) | (_, None) => cx.error(
                     Diagnostic::error(
                         b.1,
-                        format!("opcode {op:#04x} is bound twice ({} and {})", arms[first.0.arm.0 as usize].name, arms[b.0.arm.0 as usize].name),
+                        format!(
+                            "opcode {op:#04x} is bound twice ({} and {})",
+                            arms[first.0.arm.0 as usize].name, arms[b.0.arm.0 as usize].name
+                        ),
                     )
                     .with(first.1, "first bound here")
                     .note("an opcode is bound once, or every binding of it gives a sub-opcode"),
@@ -120,7 +136,10 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
                 (Some(s1), Some(s2)) if s1.offset != s2.offset => cx.error(
                     Diagnostic::error(
                         b.1,
-                        format!("opcode {op:#04x} sub-dispatches on +{} here but on +{} before", s2.offset, s1.offset),
+                        format!(
+                            "opcode {op:#04x} sub-dispatches on +{} here but on +{} before",
+                            s2.offset, s1.offset
+                        ),
                     )
                     .with(first.1, "first binding"),
                 ),
@@ -132,8 +151,11 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
             if let Some(s) = &b.0.sub {
                 if let Some(prev) = subs.get(&s.value) {
                     cx.error(
-                        Diagnostic::error(b.1, format!("opcode {op:#04x} with sub-opcode {} is bound twice", s.value))
-                            .with(prev.1, "first bound here"),
+                        Diagnostic::error(
+                            b.1,
+                            format!("opcode {op:#04x} with sub-opcode {} is bound twice", s.value),
+                        )
+                        .with(prev.1, "first bound here"),
                     );
                 } else {
                     subs.insert(s.value, b);
@@ -143,15 +165,23 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
     }
 }
 
-pub(super) fn sentinels(cx: &mut Cx<'_>, items: &[&ast::Item], arms: &[Arm], bindings: &[Binding]) -> Vec<Sentinel> {
+pub(super) fn sentinels(
+    cx: &mut Cx<'_>,
+    items: &[&ast::Item],
+    arms: &[Arm],
+    bindings: &[Binding],
+) -> Vec<Sentinel> {
     let mut out = Vec::new();
     let mut names: BTreeMap<&str, Span> = BTreeMap::new();
     for item in items {
         let ItemKind::Sentinel { arm } = &item.kind else { unreachable!() };
         if let Some(first) = names.get(item.name.name.as_str()) {
             cx.error(
-                Diagnostic::error(item.name.span, format!("duplicate sentinel '{}'", item.name.name))
-                    .with(*first, "first declared here"),
+                Diagnostic::error(
+                    item.name.span,
+                    format!("duplicate sentinel '{}'", item.name.name),
+                )
+                .with(*first, "first declared here"),
             );
             continue;
         }
@@ -160,8 +190,12 @@ pub(super) fn sentinels(cx: &mut Cx<'_>, items: &[&ast::Item], arms: &[Arm], bin
             cx.error(Diagnostic::error(arm.span, format!("unknown arm '{}'", arm.name)));
             continue;
         };
-        let found: Vec<usize> =
-            bindings.iter().enumerate().filter(|(_, b)| b.arm.0 as usize == aid).map(|(i, _)| i).collect();
+        let found: Vec<usize> = bindings
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.arm.0 as usize == aid)
+            .map(|(i, _)| i)
+            .collect();
         match found.as_slice() {
             [one] => out.push(Sentinel {
                 name: item.name.name.clone(),
@@ -170,11 +204,19 @@ pub(super) fn sentinels(cx: &mut Cx<'_>, items: &[&ast::Item], arms: &[Arm], bin
             }),
             [] => cx.error(Diagnostic::error(
                 arm.span,
-                format!("sentinel '{}' names arm '{}', which has no binding", item.name.name, arm.name),
+                format!(
+                    "sentinel '{}' names arm '{}', which has no binding",
+                    item.name.name, arm.name
+                ),
             )),
             _ => cx.error(Diagnostic::error(
                 arm.span,
-                format!("sentinel '{}' names arm '{}', which has {} bindings", item.name.name, arm.name, found.len()),
+                format!(
+                    "sentinel '{}' names arm '{}', which has {} bindings",
+                    item.name.name,
+                    arm.name,
+                    found.len()
+                ),
             )),
         }
     }
@@ -186,26 +228,27 @@ pub(super) fn bitmasks(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) ->
     for item in items {
         let ItemKind::Bitmask { enum_name, words } = &item.kind else { unreachable!() };
         let Some(eid) = enums.iter().position(|e| e.name == enum_name.name) else {
-            cx.error(Diagnostic::error(enum_name.span, format!("unknown enum '{}'", enum_name.name)));
+            cx.error(Diagnostic::error(
+                enum_name.span,
+                format!("unknown enum '{}'", enum_name.name),
+            ));
             continue;
         };
         let e = &enums[eid];
         let need = if e.width.bits() >= 32 { None } else { Some((1u64 << e.width.bits()) / 64) };
         let words: Vec<u64> = words.iter().filter_map(|w| u64_of(cx, *w)).collect();
         match need {
-            Some(n) if n.max(1) as usize != words.len() => cx.error(
-                Diagnostic::error(
-                    item.name.span,
-                    format!(
-                        "bitmask '{}' has {} words; '{}' ({}) needs {} to give every value a bit",
-                        item.name.name,
-                        words.len(),
-                        e.name,
-                        e.width.as_str(),
-                        n.max(1)
-                    ),
+            Some(n) if n.max(1) as usize != words.len() => cx.error(Diagnostic::error(
+                item.name.span,
+                format!(
+                    "bitmask '{}' has {} words; '{}' ({}) needs {} to give every value a bit",
+                    item.name.name,
+                    words.len(),
+                    e.name,
+                    e.width.as_str(),
+                    n.max(1)
                 ),
-            ),
+            )),
             None => cx.error(Diagnostic::error(
                 enum_name.span,
                 format!("a bitmask over '{}' ({}) would be too large", e.name, e.width.as_str()),
@@ -235,7 +278,10 @@ pub(super) fn apertures(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Aperture> 
                 (None, Some(last)) => {
                     let Some(last) = u64_of(cx, last) else { continue };
                     if last < base {
-                        cx.error(Diagnostic::error(r.span, format!("region '{}' ends before it starts", r.name.name)));
+                        cx.error(Diagnostic::error(
+                            r.span,
+                            format!("region '{}' ends before it starts", r.name.name),
+                        ));
                         continue;
                     }
                     (last - base).checked_add(1)
@@ -244,7 +290,10 @@ pub(super) fn apertures(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Aperture> 
             };
             let Some(size) = size else { continue };
             if size == 0 || base.checked_add(size).is_none() {
-                cx.error(Diagnostic::error(r.span, format!("region '{}' is empty or wraps past 2^64", r.name.name)));
+                cx.error(Diagnostic::error(
+                    r.span,
+                    format!("region '{}' is empty or wraps past 2^64", r.name.name),
+                ));
                 continue;
             }
             rs.push((Region { name: r.name.name.clone(), base, size, meta: m }, r.span));
@@ -253,7 +302,10 @@ pub(super) fn apertures(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Aperture> 
             for j in i + 1..rs.len() {
                 let (a, b) = (&rs[i].0, &rs[j].0);
                 if a.name == b.name {
-                    cx.error(Diagnostic::error(rs[j].1, format!("duplicate region '{}'", b.name)).with(rs[i].1, "first here"));
+                    cx.error(
+                        Diagnostic::error(rs[j].1, format!("duplicate region '{}'", b.name))
+                            .with(rs[i].1, "first here"),
+                    );
                 } else if a.base < b.base + b.size && b.base < a.base + a.size {
                     cx.error(
                         Diagnostic::error(

@@ -30,7 +30,8 @@ pub(super) fn declare_archs(cx: &mut Cx<'_>, files: Vec<(FileId, ArchFile)>) -> 
         .map(|(file, data)| RawArch { file, name_span: span_of(file, &data.name), data })
         .collect();
     raws.sort_by(|a, b| {
-        (*a.data.generation.get_ref(), a.data.name.get_ref()).cmp(&(*b.data.generation.get_ref(), b.data.name.get_ref()))
+        (*a.data.generation.get_ref(), a.data.name.get_ref())
+            .cmp(&(*b.data.generation.get_ref(), b.data.name.get_ref()))
     });
     let mut generations: BTreeMap<u32, Span> = BTreeMap::new();
     let mut seen: BTreeMap<String, Span> = BTreeMap::new();
@@ -74,8 +75,11 @@ pub(super) fn schema(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> V
     for (i, item) in items.iter().enumerate() {
         if let Some((_, first)) = names.get(item.name.name.as_str()) {
             cx.error(
-                Diagnostic::error(item.name.span, format!("duplicate geometry name '{}'", item.name.name))
-                    .with(*first, "first declared here"),
+                Diagnostic::error(
+                    item.name.span,
+                    format!("duplicate geometry name '{}'", item.name.name),
+                )
+                .with(*first, "first declared here"),
             );
             continue;
         }
@@ -91,7 +95,10 @@ pub(super) fn schema(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> V
                 let e = expr_of(cx, expr, items, &names, &[]);
                 if let Some(t) = &ty {
                     if !matches!(t.strip_optional(), GeomType::Int(_)) {
-                        cx.error(Diagnostic::error(item.name.span, "a derived value must be an integer"));
+                        cx.error(Diagnostic::error(
+                            item.name.span,
+                            "a derived value must be an integer",
+                        ));
                     }
                 }
                 match (ty, e) {
@@ -103,18 +110,27 @@ pub(super) fn schema(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> V
                 let mut pnames: Vec<&str> = Vec::new();
                 for p in params {
                     if pnames.contains(&p.name.as_str()) {
-                        cx.error(Diagnostic::error(p.span, format!("duplicate parameter '{}'", p.name)));
+                        cx.error(Diagnostic::error(
+                            p.span,
+                            format!("duplicate parameter '{}'", p.name),
+                        ));
                     }
                     if names.contains_key(p.name.as_str()) {
                         cx.error(Diagnostic::error(
                             p.span,
-                            format!("parameter '{}' shadows the geometry value of the same name", p.name),
+                            format!(
+                                "parameter '{}' shadows the geometry value of the same name",
+                                p.name
+                            ),
                         ));
                     }
                     pnames.push(&p.name);
                 }
                 if params.len() > 4 {
-                    cx.error(Diagnostic::error(item.name.span, "a rule takes at most four parameters"));
+                    cx.error(Diagnostic::error(
+                        item.name.span,
+                        "a rule takes at most four parameters",
+                    ));
                 }
                 let e = expr_of(cx, expr, items, &names, &pnames);
                 let conds: Vec<Option<Cond>> = requires
@@ -169,7 +185,10 @@ fn geom_type(cx: &mut Cx<'_>, t: &GeomTypeRef, enums: &[Enum]) -> Option<GeomTyp
                 Some(ValueRef::Int(n)) => match u32::try_from(n.value) {
                     Ok(n) if n > 0 => ArrayLen::Fixed(n),
                     _ => {
-                        cx.error(Diagnostic::error(n.span, "a table needs a length between 1 and 2^32"));
+                        cx.error(Diagnostic::error(
+                            n.span,
+                            "a table needs a length between 1 and 2^32",
+                        ));
                         return None;
                     }
                 },
@@ -183,7 +202,10 @@ fn geom_type(cx: &mut Cx<'_>, t: &GeomTypeRef, enums: &[Enum]) -> Option<GeomTyp
                     if !dense || e.variants.is_empty() {
                         cx.error(Diagnostic::error(
                             id.span,
-                            format!("a table indexed by '{}' needs its values to be 0..n without gaps", id.name),
+                            format!(
+                                "a table indexed by '{}' needs its values to be 0..n without gaps",
+                                id.name
+                            ),
                         ));
                         return None;
                     }
@@ -234,8 +256,12 @@ fn expr_of(
                     Some(Expr::Value(GeomId(*idx as u32)))
                 }
                 None => {
-                    let mut d = Diagnostic::error(id.span, format!("unknown name '{}' in expression", id.name));
-                    let cands: Vec<&str> = names.keys().copied().chain(params.iter().copied()).collect();
+                    let mut d = Diagnostic::error(
+                        id.span,
+                        format!("unknown name '{}' in expression", id.name),
+                    );
+                    let cands: Vec<&str> =
+                        names.keys().copied().chain(params.iter().copied()).collect();
                     if let Some(s) = suggest(&id.name, cands) {
                         d = d.note(s);
                     }
@@ -294,7 +320,12 @@ fn check_derived_cycles(cx: &mut Cx<'_>, out: &[GeomItem], items: &[&ast::Item])
                 let names: Vec<&str> = cycle.iter().map(|&c| out[c].name.as_str()).collect();
                 cx.error(Diagnostic::error(
                     items[first].name.span,
-                    format!("derived '{}' depends on itself: {} -> {}", out[first].name, names.join(" -> "), names[0]),
+                    format!(
+                        "derived '{}' depends on itself: {} -> {}",
+                        out[first].name,
+                        names.join(" -> "),
+                        names[0]
+                    ),
                 ));
             }
         }
@@ -308,7 +339,11 @@ enum EvalError {
     Overflow,
 }
 
-fn eval(e: &Expr, value: &dyn Fn(GeomId) -> Option<i128>, params: &[i128]) -> Result<i128, EvalError> {
+fn eval(
+    e: &Expr,
+    value: &dyn Fn(GeomId) -> Option<i128>,
+    params: &[i128],
+) -> Result<i128, EvalError> {
     Ok(match e {
         Expr::Int(v) => *v,
         Expr::Value(g) => value(*g).ok_or(EvalError::Unknown(*g))?,
@@ -331,7 +366,9 @@ fn eval(e: &Expr, value: &dyn Fn(GeomId) -> Option<i128>, params: &[i128]) -> Re
                 }
                 BinOp::Add => l.checked_add(r),
                 BinOp::Sub => l.checked_sub(r),
-                BinOp::Shl => u32::try_from(r).ok().filter(|s| *s < 64).and_then(|s| l.checked_shl(s)),
+                BinOp::Shl => {
+                    u32::try_from(r).ok().filter(|s| *s < 64).and_then(|s| l.checked_shl(s))
+                }
                 BinOp::Shr => u32::try_from(r).ok().filter(|s| *s < 127).map(|s| l >> s),
                 BinOp::And => Some(l & r),
                 BinOp::Xor => Some(l ^ r),
@@ -373,8 +410,17 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
             match raws.iter().position(|o| o.data.name.get_ref() == p.get_ref()) {
                 Some(j) => parent[i] = Some(j),
                 None => {
-                    let mut d = Diagnostic::error(span_of(r.file, p), format!("'{}' inherits unknown arch '{}'", r.data.name.get_ref(), p.get_ref()));
-                    if let Some(s) = suggest(p.get_ref(), raws.iter().map(|o| o.data.name.get_ref().as_str())) {
+                    let mut d = Diagnostic::error(
+                        span_of(r.file, p),
+                        format!(
+                            "'{}' inherits unknown arch '{}'",
+                            r.data.name.get_ref(),
+                            p.get_ref()
+                        ),
+                    );
+                    if let Some(s) =
+                        suggest(p.get_ref(), raws.iter().map(|o| o.data.name.get_ref().as_str()))
+                    {
                         d = d.note(s);
                     }
                     cx.error(d);
@@ -390,10 +436,14 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
             if let Some(pos) = path.iter().position(|&x| x == p) {
                 let cycle = &path[pos..];
                 if cycle.iter().min() == Some(&start) {
-                    let names: Vec<&str> = cycle.iter().map(|&c| raws[c].data.name.get_ref().as_str()).collect();
+                    let names: Vec<&str> =
+                        cycle.iter().map(|&c| raws[c].data.name.get_ref().as_str()).collect();
                     let r = &raws[start];
                     let s = r.data.inherits.as_ref().map_or(r.name_span, |p| span_of(r.file, p));
-                    cx.error(Diagnostic::error(s, format!("inheritance cycle: {} -> {}", names.join(" -> "), names[0])));
+                    cx.error(Diagnostic::error(
+                        s,
+                        format!("inheritance cycle: {} -> {}", names.join(" -> "), names[0]),
+                    ));
                 }
                 for &c in cycle {
                     in_cycle[c] = true;
@@ -432,7 +482,8 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
             for (g, item) in geometry.iter().enumerate() {
                 // Not inherited: values outside the item's @archs, and derived values
                 // computed (not stated) for the parent: they are recomputed here.
-                let computed = matches!(item.kind, GeomKind::Derived(..)) && values[i][g].as_ref().is_some_and(|v| !v.stated);
+                let computed = matches!(item.kind, GeomKind::Derived(..))
+                    && values[i][g].as_ref().is_some_and(|v| !v.stated);
                 if !item.meta.available_on(ArchId(i as u32)) || computed {
                     values[i][g] = None;
                     stated[i].remove(&g);
@@ -444,8 +495,9 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         for (key, entry) in &r.data.values {
             let kspan = span_of(r.file, key);
             let Some(g) = geometry.iter().position(|g| &g.name == key.get_ref()) else {
-                let mut d = Diagnostic::error(kspan, format!("unknown geometry key '{}'", key.get_ref()))
-                    .label("not declared in the geometry schema");
+                let mut d =
+                    Diagnostic::error(kspan, format!("unknown geometry key '{}'", key.get_ref()))
+                        .label("not declared in the geometry schema");
                 d = match suggest(key.get_ref(), geometry.iter().map(|g| g.name.as_str())) {
                     Some(s) => d.note(s),
                     None => d.note("declare it in isa/geometry.isa: 'geometry NAME : TYPE'"),
@@ -459,7 +511,11 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                 cx.error(
                     Diagnostic::error(
                         kspan,
-                        format!("'{}' is not available on {}, so its arch file cannot give it", key.get_ref(), r.data.name.get_ref()),
+                        format!(
+                            "'{}' is not available on {}, so its arch file cannot give it",
+                            key.get_ref(),
+                            r.data.name.get_ref()
+                        ),
                     )
                     .with(geometry[g].meta.span, "its @archs is declared here"),
                 );
@@ -473,37 +529,67 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
             };
             if m.sources.iter().all(|s| s.trim().is_empty()) {
                 cx.error(
-                    Diagnostic::error(kspan, format!("value '{}' of arch '{}' has no source", key.get_ref(), r.data.name.get_ref()))
-                        .note("every fact carries its provenance: add source = [\"symbol @address\"]"),
+                    Diagnostic::error(
+                        kspan,
+                        format!(
+                            "value '{}' of arch '{}' has no source",
+                            key.get_ref(),
+                            r.data.name.get_ref()
+                        ),
+                    )
+                    .note("every fact carries its provenance: add source = [\"symbol @address\"]"),
                 );
             }
             if let Some(c) = &e.confidence {
                 match Confidence::parse(c.get_ref()) {
                     Some(c) => m.confidence = c,
                     None => cx.error(
-                        Diagnostic::error(span_of(r.file, c), format!("unknown confidence '{}'", c.get_ref()))
-                            .note("expected certain, medium or inferred"),
+                        Diagnostic::error(
+                            span_of(r.file, c),
+                            format!("unknown confidence '{}'", c.get_ref()),
+                        )
+                        .note("expected certain, medium or inferred"),
                     ),
                 }
             }
-            m.docs = e.doc.as_deref().map(|d| d.lines().map(str::to_string).collect()).unwrap_or_default();
+            m.docs = e
+                .doc
+                .as_deref()
+                .map(|d| d.lines().map(str::to_string).collect())
+                .unwrap_or_default();
             match &geometry[g].kind {
                 GeomKind::Rule { .. } => cx.error(Diagnostic::error(
                     kspan,
-                    format!("'{}' is a rule; arch files give values, rules compute from them", key.get_ref()),
+                    format!(
+                        "'{}' is a rule; arch files give values, rules compute from them",
+                        key.get_ref()
+                    ),
                 )),
-                GeomKind::Value(t) => match convert(cx, e.value.get_ref(), t, vspan, key.get_ref()) {
+                GeomKind::Value(t) => match convert(cx, e.value.get_ref(), t, vspan, key.get_ref())
+                {
                     Some(v) => {
-                        values[i][g] = Some(ArchValue { value: v, meta: m, defined_in: ArchId(i as u32), stated: false });
+                        values[i][g] = Some(ArchValue {
+                            value: v,
+                            meta: m,
+                            defined_in: ArchId(i as u32),
+                            stated: false,
+                        });
                     }
                     None => {
                         invalid.insert(g);
                     }
                 },
                 GeomKind::Derived(t, _) => {
-                    if let Some(Value::Int(v)) = convert(cx, e.value.get_ref(), t, vspan, key.get_ref()) {
+                    if let Some(Value::Int(v)) =
+                        convert(cx, e.value.get_ref(), t, vspan, key.get_ref())
+                    {
                         stated[i].insert(g, (v, vspan));
-                        values[i][g] = Some(ArchValue { value: Value::Int(v), meta: m, defined_in: ArchId(i as u32), stated: true });
+                        values[i][g] = Some(ArchValue {
+                            value: Value::Int(v),
+                            meta: m,
+                            defined_in: ArchId(i as u32),
+                            stated: true,
+                        });
                     }
                 }
             }
@@ -519,10 +605,17 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                     cx.error(
                         Diagnostic::error(
                             r.name_span,
-                            format!("arch '{}' gives no value for '{}'", r.data.name.get_ref(), item.name),
+                            format!(
+                                "arch '{}' gives no value for '{}'",
+                                r.data.name.get_ref(),
+                                item.name
+                            ),
                         )
                         .with(item.meta.span, "declared here")
-                        .note(format!("add [values.{}] to the arch file, or make the type optional ('{}?')", item.name, "T")),
+                        .note(format!(
+                            "add [values.{}] to the arch file, or make the type optional ('{}?')",
+                            item.name, "T"
+                        )),
                     );
                 }
             }
@@ -531,7 +624,18 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         let arch_name = r.data.name.get_ref().clone();
         let mut done = vec![false; geometry.len()];
         for g in 0..geometry.len() {
-            derive(cx, geometry, &mut values[i], &stated[i], g, &arch_name, r.name_span, i, &mut done, &mut Vec::new());
+            derive(
+                cx,
+                geometry,
+                &mut values[i],
+                &stated[i],
+                g,
+                &arch_name,
+                r.name_span,
+                i,
+                &mut done,
+                &mut Vec::new(),
+            );
         }
     }
 
@@ -541,11 +645,19 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         .map(|((i, r), vals)| {
             let mut m = Meta::at(r.name_span);
             m.sources = r.data.source.into_vec();
-            m.docs = r.data.doc.as_deref().map(|d| d.lines().map(str::to_string).collect()).unwrap_or_default();
+            m.docs = r
+                .data
+                .doc
+                .as_deref()
+                .map(|d| d.lines().map(str::to_string).collect())
+                .unwrap_or_default();
             if let Some(c) = &r.data.confidence {
                 match Confidence::parse(c.get_ref()) {
                     Some(c) => m.confidence = c,
-                    None => cx.error(Diagnostic::error(span_of(r.file, c), format!("unknown confidence '{}'", c.get_ref()))),
+                    None => cx.error(Diagnostic::error(
+                        span_of(r.file, c),
+                        format!("unknown confidence '{}'", c.get_ref()),
+                    )),
                 }
             }
             Arch {
@@ -589,7 +701,9 @@ fn derive(
     }
     visiting.pop();
     done[g] = true;
-    let lookup = |id: GeomId| values.get(id.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.value.as_int());
+    let lookup = |id: GeomId| {
+        values.get(id.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.value.as_int())
+    };
     let item = &geometry[g];
     let computed = eval(expr, &lookup, &[]);
     let prim = match ty.strip_optional() {
@@ -601,7 +715,11 @@ fn derive(
         Ok(v) => {
             cx.error(Diagnostic::error(
                 arch_span,
-                format!("derived '{}' is {v} on {arch}, which does not fit {}", item.name, prim.as_str()),
+                format!(
+                    "derived '{}' is {v} on {arch}, which does not fit {}",
+                    item.name,
+                    prim.as_str()
+                ),
             ));
             return;
         }
@@ -610,7 +728,10 @@ fn derive(
                 cx.error(
                     Diagnostic::error(
                         arch_span,
-                        format!("derived '{}' cannot be computed on {arch}: '{}' has no value", item.name, geometry[dep.0 as usize].name),
+                        format!(
+                            "derived '{}' cannot be computed on {arch}: '{}' has no value",
+                            item.name, geometry[dep.0 as usize].name
+                        ),
                     )
                     .with(item.meta.span, "declared here"),
                 );
@@ -619,11 +740,17 @@ fn derive(
             Value::Unknown
         }
         Err(EvalError::DivZero) => {
-            cx.error(Diagnostic::error(item.meta.span, format!("derived '{}' divides by zero on {arch}", item.name)));
+            cx.error(Diagnostic::error(
+                item.meta.span,
+                format!("derived '{}' divides by zero on {arch}", item.name),
+            ));
             return;
         }
         Err(EvalError::Overflow) => {
-            cx.error(Diagnostic::error(item.meta.span, format!("derived '{}' overflows on {arch}", item.name)));
+            cx.error(Diagnostic::error(
+                item.meta.span,
+                format!("derived '{}' overflows on {arch}", item.name),
+            ));
             return;
         }
     };
@@ -673,9 +800,11 @@ fn convert(cx: &mut Cx<'_>, v: &toml::Value, t: &GeomType, span: Span, key: &str
             GeomType::Int(p) => match v {
                 toml::Value::Integer(i) if p.fits(i128::from(*i)) => Ok(Value::Int(i128::from(*i))),
                 toml::Value::Integer(i) => Err(format!("{path}{i:#x} does not fit {}", p.as_str())),
-                toml::Value::String(s) if s == "?" => {
-                    Err(format!("{path}\"?\" is not allowed: the type is {}, not {}?", p.as_str(), p.as_str()))
-                }
+                toml::Value::String(s) if s == "?" => Err(format!(
+                    "{path}\"?\" is not allowed: the type is {}, not {}?",
+                    p.as_str(),
+                    p.as_str()
+                )),
                 other => Err(format!("{path}expected {}, found {}", p.as_str(), other.type_str())),
             },
             GeomType::Bool => match v {
@@ -686,7 +815,10 @@ fn convert(cx: &mut Cx<'_>, v: &toml::Value, t: &GeomType, span: Span, key: &str
                 toml::Value::Array(items) => {
                     if let Some(n) = len.len() {
                         if items.len() != n as usize {
-                            return Err(format!("{path}expected {n} entries, found {}", items.len()));
+                            return Err(format!(
+                                "{path}expected {n} entries, found {}",
+                                items.len()
+                            ));
                         }
                     }
                     items

@@ -24,14 +24,21 @@ struct Placed {
     origin: Option<Span>,
 }
 
-pub(super) fn structs(cx: &mut Cx<'_>, items: &[&ast::Item], bits: &[Bits], enums: &[Enum]) -> Vec<Struct> {
+pub(super) fn structs(
+    cx: &mut Cx<'_>,
+    items: &[&ast::Item],
+    bits: &[Bits],
+    enums: &[Enum],
+) -> Vec<Struct> {
     // Sizes are declared, so each struct lowers against the declared sizes of the others.
     // Groups placed inside structs need the groups' fields: a first pass (its errors
     // dropped) provides them, the second pass reports.
     let mut prev: Vec<Struct> = items
         .iter()
         .map(|i| {
-            let ItemKind::Struct { size, is_group, .. } = &i.kind else { unreachable!("not a struct") };
+            let ItemKind::Struct { size, is_group, .. } = &i.kind else {
+                unreachable!("not a struct")
+            };
             Struct {
                 name: i.name.name.clone(),
                 size: u32::try_from(size.value).unwrap_or(0),
@@ -72,15 +79,27 @@ pub(super) fn structs(cx: &mut Cx<'_>, items: &[&ast::Item], bits: &[Bits], enum
 }
 
 fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struct {
-    let ItemKind::Struct { size, members, is_group } = &item.kind else { unreachable!("not a struct") };
+    let ItemKind::Struct { size, members, is_group } = &item.kind else {
+        unreachable!("not a struct")
+    };
     let size_v = u32_of(cx, *size, "struct size").unwrap_or(0);
     if size_v == 0 {
-        cx.error(Diagnostic::error(size.span, format!("'{}' must have a size above zero", item.name.name)));
+        cx.error(Diagnostic::error(
+            size.span,
+            format!("'{}' must have a size above zero", item.name.name),
+        ));
     }
     let (placed, complete) = members_of(cx, members, tables, 0, &item.name.name);
     let kind = if *is_group { "group" } else { "struct" };
     if complete {
-        check_coverage(cx, &placed, 0, size_v, &format!("{kind} '{}'", item.name.name), item.name.span);
+        check_coverage(
+            cx,
+            &placed,
+            0,
+            size_v,
+            &format!("{kind} '{}'", item.name.name),
+            item.name.span,
+        );
     }
     Struct {
         name: item.name.name.clone(),
@@ -120,7 +139,12 @@ fn check_cycles(cx: &mut Cx<'_>, structs: &[Struct], items: &[&ast::Item]) {
             let names: Vec<&str> = cycle.iter().map(|&i| structs[i].name.as_str()).collect();
             cx.error(Diagnostic::error(
                 items[first].name.span,
-                format!("struct '{}' contains itself: {} -> {}", structs[first].name, names.join(" -> "), names[0]),
+                format!(
+                    "struct '{}' contains itself: {} -> {}",
+                    structs[first].name,
+                    names.join(" -> "),
+                    names[0]
+                ),
             ));
         }
     }
@@ -146,8 +170,11 @@ pub(super) fn records(cx: &mut Cx<'_>, items: &[&ast::Item], t: &Tables<'_>) -> 
         let discriminant = match discriminants.as_slice() {
             [] => {
                 cx.error(
-                    Diagnostic::error(item.name.span, format!("record '{}' has no discriminant", item.name.name))
-                        .note("declare the byte that selects the arm: 'discriminant 0 OPCODE'"),
+                    Diagnostic::error(
+                        item.name.span,
+                        format!("record '{}' has no discriminant", item.name.name),
+                    )
+                    .note("declare the byte that selects the arm: 'discriminant 0 OPCODE'"),
                 );
                 None
             }
@@ -180,26 +207,39 @@ fn discriminant(
     t: &Tables<'_>,
 ) -> Option<Discriminant> {
     let Some(eid) = t.enums.iter().position(|e| e.name == ty.name) else {
-        cx.error(Diagnostic::error(ty.span, format!("unknown enum '{}'", ty.name)).label("the discriminant must be an enum"));
+        cx.error(
+            Diagnostic::error(ty.span, format!("unknown enum '{}'", ty.name))
+                .label("the discriminant must be an enum"),
+        );
         return None;
     };
     let e = &t.enums[eid];
     let offset = u32_of(cx, off, "discriminant offset")?;
     if offset.saturating_add(e.width.size()) > size {
-        cx.error(Diagnostic::error(off.span, format!("discriminant at +{offset} lies outside the record (0..{size})")));
+        cx.error(Diagnostic::error(
+            off.span,
+            format!("discriminant at +{offset} lies outside the record (0..{size})"),
+        ));
         return None;
     }
     let covered = preamble.iter().any(|p| p.field.offset <= offset && offset < p.field.range().end);
     if !covered {
         cx.error(Diagnostic::error(
             off.span,
-            format!("discriminant at +{offset} is not inside the preamble, so arms could overwrite it"),
+            format!(
+                "discriminant at +{offset} is not inside the preamble, so arms could overwrite it"
+            ),
         ));
     }
     Some(Discriminant { offset, ty: EnumId(eid as u32) })
 }
 
-pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], records: &[Record], t: &Tables<'_>) -> Vec<Arm> {
+pub(super) fn arms(
+    cx: &mut Cx<'_>,
+    items: &[&ast::Item],
+    records: &[Record],
+    t: &Tables<'_>,
+) -> Vec<Arm> {
     let mut out = Vec::new();
     for item in items {
         let ItemKind::Arm { record, members } = &item.kind else { unreachable!() };
@@ -255,7 +295,13 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], records: &[Record], t:
 /// Lower members: resolve types, flatten groups, compute offsets and sizes; sorted by offset.
 /// The second value is false when a member failed to resolve: coverage is then not
 /// checked, so one mistake gives one diagnostic.
-fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, owner: &str) -> (Vec<Placed>, bool) {
+fn members_of(
+    cx: &mut Cx<'_>,
+    members: &[Member],
+    t: &Tables<'_>,
+    base: u32,
+    owner: &str,
+) -> (Vec<Placed>, bool) {
     let mut out = Vec::new();
     let mut complete = true;
     for m in members {
@@ -269,11 +315,21 @@ fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, ow
                 };
                 let size = size_of(t, &fty);
                 if size == 0 {
-                    cx.error(Diagnostic::error(ty.span(), format!("field '{}' has size zero", name.name)));
+                    cx.error(Diagnostic::error(
+                        ty.span(),
+                        format!("field '{}' has size zero", name.name),
+                    ));
                     continue;
                 }
                 out.push(Placed {
-                    field: Field { name: name.name.clone(), offset: base.saturating_add(off), size, ty: fty, meta: field_meta, group: None },
+                    field: Field {
+                        name: name.name.clone(),
+                        offset: base.saturating_add(off),
+                        size,
+                        ty: fty,
+                        meta: field_meta,
+                        group: None,
+                    },
                     span: *span,
                     origin: None,
                 });
@@ -282,13 +338,21 @@ fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, ow
                 let Some(off) = u32_of(cx, *offset, "offset") else { continue };
                 let use_meta = meta(cx, ann, group.span);
                 let gid = match cx.decls.get(&group.name) {
-                    Some((Decl::Struct(i), _)) if t.structs.get(*i).is_some_and(|s| s.is_group) => *i,
+                    Some((Decl::Struct(i), _)) if t.structs.get(*i).is_some_and(|s| s.is_group) => {
+                        *i
+                    }
                     Some((Decl::Struct(_), def)) => {
                         let def = *def;
                         cx.error(
-                            Diagnostic::error(group.span, format!("'{}' is a struct, not a group", group.name))
-                                .with(def, "declared as a struct here")
-                                .note(format!("place a struct as a field: '{} NAME {}'", offset.value, group.name)),
+                            Diagnostic::error(
+                                group.span,
+                                format!("'{}' is a struct, not a group", group.name),
+                            )
+                            .with(def, "declared as a struct here")
+                            .note(format!(
+                                "place a struct as a field: '{} NAME {}'",
+                                offset.value, group.name
+                            )),
                         );
                         complete = false;
                         continue;
@@ -342,8 +406,11 @@ fn members_of(cx: &mut Cx<'_>, members: &[Member], t: &Tables<'_>, base: u32, ow
     let mut seen: std::collections::BTreeMap<&str, &Placed> = std::collections::BTreeMap::new();
     for p in &out {
         if let Some(first) = seen.get(p.field.name.as_str()) {
-            let mut d = Diagnostic::error(p.span, format!("duplicate field '{}' in '{owner}'", p.field.name))
-                .with(first.span, "first declared here");
+            let mut d = Diagnostic::error(
+                p.span,
+                format!("duplicate field '{}' in '{owner}'", p.field.name),
+            )
+            .with(first.span, "first declared here");
             if let Some(o) = p.origin {
                 d = d.with(o, "defined in the group here");
             }
@@ -374,7 +441,10 @@ fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType
                 return None;
             }
             if matches!(e, FieldType::Reserved(_)) {
-                cx.error(Diagnostic::error(ty.span(), "write reserved bytes as reserved[N], not as an array"));
+                cx.error(Diagnostic::error(
+                    ty.span(),
+                    "write reserved bytes as reserved[N], not as an array",
+                ));
                 return None;
             }
             Some(FieldType::Array(Box::new(e), n))
@@ -387,9 +457,12 @@ fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType
                 Some((Decl::Struct(i), def)) => {
                     if t.structs.get(i).is_some_and(|s| s.is_group) {
                         cx.error(
-                            Diagnostic::error(id.span, format!("group '{}' cannot be a field type", id.name))
-                                .with(def, "declared as a group here")
-                                .note(format!("place a group's fields with 'OFFSET use {}'", id.name)),
+                            Diagnostic::error(
+                                id.span,
+                                format!("group '{}' cannot be a field type", id.name),
+                            )
+                            .with(def, "declared as a group here")
+                            .note(format!("place a group's fields with 'OFFSET use {}'", id.name)),
                         );
                         return None;
                     }
@@ -399,8 +472,11 @@ fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType
                 Some((Decl::Enum(i), _)) => Some(FieldType::Enum(EnumId(i as u32))),
                 Some((Decl::Record(_) | Decl::Arm(_), def)) => {
                     cx.error(
-                        Diagnostic::error(id.span, format!("'{}' is a record or arm, not a field type", id.name))
-                            .with(def, "declared here"),
+                        Diagnostic::error(
+                            id.span,
+                            format!("'{}' is a record or arm, not a field type", id.name),
+                        )
+                        .with(def, "declared here"),
                     );
                     None
                 }
@@ -450,7 +526,10 @@ fn check_coverage(
         if r.end > end || r.start < start {
             let mut d = Diagnostic::error(
                 p.span,
-                format!("field '{}' ({}..{}) lies outside {what} ({start}..{end})", p.field.name, r.start, r.end),
+                format!(
+                    "field '{}' ({}..{}) lies outside {what} ({start}..{end})",
+                    p.field.name, r.start, r.end
+                ),
             );
             if let Some(o) = p.origin {
                 d = d.with(o, "defined in the group here");
@@ -492,8 +571,10 @@ fn check_coverage(
 
 fn gap(cx: &mut Cx<'_>, from: u32, to: u32, what: &str, span: Span) {
     cx.error(
-        Diagnostic::error(span, format!("bytes {from}..{to} of {what} are not covered by any field"))
-            .note(format!("declare them: '{from} reserved_{from} reserved[{}]'", to - from)),
+        Diagnostic::error(
+            span,
+            format!("bytes {from}..{to} of {what} are not covered by any field"),
+        )
+        .note(format!("declare them: '{from} reserved_{from} reserved[{}]'", to - from)),
     );
 }
-

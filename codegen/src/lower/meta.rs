@@ -42,9 +42,10 @@ pub(super) fn meta(cx: &mut Cx<'_>, ann: &Annotations, span: Span) -> Meta {
                                 .note("expected certain, medium or inferred"),
                         ),
                     },
-                    _ => cx.error(
-                        Diagnostic::error(a.span, "@confidence takes one of certain, medium, inferred"),
-                    ),
+                    _ => cx.error(Diagnostic::error(
+                        a.span,
+                        "@confidence takes one of certain, medium, inferred",
+                    )),
                 }
             }
             "archs" => m.archs = archs(cx, a),
@@ -85,10 +86,15 @@ fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
             AttrArg::Range(..) if n == 0 => {}
             AttrArg::Range(lo, hi, _) => {
                 let lo = lo.as_ref().map_or(Some(ArchId(0)), |w| arch(cx, &w.name, w.span));
-                let hi = hi.as_ref().map_or(Some(ArchId(n.saturating_sub(1))), |w| arch(cx, &w.name, w.span));
+                let hi = hi
+                    .as_ref()
+                    .map_or(Some(ArchId(n.saturating_sub(1))), |w| arch(cx, &w.name, w.span));
                 if let (Some(lo), Some(hi)) = (lo, hi) {
                     if lo > hi {
-                        cx.error(Diagnostic::error(arg.span(), "empty arch range: the first arch is newer than the last"));
+                        cx.error(Diagnostic::error(
+                            arg.span(),
+                            "empty arch range: the first arch is newer than the last",
+                        ));
                     }
                     out.extend((lo.0..=hi.0).map(ArchId));
                 }

@@ -14,8 +14,11 @@ pub(super) fn unsigned(cx: &mut Cx<'_>, w: &ast::Ident, what: &str) -> Option<Pr
         Some(p) if !p.signed() => Some(p),
         _ => {
             cx.error(
-                Diagnostic::error(w.span, format!("{what} must be u8, u16, u32 or u64, not '{}'", w.name))
-                    .label("expected an unsigned integer type"),
+                Diagnostic::error(
+                    w.span,
+                    format!("{what} must be u8, u16, u32 or u64, not '{}'", w.name),
+                )
+                .label("expected an unsigned integer type"),
             );
             None
         }
@@ -26,7 +29,9 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
     items
         .iter()
         .map(|item| {
-            let ItemKind::Enum { width, variants } = &item.kind else { unreachable!("not an enum") };
+            let ItemKind::Enum { width, variants } = &item.kind else {
+                unreachable!("not an enum")
+            };
             let width_p = unsigned(cx, width, "an enum's underlying type").unwrap_or(Prim::U64);
             let mut by_name: BTreeMap<&str, ast::Ident> = BTreeMap::new();
             let mut by_value: BTreeMap<u64, &ast::Ident> = BTreeMap::new();
@@ -51,8 +56,11 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                 }
                 if let Some(first) = by_name.get(v.name.name.as_str()) {
                     cx.error(
-                        Diagnostic::error(v.name.span, format!("duplicate variant '{}'", v.name.name))
-                            .with(first.span, "first declared here"),
+                        Diagnostic::error(
+                            v.name.span,
+                            format!("duplicate variant '{}'", v.name.name),
+                        )
+                        .with(first.span, "first declared here"),
                     );
                     continue;
                 }
@@ -60,7 +68,10 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                     cx.error(
                         Diagnostic::error(
                             v.value.span,
-                            format!("'{}' and '{}' both have the value {value:#x}", v.name.name, first.name),
+                            format!(
+                                "'{}' and '{}' both have the value {value:#x}",
+                                v.name.name, first.name
+                            ),
                         )
                         .with(first.span, "the other variant"),
                     );
@@ -85,16 +96,23 @@ pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Bits> {
     items
         .iter()
         .map(|item| {
-            let ItemKind::Bits { width, fields, alts } = &item.kind else { unreachable!("not bits") };
+            let ItemKind::Bits { width, fields, alts } = &item.kind else {
+                unreachable!("not bits")
+            };
             let w = unsigned(cx, width, "a bits type's underlying type").unwrap_or(Prim::U64);
             let top = bit_fields(cx, fields, w, &item.name.name);
             check_overlaps(cx, &top, &[], &item.name.name);
             // Predicates first: an alt's fields may overlap the field that selects it,
             // but never the bits its predicate tests (`otherwise` avoids all tested bits).
-            let preds: Vec<Option<Predicate>> =
-                alts.iter().map(|a| a.when.as_ref().and_then(|wh| predicate(cx, wh, &top))).collect();
-            let tested = |p: &Predicate| top[p.field as usize].0.mask() & (p.mask << top[p.field as usize].0.lo);
-            let all_tested: Vec<(u32, u64)> = preds.iter().flatten().map(|p| (p.field, tested(p))).collect();
+            let preds: Vec<Option<Predicate>> = alts
+                .iter()
+                .map(|a| a.when.as_ref().and_then(|wh| predicate(cx, wh, &top)))
+                .collect();
+            let tested = |p: &Predicate| {
+                top[p.field as usize].0.mask() & (p.mask << top[p.field as usize].0.lo)
+            };
+            let all_tested: Vec<(u32, u64)> =
+                preds.iter().flatten().map(|p| (p.field, tested(p))).collect();
             let mut seen_otherwise: Option<ast::Ident> = None;
             let mut names: BTreeMap<String, crate::source::Span> =
                 top.iter().map(|(f, _)| (f.name.clone(), f.meta.span)).collect();
@@ -110,8 +128,11 @@ pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Bits> {
                 for (f, _) in &afields {
                     if let Some(first) = names.get(&f.name) {
                         cx.error(
-                            Diagnostic::error(f.meta.span, format!("duplicate bit-field '{}'", f.name))
-                                .with(*first, "first declared here"),
+                            Diagnostic::error(
+                                f.meta.span,
+                                format!("duplicate bit-field '{}'", f.name),
+                            )
+                            .with(*first, "first declared here"),
                         );
                     }
                     names.insert(f.name.clone(), f.meta.span);
@@ -157,7 +178,10 @@ fn bit_fields(
         if lo >= hi {
             cx.error(Diagnostic::error(
                 d.span,
-                format!("bit-field '{}' ({lo}..{hi}) is empty: the first bit must be below the end", d.name.name),
+                format!(
+                    "bit-field '{}' ({lo}..{hi}) is empty: the first bit must be below the end",
+                    d.name.name
+                ),
             ));
             continue;
         }
@@ -175,7 +199,10 @@ fn bit_fields(
             );
             continue;
         }
-        out.push((BitField { name: d.name.name.clone(), lo: lo as u32, hi: hi as u32, meta: m }, d.span));
+        out.push((
+            BitField { name: d.name.name.clone(), lo: lo as u32, hi: hi as u32, meta: m },
+            d.span,
+        ));
     }
     out.sort_by_key(|(f, _)| f.lo);
     out
@@ -192,8 +219,11 @@ fn check_overlaps(
         let others = fields[i + 1..].iter().chain(against.iter());
         for (b, bspan) in others {
             if a.lo < b.hi && b.lo < a.hi && a.meta.waiver.is_none() && b.meta.waiver.is_none() {
-                let (first, second, fspan, sspan) =
-                    if (b.lo, &b.name) < (a.lo, &a.name) { (b, a, *bspan, *aspan) } else { (a, b, *aspan, *bspan) };
+                let (first, second, fspan, sspan) = if (b.lo, &b.name) < (a.lo, &a.name) {
+                    (b, a, *bspan, *aspan)
+                } else {
+                    (a, b, *aspan, *bspan)
+                };
                 cx.error(
                     Diagnostic::error(
                         sspan,
@@ -225,7 +255,11 @@ fn check_against(
             if !(a.lo < b.hi && b.lo < a.hi) || a.meta.waiver.is_some() || b.meta.waiver.is_some() {
                 continue;
             }
-            let tested: u64 = selectors.iter().filter(|(f, _)| *f as usize == k).map(|(_, m)| m).fold(0, |x, y| x | y);
+            let tested: u64 = selectors
+                .iter()
+                .filter(|(f, _)| *f as usize == k)
+                .map(|(_, m)| m)
+                .fold(0, |x, y| x | y);
             let is_selector = selectors.iter().any(|(f, _)| *f as usize == k);
             if is_selector && a.mask() & tested == 0 {
                 continue;
@@ -269,7 +303,10 @@ fn predicate(
         if v.value > limit {
             cx.error(Diagnostic::error(
                 v.span,
-                format!("{what} {:#x} is wider than bit-field '{}' ({width} bits)", v.value, f.name),
+                format!(
+                    "{what} {:#x} is wider than bit-field '{}' ({width} bits)",
+                    v.value, f.name
+                ),
             ));
             return None;
         }
@@ -277,7 +314,10 @@ fn predicate(
     if w.value.value & !w.mask.value != 0 {
         cx.error(Diagnostic::error(
             w.value.span,
-            format!("value {:#x} has bits outside the mask {:#x}; the test can never hold", w.value.value, w.mask.value),
+            format!(
+                "value {:#x} has bits outside the mask {:#x}; the test can never hold",
+                w.value.value, w.mask.value
+            ),
         ));
     }
     Some(Predicate { field: idx as u32, mask: w.mask.value as u64, value: w.value.value as u64 })
@@ -306,7 +346,9 @@ pub(super) fn bands(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> Ve
             continue;
         };
         let mut stack = vec![name.clone()];
-        let Some(ranges) = expand(cx, &table, enum_name, item, &enums[eid], &mut stack) else { continue };
+        let Some(ranges) = expand(cx, &table, enum_name, item, &enums[eid], &mut stack) else {
+            continue;
+        };
         out.push(Band {
             enum_id: EnumId(eid as u32),
             name: name.clone(),
@@ -353,7 +395,12 @@ fn expand(
                 if stack.contains(&b.name) {
                     cx.error(Diagnostic::error(
                         b.span,
-                        format!("band '{}' includes itself: {} -> {}", b.name, stack.join(" -> "), b.name),
+                        format!(
+                            "band '{}' includes itself: {} -> {}",
+                            b.name,
+                            stack.join(" -> "),
+                            b.name
+                        ),
                     ));
                     ok = false;
                     continue;

@@ -145,7 +145,8 @@ impl Expr {
         fn go(e: &Expr, leaf: &dyn Fn(&Expr) -> String, top: bool) -> String {
             match e {
                 Expr::Binary(op, l, r) => {
-                    let s = format!("{} {} {}", go(l, leaf, false), op.as_str(), go(r, leaf, false));
+                    let s =
+                        format!("{} {} {}", go(l, leaf, false), op.as_str(), go(r, leaf, false));
                     if top {
                         s
                     } else {

@@ -19,7 +19,8 @@ struct Builder {
 /// Build the AST of a parsed file.
 pub fn file(file: FileId, root: Pair<'_, Rule>) -> Result<File, Vec<Diagnostic>> {
     let input = root.as_span().get_input();
-    let line_starts = std::iter::once(0).chain(input.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_starts =
+        std::iter::once(0).chain(input.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let mut b = Builder { file, errors: Vec::new(), line_starts };
     let children = root.into_inner().filter(|p| p.as_rule() != Rule::EOI);
     let items = b.attach(children, |b, p, ann| b.item(p, ann));
@@ -131,8 +132,11 @@ impl Builder {
         }
         if let Some(span) = pending_span {
             self.errors.push(
-                Diagnostic::error(span, "doc comment or attribute is not followed by anything it can describe")
-                    .label("nothing follows this"),
+                Diagnostic::error(
+                    span,
+                    "doc comment or attribute is not followed by anything it can describe",
+                )
+                .label("nothing follows this"),
             );
         }
         out.into_iter().map(|(t, _)| t).collect()
@@ -168,7 +172,9 @@ impl Builder {
         let name = self.ident(inner.next().expect("attr has a name"));
         let args = inner
             .map(|a| match a.as_rule() {
-                Rule::string => AttrArg::Str(unescape(a.clone().into_inner().as_str()), self.span(&a)),
+                Rule::string => {
+                    AttrArg::Str(unescape(a.clone().into_inner().as_str()), self.span(&a))
+                }
                 Rule::attr_word => AttrArg::Word(self.ident(a)),
                 Rule::arch_range => {
                     let s = self.span(&a);
