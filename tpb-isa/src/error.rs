@@ -68,13 +68,6 @@ pub enum ValidateError {
         /// The value found.
         value: u64,
     },
-    /// Two addresses that must share an SBUF quadrant do not.
-    QuadrantMismatch {
-        /// First address.
-        a: u64,
-        /// Second address.
-        b: u64,
-    },
 }
 
 /// A geometry rule was asked something it has no answer for.
@@ -195,9 +188,6 @@ impl fmt::Display for ValidateError {
                     f,
                     "field '{field}' at +{offset} holds {value:#x}, which the spec does not name"
                 )
-            }
-            ValidateError::QuadrantMismatch { a, b } => {
-                write!(f, "addresses {a:#x} and {b:#x} are not in the same sbuf quadrant")
             }
         }
     }
