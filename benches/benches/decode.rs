@@ -18,7 +18,8 @@ fn kernels(c: &mut Criterion) {
         let dk = b::dk_decoded(&bytes);
         let mut g = c.benchmark_group(format!("records/{}", order.name()));
         g.throughput(Throughput::Elements(b::RECORDS as u64)).sample_size(10);
-        let byte_kernels: [(&str, fn(&[u8]) -> u64); 15] = [
+        type Kernel = (&'static str, fn(&[u8]) -> u64);
+        let byte_kernels: [Kernel; 15] = [
             ("limit_stride_scan", b::stride_scan),
             ("limit_full_read", b::full_read),
             ("gen_has_pseudo_exit", b::gen_has_pseudo_exit),

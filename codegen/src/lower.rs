@@ -172,7 +172,8 @@ fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
     }
     // Type namespace: records, structs/groups, arms, bits and enums share Rust's.
     let mut rust_names: BTreeMap<String, (String, Span)> = BTreeMap::new();
-    let kinds: [(&[&ast::Item], fn(usize) -> Decl); 5] = [
+    type Kind<'x> = (&'x [&'x ast::Item], fn(usize) -> Decl);
+    let kinds: [Kind<'_>; 5] = [
         (&items.records, Decl::Record),
         (&items.structs, Decl::Struct),
         (&items.arms, Decl::Arm),

@@ -91,7 +91,7 @@ fn main() {
         "machine: {}; stream: {} records ({} MiB), seed {:#x}; {} interleaved reps, medians",
         machine(),
         records,
-        records * 64 >> 20,
+        (records * 64) >> 20,
         b::SEED,
         reps
     );

@@ -120,6 +120,15 @@ fn names_val(v: &Option<Vec<String>>) -> Val {
     }
 }
 
+/// An optional aspect left out: `null`, shown as `none`.
+fn none() -> Val {
+    Val { json: serde_json::Value::Null, text: "none".into() }
+}
+
+fn opt_text(v: &Option<String>) -> Val {
+    v.clone().map_or_else(none, text)
+}
+
 /// Whether `new` only fills in entries that were `"?"` in `old` (same shape otherwise).
 pub(super) fn only_learned(old: &Value, new: &Value) -> bool {
     match (old, new) {
@@ -160,6 +169,114 @@ fn reach(m: &Model, t: Target) -> Vec<String> {
     m.arm_ids()
         .filter(|&a| m.arm_fields(a).any(|f| field_mentions(m, f, t)))
         .map(|a| m[a].name.clone())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------
+// Items of every kind, as the walker sees them
+// ---------------------------------------------------------------------------------
+
+/// What [`Cmp::walk`] needs of an item, whatever its kind.
+trait Item {
+    fn meta(&self) -> &Meta;
+    /// The name a rename is reported under; `None` for an item known only by its key.
+    fn name(&self) -> Option<&str>;
+    /// The type, for an item the arms may reach through their fields.
+    fn target(&self, _m: &Model) -> Option<Target> {
+        None
+    }
+}
+
+/// Most kinds keep their name and metadata in `name` and `meta`; the types the arms
+/// may reach also say how their model finds them.
+macro_rules! items {
+    ($($t:ty $(=> $target:ident by $named:ident)?),* $(,)?) => {$(
+        impl Item for $t {
+            fn meta(&self) -> &Meta {
+                &self.meta
+            }
+            fn name(&self) -> Option<&str> {
+                Some(&self.name)
+            }
+            $(fn target(&self, m: &Model) -> Option<Target> {
+                m.$named(&self.name).map(Target::$target)
+            })?
+        }
+    )*};
+}
+
+items!(
+    Record,
+    Field,
+    Struct => Struct by struct_named,
+    Arm,
+    BitField,
+    Bits => Bits by bits_named,
+    Alt,
+    Enum => Enum by enum_named,
+    Variant,
+    Band,
+    Sentinel,
+    Bitmask,
+    Aperture,
+    Region,
+    GeomItem,
+    Arch,
+);
+
+/// Known by its opcode key, so never reported renamed.
+impl Item for Binding {
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn name(&self) -> Option<&str> {
+        None
+    }
+}
+
+impl<T: Item> Item for &T {
+    fn meta(&self) -> &Meta {
+        (*self).meta()
+    }
+    fn name(&self) -> Option<&str> {
+        (*self).name()
+    }
+    fn target(&self, m: &Model) -> Option<Target> {
+        (*self).target(m)
+    }
+}
+
+/// The model an item comes from; `old` picks a parent item from the same side.
+#[derive(Clone, Copy)]
+struct Side<'a> {
+    m: &'a Model,
+    old: bool,
+}
+
+/// Where the changes of a matched pair go: the new item's path, and both items' spans.
+struct At<'p> {
+    path: &'p [Segment],
+    os: Span,
+    ns: Span,
+}
+
+fn same_name<T: Item>(a: &T, b: &T) -> bool {
+    a.name() == b.name()
+}
+
+/// Pairs the items [`Cmp::find_renames`] found renamed.
+fn known<T: Item>(map: &BTreeMap<String, String>) -> impl Fn(&T, &T) -> bool + '_ {
+    move |a, b| a.name().and_then(|x| map.get(x)).map(String::as_str) == b.name()
+}
+
+/// Old name → new name of each renamed pair.
+fn renames<T: Item>(pairs: Vec<Pair<'_, T>>) -> Vec<(String, String)> {
+    pairs
+        .into_iter()
+        .filter_map(|p| match p {
+            Pair::Renamed(a, b) => Some((a.name()?.to_string(), b.name()?.to_string())),
+            _ => None,
+        })
         .collect()
 }
 
@@ -250,20 +367,6 @@ impl<'a> Cmp<'a> {
         });
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn changed(
-        &mut self,
-        class: Class,
-        path: Vec<Segment>,
-        aspect: Aspect,
-        old: Val,
-        os: Span,
-        new: Val,
-        ns: Span,
-    ) {
-        self.emit(class, Kind::Changed, path, Some(aspect), Some((old, os)), Some((new, ns)), None);
-    }
-
     pub(super) fn added(
         &mut self,
         class: Class,
@@ -298,9 +401,92 @@ impl<'a> Cmp<'a> {
         );
     }
 
-    /// Give the changes emitted since `start` the arms they reach.
+    /// Report `aspect` of the pair `at` as changed.
+    fn change(&mut self, at: &At<'_>, class: Class, aspect: Aspect, old: Val, new: Val) {
+        self.change_noted(at, class, aspect, old, new, None);
+    }
+
+    fn change_noted(
+        &mut self,
+        at: &At<'_>,
+        class: Class,
+        aspect: Aspect,
+        old: Val,
+        new: Val,
+        note: Option<String>,
+    ) {
+        let (old, new) = (Some((old, at.os)), Some((new, at.ns)));
+        self.emit(class, Kind::Changed, at.path.to_vec(), Some(aspect), old, new, note);
+    }
+
+    /// Report `aspect` as changed if `old != new`, each shown through `show`.
+    fn differ<V: PartialEq>(
+        &mut self,
+        at: &At<'_>,
+        class: Class,
+        aspect: Aspect,
+        old: V,
+        new: V,
+        show: impl Fn(V) -> Val,
+    ) {
+        if old != new {
+            self.change(at, class, aspect, show(old), show(new));
+        }
+    }
+
+    /// Report the paired items of one kind. A matched pair: its rename, what `both`
+    /// finds, then its metadata; an item on one side only: its removal (breaking) or
+    /// addition (additive). `at` places an item, `val` shows a whole one.
+    fn walk<'x, T: Item>(
+        &mut self,
+        pairs: Vec<Pair<'x, T>>,
+        at: impl Fn(Side<'a>, &T) -> Vec<Segment>,
+        val: impl Fn(Side<'a>, &T) -> Val,
+        both: impl FnMut(&mut Self, &At<'_>, &'x T, &'x T),
+    ) {
+        self.walk_noted(pairs, at, val, |_, _| None, both);
+    }
+
+    /// [`Cmp::walk`], with a `note` on what is added or removed. The changes made for a
+    /// type (and all within it) get the arms it reaches.
+    fn walk_noted<'x, T: Item>(
+        &mut self,
+        pairs: Vec<Pair<'x, T>>,
+        at: impl Fn(Side<'a>, &T) -> Vec<Segment>,
+        val: impl Fn(Side<'a>, &T) -> Val,
+        note: impl Fn(Side<'a>, &T) -> Option<String>,
+        mut both: impl FnMut(&mut Self, &At<'_>, &'x T, &'x T),
+    ) {
+        let (o, n) = (Side { m: self.o, old: true }, Side { m: self.n, old: false });
+        for p in pairs {
+            let start = self.out.len();
+            match p {
+                Pair::Both(a, b) | Pair::Renamed(a, b) => {
+                    let path = at(n, b);
+                    let (am, bm) = (a.meta(), b.meta());
+                    if let (Some(x), Some(y)) = (a.name(), b.name()) {
+                        if x != y {
+                            self.renamed(path.clone(), x, am.span, y, bm.span);
+                        }
+                    }
+                    both(self, &At { path: &path, os: am.span, ns: bm.span }, a, b);
+                    self.meta(&path, am, bm);
+                    self.set_reach(start, a.target(o.m), b.target(n.m));
+                }
+                Pair::Old(a) => {
+                    self.removed(Class::Breaking, at(o, a), val(o, a), a.meta().span, note(o, a));
+                    self.set_reach(start, a.target(o.m), None);
+                }
+                Pair::New(b) => {
+                    self.added(Class::Additive, at(n, b), val(n, b), b.meta().span, note(n, b));
+                }
+            }
+        }
+    }
+
+    /// Give the changes emitted since `start` the arms they reach, if a type is given.
     fn set_reach(&mut self, start: usize, old: Option<Target>, new: Option<Target>) {
-        if self.out.len() == start {
+        if self.out.len() == start || (old.is_none() && new.is_none()) {
             return;
         }
         let mut arms: BTreeSet<String> = BTreeSet::new();
@@ -364,67 +550,30 @@ impl<'a> Cmp<'a> {
 
     fn find_renames(&mut self) {
         let (o, n) = (self.o, self.n);
-        for p in
-            pair(&o.archs, &n.archs, |a, b| a.name == b.name, |a, b| a.generation == b.generation)
-        {
-            if let Pair::Renamed(a, b) = p {
-                self.r.archs.insert(a.name.clone(), b.name.clone());
-            }
-        }
-        for p in pair(
-            &o.enums,
-            &n.enums,
-            |a, b| a.name == b.name,
-            |a, b| {
-                a.width == b.width
-                    && a.variants.len() == b.variants.len()
-                    && a.variants
-                        .iter()
-                        .zip(&b.variants)
-                        .all(|(x, y)| x.name == y.name && x.value == y.value)
-            },
-        ) {
-            if let Pair::Renamed(a, b) = p {
-                self.r.enums.insert(a.name.clone(), b.name.clone());
-            }
-        }
-        for p in pair(&o.bits, &n.bits, |a, b| a.name == b.name, bits_same) {
-            if let Pair::Renamed(a, b) = p {
-                self.r.bits.insert(a.name.clone(), b.name.clone());
-            }
-        }
+        let same_gen = |a: &Arch, b: &Arch| a.generation == b.generation;
+        self.r.archs.extend(renames(pair(&o.archs, &n.archs, same_name, same_gen)));
+        let enum_same = |a: &Enum, b: &Enum| {
+            a.width == b.width
+                && a.variants.len() == b.variants.len()
+                && a.variants
+                    .iter()
+                    .zip(&b.variants)
+                    .all(|(x, y)| x.name == y.name && x.value == y.value)
+        };
+        self.r.enums.extend(renames(pair(&o.enums, &n.enums, same_name, enum_same)));
+        self.r.bits.extend(renames(pair(&o.bits, &n.bits, same_name, bits_same)));
         // Structs may contain structs: a second pass sees renames the first found.
         for _ in 0..2 {
-            let mut found = Vec::new();
-            for p in
-                pair(&o.structs, &n.structs, |a, b| a.name == b.name, |a, b| self.struct_same(a, b))
-            {
-                if let Pair::Renamed(a, b) = p {
-                    found.push((a.name.clone(), b.name.clone()));
-                }
-            }
+            let found =
+                renames(pair(&o.structs, &n.structs, same_name, |a, b| self.struct_same(a, b)));
             self.r.structs.extend(found);
         }
-        let mut found = Vec::new();
-        for p in pair(
-            &o.arms,
-            &n.arms,
-            |a, b| a.name == b.name,
-            |a, b| o[a.record].name == n[b.record].name && self.fields_same(&a.fields, &b.fields),
-        ) {
-            if let Pair::Renamed(a, b) = p {
-                found.push((a.name.clone(), b.name.clone()));
-            }
-        }
+        let arm_same = |a: &Arm, b: &Arm| {
+            o[a.record].name == n[b.record].name && self.fields_same(&a.fields, &b.fields)
+        };
+        let found = renames(pair(&o.arms, &n.arms, same_name, arm_same));
         self.r.arms.extend(found);
-        let mut found = Vec::new();
-        for p in
-            pair(&o.geometry, &n.geometry, |a, b| a.name == b.name, |a, b| self.geom_same(a, b))
-        {
-            if let Pair::Renamed(a, b) = p {
-                found.push((a.name.clone(), b.name.clone()));
-            }
-        }
+        let found = renames(pair(&o.geometry, &n.geometry, same_name, |a, b| self.geom_same(a, b)));
         self.r.geoms.extend(found);
     }
 
@@ -479,64 +628,19 @@ impl<'a> Cmp<'a> {
     /// docs, sources, confidence, waiver (metadata) and @archs (widening additive,
     /// narrowing breaking).
     pub(super) fn meta(&mut self, path: &[Segment], a: &Meta, b: &Meta) {
-        let (os, ns) = (a.span, b.span);
-        if a.docs != b.docs {
-            self.changed(
-                Class::Metadata,
-                path.to_vec(),
-                Aspect::Docs,
-                lines(&a.docs),
-                os,
-                lines(&b.docs),
-                ns,
-            );
-        }
-        if a.sources != b.sources {
-            self.changed(
-                Class::Metadata,
-                path.to_vec(),
-                Aspect::Sources,
-                lines(&a.sources),
-                os,
-                lines(&b.sources),
-                ns,
-            );
-        }
-        if a.confidence != b.confidence {
-            self.changed(
-                Class::Metadata,
-                path.to_vec(),
-                Aspect::Confidence,
-                text(a.confidence.as_str()),
-                os,
-                text(b.confidence.as_str()),
-                ns,
-            );
-        }
-        if a.waiver != b.waiver {
-            let w = |x: &Option<String>| {
-                x.clone().map_or_else(
-                    || Val { json: serde_json::Value::Null, text: "none".into() },
-                    text,
-                )
-            };
-            self.changed(
-                Class::Metadata,
-                path.to_vec(),
-                Aspect::Waiver,
-                w(&a.waiver),
-                os,
-                w(&b.waiver),
-                ns,
-            );
-        }
+        let at = At { path, os: a.span, ns: b.span };
+        let m = Class::Metadata;
+        self.differ(&at, m, Aspect::Docs, &a.docs, &b.docs, |v| lines(v));
+        self.differ(&at, m, Aspect::Sources, &a.sources, &b.sources, |v| lines(v));
+        self.differ(&at, m, Aspect::Confidence, a.confidence, b.confidence, |c| text(c.as_str()));
+        self.differ(&at, m, Aspect::Waiver, &a.waiver, &b.waiver, opt_text);
         if a.archs.is_some() || b.archs.is_some() {
             let (sa, sb) = (self.old_arch_names(&a.archs), self.new_arch_names(&b.archs));
             if sa != sb {
                 let class = if sa.is_subset(&sb) { Class::Additive } else { Class::Breaking };
                 let va = names_val(&a.archs.as_ref().map(|_| sa.iter().cloned().collect()));
                 let vb = names_val(&b.archs.as_ref().map(|_| sb.iter().cloned().collect()));
-                self.changed(class, path.to_vec(), Aspect::Archs, va, os, vb, ns);
+                self.change(&at, class, Aspect::Archs, va, vb);
             }
         }
     }
@@ -577,33 +681,12 @@ impl<'a> Cmp<'a> {
                 skip_n[j] = true;
             }
             let up = sub(path, SegKind::Use, json::use_name(&n[b.group].name, &b.prefix));
-            if a.base != b.base {
-                self.changed(
-                    Class::Breaking,
-                    up.clone(),
-                    Aspect::Offset,
-                    num(a.base),
-                    a.meta.span,
-                    num(b.base),
-                    b.meta.span,
-                );
-            }
+            let at = At { path: &up, os: a.meta.span, ns: b.meta.span };
+            self.differ(&at, Class::Breaking, Aspect::Offset, a.base, b.base, num);
             if a.prefix != b.prefix {
-                let p = |x: &Option<String>| {
-                    x.clone().map_or_else(
-                        || Val { json: serde_json::Value::Null, text: "none".into() },
-                        text,
-                    )
-                };
-                self.emit(
-                    Class::Metadata,
-                    Kind::Changed,
-                    up.clone(),
-                    Some(Aspect::Prefix),
-                    Some((p(&a.prefix), a.meta.span)),
-                    Some((p(&b.prefix), b.meta.span)),
-                    Some("renames the group's fields; no byte moves".into()),
-                );
+                let (pa, pb) = (opt_text(&a.prefix), opt_text(&b.prefix));
+                let note = Some("renames the group's fields; no byte moves".into());
+                self.change_noted(&at, Class::Metadata, Aspect::Prefix, pa, pb, note);
             }
             self.meta(&up, a.meta, b.meta);
         }
@@ -621,62 +704,34 @@ impl<'a> Cmp<'a> {
         let twin = |a: &&Field, b: &&Field| {
             a.offset == b.offset && a.size == b.size && self.old_type(&a.ty) == self.new_type(&b.ty)
         };
-        for p in pair(&named_o, &named_n, |a, b| a.name == b.name, twin) {
-            match p {
-                Pair::Both(a, b) => self.field(path, a, b),
-                Pair::Renamed(a, b) => {
-                    self.renamed(
-                        sub(path, SegKind::Field, &b.name),
-                        &a.name,
-                        a.meta.span,
-                        &b.name,
-                        b.meta.span,
-                    );
-                    self.field(path, a, b);
-                }
-                Pair::Old(a) => {
-                    let note = a
-                        .range()
-                        .all(|x| res_n.contains(&x))
-                        .then(|| "its bytes are reserved now".to_string());
-                    self.removed(
-                        Class::Breaking,
-                        sub(path, SegKind::Field, &a.name),
-                        json::field_val(o, a),
-                        a.meta.span,
-                        note,
-                    );
-                }
-                Pair::New(b) => {
-                    let note = b
-                        .range()
-                        .all(|x| res_o.contains(&x))
-                        .then(|| "carved out of reserved bytes".to_string());
-                    self.added(
-                        Class::Additive,
-                        sub(path, SegKind::Field, &b.name),
-                        json::field_val(n, b),
-                        b.meta.span,
-                        note,
-                    );
-                }
-            }
-        }
+        // A named field that took or left reserved bytes.
+        let note = |s: Side<'a>, f: &&Field| {
+            let (now, why) = if s.old {
+                (&res_n, "its bytes are reserved now")
+            } else {
+                (&res_o, "carved out of reserved bytes")
+            };
+            f.range().all(|x| now.contains(&x)).then(|| why.to_string())
+        };
+        self.walk_noted(
+            pair(&named_o, &named_n, same_name, twin),
+            |_, f| sub(path, SegKind::Field, &f.name),
+            |s, f| json::field_val(s.m, f),
+            note,
+            |this, at, a, b| this.field(at, a, b),
+        );
         let res_fo: Vec<&Field> = rest_o.iter().copied().filter(|f| f.is_reserved()).collect();
         let res_fn: Vec<&Field> = rest_n.iter().copied().filter(|f| f.is_reserved()).collect();
         // Reserved runs: the same bytes (perhaps renamed), else the same name (grown or
         // shrunk because a neighbour changed, which the neighbour reports).
         for p in pair(&res_fo, &res_fn, |a, b| a.range() == b.range(), |a, b| a.name == b.name) {
             match p {
-                Pair::Both(a, b) => {
+                Pair::Both(a, b) | Pair::Renamed(a, b) => {
                     let fp = sub(path, SegKind::Field, &b.name);
                     if a.name != b.name {
                         self.renamed(fp.clone(), &a.name, a.meta.span, &b.name, b.meta.span);
                     }
                     self.meta(&fp, &a.meta, &b.meta);
-                }
-                Pair::Renamed(a, b) => {
-                    self.meta(&sub(path, SegKind::Field, &b.name), &a.meta, &b.meta)
                 }
                 // A reserved run whose bytes stay reserved but are split differently.
                 Pair::Old(a) if a.range().all(|x| res_n.contains(&x)) => self.removed(
@@ -700,20 +755,8 @@ impl<'a> Cmp<'a> {
     }
 
     /// Two fields matched by name (or rename).
-    fn field(&mut self, path: &[Segment], a: &Field, b: &Field) {
-        let fp = sub(path, SegKind::Field, &b.name);
-        let (os, ns) = (a.meta.span, b.meta.span);
-        if a.offset != b.offset {
-            self.changed(
-                Class::Breaking,
-                fp.clone(),
-                Aspect::Offset,
-                num(a.offset),
-                os,
-                num(b.offset),
-                ns,
-            );
-        }
+    fn field(&mut self, at: &At<'_>, a: &Field, b: &Field) {
+        self.differ(at, Class::Breaking, Aspect::Offset, a.offset, b.offset, num);
         let (ta, tb) = (self.old_type(&a.ty), self.new_type(&b.ty));
         if ta != tb {
             let resize = match (&a.ty, &b.ty) {
@@ -724,508 +767,166 @@ impl<'a> Cmp<'a> {
                 _ => false,
             };
             if resize && a.size != b.size {
-                self.emit(
+                let note = Some(format!("{ta} → {tb}"));
+                self.change_noted(
+                    at,
                     Class::Breaking,
-                    Kind::Changed,
-                    fp.clone(),
-                    Some(Aspect::Size),
-                    Some((num(a.size), os)),
-                    Some((num(b.size), ns)),
-                    Some(format!("{ta} → {tb}")),
+                    Aspect::Size,
+                    num(a.size),
+                    num(b.size),
+                    note,
                 );
             } else {
                 let note = (a.size != b.size).then(|| format!("{} → {} bytes", a.size, b.size));
-                self.emit(
-                    Class::Breaking,
-                    Kind::Changed,
-                    fp.clone(),
-                    Some(Aspect::Type),
-                    Some((text(ta), os)),
-                    Some((text(tb), ns)),
-                    note,
-                );
+                self.change_noted(at, Class::Breaking, Aspect::Type, text(ta), text(tb), note);
             }
         }
         let pa = json::placement_text(self.o, a, &|s| self.tname(s));
         let pb = json::placement_text(self.n, b, &|s| s.to_string());
-        if pa != pb {
-            self.changed(
-                Class::Metadata,
-                fp.clone(),
-                Aspect::Placement,
-                text(pa),
-                os,
-                text(pb),
-                ns,
-            );
-        }
-        self.meta(&fp, &a.meta, &b.meta);
+        self.differ(at, Class::Metadata, Aspect::Placement, pa, pb, text);
     }
 
     // --- items ---------------------------------------------------------------------
 
     fn records(&mut self) {
         let (o, n) = (self.o, self.n);
-        for p in pair(&o.records, &n.records, |a, b| a.name == b.name, |_, _| false) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Record, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.size != b.size {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Size,
-                            num(a.size),
-                            os,
-                            num(b.size),
-                            ns,
-                        );
+        self.walk(
+            pair(&o.records, &n.records, same_name, |_, _| false),
+            |_, r| vec![seg(SegKind::Record, &r.name)],
+            |s, r| json::record_val(s.m, r),
+            |this, at, a, b| {
+                this.differ(at, Class::Breaking, Aspect::Size, a.size, b.size, num);
+                let ea = mapped(&this.r.enums, &o[a.discriminant.ty].name);
+                let da = format!("{} {}", a.discriminant.offset, ea);
+                let db = format!("{} {}", b.discriminant.offset, n[b.discriminant.ty].name);
+                this.differ(at, Class::Breaking, Aspect::Discriminant, da, db, text);
+                let (pa, pb) = (a.preamble_size, b.preamble_size);
+                this.differ(at, Class::Breaking, Aspect::PreambleSize, pa, pb, num);
+                // Every arm begins with the preamble: any layout change there is breaking.
+                let start = this.out.len();
+                this.layout(at.path, &a.preamble, &b.preamble);
+                for c in &mut this.out[start..] {
+                    if c.class == Class::Additive {
+                        c.class = Class::Breaking;
                     }
-                    let da = format!(
-                        "{} {}",
-                        a.discriminant.offset,
-                        mapped(&self.r.enums, &o[a.discriminant.ty].name)
-                    );
-                    let db = format!("{} {}", b.discriminant.offset, n[b.discriminant.ty].name);
-                    if da != db {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Discriminant,
-                            text(da),
-                            os,
-                            text(db),
-                            ns,
-                        );
-                    }
-                    if a.preamble_size != b.preamble_size {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::PreambleSize,
-                            num(a.preamble_size),
-                            os,
-                            num(b.preamble_size),
-                            ns,
-                        );
-                    }
-                    // Every arm begins with the preamble: any layout change there is breaking.
-                    let start = self.out.len();
-                    self.layout(&path, &a.preamble, &b.preamble);
-                    for c in &mut self.out[start..] {
-                        if c.class == Class::Additive {
-                            c.class = Class::Breaking;
-                        }
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
                 }
-                Pair::Old(a) => self.removed(
-                    Class::Breaking,
-                    vec![seg(SegKind::Record, &a.name)],
-                    json::record_val(o, a),
-                    a.meta.span,
-                    None,
-                ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Record, &b.name)],
-                    json::record_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+            },
+        );
     }
 
     fn structs(&mut self) {
         let (o, n) = (self.o, self.n);
-        let kind = |s: &Struct| if s.is_group { SegKind::Group } else { SegKind::Struct };
-        let renames = self.r.structs.clone();
-        for p in pair(
-            &o.structs,
-            &n.structs,
-            |a, b| a.name == b.name,
-            |a, b| renames.get(&a.name) == Some(&b.name),
-        ) {
-            let start = self.out.len();
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(kind(b), &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    if a.is_group != b.is_group {
-                        let k = |s: &Struct| text(kind(s).as_str());
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Form,
-                            k(a),
-                            os,
-                            k(b),
-                            ns,
-                        );
-                    }
-                    if a.size != b.size {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Size,
-                            num(a.size),
-                            os,
-                            num(b.size),
-                            ns,
-                        );
-                    }
-                    self.layout(&path, &a.fields, &b.fields);
-                    self.meta(&path, &a.meta, &b.meta);
-                    let (ia, ib) = (o.struct_named(&a.name), n.struct_named(&b.name));
-                    self.set_reach(start, ia.map(Target::Struct), ib.map(Target::Struct));
-                }
-                Pair::Old(a) => {
-                    self.removed(
-                        Class::Breaking,
-                        vec![seg(kind(a), &a.name)],
-                        json::struct_val(o, a),
-                        a.meta.span,
-                        None,
-                    );
-                    self.set_reach(start, o.struct_named(&a.name).map(Target::Struct), None);
-                }
-                Pair::New(b) => {
-                    self.added(
-                        Class::Additive,
-                        vec![seg(kind(b), &b.name)],
-                        json::struct_val(n, b),
-                        b.meta.span,
-                        None,
-                    );
-                }
-            }
-        }
+        let kind = |group: bool| if group { SegKind::Group } else { SegKind::Struct };
+        self.walk(
+            pair(&o.structs, &n.structs, same_name, known(&self.r.structs)),
+            |_, s| vec![seg(kind(s.is_group), &s.name)],
+            |s, x| json::struct_val(s.m, x),
+            |this, at, a, b| {
+                let form = |group| text(kind(group).as_str());
+                this.differ(at, Class::Breaking, Aspect::Form, a.is_group, b.is_group, form);
+                this.differ(at, Class::Breaking, Aspect::Size, a.size, b.size, num);
+                this.layout(at.path, &a.fields, &b.fields);
+            },
+        );
     }
 
     fn arms(&mut self) {
         let (o, n) = (self.o, self.n);
-        let renames = self.r.arms.clone();
-        for p in pair(
-            &o.arms,
-            &n.arms,
-            |a, b| a.name == b.name,
-            |a, b| renames.get(&a.name) == Some(&b.name),
-        ) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Arm, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    if o[a.record].name != n[b.record].name {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Record,
-                            text(&o[a.record].name),
-                            os,
-                            text(&n[b.record].name),
-                            ns,
-                        );
-                    }
-                    self.layout(&path, &a.fields, &b.fields);
-                    self.meta(&path, &a.meta, &b.meta);
-                }
-                Pair::Old(a) => {
-                    let id = o.arm_named(&a.name).expect("own arm");
-                    self.removed(
-                        Class::Breaking,
-                        vec![seg(SegKind::Arm, &a.name)],
-                        json::arm_val(o, id),
-                        a.meta.span,
-                        None,
-                    );
-                }
-                Pair::New(b) => {
-                    let id = n.arm_named(&b.name).expect("own arm");
-                    self.added(
-                        Class::Additive,
-                        vec![seg(SegKind::Arm, &b.name)],
-                        json::arm_val(n, id),
-                        b.meta.span,
-                        None,
-                    );
-                }
-            }
-        }
+        self.walk(
+            pair(&o.arms, &n.arms, same_name, known(&self.r.arms)),
+            |_, a| vec![seg(SegKind::Arm, &a.name)],
+            |s, a| json::arm_val(s.m, s.m.arm_named(&a.name).expect("own arm")),
+            |this, at, a, b| {
+                let (ra, rb) = (&o[a.record].name, &n[b.record].name);
+                this.differ(at, Class::Breaking, Aspect::Record, ra, rb, text);
+                this.layout(at.path, &a.fields, &b.fields);
+            },
+        );
     }
 
     fn bitfields(&mut self, path: &[Segment], a: &[BitField], b: &[BitField]) {
-        let (o, n) = (self.o, self.n);
-        let range = |f: &BitField| format!("{}..{}", f.lo, f.hi);
-        for p in pair(a, b, |x, y| x.name == y.name, |x, y| x.lo == y.lo && x.hi == y.hi) {
-            match p {
-                Pair::Both(x, y) | Pair::Renamed(x, y) => {
-                    let fp = sub(path, SegKind::Bitfield, &y.name);
-                    if x.name != y.name {
-                        self.renamed(fp.clone(), &x.name, x.meta.span, &y.name, y.meta.span);
-                    }
-                    if (x.lo, x.hi) != (y.lo, y.hi) {
-                        self.changed(
-                            Class::Breaking,
-                            fp.clone(),
-                            Aspect::Range,
-                            text(range(x)),
-                            x.meta.span,
-                            text(range(y)),
-                            y.meta.span,
-                        );
-                    }
-                    self.meta(&fp, &x.meta, &y.meta);
-                }
-                Pair::Old(x) => self.removed(
-                    Class::Breaking,
-                    sub(path, SegKind::Bitfield, &x.name),
-                    json::bitfield_val(o, x),
-                    x.meta.span,
-                    None,
-                ),
-                Pair::New(y) => self.added(
-                    Class::Additive,
-                    sub(path, SegKind::Bitfield, &y.name),
-                    json::bitfield_val(n, y),
-                    y.meta.span,
-                    None,
-                ),
-            }
-        }
+        self.walk(
+            pair(a, b, same_name, |x, y| x.lo == y.lo && x.hi == y.hi),
+            |_, f| sub(path, SegKind::Bitfield, &f.name),
+            |s, f| json::bitfield_val(s.m, f),
+            |this, at, x, y| {
+                let range = |(lo, hi): (u32, u32)| text(format!("{lo}..{hi}"));
+                this.differ(at, Class::Breaking, Aspect::Range, (x.lo, x.hi), (y.lo, y.hi), range);
+            },
+        );
     }
 
     fn bits(&mut self) {
         let (o, n) = (self.o, self.n);
-        let renames = self.r.bits.clone();
-        for p in pair(
-            &o.bits,
-            &n.bits,
-            |a, b| a.name == b.name,
-            |a, b| renames.get(&a.name) == Some(&b.name),
-        ) {
-            let start = self.out.len();
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Bits, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    if a.width != b.width {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Width,
-                            text(a.width.as_str()),
-                            os,
-                            text(b.width.as_str()),
-                            ns,
-                        );
-                    }
-                    self.bitfields(&path, &a.fields, &b.fields);
-                    let pred = |bits: &Bits, p: &Option<Predicate>| {
-                        p.as_ref().map(|p| {
-                            (
-                                bits.fields.get(p.field as usize).map(|f| (f.lo, f.hi)),
-                                p.mask,
-                                p.value,
-                            )
-                        })
-                    };
-                    let twin = |x: &Alt, y: &Alt| {
-                        pred(a, &x.when) == pred(b, &y.when) && alt_fields_same(x, y)
-                    };
-                    for q in pair(&a.alts, &b.alts, |x, y| x.name == y.name, twin) {
-                        match q {
-                            Pair::Both(x, y) | Pair::Renamed(x, y) => {
-                                let ap = sub(&path, SegKind::Alt, &y.name);
-                                if x.name != y.name {
-                                    self.renamed(
-                                        ap.clone(),
-                                        &x.name,
-                                        x.meta.span,
-                                        &y.name,
-                                        y.meta.span,
-                                    );
-                                }
-                                if pred(a, &x.when) != pred(b, &y.when) {
-                                    let (pa, pb) = (
-                                        json::predicate_text(a, &x.when),
-                                        json::predicate_text(b, &y.when),
-                                    );
-                                    self.changed(
-                                        Class::Breaking,
-                                        ap.clone(),
-                                        Aspect::Predicate,
-                                        text(pa),
-                                        x.meta.span,
-                                        text(pb),
-                                        y.meta.span,
-                                    );
-                                }
-                                self.bitfields(&ap, &x.fields, &y.fields);
-                                self.meta(&ap, &x.meta, &y.meta);
-                            }
-                            Pair::Old(x) => self.removed(
-                                Class::Breaking,
-                                sub(&path, SegKind::Alt, &x.name),
-                                json::alt_val(o, a, x),
-                                x.meta.span,
-                                None,
-                            ),
-                            Pair::New(y) => self.added(
-                                Class::Additive,
-                                sub(&path, SegKind::Alt, &y.name),
-                                json::alt_val(n, b, y),
-                                y.meta.span,
-                                None,
-                            ),
-                        }
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
-                    self.set_reach(
-                        start,
-                        o.bits_named(&a.name).map(Target::Bits),
-                        n.bits_named(&b.name).map(Target::Bits),
-                    );
+        self.walk(
+            pair(&o.bits, &n.bits, same_name, known(&self.r.bits)),
+            |_, b| vec![seg(SegKind::Bits, &b.name)],
+            |s, b| json::bits_val(s.m, b),
+            |this, at, a, b| {
+                this.differ(at, Class::Breaking, Aspect::Width, a.width, b.width, |w| {
+                    text(w.as_str())
+                });
+                this.bitfields(at.path, &a.fields, &b.fields);
+                this.alts(at.path, a, b);
+            },
+        );
+    }
+
+    /// The alts of two matched bits types.
+    fn alts(&mut self, path: &[Segment], a: &Bits, b: &Bits) {
+        let pred = |bits: &Bits, p: &Option<Predicate>| {
+            p.as_ref()
+                .map(|p| (bits.fields.get(p.field as usize).map(|f| (f.lo, f.hi)), p.mask, p.value))
+        };
+        let twin = |x: &Alt, y: &Alt| pred(a, &x.when) == pred(b, &y.when) && alt_fields_same(x, y);
+        self.walk(
+            pair(&a.alts, &b.alts, same_name, twin),
+            |_, x| sub(path, SegKind::Alt, &x.name),
+            |s, x| json::alt_val(s.m, if s.old { a } else { b }, x),
+            |this, at, x, y| {
+                if pred(a, &x.when) != pred(b, &y.when) {
+                    let pa = text(json::predicate_text(a, &x.when));
+                    let pb = text(json::predicate_text(b, &y.when));
+                    this.change(at, Class::Breaking, Aspect::Predicate, pa, pb);
                 }
-                Pair::Old(a) => {
-                    self.removed(
-                        Class::Breaking,
-                        vec![seg(SegKind::Bits, &a.name)],
-                        json::bits_val(o, a),
-                        a.meta.span,
-                        None,
-                    );
-                    self.set_reach(start, o.bits_named(&a.name).map(Target::Bits), None);
-                }
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Bits, &b.name)],
-                    json::bits_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+                this.bitfields(at.path, &x.fields, &y.fields);
+            },
+        );
     }
 
     fn enums(&mut self) {
         let (o, n) = (self.o, self.n);
-        let renames = self.r.enums.clone();
-        for p in pair(
-            &o.enums,
-            &n.enums,
-            |a, b| a.name == b.name,
-            |a, b| renames.get(&a.name) == Some(&b.name),
-        ) {
-            let start = self.out.len();
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Enum, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    if a.width != b.width {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Width,
-                            text(a.width.as_str()),
-                            os,
-                            text(b.width.as_str()),
-                            ns,
-                        );
-                    }
-                    for q in pair(
-                        &a.variants,
-                        &b.variants,
-                        |x, y| x.name == y.name,
-                        |x, y| x.value == y.value,
-                    ) {
-                        match q {
-                            Pair::Both(x, y) | Pair::Renamed(x, y) => {
-                                let vp = sub(&path, SegKind::Variant, &y.name);
-                                if x.name != y.name {
-                                    self.renamed(
-                                        vp.clone(),
-                                        &x.name,
-                                        x.meta.span,
-                                        &y.name,
-                                        y.meta.span,
-                                    );
-                                }
-                                if x.value != y.value {
-                                    self.changed(
-                                        Class::Breaking,
-                                        vp.clone(),
-                                        Aspect::Value,
-                                        json::variant_val(o, x),
-                                        x.meta.span,
-                                        json::variant_val(n, y),
-                                        y.meta.span,
-                                    );
-                                    // The JSON of a changed value is the number, not the variant object.
-                                    let c = self.out.last_mut().expect("just pushed");
-                                    for (v, num) in [(&mut c.old, x.value), (&mut c.new, y.value)] {
-                                        if let Some(v) = v {
-                                            v.json = serde_json::Value::from(num);
-                                        }
-                                    }
-                                }
-                                self.meta(&vp, &x.meta, &y.meta);
-                            }
-                            Pair::Old(x) => self.removed(
+        self.walk(
+            pair(&o.enums, &n.enums, same_name, known(&self.r.enums)),
+            |_, e| vec![seg(SegKind::Enum, &e.name)],
+            |s, e| json::enum_val(s.m, e),
+            |this, at, a, b| {
+                this.differ(at, Class::Breaking, Aspect::Width, a.width, b.width, |w| {
+                    text(w.as_str())
+                });
+                this.walk(
+                    pair(&a.variants, &b.variants, same_name, |x, y| x.value == y.value),
+                    |_, v| sub(at.path, SegKind::Variant, &v.name),
+                    |s, v| json::variant_val(s.m, v),
+                    |this, at, x, y| {
+                        // The JSON of a changed value is the number, not the variant object.
+                        let value = |m: &Model, v: &Variant| Val {
+                            json: serde_json::Value::from(v.value),
+                            text: json::variant_val(m, v).text,
+                        };
+                        if x.value != y.value {
+                            this.change(
+                                at,
                                 Class::Breaking,
-                                sub(&path, SegKind::Variant, &x.name),
-                                json::variant_val(o, x),
-                                x.meta.span,
-                                None,
-                            ),
-                            Pair::New(y) => self.added(
-                                Class::Additive,
-                                sub(&path, SegKind::Variant, &y.name),
-                                json::variant_val(n, y),
-                                y.meta.span,
-                                None,
-                            ),
+                                Aspect::Value,
+                                value(o, x),
+                                value(n, y),
+                            );
                         }
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
-                    self.set_reach(
-                        start,
-                        o.enum_named(&a.name).map(Target::Enum),
-                        n.enum_named(&b.name).map(Target::Enum),
-                    );
-                }
-                Pair::Old(a) => {
-                    self.removed(
-                        Class::Breaking,
-                        vec![seg(SegKind::Enum, &a.name)],
-                        json::enum_val(o, a),
-                        a.meta.span,
-                        None,
-                    );
-                    self.set_reach(start, o.enum_named(&a.name).map(Target::Enum), None);
-                }
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Enum, &b.name)],
-                    json::enum_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+                    },
+                );
+            },
+        );
     }
 
     fn bands(&mut self) {
@@ -1234,54 +935,31 @@ impl<'a> Cmp<'a> {
         let same = |a: &Band, b: &Band| {
             mapped(&self.r.enums, &o[a.enum_id].name) == n[b.enum_id].name && a.name == b.name
         };
-        for p in pair(&o.bands, &n.bands, same, |_, _| false) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Band, name(n, b))];
-                    if a.ranges != b.ranges {
-                        let lost = a
-                            .ranges
-                            .iter()
-                            .any(|&(lo, hi)| !b.ranges.iter().any(|&(l, h)| l <= lo && hi <= h));
-                        let class = if lost { Class::Breaking } else { Class::Additive };
-                        self.changed(
-                            class,
-                            path.clone(),
-                            Aspect::Ranges,
-                            json::band_val(o, a),
-                            a.meta.span,
-                            json::band_val(n, b),
-                            b.meta.span,
-                        );
-                        let c = self.out.last_mut().expect("just pushed");
-                        for (v, r) in [(&mut c.old, &a.ranges), (&mut c.new, &b.ranges)] {
-                            if let Some(v) = v {
-                                v.json = serde_json::Value::from(
-                                    r.iter()
-                                        .map(|&(l, h)| serde_json::json!([l, h]))
-                                        .collect::<Vec<_>>(),
-                                );
-                            }
-                        }
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
+        self.walk(
+            pair(&o.bands, &n.bands, same, |_, _| false),
+            |s, b| vec![seg(SegKind::Band, name(s.m, b))],
+            |s, b| json::band_val(s.m, b),
+            |this, at, a, b| {
+                if a.ranges != b.ranges {
+                    let lost = a
+                        .ranges
+                        .iter()
+                        .any(|&(lo, hi)| !b.ranges.iter().any(|&(l, h)| l <= lo && hi <= h));
+                    let class = if lost { Class::Breaking } else { Class::Additive };
+                    // The JSON of changed ranges is the `[lo, hi]` pairs, not the band object.
+                    let ranges = |m: &Model, b: &Band| Val {
+                        json: serde_json::Value::from(
+                            b.ranges
+                                .iter()
+                                .map(|&(l, h)| serde_json::json!([l, h]))
+                                .collect::<Vec<_>>(),
+                        ),
+                        text: json::band_val(m, b).text,
+                    };
+                    this.change(at, class, Aspect::Ranges, ranges(o, a), ranges(n, b));
                 }
-                Pair::Old(a) => self.removed(
-                    Class::Breaking,
-                    vec![seg(SegKind::Band, name(o, a))],
-                    json::band_val(o, a),
-                    a.meta.span,
-                    None,
-                ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Band, name(n, b))],
-                    json::band_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+            },
+        );
     }
 
     fn bindings(&mut self) {
@@ -1289,60 +967,29 @@ impl<'a> Cmp<'a> {
         let key = |b: &Binding| (b.opcode, b.sub.as_ref().map(|s| (s.offset, s.value)));
         let arms = self.r.arms.clone();
         let arm_o = |b: &Binding| mapped(&arms, &o[b.arm].name);
-        for p in pair(
-            &o.bindings,
-            &n.bindings,
-            |a, b| key(a) == key(b),
-            |a, b| arm_o(a) == n[b.arm].name,
-        ) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Bind, json::bind_name(n, b))];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if key(a) != key(b) {
-                        let k = |b: &Binding| Val {
-                            json: json::bind_key_json(b),
-                            text: json::bind_key_text(b),
-                        };
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Opcode,
-                            k(a),
-                            os,
-                            k(b),
-                            ns,
-                        );
-                    }
-                    if arm_o(a) != n[b.arm].name {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Arm,
-                            text(&o[a.arm].name),
-                            os,
-                            text(&n[b.arm].name),
-                            ns,
-                        );
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
+        self.walk(
+            pair(
+                &o.bindings,
+                &n.bindings,
+                |a, b| key(a) == key(b),
+                |a, b| arm_o(a) == n[b.arm].name,
+            ),
+            |s, b| vec![seg(SegKind::Bind, json::bind_name(s.m, b))],
+            |s, b| json::binding_val(s.m, b),
+            |this, at, a, b| {
+                if key(a) != key(b) {
+                    let k = |b: &Binding| Val {
+                        json: json::bind_key_json(b),
+                        text: json::bind_key_text(b),
+                    };
+                    this.change(at, Class::Breaking, Aspect::Opcode, k(a), k(b));
                 }
-                Pair::Old(a) => self.removed(
-                    Class::Breaking,
-                    vec![seg(SegKind::Bind, json::bind_name(o, a))],
-                    json::binding_val(o, a),
-                    a.meta.span,
-                    None,
-                ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Bind, json::bind_name(n, b))],
-                    json::binding_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+                if arm_o(a) != n[b.arm].name {
+                    let (aa, ab) = (text(&o[a.arm].name), text(&n[b.arm].name));
+                    this.change(at, Class::Breaking, Aspect::Arm, aa, ab);
+                }
+            },
+        );
     }
 
     fn sentinels(&mut self) {
@@ -1351,320 +998,112 @@ impl<'a> Cmp<'a> {
             let b = &m[s.binding];
             (b.opcode, b.sub.as_ref().map(|s| (s.offset, s.value)))
         };
-        for p in
-            pair(&o.sentinels, &n.sentinels, |a, b| a.name == b.name, |a, b| key(o, a) == key(n, b))
-        {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Sentinel, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    if key(o, a) != key(n, b) {
-                        let (ba, bb) =
-                            (json::bind_name(o, &o[a.binding]), json::bind_name(n, &n[b.binding]));
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Binding,
-                            text(ba),
-                            os,
-                            text(bb),
-                            ns,
-                        );
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
+        self.walk(
+            pair(&o.sentinels, &n.sentinels, same_name, |a, b| key(o, a) == key(n, b)),
+            |_, s| vec![seg(SegKind::Sentinel, &s.name)],
+            |s, x| json::sentinel_val(s.m, x),
+            |this, at, a, b| {
+                if key(o, a) != key(n, b) {
+                    let ba = text(json::bind_name(o, &o[a.binding]));
+                    let bb = text(json::bind_name(n, &n[b.binding]));
+                    this.change(at, Class::Breaking, Aspect::Binding, ba, bb);
                 }
-                Pair::Old(a) => self.removed(
-                    Class::Breaking,
-                    vec![seg(SegKind::Sentinel, &a.name)],
-                    json::sentinel_val(o, a),
-                    a.meta.span,
-                    None,
-                ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Sentinel, &b.name)],
-                    json::sentinel_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+            },
+        );
     }
 
     fn bitmasks(&mut self) {
         let (o, n) = (self.o, self.n);
-        for p in pair(&o.bitmasks, &n.bitmasks, |a, b| a.name == b.name, |_, _| false) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Bitmask, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    let ea = mapped(&self.r.enums, &o[a.enum_id].name);
-                    if ea != n[b.enum_id].name {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Enum,
-                            text(&o[a.enum_id].name),
-                            os,
-                            text(&n[b.enum_id].name),
-                            ns,
-                        );
-                    }
-                    if a.words != b.words {
-                        let w = |words: &[u64]| Val {
-                            json: serde_json::Value::from(words.to_vec()),
-                            text: json::words_text(words),
-                        };
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Words,
-                            w(&a.words),
-                            os,
-                            w(&b.words),
-                            ns,
-                        );
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
+        self.walk(
+            pair(&o.bitmasks, &n.bitmasks, same_name, |_, _| false),
+            |_, b| vec![seg(SegKind::Bitmask, &b.name)],
+            |s, b| json::bitmask_val(s.m, b),
+            |this, at, a, b| {
+                if mapped(&this.r.enums, &o[a.enum_id].name) != n[b.enum_id].name {
+                    let (ea, eb) = (text(&o[a.enum_id].name), text(&n[b.enum_id].name));
+                    this.change(at, Class::Breaking, Aspect::Enum, ea, eb);
                 }
-                Pair::Old(a) => self.removed(
-                    Class::Breaking,
-                    vec![seg(SegKind::Bitmask, &a.name)],
-                    json::bitmask_val(o, a),
-                    a.meta.span,
-                    None,
-                ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Bitmask, &b.name)],
-                    json::bitmask_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+                let words = |w: &[u64]| Val {
+                    json: serde_json::Value::from(w.to_vec()),
+                    text: json::words_text(w),
+                };
+                this.differ(at, Class::Breaking, Aspect::Words, &a.words[..], &b.words[..], words);
+            },
+        );
     }
 
     fn apertures(&mut self) {
         let (o, n) = (self.o, self.n);
-        for p in pair(&o.apertures, &n.apertures, |a, b| a.name == b.name, |_, _| false) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Aperture, &b.name)];
-                    for q in pair(
-                        &a.regions,
-                        &b.regions,
-                        |x, y| x.name == y.name,
-                        |x, y| x.base == y.base && x.size == y.size,
-                    ) {
-                        match q {
-                            Pair::Both(x, y) | Pair::Renamed(x, y) => {
-                                let rp = sub(&path, SegKind::Region, &y.name);
-                                let (os, ns) = (x.meta.span, y.meta.span);
-                                if x.name != y.name {
-                                    self.renamed(rp.clone(), &x.name, os, &y.name, ns);
-                                }
-                                let hex = |v: u64| Val {
-                                    json: serde_json::Value::from(v),
-                                    text: json::int_text(v.into()),
-                                };
-                                if x.base != y.base {
-                                    self.changed(
-                                        Class::Breaking,
-                                        rp.clone(),
-                                        Aspect::Base,
-                                        hex(x.base),
-                                        os,
-                                        hex(y.base),
-                                        ns,
-                                    );
-                                }
-                                if x.size != y.size {
-                                    self.changed(
-                                        Class::Breaking,
-                                        rp.clone(),
-                                        Aspect::Size,
-                                        hex(x.size),
-                                        os,
-                                        hex(y.size),
-                                        ns,
-                                    );
-                                }
-                                self.meta(&rp, &x.meta, &y.meta);
-                            }
-                            Pair::Old(x) => self.removed(
-                                Class::Breaking,
-                                sub(&path, SegKind::Region, &x.name),
-                                json::region_val(o, x),
-                                x.meta.span,
-                                None,
-                            ),
-                            Pair::New(y) => self.added(
-                                Class::Additive,
-                                sub(&path, SegKind::Region, &y.name),
-                                json::region_val(n, y),
-                                y.meta.span,
-                                None,
-                            ),
-                        }
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
-                }
-                Pair::Old(a) => self.removed(
-                    Class::Breaking,
-                    vec![seg(SegKind::Aperture, &a.name)],
-                    json::aperture_val(o, a),
-                    a.meta.span,
-                    None,
-                ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Aperture, &b.name)],
-                    json::aperture_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+        self.walk(
+            pair(&o.apertures, &n.apertures, same_name, |_, _| false),
+            |_, a| vec![seg(SegKind::Aperture, &a.name)],
+            |s, a| json::aperture_val(s.m, a),
+            |this, at, a, b| {
+                this.walk(
+                    pair(&a.regions, &b.regions, same_name, |x, y| {
+                        x.base == y.base && x.size == y.size
+                    }),
+                    |_, r| sub(at.path, SegKind::Region, &r.name),
+                    |s, r| json::region_val(s.m, r),
+                    |this, at, x, y| {
+                        let hex = |v: u64| Val {
+                            json: serde_json::Value::from(v),
+                            text: json::int_text(v.into()),
+                        };
+                        this.differ(at, Class::Breaking, Aspect::Base, x.base, y.base, hex);
+                        this.differ(at, Class::Breaking, Aspect::Size, x.size, y.size, hex);
+                    },
+                );
+            },
+        );
     }
 
     fn geometry(&mut self) {
         let (o, n) = (self.o, self.n);
-        let renames = self.r.geoms.clone();
-        for p in pair(
-            &o.geometry,
-            &n.geometry,
-            |a, b| a.name == b.name,
-            |a, b| renames.get(&a.name) == Some(&b.name),
-        ) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Geometry, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    let ty = |m: &Model, t: &GeomType| json::geom_type_str(m, t);
-                    match (&a.kind, &b.kind) {
-                        (GeomKind::Value(x), GeomKind::Value(y)) => {
-                            if ty(o, x) != ty(n, y) {
-                                self.changed(
-                                    Class::Breaking,
-                                    path.clone(),
-                                    Aspect::Type,
-                                    text(ty(o, x)),
-                                    os,
-                                    text(ty(n, y)),
-                                    ns,
-                                );
-                            }
-                        }
-                        (GeomKind::Derived(x, e), GeomKind::Derived(y, f)) => {
-                            if ty(o, x) != ty(n, y) {
-                                self.changed(
-                                    Class::Breaking,
-                                    path.clone(),
-                                    Aspect::Type,
-                                    text(ty(o, x)),
-                                    os,
-                                    text(ty(n, y)),
-                                    ns,
-                                );
-                            }
-                            let (ea, eb) = (self.old_expr(e, &[]), self.new_expr(f, &[]));
-                            if ea != eb {
-                                self.changed(
-                                    Class::Breaking,
-                                    path.clone(),
-                                    Aspect::Expr,
-                                    text(ea),
-                                    os,
-                                    text(eb),
-                                    ns,
-                                );
-                            }
-                        }
-                        (
-                            GeomKind::Rule { params: pa, expr: ea, requires: ra },
-                            GeomKind::Rule { params: pb, expr: eb, requires: rb },
-                        ) => {
-                            if pa != pb {
-                                self.changed(
-                                    Class::Breaking,
-                                    path.clone(),
-                                    Aspect::Params,
-                                    lines(pa),
-                                    os,
-                                    lines(pb),
-                                    ns,
-                                );
-                                let c = self.out.last_mut().expect("just pushed");
-                                for v in [&mut c.old, &mut c.new].into_iter().flatten() {
-                                    v.text = v.text.replace('\n', ", ");
-                                }
-                            }
-                            let (xa, xb) = (self.old_expr(ea, pa), self.new_expr(eb, pb));
-                            if xa != xb {
-                                self.changed(
-                                    Class::Breaking,
-                                    path.clone(),
-                                    Aspect::Expr,
-                                    text(xa),
-                                    os,
-                                    text(xb),
-                                    ns,
-                                );
-                            }
-                            let qa = json::requires_str(o, ra, pa, &|s| mapped(&self.r.geoms, s));
-                            let qb = json::requires_str(n, rb, pb, &|s| s.to_string());
-                            if qa != qb {
-                                self.changed(
-                                    Class::Breaking,
-                                    path.clone(),
-                                    Aspect::Requires,
-                                    text(qa),
-                                    os,
-                                    text(qb),
-                                    ns,
-                                );
-                            }
-                        }
-                        _ => self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Form,
-                            text(json::form(a)),
-                            os,
-                            text(json::form(b)),
-                            ns,
-                        ),
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
+        let ty = |m: &Model, t: &GeomType| json::geom_type_str(m, t);
+        // Rule parameters, one list: `a, b`.
+        let params = |p: &[String]| {
+            let mut v = lines(p);
+            v.text = v.text.replace('\n', ", ");
+            v
+        };
+        self.walk(
+            pair(&o.geometry, &n.geometry, same_name, known(&self.r.geoms)),
+            |_, g| vec![seg(SegKind::Geometry, &g.name)],
+            |s, g| json::geom_val(s.m, g),
+            |this, at, a, b| match (&a.kind, &b.kind) {
+                (GeomKind::Value(x), GeomKind::Value(y)) => {
+                    this.differ(at, Class::Breaking, Aspect::Type, ty(o, x), ty(n, y), text);
                 }
-                Pair::Old(a) => self.removed(
+                (GeomKind::Derived(x, e), GeomKind::Derived(y, f)) => {
+                    this.differ(at, Class::Breaking, Aspect::Type, ty(o, x), ty(n, y), text);
+                    let (ea, eb) = (this.old_expr(e, &[]), this.new_expr(f, &[]));
+                    this.differ(at, Class::Breaking, Aspect::Expr, ea, eb, text);
+                }
+                (
+                    GeomKind::Rule { params: pa, expr: ea, requires: ra },
+                    GeomKind::Rule { params: pb, expr: eb, requires: rb },
+                ) => {
+                    this.differ(at, Class::Breaking, Aspect::Params, &pa[..], &pb[..], params);
+                    let (xa, xb) = (this.old_expr(ea, pa), this.new_expr(eb, pb));
+                    this.differ(at, Class::Breaking, Aspect::Expr, xa, xb, text);
+                    let qa = json::requires_str(o, ra, pa, &|s| mapped(&this.r.geoms, s));
+                    let qb = json::requires_str(n, rb, pb, &|s| s.to_string());
+                    this.differ(at, Class::Breaking, Aspect::Requires, qa, qb, text);
+                }
+                _ => this.change(
+                    at,
                     Class::Breaking,
-                    vec![seg(SegKind::Geometry, &a.name)],
-                    json::geom_val(o, a),
-                    a.meta.span,
-                    None,
+                    Aspect::Form,
+                    text(json::form(a)),
+                    text(json::form(b)),
                 ),
-                Pair::New(b) => self.added(
-                    Class::Additive,
-                    vec![seg(SegKind::Geometry, &b.name)],
-                    json::geom_val(n, b),
-                    b.meta.span,
-                    None,
-                ),
-            }
-        }
+            },
+        );
     }
 
     fn archs(&mut self) {
         let (o, n) = (self.o, self.n);
-        let renames = self.r.archs.clone();
         // Geometry items present on both sides, as (old id, new id); and the added ones.
         let mut common: Vec<(GeomId, GeomId)> = Vec::new();
         let mut added: Vec<GeomId> = Vec::new();
@@ -1680,118 +1119,49 @@ impl<'a> Cmp<'a> {
                 None => added.push(g),
             }
         }
-        for p in pair(
-            &o.archs,
-            &n.archs,
-            |a, b| a.name == b.name,
-            |a, b| renames.get(&a.name) == Some(&b.name),
-        ) {
-            match p {
-                Pair::Both(a, b) | Pair::Renamed(a, b) => {
-                    let path = vec![seg(SegKind::Arch, &b.name)];
-                    let (os, ns) = (a.meta.span, b.meta.span);
-                    if a.name != b.name {
-                        self.renamed(path.clone(), &a.name, os, &b.name, ns);
-                    }
-                    if a.generation != b.generation {
-                        self.changed(
-                            Class::Breaking,
-                            path.clone(),
-                            Aspect::Generation,
-                            num(a.generation),
-                            os,
-                            num(b.generation),
-                            ns,
+        self.walk(
+            pair(&o.archs, &n.archs, same_name, known(&self.r.archs)),
+            |_, a| vec![seg(SegKind::Arch, &a.name)],
+            |s, a| json::arch_val(s.m, s.m.arch_named(&a.name).expect("own arch")),
+            |this, at, a, b| {
+                let (ga, gb) = (a.generation, b.generation);
+                this.differ(at, Class::Breaking, Aspect::Generation, ga, gb, num);
+                this.differ(at, Class::Metadata, Aspect::Label, &a.label, &b.label, text);
+                let list = |v: &[String]| Val {
+                    json: serde_json::Value::from(v.to_vec()),
+                    text: v.join(", "),
+                };
+                let (la, lb) = (&a.aliases[..], &b.aliases[..]);
+                this.differ(at, Class::Metadata, Aspect::Aliases, la, lb, list);
+                let ia = a.inherits.map(|p| mapped(&this.r.archs, &o[p].name));
+                let ib = b.inherits.map(|p| n[p].name.clone());
+                if ia != ib {
+                    let v =
+                        |x: Option<ArchId>, m: &Model| x.map_or_else(none, |p| text(&m[p].name));
+                    let (va, vb) = (v(a.inherits, o), v(b.inherits, n));
+                    this.change(at, Class::Metadata, Aspect::Inherits, va, vb);
+                }
+                let (aid, bid) = (
+                    o.arch_named(&a.name).expect("own arch"),
+                    n.arch_named(&b.name).expect("own arch"),
+                );
+                for &(og, ng) in &common {
+                    this.arch_value(at.path, (aid, og), (bid, ng));
+                }
+                for &g in &added {
+                    if let Some(v) = b.value(g) {
+                        let note = value_note(n, bid, g, v);
+                        this.added(
+                            Class::Additive,
+                            sub(at.path, SegKind::Value, &n[g].name),
+                            json::arch_value_val(n, g, v),
+                            v.meta.span,
+                            note,
                         );
-                    }
-                    if a.label != b.label {
-                        self.changed(
-                            Class::Metadata,
-                            path.clone(),
-                            Aspect::Label,
-                            text(&a.label),
-                            os,
-                            text(&b.label),
-                            ns,
-                        );
-                    }
-                    if a.aliases != b.aliases {
-                        let l = |v: &[String]| Val {
-                            json: serde_json::Value::from(v.to_vec()),
-                            text: v.join(", "),
-                        };
-                        self.changed(
-                            Class::Metadata,
-                            path.clone(),
-                            Aspect::Aliases,
-                            l(&a.aliases),
-                            os,
-                            l(&b.aliases),
-                            ns,
-                        );
-                    }
-                    let ia = a.inherits.map(|p| mapped(&self.r.archs, &o[p].name));
-                    let ib = b.inherits.map(|p| n[p].name.clone());
-                    if ia != ib {
-                        let v = |x: Option<ArchId>, m: &Model| {
-                            x.map_or_else(
-                                || Val { json: serde_json::Value::Null, text: "none".into() },
-                                |p| text(&m[p].name),
-                            )
-                        };
-                        self.changed(
-                            Class::Metadata,
-                            path.clone(),
-                            Aspect::Inherits,
-                            v(a.inherits, o),
-                            os,
-                            v(b.inherits, n),
-                            ns,
-                        );
-                    }
-                    self.meta(&path, &a.meta, &b.meta);
-                    let (aid, bid) = (
-                        o.arch_named(&a.name).expect("own arch"),
-                        n.arch_named(&b.name).expect("own arch"),
-                    );
-                    for &(og, ng) in &common {
-                        self.arch_value(&path, (aid, og), (bid, ng));
-                    }
-                    for &g in &added {
-                        if let Some(v) = b.value(g) {
-                            let note = value_note(n, bid, g, v);
-                            self.added(
-                                Class::Additive,
-                                sub(&path, SegKind::Value, &n[g].name),
-                                json::arch_value_val(n, g, v),
-                                v.meta.span,
-                                note,
-                            );
-                        }
                     }
                 }
-                Pair::Old(a) => {
-                    let id = o.arch_named(&a.name).expect("own arch");
-                    self.removed(
-                        Class::Breaking,
-                        vec![seg(SegKind::Arch, &a.name)],
-                        json::arch_val(o, id),
-                        a.meta.span,
-                        None,
-                    );
-                }
-                Pair::New(b) => {
-                    let id = n.arch_named(&b.name).expect("own arch");
-                    self.added(
-                        Class::Additive,
-                        vec![seg(SegKind::Arch, &b.name)],
-                        json::arch_val(n, id),
-                        b.meta.span,
-                        None,
-                    );
-                }
-            }
-        }
+            },
+        );
     }
 
     /// One geometry value of a pair of matched archs.
@@ -1823,6 +1193,7 @@ impl<'a> Cmp<'a> {
                 self.added(Class::Additive, vp, json::arch_value_val(n, ng, b), b.meta.span, note);
             }
             (Some(a), Some(b)) => {
+                let at = At { path: &vp, os: a.meta.span, ns: b.meta.span };
                 if a.value != b.value {
                     let class = if only_learned(&a.value, &b.value) {
                         Class::Additive
@@ -1834,37 +1205,20 @@ impl<'a> Cmp<'a> {
                     let new =
                         Val { json: json::value_json(&b.value), text: json::value_text(&b.value) };
                     let note = value_note(n, na, ng, b);
-                    self.emit(
-                        class,
-                        Kind::Changed,
-                        vp.clone(),
-                        Some(Aspect::Value),
-                        Some((old, a.meta.span)),
-                        Some((new, b.meta.span)),
-                        note,
-                    );
+                    self.change_noted(&at, class, Aspect::Value, old, new, note);
                 }
                 let derived = matches!(n[ng].kind, GeomKind::Derived(..));
                 let own_a = mapped(&self.r.archs, &o[a.defined_in].name) == n[na].name;
                 let own_b = b.defined_in == na;
-                let (os, ns) = (a.meta.span, b.meta.span);
                 if own_a != own_b
                     || (!own_a
                         && mapped(&self.r.archs, &o[a.defined_in].name) != n[b.defined_in].name)
                 {
                     let (da, db) = (text(&o[a.defined_in].name), text(&n[b.defined_in].name));
-                    self.changed(Class::Metadata, vp.clone(), Aspect::DefinedIn, da, os, db, ns);
+                    self.change(&at, Class::Metadata, Aspect::DefinedIn, da, db);
                 } else if own_a && derived && a.stated != b.stated {
                     let s = |x: bool| text(if x { "stated" } else { "computed" });
-                    self.changed(
-                        Class::Metadata,
-                        vp.clone(),
-                        Aspect::Stated,
-                        s(a.stated),
-                        os,
-                        s(b.stated),
-                        ns,
-                    );
+                    self.change(&at, Class::Metadata, Aspect::Stated, s(a.stated), s(b.stated));
                 } else if own_a && (!derived || (a.stated && b.stated)) {
                     self.meta(&vp, &a.meta, &b.meta);
                 }

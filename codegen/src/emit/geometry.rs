@@ -179,7 +179,7 @@ fn type_tokens(t: &GeomType, outer_static: bool) -> TokenStream {
         GeomType::Bool => quote! { bool },
         GeomType::Array(e, len) => {
             let e = type_tokens(e, true);
-            match len.len() {
+            match len.count() {
                 Some(n) => {
                     let n = super::tokens::usize_lit(n);
                     quote! { [#e; #n] }
@@ -227,7 +227,7 @@ fn value_tokens(v: Option<&Value>, t: &GeomType) -> TokenStream {
         GeomType::Array(e, len) => match v {
             Some(Value::Array(items)) => {
                 let xs = items.iter().map(|x| value_tokens(Some(x), e));
-                if len.len().is_some() {
+                if len.count().is_some() {
                     quote! { [#(#xs),*] }
                 } else {
                     quote! { &[#(#xs),*] }

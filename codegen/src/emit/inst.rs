@@ -49,15 +49,13 @@ fn record_consts(model: &Model, record: &Record) -> TokenStream {
     let size = usize_lit(record.size);
     let pre = usize_lit(record.preamble_size);
     let off = usize_lit(record.discriminant.offset);
-    let size_doc = Doc::text(format!(
-        "Size of one {} record; also the stream stride.",
-        code(&record.name)
-    ))
-    .note(format!(
+    let size_doc =
+        Doc::text(format!("Size of one {} record; also the stream stride.", code(&record.name)))
+            .note(format!(
         "Every record is exactly {} bytes; streams advance by this, never by a length field.",
         record.size
     ))
-    .with_provenance(model, &record.meta);
+            .with_provenance(model, &record.meta);
     let pre_doc = Doc::text(format!(
         "Size of the preamble every arm starts with; payloads start here (+{}).",
         record.preamble_size

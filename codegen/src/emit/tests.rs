@@ -393,7 +393,7 @@ fn geom_rust_type(t: &GeomType) -> TokenStream {
         GeomType::Bool => quote! { bool },
         GeomType::Array(e, len) => {
             let e = geom_rust_type(e);
-            match len.len() {
+            match len.count() {
                 Some(n) => {
                     let n = usize_lit(n);
                     quote! { [#e; #n] }
@@ -438,7 +438,7 @@ fn geom_value(v: Option<&Value>, t: &GeomType) -> Option<TokenStream> {
                 let xs: Option<Vec<TokenStream>> =
                     items.iter().map(|x| geom_value(Some(x), e)).collect();
                 let xs = xs?;
-                if len.len().is_some() {
+                if len.count().is_some() {
                     quote! { [#(#xs),*] }
                 } else {
                     quote! { &[#(#xs),*] }

@@ -813,7 +813,7 @@ fn convert(cx: &mut Cx<'_>, v: &toml::Value, t: &GeomType, span: Span, key: &str
             },
             GeomType::Array(elem, len) => match v {
                 toml::Value::Array(items) => {
-                    if let Some(n) = len.len() {
+                    if let Some(n) = len.count() {
                         if items.len() != n as usize {
                             return Err(format!(
                                 "{path}expected {n} entries, found {}",

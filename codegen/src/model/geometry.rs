@@ -43,7 +43,7 @@ pub enum ArrayLen {
 
 impl ArrayLen {
     /// Number of entries; `None` for an unsized list.
-    pub fn len(self) -> Option<u32> {
+    pub fn count(self) -> Option<u32> {
         match self {
             ArrayLen::Fixed(n) | ArrayLen::Enum(_, n) => Some(n),
             ArrayLen::Unsized => None,
