@@ -109,13 +109,7 @@ pub mod le {
             #[must_use]
             #[inline]
             pub const fn $get(b: &[u8], off: usize) -> $t {
-                let mut a = [0u8; core::mem::size_of::<$t>()];
-                let mut i = 0;
-                while i < a.len() {
-                    a[i] = b[off + i];
-                    i += 1;
-                }
-                <$t>::from_le_bytes(a)
+                <$t>::from_le_bytes(*chunk::<{ core::mem::size_of::<$t>() }>(b, off))
             }
 
             #[doc = concat!("Write a little-endian `", stringify!($t), "` at `off`.")]
@@ -141,13 +135,31 @@ pub mod le {
     #[must_use]
     #[inline]
     pub const fn bytes_at<const N: usize>(b: &[u8], off: usize) -> [u8; N] {
-        let mut a = [0u8; N];
+        *chunk::<N>(b, off)
+    }
+
+    /// Copy `N` bytes starting at `off` as `i8`s (C `char` arrays).
+    #[must_use]
+    #[inline]
+    pub const fn i8s_at<const N: usize>(b: &[u8], off: usize) -> [i8; N] {
+        let a = chunk::<N>(b, off);
+        let mut o = [0i8; N];
         let mut i = 0;
         while i < N {
-            a[i] = b[off + i];
+            o[i] = a[i] as i8;
             i += 1;
         }
-        a
+        o
+    }
+
+    /// The `N` bytes at `off`, as one fixed-size borrow: a single bounds check, and a
+    /// plain copy once the caller's record size is known.
+    #[inline]
+    const fn chunk<const N: usize>(b: &[u8], off: usize) -> &[u8; N] {
+        match b.split_at(off).1.first_chunk::<N>() {
+            Some(a) => a,
+            None => panic!("a field past the end of the record"),
+        }
     }
 
     /// Write `v` at `off`.

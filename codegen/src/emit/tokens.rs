@@ -250,6 +250,10 @@ pub fn read(
             let n = usize_lit(*n);
             quote! { #le::bytes_at::<#n>(#b, #off) }
         }
+        FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::I8)) => {
+            let n = usize_lit(*n);
+            quote! { #le::i8s_at::<#n>(#b, #off) }
+        }
         FieldType::Array(_, 0) => quote! { [] },
         FieldType::Array(t, n) => {
             let i = format_ident!("i{depth}");

@@ -1248,15 +1248,7 @@ impl PseudoFunctionBegin {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
             events: crate::generated::layout::Events::read_from(b, 4),
-            function_name: {
-                let mut a0 = [crate::raw::le::i8_at(b, 12); 36];
-                let mut i0 = 1;
-                while i0 < 36 {
-                    a0[i0] = crate::raw::le::i8_at(b, 12 + i0);
-                    i0 += 1;
-                }
-                a0
-            },
+            function_name: crate::raw::le::i8s_at::<36>(b, 12),
             return_reset_semaphores: crate::raw::le::u8_at(b, 48),
             return_addr_reg_lo: crate::generated::operand::RegNum(
                 crate::raw::le::u8_at(b, 49),
@@ -1348,15 +1340,7 @@ impl<'a> PseudoFunctionBeginRef<'a> {
     #[must_use]
     #[inline]
     pub const fn function_name(&self) -> [i8; 36] {
-        {
-            let mut a0 = [crate::raw::le::i8_at(self.0, 12); 36];
-            let mut i0 = 1;
-            while i0 < 36 {
-                a0[i0] = crate::raw::le::i8_at(self.0, 12 + i0);
-                i0 += 1;
-            }
-            a0
-        }
+        crate::raw::le::i8s_at::<36>(self.0, 12)
     }
 
     /// Width 1 derived from return_addr_reg_lo at +49.
@@ -1465,15 +1449,7 @@ impl PseudoFunctionCall {
         Self {
             header: crate::generated::layout::Header::read_from(b, 0),
             events: crate::generated::layout::Events::read_from(b, 4),
-            function_name: {
-                let mut a0 = [crate::raw::le::i8_at(b, 12); 36];
-                let mut i0 = 1;
-                while i0 < 36 {
-                    a0[i0] = crate::raw::le::i8_at(b, 12 + i0);
-                    i0 += 1;
-                }
-                a0
-            },
+            function_name: crate::raw::le::i8s_at::<36>(b, 12),
             args_table_var_id: crate::raw::le::u32_at(b, 48),
             reserved0: crate::raw::le::bytes_at::<12>(b, 52),
         }
@@ -1557,15 +1533,7 @@ impl<'a> PseudoFunctionCallRef<'a> {
     #[must_use]
     #[inline]
     pub const fn function_name(&self) -> [i8; 36] {
-        {
-            let mut a0 = [crate::raw::le::i8_at(self.0, 12); 36];
-            let mut i0 = 1;
-            while i0 < 36 {
-                a0[i0] = crate::raw::le::i8_at(self.0, 12 + i0);
-                i0 += 1;
-            }
-            a0
-        }
+        crate::raw::le::i8s_at::<36>(self.0, 12)
     }
 
     /// The `args_table_var_id` field.
