@@ -1,5 +1,5 @@
-//! Property tests: decoding never loses a byte, and the stream walkers agree with plain
-//! reference definitions on arbitrary input.
+//! Property tests: decoding never loses a byte (nor does a trip through serde), and the
+//! stream walkers agree with plain reference definitions on arbitrary input.
 
 use proptest::prelude::*;
 use tpb_isa::arms::*;
@@ -52,6 +52,27 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2048))]
 
     #[test]
+    fn any_record_round_trips_through_serde_json(b in prop_oneof![record(), bound_record()]) {
+        let inst = Inst::decode(&b);
+        let json = serde_json::to_string(&inst).unwrap();
+        prop_assert_eq!(serde_json::from_str::<Inst>(&json).unwrap(), inst, "{}", json);
+        macro_rules! arms_json {
+            ($($t:ident),*) => {{
+                let mut n = 0;
+                $(
+                    let x = $t::decode(&b);
+                    let back: $t = serde_json::from_str(&serde_json::to_string(&x).unwrap()).unwrap();
+                    prop_assert_eq!(back, x, "{}", $t::NAME);
+                    n += 1;
+                )*
+                n
+            }};
+        }
+        let n = arms_json!(CtrlAl, DmaDirect2d, PseudoExitExecution, PseudoFunctionBegin, PseudoFunctionCall, PseudoLibraryReloadIndex, S3d3Ts);
+        prop_assert_eq!(n, ArmKind::ALL.len(), "an arm was added: list it here");
+    }
+
+    #[test]
     fn any_record_decodes_and_reencodes(b in prop_oneof![record(), bound_record()]) {
         let inst = Inst::decode(&b);
         prop_assert_eq!(inst.encode(), b);
@@ -102,4 +123,18 @@ proptest! {
         }
         prop_assert_eq!(stream::has_pseudo_exit(&bytes), naive_has_pseudo_exit(&bytes));
     }
+}
+
+#[test]
+fn a_decoded_record_serializes_by_arm_and_field() {
+    let mut b = [0u8; RECORD_SIZE];
+    b[0] = 0xD3;
+    b[12..16].copy_from_slice(b"main");
+    b[48] = 7;
+    let v = serde_json::to_value(Inst::decode(&b)).unwrap();
+    let call = &v["PseudoFunctionCall"];
+    assert_eq!(call["header"]["opcode"], 0xD3);
+    assert_eq!(call["args_table_var_id"], 7);
+    assert_eq!(call["function_name"].as_array().unwrap().len(), 36);
+    assert_eq!(call["function_name"][0], i64::from(b'm'));
 }

@@ -178,10 +178,12 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
     let getters = layout::enum_methods(model, &fields);
     let assert = layout::size_assert(model, &name, &fields);
     let accessors = fields.iter().map(|f| view_accessor(model, f));
+    let serde = layout::serde_derive();
     let view_doc = Doc::text(format!("A borrowed, zero-copy view of a record as [`{name}`]: accessors read at the spec's offsets."));
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #serde
         pub struct #name {
             #(#decl)*
         }

@@ -156,6 +156,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub enum Inst {
             #(#variants)*
             /// A record no binding selects, kept verbatim.

@@ -29,9 +29,11 @@ fn struct_items(model: &Model, s: &Struct) -> TokenStream {
     let writes = write_fields(model, &s.fields, &b, &base);
     let getters = enum_methods(model, &s.fields);
     let assert = size_assert(model, &name, &s.fields);
+    let serde = serde_derive();
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #serde
         pub struct #name {
             #(#decl)*
         }
@@ -128,6 +130,21 @@ pub fn enum_of(ty: &FieldType) -> Option<crate::model::EnumId> {
     }
 }
 
+/// The derive and, for arrays longer than serde's 32, `serde_big_array`'s adapter.
+pub fn serde_derive() -> TokenStream {
+    quote! { #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))] }
+}
+
+fn serde_big_array(ty: &FieldType) -> Option<TokenStream> {
+    let n = match ty {
+        FieldType::Reserved(n) | FieldType::Array(_, n) => *n,
+        _ => return None,
+    };
+    (n > 32).then(
+        || quote! { #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))] },
+    )
+}
+
 /// `pub name: T,` with docs, per field.
 pub fn fields_decl(model: &Model, fields: &[Field]) -> Vec<TokenStream> {
     fields
@@ -136,7 +153,8 @@ pub fn fields_decl(model: &Model, fields: &[Field]) -> Vec<TokenStream> {
             let doc = field_doc(model, f);
             let ident = field_ident(f);
             let ty = field_type(model, &f.ty);
-            quote! { #doc pub #ident: #ty, }
+            let big = serde_big_array(&f.ty);
+            quote! { #doc #big pub #ident: #ty, }
         })
         .collect()
 }

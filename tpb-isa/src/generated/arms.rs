@@ -98,6 +98,7 @@ impl ArmKind {
 ///
 /// Source: record seed section 2, worked arm layout CTRL_AL
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CtrlAl {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///
@@ -436,6 +437,7 @@ const _: () = assert!(
 ///
 /// Source: record seed section 2, worked arm layout DMA_DIRECT2D
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DmaDirect2d {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///
@@ -1006,6 +1008,7 @@ const _: () = assert!(
 ///
 /// Source: ib_has_pseudo_exit @0x323df0: cmp byte ptr \[instr_buf+offset+0Ch\], 1 @0x323e0f
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PseudoExitExecution {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///
@@ -1027,6 +1030,7 @@ pub struct PseudoExitExecution {
     /// Bytes `13..64`.
     ///
     /// Confidence: inferred
+    #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))]
     pub reserved0: [u8; 51],
 }
 
@@ -1187,6 +1191,7 @@ const _: () = assert!(
 ///
 /// Source: record seed section 2, worked arm layout PSEUDO_FUNCTION_BEGIN and its QUIRK
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PseudoFunctionBegin {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///
@@ -1203,6 +1208,7 @@ pub struct PseudoFunctionBegin {
     /// Placed by `use FUNCTION_NAME` at +12.
     ///
     /// Source: PSEUDO_FUNCTION_CALL / PSEUDO_FUNCTION_BEGIN worked layouts: +12 function_name (int8\[36\])
+    #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))]
     pub function_name: [i8; 36],
     /// Width 1 derived from return_addr_reg_lo at +49.
     ///
@@ -1402,6 +1408,7 @@ const _: () = assert!(
 ///
 /// Source: record seed section 2, worked arm layout PSEUDO_FUNCTION_CALL
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PseudoFunctionCall {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///
@@ -1418,6 +1425,7 @@ pub struct PseudoFunctionCall {
     /// Placed by `use FUNCTION_NAME` at +12.
     ///
     /// Source: PSEUDO_FUNCTION_CALL / PSEUDO_FUNCTION_BEGIN worked layouts: +12 function_name (int8\[36\])
+    #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))]
     pub function_name: [i8; 36],
     /// The `args_table_var_id` field.
     ///
@@ -1572,6 +1580,7 @@ const _: () = assert!(
 ///
 /// Source: record seed section 5 GOTCHA: the LIBRARY_RELOAD_INDEX sub-form (pseudo_opcode==2)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PseudoLibraryReloadIndex {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///
@@ -1593,6 +1602,7 @@ pub struct PseudoLibraryReloadIndex {
     /// Bytes `13..64`.
     ///
     /// Confidence: inferred
+    #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))]
     pub reserved0: [u8; 51],
 }
 
@@ -1753,6 +1763,7 @@ const _: () = assert!(
 ///
 /// Source: record seed section 2, worked arm layout S3D3_TS
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct S3d3Ts {
     /// opcode, inst_word_len, debug_cmd, debug_hint
     ///

@@ -45,6 +45,7 @@ pub const DISCRIMINANT_OFFSET: usize = 0;
 ///
 /// Source: ib_has_pseudo_exit @0x323df0: add offset, 40h @0x323e00 (stride); cmp byte ptr \[instr_buf+offset\], 0DFh @0x323e09 (discriminant at byte 0)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Inst {
     /// `PSEUDO_FUNCTION_BEGIN`: see [`arms::PseudoFunctionBegin`].
     PseudoFunctionBegin(arms::PseudoFunctionBegin),

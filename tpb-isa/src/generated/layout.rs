@@ -13,6 +13,7 @@
 ///
 /// Source: DWARF NEURON_ISA_TPB_EVENTS
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Events {
     /// The `wait_mode` field.
     ///
@@ -110,6 +111,7 @@ const _: () = assert!(
 ///
 /// Source: DWARF NEURON_ISA_TPB_EVENTS_EXTENDED
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EventsExtended {
     /// Inferred: by analogy with EVENTS bytes 0..4; the seed does not print them.
     ///
@@ -210,6 +212,7 @@ const _: () = assert!(
 ///
 /// Source: DWARF NEURON_ISA_TPB_HEADER
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Header {
     /// The discriminant: selects the arm that bytes +12..+64 are read as.
     ///
@@ -310,6 +313,7 @@ const _: () = assert!(
 ///
 /// Confidence: inferred
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tensor3d {
     /// Inferred: the start address, as an ADDR4 operand.
     ///
