@@ -84,6 +84,12 @@ pub fn lower(sources: Sources) -> Result<Model, Failure> {
             }
         }
     }
+    // A file that does not parse is missing its declarations, so checking the others
+    // against it would only report what follows from that: report the syntax alone.
+    if !errors.is_empty() {
+        errors.sort_by(|a, b| (a.span, &a.message).cmp(&(b.span, &b.message)));
+        return Err(Failure { sources, diagnostics: errors.into() });
+    }
     let mut cx = Cx {
         sources: &sources,
         errors,

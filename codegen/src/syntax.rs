@@ -14,23 +14,119 @@ use crate::source::{FileId, Span};
 #[grammar = "syntax/isa.pest"]
 struct IsaParser;
 
-/// Parse one file. Syntax errors stop the file (pest does not recover); the
-/// attachment of docs and attributes can add more diagnostics.
+/// Parse one file. A file with syntax errors yields all of them (see [`syntax_errors`])
+/// and no AST; the attachment of docs and attributes can add more diagnostics.
 pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
     match IsaParser::parse(Rule::file, text) {
         Ok(mut pairs) => {
             let root = pairs.next().expect("the file rule always yields one pair");
             build::file(file, root)
         }
-        Err(e) => Err(vec![syntax_error(file, text, &e)]),
+        Err(e) => Err(syntax_errors(file, text, &e)),
+    }
+}
+
+/// The words that begin a top-level declaration; at column 0 they are where parsing
+/// resumes after a syntax error.
+const ITEM_KEYWORDS: &[&str] = &[
+    "record", "struct", "group", "arm", "bits", "enum", "band", "bind", "sentinel", "bitmask",
+    "aperture", "geometry", "derived", "rule",
+];
+
+/// Enough to fix a file in one pass without burying the first error.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Every syntax error of a file, not only pest's first: blank the declaration that
+/// holds an error (spaces, newlines kept, so every offset stays put) and parse again,
+/// until the rest parses. An error at the start of a declaration means the one before
+/// it is unterminated, so that one is blanked too, and a missing `}` is one error, not
+/// one per following declaration. Recovery stops if a parse makes no progress.
+fn syntax_errors(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    let mut masked = text.as_bytes().to_vec();
+    let mut pos = error_pos(first);
+    let mut error = syntax_error(file, text, first);
+    loop {
+        let (from, to, unfinished) = declaration_around(text, pos);
+        if unfinished {
+            let end = text[from..].find(char::is_whitespace).map_or(text.len(), |n| from + n);
+            error = error.with(Span::new(file, from, end), "this declaration is not finished");
+        }
+        out.push(error);
+        if out.len() == MAX_SYNTAX_ERRORS {
+            break;
+        }
+        for b in &mut masked[from..to] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        // Whole UTF-8 sequences were blanked (only whole lines are), so this is text.
+        let Ok(m) = std::str::from_utf8(&masked) else { break };
+        match IsaParser::parse(Rule::file, m) {
+            Ok(_) => break,
+            Err(e) if error_pos(&e) >= to && error_pos(&e) > pos => {
+                pos = error_pos(&e);
+                error = syntax_error(file, text, &e);
+            }
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// The byte range of the declaration that holds the error at `pos`: from the start of
+/// its keyword line to the next keyword line (or the end of the file), and whether the
+/// error sits at the start of a declaration, so the range is the unfinished one before.
+fn declaration_around(text: &str, pos: usize) -> (usize, usize, bool) {
+    let line_start = |p: usize| text[..p].rfind('\n').map_or(0, |i| i + 1);
+    let starts_item = |at: usize| {
+        let rest = &text[at..];
+        ITEM_KEYWORDS.iter().any(|k| {
+            rest.starts_with(k)
+                && !rest[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
+    let here = line_start(pos);
+    let at_item_start = pos == here && starts_item(here);
+    let from;
+    let mut search = if at_item_start { here.saturating_sub(1) } else { here };
+    loop {
+        let l = line_start(search);
+        if starts_item(l) && !(at_item_start && l == here) {
+            from = l;
+            break;
+        }
+        if l == 0 {
+            from = if at_item_start { 0 } else { here };
+            break;
+        }
+        search = l - 1;
+    }
+    let mut to = text.len();
+    let mut next = text[pos..].find('\n').map(|i| pos + i + 1);
+    while let Some(l) = next {
+        if l >= text.len() {
+            break;
+        }
+        if starts_item(l) {
+            to = l;
+            break;
+        }
+        next = text[l..].find('\n').map(|i| l + i + 1);
+    }
+    (from, to, at_item_start && from < here)
+}
+
+fn error_pos(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
     }
 }
 
 fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
-    let pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+    let pos = error_pos(e);
     let end = text[pos..].chars().next().map_or(pos, |c| pos + c.len_utf8());
     let found = match text[pos..].chars().next() {
         None => "end of file".to_string(),

@@ -158,6 +158,22 @@ fn syntax_error() {
     insta::assert_snapshot!("syntax_error", render("syntax"));
 }
 
+/// pest stops at the first error; recovery resumes at the next declaration, so every
+/// broken declaration of a file is reported in one run, and the good ones are not.
+#[test]
+fn syntax_errors_of_several_declarations_at_once() {
+    let f = fail_with("syntax_several", false);
+    assert_eq!(f.diagnostics.len(), 3, "{}", f.short());
+    insta::assert_snapshot!("syntax_errors_of_several_declarations", render("syntax_several"));
+}
+
+/// A missing `}` is one error, not one per declaration after it.
+#[test]
+fn an_unclosed_block_is_one_syntax_error() {
+    assert_one(&fail_with("syntax_unclosed", false));
+    insta::assert_snapshot!("an_unclosed_block", render("syntax_unclosed"));
+}
+
 #[test]
 fn unknown_type() {
     let f = fail_with("unknown_type", false);
