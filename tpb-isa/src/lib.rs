@@ -26,3 +26,8 @@ pub use error::{
 };
 pub use generated::*;
 pub use raw::Raw;
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
