@@ -53,6 +53,7 @@ pub struct Records<'a> {
 /// Source: `ib_has_pseudo_exit @0x323df0` (`add offset, 40h`): the stride is exactly
 /// `TPB_INST_NBYTES` (0x40), whatever `inst_word_len` (byte 1) says.
 #[must_use]
+#[inline]
 pub fn records(bytes: &[u8]) -> Records<'_> {
     Records { rest: bytes, offset: 0 }
 }
@@ -60,12 +61,14 @@ pub fn records(bytes: &[u8]) -> Records<'_> {
 impl<'a> Records<'a> {
     /// Byte offset (in the stream) of the next item.
     #[must_use]
+    #[inline]
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// The bytes not yet yielded (whole records first, then any trailing partial record).
     #[must_use]
+    #[inline]
     pub fn remainder(&self) -> &'a [u8] {
         self.rest
     }
@@ -113,13 +116,15 @@ impl FusedIterator for Records<'_> {}
 ///
 /// An opcode the spec does not bind decodes to `Inst::Unknown`, so the only error is
 /// the trailing partial record, yielded last.
+#[inline]
 pub fn decode_all(
     bytes: &[u8],
 ) -> impl ExactSizeIterator<Item = Result<(usize, Inst)>> + FusedIterator + Clone + '_ {
+    #[inline]
     fn decode(item: Result<(usize, &[u8; RECORD_SIZE])>) -> Result<(usize, Inst)> {
         item.map(|(offset, record)| (offset, Inst::decode(record)))
     }
-    records(bytes).map(decode as fn(_) -> _)
+    records(bytes).map(decode)
 }
 
 /// Whether the stream holds the EXIT sentinel (PSEUDO_INST, byte 0 == 0xDF, with
