@@ -47,55 +47,69 @@ pub struct OutputFile {
 
 /// Every generated file, in a fixed order. The same model gives byte-identical output.
 pub fn generate(model: &Model) -> Vec<OutputFile> {
-    let modules: [(&str, &str, TokenStream); 8] = [
-        ("arms", "One owned type and one borrowed view per arm of the record.", arms::emit(model)),
+    type Module = (&'static str, &'static str, fn(&Model) -> TokenStream);
+    const MODULES: [Module; 8] = [
+        ("arms", "One owned type and one borrowed view per arm of the record.", arms::emit),
         (
             "disasm",
             "The tables of the text disassembler and assembler, and `Display` for every record.",
-            disasm::emit(model),
+            disasm::emit,
         ),
-        (
-            "geometry",
-            "The NeuronCore generations and their hardware geometry.",
-            geometry::emit(model),
-        ),
+        ("geometry", "The NeuronCore generations and their hardware geometry.", geometry::emit),
         (
             "inst",
             "The record as a sum of its bound arms, opcode dispatch and stream sentinels.",
-            inst::emit(model),
+            inst::emit,
         ),
         (
             "layout",
             "The shared structs that arms embed (header, events, tensor patterns).",
-            layout::emit(model),
+            layout::emit,
         ),
         (
             "opcode",
             "The spec's enums: values, names, bands and per-generation availability.",
-            opcode::emit(model),
+            opcode::emit,
         ),
-        ("operand", "Operand types with bit-fields, as integer newtypes.", operand::emit(model)),
+        ("operand", "Operand types with bit-fields, as integer newtypes.", operand::emit),
         (
             "validate",
             "Validator tables, address apertures and per-generation record validation.",
-            validate::emit(model),
+            validate::emit,
         ),
     ];
-    let crate_files = modules
-        .into_iter()
-        .map(|(name, what, tokens)| (format!("{GENERATED_DIR}/{name}.rs"), what, tokens));
-    let test_files = tests::emit(model)
-        .into_iter()
-        .map(|(name, what, tokens)| (format!("{TESTS_DIR}/{name}.rs"), what, tokens));
-    let mut files: Vec<OutputFile> = crate_files
-        .chain(test_files)
-        .map(|(path, what, tokens)| {
-            let contents = render(&path, what, tokens);
-            OutputFile { path, contents }
-        })
-        .collect();
-    files.push(OutputFile { path: layout_doc::PATH.to_owned(), contents: layout_doc::emit(model) });
-    files
+    // Rendering (syn + prettyplease) is most of the cost and each file is independent,
+    // so every module is emitted and rendered on its own thread; tokens are not `Send`,
+    // so a thread builds the tokens it renders. The order of the output stays fixed.
+    std::thread::scope(|s| {
+        let crate_files = MODULES.map(|(name, what, emit)| {
+            s.spawn(move || {
+                let path = format!("{GENERATED_DIR}/{name}.rs");
+                let contents = render(&path, what, emit(model));
+                vec![OutputFile { path, contents }]
+            })
+        });
+        let test_files = s.spawn(|| {
+            tests::emit(model)
+                .into_iter()
+                .map(|(name, what, tokens)| {
+                    let path = format!("{TESTS_DIR}/{name}.rs");
+                    let contents = render(&path, what, tokens);
+                    OutputFile { path, contents }
+                })
+                .collect()
+        });
+        let mut files: Vec<OutputFile> = crate_files
+            .into_iter()
+            .chain([test_files])
+            .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect();
+        files.push(OutputFile {
+            path: layout_doc::PATH.to_owned(),
+            contents: layout_doc::emit(model),
+        });
+        files
+    })
 }
 
 /// Parse, pretty-print and prepend the header and the module's one-line `//!` doc.
