@@ -382,18 +382,26 @@ pub mod hand {
         }
     }
 
+    impl Pre {
+        /// Bytes 0..8, in record order.
+        #[inline(always)]
+        pub fn bytes(&self) -> [u8; 8] {
+            [
+                self.opcode,
+                self.inst_word_len,
+                self.debug_cmd,
+                self.debug_hint,
+                self.wait_mode,
+                self.wait_idx,
+                self.update_mode,
+                self.update_idx,
+            ]
+        }
+    }
+
     #[inline(always)]
     fn put_pre(o: &mut [u8; RECORD_SIZE], p: &Pre) {
-        o[..8].copy_from_slice(&[
-            p.opcode,
-            p.inst_word_len,
-            p.debug_cmd,
-            p.debug_hint,
-            p.wait_mode,
-            p.wait_idx,
-            p.update_mode,
-            p.update_idx,
-        ]);
+        o[..8].copy_from_slice(&p.bytes());
         o[8..12].copy_from_slice(&p.semaphore_value.to_le_bytes());
     }
 
@@ -1020,19 +1028,7 @@ pub fn hand_fields(i: &hand::HwInst) -> Vec<u64> {
     use hand::HwInst as H;
     let mut v = Vec::new();
     let pre = |p: &hand::Pre, v: &mut Vec<u64>| {
-        v.extend(
-            [
-                p.opcode,
-                p.inst_word_len,
-                p.debug_cmd,
-                p.debug_hint,
-                p.wait_mode,
-                p.wait_idx,
-                p.update_mode,
-                p.update_idx,
-            ]
-            .map(u64::from),
-        );
+        v.extend(p.bytes().map(u64::from));
         v.push(p.semaphore_value.into());
     };
     match i {
