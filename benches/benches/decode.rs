@@ -43,6 +43,10 @@ fn kernels(c: &mut Criterion) {
         g.bench_function("hand_encode", |bn| bn.iter(|| b::hand_encode(black_box(&hand))));
         g.bench_function("binrw_encode", |bn| bn.iter(|| b::bw_encode(black_box(&bw))));
         g.bench_function("deku_encode", |bn| bn.iter(|| b::dk_encode(black_box(&dk))));
+        g.bench_function("gen_disasm", |bn| bn.iter(|| b::gen_disasm(black_box(&gen))));
+        let text = b::gen_text(&gen);
+        assert!(b::text_round_trips(&bytes, &text), "the disassembly assembles back");
+        g.bench_function("gen_asm", |bn| bn.iter(|| b::gen_asm(black_box(&text))));
         g.finish();
     }
 }

@@ -272,6 +272,48 @@ pub fn gen_walk_decode(bytes: &[u8]) -> u64 {
     n
 }
 
+/// `Display` of every decoded record into one reused line buffer: the text form's cost
+/// without the memory traffic of keeping every line. Returns the bytes written.
+#[inline(never)]
+pub fn gen_disasm(insts: &[Inst]) -> u64 {
+    use std::fmt::Write as _;
+    let mut line = String::with_capacity(1024);
+    let mut n = 0u64;
+    for i in insts {
+        line.clear();
+        write!(line, "{i}").expect("writing to a String");
+        n += black_box(line.len()) as u64;
+    }
+    n
+}
+
+/// The text of every record, one line each: the assembler kernel's input.
+pub fn gen_text(insts: &[Inst]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for i in insts {
+        writeln!(text, "{i}").expect("writing to a String");
+    }
+    text
+}
+
+/// `disasm::assemble` of every line back to its record.
+#[inline(never)]
+pub fn gen_asm(text: &str) -> u64 {
+    let mut n = 0u64;
+    for r in tpb_isa::disasm::assemble(text) {
+        black_box(&r.expect("the disassembly assembles"));
+        n += 1;
+    }
+    n
+}
+
+/// Whether the text of `gen_text` assembles back to `bytes`, record for record.
+pub fn text_round_trips(bytes: &[u8], text: &str) -> bool {
+    let mut lines = tpb_isa::disasm::assemble(text);
+    recs(bytes).all(|r| lines.next() == Some(Ok(*r))) && lines.next().is_none()
+}
+
 // ---------------------------------------------------------------------------------
 // Hand-written decoder.
 

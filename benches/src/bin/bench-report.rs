@@ -30,6 +30,7 @@ struct Ctx {
     hand: Vec<b::hand::HwInst>,
     dk: Vec<b::dk::DkInst>,
     bw: Vec<b::bw::BwInst>,
+    text: String,
 }
 
 type Kernel = (&'static str, fn(&Ctx) -> u64);
@@ -54,6 +55,8 @@ const KERNELS: &[Kernel] = &[
     ("gen: validate, full (cayman)", |c| b::gen_validate_full(&c.bytes)),
     ("gen: stream::records walk", |c| b::gen_walk(&c.bytes)),
     ("gen: stream::decode_all", |c| b::gen_walk_decode(&c.bytes)),
+    ("gen: disassemble to text", |c| b::gen_disasm(&c.gen)),
+    ("gen: assemble text", |c| b::gen_asm(&c.text)),
 ];
 
 fn median(v: &mut [Duration]) -> Duration {
@@ -116,8 +119,15 @@ fn decode_table(order: b::Order, records: usize, reps: usize) {
         eprintln!("comparators disagree with the generated decoder ({} order): {e}", order.name());
         std::process::exit(1);
     }
+    let gen = b::gen_decoded(&bytes);
+    let text = b::gen_text(&gen);
+    if !b::text_round_trips(&bytes, &text) {
+        eprintln!("the disassembly does not assemble back to the stream ({} order)", order.name());
+        std::process::exit(1);
+    }
     let ctx = Ctx {
-        gen: b::gen_decoded(&bytes),
+        gen,
+        text,
         hand: b::hand_decoded(&bytes),
         dk: b::dk_decoded(&bytes),
         bw: b::bw_decoded(&bytes),
@@ -143,7 +153,7 @@ fn decode_table(order: b::Order, records: usize, reps: usize) {
 
     println!();
     println!(
-        "## decode, {} order (all records agree with Inst::decode byte for byte)",
+        "## decode, {} order (all records agree with Inst::decode byte for byte; the text assembles back to the stream)",
         order.name()
     );
     println!();
