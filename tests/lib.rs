@@ -26,25 +26,9 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Every `.isa` and `.toml` file under `spec`, sorted, shown relative to `base`.
+/// Every `*.isa` and `arch/*.toml` file under `spec`, sorted, shown relative to `base`:
+/// the loading of `cargo xtask`.
 pub fn load_spec(spec: &Path, base: &Path) -> codegen::Sources {
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "isa" || x == "toml") {
-                out.push(p);
-            }
-        }
-    }
-    let mut paths = Vec::new();
-    walk(spec, &mut paths);
-    paths.sort();
-    let mut s = codegen::Sources::new();
-    for p in paths {
-        let shown = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
-        s.add(shown, fs::read_to_string(&p).unwrap());
-    }
-    s
+    let shown = spec.strip_prefix(base).unwrap_or(spec).to_string_lossy().replace('\\', "/");
+    codegen::Sources::read_spec(spec, &shown).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -1154,36 +1154,12 @@ pub fn check_agreement(bytes: &[u8]) -> Result<(), String> {
 // ---------------------------------------------------------------------------------
 // Codegen.
 
-/// The committed spec: every `*.isa` and `arch/*.toml` under `dir`, sorted by path.
+/// The committed spec: every `*.isa` and `arch/*.toml` under `dir`, sorted by path,
+/// shown under the folder's name (`isa/arms.isa`) as `cargo xtask` reads it.
 pub fn spec_files(dir: &std::path::Path) -> Vec<(String, String)> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("reading the spec folder") {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "isa")
-                || (p.extension().is_some_and(|x| x == "toml")
-                    && p.parent().and_then(|d| d.file_name()).is_some_and(|n| n == "arch"))
-            {
-                out.push(p);
-            }
-        }
-    }
-    let mut paths = Vec::new();
-    walk(dir, &mut paths);
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap().replace("\r\n", "\n");
-            let shown = p
-                .strip_prefix(dir.parent().unwrap())
-                .unwrap_or(&p)
-                .to_string_lossy()
-                .replace('\\', "/");
-            (shown, text)
-        })
-        .collect()
+    let name = dir.file_name().map_or("isa".into(), |n| n.to_string_lossy());
+    let sources = codegen::Sources::read_spec(dir, &name).expect("reading the spec folder");
+    sources.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect()
 }
 
 /// The folder of the committed spec (`isa/` beside this crate).

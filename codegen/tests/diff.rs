@@ -678,26 +678,8 @@ fn spec_dir() -> PathBuf {
 
 /// Every `*.isa` and `arch/*.toml` of the committed spec as `(isa/…, text)`, sorted.
 fn committed() -> Vec<(String, String)> {
-    fn walk(dir: &Path, rel: &str, out: &mut Vec<(String, String)>) {
-        for e in std::fs::read_dir(dir).expect("the spec folder reads") {
-            let p = e.expect("a folder entry").path();
-            let name = p.file_name().expect("a name").to_string_lossy().into_owned();
-            let shown = format!("{rel}/{name}");
-            if p.is_dir() {
-                walk(&p, &shown, out);
-            } else if name.ends_with(".isa") || (name.ends_with(".toml") && rel.ends_with("/arch"))
-            {
-                out.push((
-                    shown,
-                    std::fs::read_to_string(&p).expect("a spec file reads").replace("\r\n", "\n"),
-                ));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&spec_dir(), "isa", &mut out);
-    out.sort();
-    out
+    let s = Sources::read_spec(&spec_dir(), "isa").expect("the spec folder reads");
+    s.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect()
 }
 
 fn load(files: &[(String, String)]) -> Result<Model, codegen::Failure> {

@@ -27,21 +27,11 @@ fn spec_dir() -> PathBuf {
     }
 }
 
+/// The committed spec's files as `(isa/…, text)`, read as `cargo xtask` reads them.
 fn spec_files() -> Vec<(String, String)> {
-    fn walk(dir: &Path, rel: &str, out: &mut Vec<(String, String)>) {
-        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("read {}: {e}", dir.display())) {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_str().unwrap().to_string();
-            if p.is_dir() {
-                walk(&p, &format!("{rel}{name}/"), out);
-            } else if name.ends_with(".isa") || name.ends_with(".toml") {
-                out.push((format!("{rel}{name}"), std::fs::read_to_string(&p).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&spec_dir(), "isa/", &mut out);
-    out.sort();
+    let s = Sources::read_spec(&spec_dir(), "isa").unwrap_or_else(|e| panic!("{e}"));
+    let out: Vec<(String, String)> =
+        s.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
     assert!(!out.is_empty(), "no spec files in {}", spec_dir().display());
     out
 }

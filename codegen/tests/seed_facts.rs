@@ -10,7 +10,7 @@
 //! The spec directory is `$TPB_SPEC_DIR` if set, else `isa/` next to this crate.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use codegen::model::*;
@@ -23,38 +23,22 @@ fn spec_dir() -> PathBuf {
     }
 }
 
-/// The committed spec's files as `(isa/..., text)`, sorted by path.
-fn spec_files() -> Vec<(String, String)> {
-    fn walk(dir: &Path, rel: &str, out: &mut Vec<(String, String)>) {
-        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("read {}: {e}", dir.display())) {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_str().unwrap().to_string();
-            if p.is_dir() {
-                walk(&p, &format!("{rel}{name}/"), out);
-            } else if name.ends_with(".isa") || name.ends_with(".toml") {
-                out.push((format!("{rel}{name}"), std::fs::read_to_string(&p).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&spec_dir(), "isa/", &mut out);
-    out.sort();
+/// The committed spec, loaded as `cargo xtask` reads it.
+fn spec_sources() -> Sources {
+    let s = Sources::read_spec(&spec_dir(), "isa").unwrap_or_else(|e| panic!("{e}"));
     assert!(
-        out.iter().any(|(p, _)| p.ends_with(".isa")),
+        s.iter().any(|(_, f)| f.path.ends_with(".isa")),
         "no .isa files in {}",
         spec_dir().display()
     );
-    out
+    s
 }
 
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
     MODEL.get_or_init(|| {
-        let mut s = Sources::new();
-        for (p, t) in spec_files() {
-            s.add(p, t);
-        }
-        load(s).unwrap_or_else(|f| panic!("the committed spec does not check:\n{}", f.render()))
+        load(spec_sources())
+            .unwrap_or_else(|f| panic!("the committed spec does not check:\n{}", f.render()))
     })
 }
 

@@ -18,34 +18,9 @@ pub fn project_root() -> PathBuf {
 /// Every `*.isa` and `arch/*.toml` file under `spec`, sorted by path, with display
 /// paths relative to `display_base` (so errors read `isa/arms.isa:41:9`).
 pub fn load_spec(spec: &Path, display_base: &Path) -> Result<Sources> {
-    let mut paths = Vec::new();
-    collect(spec, &mut paths).with_context(|| format!("reading {}", spec.display()))?;
-    paths.sort();
-    let mut sources = Sources::new();
-    for p in paths {
-        let text = fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-        let shown = p.strip_prefix(display_base).unwrap_or(&p);
-        let shown = shown.to_string_lossy().replace('\\', "/");
-        sources.add(shown, normalize(&text));
-    }
-    Ok(sources)
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect(&path, out)?;
-        } else {
-            let is_isa = path.extension().is_some_and(|e| e == "isa");
-            let is_arch = path.extension().is_some_and(|e| e == "toml")
-                && path.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
-            if is_isa || is_arch {
-                out.push(path);
-            }
-        }
-    }
-    Ok(())
+    let shown =
+        spec.strip_prefix(display_base).unwrap_or(spec).to_string_lossy().replace('\\', "/");
+    Sources::read_spec(spec, &shown).with_context(|| format!("reading {}", spec.display()))
 }
 
 /// `\r\n` → `\n`, so a checkout with other line endings compares equal.
