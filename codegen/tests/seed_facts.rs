@@ -168,15 +168,7 @@ fn apply_rule(m: &Model, arch: &str, rule: &str, args: &[i128]) -> Option<i128> 
     assert_eq!(params.len(), args.len(), "arity of {rule}");
     for c in requires {
         let (l, r) = (eval(m, a, &c.lhs, args), eval(m, a, &c.rhs, args));
-        let holds = match c.op {
-            CmpOp::Lt => l < r,
-            CmpOp::Le => l <= r,
-            CmpOp::Gt => l > r,
-            CmpOp::Ge => l >= r,
-            CmpOp::Eq => l == r,
-            CmpOp::Ne => l != r,
-        };
-        if !holds {
+        if !c.op.holds(l, r) {
             return None;
         }
     }

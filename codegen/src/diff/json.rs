@@ -157,17 +157,6 @@ pub(super) fn geom_type_str(m: &Model, t: &GeomType) -> String {
     }
 }
 
-fn prec(op: BinOp) -> u8 {
-    match op {
-        BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
-        BinOp::Add | BinOp::Sub => 4,
-        BinOp::Shl | BinOp::Shr => 3,
-        BinOp::And => 2,
-        BinOp::Xor => 1,
-        BinOp::Or => 0,
-    }
-}
-
 /// An expression in Rust-precedence infix, names through `name`.
 pub(super) fn expr_str(
     m: &Model,
@@ -181,9 +170,9 @@ pub(super) fn expr_str(
             Expr::Value(g) => out.push_str(&name(&m[*g].name)),
             Expr::Param(i) => out.push_str(params.get(*i as usize).map_or("?", String::as_str)),
             Expr::Binary(op, l, r) => {
-                let p = prec(*op);
-                let wrap_l = matches!(&**l, Expr::Binary(o, ..) if prec(*o) < p);
-                let wrap_r = matches!(&**r, Expr::Binary(o, ..) if prec(*o) <= p);
+                let p = op.precedence();
+                let wrap_l = matches!(&**l, Expr::Binary(o, ..) if o.precedence() < p);
+                let wrap_r = matches!(&**r, Expr::Binary(o, ..) if o.precedence() <= p);
                 for (side, wrap, sep) in [(l, wrap_l, true), (r, wrap_r, false)] {
                     if wrap {
                         out.push('(');

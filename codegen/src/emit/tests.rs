@@ -488,17 +488,6 @@ fn eval(model: &Model, arch: ArchId, e: &Expr, params: &[i128]) -> Result<i128, 
     })
 }
 
-fn cmp(op: CmpOp, l: i128, r: i128) -> bool {
-    match op {
-        CmpOp::Lt => l < r,
-        CmpOp::Le => l <= r,
-        CmpOp::Gt => l > r,
-        CmpOp::Ge => l >= r,
-        CmpOp::Eq => l == r,
-        CmpOp::Ne => l != r,
-    }
-}
-
 /// What the rule returns for `params` on `arch`: guards in order, then the result.
 fn outcome(
     model: &Model,
@@ -511,7 +500,7 @@ fn outcome(
         for c in requires {
             let l = eval(model, arch, &c.lhs, params)?;
             let r = eval(model, arch, &c.rhs, params)?;
-            if !cmp(c.op, l, r) {
+            if !c.op.holds(l, r) {
                 return Err(Outcome::OutOfRange(c.text.clone()));
             }
         }

@@ -92,6 +92,19 @@ impl BinOp {
             BinOp::Or => "|",
         }
     }
+
+    /// Binding strength, Rust's: higher binds tighter (`*` 5 … `|` 0). The parser and
+    /// every printer that drops redundant parentheses share it.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
+            BinOp::Add | BinOp::Sub => 4,
+            BinOp::Shl | BinOp::Shr => 3,
+            BinOp::And => 2,
+            BinOp::Xor => 1,
+            BinOp::Or => 0,
+        }
+    }
 }
 
 /// A comparison in a `requires` clause.
@@ -121,6 +134,18 @@ impl CmpOp {
             CmpOp::Ge => ">=",
             CmpOp::Eq => "==",
             CmpOp::Ne => "!=",
+        }
+    }
+
+    /// Whether `l op r` holds.
+    pub fn holds(self, l: i128, r: i128) -> bool {
+        match self {
+            CmpOp::Lt => l < r,
+            CmpOp::Le => l <= r,
+            CmpOp::Gt => l > r,
+            CmpOp::Ge => l >= r,
+            CmpOp::Eq => l == r,
+            CmpOp::Ne => l != r,
         }
     }
 }

@@ -539,17 +539,6 @@ impl Builder {
     }
 }
 
-fn precedence(op: BinOp) -> u8 {
-    match op {
-        BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
-        BinOp::Add | BinOp::Sub => 4,
-        BinOp::Shl | BinOp::Shr => 3,
-        BinOp::And => 2,
-        BinOp::Xor => 1,
-        BinOp::Or => 0,
-    }
-}
-
 /// Fold `a op b op c ...` left-associatively by precedence (shunting-yard).
 fn climb(operands: Vec<ExprAst>, ops: Vec<BinOp>) -> ExprAst {
     fn reduce(out: &mut Vec<ExprAst>, op: BinOp) {
@@ -562,7 +551,7 @@ fn climb(operands: Vec<ExprAst>, ops: Vec<BinOp>) -> ExprAst {
     let mut out = vec![operands.next().expect("an expression has an operand")];
     let mut stack: Vec<BinOp> = Vec::new();
     for (op, rhs) in ops.into_iter().zip(operands) {
-        while stack.last().is_some_and(|&top| precedence(top) >= precedence(op)) {
+        while stack.last().is_some_and(|&top| top.precedence() >= op.precedence()) {
             reduce(&mut out, stack.pop().expect("checked"));
         }
         stack.push(op);
