@@ -1,18 +1,31 @@
 //! File discovery, newline normalisation and atomic writes.
 
 use std::fs;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use codegen::Sources;
+use tempfile::NamedTempFile;
 
-/// The workspace root (the parent of this crate's folder).
-pub fn project_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
-        .to_path_buf()
+/// The checkout `cargo xtask` runs in: the nearest folder at or above the current
+/// directory whose `Cargo.toml` has `[workspace]` and which holds `isa/`. Found at run
+/// time, not build time, so checkouts that share a target folder each work on their own.
+pub fn project_root() -> Result<PathBuf> {
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    cwd.ancestors().find(|dir| is_checkout(dir)).map(Path::to_path_buf).with_context(|| {
+        format!(
+            "not inside a tpb-isa checkout: no folder from {} up holds a Cargo.toml with \
+             [workspace] and an isa/ folder; run `cargo xtask` in the checkout",
+            cwd.display()
+        )
+    })
+}
+
+fn is_checkout(dir: &Path) -> bool {
+    dir.join("isa").is_dir()
+        && fs::read_to_string(dir.join("Cargo.toml"))
+            .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[workspace]")))
 }
 
 /// Every `*.isa` and `arch/*.toml` file under `spec`, sorted by path, with display
@@ -36,7 +49,7 @@ pub fn write_all_atomic(files: &[(PathBuf, &str)]) -> Result<()> {
     for (path, contents) in files {
         let dir = path.parent().context("a generated file has a parent folder")?;
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        let mut tmp = temp_file_for(path, dir)
             .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
         tmp.write_all(contents.as_bytes())?;
         tmp.as_file().sync_all()?;
@@ -46,4 +59,64 @@ pub fn write_all_atomic(files: &[(PathBuf, &str)]) -> Result<()> {
         tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// A temporary file in `dir` to be renamed onto `path`, with the mode `path` should keep:
+/// the old file's when there is one, else 0666 less the umask (0644 as a rule), as for any
+/// file the user creates; not the 0600 of a plain temporary file.
+#[cfg(unix)]
+fn temp_file_for(path: &Path, dir: &Path) -> io::Result<NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    match fs::metadata(path) {
+        Ok(old) => {
+            let tmp = NamedTempFile::new_in(dir)?;
+            tmp.as_file().set_permissions(old.permissions())?;
+            Ok(tmp)
+        }
+        // The kernel applies the umask to the mode asked for at creation.
+        Err(_) => {
+            tempfile::Builder::new().permissions(fs::Permissions::from_mode(0o666)).tempfile_in(dir)
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn temp_file_for(_path: &Path, dir: &Path) -> io::Result<NamedTempFile> {
+    NamedTempFile::new_in(dir)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).expect("the file exists").permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_new_file_gets_the_mode_of_any_new_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let probe = dir.path().join("probe");
+        fs::write(&probe, "").unwrap(); // 0666 less the umask
+        let new = dir.path().join("sub/new.rs");
+        write_all_atomic(&[(new.clone(), "new\n")]).unwrap();
+        assert_eq!(fs::read_to_string(&new).unwrap(), "new\n");
+        assert_eq!(format!("{:o}", mode(&new)), format!("{:o}", mode(&probe)));
+    }
+
+    #[test]
+    fn an_existing_file_keeps_its_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        // 0666 is wider than the umask usually lets a new file be: kept, not masked.
+        for wanted in [0o640, 0o666] {
+            let old = dir.path().join(format!("old{wanted:o}.rs"));
+            fs::write(&old, "old\n").unwrap();
+            fs::set_permissions(&old, fs::Permissions::from_mode(wanted)).unwrap();
+            write_all_atomic(&[(old.clone(), "new\n")]).unwrap();
+            assert_eq!(fs::read_to_string(&old).unwrap(), "new\n");
+            assert_eq!(format!("{:o}", mode(&old)), format!("{wanted:o}"));
+        }
+    }
 }

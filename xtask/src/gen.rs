@@ -128,7 +128,7 @@ mod tests {
     /// `cargo test` fails when the committed generated files are stale, like `xtask check`.
     #[test]
     fn generated_files_are_fresh() {
-        let root = crate::files::project_root();
+        let root = crate::files::project_root().expect("cargo test runs in the checkout");
         let sources = load_spec(&root.join("isa"), &root).expect("the spec is readable");
         let model = codegen::load(sources)
             .unwrap_or_else(|f| panic!("the spec has errors:\n{}", f.render()));

@@ -40,13 +40,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let root = files::project_root();
-    let result = match cli.command {
+    let result = files::project_root().and_then(|root| match cli.command {
         Command::Gen { spec } => gen::gen(&root, spec.as_deref()),
         Command::Check { spec } => gen::check(&root, spec.as_deref()),
         Command::Diff(args) => diff::run(&root, args),
         Command::Export(args) => export::run(&root, args),
-    };
+    });
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -1,30 +1,12 @@
 //! `cargo xtask diff` and `export` end to end: temp copies of the spec, one edited.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
-}
-
-/// The committed spec folder (`TPB_SPEC_DIR` overrides, for scratch builds).
-fn spec_dir() -> PathBuf {
-    std::env::var_os("TPB_SPEC_DIR").map_or_else(|| root().join("isa"), PathBuf::from)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("create a folder");
-    for e in fs::read_dir(from).expect("read the spec") {
-        let p = e.expect("an entry").path();
-        let dest = to.join(p.file_name().expect("a name"));
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            fs::copy(&p, &dest).expect("copy a file");
-        }
-    }
-}
+use common::{copy_dir, edit, root, spec_dir, stderr, xtask_in};
 
 /// A temp folder holding `old/` and `new/`, both copies of the committed spec.
 fn two_copies() -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -35,27 +17,12 @@ fn two_copies() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, old, new)
 }
 
-fn edit(file: &Path, from: &str, to: &str) {
-    let text = fs::read_to_string(file).expect("read");
-    assert_eq!(text.matches(from).count(), 1, "{from:?} occurs once in {}", file.display());
-    fs::write(file, text.replacen(from, to, 1)).expect("write");
-}
-
 fn xtask(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("xtask runs")
+    xtask_in(&root(), args)
 }
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]
