@@ -20,6 +20,8 @@ pub struct ArchFile {
     pub aliases: Vec<Spanned<String>>,
     /// The arch this file is a delta of.
     pub inherits: Option<Spanned<String>>,
+    /// `"unknown"`: no source gives this generation's geometry; it then has no values.
+    pub geometry: Option<Spanned<String>>,
     /// Provenance of the arch as a whole.
     #[serde(default)]
     pub source: Sources,

@@ -2,9 +2,11 @@
 //! and collects all diagnostics before deciding.
 
 mod bindings;
+mod cycles;
 mod geometry;
 mod layout;
 mod meta;
+mod names;
 mod operand;
 
 use std::collections::BTreeMap;
@@ -24,6 +26,8 @@ enum Decl {
     Arm(usize),
     Bits(usize),
     Enum(usize),
+    Union(usize),
+    Vocab(usize),
 }
 
 /// The state shared by every lowering pass.
@@ -56,6 +60,8 @@ struct Items<'a> {
     arms: Vec<&'a ast::Item>,
     bits: Vec<&'a ast::Item>,
     enums: Vec<&'a ast::Item>,
+    vocabs: Vec<&'a ast::Item>,
+    unions: Vec<&'a ast::Item>,
     bands: Vec<&'a ast::Item>,
     binds: Vec<&'a ast::Item>,
     sentinels: Vec<&'a ast::Item>,
@@ -101,38 +107,56 @@ pub fn lower(sources: Sources) -> Result<Model, Failure> {
     let mut errors = std::mem::take(&mut cx.errors);
     errors.sort_by(|a, b| (a.span, &a.message).cmp(&(b.span, &b.message)));
     errors.dedup();
-    if errors.is_empty() {
-        Ok(Model { sources, ..model })
-    } else {
-        Err(Failure { sources, diagnostics: errors.into() })
+    match model {
+        Some(parts) if errors.is_empty() => Ok(Model::new(sources, parts)),
+        _ => Err(Failure { sources, diagnostics: errors.into() }),
     }
 }
 
-fn build(cx: &mut Cx<'_>, files: &[ast::File], arch_files: Vec<(FileId, ArchFile)>) -> Model {
+fn build(
+    cx: &mut Cx<'_>,
+    files: &[ast::File],
+    arch_files: Vec<(FileId, ArchFile)>,
+) -> Option<ModelParts> {
     let items = classify(cx, files);
     let archs_raw = geometry::declare_archs(cx, arch_files);
 
+    let vocabs = operand::vocabs(cx, &items.vocabs);
     let enums = operand::enums(cx, &items.enums);
-    let bits = operand::bits(cx, &items.bits);
-    let structs = layout::structs(cx, &items.structs, &bits, &enums);
-    let tables = layout::Tables { structs: &structs, bits: &bits, enums: &enums };
-    let records = layout::records(cx, &items.records, &tables);
-    let arms = layout::arms(cx, &items.arms, &records, &tables);
+    let bits = operand::bits(cx, &items.bits, &enums);
+    let unions = layout::union_shells(cx, &items.unions);
+    let structs = layout::structs(cx, &items.structs, &bits, &enums, &unions);
+    let tables = layout::Tables { structs: &structs, bits: &bits, enums: &enums, unions: &unions };
+    let unions = layout::unions(cx, &items.unions, &tables);
+    let tables = layout::Tables { structs: &structs, bits: &bits, enums: &enums, unions: &unions };
+    layout::check_containment(cx, &tables, &items.structs, &items.unions);
+    let record = layout::record(cx, &items.records, &tables, &vocabs);
+    let arms = match &record {
+        Some(r) => layout::arms(cx, &items.arms, r, &tables),
+        None => Vec::new(),
+    };
+    let mut enums = enums;
+    if let Some(r) = &record {
+        operand::opcode_attrs(cx, &items.enums, &mut enums, r, &vocabs);
+    }
     let bands = operand::bands(cx, &items.bands, &enums);
-    let bindings = bindings::bindings(cx, &items.binds, &records, &arms, &enums);
+    let bindings = match &record {
+        Some(r) => bindings::bindings(cx, &items, r, &arms, &enums),
+        None => Vec::new(),
+    };
     let sentinels = bindings::sentinels(cx, &items.sentinels, &arms, &bindings);
     let bitmasks = bindings::bitmasks(cx, &items.bitmasks, &enums);
     let apertures = bindings::apertures(cx, &items.apertures);
     let geometry = geometry::schema(cx, &items.geometry, &enums);
     let archs = geometry::archs(cx, archs_raw, &geometry);
-
-    Model {
-        sources: Sources::new(),
-        records,
+    let mut parts = ModelParts {
+        record: record?,
         structs,
+        unions,
         arms,
         bits,
         enums,
+        vocabs,
         bands,
         bindings,
         sentinels,
@@ -140,7 +164,9 @@ fn build(cx: &mut Cx<'_>, files: &[ast::File], arch_files: Vec<(FileId, ArchFile
         apertures,
         geometry,
         archs,
-    }
+    };
+    names::assign(cx, &mut parts);
+    Some(parts)
 }
 
 /// Sort items by kind and name; report duplicate names in the type namespace and
@@ -154,7 +180,9 @@ fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
             K::Struct { .. } => &mut items.structs,
             K::Arm { .. } => &mut items.arms,
             K::Bits { .. } => &mut items.bits,
-            K::Enum { .. } => &mut items.enums,
+            K::Enum { width: Some(_), .. } => &mut items.enums,
+            K::Enum { width: None, .. } => &mut items.vocabs,
+            K::Union { .. } => &mut items.unions,
             K::Band { .. } => &mut items.bands,
             K::Bind { .. } => &mut items.binds,
             K::Sentinel { .. } => &mut items.sentinels,
@@ -170,21 +198,25 @@ fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
         &mut items.arms,
         &mut items.bits,
         &mut items.enums,
+        &mut items.vocabs,
+        &mut items.unions,
         &mut items.sentinels,
         &mut items.bitmasks,
         &mut items.apertures,
     ] {
         list.sort_by(|a, b| a.name.name.cmp(&b.name.name).then(a.span.cmp(&b.span)));
     }
-    // Type namespace: records, structs/groups, arms, bits and enums share Rust's.
-    let mut rust_names: BTreeMap<String, (String, Span)> = BTreeMap::new();
+    // Type namespace: records, structs/groups, arms, bits, enums, vocabularies and
+    // unions share one (the Rust names are checked by the naming pass).
     type Kind<'x> = (&'x [&'x ast::Item], fn(usize) -> Decl);
-    let kinds: [Kind<'_>; 5] = [
+    let kinds: [Kind<'_>; 7] = [
         (&items.records, Decl::Record),
         (&items.structs, Decl::Struct),
         (&items.arms, Decl::Arm),
         (&items.bits, Decl::Bits),
         (&items.enums, Decl::Enum),
+        (&items.vocabs, Decl::Vocab),
+        (&items.unions, Decl::Union),
     ];
     for (list, make) in kinds {
         for (i, item) in list.iter().enumerate() {
@@ -198,18 +230,6 @@ fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
                 );
                 continue;
             }
-            let rust = heck::ToUpperCamelCase::to_upper_camel_case(name.name.as_str());
-            if let Some((other, first)) = rust_names.get(&rust) {
-                let (other, first) = (other.clone(), *first);
-                cx.error(
-                    Diagnostic::error(
-                        name.span,
-                        format!("'{}' and '{other}' both become the Rust name '{rust}'", name.name),
-                    )
-                    .with(first, "the other one"),
-                );
-            }
-            rust_names.insert(rust, (name.name.clone(), name.span));
             cx.decls.insert(name.name.clone(), (make(i), name.span));
         }
     }
@@ -258,6 +278,20 @@ fn u32_of(cx: &mut Cx<'_>, i: ast::Int, what: &str) -> Option<u32> {
         Ok(v) => Some(v),
         Err(_) => {
             cx.error(Diagnostic::error(i.span, format!("{what} {} is too large", i.value)));
+            None
+        }
+    }
+}
+
+/// The integer value of a literal if it fits `u8`, else an error naming `what`.
+fn u8_of(cx: &mut Cx<'_>, i: ast::Int, what: &str) -> Option<u8> {
+    match u8::try_from(i.value) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            cx.error(Diagnostic::error(
+                i.span,
+                format!("{what} {:#x} does not fit in a byte", i.value),
+            ));
             None
         }
     }

@@ -33,16 +33,18 @@ macro_rules! ids {
 }
 
 ids! {
-    /// A [`Record`].
-    RecordId => records: Record;
     /// A [`Struct`] (plain struct or group).
     StructId => structs: Struct;
+    /// A [`Union`].
+    UnionId => unions: Union;
     /// An [`Arm`].
     ArmId => arms: Arm;
     /// A [`Bits`] operand type.
     BitsId => bits: Bits;
     /// An [`Enum`].
     EnumId => enums: Enum;
+    /// A [`Vocab`].
+    VocabId => vocabs: Vocab;
     /// A [`Binding`].
     BindingId => bindings: Binding;
     /// An [`Arch`].
@@ -51,21 +53,48 @@ ids! {
     GeomId => geometry: GeomItem;
 }
 
+/// The parts `lower` assembles; only it can turn them into a [`Model`].
+pub(crate) struct ModelParts {
+    pub record: Record,
+    pub structs: Vec<Struct>,
+    pub unions: Vec<Union>,
+    pub arms: Vec<Arm>,
+    pub bits: Vec<Bits>,
+    pub enums: Vec<Enum>,
+    pub vocabs: Vec<Vocab>,
+    pub bands: Vec<Band>,
+    pub bindings: Vec<Binding>,
+    pub sentinels: Vec<Sentinel>,
+    pub bitmasks: Vec<Bitmask>,
+    pub apertures: Vec<Aperture>,
+    pub geometry: Vec<GeomItem>,
+    pub archs: Vec<Arch>,
+}
+
+/// Keeps [`Model`] from being built outside this crate: a model exists only as the
+/// result of a spec that checked.
+#[derive(Clone, Debug)]
+struct Sealed;
+
 /// The whole checked spec.
 #[derive(Clone, Debug)]
 pub struct Model {
     /// The source files, for rendering spans (diff, docs).
     pub sources: Sources,
-    /// Tagged unions (today one: `TPB_INST`).
-    pub records: Vec<Record>,
+    /// The tagged union (`TPB_INST`); a spec has exactly one.
+    pub record: Record,
     /// Structs and groups, sorted by name.
     pub structs: Vec<Struct>,
+    /// Unions, sorted by name.
+    pub unions: Vec<Union>,
     /// Arms, sorted by name.
     pub arms: Vec<Arm>,
     /// Operand types with bit-fields, sorted by name.
     pub bits: Vec<Bits>,
     /// Enums, sorted by name.
     pub enums: Vec<Enum>,
+    /// Vocabularies (enums without encodings), sorted by name.
+    pub vocabs: Vec<Vocab>,
     /// Named value sets of enums, sorted by (enum, name).
     pub bands: Vec<Band>,
     /// Opcode → arm bindings, sorted by (opcode, sub-opcode).
@@ -80,9 +109,31 @@ pub struct Model {
     pub geometry: Vec<GeomItem>,
     /// Generations, sorted by `generation`.
     pub archs: Vec<Arch>,
+    _sealed: Sealed,
 }
 
 impl Model {
+    pub(crate) fn new(sources: Sources, p: ModelParts) -> Model {
+        Model {
+            sources,
+            record: p.record,
+            structs: p.structs,
+            unions: p.unions,
+            arms: p.arms,
+            bits: p.bits,
+            enums: p.enums,
+            vocabs: p.vocabs,
+            bands: p.bands,
+            bindings: p.bindings,
+            sentinels: p.sentinels,
+            bitmasks: p.bitmasks,
+            apertures: p.apertures,
+            geometry: p.geometry,
+            archs: p.archs,
+            _sealed: Sealed,
+        }
+    }
+
     /// Ids of every arm, in model order.
     pub fn arm_ids(&self) -> impl Iterator<Item = ArmId> + '_ {
         (0..self.arms.len() as u32).map(ArmId)
@@ -123,6 +174,11 @@ impl Model {
         self.structs.iter().position(|s| s.name == name).map(|i| StructId(i as u32))
     }
 
+    /// The union named `name`.
+    pub fn union_named(&self, name: &str) -> Option<UnionId> {
+        self.unions.iter().position(|s| s.name == name).map(|i| UnionId(i as u32))
+    }
+
     /// The bits type named `name`.
     pub fn bits_named(&self, name: &str) -> Option<BitsId> {
         self.bits.iter().position(|b| b.name == name).map(|i| BitsId(i as u32))
@@ -150,10 +206,9 @@ impl Model {
         self.bindings.iter().filter(move |b| b.arm == arm)
     }
 
-    /// The record's whole layout for an arm: preamble fields then the arm's own.
-    pub fn arm_fields(&self, arm: ArmId) -> impl Iterator<Item = &Field> + '_ {
-        let a = &self[arm];
-        self[a.record].preamble.iter().chain(a.fields.iter())
+    /// Whether any binding selects `arm` (else it decodes only explicitly).
+    pub fn is_bound(&self, arm: ArmId) -> bool {
+        self.bindings.iter().any(|b| b.arm == arm)
     }
 
     /// Size in bytes of a field type.
@@ -162,14 +217,32 @@ impl Model {
             FieldType::Prim(p) => p.size(),
             FieldType::Array(t, n) => self.size_of(t) * n,
             FieldType::Struct(s) => self[*s].size,
+            FieldType::Union(u) => self[*u].size,
             FieldType::Bits(b) => self[*b].width.size(),
             FieldType::Enum(e) => self[*e].width.size(),
-            FieldType::Reserved(n) => *n,
+            FieldType::Reserved(n) | FieldType::Unknown(n) => *n,
         }
     }
 
-    /// The enum the record's discriminant selects from (the opcode enum).
-    pub fn opcode_enum(&self, record: RecordId) -> EnumId {
-        self[record].discriminant.ty
+    /// Whether a type holds bytes whose meaning no source gives (`unknown[N]` in it or
+    /// in any type it embeds, any view of a union included).
+    pub fn has_unknown(&self, ty: &FieldType) -> bool {
+        match ty {
+            FieldType::Unknown(_) => true,
+            FieldType::Array(t, _) => self.has_unknown(t),
+            FieldType::Struct(s) => self[*s].fields.iter().any(|f| self.has_unknown(&f.ty)),
+            FieldType::Union(u) => self[*u].views.iter().all(|v| self.has_unknown(&v.ty)),
+            _ => false,
+        }
+    }
+
+    /// Whether every byte of the arm on every generation has a meaning a source gives.
+    pub fn is_complete(&self, arm: ArmId) -> bool {
+        self[arm].layouts.iter().all(|l| l.fields.iter().all(|f| !self.has_unknown(&f.ty)))
+    }
+
+    /// The opcode enum (the record's discriminant).
+    pub fn opcode_enum(&self) -> EnumId {
+        self.record.discriminant.ty
     }
 }

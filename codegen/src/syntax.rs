@@ -29,8 +29,8 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
 /// The words that begin a top-level declaration; at column 0 they are where parsing
 /// resumes after a syntax error.
 const ITEM_KEYWORDS: &[&str] = &[
-    "record", "struct", "group", "arm", "bits", "enum", "band", "bind", "sentinel", "bitmask",
-    "aperture", "geometry", "derived", "rule",
+    "record", "struct", "group", "arm", "bits", "enum", "union", "band", "bind", "sentinel",
+    "bitmask", "aperture", "geometry", "derived", "rule",
 ];
 
 /// Enough to fix a file in one pass without burying the first error.
@@ -172,6 +172,7 @@ fn rule_phrase(rule: Rule) -> Option<&'static str> {
         | Rule::arm_def
         | Rule::bits_def
         | Rule::enum_def
+        | Rule::union_def
         | Rule::band_def
         | Rule::bind_def
         | Rule::sentinel_def
@@ -186,6 +187,7 @@ fn rule_phrase(rule: Rule) -> Option<&'static str> {
         | Rule::kw_arm
         | Rule::kw_bits
         | Rule::kw_enum
+        | Rule::kw_union
         | Rule::kw_band
         | Rule::kw_bind
         | Rule::kw_sentinel
@@ -198,12 +200,24 @@ fn rule_phrase(rule: Rule) -> Option<&'static str> {
         Rule::field | Rule::use_member => "a field ('OFFSET NAME TYPE')",
         Rule::kw_use => "'use'",
         Rule::kw_as => "'as'",
-        Rule::type_ref | Rule::reserved_ty | Rule::array_ty | Rule::kw_reserved => "a field type",
+        Rule::type_ref
+        | Rule::reserved_ty
+        | Rule::unknown_ty
+        | Rule::array_ty
+        | Rule::kw_reserved
+        | Rule::kw_unknown => "a field type",
         Rule::bit_field => "a bit-field ('LO..HI NAME')",
+        Rule::bit_type => "a bit-field type",
+        Rule::engines_decl | Rule::kw_engines => "'engines'",
+        Rule::preamble_sel => "'(PREAMBLE MEMBERS)'",
+        Rule::enum_width => "':' and a width",
+        Rule::variant_arm => "'=> ARM'",
+        Rule::view => "a view ('NAME TYPE')",
+        Rule::view_when | Rule::kw_byte => "'when byte N & MASK == VALUE'",
         Rule::alt | Rule::kw_alt => "'alt'",
         Rule::alt_when | Rule::kw_when => "'when'",
         Rule::kw_otherwise => "'otherwise'",
-        Rule::variant => "a variant ('NAME = VALUE')",
+        Rule::variant => "a value ('NAME = VALUE')",
         Rule::value_range => "a range ('LO..=HI')",
         Rule::sub_opcode | Rule::kw_sub => "', sub @OFFSET = VALUE'",
         Rule::value_ref => "a value or a name",

@@ -723,3 +723,33 @@ fn open_archs_range_without_archs_has_no_dangling_id() {
         m.archs.len()
     );
 }
+
+#[test]
+fn the_round_two_constructs_load() {
+    let m = ok("ok_round2", false);
+    let arm = &m[m.arm_named("WIDE_ARM").unwrap()];
+    assert_eq!(arm.layouts.len(), 2, "one layout per generation");
+    assert_eq!(arm.layouts[0].rust, "WideArmOld");
+    assert_eq!(arm.layouts[1].fields.iter().find(|f| f.name == "val").unwrap().size, 4);
+    assert!(!m.is_complete(m.arm_named("WIDE_ARM").unwrap()));
+    // Provenance is inherited from the arm; a field's own confidence wins.
+    let f = arm.layouts[0].fields.iter().find(|f| f.name == "kind").unwrap();
+    assert_eq!(f.meta.sources, ["arm page"]);
+    let tail = arm.layouts[0].fields.iter().find(|f| f.name == "tail").unwrap();
+    assert_eq!(tail.meta.confidence, codegen::model::Confidence::Inferred);
+    let op = &m[m.opcode_enum()];
+    let other = op.variant_named("OTHER").unwrap();
+    assert_eq!(other.status, Some(codegen::model::Status::Dormant));
+    assert_eq!(other.engines, [1, 2]);
+    assert_eq!(op.variant_named("WIDE").unwrap().status, Some(codegen::model::Status::Maintained));
+    assert_eq!(
+        op.variant_named("WIDE").unwrap().meta.confidence,
+        codegen::model::Confidence::Medium
+    );
+    let mn: Vec<&str> = m.bindings.iter().map(|b| b.mnemonic.as_str()).collect();
+    assert_eq!(mn, ["wide", "other", "ext", "x"]);
+    assert!(!m[m.arm_named("OWN").unwrap()].full_preamble);
+    assert!(!m.archs[1].geometry_known);
+    assert_eq!(m.vocabs[0].words.len(), 3);
+    assert_eq!(m.unions[0].views.len(), 3);
+}

@@ -18,6 +18,24 @@ const KEYWORDS: &[&str] = &[
     "use", "virtual", "where", "while", "yield",
 ];
 
+/// Type names the generated crate defines itself, beside those of spec items.
+pub const RESERVED_TYPES: &[&str] = &[
+    "Inst",
+    "ArmKind",
+    "Arm",
+    "Raw",
+    "Arch",
+    "Geometry",
+    "UnknownArch",
+    "Sentinel",
+    "SubByte",
+    "F32",
+    "Layout",
+];
+
+/// Methods every arm's view has, which a field accessor may not shadow.
+pub const RESERVED_ARM_METHODS: &[&str] = &["bytes", "to_owned", "decode", "encode"];
+
 /// Keywords that cannot be written as raw identifiers.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
 
@@ -71,8 +89,9 @@ pub fn constant(spec: &str) -> Ident {
     ident(&const_str(spec))
 }
 
-/// An identifier for `s`, raw when `s` is a keyword.
-fn ident(s: &str) -> Ident {
+/// The identifier of a Rust name the naming pass stored in the model; raw when it is
+/// a keyword.
+pub fn ident(s: &str) -> Ident {
     if NOT_RAW.contains(&s) {
         Ident::new(&format!("{s}_"), Span::call_site())
     } else if KEYWORDS.contains(&s) {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::meta::meta;
-use super::{suggest, u32_of, u64_of, Cx};
+use super::{suggest, u32_of, u64_of, Cx, Items};
 use crate::diagnostic::Diagnostic;
 use crate::model::*;
 use crate::source::Span;
@@ -42,32 +42,61 @@ fn value_in(cx: &mut Cx<'_>, v: &ValueRef, e: &Enum, what: &str) -> Option<u64> 
 
 pub(super) fn bindings(
     cx: &mut Cx<'_>,
-    items: &[&ast::Item],
-    records: &[Record],
+    items: &Items<'_>,
+    record: &Record,
     arms: &[Arm],
     enums: &[Enum],
 ) -> Vec<Binding> {
-    let mut out: Vec<(Binding, Span)> = Vec::new();
-    for item in items {
-        let ItemKind::Bind { opcode, sub, arm } = &item.kind else { unreachable!("not a bind") };
-        let Some(aid) = arms.iter().position(|a| a.name == arm.name) else {
+    let op_enum = &enums[record.discriminant.ty.0 as usize];
+    let arm_of = |cx: &mut Cx<'_>, arm: &ast::Ident| -> Option<usize> {
+        let found = arms.iter().position(|a| a.name == arm.name);
+        if found.is_none() {
             let mut d =
                 Diagnostic::error(arm.span, format!("binding to unknown arm '{}'", arm.name));
             if let Some(s) = suggest(&arm.name, arms.iter().map(|a| a.name.as_str())) {
                 d = d.note(s);
             }
             cx.error(d);
-            continue;
-        };
+        }
+        found
+    };
+    let mut out: Vec<(Binding, Span)> = Vec::new();
+    // `NAME = VALUE => ARM` in the opcode table.
+    let table = items.enums.iter().find(|i| i.name.name == op_enum.name);
+    if let Some(ItemKind::Enum { variants, .. }) = table.map(|t| &t.kind) {
+        for v in variants {
+            let Some(arm) = &v.arm else { continue };
+            let Some(var) = op_enum.variant_named(&v.name.name) else { continue };
+            let Some(aid) = arm_of(cx, arm) else { continue };
+            out.push((
+                Binding {
+                    opcode: var.value,
+                    mnemonic: var.name.to_ascii_lowercase(),
+                    sub: None,
+                    arm: ArmId(aid as u32),
+                    meta: var.meta.clone(),
+                },
+                arm.span,
+            ));
+        }
+    }
+    // `bind` statements.
+    for item in &items.binds {
+        let ItemKind::Bind { opcode, sub, arm } = &item.kind else { unreachable!("not a bind") };
+        let Some(aid) = arm_of(cx, arm) else { continue };
         let a = &arms[aid];
-        let r = &records[a.record.0 as usize];
-        let op_enum = &enums[r.discriminant.ty.0 as usize];
         let Some(op) = value_in(cx, opcode, op_enum, "opcode") else { continue };
+        let mut mnemonic = op_enum.variant_of(op).map(|v| v.name.to_ascii_lowercase());
         let sub = match sub {
             None => None,
             Some((off, v)) => {
                 let Some(offset) = u32_of(cx, *off, "sub-opcode offset") else { continue };
-                let Some(field) = a.fields.iter().find(|f| f.offset == offset) else {
+                let holders: Vec<Option<&Field>> = a
+                    .layouts
+                    .iter()
+                    .map(|l| l.fields.iter().find(|f| f.offset == offset && !f.inherited))
+                    .collect();
+                let Some(Some(field)) = holders.first().copied() else {
                     cx.error(
                         Diagnostic::error(
                             off.span,
@@ -77,12 +106,23 @@ pub(super) fn bindings(
                     );
                     continue;
                 };
+                if holders.iter().any(|h| h.is_none_or(|f| f.ty != field.ty)) {
+                    cx.error(
+                        Diagnostic::error(
+                            off.span,
+                            format!("the sub-opcode field of arm '{}' at +{offset} differs between generations", a.name),
+                        )
+                        .with(a.meta.span, "the arm"),
+                    );
+                    continue;
+                }
                 let (enum_id, e) = match &field.ty {
                     FieldType::Enum(eid) => (Some(*eid), enums[eid.0 as usize].clone()),
-                    FieldType::Prim(p) if !p.signed() => (
+                    FieldType::Prim(p) if !p.signed() && !p.is_float() => (
                         None,
                         Enum {
                             name: field.name.clone(),
+                            rust: String::new(),
                             width: *p,
                             variants: Vec::new(),
                             meta: field.meta.clone(),
@@ -100,16 +140,60 @@ pub(super) fn bindings(
                     }
                 };
                 let Some(value) = value_in(cx, v, &e, "sub-opcode") else { continue };
+                mnemonic = e.variant_of(value).map(|v| v.name.to_ascii_lowercase());
                 Some(SubOpcode { offset, value, enum_id })
             }
         };
         let m = meta(cx, &item.ann, item.name.span);
-        out.push((Binding { opcode: op, sub, arm: ArmId(aid as u32), meta: m }, item.span));
+        let mnemonic = mnemonic.unwrap_or_else(|| a.mnemonic.clone());
+        out.push((
+            Binding { opcode: op, mnemonic, sub, arm: ArmId(aid as u32), meta: m },
+            item.span,
+        ));
     }
     check_dispatch(cx, &out, arms);
+    check_availability(cx, &out, arms, op_enum, &cx.arch_list.clone());
     let mut bindings: Vec<Binding> = out.into_iter().map(|(b, _)| b).collect();
     bindings.sort_by_key(|b| (b.opcode, b.sub.as_ref().map(|s| s.value)));
     bindings
+}
+
+/// A binding's arm exists on every generation its opcode (and the binding) exists on.
+fn check_availability(
+    cx: &mut Cx<'_>,
+    out: &[(Binding, Span)],
+    arms: &[Arm],
+    op_enum: &Enum,
+    arch_list: &[String],
+) {
+    for (b, span) in out {
+        let arm = &arms[b.arm.0 as usize];
+        let op_meta = op_enum.variant_of(b.opcode).map(|v| &v.meta);
+        let missing: Vec<&str> = (0..arch_list.len() as u32)
+            .map(ArchId)
+            .filter(|&a| {
+                b.meta.available_on(a)
+                    && op_meta.is_none_or(|m| m.available_on(a))
+                    && !arm.meta.available_on(a)
+            })
+            .map(|a| arch_list[a.0 as usize].as_str())
+            .collect();
+        if !missing.is_empty() {
+            cx.error(
+                Diagnostic::error(
+                    *span,
+                    format!(
+                        "opcode {:#04x} exists on {} but its arm '{}' does not",
+                        b.opcode,
+                        missing.join(", "),
+                        arm.name
+                    ),
+                )
+                .with(arm.meta.span, "the arm's @archs")
+                .note("widen the arm's @archs or narrow the opcode's"),
+            );
+        }
+    }
 }
 
 /// One arm per (opcode, sub-opcode); an opcode is either plain or sub-dispatched, on one offset.

@@ -156,7 +156,7 @@ pub(super) fn schema(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> V
         // Keep ids aligned with `names` even when an item fails: a placeholder keeps
         // its slot, and the error already recorded stops the model from being used.
         let kind = kind.unwrap_or(GeomKind::Value(GeomType::Int(Prim::U32)));
-        out.push(GeomItem { name: item.name.name.clone(), kind, meta: m });
+        out.push(GeomItem { name: item.name.name.clone(), rust: String::new(), kind, meta: m });
     }
     check_derived_cycles(cx, &out, items);
     out
@@ -296,39 +296,25 @@ fn check_derived_cycles(cx: &mut Cx<'_>, out: &[GeomItem], items: &[&ast::Item])
             Expr::Int(_) | Expr::Param(_) => {}
         }
     }
-    fn visit(i: usize, out: &[GeomItem], path: &mut Vec<usize>) -> Option<Vec<usize>> {
-        if let Some(p) = path.iter().position(|&x| x == i) {
-            return Some(path[p..].to_vec());
-        }
-        let GeomKind::Derived(_, e) = &out.get(i)?.kind else { return None };
-        path.push(i);
+    let succ = |i: usize| {
         let mut acc = Vec::new();
-        refs(e, &mut acc);
-        for r in acc {
-            if let Some(c) = visit(r, out, path) {
-                return Some(c);
-            }
+        if let GeomKind::Derived(_, e) = &out[i].kind {
+            refs(e, &mut acc);
         }
-        path.pop();
-        None
-    }
-    let mut reported = std::collections::BTreeSet::new();
-    for i in 0..out.len() {
-        if let Some(cycle) = visit(i, out, &mut Vec::new()) {
-            let first = *cycle.iter().min().expect("non-empty");
-            if reported.insert(first) {
-                let names: Vec<&str> = cycle.iter().map(|&c| out[c].name.as_str()).collect();
-                cx.error(Diagnostic::error(
-                    items[first].name.span,
-                    format!(
-                        "derived '{}' depends on itself: {} -> {}",
-                        out[first].name,
-                        names.join(" -> "),
-                        names[0]
-                    ),
-                ));
-            }
-        }
+        acc
+    };
+    for cycle in super::cycles::cycles(out.len(), succ) {
+        let first = cycle[0];
+        let names: Vec<&str> = cycle.iter().map(|&c| out[c].name.as_str()).collect();
+        cx.error(Diagnostic::error(
+            items[first].name.span,
+            format!(
+                "derived '{}' depends on itself: {} -> {}",
+                out[first].name,
+                names.join(" -> "),
+                names[0]
+            ),
+        ));
     }
 }
 
@@ -350,30 +336,10 @@ fn eval(
         Expr::Param(p) => params[*p as usize],
         Expr::Binary(op, l, r) => {
             let (l, r) = (eval(l, value, params)?, eval(r, value, params)?);
-            let res = match op {
-                BinOp::Mul => l.checked_mul(r),
-                BinOp::Div => {
-                    if r == 0 {
-                        return Err(EvalError::DivZero);
-                    }
-                    l.checked_div(r)
-                }
-                BinOp::Rem => {
-                    if r == 0 {
-                        return Err(EvalError::DivZero);
-                    }
-                    l.checked_rem(r)
-                }
-                BinOp::Add => l.checked_add(r),
-                BinOp::Sub => l.checked_sub(r),
-                BinOp::Shl => {
-                    u32::try_from(r).ok().filter(|s| *s < 64).and_then(|s| l.checked_shl(s))
-                }
-                BinOp::Shr => u32::try_from(r).ok().filter(|s| *s < 127).map(|s| l >> s),
-                BinOp::And => Some(l & r),
-                BinOp::Xor => Some(l ^ r),
-                BinOp::Or => Some(l | r),
-            };
+            if matches!(op, BinOp::Div | BinOp::Rem) && r == 0 {
+                return Err(EvalError::DivZero);
+            }
+            let res = op.apply(l, r);
             res.ok_or(EvalError::Overflow)?
         }
     })
@@ -429,29 +395,18 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         }
     }
     let mut in_cycle = vec![false; n];
-    for start in 0..n {
-        let mut path = vec![start];
-        let mut cur = start;
-        while let Some(p) = parent[cur] {
-            if let Some(pos) = path.iter().position(|&x| x == p) {
-                let cycle = &path[pos..];
-                if cycle.iter().min() == Some(&start) {
-                    let names: Vec<&str> =
-                        cycle.iter().map(|&c| raws[c].data.name.get_ref().as_str()).collect();
-                    let r = &raws[start];
-                    let s = r.data.inherits.as_ref().map_or(r.name_span, |p| span_of(r.file, p));
-                    cx.error(Diagnostic::error(
-                        s,
-                        format!("inheritance cycle: {} -> {}", names.join(" -> "), names[0]),
-                    ));
-                }
-                for &c in cycle {
-                    in_cycle[c] = true;
-                }
-                break;
-            }
-            path.push(p);
-            cur = p;
+    for cycle in super::cycles::cycles(n, |i| parent[i].into_iter().collect()) {
+        let start = cycle[0];
+        let names: Vec<&str> =
+            cycle.iter().map(|&c| raws[c].data.name.get_ref().as_str()).collect();
+        let r = &raws[start];
+        let s = r.data.inherits.as_ref().map_or(r.name_span, |p| span_of(r.file, p));
+        cx.error(Diagnostic::error(
+            s,
+            format!("inheritance cycle: {} -> {}", names.join(" -> "), names[0]),
+        ));
+        for &c in &cycle {
+            in_cycle[c] = true;
         }
     }
     for i in 0..n {
@@ -473,9 +428,30 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
         place(i, &parent, &mut order);
     }
 
+    let known: Vec<bool> = raws.iter().map(|r| geometry_known(cx, r)).collect();
+    for (i, r) in raws.iter().enumerate() {
+        if let (Some(p), Some(span)) = (parent[i], r.data.inherits.as_ref()) {
+            if !known[p] {
+                cx.error(
+                    Diagnostic::error(
+                        span_of(r.file, span),
+                        format!(
+                            "'{}' inherits '{}', whose geometry is unknown",
+                            r.data.name.get_ref(),
+                            raws[p].data.name.get_ref()
+                        ),
+                    )
+                    .note("an unknown geometry has no values to inherit"),
+                );
+            }
+        }
+    }
     let mut values: Vec<Vec<Option<ArchValue>>> = vec![vec![None; geometry.len()]; n];
     let mut stated: Vec<BTreeMap<usize, (i128, Span)>> = vec![BTreeMap::new(); n];
     for &i in &order {
+        if !known[i] {
+            continue;
+        }
         if let Some(p) = parent[i] {
             values[i] = values[p].clone();
             stated[i] = stated[p].clone();
@@ -666,11 +642,45 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                 label: r.data.label.into_inner(),
                 aliases: r.data.aliases.into_iter().map(toml::Spanned::into_inner).collect(),
                 inherits: parent[i].map(|p| ArchId(p as u32)),
+                geometry_known: known[i],
                 meta: m,
                 values: vals,
             }
         })
         .collect()
+}
+
+/// Whether the arch file gives a geometry: `geometry = "unknown"` says no source does,
+/// and then the file may give no values and inherit none.
+fn geometry_known(cx: &mut Cx<'_>, r: &RawArch) -> bool {
+    let Some(g) = &r.data.geometry else { return true };
+    if g.get_ref() != "unknown" {
+        cx.error(
+            Diagnostic::error(span_of(r.file, g), format!("unknown geometry state '{}'", g.get_ref()))
+                .note("write geometry = \"unknown\" for a generation whose geometry no source gives, or leave it out"),
+        );
+        return true;
+    }
+    if let Some(p) = &r.data.inherits {
+        cx.error(
+            Diagnostic::error(span_of(r.file, p), "an arch with an unknown geometry inherits none")
+                .with(span_of(r.file, g), "the geometry is unknown here"),
+        );
+    }
+    for key in r.data.values.keys() {
+        cx.error(
+            Diagnostic::error(
+                span_of(r.file, key),
+                format!(
+                    "'{}' is given, but the geometry of '{}' is declared unknown",
+                    key.get_ref(),
+                    r.data.name.get_ref()
+                ),
+            )
+            .with(span_of(r.file, g), "declared unknown here"),
+        );
+    }
+    false
 }
 
 /// Compute derived item `g` for one arch (dependencies first) and check a stated value.

@@ -1,8 +1,9 @@
 //! Structs, groups, records and arms: type resolution, group flattening, and coverage
 //! (every byte exactly once, nothing outside, arms after the shared preamble).
 
-use super::meta::meta;
-use super::{suggest, u32_of, Cx, Decl};
+use super::cycles;
+use super::meta::{inherit, meta};
+use super::{suggest, u32_of, u8_of, Cx, Decl};
 use crate::diagnostic::Diagnostic;
 use crate::model::*;
 use crate::source::Span;
@@ -13,9 +14,11 @@ pub(super) struct Tables<'a> {
     pub structs: &'a [Struct],
     pub bits: &'a [Bits],
     pub enums: &'a [Enum],
+    pub unions: &'a [Union],
 }
 
 /// A field before coverage checks, with the spans errors need.
+#[derive(Clone)]
 struct Placed {
     field: Field,
     /// The member line (the `use` line for group members).
@@ -29,6 +32,7 @@ pub(super) fn structs(
     items: &[&ast::Item],
     bits: &[Bits],
     enums: &[Enum],
+    unions: &[Union],
 ) -> Vec<Struct> {
     // Sizes are declared, so each struct lowers against the declared sizes of the others.
     // Groups placed inside structs need the groups' fields: a first pass (its errors
@@ -41,6 +45,7 @@ pub(super) fn structs(
             };
             Struct {
                 name: i.name.name.clone(),
+                rust: String::new(),
                 size: u32::try_from(size.value).unwrap_or(0),
                 fields: Vec::new(),
                 is_group: *is_group,
@@ -53,11 +58,8 @@ pub(super) fn structs(
     for pass in 0..=passes {
         let last = pass == passes;
         let saved = (!last).then(|| std::mem::take(&mut cx.errors));
-        let tables = Tables { structs: &prev, bits, enums };
-        let mut out = Vec::new();
-        for item in items {
-            out.push(lower_struct(cx, item, &tables));
-        }
+        let tables = Tables { structs: &prev, bits, enums, unions };
+        let out: Vec<Struct> = items.iter().map(|item| lower_struct(cx, item, &tables)).collect();
         let stable = out == prev;
         if let Some(saved) = saved {
             cx.errors = saved;
@@ -65,16 +67,11 @@ pub(super) fn structs(
         prev = out;
         if stable && !last {
             // One more pass with errors reported, over the stable shapes.
-            let tables = Tables { structs: &prev, bits, enums };
-            let mut out = Vec::new();
-            for item in items {
-                out.push(lower_struct(cx, item, &tables));
-            }
-            prev = out;
+            let tables = Tables { structs: &prev, bits, enums, unions };
+            prev = items.iter().map(|item| lower_struct(cx, item, &tables)).collect();
             break;
         }
     }
-    check_cycles(cx, &prev, items);
     prev
 }
 
@@ -89,8 +86,20 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
             format!("'{}' must have a size above zero", item.name.name),
         ));
     }
-    let (placed, complete) = members_of(cx, members, tables, 0, &item.name.name);
+    let m = meta(cx, &item.ann, item.name.span);
+    let (placed, complete) = members_of(cx, members, tables, &item.name.name, &m);
     let kind = if *is_group { "group" } else { "struct" };
+    if !*is_group {
+        for p in &placed {
+            if p.field.meta.archs.is_some() {
+                cx.error(
+                    Diagnostic::error(p.span, "only arm members may differ by generation")
+                        .note("write the per-generation members in the arm, or make this a group the arm places"),
+                );
+            }
+        }
+    }
+    check_names(cx, &placed, &item.name.name);
     if complete {
         check_coverage(
             cx,
@@ -103,99 +112,258 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
     }
     Struct {
         name: item.name.name.clone(),
+        rust: String::new(),
         size: size_v,
         fields: placed.into_iter().map(|p| p.field).collect(),
         is_group: *is_group,
-        meta: meta(cx, &item.ann, item.name.span),
+        meta: m,
     }
 }
 
-fn check_cycles(cx: &mut Cx<'_>, structs: &[Struct], items: &[&ast::Item]) {
-    fn visit(s: usize, structs: &[Struct], path: &mut Vec<usize>, bad: &mut Vec<Vec<usize>>) {
-        if let Some(pos) = path.iter().position(|&p| p == s) {
-            bad.push(path[pos..].to_vec());
-            return;
-        }
-        path.push(s);
-        for f in &structs[s].fields {
-            let mut t = &f.ty;
-            while let FieldType::Array(inner, _) = t {
-                t = inner;
+/// Unions with their declared sizes and no views yet: what struct fields need.
+pub(super) fn union_shells(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Union> {
+    items
+        .iter()
+        .map(|i| {
+            let ItemKind::Union { size, .. } = &i.kind else { unreachable!("not a union") };
+            let size = u32_of(cx, *size, "union size").unwrap_or(0);
+            if size == 0 {
+                cx.error(Diagnostic::error(
+                    i.name.span,
+                    format!("union '{}' must have a size above zero", i.name.name),
+                ));
             }
-            if let FieldType::Struct(id) = t {
-                visit(id.0 as usize, structs, path, bad);
+            Union {
+                name: i.name.name.clone(),
+                rust: String::new(),
+                size,
+                views: Vec::new(),
+                meta: Meta::at(i.name.span),
             }
-        }
-        path.pop();
-    }
-    let mut bad = Vec::new();
-    for s in 0..structs.len() {
-        visit(s, structs, &mut Vec::new(), &mut bad);
-    }
-    let mut reported = std::collections::BTreeSet::new();
-    for cycle in bad {
-        let first = *cycle.iter().min().expect("a cycle has members");
-        if reported.insert(first) {
-            let names: Vec<&str> = cycle.iter().map(|&i| structs[i].name.as_str()).collect();
-            cx.error(Diagnostic::error(
-                items[first].name.span,
-                format!(
-                    "struct '{}' contains itself: {} -> {}",
-                    structs[first].name,
-                    names.join(" -> "),
-                    names[0]
-                ),
-            ));
-        }
-    }
+        })
+        .collect()
 }
 
-pub(super) fn records(cx: &mut Cx<'_>, items: &[&ast::Item], t: &Tables<'_>) -> Vec<Record> {
+/// Unions: each view a type of exactly the union's size, tests inside it, one
+/// `otherwise` at most.
+pub(super) fn unions(cx: &mut Cx<'_>, items: &[&ast::Item], t: &Tables<'_>) -> Vec<Union> {
     let mut out = Vec::new();
-    for item in items {
-        let ItemKind::Record { size, discriminants, members } = &item.kind else { unreachable!() };
-        let size_v = u32_of(cx, *size, "record size").unwrap_or(0);
-        let (placed, complete) = members_of(cx, members, t, 0, &item.name.name);
-        let preamble_size = placed.iter().map(|p| p.field.range().end).max().unwrap_or(0);
-        let what = format!("the preamble of record '{}'", item.name.name);
-        if complete {
-            check_coverage(cx, &placed, 0, preamble_size, &what, item.name.span);
-        }
-        if preamble_size > size_v {
-            cx.error(Diagnostic::error(
-                item.name.span,
-                format!("the preamble of '{}' (0..{preamble_size}) is larger than the record ({size_v})", item.name.name),
-            ));
-        }
-        let discriminant = match discriminants.as_slice() {
-            [] => {
+    for (i, item) in items.iter().enumerate() {
+        let ItemKind::Union { views, .. } = &item.kind else { unreachable!("not a union") };
+        let size = t.unions[i].size;
+        let m = meta(cx, &item.ann, item.name.span);
+        let mut seen: std::collections::BTreeMap<&str, Span> = std::collections::BTreeMap::new();
+        let mut lowered = Vec::new();
+        let mut otherwise: Option<Span> = None;
+        for v in views {
+            let vm = inherit(cx, &v.ann, v.name.span, Some(&m));
+            if let Some(first) = seen.insert(&v.name.name, v.name.span) {
+                cx.error(
+                    Diagnostic::error(v.name.span, format!("duplicate view '{}'", v.name.name))
+                        .with(first, "first declared here"),
+                );
+                continue;
+            }
+            let Some(ty) = field_type(cx, &v.ty, t) else { continue };
+            let vsize = size_of(t, &ty);
+            if vsize != size {
                 cx.error(
                     Diagnostic::error(
-                        item.name.span,
-                        format!("record '{}' has no discriminant", item.name.name),
+                        v.ty.span(),
+                        format!(
+                            "view '{}' is {vsize} bytes, but union '{}' is {size}",
+                            v.name.name, item.name.name
+                        ),
                     )
-                    .note("declare the byte that selects the arm: 'discriminant 0 OPCODE'"),
+                    .note("every view reads all of the union's bytes; pad a smaller type into a struct with reserved bytes"),
                 );
-                None
             }
-            [(off, ty, _), rest @ ..] => {
-                for (_, _, s) in rest {
-                    cx.error(Diagnostic::error(*s, "a record has one discriminant"));
+            let select = if let Some(w) = &v.when {
+                let (Some(offset), Some(mask), Some(value)) = (
+                    u32_of(cx, w.offset, "byte"),
+                    u8_of(cx, w.mask, "mask"),
+                    u8_of(cx, w.value, "value"),
+                ) else {
+                    continue;
+                };
+                if offset >= size {
+                    cx.error(Diagnostic::error(
+                        w.offset.span,
+                        format!(
+                            "byte {offset} lies outside union '{}' (0..{size})",
+                            item.name.name
+                        ),
+                    ));
                 }
-                discriminant(cx, *off, ty, size_v, &placed, t)
-            }
-        };
-        let Some(discriminant) = discriminant else { continue };
-        out.push(Record {
+                if value & !mask != 0 {
+                    cx.error(Diagnostic::error(
+                        w.value.span,
+                        format!("value {value:#x} has bits outside the mask {mask:#x}, so the test never holds"),
+                    ));
+                }
+                Select::When(ByteTest { offset, mask, value })
+            } else if v.otherwise {
+                if let Some(first) = otherwise.replace(v.span) {
+                    cx.error(
+                        Diagnostic::error(v.span, "a union has one 'otherwise' view")
+                            .with(first, "the first one"),
+                    );
+                }
+                Select::Otherwise
+            } else {
+                Select::Never
+            };
+            lowered.push(View {
+                name: v.name.name.clone(),
+                rust: String::new(),
+                ty,
+                select,
+                meta: vm,
+            });
+        }
+        if lowered.is_empty() {
+            cx.error(Diagnostic::error(
+                item.name.span,
+                format!("union '{}' has no view", item.name.name),
+            ));
+        }
+        out.push(Union {
             name: item.name.name.clone(),
-            size: size_v,
-            discriminant,
-            preamble: placed.into_iter().map(|p| p.field).collect(),
-            preamble_size,
-            meta: meta(cx, &item.ann, item.name.span),
+            rust: String::new(),
+            size,
+            views: lowered,
+            meta: m,
         });
     }
     out
+}
+
+/// Structs and unions that contain themselves (through fields, arrays and views).
+pub(super) fn check_containment(
+    cx: &mut Cx<'_>,
+    t: &Tables<'_>,
+    struct_items: &[&ast::Item],
+    union_items: &[&ast::Item],
+) {
+    let ns = t.structs.len();
+    let node = |ty: &FieldType| match ty.leaf() {
+        FieldType::Struct(s) => Some(s.0 as usize),
+        FieldType::Union(u) => Some(ns + u.0 as usize),
+        _ => None,
+    };
+    let succ = |i: usize| -> Vec<usize> {
+        if i < ns {
+            t.structs[i].fields.iter().filter_map(|f| node(&f.ty)).collect()
+        } else {
+            t.unions[i - ns].views.iter().filter_map(|v| node(&v.ty)).collect()
+        }
+    };
+    let name = |i: usize| {
+        if i < ns {
+            (t.structs[i].name.as_str(), struct_items[i].name.span)
+        } else {
+            (t.unions[i - ns].name.as_str(), union_items[i - ns].name.span)
+        }
+    };
+    for cycle in cycles::cycles(ns + t.unions.len(), succ) {
+        let names: Vec<&str> = cycle.iter().map(|&i| name(i).0).collect();
+        let (first, span) = name(cycle[0]);
+        cx.error(Diagnostic::error(
+            span,
+            format!("'{first}' contains itself: {} -> {}", names.join(" -> "), names[0]),
+        ));
+    }
+}
+
+/// The one record of the spec.
+pub(super) fn record(
+    cx: &mut Cx<'_>,
+    items: &[&ast::Item],
+    t: &Tables<'_>,
+    vocabs: &[Vocab],
+) -> Option<Record> {
+    let Some((item, rest)) = items.split_first() else {
+        cx.errors.push(Diagnostic::error(
+            crate::source::Span::new(crate::source::FileId(0), 0, 0),
+            "the spec declares no record",
+        ).note("declare the instruction record: 'record TPB_INST : 64 { discriminant 0 OPCODE ... }'"));
+        return None;
+    };
+    for other in rest {
+        cx.error(
+            Diagnostic::error(other.name.span, "a spec has exactly one record")
+                .with(item.name.span, "the record is declared here"),
+        );
+    }
+    let ItemKind::Record { size, discriminants, engines, members } = &item.kind else {
+        unreachable!()
+    };
+    let size_v = u32_of(cx, *size, "record size").unwrap_or(0);
+    let m = meta(cx, &item.ann, item.name.span);
+    let (placed, complete) = members_of(cx, members, t, &item.name.name, &m);
+    check_names(cx, &placed, &item.name.name);
+    let preamble_size = placed.iter().map(|p| p.field.range().end).max().unwrap_or(0);
+    let what = format!("the preamble of record '{}'", item.name.name);
+    if complete {
+        check_coverage(cx, &placed, 0, preamble_size, &what, item.name.span);
+    }
+    if preamble_size > size_v {
+        cx.error(Diagnostic::error(
+            item.name.span,
+            format!(
+                "the preamble of '{}' (0..{preamble_size}) is larger than the record ({size_v})",
+                item.name.name
+            ),
+        ));
+    }
+    let engines = match engines.as_slice() {
+        [] => None,
+        [e, more @ ..] => {
+            for x in more {
+                cx.error(Diagnostic::error(x.span, "a record names one engines vocabulary"));
+            }
+            match vocabs.iter().position(|v| v.name == e.name) {
+                Some(i) => Some(VocabId(i as u32)),
+                None => {
+                    let mut d =
+                        Diagnostic::error(e.span, format!("unknown vocabulary '{}'", e.name))
+                            .label("expected an enum without a width");
+                    if let Some(s) = suggest(&e.name, vocabs.iter().map(|v| v.name.as_str())) {
+                        d = d.note(s);
+                    }
+                    cx.error(d);
+                    None
+                }
+            }
+        }
+    };
+    let discriminant = match discriminants.as_slice() {
+        [] => {
+            cx.error(
+                Diagnostic::error(
+                    item.name.span,
+                    format!("record '{}' has no discriminant", item.name.name),
+                )
+                .note("declare the byte that selects the arm: 'discriminant 0 OPCODE'"),
+            );
+            None
+        }
+        [(off, ty, _), rest @ ..] => {
+            for (_, _, s) in rest {
+                cx.error(Diagnostic::error(*s, "a record has one discriminant"));
+            }
+            discriminant(cx, *off, ty, size_v, &placed, t)
+        }
+    }?;
+    Some(Record {
+        name: item.name.name.clone(),
+        size: size_v,
+        discriminant,
+        engines,
+        preamble: placed.into_iter().map(|p| p.field).collect(),
+        preamble_size,
+        meta: m,
+    })
 }
 
 fn discriminant(
@@ -234,73 +402,227 @@ fn discriminant(
     Some(Discriminant { offset, ty: EnumId(eid as u32) })
 }
 
-pub(super) fn arms(
-    cx: &mut Cx<'_>,
-    items: &[&ast::Item],
-    records: &[Record],
-    t: &Tables<'_>,
-) -> Vec<Arm> {
+pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables<'_>) -> Vec<Arm> {
     let mut out = Vec::new();
+    let narchs = cx.arch_list.len() as u32;
     for item in items {
-        let ItemKind::Arm { record, members } = &item.kind else { unreachable!() };
-        let Some(rid) = records.iter().position(|r| r.name == record.name) else {
+        let ItemKind::Arm { record, preamble, members } = &item.kind else { unreachable!() };
+        if record.name != r.name {
             let mut d = Diagnostic::error(record.span, format!("unknown record '{}'", record.name));
-            if let Some(s) = suggest(&record.name, records.iter().map(|r| r.name.as_str())) {
+            if let Some(s) = suggest(&record.name, [r.name.as_str()]) {
                 d = d.note(s);
             }
             cx.error(d);
             continue;
+        }
+        let m = meta(cx, &item.ann, item.name.span);
+        // The inherited part of the preamble.
+        let inherited: Vec<Placed> = match preamble {
+            None => r.preamble.iter().map(|f| inherited_field(f)).collect(),
+            Some((names, _)) => {
+                let mut v = Vec::new();
+                for n in names {
+                    match r.preamble.iter().find(|f| f.name == n.name) {
+                        Some(f) => v.push(inherited_field(f)),
+                        None => {
+                            let mut d = Diagnostic::error(
+                                n.span,
+                                format!(
+                                    "'{}' is not a member of the preamble of '{}'",
+                                    n.name, r.name
+                                ),
+                            );
+                            if let Some(s) =
+                                suggest(&n.name, r.preamble.iter().map(|f| f.name.as_str()))
+                            {
+                                d = d.note(s);
+                            }
+                            cx.error(d.with(r.meta.span, "the preamble is declared here"));
+                        }
+                    }
+                }
+                v
+            }
         };
-        let r = &records[rid];
-        let (placed, complete) = members_of(cx, members, t, 0, &item.name.name);
-        let mut payload = Vec::new();
-        for p in placed {
-            if p.field.offset < r.preamble_size {
+        let full_preamble = inherited.len() == r.preamble.len();
+        let (own, complete) = members_of(cx, members, t, &item.name.name, &m);
+        let mut ok_own = Vec::new();
+        for p in own {
+            let clash = inherited.iter().find(|i| {
+                let (a, b) = (i.field.range(), p.field.range());
+                a.start < b.end && b.start < a.end
+            });
+            if let Some(i) = clash {
                 let mut d = Diagnostic::error(
                     p.span,
                     format!(
-                        "arm '{}' does not begin with the shared preamble: field '{}' ({}..{}) is inside the preamble (0..{}) of record '{}'",
-                        item.name.name,
+                        "field '{}' ({}..{}) is inside the inherited preamble member '{}' ({}..{}) of record '{}'",
                         p.field.name,
                         p.field.offset,
                         p.field.range().end,
-                        r.preamble_size,
+                        i.field.name,
+                        i.field.offset,
+                        i.field.range().end,
                         r.name
                     ),
                 )
-                .with(r.meta.span, "the preamble is declared here")
-                .note(format!("an arm's own fields start at +{}", r.preamble_size));
+                .with(r.meta.span, "the preamble is declared here");
+                d = if full_preamble {
+                    d.note(format!("an arm's own fields start at +{}; an arm that does not begin with the whole preamble says which members it inherits: '{}({})'", r.preamble_size, r.name, r.preamble.first().map_or("", |f| f.name.as_str())))
+                } else {
+                    d.note("drop the member from the inherited list, or move the field")
+                };
                 if let Some(o) = p.origin {
                     d = d.with(o, "defined in the group here");
                 }
                 cx.error(d);
             } else {
-                payload.push(p);
+                ok_own.push(p);
             }
         }
-        let what = format!("arm '{}'", item.name.name);
-        if complete {
-            check_coverage(cx, &payload, r.preamble_size, r.size, &what, item.name.span);
+        if !inherited.iter().any(|i| i.field.range().contains(&r.discriminant.offset)) {
+            check_own_discriminant(cx, &ok_own, r, t, item);
+        }
+        // One layout per distinct set of members: group the generations by which
+        // members exist on them.
+        let arch_ids: Vec<Option<ArchId>> =
+            if narchs == 0 { vec![None] } else { (0..narchs).map(|a| Some(ArchId(a))).collect() };
+        let mut classes: Vec<(Vec<usize>, Vec<ArchId>)> = Vec::new();
+        for a in arch_ids {
+            let set: Vec<usize> = ok_own
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| a.is_none_or(|a| p.field.meta.available_on(a)))
+                .map(|(i, _)| i)
+                .collect();
+            match classes.iter_mut().find(|(s, _)| *s == set) {
+                Some((_, archs)) => archs.extend(a),
+                None => classes.push((set, a.into_iter().collect())),
+            }
+        }
+        let many = classes.len() > 1;
+        let mut layouts = Vec::new();
+        for (set, archs) in classes {
+            let mut placed: Vec<Placed> = inherited.clone();
+            placed.extend(set.iter().map(|&i| ok_own[i].clone()));
+            placed.sort_by_key(|p| (p.field.offset, p.field.size));
+            let on = if many {
+                let names: Vec<&str> =
+                    archs.iter().map(|a| cx.arch_list[a.0 as usize].as_str()).collect();
+                format!(" on {}", names.join(", "))
+            } else {
+                String::new()
+            };
+            let owner = format!("{}{on}", item.name.name);
+            check_names(cx, &placed, &owner);
+            if complete {
+                check_coverage(cx, &placed, 0, r.size, &format!("arm '{owner}'"), item.name.span);
+            }
+            layouts.push(Layout {
+                archs,
+                rust: String::new(),
+                fields: placed.into_iter().map(|p| p.field).collect(),
+            });
         }
         out.push(Arm {
             name: item.name.name.clone(),
-            record: RecordId(rid as u32),
-            fields: payload.into_iter().map(|p| p.field).collect(),
-            meta: meta(cx, &item.ann, item.name.span),
+            rust: String::new(),
+            rust_ref: String::new(),
+            mnemonic: item.name.name.to_ascii_lowercase(),
+            layouts,
+            full_preamble,
+            meta: m,
         });
     }
     out
 }
 
-/// Lower members: resolve types, flatten groups, compute offsets and sizes; sorted by offset.
-/// The second value is false when a member failed to resolve: coverage is then not
-/// checked, so one mistake gives one diagnostic.
+fn inherited_field(f: &Field) -> Placed {
+    Placed { field: Field { inherited: true, ..f.clone() }, span: f.meta.span, origin: None }
+}
+
+/// An arm that does not inherit the discriminant must hold it itself: a field at that
+/// byte whose type (through structs) is the discriminant's enum.
+fn check_own_discriminant(
+    cx: &mut Cx<'_>,
+    own: &[Placed],
+    r: &Record,
+    t: &Tables<'_>,
+    item: &ast::Item,
+) {
+    let off = r.discriminant.offset;
+    let want = r.discriminant.ty;
+    let holder = own.iter().find(|p| p.field.range().contains(&off));
+    let ok = holder.is_some_and(|p| {
+        leaf_at(t, &p.field.ty, off - p.field.offset) == Some(&FieldType::Enum(want))
+    });
+    if !ok {
+        let e = &t.enums[want.0 as usize].name;
+        let d = match holder {
+            Some(p) => Diagnostic::error(
+                p.span,
+                format!("byte {off} selects the arm, so it must be typed '{e}', not part of '{}'", p.field.name),
+            ),
+            None => Diagnostic::error(
+                item.name.span,
+                format!("arm '{}' does not inherit the discriminant at +{off}, and declares no field there", item.name.name),
+            ),
+        };
+        cx.error(
+            d.note(format!("declare '{off} opcode {e}' (or a struct whose byte {off} is one)")),
+        );
+    }
+}
+
+/// The scalar type at byte `off` of `ty`, looking through structs and arrays.
+fn leaf_at<'t>(t: &'t Tables<'_>, ty: &'t FieldType, off: u32) -> Option<&'t FieldType> {
+    match ty {
+        FieldType::Struct(s) => {
+            let s = t.structs.get(s.0 as usize)?;
+            let f = s.fields.iter().find(|f| f.range().contains(&off))?;
+            leaf_at(t, &f.ty, off - f.offset)
+        }
+        FieldType::Array(e, _) => {
+            let size = size_of(t, e);
+            if size == 0 {
+                return None;
+            }
+            leaf_at(t, e, off % size)
+        }
+        other => (off == 0).then_some(other),
+    }
+}
+
+/// Two fields of one layout with one name.
+fn check_names(cx: &mut Cx<'_>, placed: &[Placed], owner: &str) {
+    let mut seen: std::collections::BTreeMap<&str, &Placed> = std::collections::BTreeMap::new();
+    for p in placed {
+        if let Some(first) = seen.get(p.field.name.as_str()) {
+            let mut d = Diagnostic::error(
+                p.span,
+                format!("duplicate field '{}' in '{owner}'", p.field.name),
+            )
+            .with(first.span, "first declared here");
+            if let Some(o) = p.origin {
+                d = d.with(o, "defined in the group here");
+            }
+            cx.error(d);
+        } else {
+            seen.insert(&p.field.name, p);
+        }
+    }
+}
+
+/// Lower members: resolve types, flatten groups, compute offsets and sizes; sorted by
+/// offset. Members inherit the owner's provenance. The second value is false when a
+/// member failed to resolve: coverage is then not checked, so one mistake gives one
+/// diagnostic.
 fn members_of(
     cx: &mut Cx<'_>,
     members: &[Member],
     t: &Tables<'_>,
-    base: u32,
-    owner: &str,
+    _owner: &str,
+    owner_meta: &Meta,
 ) -> (Vec<Placed>, bool) {
     let mut out = Vec::new();
     let mut complete = true;
@@ -308,7 +630,7 @@ fn members_of(
         match m {
             Member::Field { offset, name, ty, ann, span } => {
                 let Some(off) = u32_of(cx, *offset, "offset") else { continue };
-                let field_meta = meta(cx, ann, name.span);
+                let field_meta = inherit(cx, ann, name.span, Some(owner_meta));
                 let Some(fty) = field_type(cx, ty, t) else {
                     complete = false;
                     continue;
@@ -324,11 +646,13 @@ fn members_of(
                 out.push(Placed {
                     field: Field {
                         name: name.name.clone(),
-                        offset: base.saturating_add(off),
+                        rust: String::new(),
+                        offset: off,
                         size,
                         ty: fty,
                         meta: field_meta,
                         group: None,
+                        inherited: false,
                     },
                     span: *span,
                     origin: None,
@@ -383,40 +707,25 @@ fn members_of(
                     out.push(Placed {
                         field: Field {
                             name,
-                            offset: base.saturating_add(off).saturating_add(gf.offset),
+                            rust: String::new(),
+                            offset: off.saturating_add(gf.offset),
                             size: gf.size,
                             ty: gf.ty.clone(),
                             meta: fm,
                             group: Some(GroupUse {
                                 group: StructId(gid as u32),
-                                base: base.saturating_add(off),
+                                base: off,
                                 prefix: prefix.as_ref().map(|p| p.name.clone()),
                                 meta: use_meta.clone(),
                                 member: k as u32,
                             }),
+                            inherited: false,
                         },
                         span: *span,
                         origin: Some(origin),
                     });
                 }
             }
-        }
-    }
-    // Duplicate names within one layout (including flattened group members).
-    let mut seen: std::collections::BTreeMap<&str, &Placed> = std::collections::BTreeMap::new();
-    for p in &out {
-        if let Some(first) = seen.get(p.field.name.as_str()) {
-            let mut d = Diagnostic::error(
-                p.span,
-                format!("duplicate field '{}' in '{owner}'", p.field.name),
-            )
-            .with(first.span, "first declared here");
-            if let Some(o) = p.origin {
-                d = d.with(o, "defined in the group here");
-            }
-            cx.error(d);
-        } else {
-            seen.insert(&p.field.name, p);
         }
     }
     out.sort_by_key(|p| (p.field.offset, p.field.size));
@@ -433,6 +742,14 @@ fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType
             }
             Some(FieldType::Reserved(n))
         }
+        TypeRef::Unknown(n, _) => {
+            let n = u32_of(cx, *n, "unknown size")?;
+            if n == 0 {
+                cx.error(Diagnostic::error(ty.span(), "unknown[0] covers no bytes"));
+                return None;
+            }
+            Some(FieldType::Unknown(n))
+        }
         TypeRef::Array(elem, n, _) => {
             let e = field_type(cx, elem, t)?;
             let n = u32_of(cx, *n, "array length")?;
@@ -440,10 +757,10 @@ fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType
                 cx.error(Diagnostic::error(ty.span(), "an array needs at least one element"));
                 return None;
             }
-            if matches!(e, FieldType::Reserved(_)) {
+            if e.is_opaque() {
                 cx.error(Diagnostic::error(
                     ty.span(),
-                    "write reserved bytes as reserved[N], not as an array",
+                    "write reserved or unknown bytes as reserved[N] or unknown[N], not as an array",
                 ));
                 return None;
             }
@@ -470,6 +787,21 @@ fn field_type(cx: &mut Cx<'_>, ty: &TypeRef, t: &Tables<'_>) -> Option<FieldType
                 }
                 Some((Decl::Bits(i), _)) => Some(FieldType::Bits(BitsId(i as u32))),
                 Some((Decl::Enum(i), _)) => Some(FieldType::Enum(EnumId(i as u32))),
+                Some((Decl::Union(i), _)) => Some(FieldType::Union(UnionId(i as u32))),
+                Some((Decl::Vocab(_), def)) => {
+                    cx.error(
+                        Diagnostic::error(
+                            id.span,
+                            format!(
+                                "'{}' is a vocabulary (an enum without a width), not a field type",
+                                id.name
+                            ),
+                        )
+                        .with(def, "declared here")
+                        .note("give the enum a width and values to store it in a record"),
+                    );
+                    None
+                }
                 Some((Decl::Record(_) | Decl::Arm(_), def)) => {
                     cx.error(
                         Diagnostic::error(
@@ -506,7 +838,8 @@ fn size_of(t: &Tables<'_>, ty: &FieldType) -> u32 {
         FieldType::Struct(s) => t.structs.get(s.0 as usize).map_or(0, |s| s.size),
         FieldType::Bits(b) => t.bits.get(b.0 as usize).map_or(0, |b| b.width.size()),
         FieldType::Enum(e) => t.enums.get(e.0 as usize).map_or(0, |e| e.width.size()),
-        FieldType::Reserved(n) => *n,
+        FieldType::Union(u) => t.unions.get(u.0 as usize).map_or(0, |u| u.size),
+        FieldType::Reserved(n) | FieldType::Unknown(n) => *n,
     }
 }
 

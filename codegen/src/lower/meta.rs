@@ -1,20 +1,91 @@
-//! Docs and attributes → [`Meta`]: `@source`, `@confidence`, `@archs`, `@waive`.
+//! Docs and attributes → [`Meta`]: `@source`, `@confidence`, `@archs`, `@waive`, and the
+//! opcode attributes `@status` and `@engine`; inheritance of provenance from an item.
 
 use super::{suggest, Cx};
 use crate::diagnostic::Diagnostic;
-use crate::model::{ArchId, Confidence, Meta};
+use crate::model::{ArchId, Confidence, Meta, Status};
 use crate::source::Span;
-use crate::syntax::ast::{Annotations, Attr, AttrArg};
+use crate::syntax::ast::{Annotations, Attr, AttrArg, Ident};
 
-const ATTRS: [&str; 4] = ["source", "confidence", "archs", "waive"];
+const ATTRS: [&str; 6] = ["source", "confidence", "archs", "waive", "status", "engine"];
 
-/// Lower the annotations of an item whose name is at `span`.
+/// The attributes only the opcode table takes.
+#[derive(Clone, Debug, Default)]
+pub(super) struct OpcodeAttrs {
+    /// `@status(...)`.
+    pub status: Option<(Status, Span)>,
+    /// `@engine(...)` words, unresolved.
+    pub engines: Vec<Ident>,
+    /// The span of the first `@status` or `@engine`, for "not allowed here".
+    pub first: Option<Span>,
+}
+
+/// Lower the annotations of an item or member whose name is at `span`; `@status` and
+/// `@engine` are errors here.
 pub(super) fn meta(cx: &mut Cx<'_>, ann: &Annotations, span: Span) -> Meta {
+    inherit(cx, ann, span, None)
+}
+
+/// Like [`meta`], for a member of an item: `@source` and `@confidence` default to the
+/// item's.
+pub(super) fn inherit(cx: &mut Cx<'_>, ann: &Annotations, span: Span, item: Option<&Meta>) -> Meta {
+    let (m, op) = meta_full(cx, ann, span, item);
+    if let Some(s) = op.first {
+        cx.error(
+            Diagnostic::error(s, "@status and @engine describe opcodes")
+                .note("they apply to the values of the record's discriminant enum, or to that enum as defaults"),
+        );
+    }
+    m
+}
+
+/// Lower annotations that may carry the opcode attributes.
+pub(super) fn meta_full(
+    cx: &mut Cx<'_>,
+    ann: &Annotations,
+    span: Span,
+    item: Option<&Meta>,
+) -> (Meta, OpcodeAttrs) {
     let mut m = Meta::at(span);
+    let mut op = OpcodeAttrs::default();
     m.docs = ann.docs.clone();
     let mut seen_confidence = false;
     for a in &ann.attrs {
         match a.name.name.as_str() {
+            "status" => {
+                op.first.get_or_insert(a.span);
+                if op.status.is_some() {
+                    cx.error(Diagnostic::error(a.span, "@status given twice"));
+                }
+                match a.args.as_slice() {
+                    [AttrArg::Word(w)] => match Status::parse(&w.name) {
+                        Some(s) => op.status = Some((s, a.span)),
+                        None => cx.error(
+                            Diagnostic::error(w.span, format!("unknown status '{}'", w.name))
+                                .note("expected maintained, dormant, unflagged or unstated"),
+                        ),
+                    },
+                    _ => cx.error(Diagnostic::error(
+                        a.span,
+                        "@status takes one of maintained, dormant, unflagged, unstated",
+                    )),
+                }
+            }
+            "engine" => {
+                op.first.get_or_insert(a.span);
+                if a.args.is_empty() {
+                    cx.error(Diagnostic::error(a.span, "@engine needs at least one engine"));
+                }
+                for arg in &a.args {
+                    match arg {
+                        AttrArg::Word(w) => op.engines.push(w.clone()),
+                        other => cx.error(Diagnostic::error(
+                            other.span(),
+                            "@engine takes words of the record's engines vocabulary",
+                        )),
+                    }
+                }
+            }
             "source" => {
                 for arg in &a.args {
                     match arg {
@@ -60,13 +131,23 @@ pub(super) fn meta(cx: &mut Cx<'_>, ann: &Annotations, span: Span) -> Meta {
                 let mut d = Diagnostic::error(a.name.span, format!("unknown attribute '@{other}'"));
                 d = match suggest(other, ATTRS) {
                     Some(s) => d.note(s),
-                    None => d.note("known attributes: @source, @confidence, @archs, @waive"),
+                    None => d.note(
+                        "known attributes: @source, @confidence, @archs, @waive, @status, @engine",
+                    ),
                 };
                 cx.error(d);
             }
         }
     }
-    m
+    if let Some(item) = item {
+        if m.sources.is_empty() {
+            m.sources.clone_from(&item.sources);
+        }
+        if !seen_confidence {
+            m.confidence = item.confidence;
+        }
+    }
+    (m, op)
 }
 
 /// `@archs(sunda..)`, `@archs(cayman..mariana)`, `@archs(..cayman)`, `@archs(sunda, mariana)`.

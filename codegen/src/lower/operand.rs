@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::meta::meta;
-use super::{u64_of, Cx};
+use super::meta::{inherit, meta, meta_full};
+use super::{suggest, u64_of, Cx};
 use crate::diagnostic::Diagnostic;
 use crate::model::*;
 use crate::syntax::ast::{self, ItemKind};
@@ -11,7 +11,7 @@ use crate::syntax::ast::{self, ItemKind};
 /// The unsigned integer a width name spells, or an error.
 pub(super) fn unsigned(cx: &mut Cx<'_>, w: &ast::Ident, what: &str) -> Option<Prim> {
     match Prim::parse(&w.name) {
-        Some(p) if !p.signed() => Some(p),
+        Some(p) if !p.signed() && !p.is_float() => Some(p),
         _ => {
             cx.error(
                 Diagnostic::error(
@@ -29,20 +29,30 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
     items
         .iter()
         .map(|item| {
-            let ItemKind::Enum { width, variants } = &item.kind else {
+            let ItemKind::Enum { width: Some(width), variants } = &item.kind else {
                 unreachable!("not an enum")
             };
             let width_p = unsigned(cx, width, "an enum's underlying type").unwrap_or(Prim::U64);
+            // Opcode attributes are read (and checked) by `opcode_attrs`, which knows
+            // which enum is the opcode table.
+            let (m, _) = meta_full(cx, &item.ann, item.name.span, None);
             let mut by_name: BTreeMap<&str, ast::Ident> = BTreeMap::new();
             let mut by_value: BTreeMap<u64, &ast::Ident> = BTreeMap::new();
             let mut out = Vec::new();
             for v in variants {
-                let m = meta(cx, &v.ann, v.name.span);
-                let Some(value) = u64_of(cx, v.value) else { continue };
+                let (vm, _) = meta_full(cx, &v.ann, v.name.span, Some(&m));
+                let Some(value_lit) = v.value else {
+                    cx.error(
+                        Diagnostic::error(v.name.span, format!("'{}' has no value", v.name.name))
+                            .note("a value of an enum with a width is 'NAME = VALUE'"),
+                    );
+                    continue;
+                };
+                let Some(value) = u64_of(cx, value_lit) else { continue };
                 if !width_p.fits(i128::from(value)) {
                     cx.error(
                         Diagnostic::error(
-                            v.value.span,
+                            value_lit.span,
                             format!(
                                 "value {value:#x} of '{}' does not fit enum '{}' ({})",
                                 v.name.name,
@@ -67,7 +77,7 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                 if let Some(first) = by_value.get(&value) {
                     cx.error(
                         Diagnostic::error(
-                            v.value.span,
+                            value_lit.span,
                             format!(
                                 "'{}' and '{}' both have the value {value:#x}",
                                 v.name.name, first.name
@@ -79,20 +89,154 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                 }
                 by_name.insert(&v.name.name, v.name.clone());
                 by_value.insert(value, &v.name);
-                out.push(Variant { name: v.name.name.clone(), value, meta: m });
+                out.push(Variant {
+                    name: v.name.name.clone(),
+                    rust: String::new(),
+                    value,
+                    status: None,
+                    engines: Vec::new(),
+                    meta: vm,
+                });
             }
             out.sort_by_key(|v| v.value);
             Enum {
                 name: item.name.name.clone(),
+                rust: String::new(),
                 width: width_p,
                 variants: out,
-                meta: meta(cx, &item.ann, item.name.span),
+                meta: m,
             }
         })
         .collect()
 }
 
-pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Bits> {
+/// Enums without a width: names without encodings.
+pub(super) fn vocabs(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Vocab> {
+    items
+        .iter()
+        .map(|item| {
+            let ItemKind::Enum { variants, .. } = &item.kind else { unreachable!("not an enum") };
+            let m = meta(cx, &item.ann, item.name.span);
+            let mut words: Vec<Word> = Vec::new();
+            for v in variants {
+                if let Some(val) = v.value {
+                    cx.error(
+                        Diagnostic::error(
+                            val.span,
+                            format!("'{}' is a vocabulary word; it has no value", v.name.name),
+                        )
+                        .note(format!(
+                            "give '{}' a width ('enum {} : u8') to number its values",
+                            item.name.name, item.name.name
+                        )),
+                    );
+                }
+                if let Some(first) = words.iter().find(|w| w.name == v.name.name) {
+                    cx.error(
+                        Diagnostic::error(v.name.span, format!("duplicate word '{}'", v.name.name))
+                            .with(first.meta.span, "first declared here"),
+                    );
+                    continue;
+                }
+                let wm = inherit(cx, &v.ann, v.name.span, Some(&m));
+                words.push(Word { name: v.name.name.clone(), rust: String::new(), meta: wm });
+            }
+            Vocab { name: item.name.name.clone(), rust: String::new(), words, meta: m }
+        })
+        .collect()
+}
+
+/// `=> ARM`, `@status` and `@engine` belong to the opcode table (the record's
+/// discriminant enum): read them there, with the enum's as defaults, and reject them
+/// anywhere else.
+pub(super) fn opcode_attrs(
+    cx: &mut Cx<'_>,
+    items: &[&ast::Item],
+    enums: &mut [Enum],
+    record: &Record,
+    vocabs: &[Vocab],
+) {
+    let words = record.engines.map(|v| &vocabs[v.0 as usize]);
+    for (i, item) in items.iter().enumerate() {
+        let ItemKind::Enum { variants, .. } = &item.kind else { continue };
+        let is_table = i == record.discriminant.ty.0 as usize;
+        // Re-read the attributes; meta_full reports nothing new for what `enums` read.
+        let saved = cx.errors.len();
+        let (_, item_op) = meta_full(cx, &item.ann, item.name.span, None);
+        let mut per_variant = Vec::new();
+        for v in variants {
+            let (_, op) = meta_full(cx, &v.ann, v.name.span, None);
+            per_variant.push((v, op));
+        }
+        cx.errors.truncate(saved);
+        let not_here = |cx: &mut Cx<'_>, span: crate::source::Span, what: &str| {
+            cx.error(
+                Diagnostic::error(span, format!("{what} belongs to the opcode table"))
+                    .note(format!("'{}' is not the record's discriminant enum", item.name.name)),
+            )
+        };
+        if !is_table {
+            if let Some(s) = item_op.first {
+                not_here(cx, s, "@status or @engine");
+            }
+            for (v, op) in &per_variant {
+                if let Some(s) = op.first {
+                    not_here(cx, s, "@status or @engine");
+                }
+                if let Some(a) = &v.arm {
+                    not_here(cx, a.span, "'=> ARM'");
+                }
+            }
+            continue;
+        }
+        let e = &mut enums[i];
+        for (v, op) in per_variant {
+            let Some(var) = e.variants.iter_mut().find(|x| x.name == v.name.name) else { continue };
+            var.status = op.status.or(item_op.status).map(|(s, _)| s);
+            let engines = if op.engines.is_empty() { &item_op.engines } else { &op.engines };
+            for w in engines {
+                match words {
+                    None => cx.error(
+                        Diagnostic::error(
+                            w.span,
+                            "@engine needs the record to name its engines vocabulary",
+                        )
+                        .note(
+                            "add 'engines ENGINE' to the record and declare 'enum ENGINE { ... }'",
+                        ),
+                    ),
+                    Some(voc) => match voc.words.iter().position(|x| x.name == w.name) {
+                        Some(k) => {
+                            if !var.engines.contains(&(k as u32)) {
+                                var.engines.push(k as u32);
+                            }
+                        }
+                        None => {
+                            let mut d = Diagnostic::error(
+                                w.span,
+                                format!("'{}' is not a word of '{}'", w.name, voc.name),
+                            );
+                            d = match suggest(&w.name, voc.words.iter().map(|x| x.name.as_str())) {
+                                Some(s) => d.note(s),
+                                None => d.note(format!(
+                                    "the words are: {}",
+                                    voc.words
+                                        .iter()
+                                        .map(|x| x.name.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )),
+                            };
+                            cx.error(d);
+                        }
+                    },
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> Vec<Bits> {
     items
         .iter()
         .map(|item| {
@@ -100,7 +244,8 @@ pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Bits> {
                 unreachable!("not bits")
             };
             let w = unsigned(cx, width, "a bits type's underlying type").unwrap_or(Prim::U64);
-            let top = bit_fields(cx, fields, w, &item.name.name);
+            let m = meta(cx, &item.ann, item.name.span);
+            let top = bit_fields(cx, fields, w, &item.name.name, &m, enums);
             check_overlaps(cx, &top, &[], &item.name.name);
             // Predicates first: an alt's fields may overlap the field that selects it,
             // but never the bits its predicate tests (`otherwise` avoids all tested bits).
@@ -118,7 +263,8 @@ pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Bits> {
                 top.iter().map(|(f, _)| (f.name.clone(), f.meta.span)).collect();
             let mut out_alts = Vec::new();
             for (a, when) in alts.iter().zip(preds) {
-                let afields = bit_fields(cx, &a.fields, w, &item.name.name);
+                let am = inherit(cx, &a.ann, a.name.span, Some(&m));
+                let afields = bit_fields(cx, &a.fields, w, &item.name.name, &am, enums);
                 let selectors: Vec<(u32, u64)> = match &when {
                     Some(p) => vec![(p.field, tested(p))],
                     None => all_tested.clone(),
@@ -148,17 +294,19 @@ pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Bits> {
                 }
                 out_alts.push(Alt {
                     name: a.name.name.clone(),
+                    rust: String::new(),
                     when,
                     fields: afields.into_iter().map(|(f, _)| f).collect(),
-                    meta: meta(cx, &a.ann, a.name.span),
+                    meta: am,
                 });
             }
             Bits {
                 name: item.name.name.clone(),
+                rust: String::new(),
                 width: w,
                 fields: top.into_iter().map(|(f, _)| f).collect(),
                 alts: out_alts,
-                meta: meta(cx, &item.ann, item.name.span),
+                meta: m,
             }
         })
         .collect()
@@ -170,10 +318,12 @@ fn bit_fields(
     defs: &[ast::BitFieldDef],
     w: Prim,
     owner: &str,
+    owner_meta: &Meta,
+    enums: &[Enum],
 ) -> Vec<(BitField, crate::source::Span)> {
     let mut out = Vec::new();
     for d in defs {
-        let m = meta(cx, &d.ann, d.name.span);
+        let m = inherit(cx, &d.ann, d.name.span, Some(owner_meta));
         let (lo, hi) = (d.lo.value, d.hi.value);
         if lo >= hi {
             cx.error(Diagnostic::error(
@@ -199,8 +349,70 @@ fn bit_fields(
             );
             continue;
         }
+        let width = (hi - lo) as u32;
+        let ty = match &d.ty {
+            None => BitType::Uint,
+            Some(t) if t.name == "bool" => {
+                if width != 1 {
+                    cx.error(Diagnostic::error(
+                        t.span,
+                        format!("bit-field '{}' is {width} bits; a bool is one", d.name.name),
+                    ));
+                }
+                BitType::Bool
+            }
+            Some(t) => match enums.iter().position(|e| e.name == t.name) {
+                Some(i) => {
+                    let e = &enums[i];
+                    if width > e.width.bits() {
+                        cx.error(Diagnostic::error(
+                            t.span,
+                            format!(
+                                "bit-field '{}' is {width} bits, wider than enum '{}' ({})",
+                                d.name.name,
+                                e.name,
+                                e.width.as_str()
+                            ),
+                        ));
+                    }
+                    let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                    if let Some(v) = e.variants.iter().find(|v| v.value > limit) {
+                        cx.error(
+                            Diagnostic::error(
+                                t.span,
+                                format!(
+                                    "'{}::{}' = {:#x} does not fit the {width}-bit field '{}'",
+                                    e.name, v.name, v.value, d.name.name
+                                ),
+                            )
+                            .with(v.meta.span, "declared here"),
+                        );
+                    }
+                    BitType::Enum(EnumId(i as u32))
+                }
+                None => {
+                    let mut diag =
+                        Diagnostic::error(t.span, format!("unknown bit-field type '{}'", t.name))
+                            .label("expected bool or an enum");
+                    if let Some(s) =
+                        suggest(&t.name, enums.iter().map(|e| e.name.as_str()).chain(["bool"]))
+                    {
+                        diag = diag.note(s);
+                    }
+                    cx.error(diag);
+                    BitType::Uint
+                }
+            },
+        };
         out.push((
-            BitField { name: d.name.name.clone(), lo: lo as u32, hi: hi as u32, meta: m },
+            BitField {
+                name: d.name.name.clone(),
+                rust: String::new(),
+                ty,
+                lo: lo as u32,
+                hi: hi as u32,
+                meta: m,
+            },
             d.span,
         ));
     }

@@ -93,6 +93,28 @@ impl BinOp {
         }
     }
 
+    /// `l op r` with Rust's integer semantics, or `None` where Rust's would panic or
+    /// the result leaves `i128` (division by zero, a shift of 128 or more or a negative
+    /// one, overflow). The one definition the checker, the diff and the tests evaluate
+    /// expressions with.
+    pub fn apply(self, l: i128, r: i128) -> Option<i128> {
+        match self {
+            BinOp::Mul => l.checked_mul(r),
+            BinOp::Div => l.checked_div(r),
+            BinOp::Rem => l.checked_rem(r),
+            BinOp::Add => l.checked_add(r),
+            BinOp::Sub => l.checked_sub(r),
+            BinOp::Shl => u32::try_from(r).ok().filter(|&s| s < 128).and_then(|s| {
+                let v = l.checked_shl(s)?;
+                (v >> s == l).then_some(v)
+            }),
+            BinOp::Shr => u32::try_from(r).ok().filter(|&s| s < 128).map(|s| l >> s),
+            BinOp::And => Some(l & r),
+            BinOp::Xor => Some(l ^ r),
+            BinOp::Or => Some(l | r),
+        }
+    }
+
     /// Binding strength, Rust's: higher binds tighter (`*` 5 … `|` 0). The parser and
     /// every printer that drops redundant parentheses share it.
     pub fn precedence(self) -> u8 {
@@ -221,6 +243,8 @@ pub enum GeomKind {
 pub struct GeomItem {
     /// snake_case name (`num_tpb`).
     pub name: String,
+    /// The Rust getter name.
+    pub rust: String,
     /// Constant, derived value or rule.
     pub kind: GeomKind,
     /// Metadata.
@@ -277,6 +301,9 @@ pub struct Arch {
     pub aliases: Vec<String>,
     /// The arch this one is written as a delta of.
     pub inherits: Option<ArchId>,
+    /// Whether any source gives this generation's geometry (`geometry = "unknown"`
+    /// in its arch file says none does: it then has no values at all).
+    pub geometry_known: bool,
     /// Metadata of the arch file itself.
     pub meta: Meta,
     /// One entry per geometry item (`None` for rules, and for optional values the

@@ -7,6 +7,8 @@ use super::{ArmId, BindingId, EnumId, Meta, Prim};
 pub struct Enum {
     /// Spec name (`OPCODE`).
     pub name: String,
+    /// The Rust type name (`Opcode`).
+    pub rust: String,
     /// Underlying type.
     pub width: Prim,
     /// Variants sorted by value; values and names are unique.
@@ -32,8 +34,72 @@ impl Enum {
 pub struct Variant {
     /// Spec name (`JPEG_DECODE`).
     pub name: String,
+    /// The Rust constant name (`JPEG_DECODE`).
+    pub rust: String,
     /// Value; fits the enum's width.
     pub value: u64,
+    /// Maintained/dormant flag (opcodes only).
+    pub status: Option<Status>,
+    /// Engines that execute it, indexes into the record's `engines` vocabulary
+    /// (opcodes only).
+    pub engines: Vec<u32>,
+    /// Metadata (`@archs`: the generations it exists on).
+    pub meta: Meta,
+}
+
+/// The maintained/dormant flag of an opcode (the headers' `// Y` / `// n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// `// Y`: tested and maintained.
+    Maintained,
+    /// `// n`: present but not maintained.
+    Dormant,
+    /// Present without a flag.
+    Unflagged,
+    /// Present; no source states its flag.
+    Unstated,
+}
+
+impl Status {
+    /// The spec keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Maintained => "maintained",
+            Status::Dormant => "dormant",
+            Status::Unflagged => "unflagged",
+            Status::Unstated => "unstated",
+        }
+    }
+
+    /// Parse the spec keyword.
+    pub fn parse(s: &str) -> Option<Status> {
+        [Status::Maintained, Status::Dormant, Status::Unflagged, Status::Unstated]
+            .into_iter()
+            .find(|x| x.as_str() == s)
+    }
+}
+
+/// A vocabulary: an enum of names without encodings (the engines of the opcode table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vocab {
+    /// Spec name (`ENGINE`).
+    pub name: String,
+    /// The Rust type name (`Engine`).
+    pub rust: String,
+    /// The words in spec order, with their Rust variant names.
+    pub words: Vec<Word>,
+    /// Metadata.
+    pub meta: Meta,
+}
+
+/// One word of a vocabulary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// Spec name (`PE`).
+    pub name: String,
+    /// The Rust variant name (`Pe`).
+    pub rust: String,
     /// Metadata.
     pub meta: Meta,
 }
@@ -74,6 +140,9 @@ pub struct SubOpcode {
 pub struct Binding {
     /// Opcode value.
     pub opcode: u64,
+    /// The text form's mnemonic: the opcode's name (for a sub-opcode binding, the
+    /// sub-opcode's name), lower case.
+    pub mnemonic: String,
     /// Sub-dispatch, for extension prefixes such as `PSEUDO_INST`.
     pub sub: Option<SubOpcode>,
     /// The arm selected.
@@ -98,6 +167,8 @@ pub struct Sentinel {
 pub struct Bits {
     /// Spec name (`ADDR4`).
     pub name: String,
+    /// The Rust type name (`Addr4`).
+    pub rust: String,
     /// The integer (unsigned).
     pub width: Prim,
     /// Bit-fields outside any alternative, sorted by `lo`.
@@ -113,6 +184,10 @@ pub struct Bits {
 pub struct BitField {
     /// Name.
     pub name: String,
+    /// The Rust accessor name.
+    pub rust: String,
+    /// What the bits hold.
+    pub ty: BitType,
     /// First bit (0 = least significant).
     pub lo: u32,
     /// One past the last bit.
@@ -128,6 +203,17 @@ impl BitField {
         let ones = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
         ones << self.lo
     }
+}
+
+/// What a bit-field holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitType {
+    /// An unsigned integer of the field's width.
+    Uint,
+    /// One bit read as a flag.
+    Bool,
+    /// A value of an enum (any value of the width, named or not).
+    Enum(EnumId),
 }
 
 /// `FIELD & MASK == VALUE` on a top-level bit-field.
@@ -146,6 +232,8 @@ pub struct Predicate {
 pub struct Alt {
     /// Name (`register`, `immediate`).
     pub name: String,
+    /// The Rust variant name (`Register`).
+    pub rust: String,
     /// When the view applies; `None` is `otherwise` (no other alt's predicate holds).
     pub when: Option<Predicate>,
     /// The view's bit-fields, sorted by `lo`.

@@ -70,6 +70,8 @@ pub enum TypeRef {
     Array(Box<TypeRef>, Int, Span),
     /// `reserved[N]`.
     Reserved(Int, Span),
+    /// `unknown[N]`.
+    Unknown(Int, Span),
 }
 
 impl TypeRef {
@@ -77,7 +79,7 @@ impl TypeRef {
     pub fn span(&self) -> Span {
         match self {
             TypeRef::Named(i) => i.span,
-            TypeRef::Array(_, _, s) | TypeRef::Reserved(_, s) => *s,
+            TypeRef::Array(_, _, s) | TypeRef::Reserved(_, s) | TypeRef::Unknown(_, s) => *s,
         }
     }
 }
@@ -122,6 +124,8 @@ pub struct BitFieldDef {
     pub hi: Int,
     /// Name.
     pub name: Ident,
+    /// `bool` or an enum name, when typed.
+    pub ty: Option<Ident>,
     /// Docs and attributes.
     pub ann: Annotations,
     /// The whole member.
@@ -156,15 +160,47 @@ pub struct AltDef {
     pub span: Span,
 }
 
-/// `VARIANT = VALUE`.
+/// `VARIANT = VALUE [=> ARM]`, or a bare vocabulary word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantDef {
     /// Name.
     pub name: Ident,
-    /// Value.
-    pub value: Int,
+    /// Value; `None` for a word of a vocabulary.
+    pub value: Option<Int>,
+    /// `=> ARM`.
+    pub arm: Option<Ident>,
     /// Docs and attributes.
     pub ann: Annotations,
+}
+
+/// `when byte N & MASK == VALUE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByteTestDef {
+    /// The byte of the union tested.
+    pub offset: Int,
+    /// Mask.
+    pub mask: Int,
+    /// Value.
+    pub value: Int,
+    /// The whole clause.
+    pub span: Span,
+}
+
+/// `NAME TYPE [when ... | otherwise]`: one view of a union.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewDef {
+    /// Name.
+    pub name: Ident,
+    /// Type.
+    pub ty: TypeRef,
+    /// The test, if any.
+    pub when: Option<ByteTestDef>,
+    /// `otherwise`.
+    pub otherwise: bool,
+    /// Docs and attributes.
+    pub ann: Annotations,
+    /// The whole view.
+    pub span: Span,
 }
 
 /// One element of a band's set.
@@ -257,6 +293,8 @@ pub enum ItemKind {
         size: Int,
         /// `discriminant OFFSET ENUM` (the first if several; duplicates are errors).
         discriminants: Vec<(Int, Ident, Span)>,
+        /// `engines VOCABULARY` lines (one allowed).
+        engines: Vec<Ident>,
         /// Preamble members.
         members: Vec<Member>,
     },
@@ -273,6 +311,8 @@ pub enum ItemKind {
     Arm {
         /// The record.
         record: Ident,
+        /// `RECORD(a, b)`: the preamble members inherited; `None` for all.
+        preamble: Option<(Vec<Ident>, Span)>,
         /// Payload members.
         members: Vec<Member>,
     },
@@ -287,10 +327,17 @@ pub enum ItemKind {
     },
     /// `enum`.
     Enum {
-        /// Underlying integer.
-        width: Ident,
+        /// Underlying integer; `None` for a vocabulary.
+        width: Option<Ident>,
         /// Variants.
         variants: Vec<VariantDef>,
+    },
+    /// `union`.
+    Union {
+        /// Size.
+        size: Int,
+        /// Views.
+        views: Vec<ViewDef>,
     },
     /// `band ENUM.NAME = ...` (the item name is the band name).
     Band {

@@ -41,7 +41,7 @@ macro_rules! annotated {
         fn ann(&mut self) -> &mut Annotations { &mut self.ann }
     })*};
 }
-annotated!(Item, BitFieldDef, AltDef, VariantDef, RegionDef);
+annotated!(Item, BitFieldDef, AltDef, VariantDef, RegionDef, ViewDef);
 
 impl Annotated for Member {
     fn ann(&mut self) -> &mut Annotations {
@@ -209,15 +209,23 @@ impl Builder {
                 let name = self.ident(inner.next()?);
                 let size = self.int(inner.next()?);
                 let mut discriminants = Vec::new();
+                let mut engines = Vec::new();
                 let rest: Vec<_> = inner
-                    .filter(|c| {
-                        if c.as_rule() == Rule::discriminant {
+                    .filter(|c| match c.as_rule() {
+                        Rule::discriminant => {
                             discriminants.push(c.clone());
                             false
-                        } else {
-                            true
                         }
+                        Rule::engines_decl => {
+                            engines.push(c.clone());
+                            false
+                        }
+                        _ => true,
                     })
+                    .collect();
+                let engines = engines
+                    .into_iter()
+                    .filter_map(|e| e.into_inner().nth(1).map(|n| self.ident(n)))
                     .collect();
                 let discriminants = discriminants
                     .into_iter()
@@ -231,7 +239,7 @@ impl Builder {
                     })
                     .collect();
                 let members = self.attach(rest.into_iter(), |b, p, ann| b.member(p, ann));
-                (name, ItemKind::Record { size, discriminants, members })
+                (name, ItemKind::Record { size, discriminants, engines, members })
             }
             Rule::struct_def | Rule::group_def => {
                 let name = self.ident(inner.next()?);
@@ -242,8 +250,16 @@ impl Builder {
             Rule::arm_def => {
                 let name = self.ident(inner.next()?);
                 let record = self.ident(inner.next()?);
-                let members = self.layout_body(inner.next()?);
-                (name, ItemKind::Arm { record, members })
+                let mut next = inner.next()?;
+                let mut preamble = None;
+                if next.as_rule() == Rule::preamble_sel {
+                    let s = self.span(&next);
+                    let names = next.into_inner().map(|i| self.ident(i)).collect();
+                    preamble = Some((names, s));
+                    next = inner.next()?;
+                }
+                let members = self.layout_body(next);
+                (name, ItemKind::Arm { record, preamble, members })
             }
             Rule::bits_def => {
                 let name = self.ident(inner.next()?);
@@ -278,14 +294,28 @@ impl Builder {
             }
             Rule::enum_def => {
                 let name = self.ident(inner.next()?);
-                let width = self.ident(inner.next()?);
-                let variants = self.attach(inner, |b, p, ann| {
+                let mut rest = inner.peekable();
+                let width = match rest.peek() {
+                    Some(w) if w.as_rule() == Rule::enum_width => {
+                        let w = rest.next()?;
+                        Some(self.ident(w.into_inner().next()?))
+                    }
+                    _ => None,
+                };
+                let variants = self.attach(rest, |b, p, ann| {
                     let mut vi = p.into_inner();
                     let name = b.ident(vi.next()?);
-                    let value = b.int(vi.next()?);
-                    Some(VariantDef { name, value, ann })
+                    let value = vi.next().map(|v| b.int(v));
+                    let arm = vi.next().and_then(|a| a.into_inner().next()).map(|a| b.ident(a));
+                    Some(VariantDef { name, value, arm, ann })
                 });
                 (name, ItemKind::Enum { width, variants })
+            }
+            Rule::union_def => {
+                let name = self.ident(inner.next()?);
+                let size = self.int(inner.next()?);
+                let views = self.attach(inner, |b, p, ann| b.view(p, ann));
+                (name, ItemKind::Union { size, views })
             }
             Rule::band_def => {
                 let enum_name = self.ident(inner.next()?);
@@ -396,6 +426,10 @@ impl Builder {
                 let n = inner.into_inner().nth(1).expect("reserved has a size");
                 TypeRef::Reserved(self.int(n), span)
             }
+            Rule::unknown_ty => {
+                let n = inner.into_inner().nth(1).expect("unknown has a size");
+                TypeRef::Unknown(self.int(n), span)
+            }
             Rule::array_ty => {
                 let mut ai = inner.into_inner();
                 let elem = self.type_ref(ai.next().expect("array element"));
@@ -412,7 +446,29 @@ impl Builder {
         let lo = self.int(inner.next().expect("lo"));
         let hi = self.int(inner.next().expect("hi"));
         let name = self.ident(inner.next().expect("name"));
-        BitFieldDef { lo, hi, name, ann, span }
+        let ty = inner.next().and_then(|t| t.into_inner().next()).map(|t| self.ident(t));
+        BitFieldDef { lo, hi, name, ty, ann, span }
+    }
+
+    fn view(&mut self, p: Pair<'_, Rule>, ann: Annotations) -> Option<ViewDef> {
+        let span = self.span(&p);
+        let mut inner = p.into_inner();
+        let name = self.ident(inner.next()?);
+        let ty = self.type_ref(inner.next()?);
+        let (mut when, mut otherwise) = (None, false);
+        if let Some(sel) = inner.next() {
+            if sel.as_rule() == Rule::view_when {
+                let s = self.span(&sel);
+                let mut wi = sel.into_inner().skip(2);
+                let offset = self.int(wi.next()?);
+                let mask = self.int(wi.next()?);
+                let value = self.int(wi.next()?);
+                when = Some(ByteTestDef { offset, mask, value, span: s });
+            } else {
+                otherwise = true;
+            }
+        }
+        Some(ViewDef { name, ty, when, otherwise, ann, span })
     }
 
     fn alt(&mut self, p: Pair<'_, Rule>, ann: Annotations) -> AltDef {

@@ -1,0 +1,175 @@
+//! The naming pass: every Rust identifier the emitters write is computed here, once,
+//! through the naming policy in `emit::names`, and stored in the model. Two spec names
+//! that would become one Rust name are a spanned diagnostic here, never a compile error
+//! in the generated crate.
+
+use std::collections::BTreeMap;
+
+use super::Cx;
+use crate::diagnostic::Diagnostic;
+use crate::emit::names::{const_str, snake_str, type_str, RESERVED_ARM_METHODS, RESERVED_TYPES};
+use crate::model::{ModelParts, Select};
+use crate::source::Span;
+
+/// One namespace: Rust name → the spec name and span that took it first.
+struct Space<'a> {
+    what: &'a str,
+    taken: BTreeMap<String, (String, Span)>,
+}
+
+impl<'a> Space<'a> {
+    fn new(what: &'a str) -> Space<'a> {
+        Space { what, taken: BTreeMap::new() }
+    }
+
+    /// Claim `rust` for `spec` at `span`; a second claim is an error naming both.
+    fn claim(&mut self, cx: &mut Cx<'_>, rust: &str, spec: &str, span: Span) {
+        if let Some((other, first)) = self.taken.get(rust) {
+            if other.is_empty() {
+                cx.error(
+                    Diagnostic::error(span, format!("'{spec}' becomes the {} '{rust}', which the generated code defines itself", self.what))
+                        .note("rename it in the spec"),
+                );
+                return;
+            }
+            let msg = if other == spec {
+                format!("'{spec}' would define the {} '{rust}' twice", self.what)
+            } else {
+                format!("'{spec}' and '{other}' both become the {} '{rust}'", self.what)
+            };
+            cx.error(
+                Diagnostic::error(span, msg)
+                    .with(*first, "the other one")
+                    .note("rename one of them in the spec; generated names come from spec names"),
+            );
+        } else {
+            self.taken.insert(rust.to_string(), (spec.to_string(), span));
+        }
+    }
+
+    /// Names the generator itself uses in this namespace.
+    fn reserve(&mut self, names: &[&str], span: Span) {
+        for n in names {
+            self.taken.insert((*n).to_string(), (String::new(), span));
+        }
+    }
+}
+
+pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
+    let record_span = p.record.meta.span;
+    let arch_names: Vec<String> = cx.arch_list.clone();
+    let mut types = Space::new("Rust type");
+    types.reserve(RESERVED_TYPES, record_span);
+
+    for s in p.structs.iter_mut().filter(|s| !s.is_group) {
+        s.rust = type_str(&s.name);
+        types.claim(cx, &s.rust, &s.name, s.meta.span);
+    }
+    for u in &mut p.unions {
+        u.rust = type_str(&u.name);
+        types.claim(cx, &u.rust, &u.name, u.meta.span);
+        let mut views = Space::new("view accessor");
+        for v in &mut u.views {
+            v.rust = snake_str(&v.name);
+            views.claim(cx, &v.rust, &v.name, v.meta.span);
+        }
+        // Views and their selection are by name in text; make sure a default exists.
+        let _ = u.views.iter().any(|v| v.select == Select::Otherwise);
+    }
+    for b in &mut p.bits {
+        b.rust = type_str(&b.name);
+        types.claim(cx, &b.rust, &b.name, b.meta.span);
+        let mut fields = Space::new("bit-field accessor");
+        for f in b.fields.iter_mut().chain(b.alts.iter_mut().flat_map(|a| a.fields.iter_mut())) {
+            f.rust = snake_str(&f.name);
+            // The same bit-field name may recur in several alts (each alt's own view).
+            if !fields.taken.get(&f.rust).is_some_and(|(n, _)| *n == f.name) {
+                fields.claim(cx, &f.rust, &f.name, f.meta.span);
+            }
+        }
+        let mut alts = Space::new("operand form");
+        for a in &mut b.alts {
+            a.rust = type_str(&a.name);
+            alts.claim(cx, &a.rust, &a.name, a.meta.span);
+        }
+    }
+    for e in &mut p.enums {
+        e.rust = type_str(&e.name);
+        types.claim(cx, &e.rust, &e.name, e.meta.span);
+        let mut consts = Space::new("constant");
+        for v in &mut e.variants {
+            v.rust = const_str(&v.name);
+            consts.claim(cx, &v.rust, &v.name, v.meta.span);
+        }
+    }
+    for v in &mut p.vocabs {
+        v.rust = type_str(&v.name);
+        types.claim(cx, &v.rust, &v.name, v.meta.span);
+        let mut words = Space::new("variant");
+        for w in &mut v.words {
+            w.rust = type_str(&w.name);
+            words.claim(cx, &w.rust, &w.name, w.meta.span);
+        }
+    }
+    let mut kinds = Space::new("ArmKind variant");
+    for a in &mut p.arms {
+        a.rust = type_str(&a.name);
+        a.rust_ref = format!("{}Ref", a.rust);
+        types.claim(cx, &a.rust, &a.name, a.meta.span);
+        types.claim(cx, &a.rust_ref, &a.name, a.meta.span);
+        kinds.claim(cx, &a.rust, &a.name, a.meta.span);
+        let many = a.layouts.len() > 1;
+        for l in &mut a.layouts {
+            l.rust = match (many, l.archs.first()) {
+                (true, Some(arch)) => {
+                    let n = format!("{}{}", a.rust, type_str(&arch_names[arch.0 as usize]));
+                    types.claim(cx, &n, &a.name, a.meta.span);
+                    n
+                }
+                _ => a.rust.clone(),
+            };
+            let mut fields = Space::new("field");
+            fields.reserve(RESERVED_ARM_METHODS, a.meta.span);
+            for f in &mut l.fields {
+                f.rust = snake_str(&f.name);
+                fields.claim(cx, &f.rust, &f.name, f.meta.span);
+            }
+        }
+    }
+    for s in &mut p.structs {
+        let mut fields = Space::new("field");
+        for f in &mut s.fields {
+            f.rust = snake_str(&f.name);
+            fields.claim(cx, &f.rust, &f.name, f.meta.span);
+        }
+    }
+    let mut preamble = Space::new("field");
+    for f in &mut p.record.preamble {
+        f.rust = snake_str(&f.name);
+        preamble.claim(cx, &f.rust, &f.name, f.meta.span);
+    }
+    let mut getters = Space::new("geometry getter");
+    getters.reserve(&["name", "label", "generation", "aliases", "arch"], record_span);
+    for g in &mut p.geometry {
+        g.rust = snake_str(&g.name);
+        getters.claim(cx, &g.rust, &g.name, g.meta.span);
+    }
+    // Mnemonics: every text form names one thing.
+    let mut mnemonics = Space::new("mnemonic");
+    let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
+    for b in &p.bindings {
+        if !mnemonics.taken.get(&b.mnemonic).is_some_and(|(_, s)| *s == b.meta.span) {
+            mnemonics.claim(cx, &b.mnemonic, &b.mnemonic.to_ascii_uppercase(), b.meta.span);
+        }
+    }
+    for (i, a) in p.arms.iter().enumerate() {
+        if !p.bindings.iter().any(|b| b.arm.0 as usize == i) {
+            mnemonics.claim(cx, &a.mnemonic, &a.name, a.meta.span);
+        }
+    }
+    for v in &op_enum.variants {
+        if !p.bindings.iter().any(|b| b.opcode == v.value) {
+            mnemonics.claim(cx, &v.name.to_ascii_lowercase(), &v.name, v.meta.span);
+        }
+    }
+}
