@@ -344,8 +344,18 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             let (t, _) = per_layout[0].as_ref().expect("checked");
             kind_arms.push(quote! { ArmKind::#k => #t, });
         } else {
-            let rows = per_layout.iter().zip(&arm.layouts).map(|(p, l)| {
-                let archs = l.archs.iter().map(|&a| super::arch_set::arch_variant(model, a));
+            // Generations the arm does not exist on read its records as the oldest layout.
+            let elsewhere: Vec<TokenStream> = model
+                .arch_ids()
+                .filter(|a| !arm.layouts.iter().any(|l| l.archs.contains(a)))
+                .map(|a| super::arch_set::arch_variant(model, a))
+                .collect();
+            let rows = per_layout.iter().zip(&arm.layouts).enumerate().map(|(k, (p, l))| {
+                let mut archs: Vec<TokenStream> =
+                    l.archs.iter().map(|&a| super::arch_set::arch_variant(model, a)).collect();
+                if k == 0 {
+                    archs.extend(elsewhere.iter().cloned());
+                }
                 match p {
                     Some((t, _)) => quote! { #(#archs)|* => #t, },
                     None => quote! { #(#archs)|* => &[], },

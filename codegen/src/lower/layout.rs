@@ -485,8 +485,10 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
         }
         // One layout per distinct set of members: group the generations by which
         // members exist on them.
-        let arch_ids: Vec<Option<ArchId>> =
-            if narchs == 0 { vec![None] } else { (0..narchs).map(|a| Some(ArchId(a))).collect() };
+        // Only the generations the arm exists on need a layout.
+        let on: Vec<Option<ArchId>> =
+            (0..narchs).map(ArchId).filter(|&a| m.available_on(a)).map(Some).collect();
+        let arch_ids: Vec<Option<ArchId>> = if on.is_empty() { vec![None] } else { on };
         let mut classes: Vec<(Vec<usize>, Vec<ArchId>)> = Vec::new();
         for a in arch_ids {
             let set: Vec<usize> = ok_own
