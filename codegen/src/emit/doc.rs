@@ -53,7 +53,7 @@ impl Doc {
             }
         }
         let mut tail = Vec::new();
-        if meta.confidence != Confidence::Certain {
+        if meta.confidence != owner.confidence {
             tail.push(format!("confidence: {}", meta.confidence.as_str()));
         }
         if let Some(archs) = &meta.archs {

@@ -13,7 +13,7 @@ use crate::model::{Band, Enum, EnumId, Model, Status, Vocab};
 use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{hex_text, hex_width};
+use super::tokens::hex_width;
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
@@ -47,7 +47,7 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
     let consts = e.variants.iter().map(|v| {
         let c = names::ident(&v.rust);
         let value = hex_width(v.value, width.size());
-        let doc = Doc::member(model, &v.meta, &e.meta, code(&hex_text(v.value)));
+        let doc = Doc::member(model, &v.meta, &e.meta, code(&hex_width(v.value, width.size()).to_string()));
         quote! { #doc pub const #c: #name = #name(#value); }
     });
     let values: Vec<_> = e.variants.iter().map(|v| hex_width(v.value, width.size())).collect();
@@ -84,10 +84,7 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
             /// The value the spec names `name` (exact, case-sensitive).
             #[must_use]
             pub fn from_name(name: &str) -> Option<#name> {
-                match name {
-                    #(#spec_names => Some(#name::#consts_list),)*
-                    _ => None,
-                }
+                #name::known().iter().copied().find(|v| v.name() == Some(name))
             }
 
             /// Whether the spec names the value.
