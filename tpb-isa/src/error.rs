@@ -90,6 +90,13 @@ pub enum GeometryError {
         /// The generation.
         arch: Arch,
     },
+    /// No source gives this generation's geometry.
+    UnknownGeometry {
+        /// The generation.
+        arch: Arch,
+    },
+    /// A name that is not a generation's name, label or alias.
+    UnknownName,
 }
 
 /// An address-map operation failed.
@@ -198,6 +205,19 @@ impl fmt::Display for GeometryError {
         match *self {
             GeometryError::OutOfRange { rule, guard, args } => {
                 write!(f, "{rule}: requires {guard} (arguments {args:?})")
+            }
+            GeometryError::UnknownGeometry { arch } => {
+                write!(f, "the geometry of {} is unknown: no source gives it", arch.name())
+            }
+            GeometryError::UnknownName => {
+                f.write_str("unknown generation: expected one of ")?;
+                for (i, a) in Arch::ALL.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(a.name())?;
+                }
+                Ok(())
             }
             GeometryError::Unknown { item, arch } => {
                 write!(f, "{item} has no value on {}", arch.name())

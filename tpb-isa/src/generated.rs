@@ -4,8 +4,6 @@
 #[rustfmt::skip]
 pub mod arms;
 #[rustfmt::skip]
-pub mod disasm;
-#[rustfmt::skip]
 pub mod geometry;
 #[rustfmt::skip]
 pub mod inst;
@@ -19,7 +17,7 @@ pub mod operand;
 pub mod validate;
 
 pub use arms::*;
-pub use geometry::{Arch, UnknownArch};
+pub use geometry::{Arch, Geometry, UnknownArch};
 pub use inst::{Inst, Sentinel, SubByte, EXIT, RECORD_SIZE, SENTINELS};
 pub use layout::*;
 pub use opcode::*;

@@ -14,16 +14,23 @@
 extern crate std;
 
 pub mod address;
+pub mod arm;
+// The text form is being rebuilt on the new generated tables.
+#[cfg(any())]
 pub mod disasm;
 pub mod error;
+pub mod facts;
+mod float;
 pub mod generated;
 pub mod raw;
 pub mod stream;
 
-pub use disasm::{AsmError, AsmErrorKind};
 pub use error::{
     AddressError, DecodeError, FinalCheckError, GeometryError, StreamError, ValidateError,
 };
+pub use arm::Arm;
+pub use facts::{Confidence, Status};
+pub use float::F32;
 pub use generated::*;
 pub use raw::Raw;
 

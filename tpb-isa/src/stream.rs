@@ -112,19 +112,17 @@ impl ExactSizeIterator for Records<'_> {
 
 impl FusedIterator for Records<'_> {}
 
-/// Decode every record of `bytes`: [`records`] with [`Inst::decode`] applied to each.
+/// Decode every record of `bytes` in the layouts of `arch`: [`records`] with
+/// [`Inst::decode`] applied to each.
 ///
-/// An opcode the spec does not bind decodes to `Inst::Unknown`, so the only error is
-/// the trailing partial record, yielded last.
+/// Decoding never fails (an opcode no binding reads is kept verbatim), so the only
+/// error is the trailing partial record, yielded last.
 #[inline]
 pub fn decode_all(
+    arch: Arch,
     bytes: &[u8],
 ) -> impl ExactSizeIterator<Item = Result<(usize, Inst)>> + FusedIterator + Clone + '_ {
-    #[inline]
-    fn decode(item: Result<(usize, &[u8; RECORD_SIZE])>) -> Result<(usize, Inst)> {
-        item.map(|(offset, record)| (offset, Inst::decode(record)))
-    }
-    records(bytes).map(decode)
+    records(bytes).map(move |item| item.map(|(offset, record)| (offset, Inst::decode(arch, record))))
 }
 
 /// Whether the stream holds the EXIT sentinel (PSEUDO_INST, byte 0 == 0xDF, with

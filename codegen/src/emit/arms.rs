@@ -1,43 +1,40 @@
-//! `arms.rs`: per arm an owned struct with every field of the record, a borrowed
-//! zero-copy view with `const fn` accessors at the spec's offsets, and `ArmKind`.
+//! `arms.rs`: per arm an owned type with every field of the record, a borrowed
+//! zero-copy view with `const fn` accessors at the spec's offsets, the sealed [`Arm`]
+//! impl, and `ArmKind` with its per-arm facts as tables indexed by the kind.
+//!
+//! An arm whose layout differs by generation is an enum over one struct per layout.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
-use crate::model::{Arm, ArmId, Field, FieldType, Model};
+use crate::model::{Arm, ArmId, FieldType, Layout, Model};
 
+use super::arch_set::arch_variant;
 use super::doc::{code, Doc};
-use super::layout::{self, enum_of, field_doc, field_ident, raw_ident};
+use super::layout::{fields_decl, read_fields, write_fields};
 use super::names;
-use super::opcode::arch_test;
-use super::tokens::{enum_view_type, field_type, hex_text, hex_width, read, usize_lit, Offset};
+use super::tokens::{field_type, hex_text, hex_width, read, usize_lit, Offset};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
     let kind = arm_kind(model);
     let arms = model.arm_ids().map(|id| arm_items(model, id));
-    quote! {
-        use crate::generated::geometry::Arch;
-        use crate::generated::inst::RECORD_SIZE;
-
-        #kind
-        #(#arms)*
-    }
-}
-
-/// The Rust type of an arm.
-pub fn arm_type(arm: &Arm) -> Ident {
-    names::ty(&arm.name)
-}
-
-/// The view type of an arm (`CtrlAlRef`).
-pub fn ref_type(arm: &Arm) -> Ident {
-    format_ident!("{}Ref", names::type_str(&arm.name))
-}
-
-/// The record's full layout for an arm: preamble fields, then the arm's.
-fn all_fields(model: &Model, id: ArmId) -> Vec<Field> {
-    model.arm_fields(id).cloned().collect()
+    let body = quote! { #kind #(#arms)* };
+    let uses = super::imports::needed(
+        model,
+        &body,
+        &["layout", "opcode", "operand"],
+        &[
+            ("Arm", quote! { crate::arm::Arm }),
+            ("sealed", quote! { crate::arm::sealed }),
+            ("Arch", quote! { crate::generated::geometry::Arch }),
+            ("Inst", quote! { crate::generated::inst::Inst }),
+            ("RECORD_SIZE", quote! { crate::generated::inst::RECORD_SIZE }),
+            ("le", quote! { crate::raw::le }),
+            ("F32", quote! { crate::F32 }),
+        ],
+    );
+    quote! { #uses #body }
 }
 
 /// The opcode values that select an arm, sorted and unique.
@@ -47,166 +44,323 @@ fn opcodes(model: &Model, id: ArmId) -> Vec<u64> {
     v
 }
 
-/// `pub enum ArmKind` with `ALL`, `name`, `opcodes` and `available_on`.
+/// `pub enum ArmKind` and its facts as tables indexed by `self as usize`.
 fn arm_kind(model: &Model) -> TokenStream {
-    let record_width = record_width(model);
-    let variants: Vec<Ident> = model.arms.iter().map(arm_type).collect();
+    let w = model[model.opcode_enum()].width;
+    let variants: Vec<Ident> = model.arms.iter().map(|a| names::ident(&a.rust)).collect();
     let spec_names: Vec<&str> = model.arms.iter().map(|a| a.name.as_str()).collect();
     let n = usize_lit(model.arms.len() as u32);
-    let decls = model.arm_ids().map(|id| {
-        let arm = &model[id];
-        let v = arm_type(arm);
+    let decls = model.arms.iter().map(|arm| {
+        let v = names::ident(&arm.rust);
         let doc = Doc::text(format!("{}: see [`{v}`].", code(&arm.name)));
         quote! { #doc #v, }
     });
-    let avail_arms: Vec<TokenStream> = model
-        .arms
-        .iter()
-        .filter_map(|a| {
-            let archs = a.meta.archs.as_ref()?;
-            let v = arm_type(a);
-            let test = arch_test(model, archs);
-            Some(quote! { ArmKind::#v => #test, })
-        })
-        .collect();
-    let available = if avail_arms.is_empty() {
-        quote! { let _ = arch; true }
-    } else if avail_arms.len() < model.arms.len() {
-        quote! { match self { #(#avail_arms)* _ => true } }
-    } else {
-        quote! { match self { #(#avail_arms)* } }
-    };
-    let bound: Vec<TokenStream> = model
-        .arm_ids()
-        .map(|id| {
-            let v = arm_type(&model[id]);
-            let b = model.bindings_of(id).next().is_some();
-            quote! { ArmKind::#v => #b, }
-        })
-        .collect();
+    let opcode_rows = model.arm_ids().map(|id| {
+        let ops = opcodes(model, id).into_iter().map(|o| hex_width(o, w.size()));
+        quote! { &[#(#ops),*] }
+    });
+    let arch_rows = model.arms.iter().map(|a| {
+        let mask: u32 = model
+            .arch_ids()
+            .filter(|&x| a.meta.available_on(x))
+            .map(|x| 1u32 << x.0)
+            .sum();
+        hex_width(u64::from(mask), 1)
+    });
+    let flag_rows = model.arm_ids().map(|id| {
+        let mut f = 0u8;
+        if model.is_bound(id) {
+            f |= 1;
+        }
+        if model.is_complete(id) {
+            f |= 2;
+        }
+        if model[id].is_per_generation() {
+            f |= 4;
+        }
+        hex_width(u64::from(f), 1)
+    });
     quote! {
-        /// Which arm a record is read as; every arm of the spec, bound or not.
+        /// Which arm a record is read as: every arm of the spec, bound or not.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
+        #[repr(u8)]
         pub enum ArmKind {
             #(#decls)*
         }
 
+        /// Spec names, by kind.
+        static ARM_NAMES: [&str; #n] = [#(#spec_names),*];
+        /// Bound opcode values, by kind.
+        static ARM_OPCODES: [&[#w]; #n] = [#(#opcode_rows),*];
+        /// Generations (bit `Arch as u8`), by kind.
+        static ARM_ARCHS: [u8; #n] = [#(#arch_rows),*];
+        /// Bit 0 bound, bit 1 complete layout, bit 2 layout differs by generation.
+        static ARM_FLAGS: [u8; #n] = [#(#flag_rows),*];
+
         impl ArmKind {
             /// Every arm, sorted by spec name.
-            pub const ALL: [ArmKind; #n] = [#(ArmKind::#variants),*];
+            pub const ALL: &'static [ArmKind] = &[#(ArmKind::#variants),*];
 
             /// The spec name of the arm (`PSEUDO_FUNCTION_BEGIN`).
             #[must_use]
             pub const fn name(self) -> &'static str {
-                match self {
-                    #(ArmKind::#variants => #spec_names,)*
-                }
+                ARM_NAMES[self as usize]
             }
 
-            /// The opcode values bound to the arm (empty for an arm only decoded explicitly).
+            /// The opcode values bound to the arm, sorted (empty for an arm only decoded
+            /// explicitly).
             #[must_use]
-            pub const fn opcodes(self) -> &'static [#record_width] {
-                match self {
-                    #(ArmKind::#variants => #variants::OPCODES,)*
-                }
+            pub const fn opcodes(self) -> &'static [#w] {
+                ARM_OPCODES[self as usize]
             }
 
             /// Whether a binding selects the arm, so that `Inst::decode` can produce it.
             #[must_use]
             pub const fn is_bound(self) -> bool {
-                match self {
-                    #(#bound)*
-                }
+                ARM_FLAGS[self as usize] & 1 != 0
+            }
+
+            /// Whether the sources give the meaning of every byte of the arm on every
+            /// generation (else some bytes are kept as unknown).
+            #[must_use]
+            pub const fn is_complete(self) -> bool {
+                ARM_FLAGS[self as usize] & 2 != 0
+            }
+
+            /// Whether the arm's layout differs between generations.
+            #[must_use]
+            pub const fn is_per_generation(self) -> bool {
+                ARM_FLAGS[self as usize] & 4 != 0
             }
 
             /// Whether the arm exists on `arch` (the spec's `@archs`; all when absent).
             #[must_use]
             pub const fn available_on(self, arch: Arch) -> bool {
-                #available
+                ARM_ARCHS[self as usize] & (1 << arch as u8) != 0
             }
         }
     }
 }
 
-/// The discriminant's integer type.
-fn record_width(model: &Model) -> TokenStream {
-    use quote::ToTokens;
-    match model.records.first() {
-        Some(r) => model[r.discriminant.ty].width.to_token_stream(),
-        None => quote! { u8 },
-    }
-}
-
-/// One arm: owned struct, impl, `Default`, view, size assert.
-fn arm_items(model: &Model, id: ArmId) -> TokenStream {
+/// The doc of an arm: the spec's docs, its opcodes, completeness, generations.
+fn arm_doc(model: &Model, id: ArmId) -> Doc {
     let arm = &model[id];
-    let record = &model[arm.record];
-    let name = arm_type(arm);
-    let view = ref_type(arm);
-    let kind = quote! { ArmKind::#name };
-    let fields = all_fields(model, id);
-    let size = usize_lit(record.size);
-    let spec_name = &arm.name;
-    let ops = opcodes(model, id);
-    let width = model[record.discriminant.ty].width;
-    let op_lits = ops.iter().map(|&v| hex_width(v, width.size()));
-    let binding_note = if ops.is_empty() {
-        "Not bound to an opcode: decode it explicitly; `Inst::decode` yields `Inst::Unknown` for it.".to_owned()
+    let mut doc = Doc::of(model, &arm.meta, format!("The arm {}.", code(&arm.name)));
+    let bindings: Vec<String> = model
+        .bindings_of(id)
+        .map(|b| match &b.sub {
+            None => format!("`{}` {}", b.mnemonic.to_ascii_uppercase(), hex_text(b.opcode)),
+            Some(s) => format!(
+                "`{}` {} with {} at +{}",
+                b.mnemonic.to_ascii_uppercase(),
+                hex_text(b.opcode),
+                hex_text(s.value),
+                s.offset
+            ),
+        })
+        .collect();
+    doc = doc.note(if bindings.is_empty() {
+        "No opcode binds it: decode it explicitly (`Inst::decode_as`).".to_owned()
     } else {
-        let list: Vec<String> = model
-            .bindings_of(id)
-            .map(|b| match &b.sub {
-                Some(s) => {
-                    format!("{} with byte {} == {}", code(&hex_text(b.opcode)), s.offset, s.value)
-                }
-                None => code(&hex_text(b.opcode)),
+        format!("Opcodes: {}.", bindings.join(", "))
+    });
+    if !model.is_complete(id) {
+        doc = doc.note("Partial layout: bytes the sources do not describe are kept as `unknown`.");
+    }
+    if arm.is_per_generation() {
+        let per: Vec<String> = arm
+            .layouts
+            .iter()
+            .map(|l| {
+                let names: Vec<&str> = l.archs.iter().map(|&a| model[a].name.as_str()).collect();
+                format!("[`{}`] on {}", l.rust, names.join(", "))
             })
             .collect();
-        format!("Bound to opcode {}.", list.join(", "))
+        doc = doc.note(format!("Its layout differs by generation: {}.", per.join("; ")));
+    }
+    doc
+}
+
+/// One arm: its owned type(s), views and `Arm` impl.
+fn arm_items(model: &Model, id: ArmId) -> TokenStream {
+    let arm = &model[id];
+    let name = names::ident(&arm.rust);
+    let view = names::ident(&arm.rust_ref);
+    let doc = arm_doc(model, id);
+    let kind_impl = quote! {
+        impl sealed::Sealed for #name {}
+
+        impl Arm for #name {
+            const KIND: ArmKind = ArmKind::#name;
+
+            #[inline]
+            fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> #name {
+                #name::decode_on(arch, b)
+            }
+
+            #[inline]
+            fn encode(&self) -> [u8; RECORD_SIZE] {
+                #name::encode(self)
+            }
+
+            #[inline]
+            fn into_inst(self) -> Inst {
+                Inst::#name(self)
+            }
+        }
     };
-    let doc = Doc::of(
-        model,
-        &arm.meta,
-        format!("The arm {} of {}.", code(&arm.name), code(&record.name)),
-    )
-    .note(binding_note)
-    .note(format!("The borrowed view is [`{view}`]."));
-    let decl = layout::fields_decl(model, &fields);
-    let b = quote! { b };
-    let reads = layout::read_fields(model, &fields, &b, &Offset::at(0));
-    let writes = layout::write_fields(model, &fields, &b, &Offset::at(0));
-    let getters = layout::enum_methods(model, &fields);
-    let assert = layout::size_assert(model, &name, &fields);
-    let accessors = fields.iter().map(|f| view_accessor(model, f));
-    let serde = layout::serde_derive();
-    let view_doc = Doc::text(format!("A borrowed, zero-copy view of a record as [`{name}`]: accessors read at the spec's offsets."));
+    if !arm.is_per_generation() {
+        let layout = layout_items(model, arm, &arm.layouts[0], &name, &view, &doc);
+        return quote! {
+            #layout
+
+            impl #name {
+                /// Decode on a generation (the layout is the same on every one).
+                #[must_use]
+                #[inline]
+                pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> #name {
+                    let _ = arch;
+                    #name::decode(b)
+                }
+            }
+
+            #kind_impl
+        };
+    }
+    // One struct per layout, and enums over them.
+    let mut layouts = Vec::new();
+    let mut variants = Vec::new();
+    let mut view_variants = Vec::new();
+    let mut decode_arms = Vec::new();
+    let mut view_arms = Vec::new();
+    let mut encode_arms = Vec::new();
+    let mut opcode_arms = Vec::new();
+    for l in &arm.layouts {
+        let lname = names::ident(&l.rust);
+        let lview = names::ident(&format!("{}Ref", l.rust));
+        let gens: Vec<&str> = l.archs.iter().map(|&a| model[a].name.as_str()).collect();
+        let ldoc = Doc::text(format!("The layout of {} on {}.", code(&arm.name), gens.join(", ")))
+            .note(format!("See [`{}`].", arm.rust));
+        layouts.push(layout_items(model, arm, l, &lname, &lview, &ldoc));
+        let v = names::ident(&names::type_str(&model[l.archs[0]].name));
+        let vdoc = Doc::text(format!("On {}.", gens.join(", ")));
+        variants.push(quote! { #vdoc #v(#lname), });
+        view_variants.push(quote! { #vdoc #v(#lview<'a>), });
+        let archs: Vec<TokenStream> = l.archs.iter().map(|&a| arch_variant(model, a)).collect();
+        decode_arms.push(quote! { #(#archs)|* => #name::#v(#lname::decode(b)), });
+        view_arms.push(quote! { #(#archs)|* => #view::#v(#lview(b)), });
+        encode_arms.push(quote! { #name::#v(x) => x.encode(), });
+        opcode_arms.push(quote! { #name::#v(x) => x.opcode(), });
+    }
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #serde
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// Decode any record as this arm, in the layout of `arch`; never fails, every
+            /// byte is kept.
+            #[must_use]
+            #[inline]
+            pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> #name {
+                match arch {
+                    #(#decode_arms)*
+                }
+            }
+
+            /// Encode back to bytes; the inverse of `decode_on` on every input.
+            #[must_use]
+            #[inline]
+            pub fn encode(&self) -> [u8; RECORD_SIZE] {
+                match self {
+                    #(#encode_arms)*
+                }
+            }
+
+            /// The discriminant.
+            #[must_use]
+            #[inline]
+            pub const fn opcode(&self) -> Opcode {
+                match self {
+                    #(#opcode_arms)*
+                }
+            }
+        }
+
+        #[doc = concat!(" The borrowed view of [`", stringify!(#name), "`], in the layout of a generation.")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum #view<'a> {
+            #(#view_variants)*
+        }
+
+        impl<'a> #view<'a> {
+            /// View a record in the layout of `arch`.
+            #[must_use]
+            #[inline]
+            pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> #view<'a> {
+                match arch {
+                    #(#view_arms)*
+                }
+            }
+        }
+
+        #(#layouts)*
+        #kind_impl
+    }
+}
+
+/// The owned struct and borrowed view of one layout.
+fn layout_items(
+    model: &Model,
+    arm: &Arm,
+    l: &Layout,
+    name: &Ident,
+    view: &Ident,
+    doc: &Doc,
+) -> TokenStream {
+    let decl = fields_decl(model, &l.fields, &arm.meta);
+    let b = quote! { b };
+    let base = Offset::at(0);
+    let reads = read_fields(model, &l.fields, &b, &base);
+    let writes = write_fields(model, &l.fields, &b, &base);
+    let accessors = l.fields.iter().map(|f| {
+        let ident = names::ident(&f.rust);
+        let ty = field_type(model, &f.ty);
+        let value = read(model, &f.ty, &quote! { self.0 }, &Offset::at(f.offset), 0);
+        quote! {
+            #[inline]
+            pub const fn #ident(&self) -> #ty {
+                #value
+            }
+        }
+    });
+    let opcode = opcode_path(model, l);
+    let view_doc = format!(
+        " The borrowed view of [`{name}`]: each field read in place, by the method of the \
+         field's name, without decoding the rest."
+    );
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct #name {
             #(#decl)*
         }
 
         impl #name {
-            /// Size in bytes (the record size).
-            pub const SIZE: usize = #size;
-            /// The spec name.
-            pub const NAME: &'static str = #spec_name;
-            /// The arm's kind.
-            pub const KIND: ArmKind = #kind;
-            /// The opcode values bound to this arm, sorted.
-            pub const OPCODES: &'static [#width] = &[#(#op_lits),*];
-
-            /// Decode any record as this arm; never fails, every byte is kept.
+            /// Decode any record as this layout; never fails, every byte is kept.
             #[must_use]
             #[inline]
             pub const fn decode(b: &[u8; RECORD_SIZE]) -> #name {
                 #reads
             }
 
-            /// Encode to a record; `decode` of the result gives `self` back, and
-            /// `decode` then `encode` is the identity on every input.
+            /// Encode back to bytes; the inverse of `decode` on every input.
             #[must_use]
             #[inline]
             pub fn encode(&self) -> [u8; RECORD_SIZE] {
@@ -216,14 +370,12 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
                 out
             }
 
-            /// A view of `b` as this arm.
+            /// The discriminant.
             #[must_use]
             #[inline]
-            pub const fn view(b: &[u8; RECORD_SIZE]) -> #view<'_> {
-                #view(b)
+            pub const fn opcode(&self) -> Opcode {
+                #opcode
             }
-
-            #getters
         }
 
         impl Default for #name {
@@ -233,111 +385,47 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
             }
         }
 
-        #view_doc
+        #[doc = #view_doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct #view<'a>(pub &'a [u8; RECORD_SIZE]);
 
+        #[allow(missing_docs)]
         impl<'a> #view<'a> {
-            /// View `b` as this arm.
-            #[must_use]
-            pub const fn new(b: &'a [u8; RECORD_SIZE]) -> #view<'a> {
-                #view(b)
-            }
+            #(#accessors)*
 
-            /// Decode the whole record into the owned type.
+            /// The owned record.
             #[must_use]
-            #[inline]
             pub const fn decode(&self) -> #name {
                 #name::decode(self.0)
             }
 
-            #(#accessors)*
-        }
-
-        #assert
-    }
-}
-
-/// The `const fn` accessor of a view (and `_raw` for enum-typed fields).
-fn view_accessor(model: &Model, f: &Field) -> TokenStream {
-    let ident = field_ident(f);
-    let doc = field_doc(model, f);
-    let b = quote! { self.0 };
-    let off = Offset::at(f.offset);
-    let raw = read(model, &f.ty, &b, &off, 0);
-    match enum_of(&f.ty) {
-        None => {
-            let ty = field_type(model, &f.ty);
-            quote! {
-                #doc
-                #[must_use]
-                #[inline]
-                pub const fn #ident(&self) -> #ty {
-                    #raw
-                }
-            }
-        }
-        Some(e) => {
-            let raw_fn = raw_ident(f);
-            let raw_ty = field_type(model, &f.ty);
-            let view_ty = enum_view_type(model, &f.ty);
-            let enum_ty = names::ty(&model[e].name);
-            let raw_doc = Doc::text(format!(
-                "The raw value of {} (bytes `{}..{}`).",
-                code(&f.name),
-                f.offset,
-                f.offset + f.size
-            ));
-            let typed = if let FieldType::Enum(_) = f.ty {
-                quote! {
-                    #doc
-                    #[inline]
-                    pub const fn #ident(&self) -> #view_ty {
-                        let v = self.#raw_fn();
-                        match crate::generated::opcode::#enum_ty::from_value(v) {
-                            Some(x) => Ok(x),
-                            None => Err(v),
-                        }
-                    }
-                }
-            } else {
-                let conv = super::tokens::enum_view(model, &f.ty, quote! { self.#raw_fn() });
-                quote! {
-                    #doc
-                    #[must_use]
-                    pub fn #ident(&self) -> #view_ty {
-                        #conv
-                    }
-                }
-            };
-            quote! {
-                #typed
-
-                #raw_doc
-                #[must_use]
-                #[inline]
-                pub const fn #raw_fn(&self) -> #raw_ty {
-                    #raw
-                }
+            /// The record's bytes.
+            #[must_use]
+            pub const fn bytes(&self) -> &'a [u8; RECORD_SIZE] {
+                self.0
             }
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::fixture;
-    use super::*;
-
-    #[test]
-    fn arms_have_views_and_opcodes() {
-        let text = emit(&fixture::model()).to_string();
-        assert!(
-            text.contains("pub struct CtrlAlRef < 'a > (pub & 'a [u8 ; RECORD_SIZE])"),
-            "{text}"
-        );
-        assert!(text.contains("pub const OPCODES : & 'static [u8] = & [0xDF]"));
-        assert!(text.contains("pub const fn pseudo_opcode_raw (& self) -> u8 { crate :: raw :: le :: u8_at (self . 0 , 12) }"));
-        assert!(text.contains("ArmKind :: CtrlAl => false"));
+/// `self.header.opcode`: the field path to the discriminant in a layout.
+fn opcode_path(model: &Model, l: &Layout) -> TokenStream {
+    let off = model.record.discriminant.offset;
+    let mut path = Vec::new();
+    let mut fields = &l.fields;
+    let mut rel = off;
+    loop {
+        let Some(f) = fields.iter().find(|f| f.range().contains(&rel)) else {
+            return quote! { Opcode(0) };
+        };
+        path.push(names::ident(&f.rust));
+        match &f.ty {
+            FieldType::Struct(s) => {
+                rel -= f.offset;
+                fields = &model[*s].fields;
+            }
+            _ => break,
+        }
     }
+    quote! { self.#(#path).* }
 }

@@ -35,6 +35,53 @@ impl Doc {
         Doc { summary, notes: Vec::new(), provenance: provenance(model, meta) }
     }
 
+    /// The compact doc of a member (field, value, view): `head` and the spec's first doc
+    /// line on one line, the spec's other lines, then one line of what differs from the
+    /// owner: confidence, generations, sources.
+    pub fn member(model: &Model, meta: &Meta, owner: &Meta, head: impl Into<String>) -> Doc {
+        let head = head.into();
+        let docs = sanitize_lines(&meta.docs);
+        let mut summary = Vec::new();
+        match docs.first() {
+            Some(first) if !first.trim().is_empty() && !first.starts_with("```") => {
+                summary.push(if head.is_empty() { first.clone() } else { format!("{head}: {first}") });
+                summary.extend(docs.iter().skip(1).cloned());
+            }
+            _ => {
+                summary.push(head);
+                summary.extend(docs);
+            }
+        }
+        let mut tail = Vec::new();
+        if meta.confidence != Confidence::Certain {
+            tail.push(format!("confidence: {}", meta.confidence.as_str()));
+        }
+        if let Some(archs) = &meta.archs {
+            let names: Vec<&str> = archs.iter().map(|&a| model[a].name.as_str()).collect();
+            tail.push(if names.is_empty() { "on no generation".to_owned() } else { format!("on {}", names.join(", ")) });
+        }
+        if meta.sources != owner.sources && !meta.sources.is_empty() {
+            let s: Vec<String> = meta.sources.iter().map(|s| sanitize(s)).collect();
+            tail.push(format!("source: {}", s.join("; ")));
+        }
+        if let Some(reason) = &meta.waiver {
+            tail.push(format!("overlap waived: {}", sanitize(reason)));
+        }
+        if !tail.is_empty() {
+            let last = summary.pop().unwrap_or_default();
+            let sep = if last.is_empty() { "" } else { " · " };
+            // A long line reads better as its own paragraph.
+            if last.len() + tail.join(" · ").len() > 160 {
+                summary.push(last);
+                summary.push(String::new());
+                summary.push(capitalize(&tail.join(" · ")));
+            } else {
+                summary.push(format!("{last}{sep}{}", tail.join(" · ")));
+            }
+        }
+        Doc { summary, notes: Vec::new(), provenance: Vec::new() }
+    }
+
     /// Add a paragraph of generator text (already Markdown).
     pub fn note(mut self, line: impl Into<String>) -> Doc {
         self.notes.push(line.into());
@@ -90,6 +137,14 @@ pub fn provenance(model: &Model, meta: &Meta) -> Vec<String> {
         out.push(format!("Overlap waived: {}", sanitize(reason)));
     }
     out
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 /// Inline code, for names and values the generator quotes.

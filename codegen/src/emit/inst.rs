@@ -4,39 +4,32 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use crate::model::{ArmId, Binding, FieldType, Model, Prim, Record, SubOpcode};
+use crate::model::{ArmId, Binding, Model, Prim, Record, SubOpcode};
 
-use super::arms::arm_type;
 use super::doc::{code, Doc};
 use super::names;
 use super::tokens::{hex_text, hex_width, int, usize_lit};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
-    let Some(record) = model.records.first() else {
-        return quote! {
-            /// Size of one record: the spec declares no record.
-            pub const RECORD_SIZE: usize = 0;
-            /// Offset of the discriminant: the spec declares no record.
-            pub const DISCRIMINANT_OFFSET: usize = 0;
-        };
-    };
+    let record = &model.record;
     let consts = record_consts(model, record);
     let inst = inst_enum(model, record);
     let dispatch = dispatch_fn(model, record);
     let tables = binding_table(model, record);
     let sentinels = sentinels(model, record);
-    quote! {
-        use crate::error::DecodeError;
-        use crate::generated::arms::{self, ArmKind};
-        use crate::raw::Raw;
-
-        #consts
-        #inst
-        #dispatch
-        #tables
-        #sentinels
-    }
+    let body = quote! { #consts #inst #dispatch #tables #sentinels };
+    let uses = super::imports::needed(
+        model,
+        &body,
+        &["arms", "opcode"],
+        &[
+            ("DecodeError", quote! { crate::error::DecodeError }),
+            ("Arch", quote! { crate::generated::geometry::Arch }),
+            ("Raw", quote! { crate::raw::Raw }),
+        ],
+    );
+    quote! { #uses #body }
 }
 
 /// The discriminant's integer type.
@@ -75,109 +68,64 @@ fn record_consts(model: &Model, record: &Record) -> TokenStream {
     }
 }
 
-/// Bound arms, in the order of their first binding (opcode order).
-fn bound_arms(model: &Model) -> Vec<ArmId> {
-    let mut out: Vec<ArmId> = Vec::new();
-    for b in &model.bindings {
-        if !out.contains(&b.arm) {
-            out.push(b.arm);
-        }
-    }
-    out
-}
-
-/// The field path from an arm to its discriminant (`header.opcode`), if it is a plain
-/// integer or enum field of the preamble.
-fn discriminant_path(model: &Model, record: &Record) -> Option<Vec<Ident>> {
-    let mut fields = &record.preamble;
-    let mut off = record.discriminant.offset;
-    let mut path = Vec::new();
-    loop {
-        let f = fields.iter().find(|f| f.range().contains(&off))?;
-        path.push(names::snake(&f.name));
-        off -= f.offset;
-        match &f.ty {
-            FieldType::Struct(s) => fields = &model[*s].fields,
-            FieldType::Enum(_) | FieldType::Prim(_) if off == 0 => return Some(path),
-            _ => return None,
-        }
-    }
-}
-
 /// `pub enum Inst` and its impl.
 fn inst_enum(model: &Model, record: &Record) -> TokenStream {
-    let bound = bound_arms(model);
-    let types: Vec<Ident> = bound.iter().map(|&a| arm_type(&model[a])).collect();
-    let spec_names: Vec<&str> = bound.iter().map(|&a| model[a].name.as_str()).collect();
-    let width = disc_width(model, record);
-    let variants = bound.iter().map(|&a| {
-        let arm = &model[a];
-        let t = arm_type(arm);
-        let doc = Doc::text(format!("{}: see [`arms::{t}`].", code(&arm.name)));
-        quote! { #doc #t(arms::#t), }
+    let types: Vec<Ident> = model.arms.iter().map(|a| names::ident(&a.rust)).collect();
+    let op = names::ident(&model[record.discriminant.ty].rust);
+    let variants = model.arms.iter().map(|arm| {
+        let t = names::ident(&arm.rust);
+        let doc = Doc::text(format!("{}: see [`{t}`].", code(&arm.name)));
+        quote! { #doc #t(#t), }
     });
-    let opcode_fn = match discriminant_path(model, record) {
-        Some(path) => {
-            // An enum-typed discriminant is stored raw in the owned arms.
-            let access = quote! { #(#path).* };
-            quote! {
-                /// The discriminant (opcode) byte.
-                #[must_use]
-                #[inline]
-                pub const fn opcode(&self) -> #width {
-                    match self {
-                        #(Inst::#types(x) => x.#access,)*
-                        Inst::Unknown(r) => r.opcode(),
-                    }
-                }
-            }
-        }
-        None => quote! {
-            /// The discriminant (opcode) byte.
-            #[must_use]
-            #[inline]
-            pub fn opcode(&self) -> #width {
-                crate::raw::le::u8_at(&self.encode(), DISCRIMINANT_OFFSET)
-            }
-        },
-    };
-    let dispatch_arms = bound.iter().map(|&a| {
-        let t = arm_type(&model[a]);
-        quote! { Some(ArmKind::#t) => Inst::#t(arms::#t::decode(b)), }
+    let decode_as = model.arms.iter().map(|arm| {
+        let t = names::ident(&arm.rust);
+        quote! { ArmKind::#t => Inst::#t(#t::decode_on(arch, b)), }
     });
-    let has_unbound = model.arms.len() > bound.len();
-    let other = if has_unbound {
-        quote! { _ => Inst::Unknown(Raw(*b)), }
-    } else {
-        quote! { None => Inst::Unknown(Raw(*b)), }
-    };
-    let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the bound arms, or the raw bytes.", code(&record.name)))
-        .note("Decoding never fails and never loses a byte: an opcode (or sub-opcode) no binding selects decodes to `Inst::Unknown`, and `encode` gives every input back unchanged.");
+    let op_width = model[record.discriminant.ty].width;
+    let read_op = read_disc(op_width, quote! { r.0 });
+    let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
+        .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
         pub enum Inst {
             #(#variants)*
-            /// A record no binding selects, kept verbatim.
+            /// A record of a named opcode whose layout no source gives (or whose
+            /// sub-opcode no binding selects), kept verbatim.
+            Opaque(Raw),
+            /// A record whose opcode value the table does not name, kept verbatim.
             Unknown(Raw),
         }
 
         impl Inst {
-            /// Decode a record, dispatching on the discriminant (and sub-opcode) bytes.
+            /// Decode a record in the layouts of generation `arch`, dispatching on the
+            /// discriminant (and sub-opcode) bytes.
             #[must_use]
             #[inline]
-            pub const fn decode(b: &[u8; RECORD_SIZE]) -> Inst {
+            pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
                 match dispatch(b) {
-                    #(#dispatch_arms)*
-                    #other
+                    Some(kind) => Inst::decode_as(kind, arch, b),
+                    None if #op(b[DISCRIMINANT_OFFSET]).is_known() => Inst::Opaque(Raw(*b)),
+                    None => Inst::Unknown(Raw(*b)),
+                }
+            }
+
+            /// Decode a record as the arm `kind`, whatever its opcode (for an arm no
+            /// binding selects, or to read a record as another arm).
+            #[must_use]
+            #[inline]
+            pub const fn decode_as(kind: ArmKind, arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
+                match kind {
+                    #(#decode_as)*
                 }
             }
 
             /// Decode a slice that must be exactly one record long.
-            pub fn decode_slice(b: &[u8]) -> Result<Inst, DecodeError> {
+            pub fn decode_slice(arch: Arch, b: &[u8]) -> Result<Inst, DecodeError> {
                 match <&[u8; RECORD_SIZE]>::try_from(b) {
-                    Ok(b) => Ok(Inst::decode(b)),
+                    Ok(b) => Ok(Inst::decode(arch, b)),
                     Err(_) => Err(DecodeError::Length { len: b.len() }),
                 }
             }
@@ -188,46 +136,33 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             pub fn encode(&self) -> [u8; RECORD_SIZE] {
                 match self {
                     #(Inst::#types(x) => x.encode(),)*
-                    Inst::Unknown(r) => r.0,
+                    Inst::Opaque(r) | Inst::Unknown(r) => r.0,
                 }
             }
 
-            #opcode_fn
-
-            /// The arm's spec name, or `UNKNOWN`.
+            /// The discriminant.
             #[must_use]
-            pub const fn name(&self) -> &'static str {
+            #[inline]
+            pub const fn opcode(&self) -> #op {
                 match self {
-                    #(Inst::#types(_) => #spec_names,)*
-                    Inst::Unknown(_) => "UNKNOWN",
+                    #(Inst::#types(x) => x.opcode(),)*
+                    Inst::Opaque(r) | Inst::Unknown(r) => #op(#read_op),
                 }
             }
 
-            /// The arm, or `None` for `Inst::Unknown`.
+            /// The arm, or `None` for a record kept verbatim.
             #[must_use]
-            pub const fn arm(&self) -> Option<ArmKind> {
+            pub const fn kind(&self) -> Option<ArmKind> {
                 match self {
                     #(Inst::#types(_) => Some(ArmKind::#types),)*
-                    Inst::Unknown(_) => None,
+                    Inst::Opaque(_) | Inst::Unknown(_) => None,
                 }
             }
 
-            /// Whether no binding selected the record.
+            /// Whether the opcode is one the table does not name.
             #[must_use]
             pub const fn is_unknown(&self) -> bool {
                 matches!(self, Inst::Unknown(_))
-            }
-        }
-
-        impl From<&[u8; RECORD_SIZE]> for Inst {
-            fn from(b: &[u8; RECORD_SIZE]) -> Inst {
-                Inst::decode(b)
-            }
-        }
-
-        impl From<Raw> for Inst {
-            fn from(r: Raw) -> Inst {
-                Inst::decode(&r.0)
             }
         }
 
@@ -245,7 +180,7 @@ fn read_disc(width: Prim, b: TokenStream) -> TokenStream {
         quote! { #b[DISCRIMINANT_OFFSET] }
     } else {
         let f = quote::format_ident!("{}_at", width.as_str());
-        quote! { crate::raw::le::#f(#b, DISCRIMINANT_OFFSET) }
+        quote! { crate::raw::le::#f(&#b, DISCRIMINANT_OFFSET) }
     }
 }
 
@@ -263,7 +198,7 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     let arms = groups.iter().map(|(op, bs)| {
         let lit = hex_width(*op, width.size());
         let plain = bs.iter().find(|b| b.sub.is_none()).map(|b| {
-            let t = arm_type(&model[b.arm]);
+            let t = names::ident(&model[b.arm].rust);
             quote! { Some(ArmKind::#t) }
         });
         let fallback = plain.unwrap_or_else(|| quote! { None });
@@ -295,7 +230,7 @@ fn sub_match(model: &Model, subs: &[(&SubOpcode, ArmId)], fallback: TokenStream)
     let inner = sub_match(model, &rest, fallback);
     let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, a)| {
         let v = int(s.value);
-        let t = arm_type(&model[*a]);
+        let t = names::ident(&model[*a].rust);
         quote! { #v => Some(ArmKind::#t), }
     });
     let off = usize_lit(offset);
@@ -313,8 +248,9 @@ fn binding_table(model: &Model, record: &Record) -> TokenStream {
     let rows = model.bindings.iter().map(|b| {
         let op = hex_width(b.opcode, width.size());
         let sub = sub_byte(b.sub.as_ref());
-        let t = arm_type(&model[b.arm]);
-        quote! { Binding { opcode: #op, sub: #sub, arm: ArmKind::#t }, }
+        let t = names::ident(&model[b.arm].rust);
+        let mnemonic = &b.mnemonic;
+        quote! { Binding { opcode: #op, sub: #sub, arm: ArmKind::#t, mnemonic: #mnemonic }, }
     });
     let disc = read_disc(width, quote! { record });
     let need = usize_lit(width.size());
@@ -337,6 +273,8 @@ fn binding_table(model: &Model, record: &Record) -> TokenStream {
             pub sub: Option<SubByte>,
             /// The arm the binding selects.
             pub arm: ArmKind,
+            /// The text form's mnemonic (the opcode's name, lower case).
+            pub mnemonic: &'static str,
         }
 
         impl Binding {
@@ -433,19 +371,3 @@ fn sentinels(model: &Model, record: &Record) -> TokenStream {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::fixture;
-    use super::*;
-
-    #[test]
-    fn pseudo_inst_sub_dispatch() {
-        let text = emit(&fixture::model()).to_string();
-        assert!(
-            text.contains("0xDF => match b [12] { 1 => Some (ArmKind :: PseudoExitExecution) , 2 => Some (ArmKind :: PseudoLibraryReloadIndex) , _ => None , } ,"),
-            "{text}"
-        );
-        assert!(text.contains("pub const EXIT : Sentinel = Sentinel { name : \"EXIT\" , opcode : 0xDF , sub : Some (SubByte { offset : 12 , value : 1 }) } ;"));
-        assert!(text.contains("x . header . opcode"));
-    }
-}

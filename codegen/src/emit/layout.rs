@@ -1,39 +1,49 @@
-//! `layout.rs`: every plain struct as an owned type, plus the field helpers that
-//! `arms.rs` shares (field declarations, decode/encode bodies, typed enum getters).
+//! `layout.rs`: every plain struct and union as an owned type, plus the field helpers
+//! that `arms.rs` shares (declarations with compact docs, decode and encode bodies).
 
-use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use proc_macro2::TokenStream;
+use quote::quote;
 
-use crate::model::{Field, FieldType, Model, Struct};
+use crate::model::{Field, FieldType, Meta, Model, Select, Struct, Union};
 
+use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{self, enum_view, enum_view_type, field_type, read, usize_lit, write, Offset};
+use super::tokens::{field_type, hex, read, usize_lit, write, Offset};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
-    let items = model.structs.iter().filter(|s| !s.is_group).map(|s| struct_items(model, s));
-    quote! { #(#items)* }
+    let structs = model.structs.iter().filter(|s| !s.is_group).map(|s| struct_items(model, s));
+    let unions = model.unions.iter().map(|u| union_items(model, u));
+    let body = quote! { #(#structs)* #(#unions)* };
+    let uses = super::imports::needed(
+        model,
+        &body,
+        &["opcode", "operand"],
+        &[
+            ("Arch", quote! { crate::generated::geometry::Arch }),
+            ("le", quote! { crate::raw::le }),
+            ("F32", quote! { crate::F32 }),
+        ],
+    );
+    quote! { #uses #body }
 }
 
-/// One struct: declaration, impl, `Default`, size assert.
+/// One struct: declaration, decode/encode, `Default`.
 fn struct_items(model: &Model, s: &Struct) -> TokenStream {
-    let name = names::ty(&s.name);
+    let name = names::ident(&s.rust);
     let size = usize_lit(s.size);
     let doc = Doc::of(model, &s.meta, format!("The struct {}.", code(&s.name)))
         .note(format!("{} bytes, little-endian; decoding and encoding keep every byte.", s.size));
-    let decl = fields_decl(model, &s.fields);
+    let decl = fields_decl(model, &s.fields, &s.meta);
     let b = quote! { b };
     let base = Offset::based(quote! { base }, 0);
     let reads = read_fields(model, &s.fields, &b, &base);
     let writes = write_fields(model, &s.fields, &b, &base);
-    let getters = enum_methods(model, &s.fields);
-    let assert = size_assert(model, &name, &s.fields);
-    let serde = serde_derive();
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #serde
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct #name {
             #(#decl)*
         }
@@ -68,8 +78,6 @@ fn struct_items(model: &Model, s: &Struct) -> TokenStream {
             pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
                 #writes
             }
-
-            #getters
         }
 
         impl Default for #name {
@@ -78,80 +86,171 @@ fn struct_items(model: &Model, s: &Struct) -> TokenStream {
                 #name::decode(&[0u8; #size])
             }
         }
-
-        #assert
     }
 }
 
-/// The Rust name of a field.
-pub fn field_ident(f: &Field) -> Ident {
-    names::snake(&f.name)
+/// One union: a byte-array newtype with one accessor and one constructor per view, and
+/// `view(arch)` choosing the reading the spec's tests select.
+fn union_items(model: &Model, u: &Union) -> TokenStream {
+    let name = names::ident(&u.rust);
+    let size = usize_lit(u.size);
+    let doc = Doc::of(model, &u.meta, format!("The union {}.", code(&u.name))).note(format!(
+        "{} bytes read in one of several ways; the bytes are kept as they are, so every \
+         reading round-trips.",
+        u.size
+    ));
+    let view_enum = names::ident(&format!("{}View", u.rust));
+    let mut accessors = Vec::new();
+    let mut variants = Vec::new();
+    for v in &u.views {
+        let get = names::ident(&v.rust);
+        let from = names::ident(&format!("from_{}", v.rust));
+        let ty = field_type(model, &v.ty);
+        let b = quote! { &self.0 };
+        let value = read(model, &v.ty, &b, &Offset::at(0), 0);
+        let w = quote! { b };
+        let store = write(model, &v.ty, &w, &Offset::at(0), quote! { v }, 0);
+        let when = match v.select {
+            Select::When(t) => format!(
+                " (chosen when {})",
+                code(&format!("byte {} & {} == {}", t.offset, hex(t.mask as u64), hex(t.value as u64)))
+            ),
+            Select::Otherwise => " (chosen when no other test holds)".to_owned(),
+            Select::Never => String::new(),
+        };
+        let vdoc = Doc::member(model, &v.meta, &u.meta, format!("The {} reading{when}", code(&v.name)));
+        let from_doc = Doc::text(format!("The bytes of a {} reading.", code(&v.name)));
+        let variant = names::ident(&names::type_str(&v.name));
+        accessors.push(quote! {
+            #vdoc
+            #[must_use]
+            #[inline]
+            pub const fn #get(&self) -> #ty {
+                #value
+            }
+
+            #from_doc
+            #[must_use]
+            pub fn #from(v: #ty) -> #name {
+                let mut out = [0u8; #size];
+                let b = &mut out;
+                #store
+                #name(out)
+            }
+        });
+        let vdoc = Doc::text(format!("The {} reading.", code(&v.name)));
+        variants.push(quote! { #vdoc #variant(#ty), });
+    }
+    let choose = choose_view(model, u, &view_enum);
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub struct #name(pub [u8; #size]);
+
+        impl #name {
+            /// Size in bytes.
+            pub const SIZE: usize = #size;
+
+            #(#accessors)*
+
+            /// The reading the spec selects on `arch`: the first view (in spec order,
+            /// among those on `arch`) whose test holds, else the `otherwise` view, else
+            /// the first.
+            #[must_use]
+            pub const fn view(&self, arch: Arch) -> #view_enum {
+                #choose
+            }
+        }
+
+        impl Default for #name {
+            /// All bytes zero.
+            fn default() -> #name {
+                #name([0u8; #size])
+            }
+        }
+
+        #[doc = concat!(" One reading of [`", stringify!(#name), "`].")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum #view_enum {
+            #(#variants)*
+        }
+    }
 }
 
-/// The doc of a field: spec docs or a fallback, its byte range, enum hint, provenance.
-pub fn field_doc(model: &Model, f: &Field) -> Doc {
-    let fallback = if f.is_reserved() {
-        "Reserved bytes, kept verbatim.".to_owned()
-    } else {
-        format!("The {} field.", code(&f.name))
+/// The body of `view(arch)`.
+fn choose_view(model: &Model, u: &Union, view_enum: &proc_macro2::Ident) -> TokenStream {
+    let arch = quote! { arch };
+    let mut steps = Vec::new();
+    for v in u.views.iter() {
+        if let Select::When(t) = v.select {
+            let on = available(model, &v.meta, &arch);
+            let (i, m, val) = (usize_lit(t.offset), hex(t.mask as u64), hex(t.value as u64));
+            let get = names::ident(&v.rust);
+            let variant = names::ident(&names::type_str(&v.name));
+            steps.push(quote! {
+                if #on && self.0[#i] & #m == #val {
+                    return #view_enum::#variant(self.#get());
+                }
+            });
+        }
+    }
+    let fallback = u
+        .views
+        .iter()
+        .find(|v| v.select == Select::Otherwise)
+        .or_else(|| u.views.iter().find(|v| v.select == Select::Never))
+        .or(u.views.first());
+    let fallback = match fallback {
+        Some(v) => {
+            let get = names::ident(&v.rust);
+            let variant = names::ident(&names::type_str(&v.name));
+            quote! { #view_enum::#variant(self.#get()) }
+        }
+        None => quote! { unreachable!() },
     };
-    let mut doc = Doc::of(model, &f.meta, fallback).note(format!(
-        "Bytes `{}..{}`.",
-        f.offset,
-        f.offset + f.size
-    ));
-    if let Some(e) = enum_of(&f.ty) {
-        doc = doc.note(format!(
-            "Raw {} value; the method of the same name gives the typed value.",
-            code(&model[e].name)
-        ));
+    if steps.is_empty() {
+        quote! { let _ = arch; #fallback }
+    } else {
+        quote! { #(#steps)* #fallback }
+    }
+}
+
+/// Whether an item with `meta` exists on the generation in `arch`.
+fn available(model: &Model, meta: &Meta, arch: &TokenStream) -> TokenStream {
+    match &meta.archs {
+        None => quote! { true },
+        Some(a) => arch_test(model, a, arch),
+    }
+}
+
+/// The compact doc of a field: its bytes, what placed it, then the spec's doc and what
+/// differs from its owner.
+pub fn field_doc(model: &Model, f: &Field, owner: &Meta) -> Doc {
+    let mut head = format!("`+{}..{}`", f.offset, f.offset + f.size);
+    match &f.ty {
+        FieldType::Reserved(_) => head.push_str(" reserved"),
+        FieldType::Unknown(_) => head.push_str(" not given by the sources (partial layout)"),
+        _ => {}
     }
     if let Some(g) = &f.group {
         let group = &model[g.group];
         let prefix = g.prefix.as_deref().map(|p| format!(" as {p}")).unwrap_or_default();
-        doc = doc
-            .note(format!(
-                "Placed by {} at +{}.",
-                code(&format!("use {}{prefix}", group.name)),
-                g.base
-            ))
-            .with_provenance(model, &group.meta)
-            .with_provenance(model, &g.meta);
+        head.push_str(&format!(" ({})", code(&format!("use {}{prefix}", group.name))));
     }
-    doc
-}
-
-/// The enum an enum-typed (or array-of-enum) field holds.
-pub fn enum_of(ty: &FieldType) -> Option<crate::model::EnumId> {
-    match ty {
-        FieldType::Enum(e) => Some(*e),
-        FieldType::Array(t, _) => enum_of(t),
-        _ => None,
+        if f.inherited {
+        return Doc::text(format!("{head}: the record's preamble member {}.", code(&f.name)));
     }
-}
-
-/// The derive and, for arrays longer than serde's 32, `serde_big_array`'s adapter.
-pub fn serde_derive() -> TokenStream {
-    quote! { #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))] }
-}
-
-fn serde_big_array(ty: &FieldType) -> Option<TokenStream> {
-    let n = match ty {
-        FieldType::Reserved(n) | FieldType::Array(_, n) => *n,
-        _ => return None,
-    };
-    (n > 32).then(
-        || quote! { #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))] },
-    )
+    Doc::member(model, &f.meta, owner, head)
 }
 
 /// `pub name: T,` with docs, per field.
-pub fn fields_decl(model: &Model, fields: &[Field]) -> Vec<TokenStream> {
+pub fn fields_decl(model: &Model, fields: &[Field], owner: &Meta) -> Vec<TokenStream> {
     fields
         .iter()
         .map(|f| {
-            let doc = field_doc(model, f);
-            let ident = field_ident(f);
+            let doc = field_doc(model, f, owner);
+            let ident = names::ident(&f.rust);
             let ty = field_type(model, &f.ty);
             let big = serde_big_array(&f.ty);
             quote! { #doc #big pub #ident: #ty, }
@@ -159,10 +258,20 @@ pub fn fields_decl(model: &Model, fields: &[Field]) -> Vec<TokenStream> {
         .collect()
 }
 
+fn serde_big_array(ty: &FieldType) -> Option<TokenStream> {
+    let n = match ty {
+        FieldType::Reserved(n) | FieldType::Unknown(n) | FieldType::Array(_, n) => *n,
+        _ => return None,
+    };
+    (n > 32).then(
+        || quote! { #[cfg_attr(feature = "serde", serde(with = "serde_big_array::BigArray"))] },
+    )
+}
+
 /// `Self { a: <read a>, ... }` reading every field from `b` at `base + offset`.
 pub fn read_fields(model: &Model, fields: &[Field], b: &TokenStream, base: &Offset) -> TokenStream {
     let inits = fields.iter().map(|f| {
-        let ident = field_ident(f);
+        let ident = names::ident(&f.rust);
         let value = read(model, &f.ty, b, &base.plus(f.offset), 0);
         quote! { #ident: #value, }
     });
@@ -177,103 +286,8 @@ pub fn write_fields(
     base: &Offset,
 ) -> TokenStream {
     let stmts = fields.iter().map(|f| {
-        let ident = field_ident(f);
+        let ident = names::ident(&f.rust);
         write(model, &f.ty, b, &base.plus(f.offset), quote! { self.#ident }, 0)
     });
     quote! { #(#stmts)* }
-}
-
-/// prost-style typed getters (and setters, for scalars) of the enum-typed fields.
-pub fn enum_methods(model: &Model, fields: &[Field]) -> TokenStream {
-    let methods = fields.iter().filter_map(|f| {
-        let view = enum_view_type(model, &f.ty)?;
-        let ident = field_ident(f);
-        let e = enum_of(&f.ty)?;
-        let get = enum_view(model, &f.ty, quote! { self.#ident });
-        let get_doc = Doc::text(format!(
-            "The typed {} of {}; the raw value when the spec names none.",
-            code(&model[e].name),
-            code(&f.name)
-        ));
-        let setter = matches!(f.ty, FieldType::Enum(_)).then(|| {
-            let set = names::snake_join(&["set", &f.name]);
-            let ty = names::ty(&model[e].name);
-            let set_doc = Doc::text(format!("Set {} to a named value.", code(&f.name)));
-            quote! {
-                #set_doc
-                #[inline]
-                pub fn #set(&mut self, v: crate::generated::opcode::#ty) {
-                    self.#ident = v.value();
-                }
-            }
-        });
-        // `Result` is already `#[must_use]` (clippy's `double_must_use`); arrays are not.
-        let must_use = (!matches!(f.ty, FieldType::Enum(_))).then(|| quote! { #[must_use] });
-        Some(quote! {
-            #get_doc
-            #must_use
-            pub fn #ident(&self) -> #view {
-                #get
-            }
-            #setter
-        })
-    });
-    quote! { #(#methods)* }
-}
-
-/// `const _: () = assert!(<field sizes> == X::SIZE);`, nested structs by their own `SIZE`.
-pub fn size_assert(model: &Model, name: &Ident, fields: &[Field]) -> TokenStream {
-    let mut literal = 0u32;
-    let mut terms = Vec::new();
-    for f in fields {
-        match size_term(model, &f.ty) {
-            Some(t) => terms.push(t),
-            None => literal += f.size,
-        }
-    }
-    if literal > 0 || terms.is_empty() {
-        terms.push(tokens::usize_lit(literal).into_token_stream());
-    }
-    let text = format!("the fields of {name} do not add up to its size");
-    quote! {
-        const _: () = assert!(#(#terms)+* == #name::SIZE, #text);
-    }
-}
-
-/// `T::SIZE` or `N * T::SIZE` for struct-typed fields (and arrays of them).
-fn size_term(model: &Model, ty: &FieldType) -> Option<TokenStream> {
-    match ty {
-        FieldType::Struct(s) => {
-            let n = names::ty(&model[*s].name);
-            Some(quote! { crate::generated::layout::#n::SIZE })
-        }
-        FieldType::Array(t, n) => {
-            let inner = size_term(model, t)?;
-            let n = usize_lit(*n);
-            Some(quote! { #n * #inner })
-        }
-        _ => None,
-    }
-}
-
-/// `x_raw` accessor name of a view.
-pub fn raw_ident(f: &Field) -> Ident {
-    format_ident!("{}_raw", names::snake_str(&f.name))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::fixture;
-    use super::*;
-
-    #[test]
-    fn nested_arrays_and_enums() {
-        let text = emit(&fixture::model()).to_string();
-        assert!(text.contains("pub struct Header"), "{text}");
-        assert!(!text.contains("DtypePair"), "groups are not emitted");
-        assert!(text.contains(
-            "pub fn opcode (& self) -> Result < crate :: generated :: opcode :: Opcode , u8 >"
-        ));
-        assert!(text.contains("crate :: raw :: le :: i16_at (b , base + 4 + i0 * 2)"), "{text}");
-    }
 }

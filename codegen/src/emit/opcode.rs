@@ -1,185 +1,170 @@
-//! `opcode.rs`: every spec enum with `TryFrom`, names, `ALL`, bands and availability.
+//! `opcode.rs`: every spec enum as an open newtype with one constant per named value,
+//! the opcode table's facts (status, engines, arm), bands and vocabularies.
+//!
+//! An enum is a newtype over its width, not a Rust `enum`: a field of an enum type holds
+//! any value of the width, named or not, so decoding stays lossless and a value added
+//! to the spec is additive for every downstream `match`.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, ToTokens};
 
-use crate::model::{ArchId, Band, Enum, EnumId, Meta, Model};
+use crate::model::{Band, Enum, EnumId, Model, Status, Vocab};
 
+use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{hex_text, hex_width, usize_lit};
+use super::tokens::{hex_text, hex_width};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
     let enums = model.enum_ids().map(|id| enum_items(model, id));
-    let bands = model.bands.iter().map(|b| band_fn(model, b));
-    quote! {
-        use core::fmt;
-
-        use crate::generated::geometry::Arch;
-
-        #(#enums)*
-        #(#bands)*
-    }
+    let vocabs = model.vocabs.iter().map(|v| vocab(model, v));
+    let body = quote! { #(#enums)* #(#vocabs)* };
+    let uses = super::imports::needed(
+        model,
+        &body,
+        &[],
+        &[
+            ("fmt", quote! { core::fmt }),
+            ("Status", quote! { crate::facts::Status }),
+            ("ArmKind", quote! { crate::generated::arms::ArmKind }),
+            ("Arch", quote! { crate::generated::geometry::Arch }),
+        ],
+    );
+    quote! { #uses #body }
 }
 
-/// One enum: the type, its inherent impl, and its trait impls.
+/// One enum: the newtype, its constants and queries, and its trait impls.
 fn enum_items(model: &Model, id: EnumId) -> TokenStream {
     let e = &model[id];
-    let decl = enum_decl(model, e);
-    let inherent = inherent_impl(model, id);
-    let traits = trait_impls(e);
-    quote! { #decl #inherent #traits }
-}
-
-/// `#[repr(uN)] pub enum X { V = value, ... }`.
-fn enum_decl(model: &Model, e: &Enum) -> TokenStream {
-    let name = names::ty(&e.name);
+    let name = names::ident(&e.rust);
     let width = e.width;
     let doc = Doc::of(model, &e.meta, format!("The spec enum {}.", code(&e.name))).note(format!(
-        "Stored as {}; `TryFrom<{}>` gives the raw value back when the spec names none.",
-        code(width.as_str()),
-        width.as_str()
+        "Any {} is a value: a constant names each value the spec names, and an unnamed value \
+         decodes, prints as hex and re-encodes unchanged.",
+        code(width.as_str())
     ));
-    let variants = e.variants.iter().map(|v| {
-        let ident = names::variant(&v.name);
+    let consts = e.variants.iter().map(|v| {
+        let c = names::ident(&v.rust);
         let value = hex_width(v.value, width.size());
-        let doc =
-            Doc::of(model, &v.meta, format!("{} = {}.", code(&v.name), code(&hex_text(v.value))));
-        quote! { #doc #ident = #value, }
+        let doc = Doc::member(model, &v.meta, &e.meta, code(&hex_text(v.value)));
+        quote! { #doc pub const #c: #name = #name(#value); }
     });
-    // A zero-variant enum cannot have a `repr`; the lowering allows none today, but keep
-    // the output valid for any model.
-    let repr = (!e.variants.is_empty()).then(|| quote! { #[repr(#width)] });
-    quote! {
-        #doc
-        #repr
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        pub enum #name {
-            #(#variants)*
-        }
-    }
-}
-
-/// `ALL`, `value`, `name`, `from_value`, `from_name`, band queries and `available_on`.
-fn inherent_impl(model: &Model, id: EnumId) -> TokenStream {
-    let e = &model[id];
-    let name = names::ty(&e.name);
-    let width = e.width;
-    let n = usize_lit(e.variants.len() as u32);
-    let idents: Vec<_> = e.variants.iter().map(|v| names::variant(&v.name)).collect();
     let values: Vec<_> = e.variants.iter().map(|v| hex_width(v.value, width.size())).collect();
     let spec_names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
+    let consts_list: Vec<_> = e.variants.iter().map(|v| names::ident(&v.rust)).collect();
     let bands = model.bands.iter().filter(|b| b.enum_id == id).map(|b| band_method(model, b));
     let available = available_on(model, e);
+    let opcode = (id == model.opcode_enum()).then(|| opcode_facts(model, e));
     quote! {
+        #doc
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[repr(transparent)]
+        pub struct #name(pub #width);
+
         impl #name {
-            /// Every variant, in value order.
-            pub const ALL: [#name; #n] = [#(#name::#idents),*];
+            #(#consts)*
 
-            /// The raw value.
+            /// Every named value, in value order.
             #[must_use]
-            #[inline]
-            pub const fn value(self) -> #width {
-                match self {
-                    #(#name::#idents => #values,)*
-                }
+            pub const fn known() -> &'static [#name] {
+                &[#(#name::#consts_list),*]
             }
 
-            /// The spec name (`INVALID`, not `Invalid`).
+            /// The spec name of the value, if the spec names it.
             #[must_use]
-            pub const fn name(self) -> &'static str {
-                match self {
-                    #(#name::#idents => #spec_names,)*
-                }
-            }
-
-            /// The variant with raw value `v`, if the spec names one.
-            #[must_use]
-            pub const fn from_value(v: #width) -> Option<#name> {
-                match v {
-                    #(#values => Some(#name::#idents),)*
+            pub const fn name(self) -> Option<&'static str> {
+                match self.0 {
+                    #(#values => Some(#spec_names),)*
                     _ => None,
                 }
             }
 
-            /// The variant with spec name `name` (exact, case-sensitive).
+            /// The value the spec names `name` (exact, case-sensitive).
             #[must_use]
             pub fn from_name(name: &str) -> Option<#name> {
                 match name {
-                    #(#spec_names => Some(#name::#idents),)*
+                    #(#spec_names => Some(#name::#consts_list),)*
                     _ => None,
                 }
+            }
+
+            /// Whether the spec names the value.
+            #[must_use]
+            pub const fn is_known(self) -> bool {
+                self.name().is_some()
             }
 
             #(#bands)*
             #available
+            #opcode
         }
-    }
-}
 
-/// `TryFrom<uN>`, `From<X> for uN` and `Display`.
-fn trait_impls(e: &Enum) -> TokenStream {
-    let name = names::ty(&e.name);
-    let width = e.width;
-    quote! {
-        impl TryFrom<#width> for #name {
-            type Error = #width;
-
-            /// The variant with raw value `v`; the value itself when the spec names none.
-            fn try_from(v: #width) -> Result<#name, #width> {
-                match #name::from_value(v) {
-                    Some(x) => Ok(x),
-                    None => Err(v),
-                }
+        impl From<#width> for #name {
+            fn from(v: #width) -> #name {
+                #name(v)
             }
         }
 
         impl From<#name> for #width {
             fn from(v: #name) -> #width {
-                v.value()
+                v.0
+            }
+        }
+
+        impl fmt::Debug for #name {
+            /// `FP32`, or the raw value in hex when the spec names none.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self.name() {
+                    Some(n) => f.write_str(n),
+                    None => write!(f, "{}({:#x})", stringify!(#name), self.0),
+                }
             }
         }
 
         impl fmt::Display for #name {
-            /// The spec name.
+            /// The spec name, or the raw value in hex.
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
+                match self.name() {
+                    Some(n) => f.write_str(n),
+                    None => write!(f, "{:#x}", self.0),
+                }
             }
         }
     }
 }
 
-/// `const fn available_on(self, arch: Arch) -> bool` from the variants' (and the enum's) `@archs`.
+/// `available_on(arch)`: whether the value exists on a generation (named values with
+/// `@archs`; every other value, named or not, answers true).
 fn available_on(model: &Model, e: &Enum) -> TokenStream {
-    let name = names::ty(&e.name);
-    let mut arms = Vec::new();
+    // Group values by their generation set so each set is tested once.
+    let mut groups: Vec<(&Vec<crate::model::ArchId>, Vec<TokenStream>)> = Vec::new();
     for v in &e.variants {
-        if let Some(archs) = &v.meta.archs {
-            let ident = names::variant(&v.name);
-            let test = arch_test(model, archs);
-            arms.push(quote! { #name::#ident => #test, });
+        let Some(archs) = &v.meta.archs else { continue };
+        let value = hex_width(v.value, e.width.size()).into_token_stream();
+        match groups.iter_mut().find(|(a, _)| *a == archs) {
+            Some((_, vs)) => vs.push(value),
+            None => groups.push((archs, vec![value])),
         }
     }
-    let per_variant = if arms.is_empty() {
-        quote! { true }
+    let arms = groups.iter().map(|(archs, values)| {
+        let test = arch_test(model, archs, &quote! { arch });
+        quote! { #(#values)|* => #test, }
+    });
+    let body = if groups.is_empty() {
+        quote! { let _ = arch; true }
     } else {
-        if arms.len() < e.variants.len() {
-            arms.push(quote! { _ => true, });
+        quote! {
+            match self.0 {
+                #(#arms)*
+                _ => true,
+            }
         }
-        quote! { match self { #(#arms)* } }
-    };
-    let body = match &e.meta.archs {
-        Some(archs) => {
-            let test = arch_test(model, archs);
-            quote! { #test && #per_variant }
-        }
-        None if arms.is_empty() => quote! { let _ = arch; true },
-        None => per_variant,
     };
     quote! {
-        /// Whether the value exists on `arch` (the spec's `@archs`; all generations when absent).
+        /// Whether the value exists on `arch` (the spec's `@archs`; true for a value the
+        /// spec does not restrict or does not name).
         #[must_use]
         pub const fn available_on(self, arch: Arch) -> bool {
             #body
@@ -187,102 +172,151 @@ fn available_on(model: &Model, e: &Enum) -> TokenStream {
     }
 }
 
-/// `matches!(arch, Arch::A | Arch::B)`, or `false` for an empty set.
-pub fn arch_test(model: &Model, archs: &[ArchId]) -> TokenStream {
-    if archs.is_empty() {
-        return quote! { false };
-    }
-    let variants = archs.iter().map(|&a| names::variant(&model[a].name));
-    quote! { matches!(arch, #(Arch::#variants)|*) }
-}
-
-/// The `is_<band>` method on the enum.
-fn band_method(model: &Model, b: &Band) -> TokenStream {
-    let e = &model[b.enum_id];
-    let method = names::snake_join(&["is", &b.name]);
-    let free = band_fn_name(model, b);
-    let doc = band_doc(model, b, &b.meta, e);
-    quote! {
-        #doc
-        #[must_use]
-        #[inline]
-        pub const fn #method(self) -> bool {
-            #free(self.value())
-        }
-    }
-}
-
-/// `pub const fn is_<enum>_<band>(v: uN) -> bool`, true for unnamed values in the band too.
-fn band_fn(model: &Model, b: &Band) -> TokenStream {
-    let e = &model[b.enum_id];
-    let width = e.width;
-    let name = band_fn_name(model, b);
-    let doc =
-        band_doc(model, b, &b.meta, e).note("Any raw value counts, named by the spec or not.");
-    let pats: Vec<TokenStream> = b
-        .ranges
-        .iter()
-        .map(|&(lo, hi)| {
-            let lo_t = hex_width(lo, width.size());
-            let hi_t = hex_width(hi, width.size());
-            if lo == hi {
-                quote! { #lo_t }
-            } else {
-                quote! { #lo_t..=#hi_t }
-            }
-        })
-        .collect();
-    let body = if pats.is_empty() {
-        quote! { let _ = v; false }
-    } else {
-        quote! { matches!(v, #(#pats)|*) }
+/// The opcode table's facts: the arm of each plainly bound opcode, status, engines.
+fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
+    let w = e.width.size();
+    let arm_rows = model.bindings.iter().filter(|b| b.sub.is_none()).map(|b| {
+        let v = hex_width(b.opcode, w);
+        let kind = names::ident(&model[b.arm].rust);
+        quote! { #v => Some(ArmKind::#kind), }
+    });
+    let sub_rows: Vec<_> = {
+        let mut ops: Vec<u64> =
+            model.bindings.iter().filter(|b| b.sub.is_some()).map(|b| b.opcode).collect();
+        ops.dedup();
+        ops.into_iter().map(|o| hex_width(o, w)).collect()
     };
+    let sub_body = if sub_rows.is_empty() {
+        quote! { let _ = self; false }
+    } else {
+        quote! { matches!(self.0, #(#sub_rows)|*) }
+    };
+    let mut by_status: Vec<(Status, Vec<TokenStream>)> = Vec::new();
+    for v in &e.variants {
+        if let Some(s) = v.status {
+            let value = hex_width(v.value, w).into_token_stream();
+            match by_status.iter_mut().find(|(x, _)| *x == s) {
+                Some((_, vs)) => vs.push(value),
+                None => by_status.push((s, vec![value])),
+            }
+        }
+    }
+    let status_rows = by_status.iter().map(|(s, vs)| {
+        let s = names::ident(&names::type_str(s.as_str()));
+        quote! { #(#vs)|* => Some(Status::#s), }
+    });
+    let engine_rows = model.record.engines.map(|voc| {
+        let voc = &model[voc];
+        let ty = names::ident(&voc.rust);
+        let mut groups: Vec<(&Vec<u32>, Vec<TokenStream>)> = Vec::new();
+        for v in e.variants.iter().filter(|v| !v.engines.is_empty()) {
+            let value = hex_width(v.value, w).into_token_stream();
+            match groups.iter_mut().find(|(g, _)| *g == &v.engines) {
+                Some((_, vs)) => vs.push(value),
+                None => groups.push((&v.engines, vec![value])),
+            }
+        }
+        let rows = groups.iter().map(|(eng, vs)| {
+            let words = eng.iter().map(|&k| names::ident(&voc.words[k as usize].rust));
+            quote! { #(#vs)|* => &[#(#ty::#words),*], }
+        });
+        quote! {
+            /// The engines that execute the opcode (empty when the table names none).
+            #[must_use]
+            pub const fn engines(self) -> &'static [#ty] {
+                match self.0 {
+                    #(#rows)*
+                    _ => &[],
+                }
+            }
+        }
+    });
+    quote! {
+        /// The arm records with this opcode are read as, when the opcode binds one arm
+        /// (an opcode that sub-dispatches on another byte answers `None`; see
+        /// [`Self::sub_dispatches`]).
+        #[must_use]
+        pub const fn arm(self) -> Option<ArmKind> {
+            match self.0 {
+                #(#arm_rows)*
+                _ => None,
+            }
+        }
+
+        /// Whether records with this opcode choose their arm by a sub-opcode byte.
+        #[must_use]
+        pub const fn sub_dispatches(self) -> bool {
+            #sub_body
+        }
+
+        /// The maintained/dormant flag the opcode table gives (`None` for a value it
+        /// does not name).
+        #[must_use]
+        pub const fn status(self) -> Option<Status> {
+            match self.0 {
+                #(#status_rows)*
+                _ => None,
+            }
+        }
+
+        #engine_rows
+    }
+}
+
+/// `is_<band>(self)`: membership of a named value set.
+fn band_method(model: &Model, b: &Band) -> TokenStream {
+    let f = names::snake_join(&["is", &b.name]);
+    let w = model[b.enum_id].width.size();
+    let ranges = b.ranges.iter().map(|&(lo, hi)| {
+        if lo == hi {
+            let v = hex_width(lo, w);
+            quote! { #v }
+        } else {
+            let (lo, hi) = (hex_width(lo, w), hex_width(hi, w));
+            quote! { #lo..=#hi }
+        }
+    });
+    let doc = Doc::of(model, &b.meta, format!("Whether the value is in band {}.", code(&b.name)));
     quote! {
         #doc
         #[must_use]
-        #[inline]
-        pub const fn #name(v: #width) -> bool {
-            #body
+        pub const fn #f(self) -> bool {
+            matches!(self.0, #(#ranges)|*)
         }
     }
 }
 
-fn band_fn_name(model: &Model, b: &Band) -> proc_macro2::Ident {
-    names::snake_join(&["is", &model[b.enum_id].name, &b.name])
-}
+/// A vocabulary: a plain Rust enum of names without encodings.
+fn vocab(model: &Model, v: &Vocab) -> TokenStream {
+    let name = names::ident(&v.rust);
+    let doc = Doc::of(model, &v.meta, format!("The spec vocabulary {}.", code(&v.name)))
+        .note("Names without an encoding: never stored in a record.");
+    let words: Vec<_> = v.words.iter().map(|w| names::ident(&w.rust)).collect();
+    let docs = v.words.iter().map(|w| Doc::member(model, &w.meta, &v.meta, code(&w.name)));
+    let spec: Vec<&str> = v.words.iter().map(|w| w.name.as_str()).collect();
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#docs #words,)*
+        }
 
-fn band_doc(model: &Model, b: &Band, meta: &Meta, e: &Enum) -> Doc {
-    let ranges: Vec<String> =
-        b.ranges
-            .iter()
-            .map(|&(lo, hi)| {
-                if lo == hi {
-                    hex_text(lo)
-                } else {
-                    format!("{}..={}", hex_text(lo), hex_text(hi))
+        impl #name {
+            /// The spec name.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(#name::#words => #spec,)*
                 }
-            })
-            .collect();
-    Doc::of(
-        model,
-        meta,
-        format!("Whether the value is in the band {}.", code(&format!("{}.{}", e.name, b.name))),
-    )
-    .note(format!("Values: {}.", code(&ranges.join(" | "))))
-}
+            }
+        }
 
-#[cfg(test)]
-mod tests {
-    use super::super::fixture;
-    use super::*;
-
-    #[test]
-    fn bands_and_availability() {
-        let text = emit(&fixture::model()).to_string();
-        assert!(text.contains("pub const fn is_opcode_host_only (v : u8) -> bool { matches ! (v , 0xA9 | 0xC1 ..= 0xDF) }"), "{text}");
-        assert!(text.contains(
-            "Opcode :: JpegDecode => matches ! (arch , Arch :: Cayman | Arch :: Mariana)"
-        ));
-        assert!(text.contains("pub const ALL : [Opcode ; 7]"));
+        impl fmt::Display for #name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
     }
 }

@@ -144,76 +144,26 @@ impl ToTokens for Offset {
     }
 }
 
-/// The owned Rust type of a layout field: bits types as their newtype, enums as their
-/// raw integer, structs nested, arrays as arrays, reserved bytes as `[u8; N]`.
+/// The owned Rust type of a layout field: spec types by their generated name (imported
+/// by each generated module), floats as their bits, arrays as arrays, reserved and
+/// unknown bytes as `[u8; N]`.
 pub fn field_type(model: &Model, ty: &FieldType) -> TokenStream {
     match ty {
+        FieldType::Prim(Prim::F32) => quote! { F32 },
         FieldType::Prim(p) => p.to_token_stream(),
         FieldType::Array(t, n) => {
             let t = field_type(model, t);
             let n = usize_lit(*n);
             quote! { [#t; #n] }
         }
-        FieldType::Struct(s) => {
-            let name = names::ty(&model[*s].name);
-            quote! { crate::generated::layout::#name }
-        }
-        FieldType::Bits(b) => {
-            let name = names::ty(&model[*b].name);
-            quote! { crate::generated::operand::#name }
-        }
-        FieldType::Enum(e) => model[*e].width.to_token_stream(),
-        FieldType::Reserved(n) => {
+        FieldType::Struct(s) => names::ident(&model[*s].rust).into_token_stream(),
+        FieldType::Union(u) => names::ident(&model[*u].rust).into_token_stream(),
+        FieldType::Bits(b) => names::ident(&model[*b].rust).into_token_stream(),
+        FieldType::Enum(e) => names::ident(&model[*e].rust).into_token_stream(),
+        FieldType::Reserved(n) | FieldType::Unknown(n) => {
             let n = usize_lit(*n);
             quote! { [u8; #n] }
         }
-    }
-}
-
-/// The Rust type of an enum-typed field's typed reading (`Result<Dtype, u8>`, or an
-/// array of those), or `None` when the field holds no enum.
-pub fn enum_view_type(model: &Model, ty: &FieldType) -> Option<TokenStream> {
-    match ty {
-        FieldType::Enum(e) => {
-            let name = names::ty(&model[*e].name);
-            let w = model[*e].width;
-            Some(quote! { Result<crate::generated::opcode::#name, #w> })
-        }
-        FieldType::Array(t, n) => {
-            let inner = enum_view_type(model, t)?;
-            let n = usize_lit(*n);
-            Some(quote! { [#inner; #n] })
-        }
-        _ => None,
-    }
-}
-
-/// Convert a raw field value `v` of type `ty` to its enum view (`enum_view_type`).
-pub fn enum_view(model: &Model, ty: &FieldType, v: TokenStream) -> TokenStream {
-    match ty {
-        FieldType::Array(t, _) => {
-            let f = enum_view_fn(model, t);
-            quote! { #v.map(#f) }
-        }
-        _ => {
-            let f = enum_view_fn(model, ty);
-            quote! { #f(#v) }
-        }
-    }
-}
-
-/// A function (path or closure) converting one raw element to its enum view.
-fn enum_view_fn(model: &Model, ty: &FieldType) -> TokenStream {
-    match ty {
-        FieldType::Array(t, _) => {
-            let f = enum_view_fn(model, t);
-            quote! { |x| x.map(#f) }
-        }
-        FieldType::Enum(e) => {
-            let name = names::ty(&model[*e].name);
-            quote! { crate::generated::opcode::#name::try_from }
-        }
-        _ => quote! { core::convert::identity },
     }
 }
 
@@ -226,33 +176,42 @@ pub fn read(
     off: &Offset,
     depth: usize,
 ) -> TokenStream {
-    let le = quote! { crate::raw::le };
     match ty {
+        FieldType::Prim(Prim::F32) => quote! { F32(le::u32_at(#b, #off)) },
         FieldType::Prim(p) => {
             let f = format_ident!("{}_at", p.as_str());
-            quote! { #le::#f(#b, #off) }
+            quote! { le::#f(#b, #off) }
         }
-        FieldType::Enum(e) => read(model, &FieldType::Prim(model[*e].width), b, off, depth),
+        FieldType::Enum(e) => {
+            let name = names::ident(&model[*e].rust);
+            let inner = read(model, &FieldType::Prim(model[*e].width), b, off, depth);
+            quote! { #name(#inner) }
+        }
         FieldType::Bits(id) => {
-            let name = names::ty(&model[*id].name);
+            let name = names::ident(&model[*id].rust);
             let inner = read(model, &FieldType::Prim(model[*id].width), b, off, depth);
-            quote! { crate::generated::operand::#name(#inner) }
+            quote! { #name(#inner) }
+        }
+        FieldType::Union(u) => {
+            let name = names::ident(&model[*u].rust);
+            let n = usize_lit(model[*u].size);
+            quote! { #name(le::bytes_at::<#n>(#b, #off)) }
         }
         FieldType::Struct(s) => {
-            let name = names::ty(&model[*s].name);
-            quote! { crate::generated::layout::#name::read_from(#b, #off) }
+            let name = names::ident(&model[*s].rust);
+            quote! { #name::read_from(#b, #off) }
         }
-        FieldType::Reserved(n) => {
+        FieldType::Reserved(n) | FieldType::Unknown(n) => {
             let n = usize_lit(*n);
-            quote! { #le::bytes_at::<#n>(#b, #off) }
+            quote! { le::bytes_at::<#n>(#b, #off) }
         }
         FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::U8)) => {
             let n = usize_lit(*n);
-            quote! { #le::bytes_at::<#n>(#b, #off) }
+            quote! { le::bytes_at::<#n>(#b, #off) }
         }
         FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::I8)) => {
             let n = usize_lit(*n);
-            quote! { #le::i8s_at::<#n>(#b, #off) }
+            quote! { le::i8s_at::<#n>(#b, #off) }
         }
         FieldType::Array(_, 0) => quote! { [] },
         FieldType::Array(t, n) => {
@@ -285,20 +244,23 @@ pub fn write(
     v: TokenStream,
     depth: usize,
 ) -> TokenStream {
-    let le = quote! { crate::raw::le };
     match ty {
+        FieldType::Prim(Prim::F32) => quote! { le::set_u32(#b, #off, #v.0); },
         FieldType::Prim(p) => {
             let f = format_ident!("set_{}", p.as_str());
-            quote! { #le::#f(#b, #off, #v); }
+            quote! { le::#f(#b, #off, #v); }
         }
-        FieldType::Enum(e) => write(model, &FieldType::Prim(model[*e].width), b, off, v, depth),
+        FieldType::Enum(e) => {
+            write(model, &FieldType::Prim(model[*e].width), b, off, quote! { #v.0 }, depth)
+        }
         FieldType::Bits(id) => {
             write(model, &FieldType::Prim(model[*id].width), b, off, quote! { #v.0 }, depth)
         }
+        FieldType::Union(_) => quote! { le::set_bytes(#b, #off, &#v.0); },
         FieldType::Struct(_) => quote! { #v.write_to(#b, #off); },
-        FieldType::Reserved(_) => quote! { #le::set_bytes(#b, #off, &#v); },
+        FieldType::Reserved(_) | FieldType::Unknown(_) => quote! { le::set_bytes(#b, #off, &#v); },
         FieldType::Array(t, _) if matches!(**t, FieldType::Prim(Prim::U8)) => {
-            quote! { #le::set_bytes(#b, #off, &#v); }
+            quote! { le::set_bytes(#b, #off, &#v); }
         }
         FieldType::Array(t, _) => {
             let i = format_ident!("i{depth}");

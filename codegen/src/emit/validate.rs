@@ -7,23 +7,28 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
 use crate::model::{
-    Aperture, ArmId, Binding, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode,
+    Aperture, BitType, Binding, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode,
 };
 
-use super::arms::arm_type;
+use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::opcode::arch_test;
 use super::tokens::{hex, hex_text, hex_width, int, usize_lit};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
     let bitmasks = model.bitmasks.iter().map(|b| bitmask(model, b));
     let apertures = model.apertures.iter().map(|a| aperture(model, a));
-    let records = model.records.first().map(|r| record_validation(model, r));
-    quote! {
+    let records = record_validation(model, &model.record);
+    let uses = quote! {
         use crate::error::ValidateError;
+        use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
+        use crate::generated::inst::{dispatch, RECORD_SIZE};
+        use crate::generated::opcode::*;
+    };
+    quote! {
+        #uses
 
         /// One address window of an aperture: `base..base + size`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,18 +168,41 @@ fn aperture(model: &Model, a: &Aperture) -> TokenStream {
     }
 }
 
-/// One enum-typed leaf of an arm's layout: dotted name, absolute offset, enum.
+/// One enum-typed leaf of a layout: dotted name, absolute offset, width in bytes, the
+/// bit range inside it (whole bytes for a field, a slice for a typed bit-field), enum.
 struct Leaf {
     name: String,
     offset: u32,
+    width: u32,
+    shift: u32,
+    bits: u32,
     enum_id: EnumId,
 }
 
-/// Enum-typed leaves of `fields` (through nested structs and arrays).
+/// Enum-typed leaves of `fields` (through nested structs, arrays and typed bit-fields;
+/// unions are many readings at once, so nothing in them is required).
 fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Vec<Leaf>) {
     fn walk(model: &Model, ty: &FieldType, name: String, offset: u32, out: &mut Vec<Leaf>) {
         match ty {
-            FieldType::Enum(e) => out.push(Leaf { name, offset, enum_id: *e }),
+            FieldType::Enum(e) => {
+                let width = model[*e].width.size();
+                out.push(Leaf { name, offset, width, shift: 0, bits: width * 8, enum_id: *e })
+            }
+            FieldType::Bits(b) => {
+                let bits = &model[*b];
+                for f in &bits.fields {
+                    if let BitType::Enum(e) = f.ty {
+                        out.push(Leaf {
+                            name: format!("{name}.{}", f.name),
+                            offset,
+                            width: bits.width.size(),
+                            shift: f.lo,
+                            bits: f.hi - f.lo,
+                            enum_id: e,
+                        });
+                    }
+                }
+            }
             FieldType::Struct(s) => leaves(model, &model[*s].fields, offset, &name, out),
             FieldType::Array(t, n) => {
                 let stride = model.size_of(t);
@@ -182,7 +210,10 @@ fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Ve
                     walk(model, t, format!("{name}[{i}]"), offset + i * stride, out);
                 }
             }
-            FieldType::Prim(_) | FieldType::Bits(_) | FieldType::Reserved(_) => {}
+            FieldType::Prim(_)
+            | FieldType::Union(_)
+            | FieldType::Reserved(_)
+            | FieldType::Unknown(_) => {}
         }
     }
     for f in fields {
@@ -191,80 +222,31 @@ fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Ve
     }
 }
 
-/// The leaves of an arm's whole layout (or the preamble alone), the discriminant aside.
-fn arm_leaves(model: &Model, record: &Record, arm: Option<ArmId>) -> Vec<Leaf> {
-    let fields: Vec<Field> = match arm {
-        Some(a) => model.arm_fields(a).cloned().collect(),
-        None => record.preamble.clone(),
-    };
+/// The leaves of a layout (or the preamble alone), the discriminant aside.
+fn layout_leaves(model: &Model, record: &Record, fields: &[Field]) -> Vec<Leaf> {
     let mut out = Vec::new();
-    leaves(model, &fields, 0, "", &mut out);
-    out.retain(|l| l.offset != record.discriminant.offset);
+    leaves(model, fields, 0, "", &mut out);
+    out.retain(|l| l.offset != record.discriminant.offset || l.shift != 0);
     out
 }
 
-/// `validate`, `final_inst_validity_check`, the per-arch modules and the shared checks.
+/// `validate`, `final_inst_validity_check`, the enum-field tables and the shared rules.
 fn record_validation(model: &Model, record: &Record) -> TokenStream {
     let engine = engine_type(model);
     let op_name = &model[record.discriminant.ty].name;
-    let modules = model.archs.iter().map(|a| {
-        let m = names::snake(&a.name);
-        let v = names::variant(&a.name);
-        let mdoc = format!(" The validator of {} ({}): the shared rules with {}'s availability.", a.name, a.label, a.name);
-        let vdoc = Doc::text(format!("Validate one record for {} (see [`super::validate`]).", a.name));
-        let fdoc = Doc::text(format!("The final-record check for {} (see [`super::final_inst_validity_check`]).", a.name));
-        quote! {
-            #[doc = #mdoc]
-            pub mod #m {
-                use crate::error::ValidateError;
-                use crate::generated::geometry::Arch;
-                use crate::generated::inst::RECORD_SIZE;
-
-                #vdoc
-                pub fn validate(record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-                    super::check(Arch::#v, record)
-                }
-
-                #fdoc
-                pub fn final_inst_validity_check(engine: #engine, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-                    let _ = engine;
-                    super::check(Arch::#v, record)
-                }
-            }
-        }
-    });
-    let validate_arms: Vec<TokenStream> = model
-        .archs
-        .iter()
-        .map(|a| {
-            let m = names::snake(&a.name);
-            let v = names::variant(&a.name);
-            quote! { Arch::#v => #m::validate(record), }
-        })
-        .collect();
-    let final_arms = model.archs.iter().map(|a| {
-        let m = names::snake(&a.name);
-        let v = names::variant(&a.name);
-        quote! { Arch::#v => #m::final_inst_validity_check(engine, record), }
-    });
     let doc = Doc::text("Validate one record for a generation.").note(format!(
         "Checks, in order: the record's bit in every validator bitmask over {}; that the opcode value, \
          the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every \
-         enum-typed field of that arm (the discriminant aside) holds a value the spec names and \
-         makes available on `arch`. A record no binding selects is checked as far as the preamble: \
-         the spec knows nothing else of it.",
+         enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the \
+         spec names and makes available on `arch`. A record no binding selects is checked as far as \
+         the preamble: the spec knows nothing else of it.",
         code(op_name)
     ));
-    let (validate_body, final_body) = if model.archs.is_empty() {
-        (quote! { match arch {} }, quote! { let _ = (engine, record); match arch {} })
-    } else {
-        (quote! { match arch { #(#validate_arms)* } }, quote! { match arch { #(#final_arms)* } })
-    };
     let check = check_fn(model, record);
     quote! {
         #doc
-        pub fn validate(arch: Arch, record: &[u8; crate::generated::inst::RECORD_SIZE]) -> Result<(), ValidateError> {
-            #validate_body
+        pub fn validate(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+            check(arch, record)
         }
 
         /// Validate the final record of an engine's stream for a generation.
@@ -276,32 +258,33 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
         pub fn final_inst_validity_check(
             arch: Arch,
             engine: #engine,
-            record: &[u8; crate::generated::inst::RECORD_SIZE],
+            record: &[u8; RECORD_SIZE],
         ) -> Result<(), ValidateError> {
-            #final_body
+            let _ = engine;
+            check(arch, record)
         }
 
-        #(#modules)*
         #check
     }
 }
 
 /// The engine parameter: the `TPB_ENG_TYPE` enum when the spec has it, else its raw byte.
 fn engine_type(model: &Model) -> TokenStream {
-    match model.enums.iter().find(|e| names::type_str(&e.name) == "TpbEngType") {
+    match model.enums.iter().find(|e| e.rust == "TpbEngType") {
         Some(e) => {
-            let t = names::ty(&e.name);
-            quote! { crate::generated::opcode::#t }
+            let t = names::ident(&e.rust);
+            quote! { #t }
         }
         None => quote! { u8 },
     }
 }
 
-/// The shared rule set: `fn check(arch, record)` and its helpers.
+/// The shared rule set: `fn check(arch, record)`, the leaf tables, and the per-enum
+/// `named_*` tests the tables point at.
 fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let op_enum = record.discriminant.ty;
     let width = model[op_enum].width;
-    let op_ty = names::ty(&model[op_enum].name);
+    let op_ty = names::ident(&model[op_enum].rust);
     let disc = usize_lit(record.discriminant.offset);
     let read_op = if width.size() == 1 {
         quote! { record[#disc] }
@@ -331,112 +314,151 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             }
         }
     });
-    // Field checks per bound arm, and for the preamble of unbound records.
+    // One table of enum leaves per distinct layout; `leaves(kind, arch)` picks it.
     let mut used: BTreeSet<EnumId> = BTreeSet::new();
-    let mut arm_fns = Vec::new();
-    let mut arm_arms = Vec::new();
-    let mut bound: Vec<ArmId> = Vec::new();
-    for b in &model.bindings {
-        if !bound.contains(&b.arm) {
-            bound.push(b.arm);
+    let mut tables: Vec<TokenStream> = Vec::new();
+    let mut kind_arms = Vec::new();
+    for (ai, arm) in model.arms.iter().enumerate() {
+        let k = names::ident(&arm.rust);
+        let mut per_layout = Vec::new();
+        for (li, l) in arm.layouts.iter().enumerate() {
+            let ls = layout_leaves(model, record, &l.fields);
+            if ls.is_empty() {
+                per_layout.push(None);
+                continue;
+            }
+            used.extend(ls.iter().map(|x| x.enum_id));
+            let t = format_ident!("LEAVES_{}_{}", ai, li);
+            let rows = ls.iter().map(|x| leaf_row(model, x));
+            let doc = format!(" The enum-typed fields of `{}`{}.", arm.name, if arm.layouts.len() > 1 { format!(" on {}", l.archs.iter().map(|&a| model[a].name.as_str()).collect::<Vec<_>>().join(", ")) } else { String::new() });
+            tables.push(quote! {
+                #[doc = #doc]
+                static #t: &[EnumLeaf] = &[#(#rows),*];
+            });
+            per_layout.push(Some((t, l)));
         }
-    }
-    for &a in &bound {
-        let ls = arm_leaves(model, record, Some(a));
-        if ls.is_empty() {
+        if per_layout.iter().all(Option::is_none) {
             continue;
         }
-        used.extend(ls.iter().map(|l| l.enum_id));
-        let f = format_ident!("check_{}", names::snake_str(&model[a].name));
-        let t = arm_type(&model[a]);
-        let doc = format!(" The enum-typed fields of `{}`.", model[a].name);
-        let stmts = ls.iter().map(|l| leaf_check(model, l));
-        arm_fns.push(quote! {
-            #[doc = #doc]
-            fn #f(arch: Arch, record: &[u8; crate::generated::inst::RECORD_SIZE]) -> Result<(), ValidateError> {
-                #(#stmts)*
-                Ok(())
-            }
-        });
-        arm_arms.push(quote! { crate::generated::arms::ArmKind::#t => #f(arch, record), });
+        if arm.layouts.len() == 1 {
+            let (t, _) = per_layout[0].as_ref().expect("checked");
+            kind_arms.push(quote! { ArmKind::#k => #t, });
+        } else {
+            let rows = per_layout.iter().zip(&arm.layouts).map(|(p, l)| {
+                let archs = l.archs.iter().map(|&a| super::arch_set::arch_variant(model, a));
+                match p {
+                    Some((t, _)) => quote! { #(#archs)|* => #t, },
+                    None => quote! { #(#archs)|* => &[], },
+                }
+            });
+            kind_arms.push(quote! { ArmKind::#k => match arch { #(#rows)* }, });
+        }
     }
-    if arm_arms.len() < model.arms.len() {
-        arm_arms.push(quote! { _ => Ok(()), });
-    }
-    let pre = arm_leaves(model, record, None);
-    let unknown = if pre.is_empty() {
-        quote! { Ok(()) }
-    } else {
-        used.extend(pre.iter().map(|l| l.enum_id));
-        let stmts = pre.iter().map(|l| leaf_check(model, l));
-        quote! {{ #(#stmts)* Ok(()) }}
-    };
+    let pre = layout_leaves(model, record, &record.preamble);
+    used.extend(pre.iter().map(|l| l.enum_id));
+    let pre_rows = pre.iter().map(|x| leaf_row(model, x));
     let named_fns = used.iter().map(|&e| named_fn(model, e));
     quote! {
-        /// The rules every generation shares; `arch` only decides availability.
-        fn check(arch: Arch, record: &[u8; crate::generated::inst::RECORD_SIZE]) -> Result<(), ValidateError> {
+        /// An enum-typed field (or typed bit-field) a validator checks.
+        #[derive(Clone, Copy, Debug)]
+        pub struct EnumLeaf {
+            /// The field's dotted name.
+            pub name: &'static str,
+            /// Its first byte in the record.
+            pub offset: u8,
+            /// Its width in bytes (little-endian).
+            pub width: u8,
+            /// Its lowest bit inside those bytes.
+            pub shift: u8,
+            /// Its width in bits.
+            pub bits: u8,
+            /// Whether a value is one the spec names and makes available on a generation.
+            pub named: fn(Arch, u64) -> bool,
+        }
+
+        impl EnumLeaf {
+            const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, named: fn(Arch, u64) -> bool) -> EnumLeaf {
+                EnumLeaf { name, offset, width, shift, bits, named }
+            }
+
+            /// The leaf's value in `record`.
+            #[must_use]
+            pub fn value(&self, record: &[u8; RECORD_SIZE]) -> u64 {
+                let mut v = 0u64;
+                for i in 0..self.width as usize {
+                    v |= u64::from(record[self.offset as usize + i]) << (8 * i);
+                }
+                let v = v >> self.shift;
+                if self.bits >= 64 { v } else { v & ((1u64 << self.bits) - 1) }
+            }
+        }
+
+        /// The enum-typed fields of the preamble, for a record no binding selects.
+        static PREAMBLE_LEAVES: &[EnumLeaf] = &[#(#pre_rows),*];
+
+        #(#tables)*
+
+        /// The enum-typed fields of an arm's layout on a generation.
+        #[must_use]
+        pub fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
+            let _ = arch;
+            #[allow(unreachable_patterns)]
+            match kind {
+                #(#kind_arms)*
+                _ => &[],
+            }
+        }
+
+        /// The rules every generation shares; `arch` decides availability and layouts.
+        fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             let opcode = #read_op;
             #(#masks)*
-            if let Some(op) = crate::generated::opcode::#op_ty::from_value(opcode) {
-                if !op.available_on(arch) {
-                    return Err(ValidateError::NotOnArch { #op_byte, arch });
-                }
+            let op = #op_ty(opcode);
+            if op.is_known() && !op.available_on(arch) {
+                return Err(ValidateError::NotOnArch { #op_byte, arch });
             }
             #binding_call
-            match crate::generated::inst::dispatch(record) {
+            let leaves = match dispatch(record) {
                 Some(kind) => {
                     if !kind.available_on(arch) {
                         return Err(ValidateError::NotOnArch { #op_byte, arch });
                     }
-                    match kind {
-                        #(#arm_arms)*
-                    }
+                    enum_leaves(kind, arch)
                 }
-                None => #unknown,
+                None => PREAMBLE_LEAVES,
+            };
+            for l in leaves {
+                let v = l.value(record);
+                if !(l.named)(arch, v) {
+                    return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value: v });
+                }
             }
+            Ok(())
         }
 
         #binding_check
-        #(#arm_fns)*
         #(#named_fns)*
     }
 }
 
-/// `if !named_x(arch, v) { return Err(BadEnum { .. }) }` for one leaf.
-fn leaf_check(model: &Model, l: &Leaf) -> TokenStream {
-    let e = &model[l.enum_id];
+/// `EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype)`.
+fn leaf_row(model: &Model, l: &Leaf) -> TokenStream {
     let f = named_ident(model, l.enum_id);
-    let off = usize_lit(l.offset);
-    let read = if e.width.size() == 1 {
-        quote! { record[#off] }
-    } else {
-        let g = format_ident!("{}_at", e.width.as_str());
-        quote! { crate::raw::le::#g(record, #off) }
-    };
-    let value = if e.width == Prim::U64 {
-        quote! { v }
-    } else {
-        quote! { u64::from(v) }
-    };
     let name = &l.name;
-    quote! {
-        let v = #read;
-        if !#f(arch, v) {
-            return Err(ValidateError::BadEnum { field: #name, offset: #off, value: #value });
-        }
-    }
+    let (off, w, sh, bits) = (usize_lit(l.offset), usize_lit(l.width), usize_lit(l.shift), usize_lit(l.bits));
+    quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, #f) }
 }
 
 fn named_ident(model: &Model, e: EnumId) -> Ident {
     format_ident!("named_{}", names::snake_str(&model[e].name))
 }
 
-/// `const fn named_x(arch, v) -> bool`: `v` is a named value of the enum, available on
-/// `arch`, and set in every bitmask over the enum.
+/// `fn named_x(arch, v) -> bool`: `v` is a named value of the enum, available on `arch`,
+/// and set in every bitmask over the enum.
 fn named_fn(model: &Model, e: EnumId) -> TokenStream {
     let en = &model[e];
     let f = named_ident(model, e);
-    let t = names::ty(&en.name);
+    let t = names::ident(&en.rust);
     let w = en.width;
     let masks: Vec<Ident> =
         model.bitmasks.iter().filter(|b| b.enum_id == e).map(|b| names::snake(&b.name)).collect();
@@ -446,11 +468,10 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        const fn #f(arch: Arch, v: #w) -> bool {
-            match crate::generated::opcode::#t::from_value(v) {
-                Some(x) => x.available_on(arch) #(&& #masks(v))*,
-                None => false,
-            }
+        fn #f(arch: Arch, v: u64) -> bool {
+            let Ok(raw) = #w::try_from(v) else { return false };
+            let x = #t(raw);
+            x.is_known() && x.available_on(arch) #(&& #masks(raw))*
         }
     }
 }
@@ -463,8 +484,9 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
     }
     let width = model[record.discriminant.ty].width;
     let disc = usize_lit(record.discriminant.offset);
+    let arch = quote! { arch };
     let test = |b: &Binding| match &b.meta.archs {
-        Some(archs) => arch_test(model, archs),
+        Some(archs) => arch_test(model, archs, &arch),
         None => quote! { true },
     };
     let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
@@ -493,7 +515,7 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
     quote! {
         /// Whether the binding that selects the record's arm exists on `arch`; true when
         /// no binding selects it (the opcode's own availability is checked apart).
-        const fn binding_available(arch: Arch, record: &[u8; crate::generated::inst::RECORD_SIZE]) -> bool {
+        const fn binding_available(arch: Arch, record: &[u8; RECORD_SIZE]) -> bool {
             match #read_op {
                 #(#arms)*
                 _ => true,
@@ -519,32 +541,5 @@ fn sub_tests(subs: &[(&SubOpcode, TokenStream)], fallback: TokenStream) -> Token
             #(#arms)*
             _ => #inner,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::fixture;
-    use super::*;
-
-    #[test]
-    fn seed_names_and_per_arch_dispatch() {
-        let text = emit(&fixture::model()).to_string();
-        assert!(
-            text.contains("pub const fn sbuf_quadrant (addr : u64) -> Option < u8 >"),
-            "{text}"
-        );
-        assert!(text
-            .contains("pub const fn addresses_in_same_sbuf_quadrant (a : u64 , b : u64) -> bool"));
-        assert!(text.contains("pub const fn in_psum (addr : u64) -> bool"));
-        assert!(text.contains("Arch :: Cayman => cayman :: validate (record) ,"));
-        assert!(text.contains("engine : crate :: generated :: opcode :: TpbEngType"));
-        // S3D3_TS's binding is cayman.. only; its dtype array is checked element by element.
-        assert!(
-            text.contains("0x20 => matches ! (arch , Arch :: Cayman | Arch :: Mariana) ,"),
-            "{text}"
-        );
-        assert!(text.contains("field : \"dtypes[1]\" , offset : 14"));
-        assert!(text.contains("Some (x) => x . available_on (arch) ,"));
     }
 }

@@ -2,10 +2,14 @@
 //! The NeuronCore generations and their hardware geometry.
 
 use crate::error::GeometryError;
+use crate::generated::opcode::*;
 
-/// A NeuronCore generation the spec describes.
+/// A NeuronCore generation the spec describes: its ISA, and its geometry where a
+/// source gives one ([`Arch::geometry`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+#[repr(u8)]
 pub enum Arch {
     /// `sunda` (V2).
     ///
@@ -141,16 +145,95 @@ impl core::fmt::Display for Arch {
     }
 }
 
+/// The hardware geometry of a generation a source describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Geometry {
+    /// `sunda` (V2).
+    Sunda,
+    /// `cayman` (V3).
+    Cayman,
+    /// `mariana` (V4).
+    Mariana,
+}
+
+impl Geometry {
+    /// Every generation with a known geometry, oldest first.
+    pub const ALL: [Geometry; 3] = [
+        Geometry::Sunda,
+        Geometry::Cayman,
+        Geometry::Mariana,
+    ];
+
+    /// The generation.
+    #[must_use]
+    pub const fn arch(self) -> Arch {
+        match self {
+            Geometry::Sunda => Arch::Sunda,
+            Geometry::Cayman => Arch::Cayman,
+            Geometry::Mariana => Arch::Mariana,
+        }
+    }
+}
+
 impl Arch {
+    /// The geometry of this generation, or `None` when no source gives it.
+    #[must_use]
+    pub const fn geometry(self) -> Option<Geometry> {
+        match self {
+            Arch::Sunda => Some(Geometry::Sunda),
+            Arch::Cayman => Some(Geometry::Cayman),
+            Arch::Mariana => Some(Geometry::Mariana),
+        }
+    }
+}
+
+impl From<Geometry> for Arch {
+    fn from(g: Geometry) -> Arch {
+        g.arch()
+    }
+}
+
+impl TryFrom<Arch> for Geometry {
+    type Error = GeometryError;
+
+    /// The geometry of `arch`; an error naming it when no source gives one.
+    fn try_from(arch: Arch) -> Result<Geometry, GeometryError> {
+        arch.geometry()
+            .ok_or(GeometryError::UnknownGeometry {
+                arch,
+            })
+    }
+}
+
+impl core::str::FromStr for Geometry {
+    type Err = GeometryError;
+
+    /// A generation's name, label or alias; an error when it is not one, or when
+    /// its geometry is unknown.
+    fn from_str(s: &str) -> Result<Geometry, GeometryError> {
+        let arch = Arch::from_name(s).ok_or(GeometryError::UnknownName)?;
+        Geometry::try_from(arch)
+    }
+}
+
+impl core::fmt::Display for Geometry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.arch().name())
+    }
+}
+
+impl Geometry {
     /// Sequencer engines (SENG) per device.
     ///
     /// Values: sunda `2`; cayman `4`; mariana `4`.
     #[must_use]
     pub const fn num_seng(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_SENG,
-            Arch::Cayman => cayman::NUM_SENG,
-            Arch::Mariana => mariana::NUM_SENG,
+            Geometry::Sunda => sunda::NUM_SENG,
+            Geometry::Cayman => cayman::NUM_SENG,
+            Geometry::Mariana => mariana::NUM_SENG,
         }
     }
 
@@ -160,9 +243,9 @@ impl Arch {
     #[must_use]
     pub const fn num_tpb_per_seng(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_TPB_PER_SENG,
-            Arch::Cayman => cayman::NUM_TPB_PER_SENG,
-            Arch::Mariana => mariana::NUM_TPB_PER_SENG,
+            Geometry::Sunda => sunda::NUM_TPB_PER_SENG,
+            Geometry::Cayman => cayman::NUM_TPB_PER_SENG,
+            Geometry::Mariana => mariana::NUM_TPB_PER_SENG,
         }
     }
 
@@ -182,9 +265,9 @@ impl Arch {
     #[must_use]
     pub const fn num_tpb(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_TPB,
-            Arch::Cayman => cayman::NUM_TPB,
-            Arch::Mariana => mariana::NUM_TPB,
+            Geometry::Sunda => sunda::NUM_TPB,
+            Geometry::Cayman => cayman::NUM_TPB,
+            Geometry::Mariana => mariana::NUM_TPB,
         }
     }
 
@@ -194,9 +277,9 @@ impl Arch {
     #[must_use]
     pub const fn num_die(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::NUM_DIE,
-            Arch::Cayman => cayman::NUM_DIE,
-            Arch::Mariana => mariana::NUM_DIE,
+            Geometry::Sunda => sunda::NUM_DIE,
+            Geometry::Cayman => cayman::NUM_DIE,
+            Geometry::Mariana => mariana::NUM_DIE,
         }
     }
 
@@ -206,9 +289,9 @@ impl Arch {
     #[must_use]
     pub const fn num_seng_per_die(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::NUM_SENG_PER_DIE,
-            Arch::Cayman => cayman::NUM_SENG_PER_DIE,
-            Arch::Mariana => mariana::NUM_SENG_PER_DIE,
+            Geometry::Sunda => sunda::NUM_SENG_PER_DIE,
+            Geometry::Cayman => cayman::NUM_SENG_PER_DIE,
+            Geometry::Mariana => mariana::NUM_SENG_PER_DIE,
         }
     }
 
@@ -218,9 +301,9 @@ impl Arch {
     #[must_use]
     pub const fn tpb_engines_per_nc(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::TPB_ENGINES_PER_NC,
-            Arch::Cayman => cayman::TPB_ENGINES_PER_NC,
-            Arch::Mariana => mariana::TPB_ENGINES_PER_NC,
+            Geometry::Sunda => sunda::TPB_ENGINES_PER_NC,
+            Geometry::Cayman => cayman::TPB_ENGINES_PER_NC,
+            Geometry::Mariana => mariana::TPB_ENGINES_PER_NC,
         }
     }
 
@@ -233,9 +316,9 @@ impl Arch {
     #[must_use]
     pub const fn num_top_sp(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_TOP_SP,
-            Arch::Cayman => cayman::NUM_TOP_SP,
-            Arch::Mariana => mariana::NUM_TOP_SP,
+            Geometry::Sunda => sunda::NUM_TOP_SP,
+            Geometry::Cayman => cayman::NUM_TOP_SP,
+            Geometry::Mariana => mariana::NUM_TOP_SP,
         }
     }
 
@@ -245,9 +328,9 @@ impl Arch {
     #[must_use]
     pub const fn num_top_sp_per_tpb(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::NUM_TOP_SP_PER_TPB,
-            Arch::Cayman => cayman::NUM_TOP_SP_PER_TPB,
-            Arch::Mariana => mariana::NUM_TOP_SP_PER_TPB,
+            Geometry::Sunda => sunda::NUM_TOP_SP_PER_TPB,
+            Geometry::Cayman => cayman::NUM_TOP_SP_PER_TPB,
+            Geometry::Mariana => mariana::NUM_TOP_SP_PER_TPB,
         }
     }
 
@@ -258,9 +341,9 @@ impl Arch {
     #[must_use]
     pub const fn top_sp_region_count(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::TOP_SP_REGION_COUNT,
-            Arch::Cayman => cayman::TOP_SP_REGION_COUNT,
-            Arch::Mariana => mariana::TOP_SP_REGION_COUNT,
+            Geometry::Sunda => sunda::TOP_SP_REGION_COUNT,
+            Geometry::Cayman => cayman::TOP_SP_REGION_COUNT,
+            Geometry::Mariana => mariana::TOP_SP_REGION_COUNT,
         }
     }
 
@@ -270,9 +353,9 @@ impl Arch {
     #[must_use]
     pub const fn top_sp_region_size(self) -> Option<u64> {
         match self {
-            Arch::Sunda => sunda::TOP_SP_REGION_SIZE,
-            Arch::Cayman => cayman::TOP_SP_REGION_SIZE,
-            Arch::Mariana => mariana::TOP_SP_REGION_SIZE,
+            Geometry::Sunda => sunda::TOP_SP_REGION_SIZE,
+            Geometry::Cayman => cayman::TOP_SP_REGION_SIZE,
+            Geometry::Mariana => mariana::TOP_SP_REGION_SIZE,
         }
     }
 
@@ -282,9 +365,9 @@ impl Arch {
     #[must_use]
     pub const fn num_dma_per_tpb(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_DMA_PER_TPB,
-            Arch::Cayman => cayman::NUM_DMA_PER_TPB,
-            Arch::Mariana => mariana::NUM_DMA_PER_TPB,
+            Geometry::Sunda => sunda::NUM_DMA_PER_TPB,
+            Geometry::Cayman => cayman::NUM_DMA_PER_TPB,
+            Geometry::Mariana => mariana::NUM_DMA_PER_TPB,
         }
     }
 
@@ -295,9 +378,9 @@ impl Arch {
     #[must_use]
     pub const fn num_top_dma(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_TOP_DMA,
-            Arch::Cayman => cayman::NUM_TOP_DMA,
-            Arch::Mariana => mariana::NUM_TOP_DMA,
+            Geometry::Sunda => sunda::NUM_TOP_DMA,
+            Geometry::Cayman => cayman::NUM_TOP_DMA,
+            Geometry::Mariana => mariana::NUM_TOP_DMA,
         }
     }
 
@@ -312,9 +395,9 @@ impl Arch {
     #[must_use]
     pub const fn num_dma_engines(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_DMA_ENGINES,
-            Arch::Cayman => cayman::NUM_DMA_ENGINES,
-            Arch::Mariana => mariana::NUM_DMA_ENGINES,
+            Geometry::Sunda => sunda::NUM_DMA_ENGINES,
+            Geometry::Cayman => cayman::NUM_DMA_ENGINES,
+            Geometry::Mariana => mariana::NUM_DMA_ENGINES,
         }
     }
 
@@ -327,9 +410,9 @@ impl Arch {
     #[must_use]
     pub const fn top_dma_first(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::TOP_DMA_FIRST,
-            Arch::Cayman => cayman::TOP_DMA_FIRST,
-            Arch::Mariana => mariana::TOP_DMA_FIRST,
+            Geometry::Sunda => sunda::TOP_DMA_FIRST,
+            Geometry::Cayman => cayman::TOP_DMA_FIRST,
+            Geometry::Mariana => mariana::TOP_DMA_FIRST,
         }
     }
 
@@ -341,9 +424,9 @@ impl Arch {
     #[must_use]
     pub const fn top_dma_last(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::TOP_DMA_LAST,
-            Arch::Cayman => cayman::TOP_DMA_LAST,
-            Arch::Mariana => mariana::TOP_DMA_LAST,
+            Geometry::Sunda => sunda::TOP_DMA_LAST,
+            Geometry::Cayman => cayman::TOP_DMA_LAST,
+            Geometry::Mariana => mariana::TOP_DMA_LAST,
         }
     }
 
@@ -353,9 +436,9 @@ impl Arch {
     #[must_use]
     pub const fn dma_queues_per_engine(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::DMA_QUEUES_PER_ENGINE,
-            Arch::Cayman => cayman::DMA_QUEUES_PER_ENGINE,
-            Arch::Mariana => mariana::DMA_QUEUES_PER_ENGINE,
+            Geometry::Sunda => sunda::DMA_QUEUES_PER_ENGINE,
+            Geometry::Cayman => cayman::DMA_QUEUES_PER_ENGINE,
+            Geometry::Mariana => mariana::DMA_QUEUES_PER_ENGINE,
         }
     }
 
@@ -365,9 +448,9 @@ impl Arch {
     #[must_use]
     pub const fn dma_max_rings(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::DMA_MAX_RINGS,
-            Arch::Cayman => cayman::DMA_MAX_RINGS,
-            Arch::Mariana => mariana::DMA_MAX_RINGS,
+            Geometry::Sunda => sunda::DMA_MAX_RINGS,
+            Geometry::Cayman => cayman::DMA_MAX_RINGS,
+            Geometry::Mariana => mariana::DMA_MAX_RINGS,
         }
     }
 
@@ -377,9 +460,9 @@ impl Arch {
     #[must_use]
     pub const fn semaphore_count(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::SEMAPHORE_COUNT,
-            Arch::Cayman => cayman::SEMAPHORE_COUNT,
-            Arch::Mariana => mariana::SEMAPHORE_COUNT,
+            Geometry::Sunda => sunda::SEMAPHORE_COUNT,
+            Geometry::Cayman => cayman::SEMAPHORE_COUNT,
+            Geometry::Mariana => mariana::SEMAPHORE_COUNT,
         }
     }
 
@@ -389,9 +472,9 @@ impl Arch {
     #[must_use]
     pub const fn event_count(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::EVENT_COUNT,
-            Arch::Cayman => cayman::EVENT_COUNT,
-            Arch::Mariana => mariana::EVENT_COUNT,
+            Geometry::Sunda => sunda::EVENT_COUNT,
+            Geometry::Cayman => cayman::EVENT_COUNT,
+            Geometry::Mariana => mariana::EVENT_COUNT,
         }
     }
 
@@ -402,9 +485,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_event_window_offset(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::NC_EVENT_WINDOW_OFFSET,
-            Arch::Cayman => cayman::NC_EVENT_WINDOW_OFFSET,
-            Arch::Mariana => mariana::NC_EVENT_WINDOW_OFFSET,
+            Geometry::Sunda => sunda::NC_EVENT_WINDOW_OFFSET,
+            Geometry::Cayman => cayman::NC_EVENT_WINDOW_OFFSET,
+            Geometry::Mariana => mariana::NC_EVENT_WINDOW_OFFSET,
         }
     }
 
@@ -418,9 +501,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_event_window_read_offset(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::NC_EVENT_WINDOW_READ_OFFSET,
-            Arch::Cayman => cayman::NC_EVENT_WINDOW_READ_OFFSET,
-            Arch::Mariana => mariana::NC_EVENT_WINDOW_READ_OFFSET,
+            Geometry::Sunda => sunda::NC_EVENT_WINDOW_READ_OFFSET,
+            Geometry::Cayman => cayman::NC_EVENT_WINDOW_READ_OFFSET,
+            Geometry::Mariana => mariana::NC_EVENT_WINDOW_READ_OFFSET,
         }
     }
 
@@ -432,9 +515,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_event_window_set_offset(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::NC_EVENT_WINDOW_SET_OFFSET,
-            Arch::Cayman => cayman::NC_EVENT_WINDOW_SET_OFFSET,
-            Arch::Mariana => mariana::NC_EVENT_WINDOW_SET_OFFSET,
+            Geometry::Sunda => sunda::NC_EVENT_WINDOW_SET_OFFSET,
+            Geometry::Cayman => cayman::NC_EVENT_WINDOW_SET_OFFSET,
+            Geometry::Mariana => mariana::NC_EVENT_WINDOW_SET_OFFSET,
         }
     }
 
@@ -446,9 +529,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_event_window_incr_offset(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::NC_EVENT_WINDOW_INCR_OFFSET,
-            Arch::Cayman => cayman::NC_EVENT_WINDOW_INCR_OFFSET,
-            Arch::Mariana => mariana::NC_EVENT_WINDOW_INCR_OFFSET,
+            Geometry::Sunda => sunda::NC_EVENT_WINDOW_INCR_OFFSET,
+            Geometry::Cayman => cayman::NC_EVENT_WINDOW_INCR_OFFSET,
+            Geometry::Mariana => mariana::NC_EVENT_WINDOW_INCR_OFFSET,
         }
     }
 
@@ -460,9 +543,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_event_window_decr_offset(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::NC_EVENT_WINDOW_DECR_OFFSET,
-            Arch::Cayman => cayman::NC_EVENT_WINDOW_DECR_OFFSET,
-            Arch::Mariana => mariana::NC_EVENT_WINDOW_DECR_OFFSET,
+            Geometry::Sunda => sunda::NC_EVENT_WINDOW_DECR_OFFSET,
+            Geometry::Cayman => cayman::NC_EVENT_WINDOW_DECR_OFFSET,
+            Geometry::Mariana => mariana::NC_EVENT_WINDOW_DECR_OFFSET,
         }
     }
 
@@ -472,9 +555,9 @@ impl Arch {
     #[must_use]
     pub const fn num_tpb_per_hbm(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_TPB_PER_HBM,
-            Arch::Cayman => cayman::NUM_TPB_PER_HBM,
-            Arch::Mariana => mariana::NUM_TPB_PER_HBM,
+            Geometry::Sunda => sunda::NUM_TPB_PER_HBM,
+            Geometry::Cayman => cayman::NUM_TPB_PER_HBM,
+            Geometry::Mariana => mariana::NUM_TPB_PER_HBM,
         }
     }
 
@@ -485,9 +568,9 @@ impl Arch {
     #[must_use]
     pub const fn num_hbms(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NUM_HBMS,
-            Arch::Cayman => cayman::NUM_HBMS,
-            Arch::Mariana => mariana::NUM_HBMS,
+            Geometry::Sunda => sunda::NUM_HBMS,
+            Geometry::Cayman => cayman::NUM_HBMS,
+            Geometry::Mariana => mariana::NUM_HBMS,
         }
     }
 
@@ -500,9 +583,9 @@ impl Arch {
     #[must_use]
     pub const fn hbm_active_size(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::HBM_ACTIVE_SIZE,
-            Arch::Cayman => cayman::HBM_ACTIVE_SIZE,
-            Arch::Mariana => mariana::HBM_ACTIVE_SIZE,
+            Geometry::Sunda => sunda::HBM_ACTIVE_SIZE,
+            Geometry::Cayman => cayman::HBM_ACTIVE_SIZE,
+            Geometry::Mariana => mariana::HBM_ACTIVE_SIZE,
         }
     }
 
@@ -513,9 +596,9 @@ impl Arch {
     #[must_use]
     pub const fn hbm_stack_window(self) -> Option<u64> {
         match self {
-            Arch::Sunda => sunda::HBM_STACK_WINDOW,
-            Arch::Cayman => cayman::HBM_STACK_WINDOW,
-            Arch::Mariana => mariana::HBM_STACK_WINDOW,
+            Geometry::Sunda => sunda::HBM_STACK_WINDOW,
+            Geometry::Cayman => cayman::HBM_STACK_WINDOW,
+            Geometry::Mariana => mariana::HBM_STACK_WINDOW,
         }
     }
 
@@ -525,9 +608,9 @@ impl Arch {
     #[must_use]
     pub const fn hbm_bases(self) -> &'static [u64] {
         match self {
-            Arch::Sunda => sunda::HBM_BASES,
-            Arch::Cayman => cayman::HBM_BASES,
-            Arch::Mariana => mariana::HBM_BASES,
+            Geometry::Sunda => sunda::HBM_BASES,
+            Geometry::Cayman => cayman::HBM_BASES,
+            Geometry::Mariana => mariana::HBM_BASES,
         }
     }
 
@@ -540,9 +623,9 @@ impl Arch {
     #[must_use]
     pub const fn bar4_hbm_offsets(self) -> Option<[u64; 4]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => Some(cayman::BAR4_HBM_OFFSETS),
-            Arch::Mariana => Some(mariana::BAR4_HBM_OFFSETS),
+            Geometry::Sunda => None,
+            Geometry::Cayman => Some(cayman::BAR4_HBM_OFFSETS),
+            Geometry::Mariana => Some(mariana::BAR4_HBM_OFFSETS),
         }
     }
 
@@ -555,9 +638,9 @@ impl Arch {
     #[must_use]
     pub const fn sbuf_window(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::SBUF_WINDOW,
-            Arch::Cayman => cayman::SBUF_WINDOW,
-            Arch::Mariana => mariana::SBUF_WINDOW,
+            Geometry::Sunda => sunda::SBUF_WINDOW,
+            Geometry::Cayman => cayman::SBUF_WINDOW,
+            Geometry::Mariana => mariana::SBUF_WINDOW,
         }
     }
 
@@ -568,9 +651,9 @@ impl Arch {
     #[must_use]
     pub const fn sbuf_capacity(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::SBUF_CAPACITY,
-            Arch::Cayman => cayman::SBUF_CAPACITY,
-            Arch::Mariana => mariana::SBUF_CAPACITY,
+            Geometry::Sunda => sunda::SBUF_CAPACITY,
+            Geometry::Cayman => cayman::SBUF_CAPACITY,
+            Geometry::Mariana => mariana::SBUF_CAPACITY,
         }
     }
 
@@ -581,9 +664,9 @@ impl Arch {
     #[must_use]
     pub const fn psum_window_offset(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::PSUM_WINDOW_OFFSET,
-            Arch::Cayman => cayman::PSUM_WINDOW_OFFSET,
-            Arch::Mariana => mariana::PSUM_WINDOW_OFFSET,
+            Geometry::Sunda => sunda::PSUM_WINDOW_OFFSET,
+            Geometry::Cayman => cayman::PSUM_WINDOW_OFFSET,
+            Geometry::Mariana => mariana::PSUM_WINDOW_OFFSET,
         }
     }
 
@@ -594,9 +677,9 @@ impl Arch {
     #[must_use]
     pub const fn psum_window_size(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::PSUM_WINDOW_SIZE,
-            Arch::Cayman => cayman::PSUM_WINDOW_SIZE,
-            Arch::Mariana => mariana::PSUM_WINDOW_SIZE,
+            Geometry::Sunda => sunda::PSUM_WINDOW_SIZE,
+            Geometry::Cayman => cayman::PSUM_WINDOW_SIZE,
+            Geometry::Mariana => mariana::PSUM_WINDOW_SIZE,
         }
     }
 
@@ -606,9 +689,9 @@ impl Arch {
     #[must_use]
     pub const fn psum_capacity(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::PSUM_CAPACITY,
-            Arch::Cayman => cayman::PSUM_CAPACITY,
-            Arch::Mariana => mariana::PSUM_CAPACITY,
+            Geometry::Sunda => sunda::PSUM_CAPACITY,
+            Geometry::Cayman => cayman::PSUM_CAPACITY,
+            Geometry::Mariana => mariana::PSUM_CAPACITY,
         }
     }
 
@@ -618,9 +701,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_mmap_size(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::NC_MMAP_SIZE,
-            Arch::Cayman => cayman::NC_MMAP_SIZE,
-            Arch::Mariana => mariana::NC_MMAP_SIZE,
+            Geometry::Sunda => sunda::NC_MMAP_SIZE,
+            Geometry::Cayman => cayman::NC_MMAP_SIZE,
+            Geometry::Mariana => mariana::NC_MMAP_SIZE,
         }
     }
 
@@ -633,9 +716,9 @@ impl Arch {
     #[must_use]
     pub const fn tpb_mmap_bases(self) -> Option<[Option<u64>; 8]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => Some(cayman::TPB_MMAP_BASES),
-            Arch::Mariana => Some(mariana::TPB_MMAP_BASES),
+            Geometry::Sunda => None,
+            Geometry::Cayman => Some(cayman::TPB_MMAP_BASES),
+            Geometry::Mariana => Some(mariana::TPB_MMAP_BASES),
         }
     }
 
@@ -645,9 +728,9 @@ impl Arch {
     #[must_use]
     pub const fn pcie_a0_base(self) -> u64 {
         match self {
-            Arch::Sunda => sunda::PCIE_A0_BASE,
-            Arch::Cayman => cayman::PCIE_A0_BASE,
-            Arch::Mariana => mariana::PCIE_A0_BASE,
+            Geometry::Sunda => sunda::PCIE_A0_BASE,
+            Geometry::Cayman => cayman::PCIE_A0_BASE,
+            Geometry::Mariana => mariana::PCIE_A0_BASE,
         }
     }
 
@@ -664,9 +747,9 @@ impl Arch {
     #[must_use]
     pub const fn sdma_base(self) -> Option<[u64; 8]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => None,
-            Arch::Mariana => Some(mariana::SDMA_BASE),
+            Geometry::Sunda => None,
+            Geometry::Cayman => None,
+            Geometry::Mariana => Some(mariana::SDMA_BASE),
         }
     }
 
@@ -682,9 +765,9 @@ impl Arch {
     #[must_use]
     pub const fn apb_se_bases(self) -> Option<[Option<u64>; 4]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => None,
-            Arch::Mariana => Some(mariana::APB_SE_BASES),
+            Geometry::Sunda => None,
+            Geometry::Cayman => None,
+            Geometry::Mariana => Some(mariana::APB_SE_BASES),
         }
     }
 
@@ -696,19 +779,18 @@ impl Arch {
     #[must_use]
     pub const fn nx_core_type(self) -> [Option<i32>; 5] {
         match self {
-            Arch::Sunda => sunda::NX_CORE_TYPE,
-            Arch::Cayman => cayman::NX_CORE_TYPE,
-            Arch::Mariana => mariana::NX_CORE_TYPE,
+            Geometry::Sunda => sunda::NX_CORE_TYPE,
+            Geometry::Cayman => cayman::NX_CORE_TYPE,
+            Geometry::Mariana => mariana::NX_CORE_TYPE,
         }
     }
 
-    /// One entry of `nx_core_type`, indexed by `TPB_ENG_TYPE`.
+    /// One entry of `nx_core_type`, indexed by `TPB_ENG_TYPE`; `None` for a value the table has no entry for.
     #[must_use]
-    pub const fn nx_core_type_of(
-        self,
-        key: crate::generated::opcode::TpbEngType,
-    ) -> Option<i32> {
-        self.nx_core_type()[key as usize]
+    pub const fn nx_core_type_of(self, key: TpbEngType) -> Option<i32> {
+        let t = self.nx_core_type();
+        let i = key.0 as usize;
+        if i < t.len() { t[i] } else { None }
     }
 
     /// The generation's block base in the core-type numbering (0 / 7 / 15), as the seed
@@ -720,9 +802,9 @@ impl Arch {
     #[must_use]
     pub const fn nx_core_type_block_base(self) -> u32 {
         match self {
-            Arch::Sunda => sunda::NX_CORE_TYPE_BLOCK_BASE,
-            Arch::Cayman => cayman::NX_CORE_TYPE_BLOCK_BASE,
-            Arch::Mariana => mariana::NX_CORE_TYPE_BLOCK_BASE,
+            Geometry::Sunda => sunda::NX_CORE_TYPE_BLOCK_BASE,
+            Geometry::Cayman => cayman::NX_CORE_TYPE_BLOCK_BASE,
+            Geometry::Mariana => mariana::NX_CORE_TYPE_BLOCK_BASE,
         }
     }
 
@@ -738,9 +820,9 @@ impl Arch {
     #[must_use]
     pub const fn die_flip_mask(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::DIE_FLIP_MASK,
-            Arch::Cayman => cayman::DIE_FLIP_MASK,
-            Arch::Mariana => mariana::DIE_FLIP_MASK,
+            Geometry::Sunda => sunda::DIE_FLIP_MASK,
+            Geometry::Cayman => cayman::DIE_FLIP_MASK,
+            Geometry::Mariana => mariana::DIE_FLIP_MASK,
         }
     }
 
@@ -750,9 +832,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_mapping_max_core_count(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::NC_MAPPING_MAX_CORE_COUNT,
-            Arch::Cayman => cayman::NC_MAPPING_MAX_CORE_COUNT,
-            Arch::Mariana => mariana::NC_MAPPING_MAX_CORE_COUNT,
+            Geometry::Sunda => sunda::NC_MAPPING_MAX_CORE_COUNT,
+            Geometry::Cayman => cayman::NC_MAPPING_MAX_CORE_COUNT,
+            Geometry::Mariana => mariana::NC_MAPPING_MAX_CORE_COUNT,
         }
     }
 
@@ -765,9 +847,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_map_seng_swap_nd0(self) -> Option<[u32; 8]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => Some(cayman::NC_MAP_SENG_SWAP_ND0),
-            Arch::Mariana => Some(mariana::NC_MAP_SENG_SWAP_ND0),
+            Geometry::Sunda => None,
+            Geometry::Cayman => Some(cayman::NC_MAP_SENG_SWAP_ND0),
+            Geometry::Mariana => Some(mariana::NC_MAP_SENG_SWAP_ND0),
         }
     }
 
@@ -779,9 +861,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_map_seng_swap_nd1(self) -> Option<[u32; 8]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => Some(cayman::NC_MAP_SENG_SWAP_ND1),
-            Arch::Mariana => Some(mariana::NC_MAP_SENG_SWAP_ND1),
+            Geometry::Sunda => None,
+            Geometry::Cayman => Some(cayman::NC_MAP_SENG_SWAP_ND1),
+            Geometry::Mariana => Some(mariana::NC_MAP_SENG_SWAP_ND1),
         }
     }
 
@@ -795,9 +877,9 @@ impl Arch {
     #[must_use]
     pub const fn nc_map_seng_swap_pds_nd1(self) -> Option<[u32; 8]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => None,
-            Arch::Mariana => Some(mariana::NC_MAP_SENG_SWAP_PDS_ND1),
+            Geometry::Sunda => None,
+            Geometry::Cayman => None,
+            Geometry::Mariana => Some(mariana::NC_MAP_SENG_SWAP_PDS_ND1),
         }
     }
 
@@ -810,9 +892,9 @@ impl Arch {
     #[must_use]
     pub const fn npe_neighbor_eng_ids(self) -> Option<[[u32; 2]; 2]> {
         match self {
-            Arch::Sunda => None,
-            Arch::Cayman => Some(cayman::NPE_NEIGHBOR_ENG_IDS),
-            Arch::Mariana => Some(mariana::NPE_NEIGHBOR_ENG_IDS),
+            Geometry::Sunda => None,
+            Geometry::Cayman => Some(cayman::NPE_NEIGHBOR_ENG_IDS),
+            Geometry::Mariana => Some(mariana::NPE_NEIGHBOR_ENG_IDS),
         }
     }
 
@@ -822,9 +904,9 @@ impl Arch {
     #[must_use]
     pub const fn pci_device_ids(self) -> &'static [u16] {
         match self {
-            Arch::Sunda => sunda::PCI_DEVICE_IDS,
-            Arch::Cayman => cayman::PCI_DEVICE_IDS,
-            Arch::Mariana => mariana::PCI_DEVICE_IDS,
+            Geometry::Sunda => sunda::PCI_DEVICE_IDS,
+            Geometry::Cayman => cayman::PCI_DEVICE_IDS,
+            Geometry::Mariana => mariana::PCI_DEVICE_IDS,
         }
     }
 
@@ -834,9 +916,9 @@ impl Arch {
     #[must_use]
     pub const fn runtime_compat_min(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::RUNTIME_COMPAT_MIN,
-            Arch::Cayman => cayman::RUNTIME_COMPAT_MIN,
-            Arch::Mariana => mariana::RUNTIME_COMPAT_MIN,
+            Geometry::Sunda => sunda::RUNTIME_COMPAT_MIN,
+            Geometry::Cayman => cayman::RUNTIME_COMPAT_MIN,
+            Geometry::Mariana => mariana::RUNTIME_COMPAT_MIN,
         }
     }
 
@@ -846,9 +928,9 @@ impl Arch {
     #[must_use]
     pub const fn runtime_compat_max(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::RUNTIME_COMPAT_MAX,
-            Arch::Cayman => cayman::RUNTIME_COMPAT_MAX,
-            Arch::Mariana => mariana::RUNTIME_COMPAT_MAX,
+            Geometry::Sunda => sunda::RUNTIME_COMPAT_MAX,
+            Geometry::Cayman => cayman::RUNTIME_COMPAT_MAX,
+            Geometry::Mariana => mariana::RUNTIME_COMPAT_MAX,
         }
     }
 
@@ -858,9 +940,9 @@ impl Arch {
     #[must_use]
     pub const fn max_nq_type(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::MAX_NQ_TYPE,
-            Arch::Cayman => cayman::MAX_NQ_TYPE,
-            Arch::Mariana => mariana::MAX_NQ_TYPE,
+            Geometry::Sunda => sunda::MAX_NQ_TYPE,
+            Geometry::Cayman => cayman::MAX_NQ_TYPE,
+            Geometry::Mariana => mariana::MAX_NQ_TYPE,
         }
     }
 
@@ -873,9 +955,9 @@ impl Arch {
     #[must_use]
     pub const fn supports_hbm_7200(self) -> Option<u32> {
         match self {
-            Arch::Sunda => sunda::SUPPORTS_HBM_7200,
-            Arch::Cayman => cayman::SUPPORTS_HBM_7200,
-            Arch::Mariana => mariana::SUPPORTS_HBM_7200,
+            Geometry::Sunda => sunda::SUPPORTS_HBM_7200,
+            Geometry::Cayman => cayman::SUPPORTS_HBM_7200,
+            Geometry::Mariana => mariana::SUPPORTS_HBM_7200,
         }
     }
 
@@ -1146,7 +1228,7 @@ impl Arch {
             None => {
                 return Err(GeometryError::Unknown {
                     item: "nc_mapping_max_core_count",
-                    arch: self,
+                    arch: self.arch(),
                 });
             }
         };
@@ -1162,7 +1244,7 @@ impl Arch {
             None => {
                 return Err(GeometryError::Unknown {
                     item: "die_flip_mask",
-                    arch: self,
+                    arch: self.arch(),
                 });
             }
         };

@@ -33,151 +33,79 @@ impl Addr4 {
         self.0
     }
 
-    /// Mask of `marker` in place.
-    pub const MARKER_MASK: u32 = 0xFF00_0000;
-
-    /// Position of the lowest bit of `marker`.
-    pub const MARKER_SHIFT: u32 = 24;
-
-    /// The marker byte at the top of the operand; its bits 5..8 (operand bits 29..32)
+    /// Bits `24..32`: The marker byte at the top of the operand; its bits 5..8 (operand bits 29..32)
     /// choose the reading below, so they never collide with the 29-bit immediate.
-    ///
-    /// Bits `24..32` of the `u32`.
     #[must_use]
     #[inline]
     pub const fn marker(self) -> u8 {
-        (self.0 >> Self::MARKER_SHIFT) as u8
+        ((self.0 >> 24)) as u8
     }
 
-    /// A copy with `marker` set to `v` (masked to 8 bits).
+    /// A copy with `marker` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_marker(self, v: u8) -> Self {
-        Self(
-            (self.0 & !Self::MARKER_MASK)
-                | (((v as u32) << Self::MARKER_SHIFT) & Self::MARKER_MASK),
-        )
+        Self((self.0 & !0xFF00_0000) | ((((v) as u32) << 24) & 0xFF00_0000))
     }
 
-    /// Set `marker` to `v` (masked to 8 bits).
-    #[inline]
-    pub fn set_marker(&mut self, v: u8) {
-        *self = self.with_marker(v);
-    }
-
-    /// Mask of `regnum` in place.
-    pub const REGNUM_MASK: u32 = 0xFF;
-
-    /// Position of the lowest bit of `regnum`.
-    pub const REGNUM_SHIFT: u32 = 0;
-
-    /// Inferred: the seed names a regnum field but not its bits; REG_NUM is one byte,
-    /// and the low byte is assumed.
-    ///
-    /// Bits `0..8` of the `u32`.
-    ///
-    /// Meaningful in the `register` form (`marker & 0xA0 == 0x80`).
-    ///
-    /// Confidence: inferred
+    /// Bits `0..8` in the `register` form: Inferred: the seed names a regnum field but not its bits; REG_NUM is one byte,
+    /// and the low byte is assumed. · confidence: inferred
     #[must_use]
     #[inline]
     pub const fn regnum(self) -> u8 {
         (self.0 & 0xFF) as u8
     }
 
-    /// A copy with `regnum` set to `v` (masked to 8 bits).
+    /// A copy with `regnum` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_regnum(self, v: u8) -> Self {
-        Self((self.0 & !Self::REGNUM_MASK) | ((v as u32) & Self::REGNUM_MASK))
+        Self((self.0 & !0xFF) | (((v) as u32) & 0xFF))
     }
 
-    /// Set `regnum` to `v` (masked to 8 bits).
-    #[inline]
-    pub fn set_regnum(&mut self, v: u8) {
-        *self = self.with_regnum(v);
-    }
-
-    /// Mask of `immediate` in place.
-    pub const IMMEDIATE_MASK: u32 = 0x1FFF_FFFF;
-
-    /// Position of the lowest bit of `immediate`.
-    pub const IMMEDIATE_SHIFT: u32 = 0;
-
-    /// `addr_immediate & 0x1FFFFFFF`: the 29-bit ISA byte address.
-    ///
-    /// Bits `0..29` of the `u32`.
-    ///
-    /// Meaningful in the `immediate` form (when no other form's condition holds).
+    /// Bits `0..29` in the `immediate` form: `addr_immediate & 0x1FFFFFFF`: the 29-bit ISA byte address.
     #[must_use]
     #[inline]
     pub const fn immediate(self) -> u32 {
         self.0 & 0x1FFF_FFFF
     }
 
-    /// A copy with `immediate` set to `v` (masked to 29 bits).
+    /// A copy with `immediate` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_immediate(self, v: u32) -> Self {
-        Self((self.0 & !Self::IMMEDIATE_MASK) | (v & Self::IMMEDIATE_MASK))
+        Self((self.0 & !0x1FFF_FFFF) | ((v) & 0x1FFF_FFFF))
     }
 
-    /// Set `immediate` to `v` (masked to 29 bits).
-    #[inline]
-    pub fn set_immediate(&mut self, v: u32) {
-        *self = self.with_immediate(v);
-    }
-
-    /// Mask of `quadrant` in place.
-    pub const QUADRANT_MASK: u32 = 0x1E00_0000;
-
-    /// Position of the lowest bit of `quadrant`.
-    pub const QUADRANT_SHIFT: u32 = 25;
-
-    /// `addr_immediate & 0x1E000000`: the bits the seed calls the quadrant bits, which
+    /// Bits `25..29` in the `immediate` form: `addr_immediate & 0x1E000000`: the bits the seed calls the quadrant bits, which
     /// select the SBUF/PSUM aperture. The PSUM base 0x2000000 is bit 25; the SBUF
     /// quadrant bases q1..q3 (0x800000, 0x1000000, 0x1800000) differ in bits 23 and
-    /// 24, below this field.
-    ///
-    /// Bits `25..29` of the `u32`.
-    ///
-    /// Meaningful in the `immediate` form (when no other form's condition holds).
-    ///
-    /// Overlap waived: the quadrant bits are the aperture-select top of the immediate
+    /// 24, below this field. · overlap waived: the quadrant bits are the aperture-select top of the immediate
     #[must_use]
     #[inline]
     pub const fn quadrant(self) -> u8 {
-        ((self.0 >> Self::QUADRANT_SHIFT) & 0xF) as u8
+        ((self.0 >> 25) & 0xF) as u8
     }
 
-    /// A copy with `quadrant` set to `v` (masked to 4 bits).
+    /// A copy with `quadrant` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_quadrant(self, v: u8) -> Self {
-        Self(
-            (self.0 & !Self::QUADRANT_MASK)
-                | (((v as u32) << Self::QUADRANT_SHIFT) & Self::QUADRANT_MASK),
-        )
-    }
-
-    /// Set `quadrant` to `v` (masked to 4 bits).
-    #[inline]
-    pub fn set_quadrant(&mut self, v: u8) {
-        *self = self.with_quadrant(v);
+        Self((self.0 & !0x1E00_0000) | ((((v) as u32) << 25) & 0x1E00_0000))
     }
 
     /// Whether the operand is in the `register` form: `marker & 0xA0 == 0x80`.
     #[must_use]
     #[inline]
     pub const fn is_register(self) -> bool {
-        (self.marker() & 0xA0) == 0x80
+        (self.0 & 0xA000_0000) == 0x8000_0000
     }
 
     /// Whether the operand is in the `indirect` form: `marker & 0x60 == 0x20`.
     #[must_use]
     #[inline]
     pub const fn is_indirect(self) -> bool {
-        (self.marker() & 0x60) == 0x20
+        (self.0 & 0x6000_0000) == 0x2000_0000
     }
 
     /// Whether the operand is in the `immediate` form: when no other form's condition holds.
@@ -193,11 +121,23 @@ impl Addr4 {
 pub enum Addr4Form {
     /// `marker & 0xA0 == 0x80`: register addressing; the regnum field is a live
     /// register selector.
+    ///
+    /// Source: operand type ADDR4 (record seed section 3, DWARF)
+    ///
+    /// Source: record seed section 3: ADDR4/ADDR8 marker discipline
     Register,
     /// `marker & 0x60 == 0x20`: indirect addressing, in which a data_addr field
     /// participates. The seed does not place data_addr, so this view declares no bits.
+    ///
+    /// Source: operand type ADDR4 (record seed section 3, DWARF)
+    ///
+    /// Source: record seed section 3: ADDR4/ADDR8 marker discipline
     Indirect,
     /// Otherwise: the immediate form.
+    ///
+    /// Source: operand type ADDR4 (record seed section 3, DWARF)
+    ///
+    /// Source: record seed section 3: ADDR4/ADDR8 marker discipline
     Immediate,
 }
 
@@ -261,148 +201,79 @@ impl Addr8 {
         self.0
     }
 
-    /// Mask of `marker` in place.
-    pub const MARKER_MASK: u64 = 0xFF00_0000_0000_0000;
-
-    /// Position of the lowest bit of `marker`.
-    pub const MARKER_SHIFT: u32 = 56;
-
-    /// The marker byte at the top of the operand (bits 56..64 of the u64).
-    ///
-    /// Bits `56..64` of the `u64`.
-    ///
-    /// Confidence: medium
+    /// Bits `56..64`: The marker byte at the top of the operand (bits 56..64 of the u64). · confidence: medium
     #[must_use]
     #[inline]
     pub const fn marker(self) -> u8 {
-        (self.0 >> Self::MARKER_SHIFT) as u8
+        ((self.0 >> 56)) as u8
     }
 
-    /// A copy with `marker` set to `v` (masked to 8 bits).
+    /// A copy with `marker` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_marker(self, v: u8) -> Self {
         Self(
-            (self.0 & !Self::MARKER_MASK)
-                | (((v as u64) << Self::MARKER_SHIFT) & Self::MARKER_MASK),
+            (self.0 & !0xFF00_0000_0000_0000)
+                | ((((v) as u64) << 56) & 0xFF00_0000_0000_0000),
         )
     }
 
-    /// Set `marker` to `v` (masked to 8 bits).
-    #[inline]
-    pub fn set_marker(&mut self, v: u8) {
-        *self = self.with_marker(v);
-    }
-
-    /// Mask of `regnum` in place.
-    pub const REGNUM_MASK: u64 = 0xFF;
-
-    /// Position of the lowest bit of `regnum`.
-    pub const REGNUM_SHIFT: u32 = 0;
-
-    /// Inferred: the seed does not place regnum; the low byte is assumed, as in ADDR4.
-    ///
-    /// Bits `0..8` of the `u64`.
-    ///
-    /// Meaningful in the `register` form (`marker & 0xA0 == 0x80`).
-    ///
-    /// Confidence: inferred
+    /// Bits `0..8` in the `register` form: Inferred: the seed does not place regnum; the low byte is assumed, as in ADDR4. · confidence: inferred
     #[must_use]
     #[inline]
     pub const fn regnum(self) -> u8 {
         (self.0 & 0xFF) as u8
     }
 
-    /// A copy with `regnum` set to `v` (masked to 8 bits).
+    /// A copy with `regnum` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_regnum(self, v: u8) -> Self {
-        Self((self.0 & !Self::REGNUM_MASK) | ((v as u64) & Self::REGNUM_MASK))
+        Self((self.0 & !0xFF) | (((v) as u64) & 0xFF))
     }
 
-    /// Set `regnum` to `v` (masked to 8 bits).
-    #[inline]
-    pub fn set_regnum(&mut self, v: u8) {
-        *self = self.with_regnum(v);
-    }
-
-    /// Mask of `immediate` in place.
-    pub const IMMEDIATE_MASK: u64 = 0x1FFF_FFFF;
-
-    /// Position of the lowest bit of `immediate`.
-    pub const IMMEDIATE_SHIFT: u32 = 0;
-
-    /// The 29-bit ISA byte address in the low bits of the u64.
-    ///
-    /// Bits `0..29` of the `u64`.
-    ///
-    /// Meaningful in the `immediate` form (when no other form's condition holds).
+    /// Bits `0..29` in the `immediate` form: The 29-bit ISA byte address in the low bits of the u64.
     #[must_use]
     #[inline]
     pub const fn immediate(self) -> u32 {
         (self.0 & 0x1FFF_FFFF) as u32
     }
 
-    /// A copy with `immediate` set to `v` (masked to 29 bits).
+    /// A copy with `immediate` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_immediate(self, v: u32) -> Self {
-        Self((self.0 & !Self::IMMEDIATE_MASK) | ((v as u64) & Self::IMMEDIATE_MASK))
+        Self((self.0 & !0x1FFF_FFFF) | (((v) as u64) & 0x1FFF_FFFF))
     }
 
-    /// Set `immediate` to `v` (masked to 29 bits).
-    #[inline]
-    pub fn set_immediate(&mut self, v: u32) {
-        *self = self.with_immediate(v);
-    }
-
-    /// Mask of `quadrant` in place.
-    pub const QUADRANT_MASK: u64 = 0x1E00_0000;
-
-    /// Position of the lowest bit of `quadrant`.
-    pub const QUADRANT_SHIFT: u32 = 25;
-
-    /// The quadrant (SBUF/PSUM aperture-select) bits, `& 0x1E000000`.
-    ///
-    /// Bits `25..29` of the `u64`.
-    ///
-    /// Meaningful in the `immediate` form (when no other form's condition holds).
+    /// Bits `25..29` in the `immediate` form: The quadrant (SBUF/PSUM aperture-select) bits, `& 0x1E000000`.
     ///
     /// Overlap waived: the quadrant bits are the aperture-select top of the immediate
     #[must_use]
     #[inline]
     pub const fn quadrant(self) -> u8 {
-        ((self.0 >> Self::QUADRANT_SHIFT) & 0xF) as u8
+        ((self.0 >> 25) & 0xF) as u8
     }
 
-    /// A copy with `quadrant` set to `v` (masked to 4 bits).
+    /// A copy with `quadrant` set to `v`.
     #[must_use]
     #[inline]
     pub const fn with_quadrant(self, v: u8) -> Self {
-        Self(
-            (self.0 & !Self::QUADRANT_MASK)
-                | (((v as u64) << Self::QUADRANT_SHIFT) & Self::QUADRANT_MASK),
-        )
-    }
-
-    /// Set `quadrant` to `v` (masked to 4 bits).
-    #[inline]
-    pub fn set_quadrant(&mut self, v: u8) {
-        *self = self.with_quadrant(v);
+        Self((self.0 & !0x1E00_0000) | ((((v) as u64) << 25) & 0x1E00_0000))
     }
 
     /// Whether the operand is in the `register` form: `marker & 0xA0 == 0x80`.
     #[must_use]
     #[inline]
     pub const fn is_register(self) -> bool {
-        (self.marker() & 0xA0) == 0x80
+        (self.0 & 0xA000_0000_0000_0000) == 0x8000_0000_0000_0000
     }
 
     /// Whether the operand is in the `indirect` form: `marker & 0x60 == 0x20`.
     #[must_use]
     #[inline]
     pub const fn is_indirect(self) -> bool {
-        (self.marker() & 0x60) == 0x20
+        (self.0 & 0x6000_0000_0000_0000) == 0x2000_0000_0000_0000
     }
 
     /// Whether the operand is in the `immediate` form: when no other form's condition holds.
@@ -417,11 +288,29 @@ impl Addr8 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Addr8Form {
     /// `marker & 0xA0 == 0x80`: register addressing (the ADDR4 predicate, by analogy).
+    ///
+    /// Source: operand type ADDR8 (record seed section 3, DWARF)
+    ///
+    /// Source: record seed section 3: ADDR4/ADDR8 marker discipline
+    ///
+    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +40 dst_start_addr (ADDR8, 8)
     Register,
     /// `marker & 0x60 == 0x20`: indirect addressing (the ADDR4 predicate, by analogy);
     /// data_addr is not placed by the seed, so this view declares no bits.
+    ///
+    /// Source: operand type ADDR8 (record seed section 3, DWARF)
+    ///
+    /// Source: record seed section 3: ADDR4/ADDR8 marker discipline
+    ///
+    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +40 dst_start_addr (ADDR8, 8)
     Indirect,
     /// Otherwise: the immediate form.
+    ///
+    /// Source: operand type ADDR8 (record seed section 3, DWARF)
+    ///
+    /// Source: record seed section 3: ADDR4/ADDR8 marker discipline
+    ///
+    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +40 dst_start_addr (ADDR8, 8)
     Immediate,
 }
 

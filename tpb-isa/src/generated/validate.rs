@@ -2,7 +2,10 @@
 //! Validator tables, address apertures and per-generation record validation.
 
 use crate::error::ValidateError;
+use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
+use crate::generated::inst::{dispatch, RECORD_SIZE};
+use crate::generated::opcode::*;
 
 /// One address window of an aperture: `base..base + size`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -195,16 +198,9 @@ pub const fn addresses_in_same_sbuf_quadrant(a: u64, b: u64) -> bool {
 
 /// Validate one record for a generation.
 ///
-/// Checks, in order: the record's bit in every validator bitmask over `OPCODE`; that the opcode value, the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every enum-typed field of that arm (the discriminant aside) holds a value the spec names and makes available on `arch`. A record no binding selects is checked as far as the preamble: the spec knows nothing else of it.
-pub fn validate(
-    arch: Arch,
-    record: &[u8; crate::generated::inst::RECORD_SIZE],
-) -> Result<(), ValidateError> {
-    match arch {
-        Arch::Sunda => sunda::validate(record),
-        Arch::Cayman => cayman::validate(record),
-        Arch::Mariana => mariana::validate(record),
-    }
+/// Checks, in order: the record's bit in every validator bitmask over `OPCODE`; that the opcode value, the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the spec names and makes available on `arch`. A record no binding selects is checked as far as the preamble: the spec knows nothing else of it.
+pub fn validate(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+    check(arch, record)
 }
 
 /// Validate the final record of an engine's stream for a generation.
@@ -215,99 +211,103 @@ pub fn validate(
 /// per-engine rule yet, so every engine runs the record rules of [`validate`].
 pub fn final_inst_validity_check(
     arch: Arch,
-    engine: crate::generated::opcode::TpbEngType,
-    record: &[u8; crate::generated::inst::RECORD_SIZE],
+    engine: TpbEngType,
+    record: &[u8; RECORD_SIZE],
 ) -> Result<(), ValidateError> {
-    match arch {
-        Arch::Sunda => sunda::final_inst_validity_check(engine, record),
-        Arch::Cayman => cayman::final_inst_validity_check(engine, record),
-        Arch::Mariana => mariana::final_inst_validity_check(engine, record),
+    let _ = engine;
+    check(arch, record)
+}
+
+/// An enum-typed field (or typed bit-field) a validator checks.
+#[derive(Clone, Copy, Debug)]
+pub struct EnumLeaf {
+    /// The field's dotted name.
+    pub name: &'static str,
+    /// Its first byte in the record.
+    pub offset: u8,
+    /// Its width in bytes (little-endian).
+    pub width: u8,
+    /// Its lowest bit inside those bytes.
+    pub shift: u8,
+    /// Its width in bits.
+    pub bits: u8,
+    /// Whether a value is one the spec names and makes available on a generation.
+    pub named: fn(Arch, u64) -> bool,
+}
+
+impl EnumLeaf {
+    const fn new(
+        name: &'static str,
+        offset: u8,
+        width: u8,
+        shift: u8,
+        bits: u8,
+        named: fn(Arch, u64) -> bool,
+    ) -> EnumLeaf {
+        EnumLeaf {
+            name,
+            offset,
+            width,
+            shift,
+            bits,
+            named,
+        }
+    }
+
+    /// The leaf's value in `record`.
+    #[must_use]
+    pub fn value(&self, record: &[u8; RECORD_SIZE]) -> u64 {
+        let mut v = 0u64;
+        for i in 0..self.width as usize {
+            v |= u64::from(record[self.offset as usize + i]) << (8 * i);
+        }
+        let v = v >> self.shift;
+        if self.bits >= 64 { v } else { v & ((1u64 << self.bits) - 1) }
     }
 }
 
-/// The validator of sunda (V2): the shared rules with sunda's availability.
-pub mod sunda {
-    use crate::error::ValidateError;
-    use crate::generated::geometry::Arch;
-    use crate::generated::inst::RECORD_SIZE;
+/// The enum-typed fields of the preamble, for a record no binding selects.
+static PREAMBLE_LEAVES: &[EnumLeaf] = &[];
 
-    /// Validate one record for sunda (see [`super::validate`]).
-    pub fn validate(record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-        super::check(Arch::Sunda, record)
-    }
+/// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
+static LEAVES_2_0: &[EnumLeaf] = &[
+    EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, named_pseudo_opcode),
+];
 
-    /// The final-record check for sunda (see [`super::final_inst_validity_check`]).
-    pub fn final_inst_validity_check(
-        engine: crate::generated::opcode::TpbEngType,
-        record: &[u8; RECORD_SIZE],
-    ) -> Result<(), ValidateError> {
-        let _ = engine;
-        super::check(Arch::Sunda, record)
-    }
-}
+/// The enum-typed fields of `PSEUDO_LIBRARY_RELOAD_INDEX`.
+static LEAVES_5_0: &[EnumLeaf] = &[
+    EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, named_pseudo_opcode),
+];
 
-/// The validator of cayman (V3): the shared rules with cayman's availability.
-pub mod cayman {
-    use crate::error::ValidateError;
-    use crate::generated::geometry::Arch;
-    use crate::generated::inst::RECORD_SIZE;
+/// The enum-typed fields of an arm's layout on a generation.
+#[must_use]
+pub fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
+    let _ = arch;
 
-    /// Validate one record for cayman (see [`super::validate`]).
-    pub fn validate(record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-        super::check(Arch::Cayman, record)
-    }
-
-    /// The final-record check for cayman (see [`super::final_inst_validity_check`]).
-    pub fn final_inst_validity_check(
-        engine: crate::generated::opcode::TpbEngType,
-        record: &[u8; RECORD_SIZE],
-    ) -> Result<(), ValidateError> {
-        let _ = engine;
-        super::check(Arch::Cayman, record)
+    #[allow(unreachable_patterns)]
+    match kind {
+        ArmKind::PseudoExitExecution => LEAVES_2_0,
+        ArmKind::PseudoLibraryReloadIndex => LEAVES_5_0,
+        _ => &[],
     }
 }
 
-/// The validator of mariana (V4): the shared rules with mariana's availability.
-pub mod mariana {
-    use crate::error::ValidateError;
-    use crate::generated::geometry::Arch;
-    use crate::generated::inst::RECORD_SIZE;
-
-    /// Validate one record for mariana (see [`super::validate`]).
-    pub fn validate(record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-        super::check(Arch::Mariana, record)
-    }
-
-    /// The final-record check for mariana (see [`super::final_inst_validity_check`]).
-    pub fn final_inst_validity_check(
-        engine: crate::generated::opcode::TpbEngType,
-        record: &[u8; RECORD_SIZE],
-    ) -> Result<(), ValidateError> {
-        let _ = engine;
-        super::check(Arch::Mariana, record)
-    }
-}
-
-/// The rules every generation shares; `arch` only decides availability.
-fn check(
-    arch: Arch,
-    record: &[u8; crate::generated::inst::RECORD_SIZE],
-) -> Result<(), ValidateError> {
+/// The rules every generation shares; `arch` decides availability and layouts.
+fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     let opcode = record[0];
     if !opcode_valid(opcode) {
         return Err(ValidateError::OpcodeNotValid {
             opcode,
         });
     }
-    if let Some(op) = crate::generated::opcode::Opcode::from_value(opcode) {
-        if !op.available_on(arch) {
-            return Err(ValidateError::NotOnArch {
-                opcode,
-                arch,
-            });
-        }
+    let op = Opcode(opcode);
+    if op.is_known() && !op.available_on(arch) {
+        return Err(ValidateError::NotOnArch {
+            opcode,
+            arch,
+        });
     }
-    match crate::generated::inst::dispatch(record) {
+    let leaves = match dispatch(record) {
         Some(kind) => {
             if !kind.available_on(arch) {
                 return Err(ValidateError::NotOnArch {
@@ -315,56 +315,26 @@ fn check(
                     arch,
                 });
             }
-            match kind {
-                crate::generated::arms::ArmKind::PseudoExitExecution => {
-                    check_pseudo_exit_execution(arch, record)
-                }
-                crate::generated::arms::ArmKind::PseudoLibraryReloadIndex => {
-                    check_pseudo_library_reload_index(arch, record)
-                }
-                _ => Ok(()),
-            }
+            enum_leaves(kind, arch)
         }
-        None => Ok(()),
-    }
-}
-
-/// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
-fn check_pseudo_exit_execution(
-    arch: Arch,
-    record: &[u8; crate::generated::inst::RECORD_SIZE],
-) -> Result<(), ValidateError> {
-    let v = record[12];
-    if !named_pseudo_opcode(arch, v) {
-        return Err(ValidateError::BadEnum {
-            field: "pseudo_opcode",
-            offset: 12,
-            value: u64::from(v),
-        });
-    }
-    Ok(())
-}
-
-/// The enum-typed fields of `PSEUDO_LIBRARY_RELOAD_INDEX`.
-fn check_pseudo_library_reload_index(
-    arch: Arch,
-    record: &[u8; crate::generated::inst::RECORD_SIZE],
-) -> Result<(), ValidateError> {
-    let v = record[12];
-    if !named_pseudo_opcode(arch, v) {
-        return Err(ValidateError::BadEnum {
-            field: "pseudo_opcode",
-            offset: 12,
-            value: u64::from(v),
-        });
+        None => PREAMBLE_LEAVES,
+    };
+    for l in leaves {
+        let v = l.value(record);
+        if !(l.named)(arch, v) {
+            return Err(ValidateError::BadEnum {
+                field: l.name,
+                offset: l.offset as usize,
+                value: v,
+            });
+        }
     }
     Ok(())
 }
 
 /// Whether `v` is a value of `PSEUDO_OPCODE` the spec names and makes available on `arch`.
-const fn named_pseudo_opcode(arch: Arch, v: u8) -> bool {
-    match crate::generated::opcode::PseudoOpcode::from_value(v) {
-        Some(x) => x.available_on(arch),
-        None => false,
-    }
+fn named_pseudo_opcode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = PseudoOpcode(raw);
+    x.is_known() && x.available_on(arch)
 }

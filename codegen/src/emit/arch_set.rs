@@ -1,0 +1,27 @@
+//! Tests of a generation against a set of generations, as tokens.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{ArchId, Model};
+
+use super::names;
+
+/// The `Arch` variant of a generation.
+pub fn arch_variant(model: &Model, a: ArchId) -> TokenStream {
+    let v = names::ty(&model[a].name);
+    quote! { Arch::#v }
+}
+
+/// `matches!(arch, Arch::A | Arch::B)`, `true` when the set holds every generation, and
+/// `false` when it is empty.
+pub fn arch_test(model: &Model, archs: &[ArchId], arch: &TokenStream) -> TokenStream {
+    if archs.len() == model.archs.len() {
+        return quote! { true };
+    }
+    if archs.is_empty() {
+        return quote! { false };
+    }
+    let vs = archs.iter().map(|&a| arch_variant(model, a));
+    quote! { matches!(#arch, #(#vs)|*) }
+}

@@ -1,0 +1,28 @@
+//! The sealed [`Arm`] trait: what every arm of the record can do, so that tests,
+//! benches and fuzz targets handle every arm generically instead of listing them.
+
+use crate::generated::arms::ArmKind;
+use crate::generated::geometry::Arch;
+use crate::generated::inst::{Inst, RECORD_SIZE};
+
+/// Keeps [`Arm`] implemented by the generated arms only.
+pub mod sealed {
+    /// Implemented by every generated arm type.
+    pub trait Sealed {}
+}
+
+/// One arm of the record, generated from the spec.
+pub trait Arm: sealed::Sealed + Copy + core::fmt::Debug + Eq {
+    /// Which arm.
+    const KIND: ArmKind;
+
+    /// Read any record as this arm in the layout of `arch`; never fails, every byte is
+    /// kept.
+    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Self;
+
+    /// The record's bytes; `decode` of them gives `self` back.
+    fn encode(&self) -> [u8; RECORD_SIZE];
+
+    /// The record as an [`Inst`].
+    fn into_inst(self) -> Inst;
+}
