@@ -5,17 +5,17 @@
 //! valid by construction, so tokens that do not parse are a bug in this module.
 
 // The emitters are being rewritten for the new model; until then they are not built.
+mod arch_set;
 mod arms;
 #[cfg(any())]
 mod disasm;
 mod doc;
 mod geometry;
+mod imports;
 mod inst;
 mod layout;
 #[cfg(any())]
 mod layout_doc;
-mod arch_set;
-mod imports;
 pub mod names;
 mod opcode;
 mod operand;
@@ -152,7 +152,8 @@ fn space_items(text: &str) -> String {
         }
         let opens_block = prev.is_none_or(|p| {
             let p = p.trim();
-            p.ends_with('{') && (p.starts_with("impl") || p.starts_with("pub mod") || p.starts_with("mod "))
+            p.ends_with('{')
+                && (p.starts_with("impl") || p.starts_with("pub mod") || p.starts_with("mod "))
         });
         if starts_item || opens_block {
             item_first = Some(line);

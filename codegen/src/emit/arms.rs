@@ -60,11 +60,8 @@ fn arm_kind(model: &Model) -> TokenStream {
         quote! { &[#(#ops),*] }
     });
     let arch_rows = model.arms.iter().map(|a| {
-        let mask: u32 = model
-            .arch_ids()
-            .filter(|&x| a.meta.available_on(x))
-            .map(|x| 1u32 << x.0)
-            .sum();
+        let mask: u32 =
+            model.arch_ids().filter(|&x| a.meta.available_on(x)).map(|x| 1u32 << x.0).sum();
         hex_width(u64::from(mask), 1)
     });
     let flag_rows = model.arm_ids().map(|id| {

@@ -418,7 +418,7 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
         let m = meta(cx, &item.ann, item.name.span);
         // The inherited part of the preamble.
         let inherited: Vec<Placed> = match preamble {
-            None => r.preamble.iter().map(|f| inherited_field(f)).collect(),
+            None => r.preamble.iter().map(inherited_field).collect(),
             Some((names, _)) => {
                 let mut v = Vec::new();
                 for n in names {

@@ -83,7 +83,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         for f in b.fields.iter_mut().chain(b.alts.iter_mut().flat_map(|a| a.fields.iter_mut())) {
             f.rust = snake_str(&f.name);
             // The same bit-field name may recur in several alts (each alt's own view).
-            if !fields.taken.get(&f.rust).is_some_and(|(n, _)| *n == f.name) {
+            if fields.taken.get(&f.rust).is_none_or(|(n, _)| *n != f.name) {
                 fields.claim(cx, &f.rust, &f.name, f.meta.span);
             }
         }
@@ -158,7 +158,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
     let mut mnemonics = Space::new("mnemonic");
     let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
     for b in &p.bindings {
-        if !mnemonics.taken.get(&b.mnemonic).is_some_and(|(_, s)| *s == b.meta.span) {
+        if mnemonics.taken.get(&b.mnemonic).is_none_or(|(_, s)| *s != b.meta.span) {
             mnemonics.claim(cx, &b.mnemonic, &b.mnemonic.to_ascii_uppercase(), b.meta.span);
         }
     }

@@ -381,7 +381,10 @@ fn bit_fields(
                     if !e.variants.is_empty() && e.variants.iter().all(|v| v.value > limit) {
                         cx.error(Diagnostic::error(
                             t.span,
-                            format!("no value of enum '{}' fits the {width}-bit field '{}'", e.name, d.name.name),
+                            format!(
+                                "no value of enum '{}' fits the {width}-bit field '{}'",
+                                e.name, d.name.name
+                            ),
                         ));
                     }
                     BitType::Enum(EnumId(i as u32))
