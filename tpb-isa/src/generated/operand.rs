@@ -1343,8 +1343,8 @@ impl From<DmaSemaUpdates> for u8 {
 }
 
 /// Two 4-bit dtypes in one byte (lo: in0/in, hi: in1/out/bias, as each arm says). Each
-/// nibble is a DTYPE code; only codes up to 0xF fit. The nibbles are not typed DTYPE:
-/// the checker refuses an enum whose values (up to 0x1F) do not fit the field.
+/// nibble is a DTYPE code; only the codes up to 0xF fit (enums.md: "Codes \<= 0xF fit the
+/// 4-bit nibbles of NEURON_ISA_TPB_DTYPE_PAIR").
 ///
 /// A `u8` with named bit ranges; every bit is kept as given.
 ///
@@ -1374,29 +1374,29 @@ impl DtypePair {
     /// Bits `0..4`
     #[must_use]
     #[inline]
-    pub const fn dtype_lo(self) -> u8 {
-        self.0 & 0xF
+    pub const fn dtype_lo(self) -> Dtype {
+        Dtype(self.0 & 0xF)
     }
 
     /// A copy with `dtype_lo` set to `v`.
     #[must_use]
     #[inline]
-    pub const fn with_dtype_lo(self, v: u8) -> Self {
-        Self((self.0 & !0xF) | ((v) & 0xF))
+    pub const fn with_dtype_lo(self, v: Dtype) -> Self {
+        Self((self.0 & !0xF) | ((v.0) & 0xF))
     }
 
     /// Bits `4..8`
     #[must_use]
     #[inline]
-    pub const fn dtype_hi(self) -> u8 {
-        self.0 >> 4
+    pub const fn dtype_hi(self) -> Dtype {
+        Dtype(self.0 >> 4)
     }
 
     /// A copy with `dtype_hi` set to `v`.
     #[must_use]
     #[inline]
-    pub const fn with_dtype_hi(self, v: u8) -> Self {
-        Self((self.0 & !0xF0) | (((v) << 4) & 0xF0))
+    pub const fn with_dtype_hi(self, v: Dtype) -> Self {
+        Self((self.0 & !0xF0) | (((v.0) << 4) & 0xF0))
     }
 }
 
