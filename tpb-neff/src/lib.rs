@@ -44,6 +44,13 @@ pub use hash::HashStatus;
 pub use header::{Header, HEADER_LEN};
 pub use members::Member;
 
+/// Whether `bytes` look like a NEFF file: a header whose payload window fits and starts
+/// with the gzip magic. Raw record streams never do (their byte 8..16 is record data).
+#[must_use]
+pub fn looks_like_neff(bytes: &[u8]) -> bool {
+    Header::parse(bytes).is_ok_and(|h| bytes[h.payload_range()].starts_with(&[0x1F, 0x8B]))
+}
+
 /// Limits for reading untrusted input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {

@@ -113,3 +113,11 @@ fn engines_are_named_as_in_real_neffs() {
     assert_eq!(Engine::from_name("activation"), Some(Engine::Act));
     assert_eq!(Engine::from_name("gpsimd"), None);
 }
+
+#[test]
+fn neff_files_are_told_from_raw_streams() {
+    assert!(tpb_neff::looks_like_neff(&support::small()));
+    let pe = fs::read(corpus("streams/matmul_large/sg00/PE.bin")).unwrap();
+    assert!(!tpb_neff::looks_like_neff(&pe));
+    assert!(!tpb_neff::looks_like_neff(&[]));
+}
