@@ -6,11 +6,10 @@
 //! so reading cannot hang; the bytes read are capped like an inflated payload.
 
 use std::fs;
-use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result, Warning};
-use crate::members::{Found, Store};
+use crate::members::{read_member, Store};
 
 /// Read every regular file below `root` into a store, paths relative to `root`.
 pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> Result<Store> {
@@ -18,7 +17,7 @@ pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> 
         let path = path.to_path_buf();
         move |source| Error::Io { path, source }
     };
-    let mut files = Vec::new();
+    let mut found = Vec::new();
     let mut pending = vec![(root.to_path_buf(), String::new())];
     while let Some((dir, rel)) = pending.pop() {
         for entry in fs::read_dir(&dir).map_err(io(&dir))? {
@@ -34,36 +33,44 @@ pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> 
             if kind.is_symlink() {
                 let target =
                     fs::read_link(&full).map(|t| t.display().to_string()).unwrap_or_default();
-                files.push(Found::Link(path, target));
+                found.push((path, Found::Link(target)));
             } else if kind.is_dir() {
                 pending.push((full, path));
             } else if kind.is_file() {
-                files.push(Found::File(path, full));
+                found.push((path, Found::File(full)));
             } else {
-                files.push(Found::Special(path, format!("{kind:?}")));
+                found.push((path, Found::Special(format!("{kind:?}"))));
             }
         }
     }
-    // Directory order is the file system's; sort so that output never depends on it.
-    files.sort_by(|a, b| a.path().cmp(b.path()));
-    let mut store = Store::new(Vec::new());
-    for f in files {
+    // Directory order is the file system's; sort so that nothing depends on it.
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut store = Store::default();
+    let mut budget = max_bytes;
+    for (path, f) in found {
         match f {
-            Found::File(path, full) => {
-                let start = store.data_mut().len();
-                let room = max_bytes - start as u64;
-                let file = fs::File::open(&full).map_err(io(&full))?;
-                // One byte over the room tells a file that grew past the limit from one that fits.
-                file.take(room + 1).read_to_end(store.data_mut()).map_err(io(&full))?;
-                if store.data_mut().len() as u64 > max_bytes {
+            Found::File(full) => {
+                let mut file = fs::File::open(&full).map_err(io(&full))?;
+                let size = file.metadata().map_err(io(&full))?.len();
+                let Some(data) = read_member(&mut file, size, &mut budget).map_err(io(&full))?
+                else {
                     return Err(Error::DirectoryLimit { limit: max_bytes });
-                }
-                let end = store.data_mut().len();
-                store.add(path, start..end, warnings);
+                };
+                store.add(path, data, warnings);
             }
-            Found::Link(path, target) => store.add_link(path, target, warnings),
-            Found::Special(path, kind) => warnings.push(Warning::Special { path, kind }),
+            Found::Link(target) => store.add_link(path, target, warnings),
+            Found::Special(kind) => warnings.push(Warning::Special { path, kind }),
         }
     }
     Ok(store)
+}
+
+/// A directory entry as the walk finds it.
+enum Found {
+    /// A regular file, read after the walk.
+    File(PathBuf),
+    /// A link and its target, never followed.
+    Link(String),
+    /// A device, FIFO or socket, never opened.
+    Special(String),
 }

@@ -1,11 +1,11 @@
-//! The members of a NEFF, from its tar or from an unpacked directory, in one buffer.
+//! The members of a NEFF, from its tar or from an unpacked directory.
 //!
-//! Member data are ranges of one `Vec<u8>` (the inflated tar itself, or the directory's
-//! files appended), so a NEFF costs one allocation bounded by
-//! [`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated), and no copies.
+//! Each member's bytes are read straight into a `Vec` of the size its tar header (or
+//! file) gives, capped by what is left of
+//! [`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated): the inflated tar
+//! itself is never held, so memory is the members' size and no more.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
 
 use crate::error::Warning;
 
@@ -18,34 +18,24 @@ pub struct Member<'a> {
     pub data: &'a [u8],
 }
 
-/// Members as ranges of one buffer, with a path index and the skipped links.
+/// The members in archive (or directory walk) order, with a path index and the skipped links.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Store {
-    data: Vec<u8>,
-    list: Vec<(String, Range<usize>)>,
+    list: Vec<(String, Vec<u8>)>,
     by_path: BTreeMap<String, usize>,
     links: BTreeSet<String>,
 }
 
 impl Store {
-    /// A store over `data`; members are added as ranges of it.
-    pub(crate) fn new(data: Vec<u8>) -> Store {
-        Store { data, ..Store::default() }
-    }
-
-    /// The buffer, for appending a directory's files before [`Store::add`].
-    pub(crate) fn data_mut(&mut self) -> &mut Vec<u8> {
-        &mut self.data
-    }
-
-    /// Add a member at `range` of the buffer; a repeated path replaces the earlier one.
-    pub(crate) fn add(&mut self, path: String, range: Range<usize>, warnings: &mut Vec<Warning>) {
+    /// Add a member; a repeated path replaces the earlier one (whose bytes are dropped).
+    pub(crate) fn add(&mut self, path: String, data: Vec<u8>, warnings: &mut Vec<Warning>) {
         let i = self.list.len();
-        if self.by_path.insert(path.clone(), i).is_some() {
+        if let Some(old) = self.by_path.insert(path.clone(), i) {
             warnings.push(Warning::Duplicate(path.clone()));
+            self.list[old].1 = Vec::new();
         }
         self.links.remove(&path);
-        self.list.push((path, range));
+        self.list.push((path, data));
     }
 
     /// Note a link member (with a warning): never followed, and an error when named;
@@ -72,12 +62,11 @@ impl Store {
 
     /// The `i`th member in archive (or directory walk) order.
     pub(crate) fn at(&self, i: usize) -> Member<'_> {
-        let (path, range) = &self.list[i];
-        Member { path, data: &self.data[range.clone()] }
+        let (path, data) = &self.list[i];
+        Member { path, data }
     }
 
-    /// Every member in order, repeated paths included, except the copies that a later
-    /// member of the same path replaces.
+    /// Every member in order, except the copies that a later member of the same path replaces.
     pub(crate) fn iter(&self) -> impl Iterator<Item = Member<'_>> + '_ {
         (0..self.list.len())
             .filter(|&i| self.by_path.get(&self.list[i].0) == Some(&i))
@@ -90,23 +79,28 @@ impl Store {
     }
 }
 
-/// A member as a walk over a tar or a directory finds it, before the store holds it.
-pub(crate) enum Found<F> {
-    /// A regular file: its path and where its bytes are (`F`).
-    File(String, F),
-    /// A link: its path and target, never followed.
-    Link(String, String),
-    /// Anything else (device, FIFO, sparse file): its path and kind, skipped.
-    Special(String, String),
-}
-
-impl<F> Found<F> {
-    /// The member's normalised path.
-    pub(crate) fn path(&self) -> &str {
-        match self {
-            Found::File(p, _) | Found::Link(p, _) | Found::Special(p, _) => p,
-        }
+/// Read a member of `size` bytes (as its header or file system says) from `from`, within
+/// `budget`: the allocation is capped by the budget (and grows only as real bytes
+/// arrive), so a header that lies about its size costs nothing.
+///
+/// Returns the bytes, or `None` when they would pass the budget.
+pub(crate) fn read_member(
+    from: &mut impl std::io::Read,
+    size: u64,
+    budget: &mut u64,
+) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    /// The most a header's size can make us reserve before the bytes are there.
+    const MAX_RESERVE: u64 = 64 << 20;
+    let mut data = Vec::with_capacity(size.min(*budget).min(MAX_RESERVE) as usize);
+    // One byte past the budget tells a member that fits from one that does not.
+    from.take(budget.saturating_add(1)).read_to_end(&mut data)?;
+    let len = data.len() as u64;
+    if len > *budget {
+        return Ok(None);
     }
+    *budget -= len;
+    Ok(Some(data))
 }
 
 /// Normalise a `/`-separated relative path: drop `.` and empty components.

@@ -73,6 +73,22 @@ fn a_gzip_bomb_stops_at_the_configured_limit() {
 }
 
 #[test]
+fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
+    let bytes = neff(&with_member("sg00/weights.npy", &vec![0u8; 4 << 20]));
+    let options = ReadOptions { max_inflated: 1 << 20 };
+    assert!(matches!(Neff::from_bytes(&bytes, &options), Err(Error::InflateLimit { limit: 1_048_576 })));
+    assert!(read(&bytes).is_ok());
+}
+
+#[test]
+fn a_tar_cut_inside_a_member() {
+    let mut t = tar(&with_member("zz_last.bin", &[7u8; 5000]));
+    t.truncate(t.len() - 1024 - 3000);
+    let err = read(&neff_with_payload(&gzip(&t))).unwrap_err();
+    assert!(matches!(&err, Error::Tar { detail } if detail.contains("zz_last.bin")), "{err:?}");
+}
+
+#[test]
 fn tar_members_that_climb_out_or_are_absolute() {
     let mut m = small_members();
     m.push(("sg00/../../x".into(), Kind::File(b"x".to_vec())));
