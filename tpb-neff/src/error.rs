@@ -121,14 +121,15 @@ pub enum Error {
         /// What is wrong.
         detail: String,
     },
-    /// A JSON member names a path that is absolute or climbs out with `..`.
+    /// A JSON member names a path that is absolute or climbs out with `..`, or a graph
+    /// name that is not one plain path component.
     #[error("{named_by} names '{path}', an unsafe path ({why})")]
     UnsafeReference {
         /// The path as named.
         path: String,
         /// The member that named it.
         named_by: String,
-        /// `absolute` or `contains ..`.
+        /// `absolute`, `contains ..`, or why a graph name is refused.
         why: &'static str,
     },
     /// A JSON member names a member that is a link (links are never followed).

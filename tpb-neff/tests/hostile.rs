@@ -76,7 +76,10 @@ fn a_gzip_bomb_stops_at_the_configured_limit() {
 fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
     let bytes = neff(&with_member("sg00/weights.npy", &vec![0u8; 4 << 20]));
     let options = ReadOptions { max_inflated: 1 << 20 };
-    assert!(matches!(Neff::from_bytes(&bytes, &options), Err(Error::InflateLimit { limit: 1_048_576 })));
+    assert!(matches!(
+        Neff::from_bytes(&bytes, &options),
+        Err(Error::InflateLimit { limit: 1_048_576 })
+    ));
     assert!(read(&bytes).is_ok());
 }
 
