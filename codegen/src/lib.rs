@@ -10,6 +10,7 @@ mod geometry_toml;
 mod lower;
 pub mod model;
 pub mod source;
+mod spec_dir;
 mod syntax;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
