@@ -468,7 +468,17 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 )
                 .with(r.meta.span, "the preamble is declared here");
                 d = if full_preamble {
-                    d.note(format!("an arm's own fields start at +{}; an arm that does not begin with the whole preamble says which members it inherits: '{}({})'", r.preamble_size, r.name, r.preamble.first().map_or("", |f| f.name.as_str())))
+                    // Suggest inheriting every member the field does not overlap.
+                    let keep: Vec<&str> = r
+                        .preamble
+                        .iter()
+                        .filter(|f| {
+                            let (a, b) = (f.range(), p.field.range());
+                            !(a.start < b.end && b.start < a.end)
+                        })
+                        .map(|f| f.name.as_str())
+                        .collect();
+                    d.note(format!("an arm's own fields start at +{}; an arm that does not begin with the whole preamble says which members it inherits: '{}({})'", r.preamble_size, r.name, keep.join(", ")))
                 } else {
                     d.note("drop the member from the inherited list, or move the field")
                 };

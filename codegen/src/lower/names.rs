@@ -15,11 +15,15 @@ use crate::source::Span;
 struct Space<'a> {
     what: &'a str,
     taken: BTreeMap<String, (String, Span)>,
+    /// Whether one spec name claiming twice is this pass's to report. It is not where
+    /// the spec name is itself unique (items, fields, geometry): the check that owns
+    /// that name has reported the duplicate already.
+    report_same: bool,
 }
 
 impl<'a> Space<'a> {
     fn new(what: &'a str) -> Space<'a> {
-        Space { what, taken: BTreeMap::new() }
+        Space { what, taken: BTreeMap::new(), report_same: false }
     }
 
     /// Claim `rust` for `spec` at `span`; a second claim is an error naming both.
@@ -30,6 +34,9 @@ impl<'a> Space<'a> {
                     Diagnostic::error(span, format!("'{spec}' becomes the {} '{rust}', which the generated code defines itself", self.what))
                         .note("rename it in the spec"),
                 );
+                return;
+            }
+            if other == spec && !self.report_same {
                 return;
             }
             let msg = if other == spec {
@@ -155,10 +162,21 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         getters.claim(cx, &g.rust, &g.name, g.meta.span);
     }
     // Mnemonics: every text form names one thing.
+    // Two sub-opcode bindings may bring one sub-opcode name, so the same spec name
+    // twice is a collision here; a binding of an (opcode, sub-opcode) bound before is
+    // not, as the binding check reports it.
     let mut mnemonics = Space::new("mnemonic");
+    mnemonics.report_same = true;
     let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
-    for b in &p.bindings {
-        if !mnemonics.taken.get(&b.mnemonic).is_some_and(|(_, s)| *s == b.meta.span) {
+    for (i, b) in p.bindings.iter().enumerate() {
+        let bound_before = p.bindings[..i].iter().any(|x| {
+            x.opcode == b.opcode
+                && match (&x.sub, &b.sub) {
+                    (Some(s), Some(t)) => s.value == t.value,
+                    _ => true,
+                }
+        });
+        if !bound_before {
             mnemonics.claim(cx, &b.mnemonic, &b.mnemonic.to_ascii_uppercase(), b.meta.span);
         }
     }
