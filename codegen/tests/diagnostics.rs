@@ -7,6 +7,10 @@
 //! `_base.isa` is a minimal valid record (16 bytes, a 4-byte preamble, `OPCODE` with
 //! `A = 1`, `B = 2`) that the layout and binding fixtures are loaded after.
 //! Fixtures named `ok_*` are valid specs; every other fixture must fail to load.
+//!
+//! A spec has exactly one record, so a fixture that declares none (and is not loaded
+//! after the base) is loaded with `_record.isa`, a one-byte record whose names no
+//! fixture uses; its diagnostics are then the fixture's own.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,15 +54,29 @@ fn fixture_files(name: &str) -> Vec<(String, String)> {
     out
 }
 
-fn sources(name: &str, with_base: bool) -> Sources {
+/// Whether `.isa` text declares a record (a line that begins with `record`).
+fn declares_record(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("record ") || l.starts_with("record\t"))
+}
+
+/// `files` as sources, with `_record.isa` after them when none declares a record.
+fn with_record<'a>(files: impl IntoIterator<Item = (String, String)>) -> Sources {
     let mut s = Sources::new();
-    if with_base {
-        s.add("isa/_base.isa", read(&fixtures().join("_base.isa")));
-    }
-    for (path, text) in fixture_files(name) {
+    let mut has_record = false;
+    for (path, text) in files {
+        has_record |= path.ends_with(".isa") && declares_record(&text);
         s.add(path, text);
     }
+    if !has_record {
+        s.add("isa/_record.isa", read(&fixtures().join("_record.isa")));
+    }
     s
+}
+
+fn sources(name: &str, with_base: bool) -> Sources {
+    let base = with_base
+        .then(|| ("isa/_base.isa".to_string(), read(&fixtures().join("_base.isa"))));
+    with_record(base.into_iter().chain(fixture_files(name)))
 }
 
 fn fail_with(name: &str, with_base: bool) -> Failure {
@@ -118,11 +136,13 @@ fn assert_one(f: &Failure) {
 // ---------------------------------------------------------------------------------
 
 #[test]
-fn the_base_is_valid() {
-    let mut s = Sources::new();
-    s.add("isa/_base.isa", read(&fixtures().join("_base.isa")));
-    if let Err(f) = load(s) {
-        panic!("the base fixture does not load:\n{}", f.render());
+fn the_base_and_the_fixture_record_are_valid() {
+    for base in ["_base.isa", "_record.isa"] {
+        let mut s = Sources::new();
+        s.add(format!("isa/{base}"), read(&fixtures().join(base)));
+        if let Err(f) = load(s) {
+            panic!("{base} does not load:\n{}", f.render());
+        }
     }
 }
 
@@ -267,7 +287,7 @@ fn bytes_not_covered_trailing() {
 #[test]
 fn arm_field_inside_preamble() {
     let out = render_on_base("arm_in_preamble");
-    assert!(out.contains("does not begin with the shared preamble"), "{out}");
+    assert!(out.contains("is inside the inherited preamble member 'header'"), "{out}");
     insta::assert_snapshot!("arm_field_inside_preamble", out);
 }
 
@@ -507,11 +527,7 @@ fn short_form_is_path_line_col_message() {
 // ---------------------------------------------------------------------------------
 
 fn inline(files: &[(&str, &str)]) -> Result<Model, Failure> {
-    let mut s = Sources::new();
-    for (p, t) in files {
-        s.add(*p, *t);
-    }
-    load(s)
+    load(with_record(files.iter().map(|(p, t)| (p.to_string(), t.to_string()))))
 }
 
 const ARCH_A: &str =
