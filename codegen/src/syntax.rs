@@ -48,9 +48,19 @@ fn syntax_errors(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> 
     let mut error = syntax_error(file, text, first);
     loop {
         let (from, to, unfinished) = declaration_around(text, pos);
-        if unfinished {
-            let end = text[from..].find(char::is_whitespace).map_or(text.len(), |n| from + n);
-            error = error.with(Span::new(file, from, end), "this declaration is not finished");
+        // At the next declaration or at the end of the file, a block still open is the
+        // likely mistake: name the item it belongs to.
+        let at_end = text[pos..].trim().is_empty();
+        if unfinished || at_end {
+            if let Some(open) = unclosed_block(&text[from..pos]) {
+                error = error.with(
+                    Span::new(file, from + open, from + open + 1),
+                    format!("the block of {} opened here is not closed", item_title(&text[from..])),
+                );
+            } else if unfinished {
+                let end = text[from..].find(char::is_whitespace).map_or(text.len(), |n| from + n);
+                error = error.with(Span::new(file, from, end), "this declaration is not finished");
+            }
         }
         out.push(error);
         if out.len() == MAX_SYNTAX_ERRORS {
@@ -116,6 +126,48 @@ fn declaration_around(text: &str, pos: usize) -> (usize, usize, bool) {
         next = text[l..].find('\n').map(|i| l + i + 1);
     }
     (from, to, at_item_start && from < here)
+}
+
+/// The offset of the outermost `{` of `decl` that no `}` closes, skipping comments and
+/// strings.
+fn unclosed_block(decl: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    let mut chars = decl.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '/' if chars.peek().is_some_and(|&(_, n)| n == '/') => {
+                while chars.next_if(|&(_, n)| n != '\n').is_some() {}
+            }
+            '"' => {
+                while let Some((_, n)) = chars.next() {
+                    match n {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' | '\n' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
+}
+
+/// `struct 'A'`: the keyword and name a declaration begins with.
+fn item_title(decl: &str) -> String {
+    let mut words =
+        decl.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+    match (words.next(), words.next()) {
+        (Some(kw), Some(name)) => format!("{kw} '{name}'"),
+        (Some(kw), None) => kw.to_string(),
+        _ => "this declaration".to_string(),
+    }
 }
 
 fn error_pos(e: &pest::error::Error<Rule>) -> usize {
