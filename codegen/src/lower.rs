@@ -70,7 +70,12 @@ struct Items<'a> {
     geometry: Vec<&'a ast::Item>,
 }
 
-pub fn lower(sources: Sources) -> Result<Model, Failure> {
+pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
+    // An empty spec still gets a diagnostic ("no record"), which needs a file to point
+    // at: the spec folder itself, empty.
+    if sources.iter().next().is_none() {
+        sources.add("isa", "");
+    }
     let mut errors = Vec::new();
     let mut files = Vec::new();
     let mut arch_files: Vec<(FileId, ArchFile)> = Vec::new();

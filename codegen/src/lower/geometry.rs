@@ -659,7 +659,9 @@ fn geometry_known(cx: &mut Cx<'_>, r: &RawArch) -> bool {
             Diagnostic::error(span_of(r.file, g), format!("unknown geometry state '{}'", g.get_ref()))
                 .note("write geometry = \"unknown\" for a generation whose geometry no source gives, or leave it out"),
         );
-        return true;
+        // Read the file as what its contents say it meant, so the one mistake is the
+        // one diagnostic: values given, a known geometry; none, an unknown one.
+        return !r.data.values.is_empty();
     }
     if let Some(p) = &r.data.inherits {
         cx.error(

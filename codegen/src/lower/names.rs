@@ -90,7 +90,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         for f in b.fields.iter_mut().chain(b.alts.iter_mut().flat_map(|a| a.fields.iter_mut())) {
             f.rust = snake_str(&f.name);
             // The same bit-field name may recur in several alts (each alt's own view).
-            if !fields.taken.get(&f.rust).is_some_and(|(n, _)| *n == f.name) {
+            if fields.taken.get(&f.rust).is_none_or(|(n, _)| *n != f.name) {
                 fields.claim(cx, &f.rust, &f.name, f.meta.span);
             }
         }
