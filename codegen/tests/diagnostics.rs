@@ -825,6 +825,86 @@ fn the_round_two_constructs_load() {
     assert_eq!(m.unions[0].views.len(), 3);
 }
 
+/// The round-two model, construct by construct: what `lower` made of each.
+#[test]
+fn the_round_two_model_in_detail() {
+    use codegen::model::*;
+    let m = ok("ok_round2", After::Nothing);
+    let (old, new) = (m.arch_named("old").unwrap(), m.arch_named("new").unwrap());
+    // Generations: `new` has no geometry and so no values.
+    assert!(m[old].geometry_known);
+    assert!(m[new].values.iter().all(Option::is_none));
+    // The per-generation arm: one layout per generation, named after it, each with the
+    // inherited preamble first; `val` is T on old and the union U on new.
+    let wide = &m[m.arm_named("WIDE_ARM").unwrap()];
+    assert!(wide.is_per_generation() && wide.full_preamble);
+    let on: Vec<(&[ArchId], &str)> =
+        wide.layouts.iter().map(|l| (l.archs.as_slice(), l.rust.as_str())).collect();
+    assert_eq!(on, [(&[old][..], "WideArmOld"), (&[new][..], "WideArmNew")]);
+    assert_eq!(wide.layout_on(new).rust, "WideArmNew");
+    for l in &wide.layouts {
+        let names: Vec<(&str, bool)> =
+            l.fields.iter().map(|f| (f.name.as_str(), f.inherited)).collect();
+        assert_eq!(names[0], ("header", true));
+        assert!(names[1..].iter().all(|(_, inherited)| !inherited), "{names:?}");
+    }
+    let val = |a: ArchId| &wide.layout_on(a).fields.iter().find(|f| f.name == "val").unwrap().ty;
+    assert_eq!(val(old), &FieldType::Struct(m.struct_named("T").unwrap()));
+    assert_eq!(val(new), &FieldType::Union(m.union_named("U").unwrap()));
+    // The union: views in spec order, each of the union's size, with their selection;
+    // one of its views holds unknown bytes, another not, so U itself is fully known.
+    let u = &m[m.union_named("U").unwrap()];
+    let views: Vec<(&str, Select)> = u.views.iter().map(|v| (v.name.as_str(), v.select)).collect();
+    assert_eq!(
+        views,
+        [
+            ("i", Select::When(ByteTest { offset: 0, mask: 0x80, value: 0x80 })),
+            ("t", Select::Otherwise),
+            ("f", Select::Never),
+        ]
+    );
+    assert!(u.views.iter().all(|v| m.size_of(&v.ty) == u.size));
+    assert_eq!(u.views[2].ty, FieldType::Prim(Prim::F32));
+    assert!(m.has_unknown(&u.views[0].ty) && !m.has_unknown(&FieldType::Union(UnionId(0))));
+    // Typed bit-fields: an enum, an unsigned integer, a flag.
+    let pair = &m[m.bits_named("PAIR").unwrap()];
+    let kind = m.enum_named("KIND").unwrap();
+    let types: Vec<(&str, BitType)> = pair.fields.iter().map(|f| (f.name.as_str(), f.ty)).collect();
+    assert_eq!(
+        types,
+        [("lo", BitType::Enum(kind)), ("hi", BitType::Uint), ("flag", BitType::Bool)]
+    );
+    // Enum values by generation.
+    assert_eq!(m[kind].variant_named("Y").unwrap().meta.archs, Some(vec![new]));
+    assert_eq!(m[kind].variant_named("X").unwrap().meta.archs, None);
+    // The preamble subset: OWN inherits nothing and declares the discriminant itself.
+    let own = &m[m.arm_named("OWN").unwrap()];
+    let first = &own.layouts[0].fields[0];
+    assert_eq!((first.name.as_str(), first.inherited), ("opcode", false));
+    assert_eq!(first.ty, FieldType::Enum(m.opcode_enum()));
+    assert!(m.is_complete(m.arm_named("OWN").unwrap()));
+    // Bindings: from the table and from a `bind` with a sub-opcode, whose mnemonic is the
+    // sub-opcode's name and whose byte is read as KIND; NAMED and PFX alone bind nothing.
+    let sub = m.bindings.iter().find(|b| b.sub.is_some()).expect("the sub-opcode binding");
+    assert_eq!((sub.opcode, sub.mnemonic.as_str()), (5, "x"));
+    assert_eq!(sub.sub, Some(SubOpcode { offset: 4, value: 0, enum_id: Some(kind) }));
+    assert_eq!(m[sub.arm].name, "SUB_ONE");
+    assert!(!m.bindings.iter().any(|b| b.opcode == 3), "NAMED has no arm");
+    let ext = m.bindings.iter().find(|b| b.opcode == 4).unwrap();
+    assert_eq!(ext.meta.archs, Some(vec![new]), "a binding exists where its opcode does");
+    // The vocabulary and the engines of opcodes, by index into it, in the order written.
+    let engines = &m.vocabs[m.record.engines.unwrap().0 as usize];
+    let words: Vec<&str> = engines.words.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(words, ["PE", "ACT", "POOL"]);
+    let op = &m[m.opcode_enum()];
+    assert_eq!(op.variant_named("WIDE").unwrap().engines, [0]);
+    assert!(op.variant_named("PFX").unwrap().engines.is_empty());
+    // Rust names, computed once by the naming pass.
+    assert_eq!((wide.rust.as_str(), wide.rust_ref.as_str()), ("WideArm", "WideArmRef"));
+    assert_eq!(engines.words[1].rust, "Act");
+    assert_eq!(u.views[0].rust, "i");
+}
+
 // ---------------------------------------------------------------------------------
 // The opcode table: bindings, @status and @engine
 // ---------------------------------------------------------------------------------
