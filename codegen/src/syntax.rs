@@ -317,6 +317,92 @@ mod tests {
         assert_eq!(b.attrs[0].name.name, "confidence");
     }
 
+    fn items(text: &str) -> Vec<ast::Item> {
+        match parse(FileId(0), text) {
+            Ok(f) => f.items,
+            Err(e) => panic!("{text:?} does not parse: {:?}", e[0].message),
+        }
+    }
+
+    #[test]
+    fn parses_a_union_with_tests_and_attributes() {
+        let i = items("union U : 4 {\n  i I when byte 3 & 0x60 == 0x20\n  t T otherwise @archs(new)\n  f f32\n}\n");
+        let ast::ItemKind::Union { size, views } = &i[0].kind else { panic!("not a union") };
+        assert_eq!(size.value, 4);
+        let w = views[0].when.as_ref().expect("a byte test");
+        assert_eq!((w.offset.value, w.mask.value, w.value.value), (3, 0x60, 0x20));
+        assert!(!views[0].otherwise && views[1].otherwise && views[1].when.is_none());
+        assert_eq!(views[1].ann.attrs[0].name.name, "archs");
+        assert!(views[2].when.is_none() && !views[2].otherwise);
+    }
+
+    #[test]
+    fn parses_the_opcode_table_and_a_vocabulary() {
+        let i = items("enum ENGINE { PE ACT }\n@status(maintained)\nenum OPCODE : u8 {\n  A = 1 => X @engine(PE, ACT) @status(dormant)\n  B = 2\n}\n");
+        let ast::ItemKind::Enum { width: None, variants } = &i[0].kind else {
+            panic!("a vocabulary")
+        };
+        let words: Vec<&str> = variants.iter().map(|v| v.name.name.as_str()).collect();
+        assert_eq!(words, ["PE", "ACT"]);
+        assert!(variants.iter().all(|v| v.value.is_none() && v.arm.is_none()));
+        let ast::ItemKind::Enum { width: Some(w), variants } = &i[1].kind else {
+            panic!("an enum")
+        };
+        assert_eq!(w.name, "u8");
+        assert_eq!(i[1].ann.attrs[0].name.name, "status");
+        assert_eq!(variants[0].arm.as_ref().map(|a| a.name.as_str()), Some("X"));
+        let attrs: Vec<&str> = variants[0].ann.attrs.iter().map(|a| a.name.name.as_str()).collect();
+        assert_eq!(attrs, ["engine", "status"]);
+        assert_eq!(variants[0].ann.attrs[0].args.len(), 2);
+        assert!(variants[1].arm.is_none() && variants[1].ann.attrs.is_empty());
+    }
+
+    #[test]
+    fn parses_preamble_subsets_engines_and_unknown_bytes() {
+        let i = items("record R : 8 {\n  discriminant 0 OPCODE\n  engines ENGINE\n  0 h H\n}\narm A : R() {\n  0 op OPCODE\n  1 u unknown[7]\n}\narm B : R(h, e) {\n}\narm C : R {\n}\n");
+        let ast::ItemKind::Record { engines, .. } = &i[0].kind else { panic!("a record") };
+        assert_eq!(engines[0].name, "ENGINE");
+        let preamble = |k: &ast::ItemKind| match k {
+            ast::ItemKind::Arm { preamble, .. } => {
+                preamble.as_ref().map(|(v, _)| v.iter().map(|x| x.name.clone()).collect::<Vec<_>>())
+            }
+            _ => panic!("an arm"),
+        };
+        assert_eq!(preamble(&i[1].kind), Some(vec![]));
+        assert_eq!(preamble(&i[2].kind), Some(vec!["h".to_string(), "e".to_string()]));
+        assert_eq!(preamble(&i[3].kind), None);
+        let ast::ItemKind::Arm { members, .. } = &i[1].kind else { panic!() };
+        let ast::Member::Field { ty: ast::TypeRef::Unknown(n, _), .. } = &members[1] else {
+            panic!("unknown[7]")
+        };
+        assert_eq!(n.value, 7);
+    }
+
+    #[test]
+    fn parses_typed_bit_fields() {
+        let i = items("bits P : u8 {\n  0..4 lo DTYPE\n  4..7 hi\n  7..8 f bool\n}\n");
+        let ast::ItemKind::Bits { fields, .. } = &i[0].kind else { panic!("bits") };
+        let types: Vec<Option<&str>> =
+            fields.iter().map(|f| f.ty.as_ref().map(|t| t.name.as_str())).collect();
+        assert_eq!(types, [Some("DTYPE"), None, Some("bool")]);
+    }
+
+    #[test]
+    fn an_unclosed_block_is_found_past_comments_and_strings() {
+        assert_eq!(unclosed_block("struct A : 1 { // }\n  @source(\"}\") 0 a u8\n"), Some(13));
+        assert_eq!(
+            unclosed_block("bits B : u8 {\n  alt a otherwise {\n    0..1 x\n  }\n"),
+            Some(12)
+        );
+        // The outermost open block is the item's, whichever inner brace is missing.
+        assert_eq!(unclosed_block("bits B : u8 {\n  alt a otherwise {\n    0..1 x\n}\n"), Some(12));
+        assert_eq!(unclosed_block("struct A : 1 {\n  0 a u8\n}\n"), None);
+        assert_eq!(unclosed_block("@source(\"\\\"{\")\nrule r(x) = x\n"), None);
+        assert_eq!(item_title("arm X : R() {"), "arm 'X'");
+        assert_eq!(item_title("enum ENGINE { PE }"), "enum 'ENGINE'");
+        assert_eq!(item_title("{"), "this declaration");
+    }
+
     #[test]
     fn syntax_errors_name_what_was_expected() {
         assert_eq!(err("struct A : 2 { 0 a }"), "expected a field type, found '}'");

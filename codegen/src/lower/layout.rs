@@ -968,3 +968,106 @@ fn check_coverage(
     }
     gap(out, cursor, end, owner_span);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{check_coverage, Placed};
+    use crate::diagnostic::Diagnostic;
+    use crate::lower::test_support::{model, OLD_NEW_NEXT};
+    use crate::model::{Field, FieldType, Meta, Prim};
+    use crate::source::{FileId, Span};
+
+    fn placed(name: &str, offset: u32, size: u32) -> Placed {
+        let span = Span::new(FileId(0), offset as usize, offset as usize + 1);
+        Placed {
+            field: Field {
+                name: name.to_string(),
+                rust: String::new(),
+                offset,
+                size,
+                ty: FieldType::Reserved(size),
+                meta: Meta::at(span),
+                group: None,
+                inherited: false,
+            },
+            span,
+            origin: None,
+        }
+    }
+
+    fn coverage(fields: &[Placed], end: u32, reported: Option<u32>) -> Vec<String> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let owner = Span::new(FileId(0), 0, 0);
+        check_coverage(&mut out, fields, 0..end, "struct 'S'", owner, reported);
+        out.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn coverage_reports_gaps_overlaps_and_fields_outside() {
+        assert!(coverage(&[placed("a", 0, 2), placed("b", 2, 2)], 4, None).is_empty());
+        assert_eq!(
+            coverage(&[placed("a", 0, 1), placed("b", 2, 2)], 4, None),
+            ["bytes 1..2 of struct 'S' are not covered by any field"]
+        );
+        assert_eq!(
+            coverage(&[placed("a", 0, 3), placed("b", 2, 2)], 4, None),
+            ["field 'b' (2..4) overlaps 'a' (0..3)"]
+        );
+        assert_eq!(
+            coverage(&[placed("a", 0, 2)], 4, None),
+            ["bytes 2..4 of struct 'S' are not covered by any field"]
+        );
+    }
+
+    /// Past the end there is no layout, so no gap: a field out there is outside, once.
+    #[test]
+    fn coverage_past_the_end_is_only_outside() {
+        assert_eq!(
+            coverage(&[placed("a", 0, 4), placed("b", 6, 2)], 4, None),
+            ["field 'b' (6..8) lies outside struct 'S' (0..4)"]
+        );
+        assert_eq!(
+            coverage(&[placed("a", 0, 2), placed("b", 6, 2)], 4, None),
+            [
+                "field 'b' (6..8) lies outside struct 'S' (0..4)",
+                "bytes 2..4 of struct 'S' are not covered by any field"
+            ]
+        );
+    }
+
+    /// A gap holding the byte the caller has reported on is left to that report.
+    #[test]
+    fn coverage_leaves_a_reported_byte_out() {
+        assert!(coverage(&[placed("a", 1, 3)], 4, Some(0)).is_empty());
+        assert_eq!(
+            coverage(&[placed("a", 1, 1)], 4, Some(0)),
+            ["bytes 2..4 of struct 'S' are not covered by any field"]
+        );
+    }
+
+    /// Generations with the same members share one layout, named after the oldest; an
+    /// arm the same everywhere has one, named after the arm.
+    #[test]
+    fn per_generation_layouts_group_generations() {
+        let m = model(
+            "enum OPCODE : u8 {}\nrecord R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm X : R {\n    1 a u16 @archs(..new)\n    1 a i16 @archs(next)\n}\narm Y : R {\n    1 b u16\n}\n",
+            &OLD_NEW_NEXT,
+        );
+        let x = &m[m.arm_named("X").unwrap()];
+        let layouts: Vec<(&str, usize, FieldType)> = x
+            .layouts
+            .iter()
+            .map(|l| (l.rust.as_str(), l.archs.len(), l.fields[1].ty.clone()))
+            .collect();
+        assert_eq!(
+            layouts,
+            [("XOld", 2, FieldType::Prim(Prim::U16)), ("XNext", 1, FieldType::Prim(Prim::I16))]
+        );
+        let y = &m[m.arm_named("Y").unwrap()];
+        assert_eq!(
+            (y.layouts.len(), y.layouts[0].rust.as_str(), y.layouts[0].archs.len()),
+            (1, "Y", 3)
+        );
+    }
+}

@@ -191,3 +191,44 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::test_support::{errors, model, OLD_NEW};
+
+    /// Every Rust name is in the model after lowering, through the naming policy.
+    #[test]
+    fn rust_names_are_computed_once_in_the_model() {
+        let m = model(
+            "enum ENGINE { PE DVE }\nenum OPCODE : u8 {\n    PSEUDO_EXIT = 1 => CTRL_AL\n}\n\
+             record TPB_INST : 2 {\n    discriminant 0 OPCODE\n    engines ENGINE\n    0 header OPCODE\n}\n\
+             arm CTRL_AL : TPB_INST {\n    1 type u8 @archs(old)\n    1 inDtype u8 @archs(new)\n}\n\
+             union IMM_VAL : 1 {\n    fp8 u8\n}\nbits DTYPE_PAIR : u8 {\n    0..4 dtype_lo\n}\ngeometry num_tpb : u32?\n",
+            &OLD_NEW,
+        );
+        let a = &m[m.arm_named("CTRL_AL").unwrap()];
+        assert_eq!((a.rust.as_str(), a.rust_ref.as_str()), ("CtrlAl", "CtrlAlRef"));
+        let layouts: Vec<(&str, &str)> =
+            a.layouts.iter().map(|l| (l.rust.as_str(), l.fields[1].rust.as_str())).collect();
+        assert_eq!(layouts, [("CtrlAlOld", "type"), ("CtrlAlNew", "in_dtype")]);
+        assert_eq!(m[m.opcode_enum()].variants[0].rust, "PSEUDO_EXIT");
+        assert_eq!(m.vocabs[0].words[1].rust, "Dve");
+        assert_eq!(m.unions[0].rust, "ImmVal");
+        assert_eq!(m.bits[0].rust, "DtypePair");
+        assert_eq!(m.geometry[0].rust, "num_tpb");
+        assert_eq!(m.bindings[0].mnemonic, "pseudo_exit");
+    }
+
+    /// Names the generated crate defines itself are not free for the spec.
+    #[test]
+    fn reserved_names() {
+        let e = errors(
+            "enum OPCODE : u8 {}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\nstruct INST : 1 {\n    0 a u8\n}\n",
+            &[],
+        );
+        assert_eq!(
+            e,
+            ["'INST' becomes the Rust type 'Inst', which the generated code defines itself"]
+        );
+    }
+}
