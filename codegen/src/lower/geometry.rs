@@ -736,8 +736,8 @@ fn derive(
             return;
         }
         Err(EvalError::Unknown(dep)) => {
-            // A required value missing here, or a derived one that failed, has its own
-            // diagnostic already: this one would only follow from it.
+            // A required value missing here, or a derived one that failed (a cycle
+            // included), has its own diagnostic already: this one would only follow.
             let d = &geometry[dep.0 as usize];
             let reported = match &d.kind {
                 GeomKind::Value(t) => {
@@ -746,17 +746,20 @@ fn derive(
                 GeomKind::Derived(..) => values[dep.0 as usize].is_none(),
                 GeomKind::Rule { .. } => false,
             };
-            if !ty.is_optional() && !reported {
-                cx.error(
-                    Diagnostic::error(
-                        arch_span,
-                        format!(
-                            "derived '{}' cannot be computed on {arch}: '{}' has no value",
-                            item.name, geometry[dep.0 as usize].name
-                        ),
-                    )
-                    .with(item.meta.span, "declared here"),
-                );
+            if !ty.is_optional() {
+                if !reported {
+                    cx.error(
+                        Diagnostic::error(
+                            arch_span,
+                            format!(
+                                "derived '{}' cannot be computed on {arch}: '{}' has no value",
+                                item.name, geometry[dep.0 as usize].name
+                            ),
+                        )
+                        .with(item.meta.span, "declared here"),
+                    );
+                }
+                // No value: what depends on this one is not reported either.
                 return;
             }
             Value::Unknown
