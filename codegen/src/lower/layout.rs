@@ -512,8 +512,13 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 .then_some(r.discriminant.offset);
         // One layout per distinct set of members: group the generations by which
         // members exist on them.
-        let arch_ids: Vec<Option<ArchId>> =
-            if narchs == 0 { vec![None] } else { (0..narchs).map(|a| Some(ArchId(a))).collect() };
+        // Only the generations the arm exists on have a layout of it (all, when none
+        // do: a spec without arch files, or an arm whose @archs failed).
+        let mut arch_ids: Vec<Option<ArchId>> =
+            (0..narchs).map(ArchId).filter(|&a| m.available_on(a)).map(Some).collect();
+        if arch_ids.is_empty() {
+            arch_ids.push(None);
+        }
         let mut classes: Vec<(Vec<usize>, Vec<ArchId>)> = Vec::new();
         for a in arch_ids {
             let set: Vec<usize> = ok_own
@@ -528,6 +533,7 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
             }
         }
         let many = classes.len() > 1;
+        let classes_archs: usize = classes.iter().map(|(_, a)| a.len()).sum();
         let mut layouts = Vec::new();
         // Each problem once, with the generations it occurs on.
         let mut found: Vec<(Diagnostic, Vec<ArchId>)> = Vec::new();
@@ -569,9 +575,10 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 fields: placed.into_iter().map(|p| p.field).collect(),
             });
         }
+        let exists_on = classes_archs;
         for (mut d, mut on) in found {
             // A problem of some generations only says which.
-            if many && on.len() < narchs as usize {
+            if many && on.len() < exists_on {
                 on.sort();
                 let names: Vec<&str> =
                     on.iter().map(|a| cx.arch_list[a.0 as usize].as_str()).collect();
@@ -1065,9 +1072,28 @@ mod tests {
             [("XOld", 2, FieldType::Prim(Prim::U16)), ("XNext", 1, FieldType::Prim(Prim::I16))]
         );
         let y = &m[m.arm_named("Y").unwrap()];
+        assert_eq!(y.layouts[0].archs.len(), 3);
         assert_eq!(
             (y.layouts.len(), y.layouts[0].rust.as_str(), y.layouts[0].archs.len()),
             (1, "Y", 3)
         );
+    }
+
+    /// An arm has layouts on the generations it exists on only: its per-generation
+    /// members need not cover the bytes on the others.
+    #[test]
+    fn per_generation_layouts_only_where_the_arm_exists() {
+        let m = model(
+            "enum OPCODE : u8 {}\nrecord R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             @archs(new..)\narm X : R {\n    1 a u16 @archs(new)\n    1 a i16 @archs(next)\n}\n",
+            &OLD_NEW_NEXT,
+        );
+        let x = &m[m.arm_named("X").unwrap()];
+        let on: Vec<Vec<&str>> = x
+            .layouts
+            .iter()
+            .map(|l| l.archs.iter().map(|a| m[*a].name.as_str()).collect())
+            .collect();
+        assert_eq!(on, [vec!["new"], vec!["next"]]);
     }
 }
