@@ -930,6 +930,23 @@ fn opcode_attributes_outside_the_opcode_table() {
     insta::assert_snapshot!("opcode_attributes_outside_the_opcode_table", f.render());
 }
 
+/// `@status` twice, `@engine` without words or with a string: each reported.
+#[test]
+fn opcode_attributes_malformed() {
+    let f = fail_with("opcode_attrs_malformed", After::Nothing);
+    assert_eq!(f.diagnostics.len(), 3, "{}", f.short());
+    insta::assert_snapshot!("opcode_attributes_malformed", f.render());
+}
+
+#[test]
+fn record_engines_name_an_unknown_vocabulary() {
+    one_snapshot(
+        "record_engines_name_an_unknown_vocabulary",
+        "record_engines_unknown",
+        After::Nothing,
+    );
+}
+
 #[test]
 fn engine_without_a_vocabulary() {
     one_snapshot("engine_without_a_vocabulary", "engine_without_vocabulary", After::Nothing);
@@ -979,6 +996,16 @@ fn per_generation_byte_covered_twice() {
 #[test]
 fn per_generation_duplicate_field() {
     one_snapshot("per_generation_duplicate_field", "per_gen_duplicate_field", After::Archs);
+}
+
+/// A sub-opcode byte is read as one type on every generation.
+#[test]
+fn sub_opcode_field_that_differs_by_generation() {
+    one_snapshot(
+        "sub_opcode_field_that_differs_by_generation",
+        "sub_opcode_field_per_generation",
+        After::Archs,
+    );
 }
 
 /// A problem every generation has (a trailing gap; one field against each generation's
