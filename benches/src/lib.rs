@@ -21,6 +21,8 @@ use tpb_isa::stream;
 use tpb_isa::validate::{opcode_valid, validate};
 use tpb_isa::Arch;
 
+pub mod neff;
+
 /// Records in a bench stream: 64 MiB.
 pub const RECORDS: usize = 1 << 20;
 

@@ -5,17 +5,17 @@
 //! valid by construction, so tokens that do not parse are a bug in this module.
 
 // The emitters are being rewritten for the new model; until then they are not built.
+mod arch_set;
 mod arms;
 #[cfg(any())]
 mod disasm;
 mod doc;
 mod geometry;
+mod imports;
 mod inst;
 mod layout;
 #[cfg(any())]
 mod layout_doc;
-mod arch_set;
-mod imports;
 pub mod names;
 mod opcode;
 mod operand;
@@ -119,17 +119,44 @@ fn space_items(text: &str) -> String {
     let indent = |l: &str| l.len() - l.trim_start().len();
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut prev: Option<&str> = None;
-    for line in text.lines() {
+    // The first line of the item the previous line belongs to, at the current indent,
+    // and how many lines that item has so far.
+    let mut item_first: Option<&str> = None;
+    let mut item_lines = 0usize;
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, &line) in lines.iter().enumerate() {
+        let lt = line.trim_start();
+        let mut starts_item = false;
         if let Some(p) = prev {
-            let (pt, lt) = (p.trim(), line.trim_start());
+            let pt = p.trim();
             let starts = ITEM_STARTS.iter().any(|s| lt.starts_with(s));
             let ends = !pt.starts_with("//") && (pt == "}" || pt.ends_with(';'));
             let both_use = pt.starts_with("use ") && lt.starts_with("use ");
+            // Undocumented accessors (a view's field readers) read as one block.
+            let both_accessors =
+                lt == "#[inline]" && item_first.is_some_and(|f| f.trim() == "#[inline]");
             let after_inner_doc = pt.starts_with("//!") && !lt.starts_with("//!");
-            if after_inner_doc || (starts && ends && !both_use && indent(p) == indent(line)) {
+            starts_item = starts && ends && indent(p) == indent(line);
+            // Runs of two-line constants (a doc line and the constant) read as one table.
+            let next = lines.get(i + 1).map_or("", |l| l.trim_start());
+            let both_short = item_lines <= 2
+                && pt.starts_with("pub const ")
+                && lt.starts_with("///")
+                && next.starts_with("pub const ");
+            if after_inner_doc || (starts_item && !both_use && !both_accessors && !both_short) {
                 out.push('\n');
             }
         }
+        let opens_block = prev.is_none_or(|p| {
+            let p = p.trim();
+            p.ends_with('{')
+                && (p.starts_with("impl") || p.starts_with("pub mod") || p.starts_with("mod "))
+        });
+        if starts_item || opens_block {
+            item_first = Some(line);
+            item_lines = 0;
+        }
+        item_lines += 1;
         out.push_str(line);
         out.push('\n');
         prev = Some(line);

@@ -1,9 +1,11 @@
-//! Golden outputs of every `tpb` command, on streams the tests build. Run with
-//! `TPB_BLESS=1` to rewrite the files in `tests/golden/` after a deliberate change.
+//! Golden outputs of every `tpb` command, on streams the tests build and on the corpus
+//! NEFFs in `testdata/`. Run with `TPB_BLESS=1` to rewrite the files in `tests/golden/`
+//! after a deliberate change.
 
 use std::fs;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 const PROGRAM: &str = "\
 # main: call a kernel, then stop
@@ -21,6 +23,11 @@ struct Run {
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// `testdata/nkipy/<name>` at the workspace root.
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/nkipy").join(name)
 }
 
 fn run(dir: &Path, args: &[String]) -> String {
@@ -89,10 +96,17 @@ fn golden_outputs() {
         Run { name: "layout_dma", args: args(&["layout", "dma_direct2d"]) },
         Run { name: "stats", args: args(&["stats", "prog.bin", "odd.bin"]) },
     ];
+    check_goldens(d, &runs);
+    assert!(bad_bin_absent(d), "asm with errors must write nothing");
+}
+
+/// Run each of `runs` in `dir` and compare with (or, under `TPB_BLESS`, write) its golden
+/// file; every mismatch is reported before failing.
+fn check_goldens(dir: &Path, runs: &[Run]) {
     let bless = std::env::var_os("TPB_BLESS").is_some();
     let mut failures = Vec::new();
-    for r in &runs {
-        let got = run(d, &r.args);
+    for r in runs {
+        let got = run(dir, &r.args);
         let path = golden_dir().join(format!("{}.txt", r.name));
         if bless {
             fs::create_dir_all(golden_dir()).unwrap();
@@ -107,7 +121,6 @@ fn golden_outputs() {
             Err(_) => failures.push(format!("{}: no golden file {}", r.name, path.display())),
         }
     }
-    assert!(bad_bin_absent(d), "asm with errors must write nothing");
     assert!(failures.is_empty(), "{}\n(run with TPB_BLESS=1 to accept)", failures.join("\n"));
 }
 
@@ -154,4 +167,139 @@ fn a_listing_from_disasm_assembles_to_the_same_bytes() {
     let out = run(d, &args(&["asm", "all.lst", "-o", "again.bin"]));
     assert!(out.ends_with("exit: 0\n"), "{out}");
     assert_eq!(fs::read(d.join("again.bin")).unwrap(), stream);
+}
+
+/// The small corpus NEFF's tar, unpacked into `dir` as `neuron-packager unpack` would.
+fn unpack_small(dir: &Path) {
+    let bytes = fs::read(corpus("matmul_small.neff")).unwrap();
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(&bytes[1024..]).read_to_end(&mut tar).unwrap();
+    tar::Archive::new(&tar[..]).unpack(dir).unwrap();
+}
+
+/// A corrupted copy of the small NEFF.
+fn corrupt(edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut b = fs::read(corpus("matmul_small.neff")).unwrap();
+    edit(&mut b);
+    b
+}
+
+#[test]
+fn golden_outputs_on_neffs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::copy(corpus("matmul_small.neff"), d.join("matmul_small.neff")).unwrap();
+    fs::write(d.join("prog.tpb"), PROGRAM).unwrap();
+    run(d, &args(&["asm", "prog.tpb", "-o", "prog.bin"]));
+    // An unpacked copy whose sg00 PE stream is `PROGRAM`, which opens a function.
+    unpack_small(&d.join("unpacked"));
+    fs::copy(d.join("prog.bin"), d.join("unpacked/sg00/PE.bin")).unwrap();
+    fs::write(d.join("truncated.neff"), corrupt(|b| b.truncate(1000))).unwrap();
+    fs::write(
+        d.join("past_end.neff"),
+        corrupt(|b| b[0x10..0x18].copy_from_slice(&u64::MAX.to_le_bytes())),
+    )
+    .unwrap();
+    fs::write(d.join("not_gzip.neff"), corrupt(|b| b[1024] = b'P')).unwrap();
+
+    let runs = [
+        Run { name: "neff_info", args: args(&["info", "matmul_small.neff"]) },
+        Run { name: "neff_info_json", args: args(&["info", "--json", "matmul_small.neff"]) },
+        Run {
+            name: "neff_disasm_no_hex",
+            args: args(&["disasm", "--no-hex", "matmul_small.neff"]),
+        },
+        Run {
+            name: "neff_disasm_act",
+            args: args(&["disasm", "matmul_small.neff", "--subgraph", "sg01", "--engine", "act"]),
+        },
+        Run {
+            name: "neff_disasm_json",
+            args: args(&[
+                "disasm",
+                "--json",
+                "matmul_small.neff",
+                "--subgraph",
+                "sg00",
+                "--engine",
+                "sp",
+            ]),
+        },
+        Run { name: "neff_stats", args: args(&["stats", "matmul_small.neff", "prog.bin"]) },
+        Run { name: "neff_validate", args: args(&["validate", "matmul_small.neff"]) },
+        Run { name: "neff_extract", args: args(&["extract", "matmul_small.neff", "-o", "out"]) },
+        Run { name: "neff_dir_info", args: args(&["info", "unpacked"]) },
+        Run {
+            name: "neff_dir_disasm",
+            args: args(&["disasm", "--no-hex", "unpacked", "--subgraph", "sg00", "--engine", "pe"]),
+        },
+        Run { name: "neff_truncated", args: args(&["info", "truncated.neff"]) },
+        Run { name: "neff_past_end", args: args(&["disasm", "past_end.neff"]) },
+        Run { name: "neff_not_gzip", args: args(&["stats", "not_gzip.neff"]) },
+        Run {
+            name: "neff_no_such_engine",
+            args: args(&["disasm", "matmul_small.neff", "--engine", "gpu"]),
+        },
+    ];
+    check_goldens(d, &runs);
+}
+
+#[test]
+fn extract_writes_the_streams_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["matmul_small", "matmul_large"] {
+        let out = run(
+            d,
+            &args(&["extract", corpus(&format!("{name}.neff")).to_str().unwrap(), "-o", name]),
+        );
+        assert!(out.ends_with("exit: 0\n"), "{out}");
+        for sg in ["sg00", "sg01"] {
+            for engine in ["PE", "Activation", "Pool", "DVE", "SP"] {
+                let got = fs::read(d.join(format!("{name}/{sg}/{engine}.bin"))).unwrap();
+                let want = fs::read(corpus(&format!("streams/{name}/{sg}/{engine}.bin"))).unwrap();
+                assert!(got == want, "{name}/{sg}/{engine}.bin differs");
+            }
+        }
+    }
+}
+
+#[test]
+fn extract_never_writes_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let outside = tempfile::tempdir().unwrap();
+    fs::create_dir(d.join("out")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), d.join("out/sg00")).unwrap();
+    let small = corpus("matmul_small.neff");
+    let out = run(d, &args(&["extract", small.to_str().unwrap(), "-o", "out"]));
+    assert!(
+        out.contains("is a symbolic link; refusing to write through it")
+            && out.ends_with("exit: 1\n"),
+        "{out}"
+    );
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn standard_input_reads_raw_streams_and_neffs() {
+    let feed = |bytes: &[u8], args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let pe = fs::read(corpus("streams/matmul_small/sg00/PE.bin")).unwrap();
+    let listing = feed(&pe, &["disasm", "-"]);
+    assert_eq!(listing.lines().count(), 12);
+    assert!(listing.starts_with("00000000  b110"), "{listing}");
+    let neff = fs::read(corpus("matmul_small.neff")).unwrap();
+    let listing = feed(&neff, &["disasm", "--no-hex", "--engine", "pe", "--subgraph", "sg00", "-"]);
+    assert!(listing.starts_with("sg00/PE: cayman, 12 records\n"), "{listing}");
 }

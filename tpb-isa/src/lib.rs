@@ -25,10 +25,10 @@ pub mod generated;
 pub mod raw;
 pub mod stream;
 
+pub use arm::Arm;
 pub use error::{
     AddressError, DecodeError, FinalCheckError, GeometryError, StreamError, ValidateError,
 };
-pub use arm::Arm;
 pub use facts::{Confidence, Status};
 pub use float::F32;
 pub use generated::*;

@@ -122,7 +122,8 @@ pub fn decode_all(
     arch: Arch,
     bytes: &[u8],
 ) -> impl ExactSizeIterator<Item = Result<(usize, Inst)>> + FusedIterator + Clone + '_ {
-    records(bytes).map(move |item| item.map(|(offset, record)| (offset, Inst::decode(arch, record))))
+    records(bytes)
+        .map(move |item| item.map(|(offset, record)| (offset, Inst::decode(arch, record))))
 }
 
 /// Whether the stream holds the EXIT sentinel (PSEUDO_INST, byte 0 == 0xDF, with

@@ -9,7 +9,8 @@
 //!
 //! Options: `--reps N` (default 7), `--records N` (default 1048576), `--no-codegen`,
 //! `--compile-time` (clean release builds of tpb-isa, deku, binrw and zerocopy in
-//! temporary target folders; slow).
+//! temporary target folders; slow), `--no-neff`, `--neff-only` (only the NEFF table,
+//! which builds and runs the release `tpb` on the large corpus NEFF).
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
 //! (rep 1 of every kernel, then rep 2 of every kernel, …) so drift on a noisy machine
@@ -101,12 +102,19 @@ fn main() {
     if cfg!(debug_assertions) {
         println!("WARNING: built without --release; the figures mean nothing");
     }
+    if args.iter().any(|a| a == "--neff-only") {
+        neff_table(reps);
+        return;
+    }
 
     for order in b::Order::ALL {
         decode_table(order, records, reps);
     }
     if !args.iter().any(|a| a == "--no-codegen") {
         codegen_table();
+    }
+    if !args.iter().any(|a| a == "--no-neff") {
+        neff_table(reps);
     }
     if args.iter().any(|a| a == "--compile-time") {
         compile_table();
@@ -283,4 +291,90 @@ fn compile_table() {
             other => println!("| {pkg} | failed: {other:?} |"),
         }
     }
+}
+
+/// The large corpus NEFF: inflating its payload alone, the full `tpb-neff` open, and the
+/// release `tpb stats` and `tpb disasm --no-hex` on it (whole processes, output to a
+/// sink), each as a ratio to the inflate alone; reps interleaved like the decode table.
+fn neff_table(reps: usize) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = Command::new(env!("CARGO"))
+        .current_dir(&root)
+        .args(["build", "--quiet", "--release", "-p", "tpb-cli"])
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("cargo build --release -p tpb-cli failed");
+        std::process::exit(1);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(root.join("target"), Into::into);
+    let tpb = target.join("release/tpb");
+    let path = b::neff::large_neff();
+    let file = std::fs::read(&path).expect("testdata/nkipy/matmul_large.neff");
+    let records = b::neff::open(&file);
+    let run = |args: &[&str]| {
+        let st = Command::new(&tpb)
+            .args(args)
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("tpb runs");
+        assert!(st.success(), "tpb {args:?} failed");
+        0
+    };
+    type Row<'a> = (&'a str, Box<dyn Fn() -> usize + 'a>);
+    let rows: Vec<Row<'_>> = vec![
+        (
+            "(a) inflate the payload alone (flate2, in process)",
+            Box::new(|| b::neff::inflate_only(&file)),
+        ),
+        (
+            "(b) tpb-neff open: header, inflate, tar, JSON, MD5 (in process)",
+            Box::new(|| b::neff::open(&file)),
+        ),
+        ("(c) tpb stats FILE (process)", Box::new(|| run(&["stats"]))),
+        (
+            "(d) tpb disasm --no-hex FILE > sink (process)",
+            Box::new(|| run(&["disasm", "--no-hex"])),
+        ),
+        (
+            "    tpb --version (process start alone)",
+            Box::new(|| {
+                Command::new(&tpb)
+                    .arg("--version")
+                    .stdout(std::process::Stdio::null())
+                    .status()
+                    .map(|_| 0)
+                    .unwrap_or(0)
+            }),
+        ),
+    ];
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); rows.len()];
+    for _ in 0..reps {
+        for (i, (_, f)) in rows.iter().enumerate() {
+            let t = Instant::now();
+            black_box(f());
+            times[i].push(t.elapsed());
+        }
+    }
+    let ms: Vec<f64> = times.iter_mut().map(|v| median(v).as_secs_f64() * 1e3).collect();
+    println!();
+    println!(
+        "## NEFF: {} ({} KiB, {records} records), {reps} interleaved reps, medians",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        file.len() >> 10
+    );
+    println!();
+    println!("| what | ms | × (a) inflate | records/s |");
+    println!("| --- | ---: | ---: | ---: |");
+    for ((name, _), t) in rows.iter().zip(&ms) {
+        let rate = records as f64 / (t / 1e3);
+        println!("| {name} | {t:.2} | {:.2} | {:.0} |", t / ms[0], rate);
+    }
+    println!();
+    println!(
+        "target: overhead beyond inflate ≤ 2×: open {:.2}× (b/a), stats {:.2}× (c/a), disasm {:.2}× (d/a)",
+        ms[1] / ms[0],
+        ms[2] / ms[0],
+        ms[3] / ms[0]
+    );
 }

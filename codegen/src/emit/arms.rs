@@ -60,11 +60,8 @@ fn arm_kind(model: &Model) -> TokenStream {
         quote! { &[#(#ops),*] }
     });
     let arch_rows = model.arms.iter().map(|a| {
-        let mask: u32 = model
-            .arch_ids()
-            .filter(|&x| a.meta.available_on(x))
-            .map(|x| 1u32 << x.0)
-            .sum();
+        let mask: u32 =
+            model.arch_ids().filter(|&x| a.meta.available_on(x)).map(|x| 1u32 << x.0).sum();
         hex_width(u64::from(mask), 1)
     });
     let flag_rows = model.arm_ids().map(|id| {
@@ -237,7 +234,13 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
     let mut view_arms = Vec::new();
     let mut encode_arms = Vec::new();
     let mut opcode_arms = Vec::new();
-    for l in &arm.layouts {
+    // Generations the arm does not exist on read its records as the oldest layout.
+    let elsewhere: Vec<TokenStream> = model
+        .arch_ids()
+        .filter(|a| !arm.layouts.iter().any(|l| l.archs.contains(a)))
+        .map(|a| arch_variant(model, a))
+        .collect();
+    for (k, l) in arm.layouts.iter().enumerate() {
         let lname = names::ident(&l.rust);
         let lview = names::ident(&format!("{}Ref", l.rust));
         let gens: Vec<&str> = l.archs.iter().map(|&a| model[a].name.as_str()).collect();
@@ -248,7 +251,10 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         let vdoc = Doc::text(format!("On {}.", gens.join(", ")));
         variants.push(quote! { #vdoc #v(#lname), });
         view_variants.push(quote! { #vdoc #v(#lview<'a>), });
-        let archs: Vec<TokenStream> = l.archs.iter().map(|&a| arch_variant(model, a)).collect();
+        let mut archs: Vec<TokenStream> = l.archs.iter().map(|&a| arch_variant(model, a)).collect();
+        if k == 0 {
+            archs.extend(elsewhere.iter().cloned());
+        }
         decode_arms.push(quote! { #(#archs)|* => #name::#v(#lname::decode(b)), });
         view_arms.push(quote! { #(#archs)|* => #view::#v(#lview(b)), });
         encode_arms.push(quote! { #name::#v(x) => x.encode(), });
@@ -263,8 +269,9 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         }
 
         impl #name {
-            /// Decode any record as this arm, in the layout of `arch`; never fails, every
-            /// byte is kept.
+            /// Decode any record as this arm, in the layout of `arch` (on a generation the
+            /// arm does not exist on, the layout of the oldest one it exists on); never
+            /// fails, every byte is kept.
             #[must_use]
             #[inline]
             pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> #name {

@@ -44,7 +44,11 @@ impl Doc {
         let mut summary = Vec::new();
         match docs.first() {
             Some(first) if !first.trim().is_empty() && !first.starts_with("```") => {
-                summary.push(if head.is_empty() { first.clone() } else { format!("{head}: {first}") });
+                summary.push(if head.is_empty() {
+                    first.clone()
+                } else {
+                    format!("{head}: {first}")
+                });
                 summary.extend(docs.iter().skip(1).cloned());
             }
             _ => {
@@ -53,12 +57,16 @@ impl Doc {
             }
         }
         let mut tail = Vec::new();
-        if meta.confidence != Confidence::Certain {
+        if meta.confidence != owner.confidence {
             tail.push(format!("confidence: {}", meta.confidence.as_str()));
         }
         if let Some(archs) = &meta.archs {
             let names: Vec<&str> = archs.iter().map(|&a| model[a].name.as_str()).collect();
-            tail.push(if names.is_empty() { "on no generation".to_owned() } else { format!("on {}", names.join(", ")) });
+            tail.push(if names.is_empty() {
+                "on no generation".to_owned()
+            } else {
+                format!("on {}", names.join(", "))
+            });
         }
         if meta.sources != owner.sources && !meta.sources.is_empty() {
             let s: Vec<String> = meta.sources.iter().map(|s| sanitize(s)).collect();
@@ -171,13 +179,30 @@ fn sanitize_lines(lines: &[String]) -> Vec<String> {
         } else if fenced {
             out.push(line.clone());
         } else {
-            out.push(sanitize(trimmed.trim_end()));
+            // A list item's continuation lines are indented under it, so rustdoc keeps
+            // them in the item (clippy's doc_lazy_continuation).
+            let is_item = |l: &str| l.starts_with("- ") || l.starts_with("+ ") || list_number(l);
+            let in_item = out
+                .iter()
+                .rev()
+                .take_while(|l: &&String| !l.is_empty())
+                .any(|l| is_item(l.trim_start()))
+                && !is_item(trimmed)
+                && !trimmed.is_empty();
+            let text = sanitize(trimmed.trim_end());
+            out.push(if in_item { format!("  {text}") } else { text });
         }
     }
     if fenced {
         out.push("```".to_owned());
     }
     out
+}
+
+/// Whether a line starts a numbered list item (`1. `, `12) `).
+fn list_number(l: &str) -> bool {
+    let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && (l[digits..].starts_with(". ") || l[digits..].starts_with(") "))
 }
 
 /// Escape one line of spec prose for rustdoc: `[`, `]`, `<`, `*` and `\` outside code

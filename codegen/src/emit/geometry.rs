@@ -16,12 +16,7 @@ pub fn emit(model: &Model) -> TokenStream {
     let accessors: Vec<TokenStream> = model.geom_ids().filter_map(|g| accessor(model, g)).collect();
     let rules: Vec<TokenStream> = model.geom_ids().filter_map(|g| rule(model, g)).collect();
     let modules = known(model).map(|a| arch_module(model, a));
-    let uses = super::imports::needed(
-        model,
-        &quote! { #(#accessors)* },
-        &["opcode"],
-        &[],
-    );
+    let uses = super::imports::needed(model, &quote! { #(#accessors)* }, &["opcode"], &[]);
     quote! {
         use crate::error::GeometryError;
         #uses
@@ -46,16 +41,25 @@ fn known(model: &Model) -> impl Iterator<Item = ArchId> + '_ {
 /// `pub enum Geometry`: the generations with a known geometry, and the conversions.
 fn geometry_enum(model: &Model) -> TokenStream {
     let variants: Vec<Ident> = known(model).map(|a| names::variant(&model[a].name)).collect();
-    let unknown: Vec<Ident> =
-        model.arch_ids().filter(|&a| !model[a].geometry_known).map(|a| names::variant(&model[a].name)).collect();
+    let unknown: Vec<Ident> = model
+        .arch_ids()
+        .filter(|&a| !model[a].geometry_known)
+        .map(|a| names::variant(&model[a].name))
+        .collect();
     let n = super::tokens::usize_lit(variants.len() as u32);
-    let docs = known(model).map(|a| Doc::text(format!("{} ({}).", code(&model[a].name), model[a].label)));
+    let docs =
+        known(model).map(|a| Doc::text(format!("{} ({}).", code(&model[a].name), model[a].label)));
     let unknown_note = if unknown.is_empty() {
         String::new()
     } else {
         format!(
             " No source gives the geometry of {}: [`Arch::geometry`] answers `None` for it.",
-            model.arch_ids().filter(|&a| !model[a].geometry_known).map(|a| code(&model[a].name)).collect::<Vec<_>>().join(", ")
+            model
+                .arch_ids()
+                .filter(|&a| !model[a].geometry_known)
+                .map(|a| code(&model[a].name))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     let doc = format!(" The hardware geometry of a generation a source describes.{unknown_note}");
@@ -643,4 +647,3 @@ impl Lets<'_> {
         }
     }
 }
-

@@ -30,11 +30,9 @@ fn provided(model: &Model, module: &str) -> Vec<String> {
             .map(|e| e.rust.clone())
             .chain(model.vocabs.iter().map(|v| v.rust.clone()))
             .collect(),
-        "operand" => model
-            .bits
-            .iter()
-            .flat_map(|b| [b.rust.clone(), format!("{}Form", b.rust)])
-            .collect(),
+        "operand" => {
+            model.bits.iter().flat_map(|b| [b.rust.clone(), format!("{}Form", b.rust)]).collect()
+        }
         "layout" => model
             .structs
             .iter()
@@ -58,7 +56,12 @@ fn provided(model: &Model, module: &str) -> Vec<String> {
 
 /// The `use` lines `body` needs, from `globs` (generated modules imported with `*`)
 /// and `items` (`(name, path)` pairs imported by name).
-pub fn needed(model: &Model, body: &TokenStream, globs: &[&str], items: &[(&str, TokenStream)]) -> TokenStream {
+pub fn needed(
+    model: &Model,
+    body: &TokenStream,
+    globs: &[&str],
+    items: &[(&str, TokenStream)],
+) -> TokenStream {
     let mut used = BTreeSet::new();
     idents(body, &mut used);
     let mut out = TokenStream::new();

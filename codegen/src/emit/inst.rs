@@ -370,4 +370,3 @@ fn sentinels(model: &Model, record: &Record) -> TokenStream {
         pub const SENTINELS: &[Sentinel] = &[#(#consts),*];
     }
 }
-

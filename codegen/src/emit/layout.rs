@@ -113,12 +113,18 @@ fn union_items(model: &Model, u: &Union) -> TokenStream {
         let when = match v.select {
             Select::When(t) => format!(
                 " (chosen when {})",
-                code(&format!("byte {} & {} == {}", t.offset, hex(t.mask as u64), hex(t.value as u64)))
+                code(&format!(
+                    "byte {} & {} == {}",
+                    t.offset,
+                    hex(t.mask as u64),
+                    hex(t.value as u64)
+                ))
             ),
             Select::Otherwise => " (chosen when no other test holds)".to_owned(),
             Select::Never => String::new(),
         };
-        let vdoc = Doc::member(model, &v.meta, &u.meta, format!("The {} reading{when}", code(&v.name)));
+        let vdoc =
+            Doc::member(model, &v.meta, &u.meta, format!("The {} reading{when}", code(&v.name)));
         let from_doc = Doc::text(format!("The bytes of a {} reading.", code(&v.name)));
         let variant = names::ident(&names::type_str(&v.name));
         accessors.push(quote! {
@@ -182,14 +188,21 @@ fn union_items(model: &Model, u: &Union) -> TokenStream {
 fn choose_view(model: &Model, u: &Union, view_enum: &proc_macro2::Ident) -> TokenStream {
     let arch = quote! { arch };
     let mut steps = Vec::new();
+    let mut uses_arch = false;
     for v in u.views.iter() {
         if let Select::When(t) = v.select {
             let on = available(model, &v.meta, &arch);
+            uses_arch |= v.meta.archs.is_some();
             let (i, m, val) = (usize_lit(t.offset), hex(t.mask as u64), hex(t.value as u64));
             let get = names::ident(&v.rust);
             let variant = names::ident(&names::type_str(&v.name));
+            let on = if v.meta.archs.is_some() {
+                quote! { #on && }
+            } else {
+                quote! {}
+            };
             steps.push(quote! {
-                if #on && self.0[#i] & #m == #val {
+                if #on self.0[#i] & #m == #val {
                     return #view_enum::#variant(self.#get());
                 }
             });
@@ -209,10 +222,10 @@ fn choose_view(model: &Model, u: &Union, view_enum: &proc_macro2::Ident) -> Toke
         }
         None => quote! { unreachable!() },
     };
-    if steps.is_empty() {
-        quote! { let _ = arch; #fallback }
-    } else {
+    if uses_arch {
         quote! { #(#steps)* #fallback }
+    } else {
+        quote! { let _ = arch; #(#steps)* #fallback }
     }
 }
 
@@ -238,7 +251,7 @@ pub fn field_doc(model: &Model, f: &Field, owner: &Meta) -> Doc {
         let prefix = g.prefix.as_deref().map(|p| format!(" as {p}")).unwrap_or_default();
         head.push_str(&format!(" ({})", code(&format!("use {}{prefix}", group.name))));
     }
-        if f.inherited {
+    if f.inherited {
         return Doc::text(format!("{head}: the record's preamble member {}.", code(&f.name)));
     }
     Doc::member(model, &f.meta, owner, head)

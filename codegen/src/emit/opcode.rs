@@ -6,14 +6,14 @@
 //! to the spec is additive for every downstream `match`.
 
 use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use quote::quote;
 
 use crate::model::{Band, Enum, EnumId, Model, Status, Vocab};
 
 use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{hex_text, hex_width};
+use super::tokens::hex_width;
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
@@ -47,11 +47,26 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
     let consts = e.variants.iter().map(|v| {
         let c = names::ident(&v.rust);
         let value = hex_width(v.value, width.size());
-        let doc = Doc::member(model, &v.meta, &e.meta, code(&hex_text(v.value)));
+        let doc = Doc::member(
+            model,
+            &v.meta,
+            &e.meta,
+            code(&hex_width(v.value, width.size()).to_string()),
+        );
         quote! { #doc pub const #c: #name = #name(#value); }
     });
     let values: Vec<_> = e.variants.iter().map(|v| hex_width(v.value, width.size())).collect();
     let spec_names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
+    let name_body = if e.variants.is_empty() {
+        quote! { let _ = self; None }
+    } else {
+        quote! {
+            match self.0 {
+                #(#values => Some(#spec_names),)*
+                _ => None,
+            }
+        }
+    };
     let consts_list: Vec<_> = e.variants.iter().map(|v| names::ident(&v.rust)).collect();
     let bands = model.bands.iter().filter(|b| b.enum_id == id).map(|b| band_method(model, b));
     let available = available_on(model, e);
@@ -75,19 +90,13 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
             /// The spec name of the value, if the spec names it.
             #[must_use]
             pub const fn name(self) -> Option<&'static str> {
-                match self.0 {
-                    #(#values => Some(#spec_names),)*
-                    _ => None,
-                }
+                #name_body
             }
 
             /// The value the spec names `name` (exact, case-sensitive).
             #[must_use]
             pub fn from_name(name: &str) -> Option<#name> {
-                match name {
-                    #(#spec_names => Some(#name::#consts_list),)*
-                    _ => None,
-                }
+                #name::known().iter().copied().find(|v| v.name() == Some(name))
             }
 
             /// Whether the spec names the value.
@@ -139,10 +148,10 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
 /// `@archs`; every other value, named or not, answers true).
 fn available_on(model: &Model, e: &Enum) -> TokenStream {
     // Group values by their generation set so each set is tested once.
-    let mut groups: Vec<(&Vec<crate::model::ArchId>, Vec<TokenStream>)> = Vec::new();
+    let mut groups: Vec<(&Vec<crate::model::ArchId>, Vec<u64>)> = Vec::new();
     for v in &e.variants {
         let Some(archs) = &v.meta.archs else { continue };
-        let value = hex_width(v.value, e.width.size()).into_token_stream();
+        let value = v.value;
         match groups.iter_mut().find(|(a, _)| *a == archs) {
             Some((_, vs)) => vs.push(value),
             None => groups.push((archs, vec![value])),
@@ -150,7 +159,8 @@ fn available_on(model: &Model, e: &Enum) -> TokenStream {
     }
     let arms = groups.iter().map(|(archs, values)| {
         let test = arch_test(model, archs, &quote! { arch });
-        quote! { #(#values)|* => #test, }
+        let pats = patterns(values, e.width.size());
+        quote! { #(#pats)|* => #test, }
     });
     let body = if groups.is_empty() {
         quote! { let _ = arch; true }
@@ -191,10 +201,10 @@ fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
     } else {
         quote! { matches!(self.0, #(#sub_rows)|*) }
     };
-    let mut by_status: Vec<(Status, Vec<TokenStream>)> = Vec::new();
+    let mut by_status: Vec<(Status, Vec<u64>)> = Vec::new();
     for v in &e.variants {
         if let Some(s) = v.status {
-            let value = hex_width(v.value, w).into_token_stream();
+            let value = v.value;
             match by_status.iter_mut().find(|(x, _)| *x == s) {
                 Some((_, vs)) => vs.push(value),
                 None => by_status.push((s, vec![value])),
@@ -203,14 +213,15 @@ fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
     }
     let status_rows = by_status.iter().map(|(s, vs)| {
         let s = names::ident(&names::type_str(s.as_str()));
-        quote! { #(#vs)|* => Some(Status::#s), }
+        let pats = patterns(vs, w);
+        quote! { #(#pats)|* => Some(Status::#s), }
     });
     let engine_rows = model.record.engines.map(|voc| {
         let voc = &model[voc];
         let ty = names::ident(&voc.rust);
-        let mut groups: Vec<(&Vec<u32>, Vec<TokenStream>)> = Vec::new();
+        let mut groups: Vec<(&Vec<u32>, Vec<u64>)> = Vec::new();
         for v in e.variants.iter().filter(|v| !v.engines.is_empty()) {
-            let value = hex_width(v.value, w).into_token_stream();
+            let value = v.value;
             match groups.iter_mut().find(|(g, _)| *g == &v.engines) {
                 Some((_, vs)) => vs.push(value),
                 None => groups.push((&v.engines, vec![value])),
@@ -218,7 +229,8 @@ fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
         }
         let rows = groups.iter().map(|(eng, vs)| {
             let words = eng.iter().map(|&k| names::ident(&voc.words[k as usize].rust));
-            quote! { #(#vs)|* => &[#(#ty::#words),*], }
+            let pats = patterns(vs, w);
+            quote! { #(#pats)|* => &[#(#ty::#words),*], }
         });
         quote! {
             /// The engines that execute the opcode (empty when the table names none).
@@ -261,6 +273,27 @@ fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
 
         #engine_rows
     }
+}
+
+/// Match patterns for a sorted set of values: runs of consecutive values as ranges.
+fn patterns(values: &[u64], width: u32) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < values.len() {
+        let mut j = i;
+        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
+            j += 1;
+        }
+        let lo = hex_width(values[i], width);
+        out.push(if j == i {
+            quote! { #lo }
+        } else {
+            let hi = hex_width(values[j], width);
+            quote! { #lo..=#hi }
+        });
+        i = j + 1;
+    }
+    out
 }
 
 /// `is_<band>(self)`: membership of a named value set.

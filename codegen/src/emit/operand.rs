@@ -115,21 +115,30 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
     if let Some(a) = f.alt {
         head.push_str(&format!(" in the {} form", code(&a.name)));
     }
-        let doc = Doc::member(model, &f.field.meta, &b.meta, head);
+    let doc = Doc::member(model, &f.field.meta, &b.meta, head);
     // Raw value: shift down, mask unless the field reaches the top bit, narrow if needed.
+    // `self.0`, then `>> lo`, `& ones`, `as T`: parenthesised only where precedence needs.
     let mut get_expr = quote! { self.0 };
+    let mut bare = true;
     if lo > 0 {
-        get_expr = quote! { (#get_expr >> #shift) };
-        if hi >= w.bits() && raw == w {
-            get_expr = quote! { self.0 >> #shift };
-        }
+        get_expr = quote! { #get_expr >> #shift };
+        bare = false;
     }
     if hi < w.bits() {
         let ones = hex(ones(hi - lo));
-        get_expr = quote! { #get_expr & #ones };
+        get_expr = if bare {
+            quote! { #get_expr & #ones }
+        } else {
+            quote! { (#get_expr) & #ones }
+        };
+        bare = false;
     }
     if raw != w {
-        get_expr = quote! { (#get_expr) as #raw };
+        get_expr = if bare {
+            quote! { #get_expr as #raw }
+        } else {
+            quote! { (#get_expr) as #raw }
+        };
     }
     let (ty, get_expr, to_raw) = match f.field.ty {
         BitType::Uint => (quote! { #raw }, get_expr, quote! { v }),
@@ -137,8 +146,16 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
         BitType::Enum(e) => {
             let en = names::ident(&model[e].rust);
             let ew = model[e].width;
-            let conv = if ew == raw { quote! { #get_expr } } else { quote! { (#get_expr) as #ew } };
-            let back = if ew == raw { quote! { v.0 } } else { quote! { v.0 as #raw } };
+            let conv = if ew == raw {
+                quote! { #get_expr }
+            } else {
+                quote! { (#get_expr) as #ew }
+            };
+            let back = if ew == raw {
+                quote! { v.0 }
+            } else {
+                quote! { v.0 as #raw }
+            };
             (quote! { #en }, quote! { #en(#conv) }, back)
         }
     };
@@ -305,4 +322,3 @@ fn form_items(model: &Model, b: &Bits) -> TokenStream {
         }
     }
 }
-

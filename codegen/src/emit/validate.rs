@@ -7,7 +7,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
 use crate::model::{
-    Aperture, BitType, Binding, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode,
+    Aperture, Binding, BitType, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode,
 };
 
 use super::arch_set::arch_test;
@@ -330,7 +330,22 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             used.extend(ls.iter().map(|x| x.enum_id));
             let t = format_ident!("LEAVES_{}_{}", ai, li);
             let rows = ls.iter().map(|x| leaf_row(model, x));
-            let doc = format!(" The enum-typed fields of `{}`{}.", arm.name, if arm.layouts.len() > 1 { format!(" on {}", l.archs.iter().map(|&a| model[a].name.as_str()).collect::<Vec<_>>().join(", ")) } else { String::new() });
+            let doc = format!(
+                " The enum-typed fields of `{}`{}.",
+                arm.name,
+                if arm.layouts.len() > 1 {
+                    format!(
+                        " on {}",
+                        l.archs
+                            .iter()
+                            .map(|&a| model[a].name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                } else {
+                    String::new()
+                }
+            );
             tables.push(quote! {
                 #[doc = #doc]
                 static #t: &[EnumLeaf] = &[#(#rows),*];
@@ -344,8 +359,18 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             let (t, _) = per_layout[0].as_ref().expect("checked");
             kind_arms.push(quote! { ArmKind::#k => #t, });
         } else {
-            let rows = per_layout.iter().zip(&arm.layouts).map(|(p, l)| {
-                let archs = l.archs.iter().map(|&a| super::arch_set::arch_variant(model, a));
+            // Generations the arm does not exist on read its records as the oldest layout.
+            let elsewhere: Vec<TokenStream> = model
+                .arch_ids()
+                .filter(|a| !arm.layouts.iter().any(|l| l.archs.contains(a)))
+                .map(|a| super::arch_set::arch_variant(model, a))
+                .collect();
+            let rows = per_layout.iter().zip(&arm.layouts).enumerate().map(|(k, (p, l))| {
+                let mut archs: Vec<TokenStream> =
+                    l.archs.iter().map(|&a| super::arch_set::arch_variant(model, a)).collect();
+                if k == 0 {
+                    archs.extend(elsewhere.iter().cloned());
+                }
                 match p {
                     Some((t, _)) => quote! { #(#archs)|* => #t, },
                     None => quote! { #(#archs)|* => &[], },
@@ -445,7 +470,8 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 fn leaf_row(model: &Model, l: &Leaf) -> TokenStream {
     let f = named_ident(model, l.enum_id);
     let name = &l.name;
-    let (off, w, sh, bits) = (usize_lit(l.offset), usize_lit(l.width), usize_lit(l.shift), usize_lit(l.bits));
+    let (off, w, sh, bits) =
+        (usize_lit(l.offset), usize_lit(l.width), usize_lit(l.shift), usize_lit(l.bits));
     quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, #f) }
 }
 

@@ -512,13 +512,10 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 .then_some(r.discriminant.offset);
         // One layout per distinct set of members: group the generations by which
         // members exist on them.
-        // Only the generations the arm exists on have a layout of it (all, when none
-        // do: a spec without arch files, or an arm whose @archs failed).
-        let mut arch_ids: Vec<Option<ArchId>> =
+        // Only the generations the arm exists on need a layout.
+        let on: Vec<Option<ArchId>> =
             (0..narchs).map(ArchId).filter(|&a| m.available_on(a)).map(Some).collect();
-        if arch_ids.is_empty() {
-            arch_ids.push(None);
-        }
+        let arch_ids: Vec<Option<ArchId>> = if on.is_empty() { vec![None] } else { on };
         let mut classes: Vec<(Vec<usize>, Vec<ArchId>)> = Vec::new();
         for a in arch_ids {
             let set: Vec<usize> = ok_own

@@ -375,18 +375,17 @@ fn bit_fields(
                             ),
                         ));
                     }
+                    // A narrower field holds the values that fit (DTYPE_PAIR's 4-bit
+                    // nibbles carry the codes up to 0xF); it needs at least one.
                     let limit = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-                    if let Some(v) = e.variants.iter().find(|v| v.value > limit) {
-                        cx.error(
-                            Diagnostic::error(
-                                t.span,
-                                format!(
-                                    "'{}::{}' = {:#x} does not fit the {width}-bit field '{}'",
-                                    e.name, v.name, v.value, d.name.name
-                                ),
-                            )
-                            .with(v.meta.span, "declared here"),
-                        );
+                    if !e.variants.is_empty() && e.variants.iter().all(|v| v.value > limit) {
+                        cx.error(Diagnostic::error(
+                            t.span,
+                            format!(
+                                "no value of enum '{}' fits the {width}-bit field '{}'",
+                                e.name, d.name.name
+                            ),
+                        ));
                     }
                     BitType::Enum(EnumId(i as u32))
                 }

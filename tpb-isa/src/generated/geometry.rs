@@ -43,6 +43,16 @@ pub enum Arch {
     ///
     /// Source: codename: src/v4/neuron_dhal_v4.c:435 "disable resets on mariana emulation"
     Mariana,
+    /// The fifth ISA generation: its opcode and enum availability are in the spec; its hardware geometry is not given by any source.
+    ///
+    /// Generation 5; also accepted as `V5`.
+    ///
+    /// Source: public RE notes: neuron_maverick_arch_isa headers, aws-neuronx-gpsimd-customop-lib 0.21.2.0 (opcode, enum and struct tables only)
+    ///
+    /// Source: public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735): maverick (V5) 165 enum entries, +6/-0 against mariana
+    ///
+    /// Source: public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735), sunda common.h:132: NEURON_CORE_VERSION V5 = 5 (maverick)
+    Maverick,
 }
 
 /// A name that is not an arch, its label or one of its aliases.
@@ -67,7 +77,12 @@ impl core::fmt::Display for UnknownArch {
 impl core::error::Error for UnknownArch {}
 impl Arch {
     /// Every generation, oldest first.
-    pub const ALL: [Arch; 3] = [Arch::Sunda, Arch::Cayman, Arch::Mariana];
+    pub const ALL: [Arch; 4] = [
+        Arch::Sunda,
+        Arch::Cayman,
+        Arch::Mariana,
+        Arch::Maverick,
+    ];
 
     /// The codename (`cayman`).
     #[must_use]
@@ -76,6 +91,7 @@ impl Arch {
             Arch::Sunda => "sunda",
             Arch::Cayman => "cayman",
             Arch::Mariana => "mariana",
+            Arch::Maverick => "maverick",
         }
     }
 
@@ -86,6 +102,7 @@ impl Arch {
             Arch::Sunda => "V2",
             Arch::Cayman => "V3",
             Arch::Mariana => "V4",
+            Arch::Maverick => "V5",
         }
     }
 
@@ -96,6 +113,7 @@ impl Arch {
             Arch::Sunda => 2u32,
             Arch::Cayman => 3u32,
             Arch::Mariana => 4u32,
+            Arch::Maverick => 5u32,
         }
     }
 
@@ -106,6 +124,7 @@ impl Arch {
             Arch::Sunda => &["V2", "trn1", "inf2"],
             Arch::Cayman => &["V3", "trn2"],
             Arch::Mariana => &["V4", "trn3"],
+            Arch::Maverick => &[],
         }
     }
 
@@ -116,6 +135,7 @@ impl Arch {
             Arch::Sunda => None,
             Arch::Cayman => None,
             Arch::Mariana => Some(Arch::Cayman),
+            Arch::Maverick => None,
         }
     }
 
@@ -145,7 +165,7 @@ impl core::fmt::Display for Arch {
     }
 }
 
-/// The hardware geometry of a generation a source describes.
+/// The hardware geometry of a generation a source describes. No source gives the geometry of `maverick`: [`Arch::geometry`] answers `None` for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
@@ -185,6 +205,7 @@ impl Arch {
             Arch::Sunda => Some(Geometry::Sunda),
             Arch::Cayman => Some(Geometry::Cayman),
             Arch::Mariana => Some(Geometry::Mariana),
+            Arch::Maverick => None,
         }
     }
 }
@@ -619,7 +640,7 @@ impl Geometry {
     ///
     /// Values: cayman `[0, 0x1000000000, 0x2000000000, 0x3000000000]`; mariana `[0, 0x1000000000, 0x2000000000, 0x3000000000]`.
     ///
-    /// Available on: cayman, mariana
+    /// Available on: cayman, mariana, maverick
     #[must_use]
     pub const fn bar4_hbm_offsets(self) -> Option<[u64; 4]> {
         match self {
@@ -712,7 +733,7 @@ impl Geometry {
     ///
     /// Values: cayman `[0x2000000000, 0x3000000000, 0x6000000000, 0x7000000000, 0x802000000000, unknown, unknown, 0x807000000000]`; mariana `[0x2000000000, 0x3000000000, 0x6000000000, 0x7000000000, 0x802000000000, unknown, unknown, 0x807000000000]`.
     ///
-    /// Available on: cayman, mariana
+    /// Available on: cayman, mariana, maverick
     #[must_use]
     pub const fn tpb_mmap_bases(self) -> Option<[Option<u64>; 8]> {
         match self {
@@ -843,7 +864,7 @@ impl Geometry {
     ///
     /// Values: cayman `[4, 5, 6, 7, 2, 3, 0, 1]`; mariana `[4, 5, 6, 7, 2, 3, 0, 1]`.
     ///
-    /// Available on: cayman, mariana
+    /// Available on: cayman, mariana, maverick
     #[must_use]
     pub const fn nc_map_seng_swap_nd0(self) -> Option<[u32; 8]> {
         match self {
@@ -857,7 +878,7 @@ impl Geometry {
     ///
     /// Values: cayman `[2, 3, 0, 1, 4, 5, 6, 7]`; mariana `[2, 3, 0, 1, 4, 5, 6, 7]`.
     ///
-    /// Available on: cayman, mariana
+    /// Available on: cayman, mariana, maverick
     #[must_use]
     pub const fn nc_map_seng_swap_nd1(self) -> Option<[u32; 8]> {
         match self {
@@ -888,7 +909,7 @@ impl Geometry {
     ///
     /// Values: cayman `[[0x24, 0x44], [4, 0x64]]`; mariana `[[0x28, 0x48], [8, 0x68]]`.
     ///
-    /// Available on: cayman, mariana
+    /// Available on: cayman, mariana, maverick
     #[must_use]
     pub const fn npe_neighbor_eng_ids(self) -> Option<[[u32; 2]; 2]> {
         match self {
@@ -1220,7 +1241,7 @@ impl Geometry {
     ///
     /// Source: geometry seed: ncdev_logical_to_physical_nc_map_v3 (v3:1560)
     ///
-    /// Available on: cayman, mariana
+    /// Available on: cayman, mariana, maverick
     pub const fn die_flip(self, core_idx: u32) -> Result<u32, GeometryError> {
         let p0 = core_idx as i128;
         let t1 = match self.nc_mapping_max_core_count() {

@@ -16,25 +16,40 @@ use crate::raw::Raw;
 /// Source: DWARF structures.json: 118 NEURON_ISA_TPB_\<OP>_STRUCT union arms, 64 bytes each
 ///
 /// Source: ib_has_pseudo_exit @0x323df0: add offset, 40h @0x323e00 (stride); cmp byte ptr \[instr_buf+offset\], 0DFh @0x323e09 (discriminant at byte 0)
+///
+/// Source: public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735); Cross-Generation Arch-ISA Header Diff (59768285956): struct2opcode keys 89/99/108/114, struct2pseudo_opcode 2 per generation
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301); RDMA/DMA Collective Pseudo-Ops (59709007125): DMA_COPY2D, DMA_IMMEDIATE, CTRL_CCI, PSEUDO_DMA_EXT preambles
 pub const RECORD_SIZE: usize = 64;
 
 /// Size of the preamble every arm starts with; payloads start here (+12).
 pub const PREAMBLE_SIZE: usize = 12;
-
 /// Offset of the discriminant byte, the `OPCODE` that selects the arm (+0).
 pub const DISCRIMINANT_OFFSET: usize = 0;
 
 /// The fixed-width 64-byte instruction record the Neuron sequencer fetches, on every
-/// engine and every NeuronCore generation (V2/V3/V4).
+/// engine and every NeuronCore generation (V2/V3/V4 in the seed; the notes' headers add
+/// V5, maverick, with the same 64-byte record, `NEURON_ISA_TPB_INST_NBYTES = 64U`).
 ///
 /// A stream is a flat array of records: record `i` is at byte `i * 0x40`
 /// (`TPB_INST_NBYTES`), with no length prefix, no padding and no variable-width
 /// encoding. Every walker (`ib_has_pseudo_exit`, the lowering splitter, the validator)
 /// advances by 0x40 and reads the opcode at byte 0.
 ///
-/// The record is a discriminated union: byte 0 selects one of the 118 arm structs that
-/// DWARF declares (`NEURON_ISA_TPB_<OP>_STRUCT`). All 118 share this 12-byte preamble
-/// and differ only in the 52-byte payload at +12..+64.
+/// The record is a discriminated union: byte 0 selects the arm struct
+/// (`NEURON_ISA_TPB_<OP>_STRUCT`) that bytes +12..+64 are read as.
+///
+/// The arm COUNTS DISAGREE and are not reconciled: the seed (libnrt DWARF) declares 118
+/// arm structs; the notes count the headers' struct2opcode keys per generation: 89
+/// (sunda), 99 (cayman), 108 (mariana), 114 (maverick), plus 2 struct2pseudo_opcode
+/// entries in each. Different basis (one runtime's DWARF vs each generation's headers).
+///
+/// The preamble also DISAGREES in part: the seed says all 118 arms share this 12-byte
+/// preamble; the notes' headers have four structs that do not (DMA_COPY2D and
+/// DMA_IMMEDIATE on maverick have their own bytes 4..11; CTRL_CCI on maverick has its
+/// own 4-byte header and no EVENTS; PSEUDO_DMA_EXT places fields from byte 1). Those
+/// arms declare the preamble subset they keep; every other arm begins with the whole
+/// preamble, as the seed states.
 ///
 /// GOTCHA: `header.inst_word_len` is not the stride; a walker that strides by it
 /// desynchronises at once.
@@ -46,24 +61,218 @@ pub const DISCRIMINANT_OFFSET: usize = 0;
 /// Source: DWARF structures.json: 118 NEURON_ISA_TPB_\<OP>_STRUCT union arms, 64 bytes each
 ///
 /// Source: ib_has_pseudo_exit @0x323df0: add offset, 40h @0x323e00 (stride); cmp byte ptr \[instr_buf+offset\], 0DFh @0x323e09 (discriminant at byte 0)
+///
+/// Source: public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735); Cross-Generation Arch-ISA Header Diff (59768285956): struct2opcode keys 89/99/108/114, struct2pseudo_opcode 2 per generation
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301); RDMA/DMA Collective Pseudo-Ops (59709007125): DMA_COPY2D, DMA_IMMEDIATE, CTRL_CCI, PSEUDO_DMA_EXT preambles
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Inst {
     /// `CTRL_AL`: see [`CtrlAl`].
     CtrlAl(CtrlAl),
+    /// `CTRL_BR`: see [`CtrlBr`].
+    CtrlBr(CtrlBr),
+    /// `CTRL_CCI`: see [`CtrlCci`].
+    CtrlCci(CtrlCci),
+    /// `CTRL_ER`: see [`CtrlEr`].
+    CtrlEr(CtrlEr),
+    /// `CTRL_ES`: see [`CtrlEs`].
+    CtrlEs(CtrlEs),
+    /// `CTRL_IM`: see [`CtrlIm`].
+    CtrlIm(CtrlIm),
+    /// `CTRL_MS`: see [`CtrlMs`].
+    CtrlMs(CtrlMs),
+    /// `CTRL_MV`: see [`CtrlMv`].
+    CtrlMv(CtrlMv),
+    /// `CTRL_NO`: see [`CtrlNo`].
+    CtrlNo(CtrlNo),
+    /// `CTRL_POLL_SEM`: see [`CtrlPollSem`].
+    CtrlPollSem(CtrlPollSem),
+    /// `CTRL_RS`: see [`CtrlRs`].
+    CtrlRs(CtrlRs),
+    /// `CTRL_TEST_ES`: see [`CtrlTestEs`].
+    CtrlTestEs(CtrlTestEs),
+    /// `CTRL_WR`: see [`CtrlWr`].
+    CtrlWr(CtrlWr),
+    /// `CUSTOM_OP_HEADER`: see [`CustomOpHeader`].
+    CustomOpHeader(CustomOpHeader),
+    /// `CUSTOM_OP_PAYLOAD`: see [`CustomOpPayload`].
+    CustomOpPayload(CustomOpPayload),
+    /// `D1_RD`: see [`D1Rd`].
+    D1Rd(D1Rd),
+    /// `D3_RAND`: see [`D3Rand`].
+    D3Rand(D3Rand),
+    /// `D4_IOTA`: see [`D4Iota`].
+    D4Iota(D4Iota),
+    /// `D4_MR`: see [`D4Mr`].
+    D4Mr(D4Mr),
+    /// `D4_RAND`: see [`D4Rand`].
+    D4Rand(D4Rand),
+    /// `DMA_COPY2D`: see [`DmaCopy2d`].
+    DmaCopy2d(DmaCopy2d),
     /// `DMA_DIRECT2D`: see [`DmaDirect2d`].
     DmaDirect2d(DmaDirect2d),
+    /// `DMA_DIRECT2D_XPOSE`: see [`DmaDirect2dXpose`].
+    DmaDirect2dXpose(DmaDirect2dXpose),
+    /// `DMA_GATHER_XPOSE`: see [`DmaGatherXpose`].
+    DmaGatherXpose(DmaGatherXpose),
+    /// `DMA_IMMEDIATE`: see [`DmaImmediate`].
+    DmaImmediate(DmaImmediate),
+    /// `DMA_INDIRECT1D`: see [`DmaIndirect1d`].
+    DmaIndirect1d(DmaIndirect1d),
+    /// `EXTENDED`: see [`Extended`].
+    Extended(Extended),
+    /// `EXTENDED_COPY`: see [`ExtendedCopy`].
+    ExtendedCopy(ExtendedCopy),
+    /// `EXTENDED_CPTCD`: see [`ExtendedCptcd`].
+    ExtendedCptcd(ExtendedCptcd),
+    /// `EXTENDED_ENOP`: see [`ExtendedEnop`].
+    ExtendedEnop(ExtendedEnop),
+    /// `EXTENDED_RDMA_DESC_GEN`: see [`ExtendedRdmaDescGen`].
+    ExtendedRdmaDescGen(ExtendedRdmaDescGen),
+    /// `EXTENDED_RDMA_DESC_START`: see [`ExtendedRdmaDescStart`].
+    ExtendedRdmaDescStart(ExtendedRdmaDescStart),
+    /// `EXTENDED_RGS`: see [`ExtendedRgs`].
+    ExtendedRgs(ExtendedRgs),
+    /// `EXTENDED_RSS`: see [`ExtendedRss`].
+    ExtendedRss(ExtendedRss),
+    /// `EXTENDED_SB2SB`: see [`ExtendedSb2sb`].
+    ExtendedSb2sb(ExtendedSb2sb),
+    /// `EXTENDED_TTA`: see [`ExtendedTta`].
+    ExtendedTta(ExtendedTta),
+    /// `MEM_2D`: see [`Mem2d`].
+    Mem2d(Mem2d),
+    /// `MODIFY_POOL_CONFIG`: see [`ModifyPoolConfig`].
+    ModifyPoolConfig(ModifyPoolConfig),
+    /// `PSEUDO_CORE_BARRIER`: see [`PseudoCoreBarrier`].
+    PseudoCoreBarrier(PseudoCoreBarrier),
+    /// `PSEUDO_DMABARRIER`: see [`PseudoDmabarrier`].
+    PseudoDmabarrier(PseudoDmabarrier),
+    /// `PSEUDO_DMA_DIRECT2D`: see [`PseudoDmaDirect2d`].
+    PseudoDmaDirect2d(PseudoDmaDirect2d),
+    /// `PSEUDO_DMA_EXT`: see [`PseudoDmaExt`].
+    PseudoDmaExt(PseudoDmaExt),
+    /// `PSEUDO_DMA_MEMCPY_FULL_IND`: see [`PseudoDmaMemcpyFullInd`].
+    PseudoDmaMemcpyFullInd(PseudoDmaMemcpyFullInd),
+    /// `PSEUDO_EMBEDDING_UPDATE`: see [`PseudoEmbeddingUpdate`].
+    PseudoEmbeddingUpdate(PseudoEmbeddingUpdate),
     /// `PSEUDO_EXIT_EXECUTION`: see [`PseudoExitExecution`].
     PseudoExitExecution(PseudoExitExecution),
     /// `PSEUDO_FUNCTION_BEGIN`: see [`PseudoFunctionBegin`].
     PseudoFunctionBegin(PseudoFunctionBegin),
     /// `PSEUDO_FUNCTION_CALL`: see [`PseudoFunctionCall`].
     PseudoFunctionCall(PseudoFunctionCall),
+    /// `PSEUDO_JPEG_DECODE`: see [`PseudoJpegDecode`].
+    PseudoJpegDecode(PseudoJpegDecode),
     /// `PSEUDO_LIBRARY_RELOAD_INDEX`: see [`PseudoLibraryReloadIndex`].
     PseudoLibraryReloadIndex(PseudoLibraryReloadIndex),
+    /// `PSEUDO_LOAD_ACT_FUNC_SET`: see [`PseudoLoadActFuncSet`].
+    PseudoLoadActFuncSet(PseudoLoadActFuncSet),
+    /// `PSEUDO_MEM_2D`: see [`PseudoMem2d`].
+    PseudoMem2d(PseudoMem2d),
+    /// `PSEUDO_RANGE_CHECK`: see [`PseudoRangeCheck`].
+    PseudoRangeCheck(PseudoRangeCheck),
+    /// `PSEUDO_SET_RNG_SEED`: see [`PseudoSetRngSeed`].
+    PseudoSetRngSeed(PseudoSetRngSeed),
+    /// `PSEUDO_SYNC_BARRIER`: see [`PseudoSyncBarrier`].
+    PseudoSyncBarrier(PseudoSyncBarrier),
+    /// `S1S2D2_AM`: see [`S1s2d2Am`].
+    S1s2d2Am(S1s2d2Am),
+    /// `S1_RAND`: see [`S1Rand`].
+    S1Rand(S1Rand),
+    /// `S2D2D2_SC`: see [`S2d2d2Sc`].
+    S2d2d2Sc(S2d2d2Sc),
+    /// `S2D2D2_TS_WIDE`: see [`S2d2d2TsWide`].
+    S2d2d2TsWide(S2d2d2TsWide),
+    /// `S2D2_AC`: see [`S2d2Ac`].
+    S2d2Ac(S2d2Ac),
+    /// `S2D2_ADDR`: see [`S2d2Addr`].
+    S2d2Addr(S2d2Addr),
+    /// `S2D2_JPEG`: see [`S2d2Jpeg`].
+    S2d2Jpeg(S2d2Jpeg),
+    /// `S2D2_RS`: see [`S2d2Rs`].
+    S2d2Rs(S2d2Rs),
+    /// `S2D2_TR`: see [`S2d2Tr`].
+    S2d2Tr(S2d2Tr),
+    /// `S2D2_TS_AS`: see [`S2d2TsAs`].
+    S2d2TsAs(S2d2TsAs),
+    /// `S2S1D2_PE_SEED`: see [`S2s1d2PeSeed`].
+    S2s1d2PeSeed(S2s1d2PeSeed),
+    /// `S2S2D2D2_TT`: see [`S2s2d2d2Tt`].
+    S2s2d2d2Tt(S2s2d2d2Tt),
+    /// `S2S2D2_STT`: see [`S2s2d2Stt`].
+    S2s2d2Stt(S2s2d2Stt),
+    /// `S2_BN`: see [`S2Bn`].
+    S2Bn(S2Bn),
+    /// `S2_BNPL2`: see [`S2Bnpl2`].
+    S2Bnpl2(S2Bnpl2),
+    /// `S2_CONVLUT`: see [`S2Convlut`].
+    S2Convlut(S2Convlut),
+    /// `S3D3_AC`: see [`S3d3Ac`].
+    S3d3Ac(S3d3Ac),
+    /// `S3D3_AQ`: see [`S3d3Aq`].
+    S3d3Aq(S3d3Aq),
+    /// `S3D3_COLLECTIVE`: see [`S3d3Collective`].
+    S3d3Collective(S3d3Collective),
+    /// `S3D3_CP_PRED_SCALAR`: see [`S3d3CpPredScalar`].
+    S3d3CpPredScalar(S3d3CpPredScalar),
+    /// `S3D3_DROPOUT`: see [`S3d3Dropout`].
+    S3d3Dropout(S3d3Dropout),
+    /// `S3D3_MM`: see [`S3d3Mm`].
+    S3d3Mm(S3d3Mm),
+    /// `S3D3_NONZERO_WITH_COUNT`: see [`S3d3NonzeroWithCount`].
+    S3d3NonzeroWithCount(S3d3NonzeroWithCount),
+    /// `S3D3_SC`: see [`S3d3Sc`].
+    S3d3Sc(S3d3Sc),
+    /// `S3D3_SEQ_BOUNDS`: see [`S3d3SeqBounds`].
+    S3d3SeqBounds(S3d3SeqBounds),
+    /// `S3D3_TENS_DEQUANT`: see [`S3d3TensDequant`].
+    S3d3TensDequant(S3d3TensDequant),
     /// `S3D3_TS`: see [`S3d3Ts`].
     S3d3Ts(S3d3Ts),
+    /// `S3D3_TS_SELECT`: see [`S3d3TsSelect`].
+    S3d3TsSelect(S3d3TsSelect),
+    /// `S3DMX1_QUANT`: see [`S3dmx1Quant`].
+    S3dmx1Quant(S3dmx1Quant),
+    /// `S3S3D1_BN`: see [`S3s3d1Bn`].
+    S3s3d1Bn(S3s3d1Bn),
+    /// `S3S3D1_BN2`: see [`S3s3d1Bn2`].
+    S3s3d1Bn2(S3s3d1Bn2),
+    /// `S3S3D3_TT`: see [`S3s3d3Tt`].
+    S3s3d3Tt(S3s3d3Tt),
+    /// `S3_LT`: see [`S3Lt`].
+    S3Lt(S3Lt),
+    /// `S3_LW`: see [`S3Lw`].
+    S3Lw(S3Lw),
+    /// `S4D2_BN`: see [`S4d2Bn`].
+    S4d2Bn(S4d2Bn),
+    /// `S4D3_MM`: see [`S4d3Mm`].
+    S4d3Mm(S4d3Mm),
+    /// `S4D4_CR`: see [`S4d4Cr`].
+    S4d4Cr(S4d4Cr),
+    /// `S4D4_GT`: see [`S4d4Gt`].
+    S4d4Gt(S4d4Gt),
+    /// `S4D4_IC`: see [`S4d4Ic`].
+    S4d4Ic(S4d4Ic),
+    /// `S4D4_MR`: see [`S4d4Mr`].
+    S4d4Mr(S4d4Mr),
+    /// `S4D4_PL`: see [`S4d4Pl`].
+    S4d4Pl(S4d4Pl),
+    /// `S4D4_TR`: see [`S4d4Tr`].
+    S4d4Tr(S4d4Tr),
+    /// `S4D4_TSM`: see [`S4d4Tsm`].
+    S4d4Tsm(S4d4Tsm),
+    /// `S4_PB`: see [`S4Pb`].
+    S4Pb(S4Pb),
+    /// `S4_RL`: see [`S4Rl`].
+    S4Rl(S4Rl),
+    /// `SMX1D3_MM`: see [`Smx1d3Mm`].
+    Smx1d3Mm(Smx1d3Mm),
+    /// `SMX1_LW`: see [`Smx1Lw`].
+    Smx1Lw(Smx1Lw),
+    /// `TRIGGER_COLLECTIVE2_EXT`: see [`TriggerCollective2Ext`].
+    TriggerCollective2Ext(TriggerCollective2Ext),
     /// A record of a named opcode whose layout no source gives (or whose
     /// sub-opcode no binding selects), kept verbatim.
     Opaque(Raw),
@@ -91,7 +300,79 @@ impl Inst {
     pub const fn decode_as(kind: ArmKind, arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
         match kind {
             ArmKind::CtrlAl => Inst::CtrlAl(CtrlAl::decode_on(arch, b)),
+            ArmKind::CtrlBr => Inst::CtrlBr(CtrlBr::decode_on(arch, b)),
+            ArmKind::CtrlCci => Inst::CtrlCci(CtrlCci::decode_on(arch, b)),
+            ArmKind::CtrlEr => Inst::CtrlEr(CtrlEr::decode_on(arch, b)),
+            ArmKind::CtrlEs => Inst::CtrlEs(CtrlEs::decode_on(arch, b)),
+            ArmKind::CtrlIm => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
+            ArmKind::CtrlMs => Inst::CtrlMs(CtrlMs::decode_on(arch, b)),
+            ArmKind::CtrlMv => Inst::CtrlMv(CtrlMv::decode_on(arch, b)),
+            ArmKind::CtrlNo => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+            ArmKind::CtrlPollSem => Inst::CtrlPollSem(CtrlPollSem::decode_on(arch, b)),
+            ArmKind::CtrlRs => Inst::CtrlRs(CtrlRs::decode_on(arch, b)),
+            ArmKind::CtrlTestEs => Inst::CtrlTestEs(CtrlTestEs::decode_on(arch, b)),
+            ArmKind::CtrlWr => Inst::CtrlWr(CtrlWr::decode_on(arch, b)),
+            ArmKind::CustomOpHeader => {
+                Inst::CustomOpHeader(CustomOpHeader::decode_on(arch, b))
+            }
+            ArmKind::CustomOpPayload => {
+                Inst::CustomOpPayload(CustomOpPayload::decode_on(arch, b))
+            }
+            ArmKind::D1Rd => Inst::D1Rd(D1Rd::decode_on(arch, b)),
+            ArmKind::D3Rand => Inst::D3Rand(D3Rand::decode_on(arch, b)),
+            ArmKind::D4Iota => Inst::D4Iota(D4Iota::decode_on(arch, b)),
+            ArmKind::D4Mr => Inst::D4Mr(D4Mr::decode_on(arch, b)),
+            ArmKind::D4Rand => Inst::D4Rand(D4Rand::decode_on(arch, b)),
+            ArmKind::DmaCopy2d => Inst::DmaCopy2d(DmaCopy2d::decode_on(arch, b)),
             ArmKind::DmaDirect2d => Inst::DmaDirect2d(DmaDirect2d::decode_on(arch, b)),
+            ArmKind::DmaDirect2dXpose => {
+                Inst::DmaDirect2dXpose(DmaDirect2dXpose::decode_on(arch, b))
+            }
+            ArmKind::DmaGatherXpose => {
+                Inst::DmaGatherXpose(DmaGatherXpose::decode_on(arch, b))
+            }
+            ArmKind::DmaImmediate => Inst::DmaImmediate(DmaImmediate::decode_on(arch, b)),
+            ArmKind::DmaIndirect1d => {
+                Inst::DmaIndirect1d(DmaIndirect1d::decode_on(arch, b))
+            }
+            ArmKind::Extended => Inst::Extended(Extended::decode_on(arch, b)),
+            ArmKind::ExtendedCopy => Inst::ExtendedCopy(ExtendedCopy::decode_on(arch, b)),
+            ArmKind::ExtendedCptcd => {
+                Inst::ExtendedCptcd(ExtendedCptcd::decode_on(arch, b))
+            }
+            ArmKind::ExtendedEnop => Inst::ExtendedEnop(ExtendedEnop::decode_on(arch, b)),
+            ArmKind::ExtendedRdmaDescGen => {
+                Inst::ExtendedRdmaDescGen(ExtendedRdmaDescGen::decode_on(arch, b))
+            }
+            ArmKind::ExtendedRdmaDescStart => {
+                Inst::ExtendedRdmaDescStart(ExtendedRdmaDescStart::decode_on(arch, b))
+            }
+            ArmKind::ExtendedRgs => Inst::ExtendedRgs(ExtendedRgs::decode_on(arch, b)),
+            ArmKind::ExtendedRss => Inst::ExtendedRss(ExtendedRss::decode_on(arch, b)),
+            ArmKind::ExtendedSb2sb => {
+                Inst::ExtendedSb2sb(ExtendedSb2sb::decode_on(arch, b))
+            }
+            ArmKind::ExtendedTta => Inst::ExtendedTta(ExtendedTta::decode_on(arch, b)),
+            ArmKind::Mem2d => Inst::Mem2d(Mem2d::decode_on(arch, b)),
+            ArmKind::ModifyPoolConfig => {
+                Inst::ModifyPoolConfig(ModifyPoolConfig::decode_on(arch, b))
+            }
+            ArmKind::PseudoCoreBarrier => {
+                Inst::PseudoCoreBarrier(PseudoCoreBarrier::decode_on(arch, b))
+            }
+            ArmKind::PseudoDmabarrier => {
+                Inst::PseudoDmabarrier(PseudoDmabarrier::decode_on(arch, b))
+            }
+            ArmKind::PseudoDmaDirect2d => {
+                Inst::PseudoDmaDirect2d(PseudoDmaDirect2d::decode_on(arch, b))
+            }
+            ArmKind::PseudoDmaExt => Inst::PseudoDmaExt(PseudoDmaExt::decode_on(arch, b)),
+            ArmKind::PseudoDmaMemcpyFullInd => {
+                Inst::PseudoDmaMemcpyFullInd(PseudoDmaMemcpyFullInd::decode_on(arch, b))
+            }
+            ArmKind::PseudoEmbeddingUpdate => {
+                Inst::PseudoEmbeddingUpdate(PseudoEmbeddingUpdate::decode_on(arch, b))
+            }
             ArmKind::PseudoExitExecution => {
                 Inst::PseudoExitExecution(PseudoExitExecution::decode_on(arch, b))
             }
@@ -101,12 +382,87 @@ impl Inst {
             ArmKind::PseudoFunctionCall => {
                 Inst::PseudoFunctionCall(PseudoFunctionCall::decode_on(arch, b))
             }
+            ArmKind::PseudoJpegDecode => {
+                Inst::PseudoJpegDecode(PseudoJpegDecode::decode_on(arch, b))
+            }
             ArmKind::PseudoLibraryReloadIndex => {
                 Inst::PseudoLibraryReloadIndex(
                     PseudoLibraryReloadIndex::decode_on(arch, b),
                 )
             }
+            ArmKind::PseudoLoadActFuncSet => {
+                Inst::PseudoLoadActFuncSet(PseudoLoadActFuncSet::decode_on(arch, b))
+            }
+            ArmKind::PseudoMem2d => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
+            ArmKind::PseudoRangeCheck => {
+                Inst::PseudoRangeCheck(PseudoRangeCheck::decode_on(arch, b))
+            }
+            ArmKind::PseudoSetRngSeed => {
+                Inst::PseudoSetRngSeed(PseudoSetRngSeed::decode_on(arch, b))
+            }
+            ArmKind::PseudoSyncBarrier => {
+                Inst::PseudoSyncBarrier(PseudoSyncBarrier::decode_on(arch, b))
+            }
+            ArmKind::S1s2d2Am => Inst::S1s2d2Am(S1s2d2Am::decode_on(arch, b)),
+            ArmKind::S1Rand => Inst::S1Rand(S1Rand::decode_on(arch, b)),
+            ArmKind::S2d2d2Sc => Inst::S2d2d2Sc(S2d2d2Sc::decode_on(arch, b)),
+            ArmKind::S2d2d2TsWide => Inst::S2d2d2TsWide(S2d2d2TsWide::decode_on(arch, b)),
+            ArmKind::S2d2Ac => Inst::S2d2Ac(S2d2Ac::decode_on(arch, b)),
+            ArmKind::S2d2Addr => Inst::S2d2Addr(S2d2Addr::decode_on(arch, b)),
+            ArmKind::S2d2Jpeg => Inst::S2d2Jpeg(S2d2Jpeg::decode_on(arch, b)),
+            ArmKind::S2d2Rs => Inst::S2d2Rs(S2d2Rs::decode_on(arch, b)),
+            ArmKind::S2d2Tr => Inst::S2d2Tr(S2d2Tr::decode_on(arch, b)),
+            ArmKind::S2d2TsAs => Inst::S2d2TsAs(S2d2TsAs::decode_on(arch, b)),
+            ArmKind::S2s1d2PeSeed => Inst::S2s1d2PeSeed(S2s1d2PeSeed::decode_on(arch, b)),
+            ArmKind::S2s2d2d2Tt => Inst::S2s2d2d2Tt(S2s2d2d2Tt::decode_on(arch, b)),
+            ArmKind::S2s2d2Stt => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
+            ArmKind::S2Bn => Inst::S2Bn(S2Bn::decode_on(arch, b)),
+            ArmKind::S2Bnpl2 => Inst::S2Bnpl2(S2Bnpl2::decode_on(arch, b)),
+            ArmKind::S2Convlut => Inst::S2Convlut(S2Convlut::decode_on(arch, b)),
+            ArmKind::S3d3Ac => Inst::S3d3Ac(S3d3Ac::decode_on(arch, b)),
+            ArmKind::S3d3Aq => Inst::S3d3Aq(S3d3Aq::decode_on(arch, b)),
+            ArmKind::S3d3Collective => {
+                Inst::S3d3Collective(S3d3Collective::decode_on(arch, b))
+            }
+            ArmKind::S3d3CpPredScalar => {
+                Inst::S3d3CpPredScalar(S3d3CpPredScalar::decode_on(arch, b))
+            }
+            ArmKind::S3d3Dropout => Inst::S3d3Dropout(S3d3Dropout::decode_on(arch, b)),
+            ArmKind::S3d3Mm => Inst::S3d3Mm(S3d3Mm::decode_on(arch, b)),
+            ArmKind::S3d3NonzeroWithCount => {
+                Inst::S3d3NonzeroWithCount(S3d3NonzeroWithCount::decode_on(arch, b))
+            }
+            ArmKind::S3d3Sc => Inst::S3d3Sc(S3d3Sc::decode_on(arch, b)),
+            ArmKind::S3d3SeqBounds => {
+                Inst::S3d3SeqBounds(S3d3SeqBounds::decode_on(arch, b))
+            }
+            ArmKind::S3d3TensDequant => {
+                Inst::S3d3TensDequant(S3d3TensDequant::decode_on(arch, b))
+            }
             ArmKind::S3d3Ts => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+            ArmKind::S3d3TsSelect => Inst::S3d3TsSelect(S3d3TsSelect::decode_on(arch, b)),
+            ArmKind::S3dmx1Quant => Inst::S3dmx1Quant(S3dmx1Quant::decode_on(arch, b)),
+            ArmKind::S3s3d1Bn => Inst::S3s3d1Bn(S3s3d1Bn::decode_on(arch, b)),
+            ArmKind::S3s3d1Bn2 => Inst::S3s3d1Bn2(S3s3d1Bn2::decode_on(arch, b)),
+            ArmKind::S3s3d3Tt => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+            ArmKind::S3Lt => Inst::S3Lt(S3Lt::decode_on(arch, b)),
+            ArmKind::S3Lw => Inst::S3Lw(S3Lw::decode_on(arch, b)),
+            ArmKind::S4d2Bn => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+            ArmKind::S4d3Mm => Inst::S4d3Mm(S4d3Mm::decode_on(arch, b)),
+            ArmKind::S4d4Cr => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
+            ArmKind::S4d4Gt => Inst::S4d4Gt(S4d4Gt::decode_on(arch, b)),
+            ArmKind::S4d4Ic => Inst::S4d4Ic(S4d4Ic::decode_on(arch, b)),
+            ArmKind::S4d4Mr => Inst::S4d4Mr(S4d4Mr::decode_on(arch, b)),
+            ArmKind::S4d4Pl => Inst::S4d4Pl(S4d4Pl::decode_on(arch, b)),
+            ArmKind::S4d4Tr => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+            ArmKind::S4d4Tsm => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
+            ArmKind::S4Pb => Inst::S4Pb(S4Pb::decode_on(arch, b)),
+            ArmKind::S4Rl => Inst::S4Rl(S4Rl::decode_on(arch, b)),
+            ArmKind::Smx1d3Mm => Inst::Smx1d3Mm(Smx1d3Mm::decode_on(arch, b)),
+            ArmKind::Smx1Lw => Inst::Smx1Lw(Smx1Lw::decode_on(arch, b)),
+            ArmKind::TriggerCollective2Ext => {
+                Inst::TriggerCollective2Ext(TriggerCollective2Ext::decode_on(arch, b))
+            }
         }
     }
 
@@ -128,12 +484,107 @@ impl Inst {
     pub fn encode(&self) -> [u8; RECORD_SIZE] {
         match self {
             Inst::CtrlAl(x) => x.encode(),
+            Inst::CtrlBr(x) => x.encode(),
+            Inst::CtrlCci(x) => x.encode(),
+            Inst::CtrlEr(x) => x.encode(),
+            Inst::CtrlEs(x) => x.encode(),
+            Inst::CtrlIm(x) => x.encode(),
+            Inst::CtrlMs(x) => x.encode(),
+            Inst::CtrlMv(x) => x.encode(),
+            Inst::CtrlNo(x) => x.encode(),
+            Inst::CtrlPollSem(x) => x.encode(),
+            Inst::CtrlRs(x) => x.encode(),
+            Inst::CtrlTestEs(x) => x.encode(),
+            Inst::CtrlWr(x) => x.encode(),
+            Inst::CustomOpHeader(x) => x.encode(),
+            Inst::CustomOpPayload(x) => x.encode(),
+            Inst::D1Rd(x) => x.encode(),
+            Inst::D3Rand(x) => x.encode(),
+            Inst::D4Iota(x) => x.encode(),
+            Inst::D4Mr(x) => x.encode(),
+            Inst::D4Rand(x) => x.encode(),
+            Inst::DmaCopy2d(x) => x.encode(),
             Inst::DmaDirect2d(x) => x.encode(),
+            Inst::DmaDirect2dXpose(x) => x.encode(),
+            Inst::DmaGatherXpose(x) => x.encode(),
+            Inst::DmaImmediate(x) => x.encode(),
+            Inst::DmaIndirect1d(x) => x.encode(),
+            Inst::Extended(x) => x.encode(),
+            Inst::ExtendedCopy(x) => x.encode(),
+            Inst::ExtendedCptcd(x) => x.encode(),
+            Inst::ExtendedEnop(x) => x.encode(),
+            Inst::ExtendedRdmaDescGen(x) => x.encode(),
+            Inst::ExtendedRdmaDescStart(x) => x.encode(),
+            Inst::ExtendedRgs(x) => x.encode(),
+            Inst::ExtendedRss(x) => x.encode(),
+            Inst::ExtendedSb2sb(x) => x.encode(),
+            Inst::ExtendedTta(x) => x.encode(),
+            Inst::Mem2d(x) => x.encode(),
+            Inst::ModifyPoolConfig(x) => x.encode(),
+            Inst::PseudoCoreBarrier(x) => x.encode(),
+            Inst::PseudoDmabarrier(x) => x.encode(),
+            Inst::PseudoDmaDirect2d(x) => x.encode(),
+            Inst::PseudoDmaExt(x) => x.encode(),
+            Inst::PseudoDmaMemcpyFullInd(x) => x.encode(),
+            Inst::PseudoEmbeddingUpdate(x) => x.encode(),
             Inst::PseudoExitExecution(x) => x.encode(),
             Inst::PseudoFunctionBegin(x) => x.encode(),
             Inst::PseudoFunctionCall(x) => x.encode(),
+            Inst::PseudoJpegDecode(x) => x.encode(),
             Inst::PseudoLibraryReloadIndex(x) => x.encode(),
+            Inst::PseudoLoadActFuncSet(x) => x.encode(),
+            Inst::PseudoMem2d(x) => x.encode(),
+            Inst::PseudoRangeCheck(x) => x.encode(),
+            Inst::PseudoSetRngSeed(x) => x.encode(),
+            Inst::PseudoSyncBarrier(x) => x.encode(),
+            Inst::S1s2d2Am(x) => x.encode(),
+            Inst::S1Rand(x) => x.encode(),
+            Inst::S2d2d2Sc(x) => x.encode(),
+            Inst::S2d2d2TsWide(x) => x.encode(),
+            Inst::S2d2Ac(x) => x.encode(),
+            Inst::S2d2Addr(x) => x.encode(),
+            Inst::S2d2Jpeg(x) => x.encode(),
+            Inst::S2d2Rs(x) => x.encode(),
+            Inst::S2d2Tr(x) => x.encode(),
+            Inst::S2d2TsAs(x) => x.encode(),
+            Inst::S2s1d2PeSeed(x) => x.encode(),
+            Inst::S2s2d2d2Tt(x) => x.encode(),
+            Inst::S2s2d2Stt(x) => x.encode(),
+            Inst::S2Bn(x) => x.encode(),
+            Inst::S2Bnpl2(x) => x.encode(),
+            Inst::S2Convlut(x) => x.encode(),
+            Inst::S3d3Ac(x) => x.encode(),
+            Inst::S3d3Aq(x) => x.encode(),
+            Inst::S3d3Collective(x) => x.encode(),
+            Inst::S3d3CpPredScalar(x) => x.encode(),
+            Inst::S3d3Dropout(x) => x.encode(),
+            Inst::S3d3Mm(x) => x.encode(),
+            Inst::S3d3NonzeroWithCount(x) => x.encode(),
+            Inst::S3d3Sc(x) => x.encode(),
+            Inst::S3d3SeqBounds(x) => x.encode(),
+            Inst::S3d3TensDequant(x) => x.encode(),
             Inst::S3d3Ts(x) => x.encode(),
+            Inst::S3d3TsSelect(x) => x.encode(),
+            Inst::S3dmx1Quant(x) => x.encode(),
+            Inst::S3s3d1Bn(x) => x.encode(),
+            Inst::S3s3d1Bn2(x) => x.encode(),
+            Inst::S3s3d3Tt(x) => x.encode(),
+            Inst::S3Lt(x) => x.encode(),
+            Inst::S3Lw(x) => x.encode(),
+            Inst::S4d2Bn(x) => x.encode(),
+            Inst::S4d3Mm(x) => x.encode(),
+            Inst::S4d4Cr(x) => x.encode(),
+            Inst::S4d4Gt(x) => x.encode(),
+            Inst::S4d4Ic(x) => x.encode(),
+            Inst::S4d4Mr(x) => x.encode(),
+            Inst::S4d4Pl(x) => x.encode(),
+            Inst::S4d4Tr(x) => x.encode(),
+            Inst::S4d4Tsm(x) => x.encode(),
+            Inst::S4Pb(x) => x.encode(),
+            Inst::S4Rl(x) => x.encode(),
+            Inst::Smx1d3Mm(x) => x.encode(),
+            Inst::Smx1Lw(x) => x.encode(),
+            Inst::TriggerCollective2Ext(x) => x.encode(),
             Inst::Opaque(r) | Inst::Unknown(r) => r.0,
         }
     }
@@ -144,12 +595,107 @@ impl Inst {
     pub const fn opcode(&self) -> Opcode {
         match self {
             Inst::CtrlAl(x) => x.opcode(),
+            Inst::CtrlBr(x) => x.opcode(),
+            Inst::CtrlCci(x) => x.opcode(),
+            Inst::CtrlEr(x) => x.opcode(),
+            Inst::CtrlEs(x) => x.opcode(),
+            Inst::CtrlIm(x) => x.opcode(),
+            Inst::CtrlMs(x) => x.opcode(),
+            Inst::CtrlMv(x) => x.opcode(),
+            Inst::CtrlNo(x) => x.opcode(),
+            Inst::CtrlPollSem(x) => x.opcode(),
+            Inst::CtrlRs(x) => x.opcode(),
+            Inst::CtrlTestEs(x) => x.opcode(),
+            Inst::CtrlWr(x) => x.opcode(),
+            Inst::CustomOpHeader(x) => x.opcode(),
+            Inst::CustomOpPayload(x) => x.opcode(),
+            Inst::D1Rd(x) => x.opcode(),
+            Inst::D3Rand(x) => x.opcode(),
+            Inst::D4Iota(x) => x.opcode(),
+            Inst::D4Mr(x) => x.opcode(),
+            Inst::D4Rand(x) => x.opcode(),
+            Inst::DmaCopy2d(x) => x.opcode(),
             Inst::DmaDirect2d(x) => x.opcode(),
+            Inst::DmaDirect2dXpose(x) => x.opcode(),
+            Inst::DmaGatherXpose(x) => x.opcode(),
+            Inst::DmaImmediate(x) => x.opcode(),
+            Inst::DmaIndirect1d(x) => x.opcode(),
+            Inst::Extended(x) => x.opcode(),
+            Inst::ExtendedCopy(x) => x.opcode(),
+            Inst::ExtendedCptcd(x) => x.opcode(),
+            Inst::ExtendedEnop(x) => x.opcode(),
+            Inst::ExtendedRdmaDescGen(x) => x.opcode(),
+            Inst::ExtendedRdmaDescStart(x) => x.opcode(),
+            Inst::ExtendedRgs(x) => x.opcode(),
+            Inst::ExtendedRss(x) => x.opcode(),
+            Inst::ExtendedSb2sb(x) => x.opcode(),
+            Inst::ExtendedTta(x) => x.opcode(),
+            Inst::Mem2d(x) => x.opcode(),
+            Inst::ModifyPoolConfig(x) => x.opcode(),
+            Inst::PseudoCoreBarrier(x) => x.opcode(),
+            Inst::PseudoDmabarrier(x) => x.opcode(),
+            Inst::PseudoDmaDirect2d(x) => x.opcode(),
+            Inst::PseudoDmaExt(x) => x.opcode(),
+            Inst::PseudoDmaMemcpyFullInd(x) => x.opcode(),
+            Inst::PseudoEmbeddingUpdate(x) => x.opcode(),
             Inst::PseudoExitExecution(x) => x.opcode(),
             Inst::PseudoFunctionBegin(x) => x.opcode(),
             Inst::PseudoFunctionCall(x) => x.opcode(),
+            Inst::PseudoJpegDecode(x) => x.opcode(),
             Inst::PseudoLibraryReloadIndex(x) => x.opcode(),
+            Inst::PseudoLoadActFuncSet(x) => x.opcode(),
+            Inst::PseudoMem2d(x) => x.opcode(),
+            Inst::PseudoRangeCheck(x) => x.opcode(),
+            Inst::PseudoSetRngSeed(x) => x.opcode(),
+            Inst::PseudoSyncBarrier(x) => x.opcode(),
+            Inst::S1s2d2Am(x) => x.opcode(),
+            Inst::S1Rand(x) => x.opcode(),
+            Inst::S2d2d2Sc(x) => x.opcode(),
+            Inst::S2d2d2TsWide(x) => x.opcode(),
+            Inst::S2d2Ac(x) => x.opcode(),
+            Inst::S2d2Addr(x) => x.opcode(),
+            Inst::S2d2Jpeg(x) => x.opcode(),
+            Inst::S2d2Rs(x) => x.opcode(),
+            Inst::S2d2Tr(x) => x.opcode(),
+            Inst::S2d2TsAs(x) => x.opcode(),
+            Inst::S2s1d2PeSeed(x) => x.opcode(),
+            Inst::S2s2d2d2Tt(x) => x.opcode(),
+            Inst::S2s2d2Stt(x) => x.opcode(),
+            Inst::S2Bn(x) => x.opcode(),
+            Inst::S2Bnpl2(x) => x.opcode(),
+            Inst::S2Convlut(x) => x.opcode(),
+            Inst::S3d3Ac(x) => x.opcode(),
+            Inst::S3d3Aq(x) => x.opcode(),
+            Inst::S3d3Collective(x) => x.opcode(),
+            Inst::S3d3CpPredScalar(x) => x.opcode(),
+            Inst::S3d3Dropout(x) => x.opcode(),
+            Inst::S3d3Mm(x) => x.opcode(),
+            Inst::S3d3NonzeroWithCount(x) => x.opcode(),
+            Inst::S3d3Sc(x) => x.opcode(),
+            Inst::S3d3SeqBounds(x) => x.opcode(),
+            Inst::S3d3TensDequant(x) => x.opcode(),
             Inst::S3d3Ts(x) => x.opcode(),
+            Inst::S3d3TsSelect(x) => x.opcode(),
+            Inst::S3dmx1Quant(x) => x.opcode(),
+            Inst::S3s3d1Bn(x) => x.opcode(),
+            Inst::S3s3d1Bn2(x) => x.opcode(),
+            Inst::S3s3d3Tt(x) => x.opcode(),
+            Inst::S3Lt(x) => x.opcode(),
+            Inst::S3Lw(x) => x.opcode(),
+            Inst::S4d2Bn(x) => x.opcode(),
+            Inst::S4d3Mm(x) => x.opcode(),
+            Inst::S4d4Cr(x) => x.opcode(),
+            Inst::S4d4Gt(x) => x.opcode(),
+            Inst::S4d4Ic(x) => x.opcode(),
+            Inst::S4d4Mr(x) => x.opcode(),
+            Inst::S4d4Pl(x) => x.opcode(),
+            Inst::S4d4Tr(x) => x.opcode(),
+            Inst::S4d4Tsm(x) => x.opcode(),
+            Inst::S4Pb(x) => x.opcode(),
+            Inst::S4Rl(x) => x.opcode(),
+            Inst::Smx1d3Mm(x) => x.opcode(),
+            Inst::Smx1Lw(x) => x.opcode(),
+            Inst::TriggerCollective2Ext(x) => x.opcode(),
             Inst::Opaque(r) | Inst::Unknown(r) => Opcode(r.0[DISCRIMINANT_OFFSET]),
         }
     }
@@ -159,12 +705,107 @@ impl Inst {
     pub const fn kind(&self) -> Option<ArmKind> {
         match self {
             Inst::CtrlAl(_) => Some(ArmKind::CtrlAl),
+            Inst::CtrlBr(_) => Some(ArmKind::CtrlBr),
+            Inst::CtrlCci(_) => Some(ArmKind::CtrlCci),
+            Inst::CtrlEr(_) => Some(ArmKind::CtrlEr),
+            Inst::CtrlEs(_) => Some(ArmKind::CtrlEs),
+            Inst::CtrlIm(_) => Some(ArmKind::CtrlIm),
+            Inst::CtrlMs(_) => Some(ArmKind::CtrlMs),
+            Inst::CtrlMv(_) => Some(ArmKind::CtrlMv),
+            Inst::CtrlNo(_) => Some(ArmKind::CtrlNo),
+            Inst::CtrlPollSem(_) => Some(ArmKind::CtrlPollSem),
+            Inst::CtrlRs(_) => Some(ArmKind::CtrlRs),
+            Inst::CtrlTestEs(_) => Some(ArmKind::CtrlTestEs),
+            Inst::CtrlWr(_) => Some(ArmKind::CtrlWr),
+            Inst::CustomOpHeader(_) => Some(ArmKind::CustomOpHeader),
+            Inst::CustomOpPayload(_) => Some(ArmKind::CustomOpPayload),
+            Inst::D1Rd(_) => Some(ArmKind::D1Rd),
+            Inst::D3Rand(_) => Some(ArmKind::D3Rand),
+            Inst::D4Iota(_) => Some(ArmKind::D4Iota),
+            Inst::D4Mr(_) => Some(ArmKind::D4Mr),
+            Inst::D4Rand(_) => Some(ArmKind::D4Rand),
+            Inst::DmaCopy2d(_) => Some(ArmKind::DmaCopy2d),
             Inst::DmaDirect2d(_) => Some(ArmKind::DmaDirect2d),
+            Inst::DmaDirect2dXpose(_) => Some(ArmKind::DmaDirect2dXpose),
+            Inst::DmaGatherXpose(_) => Some(ArmKind::DmaGatherXpose),
+            Inst::DmaImmediate(_) => Some(ArmKind::DmaImmediate),
+            Inst::DmaIndirect1d(_) => Some(ArmKind::DmaIndirect1d),
+            Inst::Extended(_) => Some(ArmKind::Extended),
+            Inst::ExtendedCopy(_) => Some(ArmKind::ExtendedCopy),
+            Inst::ExtendedCptcd(_) => Some(ArmKind::ExtendedCptcd),
+            Inst::ExtendedEnop(_) => Some(ArmKind::ExtendedEnop),
+            Inst::ExtendedRdmaDescGen(_) => Some(ArmKind::ExtendedRdmaDescGen),
+            Inst::ExtendedRdmaDescStart(_) => Some(ArmKind::ExtendedRdmaDescStart),
+            Inst::ExtendedRgs(_) => Some(ArmKind::ExtendedRgs),
+            Inst::ExtendedRss(_) => Some(ArmKind::ExtendedRss),
+            Inst::ExtendedSb2sb(_) => Some(ArmKind::ExtendedSb2sb),
+            Inst::ExtendedTta(_) => Some(ArmKind::ExtendedTta),
+            Inst::Mem2d(_) => Some(ArmKind::Mem2d),
+            Inst::ModifyPoolConfig(_) => Some(ArmKind::ModifyPoolConfig),
+            Inst::PseudoCoreBarrier(_) => Some(ArmKind::PseudoCoreBarrier),
+            Inst::PseudoDmabarrier(_) => Some(ArmKind::PseudoDmabarrier),
+            Inst::PseudoDmaDirect2d(_) => Some(ArmKind::PseudoDmaDirect2d),
+            Inst::PseudoDmaExt(_) => Some(ArmKind::PseudoDmaExt),
+            Inst::PseudoDmaMemcpyFullInd(_) => Some(ArmKind::PseudoDmaMemcpyFullInd),
+            Inst::PseudoEmbeddingUpdate(_) => Some(ArmKind::PseudoEmbeddingUpdate),
             Inst::PseudoExitExecution(_) => Some(ArmKind::PseudoExitExecution),
             Inst::PseudoFunctionBegin(_) => Some(ArmKind::PseudoFunctionBegin),
             Inst::PseudoFunctionCall(_) => Some(ArmKind::PseudoFunctionCall),
+            Inst::PseudoJpegDecode(_) => Some(ArmKind::PseudoJpegDecode),
             Inst::PseudoLibraryReloadIndex(_) => Some(ArmKind::PseudoLibraryReloadIndex),
+            Inst::PseudoLoadActFuncSet(_) => Some(ArmKind::PseudoLoadActFuncSet),
+            Inst::PseudoMem2d(_) => Some(ArmKind::PseudoMem2d),
+            Inst::PseudoRangeCheck(_) => Some(ArmKind::PseudoRangeCheck),
+            Inst::PseudoSetRngSeed(_) => Some(ArmKind::PseudoSetRngSeed),
+            Inst::PseudoSyncBarrier(_) => Some(ArmKind::PseudoSyncBarrier),
+            Inst::S1s2d2Am(_) => Some(ArmKind::S1s2d2Am),
+            Inst::S1Rand(_) => Some(ArmKind::S1Rand),
+            Inst::S2d2d2Sc(_) => Some(ArmKind::S2d2d2Sc),
+            Inst::S2d2d2TsWide(_) => Some(ArmKind::S2d2d2TsWide),
+            Inst::S2d2Ac(_) => Some(ArmKind::S2d2Ac),
+            Inst::S2d2Addr(_) => Some(ArmKind::S2d2Addr),
+            Inst::S2d2Jpeg(_) => Some(ArmKind::S2d2Jpeg),
+            Inst::S2d2Rs(_) => Some(ArmKind::S2d2Rs),
+            Inst::S2d2Tr(_) => Some(ArmKind::S2d2Tr),
+            Inst::S2d2TsAs(_) => Some(ArmKind::S2d2TsAs),
+            Inst::S2s1d2PeSeed(_) => Some(ArmKind::S2s1d2PeSeed),
+            Inst::S2s2d2d2Tt(_) => Some(ArmKind::S2s2d2d2Tt),
+            Inst::S2s2d2Stt(_) => Some(ArmKind::S2s2d2Stt),
+            Inst::S2Bn(_) => Some(ArmKind::S2Bn),
+            Inst::S2Bnpl2(_) => Some(ArmKind::S2Bnpl2),
+            Inst::S2Convlut(_) => Some(ArmKind::S2Convlut),
+            Inst::S3d3Ac(_) => Some(ArmKind::S3d3Ac),
+            Inst::S3d3Aq(_) => Some(ArmKind::S3d3Aq),
+            Inst::S3d3Collective(_) => Some(ArmKind::S3d3Collective),
+            Inst::S3d3CpPredScalar(_) => Some(ArmKind::S3d3CpPredScalar),
+            Inst::S3d3Dropout(_) => Some(ArmKind::S3d3Dropout),
+            Inst::S3d3Mm(_) => Some(ArmKind::S3d3Mm),
+            Inst::S3d3NonzeroWithCount(_) => Some(ArmKind::S3d3NonzeroWithCount),
+            Inst::S3d3Sc(_) => Some(ArmKind::S3d3Sc),
+            Inst::S3d3SeqBounds(_) => Some(ArmKind::S3d3SeqBounds),
+            Inst::S3d3TensDequant(_) => Some(ArmKind::S3d3TensDequant),
             Inst::S3d3Ts(_) => Some(ArmKind::S3d3Ts),
+            Inst::S3d3TsSelect(_) => Some(ArmKind::S3d3TsSelect),
+            Inst::S3dmx1Quant(_) => Some(ArmKind::S3dmx1Quant),
+            Inst::S3s3d1Bn(_) => Some(ArmKind::S3s3d1Bn),
+            Inst::S3s3d1Bn2(_) => Some(ArmKind::S3s3d1Bn2),
+            Inst::S3s3d3Tt(_) => Some(ArmKind::S3s3d3Tt),
+            Inst::S3Lt(_) => Some(ArmKind::S3Lt),
+            Inst::S3Lw(_) => Some(ArmKind::S3Lw),
+            Inst::S4d2Bn(_) => Some(ArmKind::S4d2Bn),
+            Inst::S4d3Mm(_) => Some(ArmKind::S4d3Mm),
+            Inst::S4d4Cr(_) => Some(ArmKind::S4d4Cr),
+            Inst::S4d4Gt(_) => Some(ArmKind::S4d4Gt),
+            Inst::S4d4Ic(_) => Some(ArmKind::S4d4Ic),
+            Inst::S4d4Mr(_) => Some(ArmKind::S4d4Mr),
+            Inst::S4d4Pl(_) => Some(ArmKind::S4d4Pl),
+            Inst::S4d4Tr(_) => Some(ArmKind::S4d4Tr),
+            Inst::S4d4Tsm(_) => Some(ArmKind::S4d4Tsm),
+            Inst::S4Pb(_) => Some(ArmKind::S4Pb),
+            Inst::S4Rl(_) => Some(ArmKind::S4Rl),
+            Inst::Smx1d3Mm(_) => Some(ArmKind::Smx1d3Mm),
+            Inst::Smx1Lw(_) => Some(ArmKind::Smx1Lw),
+            Inst::TriggerCollective2Ext(_) => Some(ArmKind::TriggerCollective2Ext),
             Inst::Opaque(_) | Inst::Unknown(_) => None,
         }
     }
@@ -187,8 +828,135 @@ impl From<Inst> for Raw {
 #[inline]
 pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
     match b[DISCRIMINANT_OFFSET] {
+        0x01 => Some(ArmKind::S3Lw),
+        0x02 => Some(ArmKind::S3d3Mm),
+        0x06 => Some(ArmKind::S3Lt),
+        0x07 => Some(ArmKind::S4d3Mm),
+        0x08 => Some(ArmKind::S2s1d2PeSeed),
+        0x09 => Some(ArmKind::Smx1Lw),
+        0x0A => Some(ArmKind::Smx1d3Mm),
+        0x21 => Some(ArmKind::S3d3Ac),
+        0x22 => Some(ArmKind::S3d3Aq),
+        0x23 => Some(ArmKind::CtrlNo),
+        0x24 => Some(ArmKind::D1Rd),
+        0x25 => Some(ArmKind::S2d2Ac),
+        0x26 => Some(ArmKind::S1s2d2Am),
+        0x30 => Some(ArmKind::S3d3Ts),
+        0x41 => Some(ArmKind::S3s3d3Tt),
+        0x42 => Some(ArmKind::S4d4Tr),
+        0x43 => Some(ArmKind::S3d3Ts),
+        0x44 => Some(ArmKind::S3d3Ts),
+        0x45 => Some(ArmKind::S4d4Pl),
+        0x46 => Some(ArmKind::S4d4Tr),
+        0x47 => Some(ArmKind::S4d4Tr),
+        0x48 => Some(ArmKind::S4d4Tr),
+        0x49 => Some(ArmKind::D4Mr),
+        0x4A => Some(ArmKind::S4Rl),
+        0x4B => Some(ArmKind::D4Mr),
+        0x4C => Some(ArmKind::CtrlRs),
+        0x4E => Some(ArmKind::S4d4Tr),
+        0x4F => Some(ArmKind::S4d4Tsm),
+        0x51 => Some(ArmKind::S3s3d3Tt),
+        0x52 => Some(ArmKind::S4d4Tr),
+        0x53 => Some(ArmKind::S3d3Ts),
+        0x54 => Some(ArmKind::S3d3Ts),
+        0x58 => Some(ArmKind::S4d4Pl),
+        0x5E => Some(ArmKind::S4d4Tr),
+        0x5F => Some(ArmKind::S4d4Tsm),
+        0x60 => Some(ArmKind::S4d2Bn),
+        0x61 => Some(ArmKind::S4d2Bn),
+        0x62 => Some(ArmKind::S4d2Bn),
+        0x63 => Some(ArmKind::S3s3d1Bn),
+        0x64 => Some(ArmKind::S2Bn),
+        0x65 => Some(ArmKind::S3s3d3Tt),
+        0x66 => Some(ArmKind::CtrlIm),
+        0x67 => Some(ArmKind::S4Pb),
+        0x68 => Some(ArmKind::S4d4Gt),
+        0x69 => Some(ArmKind::CtrlIm),
+        0x6A => Some(ArmKind::S4d4Tr),
+        0x6B => Some(ArmKind::S4d4Tr),
+        0x6C => Some(ArmKind::S4d2Bn),
+        0x6D => Some(ArmKind::S2Bn),
+        0x6E => Some(ArmKind::S4d2Bn),
+        0x6F => Some(ArmKind::S4d4Mr),
+        0x70 => Some(ArmKind::S2Bn),
+        0x71 => Some(ArmKind::S2Bn),
+        0x72 => Some(ArmKind::S3s3d3Tt),
+        0x74 => Some(ArmKind::S2d2Addr),
+        0x76 => Some(ArmKind::D4Rand),
+        0x77 => Some(ArmKind::D4Rand),
+        0x78 => Some(ArmKind::S1Rand),
+        0x7B => Some(ArmKind::S3d3TensDequant),
+        0x7C => Some(ArmKind::S4d4Cr),
+        0x7D => Some(ArmKind::S4d4Cr),
+        0x7E => Some(ArmKind::D4Iota),
+        0x7F => Some(ArmKind::S3d3Dropout),
+        0x81 => Some(ArmKind::S2d2Jpeg),
+        0x82 => Some(ArmKind::S4d2Bn),
+        0x83 => Some(ArmKind::S4d4Tr),
+        0x84 => Some(ArmKind::S4d4Tr),
+        0x85 => Some(ArmKind::CustomOpHeader),
+        0x86 => Some(ArmKind::CustomOpPayload),
+        0x87 => Some(ArmKind::S4d4Tsm),
+        0x88 => Some(ArmKind::S4d4Tsm),
+        0x8A => Some(ArmKind::S3s3d3Tt),
+        0x8B => Some(ArmKind::S3s3d3Tt),
+        0x8C => Some(ArmKind::S4d4Tr),
+        0x8D => Some(ArmKind::S4d4Tr),
+        0x8E => Some(ArmKind::S2Bnpl2),
+        0x8F => Some(ArmKind::S3s3d3Tt),
+        0x92 => Some(ArmKind::S2d2TsAs),
+        0x93 => Some(ArmKind::S3d3Ts),
+        0x94 => Some(ArmKind::S3s3d1Bn2),
+        0x95 => Some(ArmKind::ModifyPoolConfig),
+        0x98 => Some(ArmKind::S3d3TsSelect),
+        0x99 => Some(ArmKind::S3s3d3Tt),
+        0x9A => Some(ArmKind::S3d3Ts),
+        0x9B => Some(ArmKind::D1Rd),
+        0x9C => Some(ArmKind::S2d2Tr),
+        0x9D => Some(ArmKind::S2s2d2Stt),
+        0x9E => Some(ArmKind::S2s2d2Stt),
+        0x9F => Some(ArmKind::CtrlIm),
+        0xA0 => Some(ArmKind::CtrlEs),
+        0xA1 => Some(ArmKind::CtrlNo),
+        0xA2 => Some(ArmKind::CtrlNo),
+        0xA3 => Some(ArmKind::CtrlNo),
+        0xA4 => Some(ArmKind::CtrlNo),
+        0xA5 => Some(ArmKind::CtrlWr),
+        0xA6 => Some(ArmKind::CtrlNo),
+        0xA7 => Some(ArmKind::CtrlMv),
+        0xA8 => Some(ArmKind::CtrlAl),
+        0xA9 => Some(ArmKind::CtrlBr),
+        0xAA => Some(ArmKind::Mem2d),
+        0xAB => Some(ArmKind::Mem2d),
+        0xB0 => Some(ArmKind::CtrlEr),
+        0xB2 => Some(ArmKind::CtrlMs),
+        0xB3 => Some(ArmKind::CtrlPollSem),
+        0xB4 => Some(ArmKind::CtrlTestEs),
+        0xB6 => Some(ArmKind::CtrlCci),
+        0xB8 => Some(ArmKind::DmaDirect2d),
+        0xB9 => Some(ArmKind::DmaCopy2d),
+        0xBA => Some(ArmKind::DmaImmediate),
+        0xBB => Some(ArmKind::DmaIndirect1d),
+        0xBC => Some(ArmKind::S2d2Rs),
+        0xBD => Some(ArmKind::DmaDirect2dXpose),
+        0xBE => Some(ArmKind::S3d3SeqBounds),
+        0xBF => Some(ArmKind::S3d3Collective),
+        0xC3 => Some(ArmKind::PseudoDmabarrier),
+        0xC4 => Some(ArmKind::PseudoDmaMemcpyFullInd),
+        0xC6 => Some(ArmKind::PseudoLoadActFuncSet),
+        0xCA => Some(ArmKind::PseudoEmbeddingUpdate),
+        0xCD => Some(ArmKind::PseudoMem2d),
+        0xCE => Some(ArmKind::PseudoMem2d),
+        0xD0 => Some(ArmKind::PseudoSetRngSeed),
         0xD1 => Some(ArmKind::PseudoFunctionBegin),
         0xD3 => Some(ArmKind::PseudoFunctionCall),
+        0xD4 => Some(ArmKind::PseudoDmaDirect2d),
+        0xD5 => Some(ArmKind::PseudoSyncBarrier),
+        0xD6 => Some(ArmKind::PseudoRangeCheck),
+        0xD7 => Some(ArmKind::PseudoJpegDecode),
+        0xD8 => Some(ArmKind::PseudoCoreBarrier),
+        0xDA => Some(ArmKind::PseudoDmaExt),
         0xDF => {
             match b[12] {
                 1 => Some(ArmKind::PseudoExitExecution),
@@ -196,6 +964,29 @@ pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
                 _ => None,
             }
         }
+        0xE0 => Some(ArmKind::S3d3Sc),
+        0xE1 => Some(ArmKind::S2d2d2Sc),
+        0xE2 => Some(ArmKind::D3Rand),
+        0xE3 => Some(ArmKind::S3dmx1Quant),
+        0xE4 => Some(ArmKind::S2Convlut),
+        0xE5 => Some(ArmKind::S2s2d2Stt),
+        0xE6 => Some(ArmKind::S3d3Ts),
+        0xE7 => Some(ArmKind::S4d4Ic),
+        0xE8 => Some(ArmKind::S3d3CpPredScalar),
+        0xE9 => Some(ArmKind::D4Mr),
+        0xEA => Some(ArmKind::S2s2d2Stt),
+        0xF0 => {
+            match b[12] {
+                2 => Some(ArmKind::ExtendedTta),
+                8 => Some(ArmKind::ExtendedRdmaDescGen),
+                9 => Some(ArmKind::ExtendedRdmaDescStart),
+                _ => None,
+            }
+        }
+        0xF1 => Some(ArmKind::DmaGatherXpose),
+        0xF2 => Some(ArmKind::S3d3NonzeroWithCount),
+        0xF3 => Some(ArmKind::S2s2d2d2Tt),
+        0xF4 => Some(ArmKind::S2d2d2TsWide),
         _ => None,
     }
 }
@@ -234,6 +1025,732 @@ impl Binding {
 /// Every binding, sorted by opcode then sub-opcode.
 pub const BINDINGS: &[Binding] = &[
     Binding {
+        opcode: 0x01,
+        sub: None,
+        arm: ArmKind::S3Lw,
+        mnemonic: "ldweights",
+    },
+    Binding {
+        opcode: 0x02,
+        sub: None,
+        arm: ArmKind::S3d3Mm,
+        mnemonic: "matmul",
+    },
+    Binding {
+        opcode: 0x06,
+        sub: None,
+        arm: ArmKind::S3Lt,
+        mnemonic: "ldtags",
+    },
+    Binding {
+        opcode: 0x07,
+        sub: None,
+        arm: ArmKind::S4d3Mm,
+        mnemonic: "matmul_sparse",
+    },
+    Binding {
+        opcode: 0x08,
+        sub: None,
+        arm: ArmKind::S2s1d2PeSeed,
+        mnemonic: "pe_manage_seed",
+    },
+    Binding {
+        opcode: 0x09,
+        sub: None,
+        arm: ArmKind::Smx1Lw,
+        mnemonic: "ldweights_mx",
+    },
+    Binding {
+        opcode: 0x0A,
+        sub: None,
+        arm: ArmKind::Smx1d3Mm,
+        mnemonic: "matmul_mx",
+    },
+    Binding {
+        opcode: 0x21,
+        sub: None,
+        arm: ArmKind::S3d3Ac,
+        mnemonic: "activate",
+    },
+    Binding {
+        opcode: 0x22,
+        sub: None,
+        arm: ArmKind::S3d3Aq,
+        mnemonic: "activate_quantize",
+    },
+    Binding {
+        opcode: 0x23,
+        sub: None,
+        arm: ArmKind::CtrlNo,
+        mnemonic: "activation_table_load",
+    },
+    Binding {
+        opcode: 0x24,
+        sub: None,
+        arm: ArmKind::D1Rd,
+        mnemonic: "activation_read_accumulator",
+    },
+    Binding {
+        opcode: 0x25,
+        sub: None,
+        arm: ArmKind::S2d2Ac,
+        mnemonic: "activate2",
+    },
+    Binding {
+        opcode: 0x26,
+        sub: None,
+        arm: ArmKind::S1s2d2Am,
+        mnemonic: "activate_multipass",
+    },
+    Binding {
+        opcode: 0x30,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "exponential",
+    },
+    Binding {
+        opcode: 0x41,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "tensor_tensor_arith_op",
+    },
+    Binding {
+        opcode: 0x42,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "tensor_reduce_arith_op",
+    },
+    Binding {
+        opcode: 0x43,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "tensor_scalar_arith_op",
+    },
+    Binding {
+        opcode: 0x44,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "tensor_scalar_ptr_arith_op",
+    },
+    Binding {
+        opcode: 0x45,
+        sub: None,
+        arm: ArmKind::S4d4Pl,
+        mnemonic: "pool",
+    },
+    Binding {
+        opcode: 0x46,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "copy",
+    },
+    Binding {
+        opcode: 0x47,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "cast",
+    },
+    Binding {
+        opcode: 0x48,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "reciprocal",
+    },
+    Binding {
+        opcode: 0x49,
+        sub: None,
+        arm: ArmKind::D4Mr,
+        mnemonic: "memset",
+    },
+    Binding {
+        opcode: 0x4A,
+        sub: None,
+        arm: ArmKind::S4Rl,
+        mnemonic: "reg_load",
+    },
+    Binding {
+        opcode: 0x4B,
+        sub: None,
+        arm: ArmKind::D4Mr,
+        mnemonic: "reg_store",
+    },
+    Binding {
+        opcode: 0x4C,
+        sub: None,
+        arm: ArmKind::CtrlRs,
+        mnemonic: "reg_shuffle",
+    },
+    Binding {
+        opcode: 0x4E,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "tensor_cumulative_arith_op",
+    },
+    Binding {
+        opcode: 0x4F,
+        sub: None,
+        arm: ArmKind::S4d4Tsm,
+        mnemonic: "tensor_scalar_ptr_multi_arith",
+    },
+    Binding {
+        opcode: 0x51,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "tensor_tensor_bitvec_op",
+    },
+    Binding {
+        opcode: 0x52,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "tensor_reduce_bitvec_op",
+    },
+    Binding {
+        opcode: 0x53,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "tensor_scalar_bitvec_op",
+    },
+    Binding {
+        opcode: 0x54,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "tensor_scalar_ptr_bitvec_op",
+    },
+    Binding {
+        opcode: 0x58,
+        sub: None,
+        arm: ArmKind::S4d4Pl,
+        mnemonic: "max_pool_select",
+    },
+    Binding {
+        opcode: 0x5E,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "tensor_cumulative_bitvec_op",
+    },
+    Binding {
+        opcode: 0x5F,
+        sub: None,
+        arm: ArmKind::S4d4Tsm,
+        mnemonic: "tensor_scalar_ptr_multi_bitvec",
+    },
+    Binding {
+        opcode: 0x60,
+        sub: None,
+        arm: ArmKind::S4d2Bn,
+        mnemonic: "batch_norm_stats",
+    },
+    Binding {
+        opcode: 0x61,
+        sub: None,
+        arm: ArmKind::S4d2Bn,
+        mnemonic: "batch_norm_stats2",
+    },
+    Binding {
+        opcode: 0x62,
+        sub: None,
+        arm: ArmKind::S4d2Bn,
+        mnemonic: "batch_norm_aggregate",
+    },
+    Binding {
+        opcode: 0x63,
+        sub: None,
+        arm: ArmKind::S3s3d1Bn,
+        mnemonic: "batch_norm_grad_accumulate",
+    },
+    Binding {
+        opcode: 0x64,
+        sub: None,
+        arm: ArmKind::S2Bn,
+        mnemonic: "batch_norm_param_load",
+    },
+    Binding {
+        opcode: 0x65,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "batch_norm_back_prop",
+    },
+    Binding {
+        opcode: 0x66,
+        sub: None,
+        arm: ArmKind::CtrlIm,
+        mnemonic: "load_parameter_ram",
+    },
+    Binding {
+        opcode: 0x67,
+        sub: None,
+        arm: ArmKind::S4Pb,
+        mnemonic: "pool_buffer_load",
+    },
+    Binding {
+        opcode: 0x68,
+        sub: None,
+        arm: ArmKind::S4d4Gt,
+        mnemonic: "gather",
+    },
+    Binding {
+        opcode: 0x69,
+        sub: None,
+        arm: ArmKind::CtrlIm,
+        mnemonic: "load_mask_select",
+    },
+    Binding {
+        opcode: 0x6A,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "stream_shuffle",
+    },
+    Binding {
+        opcode: 0x6B,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "stream_transpose",
+    },
+    Binding {
+        opcode: 0x6C,
+        sub: None,
+        arm: ArmKind::S4d2Bn,
+        mnemonic: "max8",
+    },
+    Binding {
+        opcode: 0x6D,
+        sub: None,
+        arm: ArmKind::S2Bn,
+        mnemonic: "match_value_load",
+    },
+    Binding {
+        opcode: 0x6E,
+        sub: None,
+        arm: ArmKind::S4d2Bn,
+        mnemonic: "find_index8",
+    },
+    Binding {
+        opcode: 0x6F,
+        sub: None,
+        arm: ArmKind::S4d4Mr,
+        mnemonic: "match_replace8",
+    },
+    Binding {
+        opcode: 0x70,
+        sub: None,
+        arm: ArmKind::S2Bn,
+        mnemonic: "tensor_scalar_imm_ld_arith",
+    },
+    Binding {
+        opcode: 0x71,
+        sub: None,
+        arm: ArmKind::S2Bn,
+        mnemonic: "tensor_scalar_imm_ld_bitvec",
+    },
+    Binding {
+        opcode: 0x72,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "copy_predicated",
+    },
+    Binding {
+        opcode: 0x74,
+        sub: None,
+        arm: ArmKind::S2d2Addr,
+        mnemonic: "tensor_scalar_addr",
+    },
+    Binding {
+        opcode: 0x76,
+        sub: None,
+        arm: ArmKind::D4Rand,
+        mnemonic: "rand",
+    },
+    Binding {
+        opcode: 0x77,
+        sub: None,
+        arm: ArmKind::D4Rand,
+        mnemonic: "rand_get_state",
+    },
+    Binding {
+        opcode: 0x78,
+        sub: None,
+        arm: ArmKind::S1Rand,
+        mnemonic: "rand_set_state",
+    },
+    Binding {
+        opcode: 0x7B,
+        sub: None,
+        arm: ArmKind::S3d3TensDequant,
+        mnemonic: "tensor_dequantize",
+    },
+    Binding {
+        opcode: 0x7C,
+        sub: None,
+        arm: ArmKind::S4d4Cr,
+        mnemonic: "cross_lane_reduce_arith",
+    },
+    Binding {
+        opcode: 0x7D,
+        sub: None,
+        arm: ArmKind::S4d4Cr,
+        mnemonic: "cross_lane_reduce_bitvec",
+    },
+    Binding {
+        opcode: 0x7E,
+        sub: None,
+        arm: ArmKind::D4Iota,
+        mnemonic: "iota",
+    },
+    Binding {
+        opcode: 0x7F,
+        sub: None,
+        arm: ArmKind::S3d3Dropout,
+        mnemonic: "dropout",
+    },
+    Binding {
+        opcode: 0x81,
+        sub: None,
+        arm: ArmKind::S2d2Jpeg,
+        mnemonic: "jpeg_decode",
+    },
+    Binding {
+        opcode: 0x82,
+        sub: None,
+        arm: ArmKind::S4d2Bn,
+        mnemonic: "transpose_batch_norm_stats2",
+    },
+    Binding {
+        opcode: 0x83,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "transpose_tensor_reduce_arith_op",
+    },
+    Binding {
+        opcode: 0x84,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "transpose_tensor_reduce_bitvec_op",
+    },
+    Binding {
+        opcode: 0x85,
+        sub: None,
+        arm: ArmKind::CustomOpHeader,
+        mnemonic: "custom_op_header",
+    },
+    Binding {
+        opcode: 0x86,
+        sub: None,
+        arm: ArmKind::CustomOpPayload,
+        mnemonic: "custom_op_payload",
+    },
+    Binding {
+        opcode: 0x87,
+        sub: None,
+        arm: ArmKind::S4d4Tsm,
+        mnemonic: "tensor_scalar_ptr_multi_dual_arith",
+    },
+    Binding {
+        opcode: 0x88,
+        sub: None,
+        arm: ArmKind::S4d4Tsm,
+        mnemonic: "tensor_scalar_ptr_multi_dual_bitvec",
+    },
+    Binding {
+        opcode: 0x8A,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "tensor_tensor_add_bf16",
+    },
+    Binding {
+        opcode: 0x8B,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "tensor_tensor_mult_bf16",
+    },
+    Binding {
+        opcode: 0x8C,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "tensor_reduce_add_bf16",
+    },
+    Binding {
+        opcode: 0x8D,
+        sub: None,
+        arm: ArmKind::S4d4Tr,
+        mnemonic: "tensor_reduce_max_bf16",
+    },
+    Binding {
+        opcode: 0x8E,
+        sub: None,
+        arm: ArmKind::S2Bnpl2,
+        mnemonic: "batch_norm_param_load2",
+    },
+    Binding {
+        opcode: 0x8F,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "tensor_tensor_sub_bf16",
+    },
+    Binding {
+        opcode: 0x92,
+        sub: None,
+        arm: ArmKind::S2d2TsAs,
+        mnemonic: "tensor_scalar_affine_select",
+    },
+    Binding {
+        opcode: 0x93,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "transpose_tensor_scalar_arith_op",
+    },
+    Binding {
+        opcode: 0x94,
+        sub: None,
+        arm: ArmKind::S3s3d1Bn2,
+        mnemonic: "batch_norm_grad_accumulate2",
+    },
+    Binding {
+        opcode: 0x95,
+        sub: None,
+        arm: ArmKind::ModifyPoolConfig,
+        mnemonic: "modify_pool_config",
+    },
+    Binding {
+        opcode: 0x98,
+        sub: None,
+        arm: ArmKind::S3d3TsSelect,
+        mnemonic: "tensor_scalar_select",
+    },
+    Binding {
+        opcode: 0x99,
+        sub: None,
+        arm: ArmKind::S3s3d3Tt,
+        mnemonic: "cast_predicated",
+    },
+    Binding {
+        opcode: 0x9A,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "tensor_scalar_cache_reduce",
+    },
+    Binding {
+        opcode: 0x9B,
+        sub: None,
+        arm: ArmKind::D1Rd,
+        mnemonic: "dve_read_accumulator",
+    },
+    Binding {
+        opcode: 0x9C,
+        sub: None,
+        arm: ArmKind::S2d2Tr,
+        mnemonic: "tensor_reduce_range_check",
+    },
+    Binding {
+        opcode: 0x9D,
+        sub: None,
+        arm: ArmKind::S2s2d2Stt,
+        mnemonic: "scalar_tensor_tensor_arith",
+    },
+    Binding {
+        opcode: 0x9E,
+        sub: None,
+        arm: ArmKind::S2s2d2Stt,
+        mnemonic: "scalar_tensor_tensor_bitvec",
+    },
+    Binding {
+        opcode: 0x9F,
+        sub: None,
+        arm: ArmKind::CtrlIm,
+        mnemonic: "engine_nop",
+    },
+    Binding {
+        opcode: 0xA0,
+        sub: None,
+        arm: ArmKind::CtrlEs,
+        mnemonic: "event_semaphore",
+    },
+    Binding {
+        opcode: 0xA1,
+        sub: None,
+        arm: ArmKind::CtrlNo,
+        mnemonic: "halt",
+    },
+    Binding {
+        opcode: 0xA2,
+        sub: None,
+        arm: ArmKind::CtrlNo,
+        mnemonic: "drain",
+    },
+    Binding {
+        opcode: 0xA3,
+        sub: None,
+        arm: ArmKind::CtrlNo,
+        mnemonic: "instruction_flush",
+    },
+    Binding {
+        opcode: 0xA4,
+        sub: None,
+        arm: ArmKind::CtrlNo,
+        mnemonic: "nop",
+    },
+    Binding {
+        opcode: 0xA5,
+        sub: None,
+        arm: ArmKind::CtrlWr,
+        mnemonic: "write",
+    },
+    Binding {
+        opcode: 0xA6,
+        sub: None,
+        arm: ArmKind::CtrlNo,
+        mnemonic: "notify",
+    },
+    Binding {
+        opcode: 0xA7,
+        sub: None,
+        arm: ArmKind::CtrlMv,
+        mnemonic: "move",
+    },
+    Binding {
+        opcode: 0xA8,
+        sub: None,
+        arm: ArmKind::CtrlAl,
+        mnemonic: "alu_op",
+    },
+    Binding {
+        opcode: 0xA9,
+        sub: None,
+        arm: ArmKind::CtrlBr,
+        mnemonic: "compare_branch",
+    },
+    Binding {
+        opcode: 0xAA,
+        sub: None,
+        arm: ArmKind::Mem2d,
+        mnemonic: "tensor_load",
+    },
+    Binding {
+        opcode: 0xAB,
+        sub: None,
+        arm: ArmKind::Mem2d,
+        mnemonic: "tensor_store",
+    },
+    Binding {
+        opcode: 0xB0,
+        sub: None,
+        arm: ArmKind::CtrlEr,
+        mnemonic: "event_semaphore_range_clear",
+    },
+    Binding {
+        opcode: 0xB2,
+        sub: None,
+        arm: ArmKind::CtrlMs,
+        mnemonic: "move_shape",
+    },
+    Binding {
+        opcode: 0xB3,
+        sub: None,
+        arm: ArmKind::CtrlPollSem,
+        mnemonic: "poll_sem",
+    },
+    Binding {
+        opcode: 0xB4,
+        sub: None,
+        arm: ArmKind::CtrlTestEs,
+        mnemonic: "test_event_sem",
+    },
+    Binding {
+        opcode: 0xB6,
+        sub: None,
+        arm: ArmKind::CtrlCci,
+        mnemonic: "compact_control_inst",
+    },
+    Binding {
+        opcode: 0xB8,
+        sub: None,
+        arm: ArmKind::DmaDirect2d,
+        mnemonic: "dmamemcpy",
+    },
+    Binding {
+        opcode: 0xB9,
+        sub: None,
+        arm: ArmKind::DmaCopy2d,
+        mnemonic: "dma_memcpy2",
+    },
+    Binding {
+        opcode: 0xBA,
+        sub: None,
+        arm: ArmKind::DmaImmediate,
+        mnemonic: "dma_immediate",
+    },
+    Binding {
+        opcode: 0xBB,
+        sub: None,
+        arm: ArmKind::DmaIndirect1d,
+        mnemonic: "dma_indirect",
+    },
+    Binding {
+        opcode: 0xBC,
+        sub: None,
+        arm: ArmKind::S2d2Rs,
+        mnemonic: "range_select",
+    },
+    Binding {
+        opcode: 0xBD,
+        sub: None,
+        arm: ArmKind::DmaDirect2dXpose,
+        mnemonic: "dma_transpose",
+    },
+    Binding {
+        opcode: 0xBE,
+        sub: None,
+        arm: ArmKind::S3d3SeqBounds,
+        mnemonic: "get_sequence_bounds",
+    },
+    Binding {
+        opcode: 0xBF,
+        sub: None,
+        arm: ArmKind::S3d3Collective,
+        mnemonic: "sb2sb_collective",
+    },
+    Binding {
+        opcode: 0xC3,
+        sub: None,
+        arm: ArmKind::PseudoDmabarrier,
+        mnemonic: "pseudo_dmabarrier",
+    },
+    Binding {
+        opcode: 0xC4,
+        sub: None,
+        arm: ArmKind::PseudoDmaMemcpyFullInd,
+        mnemonic: "pseudo_dmamemcpy_full_ind",
+    },
+    Binding {
+        opcode: 0xC6,
+        sub: None,
+        arm: ArmKind::PseudoLoadActFuncSet,
+        mnemonic: "pseudo_load_act_func_set",
+    },
+    Binding {
+        opcode: 0xCA,
+        sub: None,
+        arm: ArmKind::PseudoEmbeddingUpdate,
+        mnemonic: "pseudo_embedding_update",
+    },
+    Binding {
+        opcode: 0xCD,
+        sub: None,
+        arm: ArmKind::PseudoMem2d,
+        mnemonic: "pseudo_tensor_store",
+    },
+    Binding {
+        opcode: 0xCE,
+        sub: None,
+        arm: ArmKind::PseudoMem2d,
+        mnemonic: "pseudo_tensor_load",
+    },
+    Binding {
+        opcode: 0xD0,
+        sub: None,
+        arm: ArmKind::PseudoSetRngSeed,
+        mnemonic: "pseudo_set_rng_seed",
+    },
+    Binding {
         opcode: 0xD1,
         sub: None,
         arm: ArmKind::PseudoFunctionBegin,
@@ -246,6 +1763,42 @@ pub const BINDINGS: &[Binding] = &[
         mnemonic: "pseudo_function_call",
     },
     Binding {
+        opcode: 0xD4,
+        sub: None,
+        arm: ArmKind::PseudoDmaDirect2d,
+        mnemonic: "pseudo_dma_direct2d",
+    },
+    Binding {
+        opcode: 0xD5,
+        sub: None,
+        arm: ArmKind::PseudoSyncBarrier,
+        mnemonic: "pseudo_sync_barrier",
+    },
+    Binding {
+        opcode: 0xD6,
+        sub: None,
+        arm: ArmKind::PseudoRangeCheck,
+        mnemonic: "pseudo_range_check",
+    },
+    Binding {
+        opcode: 0xD7,
+        sub: None,
+        arm: ArmKind::PseudoJpegDecode,
+        mnemonic: "pseudo_jpeg_decode",
+    },
+    Binding {
+        opcode: 0xD8,
+        sub: None,
+        arm: ArmKind::PseudoCoreBarrier,
+        mnemonic: "pseudo_core_barrier",
+    },
+    Binding {
+        opcode: 0xDA,
+        sub: None,
+        arm: ArmKind::PseudoDmaExt,
+        mnemonic: "pseudo_extension",
+    },
+    Binding {
         opcode: 0xDF,
         sub: Some(SubByte { offset: 12, value: 1 }),
         arm: ArmKind::PseudoExitExecution,
@@ -256,6 +1809,114 @@ pub const BINDINGS: &[Binding] = &[
         sub: Some(SubByte { offset: 12, value: 2 }),
         arm: ArmKind::PseudoLibraryReloadIndex,
         mnemonic: "pseudo_library_reload_index",
+    },
+    Binding {
+        opcode: 0xE0,
+        sub: None,
+        arm: ArmKind::S3d3Sc,
+        mnemonic: "sparsity_compress",
+    },
+    Binding {
+        opcode: 0xE1,
+        sub: None,
+        arm: ArmKind::S2d2d2Sc,
+        mnemonic: "sparsity_compress_tag",
+    },
+    Binding {
+        opcode: 0xE2,
+        sub: None,
+        arm: ArmKind::D3Rand,
+        mnemonic: "rand2",
+    },
+    Binding {
+        opcode: 0xE3,
+        sub: None,
+        arm: ArmKind::S3dmx1Quant,
+        mnemonic: "quantize_mx",
+    },
+    Binding {
+        opcode: 0xE4,
+        sub: None,
+        arm: ArmKind::S2Convlut,
+        mnemonic: "conv_lut_load",
+    },
+    Binding {
+        opcode: 0xE5,
+        sub: None,
+        arm: ArmKind::S2s2d2Stt,
+        mnemonic: "tensor_tensor_scan_arith",
+    },
+    Binding {
+        opcode: 0xE6,
+        sub: None,
+        arm: ArmKind::S3d3Ts,
+        mnemonic: "tensor_scalar_cache_cumulative",
+    },
+    Binding {
+        opcode: 0xE7,
+        sub: None,
+        arm: ArmKind::S4d4Ic,
+        mnemonic: "indirect_copy",
+    },
+    Binding {
+        opcode: 0xE8,
+        sub: None,
+        arm: ArmKind::S3d3CpPredScalar,
+        mnemonic: "copy_predicated_scalar",
+    },
+    Binding {
+        opcode: 0xE9,
+        sub: None,
+        arm: ArmKind::D4Mr,
+        mnemonic: "dve_read_indices",
+    },
+    Binding {
+        opcode: 0xEA,
+        sub: None,
+        arm: ArmKind::S2s2d2Stt,
+        mnemonic: "select_reduce",
+    },
+    Binding {
+        opcode: 0xF0,
+        sub: Some(SubByte { offset: 12, value: 2 }),
+        arm: ArmKind::ExtendedTta,
+        mnemonic: "tensor_tensor_arith",
+    },
+    Binding {
+        opcode: 0xF0,
+        sub: Some(SubByte { offset: 12, value: 8 }),
+        arm: ArmKind::ExtendedRdmaDescGen,
+        mnemonic: "rdma_desc_gen",
+    },
+    Binding {
+        opcode: 0xF0,
+        sub: Some(SubByte { offset: 12, value: 9 }),
+        arm: ArmKind::ExtendedRdmaDescStart,
+        mnemonic: "rdma_desc_start",
+    },
+    Binding {
+        opcode: 0xF1,
+        sub: None,
+        arm: ArmKind::DmaGatherXpose,
+        mnemonic: "dma_gather_transpose",
+    },
+    Binding {
+        opcode: 0xF2,
+        sub: None,
+        arm: ArmKind::S3d3NonzeroWithCount,
+        mnemonic: "nonzero_with_count",
+    },
+    Binding {
+        opcode: 0xF3,
+        sub: None,
+        arm: ArmKind::S2s2d2d2Tt,
+        mnemonic: "tensor_tensor_int_wide",
+    },
+    Binding {
+        opcode: 0xF4,
+        sub: None,
+        arm: ArmKind::S2d2d2TsWide,
+        mnemonic: "tensor_scalar_int_wide",
     },
 ];
 

@@ -3,31 +3,600 @@
 
 use crate::generated::opcode::*;
 use crate::generated::operand::*;
+use crate::generated::geometry::Arch;
 use crate::raw::le;
+use crate::F32;
+
+/// A compact ALU instruction: op and three register operands, one byte each (four
+/// fields in four bytes).
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), ctrl_cci.h
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ccalu {
+    /// `+0..1`
+    pub op: Ccop,
+    /// `+1..2`
+    pub src0: u8,
+    /// `+2..3`
+    pub src1: u8,
+    /// `+3..4`
+    pub dst: u8,
+}
+
+impl Ccalu {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> Ccalu {
+        Ccalu::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Ccalu {
+        Self {
+            op: Ccop(le::u8_at(b, base)),
+            src0: le::u8_at(b, base + 1),
+            src1: le::u8_at(b, base + 2),
+            dst: le::u8_at(b, base + 3),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.op.0);
+        le::set_u8(b, base + 1, self.src0);
+        le::set_u8(b, base + 2, self.src1);
+        le::set_u8(b, base + 3, self.dst);
+    }
+}
+
+impl Default for Ccalu {
+    /// All bytes zero.
+    fn default() -> Ccalu {
+        Ccalu::decode(&[0u8; 4])
+    }
+}
+
+/// A compact branch: op, condition source, target (a CCBR_TARGET, whose layout is not
+/// given). The widths of cc_src (1) and target (2) are the transcriber's division of
+/// the three remaining bytes: inferred.
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), ctrl_cci.h
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ccbr {
+    /// `+0..1`
+    pub op: Ccop,
+    /// `+1..2` · confidence: inferred
+    pub cc_src: u8,
+    /// `+2..4` not given by the sources (partial layout) · confidence: inferred
+    pub target: [u8; 2],
+}
+
+impl Ccbr {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> Ccbr {
+        Ccbr::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Ccbr {
+        Self {
+            op: Ccop(le::u8_at(b, base)),
+            cc_src: le::u8_at(b, base + 1),
+            target: le::bytes_at::<2>(b, base + 2),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.op.0);
+        le::set_u8(b, base + 1, self.cc_src);
+        le::set_bytes(b, base + 2, &self.target);
+    }
+}
+
+impl Default for Ccbr {
+    /// All bytes zero.
+    fn default() -> Ccbr {
+        Ccbr::decode(&[0u8; 4])
+    }
+}
+
+/// COMPACT_CONTROL_INST's own 4-byte header (maverick), in place of HEADER: HEADER's
+/// fields with inst_word_len replaced by a reserved byte. The types are HEADER's, by
+/// analogy (the notes name the fields only).
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), ctrl_cci.h
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Cciheader {
+    /// `+0..1`
+    pub opcode: Opcode,
+    /// `+1..2` reserved
+    pub reserved0: [u8; 1],
+    /// `+2..3` · confidence: inferred
+    pub debug_cmd: DebugCmdLevels,
+    /// `+3..4`
+    pub debug_hint: u8,
+}
+
+impl Cciheader {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> Cciheader {
+        Cciheader::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Cciheader {
+        Self {
+            opcode: Opcode(le::u8_at(b, base)),
+            reserved0: le::bytes_at::<1>(b, base + 1),
+            debug_cmd: DebugCmdLevels(le::u8_at(b, base + 2)),
+            debug_hint: le::u8_at(b, base + 3),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.opcode.0);
+        le::set_bytes(b, base + 1, &self.reserved0);
+        le::set_u8(b, base + 2, self.debug_cmd.0);
+        le::set_u8(b, base + 3, self.debug_hint);
+    }
+}
+
+impl Default for Cciheader {
+    /// All bytes zero.
+    fn default() -> Cciheader {
+        Cciheader::decode(&[0u8; 4])
+    }
+}
+
+/// A compact load/store: op, source/destination register, address register, address
+/// immediate, one byte each (four fields in four bytes).
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), ctrl_cci.h
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ccmem {
+    /// `+0..1`
+    pub op: Ccop,
+    /// `+1..2`
+    pub srcdst: u8,
+    /// `+2..3`
+    pub addr_reg: u8,
+    /// `+3..4`
+    pub addr_imm: u8,
+}
+
+impl Ccmem {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> Ccmem {
+        Ccmem::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Ccmem {
+        Self {
+            op: Ccop(le::u8_at(b, base)),
+            srcdst: le::u8_at(b, base + 1),
+            addr_reg: le::u8_at(b, base + 2),
+            addr_imm: le::u8_at(b, base + 3),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.op.0);
+        le::set_u8(b, base + 1, self.srcdst);
+        le::set_u8(b, base + 2, self.addr_reg);
+        le::set_u8(b, base + 3, self.addr_imm);
+    }
+}
+
+impl Default for Ccmem {
+    /// All bytes zero.
+    fn default() -> Ccmem {
+        Ccmem::decode(&[0u8; 4])
+    }
+}
+
+/// A compact move-immediate: op, destination, 16-bit immediate.
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), ctrl_cci.h
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CcmovImm {
+    /// `+0..1`
+    pub op: Ccop,
+    /// `+1..2`
+    pub dst: u8,
+    /// `+2..4`
+    pub imm: u16,
+}
+
+impl CcmovImm {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> CcmovImm {
+        CcmovImm::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> CcmovImm {
+        Self {
+            op: Ccop(le::u8_at(b, base)),
+            dst: le::u8_at(b, base + 1),
+            imm: le::u16_at(b, base + 2),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.op.0);
+        le::set_u8(b, base + 1, self.dst);
+        le::set_u16(b, base + 2, self.imm);
+    }
+}
+
+impl Default for CcmovImm {
+    /// All bytes zero.
+    fn default() -> CcmovImm {
+        CcmovImm::decode(&[0u8; 4])
+    }
+}
+
+/// A 4-D data pattern without an address: a 32-bit base value, then the 4-D steps and
+/// counts (the mask pattern of TENSOR_SCALAR_AFFINE_SELECT, the source pattern of IOTA).
+/// The pages cite it at common.h:649, the line they also give TENSOR3D (generation not
+/// stated).
+///
+/// 20 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: TensorScalarAffineSelect (0x92) page (59655455721), common.h:649; Iota page (59921122295)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Data4d {
+    /// `+0..4`
+    pub base: i32,
+    /// `+4..12`
+    pub step_elem: [i16; 4],
+    /// `+12..20`
+    pub num_elem: [u16; 4],
+}
+
+impl Data4d {
+    /// Size in bytes.
+    pub const SIZE: usize = 20;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 20]) -> Data4d {
+        Data4d::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 20] {
+        let mut b = [0u8; 20];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Data4d {
+        Self {
+            base: le::i32_at(b, base),
+            step_elem: {
+                let mut a0 = [le::i16_at(b, base + 4); 4];
+                let mut i0 = 1;
+                while i0 < 4 {
+                    a0[i0] = le::i16_at(b, base + 4 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+            num_elem: {
+                let mut a0 = [le::u16_at(b, base + 12); 4];
+                let mut i0 = 1;
+                while i0 < 4 {
+                    a0[i0] = le::u16_at(b, base + 12 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_i32(b, base, self.base);
+        for (i0, x0) in self.step_elem.into_iter().enumerate() {
+            le::set_i16(b, base + 4 + i0 * 2, x0);
+        }
+        for (i0, x0) in self.num_elem.into_iter().enumerate() {
+            le::set_u16(b, base + 12 + i0 * 2, x0);
+        }
+    }
+}
+
+impl Default for Data4d {
+    /// All bytes zero.
+    fn default() -> Data4d {
+        Data4d::decode(&[0u8; 20])
+    }
+}
+
+/// One raw 16-byte SDMA descriptor that DMA_IMMEDIATE injects into a DGE queue
+/// (maverick).
+///
+/// 16 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), maverick common.h:1096
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DescriptorRaw {
+    /// `+0..16`
+    pub bytes: [u8; 16],
+}
+
+impl DescriptorRaw {
+    /// Size in bytes.
+    pub const SIZE: usize = 16;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 16]) -> DescriptorRaw {
+        DescriptorRaw::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> DescriptorRaw {
+        Self {
+            bytes: le::bytes_at::<16>(b, base),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_bytes(b, base, &self.bytes);
+    }
+}
+
+impl Default for DescriptorRaw {
+    /// All bytes zero.
+    fn default() -> DescriptorRaw {
+        DescriptorRaw::decode(&[0u8; 16])
+    }
+}
+
+/// The register form of a maverick DMA address (DMA_ADDR_UNION's dma_addr_info): base,
+/// offset and increment registers and a 32-bit immediate offset. The notes give the
+/// field order and the types of reserved and offset_imm; the byte widths of the three
+/// registers and the size follow from the 8-byte union.
+///
+/// 8 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), maverick common.h:1048
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DmaAddrStruct {
+    /// `+0..1`
+    pub base_reg: u8,
+    /// `+1..2`
+    pub offset_reg: u8,
+    /// `+2..3`
+    pub inc_reg: u8,
+    /// `+3..4` reserved
+    pub reserved0: [u8; 1],
+    /// `+4..8`
+    pub offset_imm: u32,
+}
+
+impl DmaAddrStruct {
+    /// Size in bytes.
+    pub const SIZE: usize = 8;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 8]) -> DmaAddrStruct {
+        DmaAddrStruct::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 8] {
+        let mut b = [0u8; 8];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> DmaAddrStruct {
+        Self {
+            base_reg: le::u8_at(b, base),
+            offset_reg: le::u8_at(b, base + 1),
+            inc_reg: le::u8_at(b, base + 2),
+            reserved0: le::bytes_at::<1>(b, base + 3),
+            offset_imm: le::u32_at(b, base + 4),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.base_reg);
+        le::set_u8(b, base + 1, self.offset_reg);
+        le::set_u8(b, base + 2, self.inc_reg);
+        le::set_bytes(b, base + 3, &self.reserved0);
+        le::set_u32(b, base + 4, self.offset_imm);
+    }
+}
+
+impl Default for DmaAddrStruct {
+    /// All bytes zero.
+    fn default() -> DmaAddrStruct {
+        DmaAddrStruct::decode(&[0u8; 8])
+    }
+}
 
 /// The 8-byte synchronisation tuple every instruction carries at +4: a wait predicate
 /// and an update action, so that inter-engine ordering rides inline in each record
 /// instead of in separate barrier instructions.
 ///
-/// The seed gives the struct's size (8) and its field order; the per-field widths
-/// (four bytes, then a u32) are derived from the 8-byte total and that order, not
-/// printed, and the 12-byte EVENTS_EXTENDED sibling places its first u32 at +4 too.
+/// The seed gives the size (8) and the field order; the notes confirm the widths (four
+/// bytes, then a u32; gcc-checked, `sizeof(WAIT_MODE) == sizeof(UPDATE_MODE) == 1`) and
+/// type the two mode bytes; the libnrt packer get_event_semaphore_wait_update builds
+/// `value<<32 | update_idx<<24 | update_mode<<16 | wait_idx<<8 | wait_mode`, the same
+/// byte order. wait_idx and update_idx index the 256 events/semaphores.
 ///
 /// 8 bytes, little-endian; decoding and encoding keep every byte.
 ///
 /// Source: DWARF NEURON_ISA_TPB_EVENTS
+///
+/// Source: public RE notes: PSEUDO_CORE_BARRIER (0xD8) (59851598180), common.h:418-424; Per-Engine Firmware Depth (59733235708), common.h:469-474; The 64-Byte Instruction Record Format (59660760063); Pseudo-Instruction Lowering (60136147227)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Events {
-    /// `+0..1` · confidence: medium
-    pub wait_mode: u8,
-    /// `+1..2` · confidence: medium
+    /// `+0..1`
+    pub wait_mode: WaitMode,
+    /// `+1..2`
     pub wait_idx: u8,
-    /// `+2..3` · confidence: medium
-    pub update_mode: u8,
-    /// `+3..4` · confidence: medium
+    /// `+2..3`
+    pub update_mode: UpdateMode,
+    /// `+3..4`
     pub update_idx: u8,
-    /// `+4..8` · confidence: medium
+    /// `+4..8`
     pub semaphore_value: u32,
 }
 
@@ -54,9 +623,9 @@ impl Events {
     #[inline]
     pub(crate) const fn read_from(b: &[u8], base: usize) -> Events {
         Self {
-            wait_mode: le::u8_at(b, base),
+            wait_mode: WaitMode(le::u8_at(b, base)),
             wait_idx: le::u8_at(b, base + 1),
-            update_mode: le::u8_at(b, base + 2),
+            update_mode: UpdateMode(le::u8_at(b, base + 2)),
             update_idx: le::u8_at(b, base + 3),
             semaphore_value: le::u32_at(b, base + 4),
         }
@@ -65,9 +634,9 @@ impl Events {
     /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
     #[inline]
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
-        le::set_u8(b, base, self.wait_mode);
+        le::set_u8(b, base, self.wait_mode.0);
         le::set_u8(b, base + 1, self.wait_idx);
-        le::set_u8(b, base + 2, self.update_mode);
+        le::set_u8(b, base + 2, self.update_mode.0);
         le::set_u8(b, base + 3, self.update_idx);
         le::set_u32(b, base + 4, self.semaphore_value);
     }
@@ -82,28 +651,34 @@ impl Default for Events {
 
 /// The 12-byte sibling of EVENTS that splits `semaphore_value` into independent wait and
 /// update immediates. The standard record embeds the 8-byte EVENTS at +4; an arm uses
-/// this form only where its DWARF struct declares it.
+/// this form only where its struct declares it (CTRL_ES carries one at +32).
 ///
-/// The seed gives only `sem_wait_value` at +4 and `sem_update_value` at +8; bytes 0..4
-/// are assumed to hold the same four one-byte fields as EVENTS (inferred by analogy).
+/// The seed gives `sem_wait_value` at +4 and `sem_update_value` at +8; the notes confirm
+/// both as u32. Bytes 0..3 were the spec's inference by analogy with EVENTS; the notes'
+/// libnrt view (DWARF and the add_semaphore_inc builder, which writes 0x15
+/// SEM_ADD_IMM_COMPLETE to update_mode and the semaphore id to update_idx) confirms their
+/// names, order and widths, but no header page prints the struct body: medium. The
+/// WAIT_MODE type of wait_mode rests on its name and the analogy with EVENTS.
 ///
 /// 12 bytes, little-endian; decoding and encoding keep every byte.
 ///
 /// Source: DWARF NEURON_ISA_TPB_EVENTS_EXTENDED
+///
+/// Source: public RE notes: Pseudo-Instruction Lowering (60136147227); PSEUDO_CORE_BARRIER (0xD8) (59851598180), common.h:432; Per-Engine Firmware Depth (59733235708)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EventsExtended {
-    /// `+0..1`: Inferred: by analogy with EVENTS bytes 0..4; the seed does not print them. · confidence: inferred
-    pub wait_mode: u8,
-    /// `+1..2`: Inferred: by analogy with EVENTS. · confidence: inferred
+    /// `+0..1` · confidence: medium
+    pub wait_mode: WaitMode,
+    /// `+1..2` · confidence: medium
     pub wait_idx: u8,
-    /// `+2..3`: Inferred: by analogy with EVENTS. · confidence: inferred
-    pub update_mode: u8,
-    /// `+3..4`: Inferred: by analogy with EVENTS. · confidence: inferred
+    /// `+2..3` · confidence: medium
+    pub update_mode: UpdateMode,
+    /// `+3..4` · confidence: medium
     pub update_idx: u8,
-    /// `+4..8`: Offset +4 is the seed's; the width is derived from the next field at +8. · confidence: medium
+    /// `+4..8`
     pub sem_wait_value: u32,
-    /// `+8..12`: Offset +8 is the seed's; the width is derived from the 12-byte total. · confidence: medium
+    /// `+8..12`
     pub sem_update_value: u32,
 }
 
@@ -130,9 +705,9 @@ impl EventsExtended {
     #[inline]
     pub(crate) const fn read_from(b: &[u8], base: usize) -> EventsExtended {
         Self {
-            wait_mode: le::u8_at(b, base),
+            wait_mode: WaitMode(le::u8_at(b, base)),
             wait_idx: le::u8_at(b, base + 1),
-            update_mode: le::u8_at(b, base + 2),
+            update_mode: UpdateMode(le::u8_at(b, base + 2)),
             update_idx: le::u8_at(b, base + 3),
             sem_wait_value: le::u32_at(b, base + 4),
             sem_update_value: le::u32_at(b, base + 8),
@@ -142,9 +717,9 @@ impl EventsExtended {
     /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
     #[inline]
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
-        le::set_u8(b, base, self.wait_mode);
+        le::set_u8(b, base, self.wait_mode.0);
         le::set_u8(b, base + 1, self.wait_idx);
-        le::set_u8(b, base + 2, self.update_mode);
+        le::set_u8(b, base + 2, self.update_mode.0);
         le::set_u8(b, base + 3, self.update_idx);
         le::set_u32(b, base + 4, self.sem_wait_value);
         le::set_u32(b, base + 8, self.sem_update_value);
@@ -158,21 +733,35 @@ impl Default for EventsExtended {
     }
 }
 
-/// The 4-byte header at +0 of every record.
+/// The 4-byte header at +0 of every record. The notes confirm it field for field
+/// (common.h:411-416, cayman).
+///
+/// On maverick the notes mention a `header.inst_flags` and a tile index checked by the
+/// validators (has_tile_idx_zero); no page gives their bits, so the maverick header is
+/// read as the seed's four bytes.
 ///
 /// 4 bytes, little-endian; decoding and encoding keep every byte.
 ///
 /// Source: DWARF NEURON_ISA_TPB_HEADER
+///
+/// Source: public RE notes: PSEUDO_CORE_BARRIER (0xD8) (59851598180), common.h:411-416; SB2SB collective (S3D3_COLLECTIVE) page (59808626527)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Header {
     /// `+0..1`: The discriminant: selects the arm that bytes +12..+64 are read as.
     pub opcode: Opcode,
     /// `+1..2`: A sequencer-fetch hint, not a record size: every record is 0x40 bytes in the
-    /// stream whatever this byte says (GOTCHA, record seed section 1).
+    /// stream whatever this byte says (GOTCHA, record seed section 1). The corpus has
+    /// 0x10 in every record, as the notes' libnrt builders write (word 0x10NN: 16
+    /// four-byte words); the notes disagree among themselves on its unit.
+    ///
+    /// Source: DWARF NEURON_ISA_TPB_HEADER; real corpus: byte 1 is 0x10 in every record of the nkipy streams (shared/corpus/README.md); public RE notes: Pseudo-Instruction Lowering (60136147227); DGE Micro-Op Encoding (60052469633)
     pub inst_word_len: u8,
-    /// `+2..3`
-    pub debug_cmd: u8,
+    /// `+2..3`: The profiling marker. Offset and width are the seed's; the type is the notes'
+    /// libnrt-DWARF view only (no header page names it), hence medium.
+    ///
+    /// Confidence: medium · source: DWARF NEURON_ISA_TPB_HEADER; public RE notes: The 64-Byte Instruction Record Format (59660760063): debug_cmd (NEURON_ISA_TPB_DEBUG_CMD_LEVELS)
+    pub debug_cmd: DebugCmdLevels,
     /// `+3..4`
     pub debug_hint: u8,
 }
@@ -202,7 +791,7 @@ impl Header {
         Self {
             opcode: Opcode(le::u8_at(b, base)),
             inst_word_len: le::u8_at(b, base + 1),
-            debug_cmd: le::u8_at(b, base + 2),
+            debug_cmd: DebugCmdLevels(le::u8_at(b, base + 2)),
             debug_hint: le::u8_at(b, base + 3),
         }
     }
@@ -212,7 +801,7 @@ impl Header {
     pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
         le::set_u8(b, base, self.opcode.0);
         le::set_u8(b, base + 1, self.inst_word_len);
-        le::set_u8(b, base + 2, self.debug_cmd);
+        le::set_u8(b, base + 2, self.debug_cmd.0);
         le::set_u8(b, base + 3, self.debug_hint);
     }
 }
@@ -224,13 +813,1052 @@ impl Default for Header {
     }
 }
 
+/// A register-sourced immediate: the register number, then three bytes that must be 0.
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: The 64-Byte Instruction Record Format (59660760063)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ImmReg {
+    /// `+0..1`
+    pub regnum: u8,
+    /// `+1..4` reserved: Must be 0.
+    pub reserved0: [u8; 3],
+}
+
+impl ImmReg {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> ImmReg {
+        ImmReg::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> ImmReg {
+        Self {
+            regnum: le::u8_at(b, base),
+            reserved0: le::bytes_at::<3>(b, base + 1),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.regnum);
+        le::set_bytes(b, base + 1, &self.reserved0);
+    }
+}
+
+impl Default for ImmReg {
+    /// All bytes zero.
+    fn default() -> ImmReg {
+        ImmReg::decode(&[0u8; 4])
+    }
+}
+
+/// The indirect (gather) payload: the index tensor and the data tensor start addresses
+/// and the element count; 12 bytes. The header's `.i.p` member of an indirect memory
+/// pattern (S4D4_IC reads `src.i.p.num_elem`).
+///
+/// 12 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Indirection page (GATHER / INDIRECT_COPY / DMA_INDIRECT / EMBEDDING_UPDATE) (59776610700)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Indirect {
+    /// `+0..4`: The index tensor's start (SBUF).
+    pub index_addr: Addr4,
+    /// `+4..8`: The source buffer's start (SBUF).
+    pub data_addr: Addr4,
+    /// `+8..10`: Total elements per partition to read.
+    pub num_elem: u16,
+    /// `+10..12` reserved
+    pub reserved0: [u8; 2],
+}
+
+impl Indirect {
+    /// Size in bytes.
+    pub const SIZE: usize = 12;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 12]) -> Indirect {
+        Indirect::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 12] {
+        let mut b = [0u8; 12];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Indirect {
+        Self {
+            index_addr: Addr4(le::u32_at(b, base)),
+            data_addr: Addr4(le::u32_at(b, base + 4)),
+            num_elem: le::u16_at(b, base + 8),
+            reserved0: le::bytes_at::<2>(b, base + 10),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.index_addr.0);
+        le::set_u32(b, base + 4, self.data_addr.0);
+        le::set_u16(b, base + 8, self.num_elem);
+        le::set_bytes(b, base + 10, &self.reserved0);
+    }
+}
+
+impl Default for Indirect {
+    /// All bytes zero.
+    fn default() -> Indirect {
+        Indirect::decode(&[0u8; 12])
+    }
+}
+
+/// The indirect view of a MEM_PATTERN2D, 12 bytes. The notes name it (the header diff)
+/// and no layout; by the pattern of INDIRECT16B/20B it would be an INDIRECT, which is
+/// exactly 12 bytes, but no source says so.
+///
+/// 12 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Cross-Generation Arch-ISA Header Diff (59768285956)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Indirect12b {
+    /// `+0..12` not given by the sources (partial layout)
+    pub unknown0: [u8; 12],
+}
+
+impl Indirect12b {
+    /// Size in bytes.
+    pub const SIZE: usize = 12;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 12]) -> Indirect12b {
+        Indirect12b::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 12] {
+        let mut b = [0u8; 12];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Indirect12b {
+        Self {
+            unknown0: le::bytes_at::<12>(b, base),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_bytes(b, base, &self.unknown0);
+    }
+}
+
+impl Default for Indirect12b {
+    /// All bytes zero.
+    fn default() -> Indirect12b {
+        Indirect12b::decode(&[0u8; 12])
+    }
+}
+
+/// The indirect view of a MEM_PATTERN3D (the size of a TENSOR3D), 16 bytes.
+///
+/// The compiler's encoder writes only the index ADDR4 at +0 (its byte 3 ORed with the
+/// 0x20 indirect marker), the data ADDR4 at +4 and a u16 count at +8 (never scaled), and
+/// leaves +10..+16 unwritten: the header's definition of the tail is not quoted. Those
+/// are INDIRECT's first 10 bytes; that the header's member is an INDIRECT `p`, as in
+/// INDIRECT20B, is inferred.
+///
+/// 16 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Indirect-Gather Descriptors — INDIRECT16B / INDIRECT20B / MXINDIRECT16B (59931849023)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Indirect16b {
+    /// `+0..12` · confidence: inferred
+    pub p: Indirect,
+    /// `+12..16` not given by the sources (partial layout)
+    pub unknown0: [u8; 4],
+}
+
+impl Indirect16b {
+    /// Size in bytes.
+    pub const SIZE: usize = 16;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 16]) -> Indirect16b {
+        Indirect16b::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Indirect16b {
+        Self {
+            p: Indirect::read_from(b, base),
+            unknown0: le::bytes_at::<4>(b, base + 12),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        self.p.write_to(b, base);
+        le::set_bytes(b, base + 12, &self.unknown0);
+    }
+}
+
+impl Default for Indirect16b {
+    /// All bytes zero.
+    fn default() -> Indirect16b {
+        Indirect16b::decode(&[0u8; 16])
+    }
+}
+
+/// The indirect view of a MEM_PATTERN4D (the size of a TENSOR4D), 20 bytes: the header's
+/// `p` INDIRECT member (S4D4_IC's `src.i.p`), then bytes the compiler leaves unwritten
+/// and whose header definition is not quoted. The encoder writes the same payload as for
+/// INDIRECT16B (index +0 with the 0x20 marker, data +4, count +8).
+///
+/// 20 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Indirection page (GATHER / INDIRECT_COPY / DMA_INDIRECT / EMBEDDING_UPDATE) (59776610700); Indirect-Gather Descriptors — INDIRECT16B / INDIRECT20B / MXINDIRECT16B (59931849023)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Indirect20b {
+    /// `+0..12`
+    pub p: Indirect,
+    /// `+12..20` not given by the sources (partial layout)
+    pub unknown0: [u8; 8],
+}
+
+impl Indirect20b {
+    /// Size in bytes.
+    pub const SIZE: usize = 20;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 20]) -> Indirect20b {
+        Indirect20b::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 20] {
+        let mut b = [0u8; 20];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Indirect20b {
+        Self {
+            p: Indirect::read_from(b, base),
+            unknown0: le::bytes_at::<8>(b, base + 12),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        self.p.write_to(b, base);
+        le::set_bytes(b, base + 12, &self.unknown0);
+    }
+}
+
+impl Default for Indirect20b {
+    /// All bytes zero.
+    fn default() -> Indirect20b {
+        Indirect20b::decode(&[0u8; 20])
+    }
+}
+
+/// The MX gather descriptor (the slot of an MXMEM_PATTERN1D), 16 bytes: an
+/// MXMEM_PATTERN1D with the index ADDR4 inserted in front. Field names are the
+/// encoder's, not the header's (not quoted).
+///
+/// 16 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Indirect-Gather Descriptors — INDIRECT16B / INDIRECT20B / MXINDIRECT16B (59931849023)
+///
+/// Confidence: medium
+///
+/// Available on: mariana, maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Mxindirect16b {
+    /// `+0..4`: The index tensor's start; byte 3 carries the 0x20 indirect marker.
+    pub index: Addr4,
+    /// `+4..8`
+    pub data: Addr4,
+    /// `+8..12`: The E8M0 block-scale stream's start.
+    pub scale: Addr4,
+    /// `+12..14`: The gather count, times 4 for the four-element-packed MX dtypes.
+    pub num: u16,
+    /// `+14..15` not given by the sources (partial layout): The notes' reading: the spare high half of a count word (their INFERRED).
+    pub unknown0: [u8; 1],
+    /// `+15..16`: The scale's base partition, modulo the PE count.
+    pub scale_partition: u8,
+}
+
+impl Mxindirect16b {
+    /// Size in bytes.
+    pub const SIZE: usize = 16;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 16]) -> Mxindirect16b {
+        Mxindirect16b::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Mxindirect16b {
+        Self {
+            index: Addr4(le::u32_at(b, base)),
+            data: Addr4(le::u32_at(b, base + 4)),
+            scale: Addr4(le::u32_at(b, base + 8)),
+            num: le::u16_at(b, base + 12),
+            unknown0: le::bytes_at::<1>(b, base + 14),
+            scale_partition: le::u8_at(b, base + 15),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.index.0);
+        le::set_u32(b, base + 4, self.data.0);
+        le::set_u32(b, base + 8, self.scale.0);
+        le::set_u16(b, base + 12, self.num);
+        le::set_bytes(b, base + 14, &self.unknown0);
+        le::set_u8(b, base + 15, self.scale_partition);
+    }
+}
+
+impl Default for Mxindirect16b {
+    /// All bytes zero.
+    fn default() -> Mxindirect16b {
+        Mxindirect16b::decode(&[0u8; 16])
+    }
+}
+
+/// The 1-D MX memory pattern (mariana), 16 bytes. The notes give only the compiler
+/// encoder's view (names and offsets to +12); bytes +12..+16 are not given.
+///
+/// 16 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Indirect-Gather Descriptors — INDIRECT16B / INDIRECT20B / MXINDIRECT16B (59931849023)
+///
+/// Confidence: medium
+///
+/// Available on: mariana, maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MxmemPattern1d {
+    /// `+0..4`
+    pub data: Addr4,
+    /// `+4..8`
+    pub scale: Addr4,
+    /// `+8..10`
+    pub num: u16,
+    /// `+10..11`: The step (direction).
+    pub step: u8,
+    /// `+11..12`
+    pub partition: u8,
+    /// `+12..16` not given by the sources (partial layout)
+    pub unknown0: [u8; 4],
+}
+
+impl MxmemPattern1d {
+    /// Size in bytes.
+    pub const SIZE: usize = 16;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 16]) -> MxmemPattern1d {
+        MxmemPattern1d::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> MxmemPattern1d {
+        Self {
+            data: Addr4(le::u32_at(b, base)),
+            scale: Addr4(le::u32_at(b, base + 4)),
+            num: le::u16_at(b, base + 8),
+            step: le::u8_at(b, base + 10),
+            partition: le::u8_at(b, base + 11),
+            unknown0: le::bytes_at::<4>(b, base + 12),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.data.0);
+        le::set_u32(b, base + 4, self.scale.0);
+        le::set_u16(b, base + 8, self.num);
+        le::set_u8(b, base + 10, self.step);
+        le::set_u8(b, base + 11, self.partition);
+        le::set_bytes(b, base + 12, &self.unknown0);
+    }
+}
+
+impl Default for MxmemPattern1d {
+    /// All bytes zero.
+    fn default() -> MxmemPattern1d {
+        MxmemPattern1d::decode(&[0u8; 16])
+    }
+}
+
+/// The maverick MX tensor descriptor, the `mx` view of MEM_PATTERN3D, 16 bytes: data and
+/// scale start addresses and the step and count of each. The notes give the field order
+/// and types; the offsets follow from the sizes.
+///
+/// 16 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: MX dequant page (60010595040), maverick common.h:884
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MxtensorV2 {
+    /// `+0..4`: Its byte 3 carries the 0x01 MXTENSOR_V2 marker.
+    pub data_addr: Addr4,
+    /// `+4..8`
+    pub scale_addr: Addr4,
+    /// `+8..10`
+    pub num_elem: [u8; 2],
+    /// `+10..12`
+    pub step_elem_data_1: i16,
+    /// `+12..14`
+    pub step_elem_scale_1: i16,
+    /// `+14..15`: F in the high nibble, P in the low, each a power of two.
+    pub p_f_dim: u8,
+    /// `+15..16`: 0 means no scales.
+    pub scale_dtype: Dtype,
+}
+
+impl MxtensorV2 {
+    /// Size in bytes.
+    pub const SIZE: usize = 16;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 16]) -> MxtensorV2 {
+        MxtensorV2::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> MxtensorV2 {
+        Self {
+            data_addr: Addr4(le::u32_at(b, base)),
+            scale_addr: Addr4(le::u32_at(b, base + 4)),
+            num_elem: le::bytes_at::<2>(b, base + 8),
+            step_elem_data_1: le::i16_at(b, base + 10),
+            step_elem_scale_1: le::i16_at(b, base + 12),
+            p_f_dim: le::u8_at(b, base + 14),
+            scale_dtype: Dtype(le::u8_at(b, base + 15)),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.data_addr.0);
+        le::set_u32(b, base + 4, self.scale_addr.0);
+        le::set_bytes(b, base + 8, &self.num_elem);
+        le::set_i16(b, base + 10, self.step_elem_data_1);
+        le::set_i16(b, base + 12, self.step_elem_scale_1);
+        le::set_u8(b, base + 14, self.p_f_dim);
+        le::set_u8(b, base + 15, self.scale_dtype.0);
+    }
+}
+
+impl Default for MxtensorV2 {
+    /// All bytes zero.
+    fn default() -> MxtensorV2 {
+        MxtensorV2::decode(&[0u8; 16])
+    }
+}
+
+/// A pseudo-instruction 2-D pattern: a PSEUDO_ADDR8 start, two i32 steps and two u32
+/// counts; 24 bytes. The offsets follow from the sizes; the start's name is by analogy
+/// with the other descriptors (the notes say only "start").
+///
+/// 24 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: SB2SB collective (S3D3_COLLECTIVE) page (59808626527), common.h:625
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PseudoAddr8tensor2d {
+    /// `+0..8`
+    pub start_addr: PseudoAddr8,
+    /// `+8..16`
+    pub step_elem: [i32; 2],
+    /// `+16..24`
+    pub num_elem: [u32; 2],
+}
+
+impl PseudoAddr8tensor2d {
+    /// Size in bytes.
+    pub const SIZE: usize = 24;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 24]) -> PseudoAddr8tensor2d {
+        PseudoAddr8tensor2d::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 24] {
+        let mut b = [0u8; 24];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> PseudoAddr8tensor2d {
+        Self {
+            start_addr: PseudoAddr8(le::u64_at(b, base)),
+            step_elem: {
+                let mut a0 = [le::i32_at(b, base + 8); 2];
+                let mut i0 = 1;
+                while i0 < 2 {
+                    a0[i0] = le::i32_at(b, base + 8 + i0 * 4);
+                    i0 += 1;
+                }
+                a0
+            },
+            num_elem: {
+                let mut a0 = [le::u32_at(b, base + 16); 2];
+                let mut i0 = 1;
+                while i0 < 2 {
+                    a0[i0] = le::u32_at(b, base + 16 + i0 * 4);
+                    i0 += 1;
+                }
+                a0
+            },
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u64(b, base, self.start_addr.0);
+        for (i0, x0) in self.step_elem.into_iter().enumerate() {
+            le::set_i32(b, base + 8 + i0 * 4, x0);
+        }
+        for (i0, x0) in self.num_elem.into_iter().enumerate() {
+            le::set_u32(b, base + 16 + i0 * 4, x0);
+        }
+    }
+}
+
+impl Default for PseudoAddr8tensor2d {
+    /// All bytes zero.
+    fn default() -> PseudoAddr8tensor2d {
+        PseudoAddr8tensor2d::decode(&[0u8; 24])
+    }
+}
+
+/// The sunda matmul's quantisation offset (S3D3_MM +36, 2 bytes). No page gives its
+/// inner layout.
+///
+/// 2 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: SBUF/PSUM geometry page (S3D3_MM listing) (59909149245)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct QuantOffset {
+    /// `+0..2` not given by the sources (partial layout)
+    pub unknown0: [u8; 2],
+}
+
+impl QuantOffset {
+    /// Size in bytes.
+    pub const SIZE: usize = 2;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 2]) -> QuantOffset {
+        QuantOffset::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 2] {
+        let mut b = [0u8; 2];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> QuantOffset {
+        Self {
+            unknown0: le::bytes_at::<2>(b, base),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_bytes(b, base, &self.unknown0);
+    }
+}
+
+impl Default for QuantOffset {
+    /// All bytes zero.
+    fn default() -> QuantOffset {
+        QuantOffset::decode(&[0u8; 2])
+    }
+}
+
+/// One of RAND's four parameters (D4_RAND +16, RAND_PARAM\[4\] in 16 bytes, so 4 bytes
+/// each). The inner layout is not given.
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: RandGet/SetState page (59928269893)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RandParam {
+    /// `+0..4` not given by the sources (partial layout)
+    pub unknown0: [u8; 4],
+}
+
+impl RandParam {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> RandParam {
+        RandParam::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> RandParam {
+        Self {
+            unknown0: le::bytes_at::<4>(b, base),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_bytes(b, base, &self.unknown0);
+    }
+}
+
+impl Default for RandParam {
+    /// All bytes zero.
+    fn default() -> RandParam {
+        RandParam::decode(&[0u8; 4])
+    }
+}
+
+/// A 16-bit sparsity-compress element: a data byte and a tag byte (mariana).
+///
+/// 2 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: SparsityCompress page (59710760045)
+///
+/// Confidence: medium
+///
+/// Available on: mariana, maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct S3d3ScD16 {
+    /// `+0..1`
+    pub data: u8,
+    /// `+1..2`
+    pub tag: u8,
+}
+
+impl S3d3ScD16 {
+    /// Size in bytes.
+    pub const SIZE: usize = 2;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 2]) -> S3d3ScD16 {
+        S3d3ScD16::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 2] {
+        let mut b = [0u8; 2];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> S3d3ScD16 {
+        Self {
+            data: le::u8_at(b, base),
+            tag: le::u8_at(b, base + 1),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u8(b, base, self.data);
+        le::set_u8(b, base + 1, self.tag);
+    }
+}
+
+impl Default for S3d3ScD16 {
+    /// All bytes zero.
+    fn default() -> S3d3ScD16 {
+        S3d3ScD16::decode(&[0u8; 2])
+    }
+}
+
+/// A 32-bit sparsity-compress element: a u16 data and a u16 tag (mariana).
+///
+/// 4 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: SparsityCompress page (59710760045)
+///
+/// Confidence: medium
+///
+/// Available on: mariana, maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct S3d3ScD32 {
+    /// `+0..2`
+    pub data: u16,
+    /// `+2..4`
+    pub tag: u16,
+}
+
+impl S3d3ScD32 {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 4]) -> S3d3ScD32 {
+        S3d3ScD32::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 4] {
+        let mut b = [0u8; 4];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> S3d3ScD32 {
+        Self {
+            data: le::u16_at(b, base),
+            tag: le::u16_at(b, base + 2),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u16(b, base, self.data);
+        le::set_u16(b, base + 2, self.tag);
+    }
+}
+
+impl Default for S3d3ScD32 {
+    /// All bytes zero.
+    fn default() -> S3d3ScD32 {
+        S3d3ScD32::decode(&[0u8; 4])
+    }
+}
+
+/// A 1-D tensor access pattern: start address, one step, one count; 8 bytes. All the
+/// tensor descriptors share this shape: an ADDR4 start, then signed 16-bit steps (a step
+/// of 0 broadcasts), then unsigned 16-bit counts.
+///
+/// 8 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: BatchNorm GradAccum page (60080116244), common.h:637
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tensor1d {
+    /// `+0..4`
+    pub start_addr: Addr4,
+    /// `+4..6`
+    pub step_elem: [i16; 1],
+    /// `+6..8`
+    pub num_elem: [u16; 1],
+}
+
+impl Tensor1d {
+    /// Size in bytes.
+    pub const SIZE: usize = 8;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 8]) -> Tensor1d {
+        Tensor1d::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 8] {
+        let mut b = [0u8; 8];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Tensor1d {
+        Self {
+            start_addr: Addr4(le::u32_at(b, base)),
+            step_elem: {
+                let mut a0 = [le::i16_at(b, base + 4); 1];
+                let mut i0 = 1;
+                while i0 < 1 {
+                    a0[i0] = le::i16_at(b, base + 4 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+            num_elem: {
+                let mut a0 = [le::u16_at(b, base + 6); 1];
+                let mut i0 = 1;
+                while i0 < 1 {
+                    a0[i0] = le::u16_at(b, base + 6 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.start_addr.0);
+        for (i0, x0) in self.step_elem.into_iter().enumerate() {
+            le::set_i16(b, base + 4 + i0 * 2, x0);
+        }
+        for (i0, x0) in self.num_elem.into_iter().enumerate() {
+            le::set_u16(b, base + 6 + i0 * 2, x0);
+        }
+    }
+}
+
+impl Default for Tensor1d {
+    /// All bytes zero.
+    fn default() -> Tensor1d {
+        Tensor1d::decode(&[0u8; 8])
+    }
+}
+
+/// A 2-D tensor access pattern; 12 bytes.
+///
+/// 12 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Scalar-Tensor-Tensor (STT) (59693623482), common.h:643; BatchNormalize — Forward Statistics (59913323911)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tensor2d {
+    /// `+0..4`
+    pub start_addr: Addr4,
+    /// `+4..8`
+    pub step_elem: [i16; 2],
+    /// `+8..12`
+    pub num_elem: [u16; 2],
+}
+
+impl Tensor2d {
+    /// Size in bytes.
+    pub const SIZE: usize = 12;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 12]) -> Tensor2d {
+        Tensor2d::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 12] {
+        let mut b = [0u8; 12];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Tensor2d {
+        Self {
+            start_addr: Addr4(le::u32_at(b, base)),
+            step_elem: {
+                let mut a0 = [le::i16_at(b, base + 4); 2];
+                let mut i0 = 1;
+                while i0 < 2 {
+                    a0[i0] = le::i16_at(b, base + 4 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+            num_elem: {
+                let mut a0 = [le::u16_at(b, base + 8); 2];
+                let mut i0 = 1;
+                while i0 < 2 {
+                    a0[i0] = le::u16_at(b, base + 8 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.start_addr.0);
+        for (i0, x0) in self.step_elem.into_iter().enumerate() {
+            le::set_i16(b, base + 4 + i0 * 2, x0);
+        }
+        for (i0, x0) in self.num_elem.into_iter().enumerate() {
+            le::set_u16(b, base + 8 + i0 * 2, x0);
+        }
+    }
+}
+
+impl Default for Tensor2d {
+    /// All bytes zero.
+    fn default() -> Tensor2d {
+        Tensor2d::decode(&[0u8; 12])
+    }
+}
+
 /// A 3-D tensor access pattern (start / step / count), 16 bytes; S3D3_TS carries two
 /// (src_mem_pattern at +16, dst_mem_pattern at +48).
 ///
-/// Only the size (16) and the start/step/count content are given; the inner layout is
-/// inferred: a 4-byte ADDR4 start address and three 16-bit steps and counts fill the
-/// 16 bytes exactly, named and signed like DMA_2D_PATTERN's start_addr / step_elem
-/// (int32) / num_elem (u16). Treat every field as a guess until DWARF is read.
+/// The seed gives the size and the start/step/count content; the spec had inferred the
+/// inner layout (an ADDR4 start, three i16 steps, three u16 counts, named like
+/// DMA_2D_PATTERN). The notes quote the header with exactly that layout (gcc-checked on
+/// many pages), so it is certain.
 ///
 /// 16 bytes, little-endian; decoding and encoding keep every byte.
 ///
@@ -238,15 +1866,15 @@ impl Default for Header {
 ///
 /// Source: S3D3_TS worked layout: +16 src_mem_pattern (TENSOR3D, 16), +48 dst_mem_pattern (TENSOR3D, 16)
 ///
-/// Confidence: inferred
+/// Source: public RE notes: GetSequenceBounds page (59665806199), common.h:649 (cayman); SB2SB collective (S3D3_COLLECTIVE) page (59808626527); Tensor-Scalar + Tensor-Scalar-PTR (59818285506), common.h:682 (mariana); Rand2 page (59851601776)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tensor3d {
-    /// `+0..4`: Inferred: the start address, as an ADDR4 operand. · confidence: inferred
+    /// `+0..4`
     pub start_addr: Addr4,
-    /// `+4..10`: Inferred: per-dimension element steps, signed like DMA_2D_PATTERN.step_elem. · confidence: inferred
+    /// `+4..10`
     pub step_elem: [i16; 3],
-    /// `+10..16`: Inferred: per-dimension element counts, unsigned like DMA_2D_PATTERN.num_elem. · confidence: inferred
+    /// `+10..16`
     pub num_elem: [u16; 3],
 }
 
@@ -313,4 +1941,1375 @@ impl Default for Tensor3d {
     fn default() -> Tensor3d {
         Tensor3d::decode(&[0u8; 16])
     }
+}
+
+/// A 4-D tensor access pattern; 20 bytes.
+///
+/// 20 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Cross-Generation Arch-ISA Header Diff (59768285956), common.h:660 (cayman); Pool (S4D4_PL) page (59708852410); CrossLaneReduce / Tensor-Reduce page (60069542161)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tensor4d {
+    /// `+0..4`
+    pub start_addr: Addr4,
+    /// `+4..12`
+    pub step_elem: [i16; 4],
+    /// `+12..20`
+    pub num_elem: [u16; 4],
+}
+
+impl Tensor4d {
+    /// Size in bytes.
+    pub const SIZE: usize = 20;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 20]) -> Tensor4d {
+        Tensor4d::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 20] {
+        let mut b = [0u8; 20];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> Tensor4d {
+        Self {
+            start_addr: Addr4(le::u32_at(b, base)),
+            step_elem: {
+                let mut a0 = [le::i16_at(b, base + 4); 4];
+                let mut i0 = 1;
+                while i0 < 4 {
+                    a0[i0] = le::i16_at(b, base + 4 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+            num_elem: {
+                let mut a0 = [le::u16_at(b, base + 12); 4];
+                let mut i0 = 1;
+                while i0 < 4 {
+                    a0[i0] = le::u16_at(b, base + 12 + i0 * 2);
+                    i0 += 1;
+                }
+                a0
+            },
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_u32(b, base, self.start_addr.0);
+        for (i0, x0) in self.step_elem.into_iter().enumerate() {
+            le::set_i16(b, base + 4 + i0 * 2, x0);
+        }
+        for (i0, x0) in self.num_elem.into_iter().enumerate() {
+            le::set_u16(b, base + 12 + i0 * 2, x0);
+        }
+    }
+}
+
+impl Default for Tensor4d {
+    /// All bytes zero.
+    fn default() -> Tensor4d {
+        Tensor4d::decode(&[0u8; 20])
+    }
+}
+
+/// MOVE_SHAPE's 32-byte shape data (CTRL_MS +32). The notes give its name and size
+/// only.
+///
+/// 32 bytes, little-endian; decoding and encoding keep every byte.
+///
+/// Source: public RE notes: Move (general-purpose register move + dtype gate) (59809176553)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TensorShapeData {
+    /// `+0..32` not given by the sources (partial layout)
+    pub unknown0: [u8; 32],
+}
+
+impl TensorShapeData {
+    /// Size in bytes.
+    pub const SIZE: usize = 32;
+
+    /// Decode from exactly [`Self::SIZE`] bytes; never fails.
+    #[must_use]
+    #[inline]
+    pub const fn decode(b: &[u8; 32]) -> TensorShapeData {
+        TensorShapeData::read_from(b, 0)
+    }
+
+    /// Encode to [`Self::SIZE`] bytes; `decode` of the result gives `self` back.
+    #[must_use]
+    pub fn encode(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        self.write_to(&mut b, 0);
+        b
+    }
+
+    /// Decode from `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) const fn read_from(b: &[u8], base: usize) -> TensorShapeData {
+        Self {
+            unknown0: le::bytes_at::<32>(b, base),
+        }
+    }
+
+    /// Encode into `b[base..base + SIZE]`; the callers pass in-range offsets.
+    #[inline]
+    pub(crate) fn write_to(&self, b: &mut [u8], base: usize) {
+        le::set_bytes(b, base, &self.unknown0);
+    }
+}
+
+impl Default for TensorShapeData {
+    /// All bytes zero.
+    fn default() -> TensorShapeData {
+        TensorShapeData::decode(&[0u8; 32])
+    }
+}
+
+/// ACTIVATE's 4-byte immediates (scale, bias, imm): a union of an fp32 immediate, a
+/// pointer and a register. The notes do not quote its member layout; the `ptr` and
+/// `reg` types are those of IMM_VAL_INST_FIELD's imm_ptr and imm_reg, by analogy. The
+/// view is chosen by the arm's IMM_SRC bytes (imm_src, scale_src, bias_src_n), not by
+/// its own bytes.
+///
+/// 4 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: Activation (Activate / ActivateQuantize / ...) page (59857490485)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ActivationImm(pub [u8; 4]);
+
+impl ActivationImm {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// The `fp32` reading
+    #[must_use]
+    #[inline]
+    pub const fn fp32(&self) -> F32 {
+        F32(le::u32_at(&self.0, 0))
+    }
+
+    /// The bytes of a `fp32` reading.
+    #[must_use]
+    pub fn from_fp32(v: F32) -> ActivationImm {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_u32(b, 0, v.0);
+        ActivationImm(out)
+    }
+
+    /// The `ptr` reading · confidence: inferred
+    #[must_use]
+    #[inline]
+    pub const fn ptr(&self) -> PartitionOffset {
+        PartitionOffset(le::u32_at(&self.0, 0))
+    }
+
+    /// The bytes of a `ptr` reading.
+    #[must_use]
+    pub fn from_ptr(v: PartitionOffset) -> ActivationImm {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_u32(b, 0, v.0);
+        ActivationImm(out)
+    }
+
+    /// The `reg` reading · confidence: inferred
+    #[must_use]
+    #[inline]
+    pub const fn reg(&self) -> ImmReg {
+        ImmReg::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `reg` reading.
+    #[must_use]
+    pub fn from_reg(v: ImmReg) -> ActivationImm {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        v.write_to(b, 0);
+        ActivationImm(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> ActivationImmView {
+        let _ = arch;
+        ActivationImmView::Fp32(self.fp32())
+    }
+}
+
+impl Default for ActivationImm {
+    /// All bytes zero.
+    fn default() -> ActivationImm {
+        ActivationImm([0u8; 4])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(ActivationImm), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActivationImmView {
+    /// The `fp32` reading.
+    Fp32(F32),
+    /// The `ptr` reading.
+    Ptr(PartitionOffset),
+    /// The `reg` reading.
+    Reg(ImmReg),
+}
+
+/// One 4-byte compact control instruction (maverick): a 9-way union (alu, mov, movimm,
+/// br, bl, mem, semr, semu, nop) discriminated by CCINST_TYPE, each member a 4-byte
+/// struct whose first byte is the op (CCOP). The notes give four members' fields
+/// (CCALU, CCMOV_IMM, CCMEM, CCBR); mov, bl, semr, semu and nop are not written.
+///
+/// The view tests are the transcriber's reading of the CCOP ranges (MOV_IMM_LO/HI
+/// 0x02..0x03, branches 0x90..0x9B, loads/stores 0xA0..0xAB), not a quoted mapping:
+/// inferred. Every other op prints as `alu`; every view round-trips.
+///
+/// 4 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), ctrl_cci.h
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ccinst(pub [u8; 4]);
+
+impl Ccinst {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// The `movimm` reading (chosen when `byte 0 & 0xFE == 0x2`) · confidence: inferred
+    #[must_use]
+    #[inline]
+    pub const fn movimm(&self) -> CcmovImm {
+        CcmovImm::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `movimm` reading.
+    #[must_use]
+    pub fn from_movimm(v: CcmovImm) -> Ccinst {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        v.write_to(b, 0);
+        Ccinst(out)
+    }
+
+    /// The `br` reading (chosen when `byte 0 & 0xF0 == 0x90`) · confidence: inferred
+    #[must_use]
+    #[inline]
+    pub const fn br(&self) -> Ccbr {
+        Ccbr::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `br` reading.
+    #[must_use]
+    pub fn from_br(v: Ccbr) -> Ccinst {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        v.write_to(b, 0);
+        Ccinst(out)
+    }
+
+    /// The `mem` reading (chosen when `byte 0 & 0xF0 == 0xA0`) · confidence: inferred
+    #[must_use]
+    #[inline]
+    pub const fn mem(&self) -> Ccmem {
+        Ccmem::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `mem` reading.
+    #[must_use]
+    pub fn from_mem(v: Ccmem) -> Ccinst {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        v.write_to(b, 0);
+        Ccinst(out)
+    }
+
+    /// The `alu` reading (chosen when no other test holds)
+    #[must_use]
+    #[inline]
+    pub const fn alu(&self) -> Ccalu {
+        Ccalu::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `alu` reading.
+    #[must_use]
+    pub fn from_alu(v: Ccalu) -> Ccinst {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        v.write_to(b, 0);
+        Ccinst(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> CcinstView {
+        let _ = arch;
+        if self.0[0] & 0xFE == 0x2 {
+            return CcinstView::Movimm(self.movimm());
+        }
+        if self.0[0] & 0xF0 == 0x90 {
+            return CcinstView::Br(self.br());
+        }
+        if self.0[0] & 0xF0 == 0xA0 {
+            return CcinstView::Mem(self.mem());
+        }
+        CcinstView::Alu(self.alu())
+    }
+}
+
+impl Default for Ccinst {
+    /// All bytes zero.
+    fn default() -> Ccinst {
+        Ccinst([0u8; 4])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(Ccinst), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CcinstView {
+    /// The `movimm` reading.
+    Movimm(CcmovImm),
+    /// The `br` reading.
+    Br(Ccbr),
+    /// The `mem` reading.
+    Mem(Ccmem),
+    /// The `alu` reading.
+    Alu(Ccalu),
+}
+
+/// A maverick DMA_COPY2D address: a 64-bit immediate or the register form, as the
+/// arm's DMA_ADDR_MODE_PAIR says for each side (not by the union's own bytes).
+///
+/// 8 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: DMA / Transpose Opcode Cluster (59789213301), maverick common.h:1056
+///
+/// Confidence: medium
+///
+/// Available on: maverick
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DmaAddrUnion(pub [u8; 8]);
+
+impl DmaAddrUnion {
+    /// Size in bytes.
+    pub const SIZE: usize = 8;
+
+    /// The `imm64` reading
+    #[must_use]
+    #[inline]
+    pub const fn imm64(&self) -> u64 {
+        le::u64_at(&self.0, 0)
+    }
+
+    /// The bytes of a `imm64` reading.
+    #[must_use]
+    pub fn from_imm64(v: u64) -> DmaAddrUnion {
+        let mut out = [0u8; 8];
+        let b = &mut out;
+        le::set_u64(b, 0, v);
+        DmaAddrUnion(out)
+    }
+
+    /// The `dma_addr_info` reading
+    #[must_use]
+    #[inline]
+    pub const fn dma_addr_info(&self) -> DmaAddrStruct {
+        DmaAddrStruct::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `dma_addr_info` reading.
+    #[must_use]
+    pub fn from_dma_addr_info(v: DmaAddrStruct) -> DmaAddrUnion {
+        let mut out = [0u8; 8];
+        let b = &mut out;
+        v.write_to(b, 0);
+        DmaAddrUnion(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> DmaAddrUnionView {
+        let _ = arch;
+        DmaAddrUnionView::Imm64(self.imm64())
+    }
+}
+
+impl Default for DmaAddrUnion {
+    /// All bytes zero.
+    fn default() -> DmaAddrUnion {
+        DmaAddrUnion([0u8; 8])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(DmaAddrUnion), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DmaAddrUnionView {
+    /// The `imm64` reading.
+    Imm64(u64),
+    /// The `dma_addr_info` reading.
+    DmaAddrInfo(DmaAddrStruct),
+}
+
+/// A 4-byte immediate operand. Which view holds is chosen by an IMM_SRC byte beside it
+/// in the arm (INSTRUCTION_IMMEDIATE: a value; POINTER_IMMEDIATE: `ptr`;
+/// REG_PTR_IMMEDIATE: `reg`), not by its own bytes, so no view has a test and the text
+/// form prints the raw word.
+///
+/// Header view names: u32 `imm_bitvec_uint32`, fp32 `imm_arith_fp32`, i32
+/// `imm_bitvec_int32`, u16 `imm_bitvec_uint16`, u8 `imm_bitvec_uint8` (omitted from the
+/// Rand2 page's listing), ptr `imm_ptr`, reg `imm_reg`.
+///
+/// 4 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), common.h:866 (cayman) / :959 (mariana); NonzeroWithCount page (59768963602); Rand2 page (59851601776)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ImmValInstField(pub [u8; 4]);
+
+impl ImmValInstField {
+    /// Size in bytes.
+    pub const SIZE: usize = 4;
+
+    /// The `u32` reading
+    #[must_use]
+    #[inline]
+    pub const fn u32(&self) -> u32 {
+        le::u32_at(&self.0, 0)
+    }
+
+    /// The bytes of a `u32` reading.
+    #[must_use]
+    pub fn from_u32(v: u32) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_u32(b, 0, v);
+        ImmValInstField(out)
+    }
+
+    /// The `fp32` reading
+    #[must_use]
+    #[inline]
+    pub const fn fp32(&self) -> F32 {
+        F32(le::u32_at(&self.0, 0))
+    }
+
+    /// The bytes of a `fp32` reading.
+    #[must_use]
+    pub fn from_fp32(v: F32) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_u32(b, 0, v.0);
+        ImmValInstField(out)
+    }
+
+    /// The `i32` reading
+    #[must_use]
+    #[inline]
+    pub const fn i32(&self) -> i32 {
+        le::i32_at(&self.0, 0)
+    }
+
+    /// The bytes of a `i32` reading.
+    #[must_use]
+    pub fn from_i32(v: i32) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_i32(b, 0, v);
+        ImmValInstField(out)
+    }
+
+    /// The `u16` reading
+    #[must_use]
+    #[inline]
+    pub const fn u16(&self) -> [u16; 2] {
+        {
+            let mut a0 = [le::u16_at(&self.0, 0); 2];
+            let mut i0 = 1;
+            while i0 < 2 {
+                a0[i0] = le::u16_at(&self.0, i0 * 2);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `u16` reading.
+    #[must_use]
+    pub fn from_u16(v: [u16; 2]) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u16(b, i0 * 2, x0);
+        }
+        ImmValInstField(out)
+    }
+
+    /// The `u8` reading
+    #[must_use]
+    #[inline]
+    pub const fn u8(&self) -> [u8; 4] {
+        le::bytes_at::<4>(&self.0, 0)
+    }
+
+    /// The bytes of a `u8` reading.
+    #[must_use]
+    pub fn from_u8(v: [u8; 4]) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_bytes(b, 0, &v);
+        ImmValInstField(out)
+    }
+
+    /// The `ptr` reading
+    #[must_use]
+    #[inline]
+    pub const fn ptr(&self) -> PartitionOffset {
+        PartitionOffset(le::u32_at(&self.0, 0))
+    }
+
+    /// The bytes of a `ptr` reading.
+    #[must_use]
+    pub fn from_ptr(v: PartitionOffset) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        le::set_u32(b, 0, v.0);
+        ImmValInstField(out)
+    }
+
+    /// The `reg` reading
+    #[must_use]
+    #[inline]
+    pub const fn reg(&self) -> ImmReg {
+        ImmReg::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `reg` reading.
+    #[must_use]
+    pub fn from_reg(v: ImmReg) -> ImmValInstField {
+        let mut out = [0u8; 4];
+        let b = &mut out;
+        v.write_to(b, 0);
+        ImmValInstField(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> ImmValInstFieldView {
+        let _ = arch;
+        ImmValInstFieldView::U32(self.u32())
+    }
+}
+
+impl Default for ImmValInstField {
+    /// All bytes zero.
+    fn default() -> ImmValInstField {
+        ImmValInstField([0u8; 4])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(ImmValInstField), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImmValInstFieldView {
+    /// The `u32` reading.
+    U32(u32),
+    /// The `fp32` reading.
+    Fp32(F32),
+    /// The `i32` reading.
+    I32(i32),
+    /// The `u16` reading.
+    U16([u16; 2]),
+    /// The `u8` reading.
+    U8([u8; 4]),
+    /// The `ptr` reading.
+    Ptr(PartitionOffset),
+    /// The `reg` reading.
+    Reg(ImmReg),
+}
+
+/// TENSOR_LOAD / TENSOR_STORE's 32-byte data (MEM_2D +32): registers or values
+/// (identical in the four generations). Views as the notes list them, with u32 first so
+/// the text form prints the raw words.
+///
+/// 32 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: TensorStore page (MEM_2D) (59689764752), common.h:738-747
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Mem2dData(pub [u8; 32]);
+
+impl Mem2dData {
+    /// Size in bytes.
+    pub const SIZE: usize = 32;
+
+    /// The `u32` reading
+    #[must_use]
+    #[inline]
+    pub const fn u32(&self) -> [u32; 8] {
+        {
+            let mut a0 = [le::u32_at(&self.0, 0); 8];
+            let mut i0 = 1;
+            while i0 < 8 {
+                a0[i0] = le::u32_at(&self.0, i0 * 4);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `u32` reading.
+    #[must_use]
+    pub fn from_u32(v: [u32; 8]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u32(b, i0 * 4, x0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The `registers` reading
+    #[must_use]
+    #[inline]
+    pub const fn registers(&self) -> [RegNum; 32] {
+        {
+            let mut a0 = [RegNum(le::u8_at(&self.0, 0)); 32];
+            let mut i0 = 1;
+            while i0 < 32 {
+                a0[i0] = RegNum(le::u8_at(&self.0, i0));
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `registers` reading.
+    #[must_use]
+    pub fn from_registers(v: [RegNum; 32]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u8(b, i0, x0.0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The `u8` reading
+    #[must_use]
+    #[inline]
+    pub const fn u8(&self) -> [u8; 32] {
+        le::bytes_at::<32>(&self.0, 0)
+    }
+
+    /// The bytes of a `u8` reading.
+    #[must_use]
+    pub fn from_u8(v: [u8; 32]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        le::set_bytes(b, 0, &v);
+        Mem2dData(out)
+    }
+
+    /// The `i8` reading
+    #[must_use]
+    #[inline]
+    pub const fn i8(&self) -> [i8; 32] {
+        le::i8s_at::<32>(&self.0, 0)
+    }
+
+    /// The bytes of a `i8` reading.
+    #[must_use]
+    pub fn from_i8(v: [i8; 32]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_i8(b, i0, x0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The `u16` reading
+    #[must_use]
+    #[inline]
+    pub const fn u16(&self) -> [u16; 16] {
+        {
+            let mut a0 = [le::u16_at(&self.0, 0); 16];
+            let mut i0 = 1;
+            while i0 < 16 {
+                a0[i0] = le::u16_at(&self.0, i0 * 2);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `u16` reading.
+    #[must_use]
+    pub fn from_u16(v: [u16; 16]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u16(b, i0 * 2, x0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The `i16` reading
+    #[must_use]
+    #[inline]
+    pub const fn i16(&self) -> [i16; 16] {
+        {
+            let mut a0 = [le::i16_at(&self.0, 0); 16];
+            let mut i0 = 1;
+            while i0 < 16 {
+                a0[i0] = le::i16_at(&self.0, i0 * 2);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `i16` reading.
+    #[must_use]
+    pub fn from_i16(v: [i16; 16]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_i16(b, i0 * 2, x0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The `i32` reading
+    #[must_use]
+    #[inline]
+    pub const fn i32(&self) -> [i32; 8] {
+        {
+            let mut a0 = [le::i32_at(&self.0, 0); 8];
+            let mut i0 = 1;
+            while i0 < 8 {
+                a0[i0] = le::i32_at(&self.0, i0 * 4);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `i32` reading.
+    #[must_use]
+    pub fn from_i32(v: [i32; 8]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_i32(b, i0 * 4, x0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The `fp32` reading
+    #[must_use]
+    #[inline]
+    pub const fn fp32(&self) -> [F32; 8] {
+        {
+            let mut a0 = [F32(le::u32_at(&self.0, 0)); 8];
+            let mut i0 = 1;
+            while i0 < 8 {
+                a0[i0] = F32(le::u32_at(&self.0, i0 * 4));
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `fp32` reading.
+    #[must_use]
+    pub fn from_fp32(v: [F32; 8]) -> Mem2dData {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u32(b, i0 * 4, x0.0);
+        }
+        Mem2dData(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> Mem2dDataView {
+        let _ = arch;
+        Mem2dDataView::U32(self.u32())
+    }
+}
+
+impl Default for Mem2dData {
+    /// All bytes zero.
+    fn default() -> Mem2dData {
+        Mem2dData([0u8; 32])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(Mem2dData), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mem2dDataView {
+    /// The `u32` reading.
+    U32([u32; 8]),
+    /// The `registers` reading.
+    Registers([RegNum; 32]),
+    /// The `u8` reading.
+    U8([u8; 32]),
+    /// The `i8` reading.
+    I8([i8; 32]),
+    /// The `u16` reading.
+    U16([u16; 16]),
+    /// The `i16` reading.
+    I16([i16; 16]),
+    /// The `i32` reading.
+    I32([i32; 8]),
+    /// The `fp32` reading.
+    Fp32([F32; 8]),
+}
+
+/// A 2-D memory pattern: a plain TENSOR2D or an indirect (gather) descriptor. The
+/// indirect view is chosen as in MEM_PATTERN3D (the first ADDR4's indirect marker),
+/// by analogy: the notes give no test for it.
+///
+/// 12 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: Cross-Generation Arch-ISA Header Diff (59768285956), common.h:741/745/749 (cayman, the three unions)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MemPattern2d(pub [u8; 12]);
+
+impl MemPattern2d {
+    /// Size in bytes.
+    pub const SIZE: usize = 12;
+
+    /// The `i` reading (chosen when `byte 3 & 0x60 == 0x20`): The seed's ADDR4 indirect predicate on the first ADDR4's marker byte. · confidence: inferred
+    #[must_use]
+    #[inline]
+    pub const fn i(&self) -> Indirect12b {
+        Indirect12b::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `i` reading.
+    #[must_use]
+    pub fn from_i(v: Indirect12b) -> MemPattern2d {
+        let mut out = [0u8; 12];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern2d(out)
+    }
+
+    /// The `t` reading (chosen when no other test holds)
+    #[must_use]
+    #[inline]
+    pub const fn t(&self) -> Tensor2d {
+        Tensor2d::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `t` reading.
+    #[must_use]
+    pub fn from_t(v: Tensor2d) -> MemPattern2d {
+        let mut out = [0u8; 12];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern2d(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> MemPattern2dView {
+        let _ = arch;
+        if self.0[3] & 0x60 == 0x20 {
+            return MemPattern2dView::I(self.i());
+        }
+        MemPattern2dView::T(self.t())
+    }
+}
+
+impl Default for MemPattern2d {
+    /// All bytes zero.
+    fn default() -> MemPattern2d {
+        MemPattern2d([0u8; 12])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(MemPattern2d), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemPattern2dView {
+    /// The `i` reading.
+    I(Indirect12b),
+    /// The `t` reading.
+    T(Tensor2d),
+}
+
+/// A 3-D memory pattern: a plain TENSOR3D, an indirect (gather) descriptor, or on
+/// maverick an MX tensor. From mariana on, most arms that held a TENSOR3D declare this
+/// union at the same bytes; the type exists in the cayman headers.
+///
+/// The view tests read the marker byte of the first ADDR4 (byte 3). On maverick the
+/// `mx` test (marker bit 0) is also bit 24 of a plain TENSOR3D's start address, the high
+/// bit of the notes' SBUF quadrant: a TENSOR3D in quadrant 2 or 3 prints as `mx`. The
+/// notes do not say how maverick tells them apart; every view round-trips.
+///
+/// 16 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: Cross-Generation Arch-ISA Header Diff (59768285956), common.h:741/745/749 (cayman, the three unions), :837 and :906 (other generations); PE Matrix-Multiply Path (LdWeight / Matmul / PeManageSeed) (59686003097)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MemPattern3d(pub [u8; 16]);
+
+impl MemPattern3d {
+    /// Size in bytes.
+    pub const SIZE: usize = 16;
+
+    /// The `i` reading (chosen when `byte 3 & 0x60 == 0x20`): The seed's ADDR4 indirect predicate; the compiler ORs 0x20 into byte 3 of an
+    /// INDIRECT16B (IndD).
+    ///
+    /// Source: record seed section 3: ADDR4.marker & 0x60 == 0x20 -> indirect addressing; public RE notes: Indirect-Gather Descriptors — INDIRECT16B / INDIRECT20B / MXINDIRECT16B (59931849023)
+    #[must_use]
+    #[inline]
+    pub const fn i(&self) -> Indirect16b {
+        Indirect16b::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `i` reading.
+    #[must_use]
+    pub fn from_i(v: Indirect16b) -> MemPattern3d {
+        let mut out = [0u8; 16];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern3d(out)
+    }
+
+    /// The `mx` reading (chosen when `byte 3 & 0x1 == 0x1`): ADDR4MARKER_MXTENSOR_V2 = 0x01: the marker's low bit selects the MX view. · on maverick
+    #[must_use]
+    #[inline]
+    pub const fn mx(&self) -> MxtensorV2 {
+        MxtensorV2::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `mx` reading.
+    #[must_use]
+    pub fn from_mx(v: MxtensorV2) -> MemPattern3d {
+        let mut out = [0u8; 16];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern3d(out)
+    }
+
+    /// The `t` reading (chosen when no other test holds)
+    #[must_use]
+    #[inline]
+    pub const fn t(&self) -> Tensor3d {
+        Tensor3d::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `t` reading.
+    #[must_use]
+    pub fn from_t(v: Tensor3d) -> MemPattern3d {
+        let mut out = [0u8; 16];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern3d(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> MemPattern3dView {
+        if self.0[3] & 0x60 == 0x20 {
+            return MemPattern3dView::I(self.i());
+        }
+        if matches!(arch, Arch::Maverick) && self.0[3] & 0x1 == 0x1 {
+            return MemPattern3dView::Mx(self.mx());
+        }
+        MemPattern3dView::T(self.t())
+    }
+}
+
+impl Default for MemPattern3d {
+    /// All bytes zero.
+    fn default() -> MemPattern3d {
+        MemPattern3d([0u8; 16])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(MemPattern3d), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemPattern3dView {
+    /// The `i` reading.
+    I(Indirect16b),
+    /// The `mx` reading.
+    Mx(MxtensorV2),
+    /// The `t` reading.
+    T(Tensor3d),
+}
+
+/// A 4-D memory pattern: a plain TENSOR4D or an indirect (gather) descriptor (S4D4_IC's
+/// source must be the indirect view, its destination the tensor view).
+///
+/// 20 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: Cross-Generation Arch-ISA Header Diff (59768285956), common.h:741/745/749 (cayman, the three unions); Indirection page (GATHER / INDIRECT_COPY / DMA_INDIRECT / EMBEDDING_UPDATE) (59776610700)
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MemPattern4d(pub [u8; 20]);
+
+impl MemPattern4d {
+    /// Size in bytes.
+    pub const SIZE: usize = 20;
+
+    /// The `i` reading (chosen when `byte 3 & 0x60 == 0x20`): The seed's ADDR4 indirect predicate; the compiler ORs 0x20 into byte 3 of an
+    /// INDIRECT20B (IndD).
+    ///
+    /// Source: record seed section 3: ADDR4.marker & 0x60 == 0x20 -> indirect addressing; public RE notes: Indirect-Gather Descriptors — INDIRECT16B / INDIRECT20B / MXINDIRECT16B (59931849023)
+    #[must_use]
+    #[inline]
+    pub const fn i(&self) -> Indirect20b {
+        Indirect20b::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `i` reading.
+    #[must_use]
+    pub fn from_i(v: Indirect20b) -> MemPattern4d {
+        let mut out = [0u8; 20];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern4d(out)
+    }
+
+    /// The `t` reading (chosen when no other test holds)
+    #[must_use]
+    #[inline]
+    pub const fn t(&self) -> Tensor4d {
+        Tensor4d::read_from(&self.0, 0)
+    }
+
+    /// The bytes of a `t` reading.
+    #[must_use]
+    pub fn from_t(v: Tensor4d) -> MemPattern4d {
+        let mut out = [0u8; 20];
+        let b = &mut out;
+        v.write_to(b, 0);
+        MemPattern4d(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> MemPattern4dView {
+        let _ = arch;
+        if self.0[3] & 0x60 == 0x20 {
+            return MemPattern4dView::I(self.i());
+        }
+        MemPattern4dView::T(self.t())
+    }
+}
+
+impl Default for MemPattern4d {
+    /// All bytes zero.
+    fn default() -> MemPattern4d {
+        MemPattern4d([0u8; 20])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(MemPattern4d), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemPattern4dView {
+    /// The `i` reading.
+    I(Indirect20b),
+    /// The `t` reading.
+    T(Tensor4d),
+}
+
+/// MOVE's 32-byte immediate (CTRL_MV +32): the values it moves, read by its dtype
+/// (UINT32, INT32 or FP32). Views as the notes list them, with u32 first so the text
+/// form prints the raw words; fp16 values are held as u16.
+///
+/// 32 bytes read in one of several ways; the bytes are kept as they are, so every reading round-trips.
+///
+/// Source: public RE notes: Move (general-purpose register move + dtype gate) (59809176553), common.h:1131
+///
+/// Confidence: medium
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoveImmediate(pub [u8; 32]);
+
+impl MoveImmediate {
+    /// Size in bytes.
+    pub const SIZE: usize = 32;
+
+    /// The `u32` reading
+    #[must_use]
+    #[inline]
+    pub const fn u32(&self) -> [u32; 8] {
+        {
+            let mut a0 = [le::u32_at(&self.0, 0); 8];
+            let mut i0 = 1;
+            while i0 < 8 {
+                a0[i0] = le::u32_at(&self.0, i0 * 4);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `u32` reading.
+    #[must_use]
+    pub fn from_u32(v: [u32; 8]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u32(b, i0 * 4, x0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The `u8` reading
+    #[must_use]
+    #[inline]
+    pub const fn u8(&self) -> [u8; 32] {
+        le::bytes_at::<32>(&self.0, 0)
+    }
+
+    /// The bytes of a `u8` reading.
+    #[must_use]
+    pub fn from_u8(v: [u8; 32]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        le::set_bytes(b, 0, &v);
+        MoveImmediate(out)
+    }
+
+    /// The `i8` reading
+    #[must_use]
+    #[inline]
+    pub const fn i8(&self) -> [i8; 32] {
+        le::i8s_at::<32>(&self.0, 0)
+    }
+
+    /// The bytes of a `i8` reading.
+    #[must_use]
+    pub fn from_i8(v: [i8; 32]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_i8(b, i0, x0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The `u16` reading
+    #[must_use]
+    #[inline]
+    pub const fn u16(&self) -> [u16; 16] {
+        {
+            let mut a0 = [le::u16_at(&self.0, 0); 16];
+            let mut i0 = 1;
+            while i0 < 16 {
+                a0[i0] = le::u16_at(&self.0, i0 * 2);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `u16` reading.
+    #[must_use]
+    pub fn from_u16(v: [u16; 16]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u16(b, i0 * 2, x0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The `i16` reading
+    #[must_use]
+    #[inline]
+    pub const fn i16(&self) -> [i16; 16] {
+        {
+            let mut a0 = [le::i16_at(&self.0, 0); 16];
+            let mut i0 = 1;
+            while i0 < 16 {
+                a0[i0] = le::i16_at(&self.0, i0 * 2);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `i16` reading.
+    #[must_use]
+    pub fn from_i16(v: [i16; 16]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_i16(b, i0 * 2, x0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The `i32` reading
+    #[must_use]
+    #[inline]
+    pub const fn i32(&self) -> [i32; 8] {
+        {
+            let mut a0 = [le::i32_at(&self.0, 0); 8];
+            let mut i0 = 1;
+            while i0 < 8 {
+                a0[i0] = le::i32_at(&self.0, i0 * 4);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `i32` reading.
+    #[must_use]
+    pub fn from_i32(v: [i32; 8]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_i32(b, i0 * 4, x0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The `fp16` reading
+    #[must_use]
+    #[inline]
+    pub const fn fp16(&self) -> [u16; 16] {
+        {
+            let mut a0 = [le::u16_at(&self.0, 0); 16];
+            let mut i0 = 1;
+            while i0 < 16 {
+                a0[i0] = le::u16_at(&self.0, i0 * 2);
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `fp16` reading.
+    #[must_use]
+    pub fn from_fp16(v: [u16; 16]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u16(b, i0 * 2, x0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The `fp32` reading
+    #[must_use]
+    #[inline]
+    pub const fn fp32(&self) -> [F32; 8] {
+        {
+            let mut a0 = [F32(le::u32_at(&self.0, 0)); 8];
+            let mut i0 = 1;
+            while i0 < 8 {
+                a0[i0] = F32(le::u32_at(&self.0, i0 * 4));
+                i0 += 1;
+            }
+            a0
+        }
+    }
+
+    /// The bytes of a `fp32` reading.
+    #[must_use]
+    pub fn from_fp32(v: [F32; 8]) -> MoveImmediate {
+        let mut out = [0u8; 32];
+        let b = &mut out;
+        for (i0, x0) in v.into_iter().enumerate() {
+            le::set_u32(b, i0 * 4, x0.0);
+        }
+        MoveImmediate(out)
+    }
+
+    /// The reading the spec selects on `arch`: the first view (in spec order,
+    /// among those on `arch`) whose test holds, else the `otherwise` view, else
+    /// the first.
+    #[must_use]
+    pub const fn view(&self, arch: Arch) -> MoveImmediateView {
+        let _ = arch;
+        MoveImmediateView::U32(self.u32())
+    }
+}
+
+impl Default for MoveImmediate {
+    /// All bytes zero.
+    fn default() -> MoveImmediate {
+        MoveImmediate([0u8; 32])
+    }
+}
+
+#[doc = concat!(" One reading of [`", stringify!(MoveImmediate), "`].")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveImmediateView {
+    /// The `u32` reading.
+    U32([u32; 8]),
+    /// The `u8` reading.
+    U8([u8; 32]),
+    /// The `i8` reading.
+    I8([i8; 32]),
+    /// The `u16` reading.
+    U16([u16; 16]),
+    /// The `i16` reading.
+    I16([i16; 16]),
+    /// The `i32` reading.
+    I32([i32; 8]),
+    /// The `fp16` reading.
+    Fp16([u16; 16]),
+    /// The `fp32` reading.
+    Fp32([F32; 8]),
 }

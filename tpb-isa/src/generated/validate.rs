@@ -36,6 +36,12 @@ impl Region {
 /// host-only, and 145 bits are set in all, against 120 defined values (70 real +
 /// 50 pseudo) in DWARF. The highest set bit is 0xF0.
 ///
+/// Against the public notes' opcode table the mapping does not hold either: 145 is the
+/// notes' sunda opcode count, but the set bits are no generation's opcode set (0x21
+/// ACTIVATE, 0x23 and 0x47 CAST are clear; 0x00, 0x40 and 14 of 0x10..0x1E, where no
+/// opcode exists, are set). So the word/bit mapping, or the table being indexed by
+/// opcode value at all, stays unconfirmed.
+///
 /// The table is reached from ib_final_inst_validity_check, a 5-byte jmp thunk
 /// (e9 9b 70 fe ff) into tdrv_arch_instr_block_final_inst_validity_check, whose
 /// per-arch vtable runs the leaf predicates. The two is_valid_enum addresses are
@@ -48,6 +54,8 @@ impl Region {
 /// Source: is_valid_enum @0x324050
 ///
 /// Source: ib_final_inst_validity_check @0x323cb0 (jmp tdrv_arch_instr_block_final_inst_validity_check)
+///
+/// Source: public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735): per-generation opcode sets (compared, not matched)
 ///
 /// Confidence: inferred
 pub const OPCODE_VALID: [u64; 4] = [
@@ -267,16 +275,1219 @@ impl EnumLeaf {
 }
 
 /// The enum-typed fields of the preamble, for a record no binding selects.
-static PREAMBLE_LEAVES: &[EnumLeaf] = &[];
+static PREAMBLE_LEAVES: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_AL`.
+static LEAVES_0_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("op", 12, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("dtype", 13, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_datasrc", 14, 1, 0, 8, named_data_src),
+    EnumLeaf::new("dst_dtype", 15, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `CTRL_BR`.
+static LEAVES_1_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("cmp_op", 12, 1, 0, 8, named_br_cmp_op),
+    EnumLeaf::new("dtype", 13, 1, 0, 8, named_dtype),
+    EnumLeaf::new("target_mode", 14, 1, 0, 8, named_br_target_mode),
+];
+
+/// The enum-typed fields of `CTRL_CCI`.
+static LEAVES_2_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+];
+
+/// The enum-typed fields of `CTRL_ER`.
+static LEAVES_3_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_ES`.
+static LEAVES_4_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("events_extended.wait_mode", 32, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events_extended.update_mode", 34, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_IM`.
+static LEAVES_5_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_MS`.
+static LEAVES_6_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("move_type", 12, 1, 0, 8, named_tensor_shape_move_type),
+    EnumLeaf::new("shape_reg_type", 14, 1, 0, 8, named_shape_reg_type),
+];
+
+/// The enum-typed fields of `CTRL_MV`.
+static LEAVES_7_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("dtype", 13, 1, 0, 8, named_dtype),
+    EnumLeaf::new("move_source", 14, 1, 0, 8, named_data_src),
+];
+
+/// The enum-typed fields of `CTRL_NO`.
+static LEAVES_8_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_POLL_SEM`.
+static LEAVES_9_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op),
+];
+
+/// The enum-typed fields of `CTRL_RS`.
+static LEAVES_10_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_TEST_ES`.
+static LEAVES_11_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("mode", 12, 1, 0, 8, named_test_evt_sem_mode),
+    EnumLeaf::new("update_type", 13, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CTRL_WR`.
+static LEAVES_12_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CUSTOM_OP_HEADER`.
+static LEAVES_13_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `CUSTOM_OP_PAYLOAD`.
+static LEAVES_14_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("arg_type", 15, 1, 0, 8, named_custom_op_arg_type),
+];
+
+/// The enum-typed fields of `D1_RD`.
+static LEAVES_15_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `D3_RAND`.
+static LEAVES_16_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, named_rand_algorithm),
+    EnumLeaf::new("post_process", 14, 1, 0, 8, named_rand_post_proc),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("min_src", 38, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("max_src", 39, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `D4_IOTA`.
+static LEAVES_17_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `D4_MR`.
+static LEAVES_18_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("serialization_mode", 36, 1, 0, 8, named_reg_serial_mode),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `D4_RAND`.
+static LEAVES_19_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, named_rand_algorithm),
+    EnumLeaf::new("post_process", 14, 1, 0, 8, named_rand_post_proc),
+    EnumLeaf::new("rand_generator", 15, 1, 0, 8, named_rand_src),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `DMA_COPY2D`.
+static LEAVES_20_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, named_dma_engine_count),
+    EnumLeaf::new("addr_mode.src_addr_mode", 12, 1, 0, 4, named_dma_addr_mode),
+    EnumLeaf::new("addr_mode.dst_addr_mode", 12, 1, 4, 4, named_dma_addr_mode),
+    EnumLeaf::new("sema_update_mode.rd_done", 13, 1, 0, 4, named_dma_sema_update_mode),
+    EnumLeaf::new("sema_update_mode.wr_done", 13, 1, 4, 4, named_dma_sema_update_mode),
+];
+
+/// The enum-typed fields of `DMA_DIRECT2D`.
+static LEAVES_21_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("compute_op", 15, 1, 0, 8, named_dge_compute_op),
+    EnumLeaf::new("in_dtype", 62, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 63, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `DMA_DIRECT2D_XPOSE`.
+static LEAVES_22_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 14, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 15, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `DMA_GATHER_XPOSE`.
+static LEAVES_23_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_idx_start_addr.marker", 36, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dtype.dtype_lo", 62, 1, 0, 4, named_dtype),
+    EnumLeaf::new("dtype.dtype_hi", 62, 1, 4, 4, named_dtype),
+    EnumLeaf::new("flags.gather_dim", 63, 1, 0, 2, named_indirect_dim),
+];
+
+/// The enum-typed fields of `DMA_IMMEDIATE`.
+static LEAVES_24_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, named_dma_engine_count),
+    EnumLeaf::new("descriptor_flags.desc0_src", 12, 1, 2, 1, named_dma_desc_mode),
+    EnumLeaf::new("descriptor_flags.desc1_src", 12, 1, 3, 1, named_dma_desc_mode),
+    EnumLeaf::new("descriptor_flags.desc2_src", 12, 1, 4, 1, named_dma_desc_mode),
+];
+
+/// The enum-typed fields of `DMA_INDIRECT1D`.
+static LEAVES_25_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new(
+        "flags.indirect_mode",
+        15,
+        1,
+        0,
+        2,
+        named_indirect_dma_addressing_mode,
+    ),
+    EnumLeaf::new("flags.gather_dim", 15, 1, 4, 2, named_indirect_dim),
+    EnumLeaf::new("flags.scatter_dim", 15, 1, 6, 2, named_indirect_dim),
+    EnumLeaf::new("src_idx_start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_idx_start_addr.marker", 52, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 56, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 57, 1, 0, 8, named_dtype),
+    EnumLeaf::new("compute_op", 60, 1, 0, 8, named_dge_compute_op),
+];
+
+/// The enum-typed fields of `EXTENDED`.
+static LEAVES_26_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_COPY`.
+static LEAVES_27_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_CPTCD`.
+static LEAVES_28_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_ENOP`.
+static LEAVES_29_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_RDMA_DESC_GEN`.
+static LEAVES_30_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("extended_opcode", 12, 1, 0, 8, named_example_extended_opcodes1),
+    EnumLeaf::new("src_addr.marker", 28, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_addr.marker", 32, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `EXTENDED_RDMA_DESC_START`.
+static LEAVES_31_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("extended_opcode", 12, 1, 0, 8, named_example_extended_opcodes1),
+];
+
+/// The enum-typed fields of `EXTENDED_RGS`.
+static LEAVES_32_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_RSS`.
+static LEAVES_33_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_SB2SB`.
+static LEAVES_34_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `EXTENDED_TTA`.
+static LEAVES_35_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("extended_opcode", 12, 1, 0, 8, named_example_extended_opcodes1),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 14, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 14, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out_dtype", 15, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 16, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("src0_mem_pattern.start_addr.marker", 20, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src1_mem_pattern.start_addr.marker", 32, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `MEM_2D`.
+static LEAVES_36_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("dtype", 12, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_datasrc", 13, 1, 0, 8, named_data_src),
+];
+
+/// The enum-typed fields of `MODIFY_POOL_CONFIG`.
+static LEAVES_37_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("modify_op", 12, 1, 0, 8, named_modify_pool_op),
+];
+
+/// The enum-typed fields of `PSEUDO_CORE_BARRIER`.
+static LEAVES_38_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_DMABARRIER`.
+static LEAVES_39_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_DMA_DIRECT2D`.
+static LEAVES_40_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("dge_op", 15, 1, 0, 8, named_dge_opcode),
+    EnumLeaf::new("in_dtype", 62, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 63, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `PSEUDO_DMA_EXT`.
+static LEAVES_41_0: &[EnumLeaf] = &[
+    EnumLeaf::new("flags.indirect_mode", 1, 1, 0, 2, named_indirect_dma_addressing_mode),
+    EnumLeaf::new("flags.gather_dim", 1, 1, 4, 2, named_indirect_dim),
+    EnumLeaf::new("flags.scatter_dim", 1, 1, 6, 2, named_indirect_dim),
+    EnumLeaf::new("compute_op", 3, 1, 0, 8, named_dge_compute_op),
+    EnumLeaf::new("src_idx_start_addr.marker", 4, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_idx_start_addr.marker", 8, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `PSEUDO_DMA_MEMCPY_FULL_IND`.
+static LEAVES_42_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_EMBEDDING_UPDATE`.
+static LEAVES_43_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("embed_data_dtype", 12, 1, 0, 8, named_dtype),
+    EnumLeaf::new("cce_op", 13, 1, 0, 8, named_cce_op),
+    EnumLeaf::new("embed_index_in.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("embed_data_in.start_addr.marker", 24, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("desc_mem_pattern.start_addr.marker", 36, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("embedding_table_num_entries.marker", 56, 4, 24, 8, named_addr4marker),
+];
 
 /// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
-static LEAVES_2_0: &[EnumLeaf] = &[
+static LEAVES_44_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
     EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, named_pseudo_opcode),
 ];
 
+/// The enum-typed fields of `PSEUDO_FUNCTION_BEGIN`.
+static LEAVES_45_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_FUNCTION_CALL`.
+static LEAVES_46_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_JPEG_DECODE`.
+static LEAVES_47_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
 /// The enum-typed fields of `PSEUDO_LIBRARY_RELOAD_INDEX`.
-static LEAVES_5_0: &[EnumLeaf] = &[
+static LEAVES_48_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
     EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, named_pseudo_opcode),
+];
+
+/// The enum-typed fields of `PSEUDO_LOAD_ACT_FUNC_SET`.
+static LEAVES_49_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_MEM_2D`.
+static LEAVES_50_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_RANGE_CHECK`.
+static LEAVES_51_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_SET_RNG_SEED`.
+static LEAVES_52_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `PSEUDO_SYNC_BARRIER`.
+static LEAVES_53_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `S1S2D2_AM`.
+static LEAVES_54_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("imm0_src", 24, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("reduce_cmd", 25, 1, 0, 8, named_reduce_cmd),
+    EnumLeaf::new("imm_dtype", 27, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op0", 28, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op1", 29, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("reduce_op", 30, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("in_dtype", 31, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("reverse_operands", 35, 1, 0, 8, named_tens_scalar_rev_ops),
+    EnumLeaf::new(
+        "prev_pass_mem_pattern.start_addr.marker",
+        40,
+        4,
+        24,
+        8,
+        named_addr4marker,
+    ),
+];
+
+/// The enum-typed fields of `S1_RAND`.
+static LEAVES_55_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, named_rand_algorithm),
+    EnumLeaf::new("update_state", 14, 1, 0, 8, named_rand_state_update),
+    EnumLeaf::new("in_dtype", 15, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("rand_generator", 24, 1, 0, 8, named_rand_src),
+];
+
+/// The enum-typed fields of `S2D2D2_SC`.
+static LEAVES_56_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 12, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 20, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_tag_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 36, 1, 0, 8, named_compress_op),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, named_tensor_subdim),
+    EnumLeaf::new(
+        "data_dst_mem_pattern.start_addr.marker",
+        40,
+        4,
+        24,
+        8,
+        named_addr4marker,
+    ),
+    EnumLeaf::new(
+        "tag_dst_mem_pattern.start_addr.marker",
+        52,
+        4,
+        24,
+        8,
+        named_addr4marker,
+    ),
+];
+
+/// The enum-typed fields of `S2D2D2_TS_WIDE`.
+static LEAVES_57_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_imm_dtype.dtype_lo", 12, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in_imm_dtype.dtype_hi", 12, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, named_dtype),
+    EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, named_dtype),
+    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("imm_src", 52, 1, 0, 8, named_imm_src),
+];
+
+/// The enum-typed fields of `S2D2_AC`.
+static LEAVES_58_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("relu_param_src", 24, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("imm0_src", 25, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("reduce_cmd", 26, 1, 0, 8, named_reduce_cmd),
+    EnumLeaf::new("imm1_src", 27, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("imm_dtype", 28, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op0", 29, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op1", 30, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("reduce_op", 31, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("reverse_operands", 60, 1, 0, 8, named_tens_scalar_rev_ops),
+];
+
+/// The enum-typed fields of `S2D2_ADDR`.
+static LEAVES_59_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("imm0_imm1_dtype.dtype_lo", 40, 1, 0, 4, named_dtype),
+    EnumLeaf::new("imm0_imm1_dtype.dtype_hi", 40, 1, 4, 4, named_dtype),
+    EnumLeaf::new("in_out_dtype.dtype_lo", 41, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in_out_dtype.dtype_hi", 41, 1, 4, 4, named_dtype),
+    EnumLeaf::new("imm0_is_ptr", 42, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("imm1_is_ptr", 43, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("op0", 44, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op1", 45, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("reverse_operands", 47, 1, 0, 8, named_tens_scalar_rev_ops),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 52, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S2D2_JPEG`.
+static LEAVES_60_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `S2D2_RS`.
+static LEAVES_61_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, named_dtype),
+    EnumLeaf::new("reduce_cmd", 14, 1, 0, 8, named_accum_cmd),
+    EnumLeaf::new("reduce_op", 15, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 24, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("comp_op0", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("comp_op1", 37, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("bound0_src", 38, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("bound1_src", 39, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S2D2_TR`.
+static LEAVES_62_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `S2D2_TS_AS`.
+static LEAVES_63_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, named_dtype),
+    EnumLeaf::new("fill_mode", 14, 1, 0, 8, named_affine_select_cmp),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 36, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S2S1D2_PE_SEED`.
+static LEAVES_64_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new(
+        "src_seed_mem_pattern.start_addr.marker",
+        12,
+        4,
+        24,
+        8,
+        named_addr4marker,
+    ),
+    EnumLeaf::new(
+        "identity_mem_pattern.start_addr.marker",
+        24,
+        4,
+        24,
+        8,
+        named_addr4marker,
+    ),
+    EnumLeaf::new("identity_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("mode", 33, 1, 0, 8, named_pe_seed_mode),
+    EnumLeaf::new(
+        "dst_seed_mem_pattern.start_addr.marker",
+        36,
+        4,
+        24,
+        8,
+        named_addr4marker,
+    ),
+];
+
+/// The enum-typed fields of `S2S2D2D2_TT`.
+static LEAVES_65_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 12, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, named_dtype),
+    EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, named_dtype),
+    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op),
+];
+
+/// The enum-typed fields of `S2S2D2_STT`.
+static LEAVES_66_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src0_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src1_mem_pattern.start_addr.marker", 24, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("op0", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op1", 37, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, named_tens_scalar_rev_ops),
+    EnumLeaf::new("imm0_src", 39, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 40, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 40, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out_dtype", 41, 1, 0, 8, named_dtype),
+    EnumLeaf::new("imm0_dtype", 43, 1, 0, 8, named_dtype),
+    EnumLeaf::new("accumulator_cmd", 44, 1, 0, 8, named_accum_cmd),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S2_BN`.
+static LEAVES_67_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("imm0_src", 48, 1, 0, 8, named_imm_src),
+];
+
+/// The enum-typed fields of `S2_BNPL2`.
+static LEAVES_68_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("immediate_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("imm0_src", 48, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("imm1_src", 49, 1, 0, 8, named_imm_src),
+];
+
+/// The enum-typed fields of `S2_CONVLUT` on cayman, mariana.
+static LEAVES_69_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("lut_dtype", 47, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `S2_CONVLUT` on maverick.
+static LEAVES_69_1: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("lut_dtype", 47, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `S3D3_AC`.
+static LEAVES_70_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("imm_src", 12, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("scale_src", 13, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("accumulator_cmd", 14, 1, 0, 8, named_accum_cmd),
+    EnumLeaf::new("bias_src_n", 15, 1, 0, 8, named_imm_src_n),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_AQ`.
+static LEAVES_71_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_COLLECTIVE`.
+static LEAVES_72_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 12, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 13, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("lnc_size_fmt", 32, 1, 0, 8, named_lnc_size_fmt),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_CP_PRED_SCALAR`.
+static LEAVES_73_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("pred_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("pred_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("in_dtype", 41, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 42, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src0_imm_src", 43, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_DROPOUT`.
+static LEAVES_74_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("threshold_src", 35, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("threshold_dtype", 36, 1, 0, 8, named_dtype),
+    EnumLeaf::new("threshold_type", 43, 1, 0, 8, named_dropout_threshold_type),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_MM` on sunda.
+static LEAVES_75_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, named_perf_opt_mode),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, named_matmul_zero_region),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_MM` on cayman.
+static LEAVES_75_1: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, named_perf_opt_mode),
+    EnumLeaf::new("out_dtype", 40, 1, 0, 8, named_dtype),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, named_matmul_zero_region),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_MM` on mariana.
+static LEAVES_75_2: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, named_perf_opt_mode),
+    EnumLeaf::new("out_dtype", 40, 1, 0, 8, named_dtype),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, named_matmul_zero_region),
+];
+
+/// The enum-typed fields of `S3D3_MM` on maverick.
+static LEAVES_75_3: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode),
+    EnumLeaf::new("out_dtype", 34, 1, 0, 8, named_dtype),
+    EnumLeaf::new("tile_size", 37, 1, 0, 8, named_tile_size),
+    EnumLeaf::new("perf_mode", 40, 1, 0, 8, named_mx_perf_mode),
+];
+
+/// The enum-typed fields of `S3D3_NONZERO_WITH_COUNT`.
+static LEAVES_76_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 13, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 14, 1, 0, 8, named_dtype),
+    EnumLeaf::new("index_offset_src", 15, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("padding_val_src", 36, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_SC`.
+static LEAVES_77_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 12, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_struct_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 36, 1, 0, 8, named_compress_op),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, named_tensor_subdim),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_SEQ_BOUNDS`.
+static LEAVES_78_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 14, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 15, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 32, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_TENS_DEQUANT` on cayman.
+static LEAVES_79_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, named_dequant_fmt),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_TENS_DEQUANT` on mariana, maverick.
+static LEAVES_79_1: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, named_dequant_fmt),
+];
+
+/// The enum-typed fields of `S3D3_TS` on sunda, cayman.
+static LEAVES_80_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("accumulator_cmd", 12, 1, 0, 8, named_accum_cmd),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("imm0_src", 35, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("op0", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op1", 37, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, named_tens_scalar_rev_ops),
+    EnumLeaf::new("imm1_src", 39, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3D3_TS` on mariana, maverick.
+static LEAVES_80_1: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("accumulator_cmd", 12, 1, 0, 8, named_accum_cmd),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("imm0_src", 35, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("op0", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op1", 37, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, named_tens_scalar_rev_ops),
+    EnumLeaf::new("imm1_src", 39, 1, 0, 8, named_imm_src),
+];
+
+/// The enum-typed fields of `S3D3_TS_SELECT`.
+static LEAVES_81_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src0_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dtype", 34, 1, 0, 8, named_dtype),
+    EnumLeaf::new("pred_imm_dtype", 35, 1, 0, 8, named_dtype),
+    EnumLeaf::new("src1_imm_src", 38, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("pred_imm_src", 39, 1, 0, 8, named_imm_src),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3DMX1_QUANT`.
+static LEAVES_82_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 34, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 35, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.data.marker", 48, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_mem_pattern.scale.marker", 52, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3S3D1_BN`.
+static LEAVES_83_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src0_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src1_mem_pattern.start_addr.marker", 32, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 60, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 60, 1, 4, 4, named_dtype),
+    EnumLeaf::new("immediate_dtype", 61, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 62, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `S3S3D1_BN2`.
+static LEAVES_84_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("immediate_out_dtype.dtype_lo", 61, 1, 0, 4, named_dtype),
+    EnumLeaf::new("immediate_out_dtype.dtype_hi", 61, 1, 4, 4, named_dtype),
+    EnumLeaf::new("imm0_imm1_src.imm0_src", 62, 1, 0, 4, named_imm_src),
+    EnumLeaf::new("imm0_imm1_src.imm1_src", 62, 1, 4, 4, named_imm_src),
+];
+
+/// The enum-typed fields of `S3S3D3_TT`.
+static LEAVES_85_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 12, 1, 0, 4, named_dtype),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, named_dtype),
+    EnumLeaf::new("out_dtype", 13, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("src0_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src1_mem_pattern.start_addr.marker", 32, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3_LT`.
+static LEAVES_86_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `S3_LW` on sunda.
+static LEAVES_87_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S3_LW` on cayman.
+static LEAVES_87_1: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, named_perf_opt_mode),
+];
+
+/// The enum-typed fields of `S3_LW` on mariana.
+static LEAVES_87_2: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("bg_xpose_mode", 12, 1, 0, 8, named_bg_xpose_mode),
+];
+
+/// The enum-typed fields of `S3_LW` on maverick.
+static LEAVES_87_3: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode),
+    EnumLeaf::new("tile_size", 36, 1, 0, 8, named_tile_size),
+    EnumLeaf::new("perf_mode", 39, 1, 0, 8, named_mx_perf_mode),
+];
+
+/// The enum-typed fields of `S4D2_BN`.
+static LEAVES_88_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D3_MM`.
+static LEAVES_89_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode),
+    EnumLeaf::new("out_dtype", 34, 1, 0, 8, named_dtype),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, named_perf_opt_mode),
+    EnumLeaf::new("active_row_mode", 46, 1, 0, 8, named_active_row_mode),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, named_matmul_zero_region),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D4_CR`.
+static LEAVES_90_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("reduce_op", 35, 1, 0, 8, named_reduce_op),
+    EnumLeaf::new("reduce_axis", 36, 1, 0, 8, named_reduce_axis),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D4_GT`.
+static LEAVES_91_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("index_miss_behavior", 36, 1, 0, 8, named_index_miss_behavior),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D4_IC`.
+static LEAVES_92_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `S4D4_MR`.
+static LEAVES_93_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D4_PL`.
+static LEAVES_94_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("pool_func", 36, 1, 0, 8, named_pool_type),
+    EnumLeaf::new("pool_dim", 37, 1, 0, 8, named_tensor_subdim),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D4_TR` on sunda, cayman.
+static LEAVES_95_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, named_tensor_subdim),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4D4_TR` on mariana, maverick.
+static LEAVES_95_1: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, named_tensor_subdim),
+];
+
+/// The enum-typed fields of `S4D4_TSM`.
+static LEAVES_96_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype),
+    EnumLeaf::new("op", 36, 1, 0, 8, named_alu_op),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, named_tensor_subdim),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, named_tens_scalar_rev_ops),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, named_addr4marker),
+];
+
+/// The enum-typed fields of `S4_PB`.
+static LEAVES_97_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+];
+
+/// The enum-typed fields of `S4_RL`.
+static LEAVES_98_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+];
+
+/// The enum-typed fields of `SMX1D3_MM`.
+static LEAVES_99_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.data.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src_mem_pattern.scale.marker", 20, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
+    EnumLeaf::new("out_dtype", 40, 1, 0, 8, named_dtype),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, named_matmul_zero_region),
+];
+
+/// The enum-typed fields of `SMX1_LW`.
+static LEAVES_100_0: &[EnumLeaf] = &[
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, named_debug_cmd_levels),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
+    EnumLeaf::new("src_mem_pattern.data.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("src_mem_pattern.scale.marker", 20, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
 ];
 
 /// The enum-typed fields of an arm's layout on a generation.
@@ -286,8 +1497,141 @@ pub fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
 
     #[allow(unreachable_patterns)]
     match kind {
-        ArmKind::PseudoExitExecution => LEAVES_2_0,
-        ArmKind::PseudoLibraryReloadIndex => LEAVES_5_0,
+        ArmKind::CtrlAl => LEAVES_0_0,
+        ArmKind::CtrlBr => LEAVES_1_0,
+        ArmKind::CtrlCci => LEAVES_2_0,
+        ArmKind::CtrlEr => LEAVES_3_0,
+        ArmKind::CtrlEs => LEAVES_4_0,
+        ArmKind::CtrlIm => LEAVES_5_0,
+        ArmKind::CtrlMs => LEAVES_6_0,
+        ArmKind::CtrlMv => LEAVES_7_0,
+        ArmKind::CtrlNo => LEAVES_8_0,
+        ArmKind::CtrlPollSem => LEAVES_9_0,
+        ArmKind::CtrlRs => LEAVES_10_0,
+        ArmKind::CtrlTestEs => LEAVES_11_0,
+        ArmKind::CtrlWr => LEAVES_12_0,
+        ArmKind::CustomOpHeader => LEAVES_13_0,
+        ArmKind::CustomOpPayload => LEAVES_14_0,
+        ArmKind::D1Rd => LEAVES_15_0,
+        ArmKind::D3Rand => LEAVES_16_0,
+        ArmKind::D4Iota => LEAVES_17_0,
+        ArmKind::D4Mr => LEAVES_18_0,
+        ArmKind::D4Rand => LEAVES_19_0,
+        ArmKind::DmaCopy2d => LEAVES_20_0,
+        ArmKind::DmaDirect2d => LEAVES_21_0,
+        ArmKind::DmaDirect2dXpose => LEAVES_22_0,
+        ArmKind::DmaGatherXpose => LEAVES_23_0,
+        ArmKind::DmaImmediate => LEAVES_24_0,
+        ArmKind::DmaIndirect1d => LEAVES_25_0,
+        ArmKind::Extended => LEAVES_26_0,
+        ArmKind::ExtendedCopy => LEAVES_27_0,
+        ArmKind::ExtendedCptcd => LEAVES_28_0,
+        ArmKind::ExtendedEnop => LEAVES_29_0,
+        ArmKind::ExtendedRdmaDescGen => LEAVES_30_0,
+        ArmKind::ExtendedRdmaDescStart => LEAVES_31_0,
+        ArmKind::ExtendedRgs => LEAVES_32_0,
+        ArmKind::ExtendedRss => LEAVES_33_0,
+        ArmKind::ExtendedSb2sb => LEAVES_34_0,
+        ArmKind::ExtendedTta => LEAVES_35_0,
+        ArmKind::Mem2d => LEAVES_36_0,
+        ArmKind::ModifyPoolConfig => LEAVES_37_0,
+        ArmKind::PseudoCoreBarrier => LEAVES_38_0,
+        ArmKind::PseudoDmabarrier => LEAVES_39_0,
+        ArmKind::PseudoDmaDirect2d => LEAVES_40_0,
+        ArmKind::PseudoDmaExt => LEAVES_41_0,
+        ArmKind::PseudoDmaMemcpyFullInd => LEAVES_42_0,
+        ArmKind::PseudoEmbeddingUpdate => LEAVES_43_0,
+        ArmKind::PseudoExitExecution => LEAVES_44_0,
+        ArmKind::PseudoFunctionBegin => LEAVES_45_0,
+        ArmKind::PseudoFunctionCall => LEAVES_46_0,
+        ArmKind::PseudoJpegDecode => LEAVES_47_0,
+        ArmKind::PseudoLibraryReloadIndex => LEAVES_48_0,
+        ArmKind::PseudoLoadActFuncSet => LEAVES_49_0,
+        ArmKind::PseudoMem2d => LEAVES_50_0,
+        ArmKind::PseudoRangeCheck => LEAVES_51_0,
+        ArmKind::PseudoSetRngSeed => LEAVES_52_0,
+        ArmKind::PseudoSyncBarrier => LEAVES_53_0,
+        ArmKind::S1s2d2Am => LEAVES_54_0,
+        ArmKind::S1Rand => LEAVES_55_0,
+        ArmKind::S2d2d2Sc => LEAVES_56_0,
+        ArmKind::S2d2d2TsWide => LEAVES_57_0,
+        ArmKind::S2d2Ac => LEAVES_58_0,
+        ArmKind::S2d2Addr => LEAVES_59_0,
+        ArmKind::S2d2Jpeg => LEAVES_60_0,
+        ArmKind::S2d2Rs => LEAVES_61_0,
+        ArmKind::S2d2Tr => LEAVES_62_0,
+        ArmKind::S2d2TsAs => LEAVES_63_0,
+        ArmKind::S2s1d2PeSeed => LEAVES_64_0,
+        ArmKind::S2s2d2d2Tt => LEAVES_65_0,
+        ArmKind::S2s2d2Stt => LEAVES_66_0,
+        ArmKind::S2Bn => LEAVES_67_0,
+        ArmKind::S2Bnpl2 => LEAVES_68_0,
+        ArmKind::S2Convlut => {
+            match arch {
+                Arch::Cayman | Arch::Mariana | Arch::Sunda => LEAVES_69_0,
+                Arch::Maverick => LEAVES_69_1,
+            }
+        }
+        ArmKind::S3d3Ac => LEAVES_70_0,
+        ArmKind::S3d3Aq => LEAVES_71_0,
+        ArmKind::S3d3Collective => LEAVES_72_0,
+        ArmKind::S3d3CpPredScalar => LEAVES_73_0,
+        ArmKind::S3d3Dropout => LEAVES_74_0,
+        ArmKind::S3d3Mm => {
+            match arch {
+                Arch::Sunda => LEAVES_75_0,
+                Arch::Cayman => LEAVES_75_1,
+                Arch::Mariana => LEAVES_75_2,
+                Arch::Maverick => LEAVES_75_3,
+            }
+        }
+        ArmKind::S3d3NonzeroWithCount => LEAVES_76_0,
+        ArmKind::S3d3Sc => LEAVES_77_0,
+        ArmKind::S3d3SeqBounds => LEAVES_78_0,
+        ArmKind::S3d3TensDequant => {
+            match arch {
+                Arch::Cayman | Arch::Sunda => LEAVES_79_0,
+                Arch::Mariana | Arch::Maverick => LEAVES_79_1,
+            }
+        }
+        ArmKind::S3d3Ts => {
+            match arch {
+                Arch::Sunda | Arch::Cayman => LEAVES_80_0,
+                Arch::Mariana | Arch::Maverick => LEAVES_80_1,
+            }
+        }
+        ArmKind::S3d3TsSelect => LEAVES_81_0,
+        ArmKind::S3dmx1Quant => LEAVES_82_0,
+        ArmKind::S3s3d1Bn => LEAVES_83_0,
+        ArmKind::S3s3d1Bn2 => LEAVES_84_0,
+        ArmKind::S3s3d3Tt => LEAVES_85_0,
+        ArmKind::S3Lt => LEAVES_86_0,
+        ArmKind::S3Lw => {
+            match arch {
+                Arch::Sunda => LEAVES_87_0,
+                Arch::Cayman => LEAVES_87_1,
+                Arch::Mariana => LEAVES_87_2,
+                Arch::Maverick => LEAVES_87_3,
+            }
+        }
+        ArmKind::S4d2Bn => LEAVES_88_0,
+        ArmKind::S4d3Mm => LEAVES_89_0,
+        ArmKind::S4d4Cr => LEAVES_90_0,
+        ArmKind::S4d4Gt => LEAVES_91_0,
+        ArmKind::S4d4Ic => LEAVES_92_0,
+        ArmKind::S4d4Mr => LEAVES_93_0,
+        ArmKind::S4d4Pl => LEAVES_94_0,
+        ArmKind::S4d4Tr => {
+            match arch {
+                Arch::Sunda | Arch::Cayman => LEAVES_95_0,
+                Arch::Mariana | Arch::Maverick => LEAVES_95_1,
+            }
+        }
+        ArmKind::S4d4Tsm => LEAVES_96_0,
+        ArmKind::S4Pb => LEAVES_97_0,
+        ArmKind::S4Rl => LEAVES_98_0,
+        ArmKind::Smx1d3Mm => LEAVES_99_0,
+        ArmKind::Smx1Lw => LEAVES_100_0,
         _ => &[],
     }
 }
@@ -302,6 +1646,12 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     }
     let op = Opcode(opcode);
     if op.is_known() && !op.available_on(arch) {
+        return Err(ValidateError::NotOnArch {
+            opcode,
+            arch,
+        });
+    }
+    if !binding_available(arch, record) {
         return Err(ValidateError::NotOnArch {
             opcode,
             arch,
@@ -332,9 +1682,417 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     Ok(())
 }
 
+/// Whether the binding that selects the record's arm exists on `arch`; true when
+/// no binding selects it (the opcode's own availability is checked apart).
+const fn binding_available(arch: Arch, record: &[u8; RECORD_SIZE]) -> bool {
+    match record[0] {
+        0x06 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0x07 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0x08 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x09 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x0A => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x25 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x26 => matches!(arch, Arch::Maverick),
+        0x4C => matches!(arch, Arch::Sunda),
+        0x7B => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0x85 => matches!(arch, Arch::Sunda),
+        0x86 => matches!(arch, Arch::Sunda),
+        0x87 => matches!(arch, Arch::Sunda),
+        0x88 => matches!(arch, Arch::Sunda),
+        0x8A => matches!(arch, Arch::Sunda),
+        0x8B => matches!(arch, Arch::Sunda),
+        0x8C => matches!(arch, Arch::Sunda),
+        0x8D => matches!(arch, Arch::Sunda),
+        0x8F => matches!(arch, Arch::Sunda),
+        0xB4 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xB6 => matches!(arch, Arch::Maverick),
+        0xB9 => matches!(arch, Arch::Maverick),
+        0xBA => matches!(arch, Arch::Maverick),
+        0xBC => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xBD => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xBE => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xBF => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xE0 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE1 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE2 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE3 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE4 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xE9 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xF1 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xF2 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xF3 => matches!(arch, Arch::Maverick),
+        0xF4 => matches!(arch, Arch::Maverick),
+        _ => true,
+    }
+}
+
+/// Whether `v` is a value of `ACCUM_CMD` the spec names and makes available on `arch`.
+fn named_accum_cmd(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = AccumCmd(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `ACTIVE_ROW_MODE` the spec names and makes available on `arch`.
+fn named_active_row_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ActiveRowMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `ADDR4MARKER` the spec names and makes available on `arch`.
+fn named_addr4marker(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = Addr4marker(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `AFFINE_SELECT_CMP` the spec names and makes available on `arch`.
+fn named_affine_select_cmp(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = AffineSelectCmp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `ALU_OP` the spec names and makes available on `arch`.
+fn named_alu_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = AluOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `BG_XPOSE_MODE` the spec names and makes available on `arch`.
+fn named_bg_xpose_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = BgXposeMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `BR_CMP_OP` the spec names and makes available on `arch`.
+fn named_br_cmp_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = BrCmpOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `BR_TARGET_MODE` the spec names and makes available on `arch`.
+fn named_br_target_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = BrTargetMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `CCE_OP` the spec names and makes available on `arch`.
+fn named_cce_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = CceOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `COMPRESS_OP` the spec names and makes available on `arch`.
+fn named_compress_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = CompressOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `CUSTOM_OP_ARG_TYPE` the spec names and makes available on `arch`.
+fn named_custom_op_arg_type(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = CustomOpArgType(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DATA_SRC` the spec names and makes available on `arch`.
+fn named_data_src(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DataSrc(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DEBUG_CMD_LEVELS` the spec names and makes available on `arch`.
+fn named_debug_cmd_levels(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DebugCmdLevels(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DEQUANT_FMT` the spec names and makes available on `arch`.
+fn named_dequant_fmt(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DequantFmt(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DGE_COMPUTE_OP` the spec names and makes available on `arch`.
+fn named_dge_compute_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DgeComputeOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DGE_OPCODE` the spec names and makes available on `arch`.
+fn named_dge_opcode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DgeOpcode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DMA_ADDR_MODE` the spec names and makes available on `arch`.
+fn named_dma_addr_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DmaAddrMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DMA_DESC_MODE` the spec names and makes available on `arch`.
+fn named_dma_desc_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DmaDescMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DMA_ENGINE_COUNT` the spec names and makes available on `arch`.
+fn named_dma_engine_count(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DmaEngineCount(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DMA_SEMA_UPDATE_MODE` the spec names and makes available on `arch`.
+fn named_dma_sema_update_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DmaSemaUpdateMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DROPOUT_THRESHOLD_TYPE` the spec names and makes available on `arch`.
+fn named_dropout_threshold_type(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = DropoutThresholdType(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `DTYPE` the spec names and makes available on `arch`.
+fn named_dtype(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = Dtype(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `EXAMPLE_EXTENDED_OPCODES1` the spec names and makes available on `arch`.
+fn named_example_extended_opcodes1(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ExampleExtendedOpcodes1(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `IMM_SRC` the spec names and makes available on `arch`.
+fn named_imm_src(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ImmSrc(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `IMM_SRC_N` the spec names and makes available on `arch`.
+fn named_imm_src_n(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ImmSrcN(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `INDEX_MISS_BEHAVIOR` the spec names and makes available on `arch`.
+fn named_index_miss_behavior(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = IndexMissBehavior(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `INDIRECT_DIM` the spec names and makes available on `arch`.
+fn named_indirect_dim(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = IndirectDim(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `INDIRECT_DMA_ADDRESSING_MODE` the spec names and makes available on `arch`.
+fn named_indirect_dma_addressing_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = IndirectDmaAddressingMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `LNC_SIZE_FMT` the spec names and makes available on `arch`.
+fn named_lnc_size_fmt(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = LncSizeFmt(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `MATMUL_ZERO_REGION` the spec names and makes available on `arch`.
+fn named_matmul_zero_region(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = MatmulZeroRegion(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `MODIFY_POOL_OP` the spec names and makes available on `arch`.
+fn named_modify_pool_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ModifyPoolOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `MX_PERF_MODE` the spec names and makes available on `arch`.
+fn named_mx_perf_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = MxPerfMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `PERF_OPT_MODE` the spec names and makes available on `arch`.
+fn named_perf_opt_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = PerfOptMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `PE_FP32MODE` the spec names and makes available on `arch`.
+fn named_pe_fp32mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = PeFp32mode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `PE_SEED_MODE` the spec names and makes available on `arch`.
+fn named_pe_seed_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = PeSeedMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `POOL_TYPE` the spec names and makes available on `arch`.
+fn named_pool_type(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = PoolType(raw);
+    x.is_known() && x.available_on(arch)
+}
+
 /// Whether `v` is a value of `PSEUDO_OPCODE` the spec names and makes available on `arch`.
 fn named_pseudo_opcode(arch: Arch, v: u64) -> bool {
     let Ok(raw) = u8::try_from(v) else { return false };
     let x = PseudoOpcode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `RAND_ALGORITHM` the spec names and makes available on `arch`.
+fn named_rand_algorithm(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = RandAlgorithm(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `RAND_POST_PROC` the spec names and makes available on `arch`.
+fn named_rand_post_proc(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = RandPostProc(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `RAND_SRC` the spec names and makes available on `arch`.
+fn named_rand_src(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = RandSrc(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `RAND_STATE_UPDATE` the spec names and makes available on `arch`.
+fn named_rand_state_update(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = RandStateUpdate(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `REDUCE_AXIS` the spec names and makes available on `arch`.
+fn named_reduce_axis(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ReduceAxis(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `REDUCE_CMD` the spec names and makes available on `arch`.
+fn named_reduce_cmd(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ReduceCmd(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `REDUCE_OP` the spec names and makes available on `arch`.
+fn named_reduce_op(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ReduceOp(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `REG_SERIAL_MODE` the spec names and makes available on `arch`.
+fn named_reg_serial_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = RegSerialMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `SHAPE_REG_TYPE` the spec names and makes available on `arch`.
+fn named_shape_reg_type(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = ShapeRegType(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `TENSOR_SHAPE_MOVE_TYPE` the spec names and makes available on `arch`.
+fn named_tensor_shape_move_type(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = TensorShapeMoveType(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `TENSOR_SUBDIM` the spec names and makes available on `arch`.
+fn named_tensor_subdim(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = TensorSubdim(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `TENS_SCALAR_REV_OPS` the spec names and makes available on `arch`.
+fn named_tens_scalar_rev_ops(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = TensScalarRevOps(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `TEST_EVT_SEM_MODE` the spec names and makes available on `arch`.
+fn named_test_evt_sem_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = TestEvtSemMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `TILE_SIZE` the spec names and makes available on `arch`.
+fn named_tile_size(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = TileSize(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `UPDATE_MODE` the spec names and makes available on `arch`.
+fn named_update_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = UpdateMode(raw);
+    x.is_known() && x.available_on(arch)
+}
+
+/// Whether `v` is a value of `WAIT_MODE` the spec names and makes available on `arch`.
+fn named_wait_mode(arch: Arch, v: u64) -> bool {
+    let Ok(raw) = u8::try_from(v) else { return false };
+    let x = WaitMode(raw);
     x.is_known() && x.available_on(arch)
 }

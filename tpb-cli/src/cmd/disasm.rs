@@ -1,0 +1,193 @@
+//! `tpb disasm`: an objdump-like listing of a NEFF per subgraph and engine, or of a raw
+//! stream as before; or the same as one JSON object. Written as it is decoded, record
+//! by record, so a large NEFF never becomes one string.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use tpb_isa::Arch;
+
+use crate::input::{self, Filter, Input, Unit};
+use crate::records::{self, parse_arch, Record, RECORD_SIZE};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A NEFF file, an unpacked NEFF directory, a raw record stream, or `-` for standard input.
+    input: PathBuf,
+    /// Only this subgraph of a NEFF (`sg00`).
+    #[arg(long)]
+    subgraph: Option<String>,
+    /// Only this engine of a NEFF (pe, act, pool, dve, sp).
+    #[arg(long)]
+    engine: Option<String>,
+    /// Leave out the 64 bytes of hex.
+    #[arg(long)]
+    no_hex: bool,
+    /// One JSON object instead of text: `{"records": [...]}` for a raw stream,
+    /// `{"streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}` for a NEFF.
+    #[arg(long)]
+    json: bool,
+    /// The generation for opcode names and availability (a name, label or alias); a
+    /// NEFF's own target by default.
+    #[arg(long)]
+    arch: Option<String>,
+}
+
+impl Args {
+    pub fn run(self, out: &mut dyn Write) -> Result<bool> {
+        let input = input::load(&self.input)?;
+        let filter = Filter::new(self.subgraph.clone(), self.engine.as_deref())?;
+        let arch = self.arch.as_deref().map(parse_arch).transpose()?;
+        let mut units: Vec<Unit<'_>> =
+            input.units().into_iter().filter(|u| filter.keeps(u)).collect();
+        if let Some(a) = arch {
+            units.iter_mut().for_each(|u| u.arch = Some(a));
+        }
+        if units.is_empty() {
+            bail!("{}: no stream matches the --subgraph and --engine given", input.name());
+        }
+        let neff = matches!(input, Input::Neff { .. });
+        if self.json {
+            let mut ser = serde_json::Serializer::pretty(&mut *out);
+            if neff {
+                let mut map = ser.serialize_map(Some(1))?;
+                map.serialize_entry("streams", &Streams(&units))?;
+                map.end()?;
+            } else {
+                StreamJson { unit: &units[0], neff: false }.serialize(&mut ser)?;
+            }
+            writeln!(out)?;
+        } else {
+            for (i, unit) in units.iter().enumerate() {
+                if neff {
+                    if i > 0 {
+                        writeln!(out)?;
+                    }
+                    listing(out, unit, !self.no_hex)?;
+                } else {
+                    raw_listing(out, unit, !self.no_hex)?;
+                }
+            }
+        }
+        let partial: Vec<String> = units
+            .iter()
+            .filter_map(|u| records::split(u.bytes).1.map(|e| format!("{}: {e}", u.label)))
+            .collect();
+        if !partial.is_empty() {
+            bail!("{}", partial.join("\nerror: "));
+        }
+        Ok(true)
+    }
+}
+
+/// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
+fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
+    for (off, r) in records::split(unit.bytes).0 {
+        write!(out, "{off:08x}  ")?;
+        if hex {
+            write_hex(out, r)?;
+            write!(out, "  ")?;
+        }
+        writeln!(out, "{}", records::decode(unit.arch, r))?;
+    }
+    Ok(())
+}
+
+/// A NEFF stream: a header line, then `index  offset  hex  text` per record, with a
+/// label line where a function begins.
+fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
+    let arch = unit.arch.map_or("?", Arch::name);
+    let n = unit.bytes.len() / RECORD_SIZE;
+    writeln!(out, "{}: {arch}, {n} records", unit.label)?;
+    for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {
+        let inst = records::decode(unit.arch, r);
+        if let Some(name) = inst.function_label() {
+            writeln!(out, "{off:08x} <{name}>:")?;
+        }
+        write!(out, "{i:6}  {off:08x}  ")?;
+        if hex {
+            write_hex(out, r)?;
+            write!(out, "  ")?;
+        }
+        writeln!(out, "{inst}")?;
+    }
+    Ok(())
+}
+
+fn write_hex(out: &mut dyn Write, r: &Record) -> std::io::Result<()> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; 2 * RECORD_SIZE];
+    for (pair, b) in buf.chunks_exact_mut(2).zip(r) {
+        pair[0] = DIGITS[usize::from(b >> 4)];
+        pair[1] = DIGITS[usize::from(b & 15)];
+    }
+    out.write_all(&buf)
+}
+
+/// The NEFF's units as a JSON array, serialised one stream at a time.
+struct Streams<'a>(&'a [Unit<'a>]);
+
+impl Serialize for Streams<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|unit| StreamJson { unit, neff: true }))
+    }
+}
+
+/// One stream as JSON: its records (and for a NEFF, where it comes from), keys sorted.
+struct StreamJson<'a> {
+    unit: &'a Unit<'a>,
+    neff: bool,
+}
+
+impl Serialize for StreamJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let u = self.unit;
+        let mut map = s.serialize_map(None)?;
+        if self.neff {
+            map.serialize_entry("arch", &u.arch.map(Arch::name))?;
+            map.serialize_entry("engine", &u.engine.map(|e| e.name()))?;
+            map.serialize_entry("label", &u.label)?;
+            map.serialize_entry("path", &u.path)?;
+        }
+        map.serialize_entry("records", &RecordsJson(u))?;
+        if self.neff {
+            map.serialize_entry("subgraph", &u.subgraph)?;
+        }
+        if let Some(p) = records::split(u.bytes).1 {
+            map.serialize_entry(
+                "trailing_partial",
+                &serde_json::json!({ "offset": p.offset, "len": p.len }),
+            )?;
+        }
+        map.end()
+    }
+}
+
+/// A stream's records as a JSON array, decoded as they are written.
+struct RecordsJson<'a>(&'a Unit<'a>);
+
+impl Serialize for RecordsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let arch = self.0.arch;
+        s.collect_seq(records::split(self.0.bytes).0.enumerate().map(|(i, (off, r))| {
+            let inst = records::decode(arch, r);
+            serde_json::json!({
+                "index": i,
+                "offset": off,
+                "opcode": r[0],
+                "arm": inst.arm_name(),
+                "bytes": hex(r),
+                "text": inst.to_string(),
+            })
+        }))
+    }
+}
+
+fn hex(r: &Record) -> String {
+    let mut v = Vec::with_capacity(2 * RECORD_SIZE);
+    let _ = write_hex(&mut v, r);
+    String::from_utf8(v).unwrap_or_default()
+}

@@ -1,0 +1,80 @@
+//! `tpb extract`: a NEFF's engine streams as `DIR/sgNN/Engine.bin`, the layout of the
+//! corpus's `streams/` folders.
+//!
+//! Nothing is written outside DIR: the subgraph name must be one plain path component
+//! (the reader already refuses others), the engine names are fixed, and a link found in
+//! the way is refused rather than written through.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::input::{self, Filter, Input};
+use crate::records::RECORD_SIZE;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A NEFF file or an unpacked NEFF directory.
+    input: PathBuf,
+    /// The folder to write into (created if needed).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Only this subgraph (`sg00`).
+    #[arg(long)]
+    subgraph: Option<String>,
+    /// Only this engine (pe, act, pool, dve, sp).
+    #[arg(long)]
+    engine: Option<String>,
+}
+
+impl Args {
+    pub fn run(self, out: &mut dyn Write) -> Result<bool> {
+        let input = input::load(&self.input)?;
+        if let Input::Raw { name, .. } = &input {
+            bail!("{name} is a raw record stream, not a NEFF: nothing to extract");
+        }
+        let filter = Filter::new(self.subgraph, self.engine.as_deref())?;
+        let dir = &self.output;
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for unit in input.units().iter().filter(|u| filter.keeps(u)) {
+            let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };
+            let sub = dir.join(one_component(graph)?);
+            refuse_link(&sub)?;
+            fs::create_dir_all(&sub).with_context(|| format!("creating {}", sub.display()))?;
+            let file = sub.join(format!("{}.bin", engine.name()));
+            refuse_link(&file)?;
+            fs::write(&file, unit.bytes).with_context(|| format!("writing {}", file.display()))?;
+            writeln!(
+                out,
+                "{}: {} records ({} bytes) to {}",
+                unit.label,
+                unit.bytes.len() / RECORD_SIZE,
+                unit.bytes.len(),
+                file.display()
+            )?;
+        }
+        Ok(true)
+    }
+}
+
+/// `name` as a path of exactly one plain component.
+fn one_component(name: &str) -> Result<&Path> {
+    let path = Path::new(name);
+    let mut parts = path.components();
+    match (parts.next(), parts.next()) {
+        (Some(Component::Normal(_)), None) => Ok(path),
+        _ => bail!("subgraph name '{name}' is not a plain folder name; refusing to write it"),
+    }
+}
+
+/// An error when `path` exists as a symbolic link (writing would follow it out of DIR).
+fn refuse_link(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            bail!("{} is a symbolic link; refusing to write through it", path.display())
+        }
+        _ => Ok(()),
+    }
+}

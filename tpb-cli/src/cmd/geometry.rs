@@ -1,0 +1,100 @@
+//! `tpb geometry`: every geometry value of one generation or all, shown as the spec's
+//! reference (`docs/isa.md`) and `cargo xtask diff` show them: addresses (from 0x10000)
+//! in hex, unknown entries as `?`.
+
+use std::io::Write;
+
+use anyhow::Result;
+use tpb_isa::generated::disasm::GEOMETRY;
+use tpb_isa::Arch;
+
+use crate::records::parse_arch;
+use crate::table::table;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The generation; all when absent.
+    arch: Option<String>,
+}
+
+impl Args {
+    pub fn run(self, out: &mut dyn Write) -> Result<bool> {
+        let archs: Vec<Arch> = match &self.arch {
+            Some(a) => vec![parse_arch(a)?],
+            None => Arch::ALL.to_vec(),
+        };
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut head = vec![String::from("value")];
+        head.extend(archs.iter().map(|a| format!("{} ({})", a.name(), a.label())));
+        rows.push(head);
+        for g in GEOMETRY {
+            let mut row = vec![g.name.to_owned()];
+            for &a in &archs {
+                let mut s = String::new();
+                (g.show)(a, &mut s)?;
+                row.push(readable(&s));
+            }
+            rows.push(row);
+        }
+        table(out, &rows)?;
+        Ok(true)
+    }
+}
+
+/// The generated table writes values with `Debug` (`[Some(137438953472), None]`); show
+/// them as the reference does (`[0x2000000000, ?]`): `Some(x)` as `x`, `None` as `?`,
+/// integers from 0x10000 in hex.
+fn readable(debug: &str) -> String {
+    let b = debug.as_bytes();
+    let mut out = String::with_capacity(debug.len());
+    // For each open parenthesis: whether it is a `Some(` whose `)` is dropped too.
+    let mut opened = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &debug[i..];
+        if rest.starts_with("Some(") {
+            opened.push(true);
+            i += "Some(".len();
+        } else if rest.starts_with("None") {
+            out.push('?');
+            i += "None".len();
+        } else if b[i].is_ascii_digit() {
+            let end = rest.find(|c: char| !c.is_ascii_digit()).map_or(b.len(), |n| i + n);
+            match debug[i..end].parse::<u128>() {
+                Ok(v) if v >= 0x10000 => out.push_str(&format!("{v:#x}")),
+                _ => out.push_str(&debug[i..end]),
+            }
+            i = end;
+        } else {
+            match b[i] {
+                b'(' => opened.push(false),
+                b')' if opened.pop() == Some(true) => {
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let c = rest.chars().next().unwrap_or_default();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable;
+
+    #[test]
+    fn debug_values_read_as_the_reference_shows_them() {
+        assert_eq!(readable("4"), "4");
+        assert_eq!(readable("?"), "?");
+        assert_eq!(readable("65535"), "65535");
+        assert_eq!(readable("65536"), "0x10000");
+        assert_eq!(readable("[Some(137438953472), None, Some(7)]"), "[0x2000000000, ?, 7]");
+        assert_eq!(readable("[[36, 68], [4, 100]]"), "[[36, 68], [4, 100]]");
+        assert_eq!(readable("Some((1, 2))"), "(1, 2)");
+        assert_eq!(readable("true"), "true");
+    }
+}

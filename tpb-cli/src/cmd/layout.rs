@@ -1,0 +1,101 @@
+//! `tpb layout`: an arm's fields as an offset table and a 64-cell byte diagram.
+
+use std::io::Write;
+
+use anyhow::{bail, Result};
+use tpb_isa::disasm::{ArmDesc, Kind};
+use tpb_isa::generated::disasm::ARMS;
+use tpb_isa::inst::BINDINGS;
+
+use crate::records::RECORD_SIZE;
+use crate::table::table;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The arm (spec name or mnemonic: PSEUDO_FUNCTION_BEGIN, pseudo_function_begin).
+    arm: String,
+}
+
+impl Args {
+    pub fn run(self, out: &mut dyn Write) -> Result<bool> {
+        let arm = &self.arm;
+        let Some(d) = find_arm(arm) else {
+            let names: Vec<&str> = ARMS.iter().map(|a| a.name).collect();
+            bail!("unknown arm '{arm}'; the spec has {}", names.join(", "));
+        };
+        let opcodes: Vec<String> = BINDINGS
+            .iter()
+            .filter(|b| b.arm == d.kind)
+            .map(|b| match b.sub {
+                Some(s) => format!("{:#04x} with byte {} == {}", b.opcode, s.offset, s.value),
+                None => format!("{:#04x}", b.opcode),
+            })
+            .collect();
+        writeln!(out, "{} (mnemonic {})", d.name, d.mnemonic)?;
+        if opcodes.is_empty() {
+            writeln!(out, "opcode: not bound (decoded only explicitly)")?;
+        } else {
+            writeln!(out, "opcode: {}", opcodes.join(", "))?;
+        }
+        writeln!(out)?;
+        let mut rows = vec![["key", "offset", "size", "field", "type", "confidence"]
+            .map(String::from)
+            .to_vec()];
+        for (i, f) in d.fields.iter().enumerate() {
+            rows.push(vec![
+                key(i).to_string(),
+                format!("+{}", f.offset),
+                f.kind.size().to_string(),
+                f.name.to_owned(),
+                kind_name(&f.kind),
+                f.confidence.as_str().to_owned(),
+            ]);
+        }
+        table(out, &rows)?;
+        writeln!(out)?;
+        // One cell per byte, 16 to a row, holding the key of the field that covers it.
+        let mut owner = [' '; RECORD_SIZE];
+        for (i, f) in d.fields.iter().enumerate() {
+            for b in f.range() {
+                owner[b] = key(i);
+            }
+        }
+        write!(out, "     ")?;
+        for c in 0..16 {
+            write!(out, " {c:x}")?;
+        }
+        writeln!(out)?;
+        for row in 0..RECORD_SIZE / 16 {
+            write!(out, "+{:02} |", row * 16)?;
+            for c in 0..16 {
+                let b = row * 16 + c;
+                let sep = if c == 15 || owner[b] != owner[b + 1] { '|' } else { ' ' };
+                write!(out, "{}{sep}", owner[b])?;
+            }
+            writeln!(out)?;
+        }
+        Ok(true)
+    }
+}
+
+fn kind_name(k: &Kind) -> String {
+    match k {
+        Kind::Uint(w) => format!("u{}", 8 * w),
+        Kind::Int(w) => format!("i{}", 8 * w),
+        Kind::Enum(e) => e.name.to_owned(),
+        Kind::Bits(b) => b.name.to_owned(),
+        Kind::Array(k, n) => format!("[{}; {n}]", kind_name(k)),
+        Kind::Str(n) => format!("[i8; {n}] (name)"),
+        Kind::Bytes(n) => format!("reserved[{n}]"),
+    }
+}
+
+fn find_arm(name: &str) -> Option<&'static ArmDesc> {
+    ARMS.iter().copied().find(|a| a.name.eq_ignore_ascii_case(name) || a.mnemonic == name)
+}
+
+/// The one-character key of field `i` in a byte diagram.
+fn key(i: usize) -> char {
+    const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    KEYS.get(i).map_or('?', |&c| c as char)
+}

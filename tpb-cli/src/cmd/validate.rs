@@ -1,0 +1,120 @@
+//! `tpb validate`: the generation's validator on every record, one line per finding.
+//!
+//! A raw stream is taken for an assembled engine image: it must hold EXIT and end in a
+//! valid final record. A NEFF stream is pre-relocation: the runtime rewrites its
+//! pseudo-ops and appends the postamble and EXIT at load, so pseudo records are legal
+//! (not validated) and the EXIT and final-record checks do not apply.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use tpb_isa::Arch;
+
+use crate::input::{self, Filter, Input, Unit};
+use crate::records::{self, parse_arch};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A raw record stream, a NEFF file, an unpacked NEFF directory, or `-`.
+    file: PathBuf,
+    /// The generation (name, label or alias: cayman, V3, trn2); a NEFF's own target by
+    /// default, cayman for a raw stream.
+    #[arg(long)]
+    arch: Option<String>,
+    /// The engine whose program a raw stream is (for the final-record check; PE by
+    /// default); for a NEFF, only that engine's streams.
+    #[arg(long)]
+    engine: Option<String>,
+}
+
+impl Args {
+    pub fn run(self, out: &mut dyn Write) -> Result<bool> {
+        let input = input::load(&self.file)?;
+        let arch = self.arch.as_deref().map(parse_arch).transpose()?;
+        match &input {
+            Input::Raw { .. } => {
+                let units = input.units();
+                raw(
+                    out,
+                    &units[0],
+                    arch.unwrap_or(Arch::Cayman),
+                    self.engine.as_deref().unwrap_or("PE"),
+                )
+            }
+            Input::Neff { name, .. } => {
+                let filter = Filter::new(None, self.engine.as_deref())?;
+                let units: Vec<Unit<'_>> =
+                    input.units().into_iter().filter(|u| filter.keeps(u)).collect();
+                neff(out, name, &units, arch)
+            }
+        }
+    }
+}
+
+/// An assembled image: every record, the trailing partial record, EXIT, the final record.
+fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result<bool> {
+    let engine = records::engine(engine).with_context(|| {
+        format!("unknown engine '{engine}' (expected one of PE, ACT, POOL, DVE, SP)")
+    })?;
+    let (recs, partial) = records::split(unit.bytes);
+    let mut findings = 0;
+    let mut n = 0;
+    for (i, (off, r)) in recs.enumerate() {
+        n += 1;
+        if let Err(e) = records::validate(arch, r) {
+            findings += 1;
+            writeln!(out, "record {i} (offset {off:#x}): {e}")?;
+        }
+    }
+    if let Some(p) = partial {
+        findings += 1;
+        writeln!(out, "stream: {p}")?;
+    }
+    if !records::has_exit(unit.bytes) {
+        findings += 1;
+        writeln!(out, "stream: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)")?;
+    }
+    if let Err(e) = records::final_check(arch, engine, unit.bytes) {
+        findings += 1;
+        let index = if n == 0 { String::from("stream") } else { format!("record {}", n - 1) };
+        writeln!(out, "{index}: final-record check ({arch}, {}): {e}", engine.name())?;
+    }
+    writeln!(out, "{}: {n} records, {findings} finding(s) on {arch}", unit.label)?;
+    Ok(findings == 0)
+}
+
+/// NEFF streams: every record outside the pseudo band, and trailing partial records.
+fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>], arch: Option<Arch>) -> Result<bool> {
+    writeln!(
+        out,
+        "{name}: NEFF streams are pre-relocation: pseudo opcodes (0xc1..=0xdf) are legal and not \
+         validated, and no EXIT is expected, so the EXIT and final-record checks are skipped"
+    )?;
+    let (mut total, mut findings) = (0, 0);
+    for u in units {
+        let Some(arch) = arch.or(u.arch) else {
+            bail!("{}: the NEFF names no known generation; pass --arch", u.label);
+        };
+        let (recs, partial) = records::split(u.bytes);
+        let (mut n, mut pseudo, mut found) = (0, 0, 0);
+        for (i, (off, r)) in recs.enumerate() {
+            n += 1;
+            if records::is_pseudo(r[0]) {
+                pseudo += 1;
+            } else if let Err(e) = records::validate(arch, r) {
+                found += 1;
+                writeln!(out, "{} record {i} (offset {off:#x}): {e}", u.label)?;
+            }
+        }
+        if let Some(p) = partial {
+            found += 1;
+            writeln!(out, "{}: {p}", u.label)?;
+        }
+        writeln!(out, "{}: {n} records ({pseudo} pseudo), {found} finding(s) on {arch}", u.label)?;
+        total += n;
+        findings += found;
+    }
+    writeln!(out, "{name}: {total} records in {} streams, {findings} finding(s)", units.len())?;
+    Ok(findings == 0)
+}

@@ -1,0 +1,115 @@
+//! Every call into `tpb_isa`'s record decoding, text and validation, in one place.
+//!
+//! The generated API is about to change (decode will take the generation, opcode names
+//! become typed); the commands go through these functions so that the change is made
+//! here once. Each already takes the generation where the new API will want it.
+
+use std::fmt;
+
+use anyhow::Result;
+use tpb_isa::disasm::ArmDesc;
+use tpb_isa::generated::disasm::desc;
+use tpb_isa::{stream, validate, Arch, Inst, Opcode, StreamError, TpbEngType};
+
+pub use tpb_isa::RECORD_SIZE;
+
+/// One 64-byte record of a stream.
+pub type Record = [u8; RECORD_SIZE];
+
+/// A generation from a name, label or alias (`cayman`, `V3`, `trn2`).
+pub fn parse_arch(s: &str) -> Result<Arch> {
+    s.parse::<Arch>().map_err(|e| anyhow::anyhow!("'{s}': {e}"))
+}
+
+/// The bytes after a stream's last whole record.
+#[derive(Clone, Copy, Debug)]
+pub struct Partial {
+    /// Their offset in the stream.
+    pub offset: usize,
+    /// How many there are (1..=63).
+    pub len: usize,
+}
+
+impl fmt::Display for Partial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&StreamError::TrailingPartial { offset: self.offset, len: self.len }, f)
+    }
+}
+
+/// The stream's whole records with their offsets, and the trailing partial record, if any.
+pub fn split(bytes: &[u8]) -> (impl Iterator<Item = (usize, &Record)> + '_, Option<Partial>) {
+    let len = bytes.len() % RECORD_SIZE;
+    let partial = (len != 0).then(|| Partial { offset: bytes.len() - len, len });
+    (stream::records(bytes).filter_map(Result::ok), partial)
+}
+
+/// A decoded record.
+pub struct Decoded(Inst);
+
+/// Decode a record for a generation (`None`: the spec's generation-neutral view).
+pub fn decode(arch: Option<Arch>, record: &Record) -> Decoded {
+    let _ = arch; // today's decoder is generation-neutral
+    Decoded(Inst::decode(record))
+}
+
+impl Decoded {
+    /// The spec name of the record's arm, `None` when no binding selects it.
+    pub fn arm_name(&self) -> Option<&'static str> {
+        self.0.arm().map(|a| a.name())
+    }
+
+    /// The arm's field table, for coverage surveys.
+    pub fn arm_desc(&self) -> Option<&'static ArmDesc> {
+        self.0.arm().map(desc)
+    }
+
+    /// The function a PSEUDO_FUNCTION_BEGIN record opens (its name, or the opcode name
+    /// when the name is empty); `None` for any other record.
+    pub fn function_label(&self) -> Option<String> {
+        let Inst::PseudoFunctionBegin(f) = &self.0 else { return None };
+        let name: String =
+            f.function_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
+        Some(if name.is_empty() { Opcode::PseudoFunctionBegin.name().to_owned() } else { name })
+    }
+}
+
+/// The one-line text form, which `tpb asm` reads back.
+impl fmt::Display for Decoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// The spec's name of an opcode value on a generation, `None` when it names none.
+pub fn opcode_name(arch: Option<Arch>, opcode: u8) -> Option<&'static str> {
+    Opcode::from_value(opcode)
+        .filter(|op| arch.is_none_or(|a| op.available_on(a)))
+        .map(Opcode::name)
+}
+
+/// Whether the opcode is in the pseudo band the runtime rewrites at load (legal in a
+/// NEFF stream, which is pre-relocation).
+pub fn is_pseudo(opcode: u8) -> bool {
+    tpb_isa::is_opcode_pseudo(opcode)
+}
+
+/// The validator's verdict on one record for a generation.
+pub fn validate(arch: Arch, record: &Record) -> Result<(), impl fmt::Display> {
+    validate::validate(arch, record)
+}
+
+/// An engine from its name (`PE`, `act`, `Activation`), as the final-record check knows it.
+pub fn engine(name: &str) -> Option<TpbEngType> {
+    let upper = name.to_ascii_uppercase();
+    TpbEngType::from_name(if upper == "ACTIVATION" { "ACT" } else { &upper })
+}
+
+/// Whether an assembled stream holds EXIT (PSEUDO_INST with pseudo_opcode 1).
+pub fn has_exit(bytes: &[u8]) -> bool {
+    stream::has_pseudo_exit(bytes)
+}
+
+/// The final-record check of an assembled stream for an engine on a generation.
+pub fn final_check(arch: Arch, engine: TpbEngType, bytes: &[u8]) -> Result<(), impl fmt::Display> {
+    stream::final_inst_validity_check(arch, engine, bytes)
+}

@@ -1,0 +1,180 @@
+//! Why a NEFF could not be read ([`Error`]), and what was odd about one that could ([`Warning`]).
+
+use std::path::PathBuf;
+
+use crate::header::HEADER_LEN;
+
+/// The result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A NEFF (file, bytes or unpacked directory) that cannot be read. Every hostile or
+/// broken input maps to one variant, with the member path or numbers that locate it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The file or directory could not be read.
+    #[error("reading {}: {source}", path.display())]
+    Io {
+        /// The path being read.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The input is shorter than the 1024-byte header.
+    #[error("truncated header: {len} bytes, a NEFF header is {HEADER_LEN}")]
+    TruncatedHeader {
+        /// The input's length.
+        len: u64,
+    },
+    /// `header_size` is smaller than the header struct it follows.
+    #[error("header_size {header_size} is smaller than the {HEADER_LEN}-byte header")]
+    HeaderSizeTooSmall {
+        /// The header's `header_size`.
+        header_size: u64,
+    },
+    /// `header_size` points past the end of the input.
+    #[error("header_size {header_size} is past the end of the {len}-byte file")]
+    HeaderSizePastEnd {
+        /// The header's `header_size`.
+        header_size: u64,
+        /// The input's length.
+        len: u64,
+    },
+    /// The payload window `header_size + data_size` ends past the end of the input.
+    #[error(
+        "data_size {data_size} at offset {header_size} ends past the end of the {len}-byte file"
+    )]
+    DataSizePastEnd {
+        /// The header's `header_size`.
+        header_size: u64,
+        /// The header's `data_size`.
+        data_size: u64,
+        /// The input's length.
+        len: u64,
+    },
+    /// The payload is not one valid gzip member.
+    #[error("payload is not a valid gzip member: {detail}")]
+    Gzip {
+        /// What the decompressor said.
+        detail: String,
+    },
+    /// The payload inflates to more than the configured limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)).
+    #[error(
+        "payload inflates to more than {limit} bytes (the limit; raise ReadOptions::max_inflated)"
+    )]
+    InflateLimit {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Non-zero bytes follow the gzip member inside the payload window.
+    #[error("non-zero byte at payload offset {offset} after the gzip member ({len} bytes follow it; only zero padding may)")]
+    TrailingData {
+        /// Offset of the first non-zero byte, from the start of the payload.
+        offset: u64,
+        /// How many bytes follow the gzip member.
+        len: u64,
+    },
+    /// The inflated payload is not a readable tar archive.
+    #[error("payload is not a readable tar archive: {detail}")]
+    Tar {
+        /// What went wrong, with the member when known.
+        detail: String,
+    },
+    /// A tar member's path is absolute or climbs out with `..`.
+    #[error("member '{path}' has an unsafe path ({why})")]
+    UnsafeMemberPath {
+        /// The member's path as stored.
+        path: String,
+        /// `absolute` or `contains ..`.
+        why: &'static str,
+    },
+    /// An unpacked directory holds more bytes than the configured limit.
+    #[error("directory holds more than {limit} bytes of members (the limit; raise ReadOptions::max_inflated)")]
+    DirectoryLimit {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// No top-level `kelf-*.json` member: nothing says where the subgraphs are.
+    #[error("no top-level kelf-*.json member: this is not a NEFF, or its graph list is missing")]
+    NoKelf,
+    /// A member that a JSON member names does not exist.
+    #[error("'{path}' (named by {named_by}) is not a member")]
+    MissingMember {
+        /// The path that was looked up.
+        path: String,
+        /// The member (or `kelf`'s graph entry) that named it.
+        named_by: String,
+    },
+    /// A JSON member does not parse.
+    #[error("{member}: malformed JSON: {detail}")]
+    Json {
+        /// The member.
+        member: String,
+        /// What serde_json said.
+        detail: String,
+    },
+    /// A JSON member parses but lacks a field this reader needs, or has it with the wrong type.
+    #[error("{member}: {detail}")]
+    Schema {
+        /// The member.
+        member: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A JSON member names a path that is absolute or climbs out with `..`, or a graph
+    /// name that is not one plain path component.
+    #[error("{named_by} names '{path}', an unsafe path ({why})")]
+    UnsafeReference {
+        /// The path as named.
+        path: String,
+        /// The member that named it.
+        named_by: String,
+        /// `absolute`, `contains ..`, or why a graph name is refused.
+        why: &'static str,
+    },
+    /// A JSON member names a member that is a link (links are never followed).
+    #[error("{named_by} names '{path}', which is a link (links are never followed)")]
+    NamedLink {
+        /// The path as named.
+        path: String,
+        /// The member that named it.
+        named_by: String,
+    },
+}
+
+/// Something odd about a NEFF that was still read; listed by [`Neff::warnings`](crate::Neff::warnings).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Warning {
+    /// `pkg_version` is not 2 (gzip tar with MD5), the only packaging seen; read as 2 anyway.
+    #[error("pkg_version {0} is not 2 (gzip tar with MD5); read as if it were")]
+    PkgVersion(u64),
+    /// The file goes on after the `header_size + data_size` window.
+    #[error("{0} bytes after the payload window are ignored")]
+    TrailingFileBytes(u64),
+    /// A symbolic or hard link member, skipped and never followed.
+    #[error("link member '{path}' -> '{target}' skipped (links are never followed)")]
+    Link {
+        /// The link's path.
+        path: String,
+        /// Where it points, as stored.
+        target: String,
+    },
+    /// A member that is neither a regular file, a directory nor a link (device, FIFO, sparse file), skipped.
+    #[error("member '{path}' of kind {kind} skipped")]
+    Special {
+        /// The member's path.
+        path: String,
+        /// Its kind, as the tar header or file system says.
+        kind: String,
+    },
+    /// Two members with the same path; the later one is used.
+    #[error("member '{0}' appears more than once; the last copy is used")]
+    Duplicate(String),
+    /// A directory entry whose name is not UTF-8, skipped.
+    #[error("entry '{0}' has a name that is not UTF-8 and was skipped")]
+    NonUtf8(String),
+    /// `info.json` is present but not a JSON object.
+    #[error("info.json: {0}")]
+    Info(String),
+}

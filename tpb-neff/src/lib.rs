@@ -1,0 +1,258 @@
+//! Read AWS Neuron NEFF executables: the header, the payload's members, and the TPB
+//! instruction-record streams per subgraph and engine.
+//!
+//! A NEFF is a 1024-byte header ([`Header`]), then `data_size` bytes holding one gzip
+//! member and zero padding; inside is a tar whose top-level `kelf-*.json` lists the
+//! subgraphs, each with a `def.json` naming one stream per engine ([`Graph`], [`Stream`]).
+//! The streams are pre-relocation: the runtime rewrites their pseudo-ops and adds the
+//! EXIT when it loads them. An unpacked NEFF directory reads through the same API.
+//!
+//! ```no_run
+//! use tpb_neff::{Neff, ReadOptions};
+//!
+//! let neff = Neff::open("testdata/nkipy/matmul_small.neff", &ReadOptions::default())?;
+//! for s in neff.streams() {
+//!     let n = s.data.map_or(0, |d| d.len() / 64);
+//!     println!("{} ({}): {n} records", s.label(), s.graph.arch().unwrap_or("?"));
+//! }
+//! # Ok::<(), tpb_neff::Error>(())
+//! ```
+//!
+//! Nothing in a file is trusted: sizes are checked against the input before anything is
+//! allocated, inflation is capped ([`ReadOptions::max_inflated`]), member and JSON paths
+//! that are absolute or contain `..` are refused, links are never followed, and every
+//! failure is a typed [`Error`]. The header's MD5 is checked and reported
+//! ([`HashStatus`]), never fatal.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod dir;
+pub mod error;
+mod graph;
+mod hash;
+pub mod header;
+mod members;
+mod payload;
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+pub use error::{Error, Result, Warning};
+pub use graph::{Engine, Graph, Stream, Target};
+pub use hash::HashStatus;
+pub use header::{Header, HEADER_LEN};
+pub use members::Member;
+
+/// Whether `bytes` look like a NEFF file: a header whose payload window fits and starts
+/// with the gzip magic. Raw record streams never do (their byte 8..16 is record data).
+#[must_use]
+pub fn looks_like_neff(bytes: &[u8]) -> bool {
+    Header::parse(bytes).is_ok_and(|h| bytes[h.payload_range()].starts_with(&[0x1F, 0x8B]))
+}
+
+/// Limits for reading untrusted input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The most bytes the payload may inflate to (and an unpacked directory may hold);
+    /// more is [`Error::InflateLimit`] ([`Error::DirectoryLimit`]). Memory use is
+    /// bounded by this plus the input.
+    pub max_inflated: u64,
+}
+
+impl Default for ReadOptions {
+    /// 1 GiB: far above any NEFF seen (the corpus inflates to under 4 MiB), far below a bomb.
+    fn default() -> ReadOptions {
+        ReadOptions { max_inflated: 1 << 30 }
+    }
+}
+
+/// A NEFF read into memory: header, members and graphs.
+#[derive(Clone, Debug)]
+pub struct Neff {
+    header: Option<Header>,
+    hash: Option<HashStatus>,
+    store: members::Store,
+    graphs: Vec<Graph>,
+    info: Option<Info>,
+    warnings: Vec<Warning>,
+}
+
+/// What `info.json` says about the compiler run, when the NEFF has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// The whole object.
+    pub json: Map<String, Value>,
+}
+
+impl Info {
+    /// `tool_version`: the compiler's version (`2.23.6484.0+3b612583`).
+    #[must_use]
+    pub fn tool_version(&self) -> Option<&str> {
+        self.json.get("tool_version").and_then(Value::as_str)
+    }
+}
+
+/// One engine stream with its graph and bytes, as [`Neff::streams`] yields it.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamView<'a> {
+    /// The graph it belongs to.
+    pub graph: &'a Graph,
+    /// The stream entry.
+    pub stream: &'a Stream,
+    /// Its bytes, `None` when the stream is absent.
+    pub data: Option<&'a [u8]>,
+}
+
+impl StreamView<'_> {
+    /// `sg00/PE`: the graph and the engine's display name.
+    #[must_use]
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.graph.name, self.stream.engine.name())
+    }
+}
+
+impl Neff {
+    /// Read a NEFF file, or an unpacked NEFF directory.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`], and as [`Neff::from_bytes`] or [`Neff::from_dir`].
+    pub fn open(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Neff> {
+        let path = path.as_ref();
+        let io = |source| Error::Io { path: path.to_path_buf(), source };
+        if std::fs::metadata(path).map_err(io)?.is_dir() {
+            Neff::from_dir(path, options)
+        } else {
+            Neff::from_bytes(&std::fs::read(path).map_err(io)?, options)
+        }
+    }
+
+    /// Read a NEFF from its bytes.
+    ///
+    /// # Errors
+    ///
+    /// Header errors ([`Error::TruncatedHeader`], [`Error::HeaderSizeTooSmall`],
+    /// [`Error::HeaderSizePastEnd`], [`Error::DataSizePastEnd`]), payload errors
+    /// ([`Error::Gzip`], [`Error::InflateLimit`], [`Error::TrailingData`],
+    /// [`Error::Tar`], [`Error::UnsafeMemberPath`]), and graph errors as
+    /// [`Neff::from_dir`].
+    pub fn from_bytes(bytes: &[u8], options: &ReadOptions) -> Result<Neff> {
+        let header = Header::parse(bytes)?;
+        let mut warnings = Vec::new();
+        if header.pkg_version != 2 {
+            warnings.push(Warning::PkgVersion(header.pkg_version));
+        }
+        let window = &bytes[header.payload_range()];
+        let after = bytes.len() - header.payload_range().end;
+        if after > 0 {
+            warnings.push(Warning::TrailingFileBytes(after as u64));
+        }
+        let hash = HashStatus::check(&header.hash, window);
+        let store = payload::read(window, options.max_inflated, &mut warnings)?;
+        Neff::finish(Some(header), Some(hash), store, warnings)
+    }
+
+    /// Read an unpacked NEFF directory (a folder holding `kelf-0.json`, `sg00/`, …).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`], [`Error::DirectoryLimit`], and graph errors: [`Error::NoKelf`],
+    /// [`Error::MissingMember`], [`Error::Json`], [`Error::Schema`],
+    /// [`Error::UnsafeReference`], [`Error::NamedLink`].
+    pub fn from_dir(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Neff> {
+        let mut warnings = Vec::new();
+        let store = dir::read(path.as_ref(), options.max_inflated, &mut warnings)?;
+        Neff::finish(None, None, store, warnings)
+    }
+
+    fn finish(
+        header: Option<Header>,
+        hash: Option<HashStatus>,
+        store: members::Store,
+        mut warnings: Vec<Warning>,
+    ) -> Result<Neff> {
+        let graphs = graph::graphs(&store)?;
+        let info = store.get("info.json").and_then(|m| match serde_json::from_slice(m.data) {
+            Ok(Value::Object(json)) => Some(Info { json }),
+            Ok(_) => {
+                warnings.push(Warning::Info("not a JSON object".into()));
+                None
+            }
+            Err(e) => {
+                warnings.push(Warning::Info(e.to_string()));
+                None
+            }
+        });
+        Ok(Neff { header, hash, store, graphs, info, warnings })
+    }
+
+    /// The header; `None` for an unpacked directory, which has none.
+    #[must_use]
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    /// The hash check; `None` for an unpacked directory.
+    #[must_use]
+    pub fn hash(&self) -> Option<HashStatus> {
+        self.hash
+    }
+
+    /// Every member in archive order (a repeated path only once, its last copy).
+    pub fn members(&self) -> impl Iterator<Item = Member<'_>> + '_ {
+        self.store.iter()
+    }
+
+    /// The member at a normalised path (`sg00/def.json`).
+    #[must_use]
+    pub fn member(&self, path: &str) -> Option<&[u8]> {
+        self.store.get(path).map(|m| m.data)
+    }
+
+    /// The graphs (subgraphs) of every `kelf`, in order.
+    #[must_use]
+    pub fn graphs(&self) -> &[Graph] {
+        &self.graphs
+    }
+
+    /// The bytes of a stream of one of this NEFF's graphs; `None` when it is absent.
+    #[must_use]
+    pub fn stream_data(&self, stream: &Stream) -> Option<&[u8]> {
+        stream.member.map(|i| self.store.at(i).data)
+    }
+
+    /// Every engine stream of every graph, absent ones included.
+    pub fn streams(&self) -> impl Iterator<Item = StreamView<'_>> + '_ {
+        self.graphs.iter().flat_map(move |graph| {
+            graph.streams.iter().map(move |stream| StreamView {
+                graph,
+                stream,
+                data: self.stream_data(stream),
+            })
+        })
+    }
+
+    /// Whether the member at `path` is some graph's engine stream (other `.bin` members,
+    /// such as `default_*_table.bin`, are data even when their length is a multiple of 64).
+    #[must_use]
+    pub fn is_stream(&self, path: &str) -> bool {
+        self.graphs
+            .iter()
+            .flat_map(|g| &g.streams)
+            .any(|s| s.member.is_some() && s.path.as_deref() == Some(path))
+    }
+
+    /// `info.json`, when present and an object.
+    #[must_use]
+    pub fn info(&self) -> Option<&Info> {
+        self.info.as_ref()
+    }
+
+    /// What was odd but not fatal: skipped links and special members, duplicates,
+    /// trailing file bytes, an unknown `pkg_version`, a malformed `info.json`.
+    #[must_use]
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+}

@@ -1,0 +1,130 @@
+//! The payload: one gzip member, then zero padding up to `data_size`; inside, a tar.
+//!
+//! The tar (ustar, GNU or PAX, all read by the `tar` crate) is read straight from the
+//! inflating reader, each member into its own buffer, so the inflated tar is never held
+//! whole. The reader yields at most `max_inflated` bytes: a gzip bomb costs at most the
+//! limit before it is refused. Once the tar ends, the rest of the gzip member is drained
+//! (checking its CRC), and what follows the member must be zeros.
+
+use std::io::{self, Read};
+
+use flate2::bufread::GzDecoder;
+use tar::EntryType;
+
+use crate::error::{Error, Result, Warning};
+use crate::members::{normalise, read_member, Store};
+
+/// Inflate `window` (the payload) and read its tar's members.
+///
+/// # Errors
+///
+/// [`Error::Gzip`], [`Error::InflateLimit`], [`Error::TrailingData`], [`Error::Tar`],
+/// [`Error::UnsafeMemberPath`].
+pub(crate) fn read(window: &[u8], max_inflated: u64, warnings: &mut Vec<Warning>) -> Result<Store> {
+    let mut archive = tar::Archive::new(Inflate::new(window, max_inflated));
+    let read = members(&mut archive, max_inflated, warnings);
+    let mut inflate = archive.into_inner();
+    // The tar's end-of-archive blocks and padding are still inside the gzip member.
+    let store = read.and_then(|store| {
+        io::copy(&mut inflate, &mut io::sink())
+            .map_err(|e| Error::Gzip { detail: e.to_string() })?;
+        Ok(store)
+    });
+    // A failure below the tar (a bad gzip member, the limit) explains any tar error.
+    if inflate.over_limit {
+        return Err(Error::InflateLimit { limit: max_inflated });
+    }
+    if let Some(detail) = inflate.gzip_error.take() {
+        return Err(Error::Gzip { detail });
+    }
+    let store = store?;
+    // `bufread` over a slice consumes exactly the member's bytes: the rest is padding.
+    let rest = inflate.gz.into_inner();
+    if let Some(i) = rest.iter().position(|&b| b != 0) {
+        let consumed = (window.len() - rest.len()) as u64;
+        return Err(Error::TrailingData { offset: consumed + i as u64, len: rest.len() as u64 });
+    }
+    Ok(store)
+}
+
+/// Every entry of the tar: regular files kept, links and special files reported.
+fn members(
+    archive: &mut tar::Archive<Inflate<'_>>,
+    max_inflated: u64,
+    warnings: &mut Vec<Warning>,
+) -> Result<Store> {
+    let tar_err = |e: io::Error| Error::Tar { detail: e.to_string() };
+    let mut store = Store::default();
+    let mut budget = max_inflated;
+    for entry in archive.entries().map_err(tar_err)? {
+        let mut entry = entry.map_err(tar_err)?;
+        let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        let path =
+            normalise(&raw).map_err(|why| Error::UnsafeMemberPath { path: raw.clone(), why })?;
+        match entry.header().entry_type() {
+            EntryType::Regular | EntryType::Continuous => {
+                let size = entry.size();
+                let Some(data) = read_member(&mut entry, size, &mut budget).map_err(tar_err)?
+                else {
+                    return Err(Error::InflateLimit { limit: max_inflated });
+                };
+                if data.len() as u64 != size {
+                    return Err(Error::Tar {
+                        detail: format!(
+                            "member '{raw}' is cut short: {} of {size} bytes",
+                            data.len()
+                        ),
+                    });
+                }
+                store.add(path, data, warnings);
+            }
+            EntryType::Directory => {}
+            EntryType::Symlink | EntryType::Link => {
+                let target = entry
+                    .link_name_bytes()
+                    .map(|t| String::from_utf8_lossy(&t).into_owned())
+                    .unwrap_or_default();
+                store.add_link(path, target, warnings);
+            }
+            other => warnings.push(Warning::Special { path, kind: format!("{other:?}") }),
+        }
+    }
+    Ok(store)
+}
+
+/// The inflating reader under the tar: yields at most `left` bytes and remembers why it
+/// stopped, so that a tar error can be traced to a bomb or a bad gzip member.
+struct Inflate<'a> {
+    gz: GzDecoder<&'a [u8]>,
+    left: u64,
+    over_limit: bool,
+    gzip_error: Option<String>,
+}
+
+impl<'a> Inflate<'a> {
+    fn new(window: &'a [u8], limit: u64) -> Inflate<'a> {
+        Inflate { gz: GzDecoder::new(window), left: limit, over_limit: false, gzip_error: None }
+    }
+}
+
+impl Read for Inflate<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // At the limit, one more byte decides between the end of the member and a bomb.
+        let want = (buf.len() as u64).min(self.left.max(1)) as usize;
+        match self.gz.read(&mut buf[..want]) {
+            Ok(0) => Ok(0),
+            Ok(_) if self.left == 0 => {
+                self.over_limit = true;
+                Err(io::Error::other("inflate limit reached"))
+            }
+            Ok(n) => {
+                self.left -= n as u64;
+                Ok(n)
+            }
+            Err(e) => {
+                self.gzip_error.get_or_insert_with(|| e.to_string());
+                Err(e)
+            }
+        }
+    }
+}

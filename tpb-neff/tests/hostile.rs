@@ -1,0 +1,301 @@
+//! Broken and hostile NEFFs, built here from corrupted copies of the small corpus NEFF:
+//! each gets its typed error (or, where the format allows it, a warning), never a panic,
+//! a hang or an unbounded allocation.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{
+    gzip, neff, neff_with_payload, small, small_members, tar, with_member, without_member, Kind,
+};
+use tpb_neff::{Engine, Error, Neff, ReadOptions, Warning};
+
+fn read(bytes: &[u8]) -> Result<Neff, Error> {
+    Neff::from_bytes(bytes, &ReadOptions::default())
+}
+
+fn set_u64(bytes: &mut [u8], at: usize, v: u64) {
+    bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// The small NEFF's `sg00/def.json` with `edit` applied.
+fn def_with(edit: impl FnOnce(&mut serde_json::Map<String, Value>)) -> Vec<u8> {
+    let m = small_members();
+    let Some((_, Kind::File(def))) = m.iter().find(|(p, _)| p == "sg00/def.json") else { panic!() };
+    let mut def: Value = serde_json::from_slice(def).unwrap();
+    edit(def.as_object_mut().unwrap());
+    neff(&with_member("sg00/def.json", &serde_json::to_vec(&def).unwrap()))
+}
+
+#[test]
+fn a_truncated_header() {
+    let bytes = small();
+    assert!(matches!(read(&bytes[..500]), Err(Error::TruncatedHeader { len: 500 })));
+    assert!(matches!(read(&[]), Err(Error::TruncatedHeader { len: 0 })));
+}
+
+#[test]
+fn header_size_past_the_end_or_inside_the_header() {
+    let mut bytes = small();
+    let len = bytes.len() as u64;
+    set_u64(&mut bytes, 8, len + 1);
+    assert!(
+        matches!(read(&bytes), Err(Error::HeaderSizePastEnd { header_size, .. }) if header_size == len + 1)
+    );
+    set_u64(&mut bytes, 8, u64::MAX);
+    assert!(matches!(read(&bytes), Err(Error::HeaderSizePastEnd { .. })));
+    set_u64(&mut bytes, 8, 16);
+    assert!(matches!(read(&bytes), Err(Error::HeaderSizeTooSmall { header_size: 16 })));
+}
+
+#[test]
+fn data_size_past_the_end() {
+    let mut bytes = small();
+    let len = bytes.len() as u64;
+    set_u64(&mut bytes, 0x10, len);
+    assert!(
+        matches!(read(&bytes), Err(Error::DataSizePastEnd { data_size, .. }) if data_size == len)
+    );
+    // No overflow on the sum.
+    set_u64(&mut bytes, 0x10, u64::MAX);
+    assert!(matches!(read(&bytes), Err(Error::DataSizePastEnd { .. })));
+}
+
+#[test]
+fn a_gzip_bomb_stops_at_the_configured_limit() {
+    let bomb = gzip(&vec![0u8; 8 << 20]);
+    assert!(bomb.len() < 64 << 10);
+    let bytes = neff_with_payload(&bomb);
+    let limit = 1 << 20;
+    let err = Neff::from_bytes(&bytes, &ReadOptions { max_inflated: limit }).unwrap_err();
+    assert!(matches!(err, Error::InflateLimit { limit: 1_048_576 }), "{err:?}");
+    assert!(err.to_string().starts_with("payload inflates to more than 1048576 bytes"), "{err}");
+}
+
+#[test]
+fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
+    let bytes = neff(&with_member("sg00/weights.npy", &vec![0u8; 4 << 20]));
+    let options = ReadOptions { max_inflated: 1 << 20 };
+    assert!(matches!(
+        Neff::from_bytes(&bytes, &options),
+        Err(Error::InflateLimit { limit: 1_048_576 })
+    ));
+    assert!(read(&bytes).is_ok());
+}
+
+#[test]
+fn a_tar_cut_inside_a_member() {
+    let mut t = tar(&with_member("zz_last.bin", &[7u8; 5000]));
+    t.truncate(t.len() - 1024 - 3000);
+    let err = read(&neff_with_payload(&gzip(&t))).unwrap_err();
+    assert!(matches!(&err, Error::Tar { detail } if detail.contains("zz_last.bin")), "{err:?}");
+}
+
+#[test]
+fn tar_members_that_climb_out_or_are_absolute() {
+    let mut m = small_members();
+    m.push(("sg00/../../x".into(), Kind::File(b"x".to_vec())));
+    let err = read(&neff(&m)).unwrap_err();
+    assert!(
+        matches!(&err, Error::UnsafeMemberPath { path, why: "contains .." } if path == "sg00/../../x"),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("sg00/../../x"), "{err}");
+
+    let mut m = small_members();
+    m.push(("/x".into(), Kind::File(b"x".to_vec())));
+    assert!(
+        matches!(read(&neff(&m)), Err(Error::UnsafeMemberPath { path, why: "absolute" }) if path == "/x")
+    );
+}
+
+#[test]
+fn a_symlink_member_is_never_followed() {
+    // Not named by any JSON: skipped and reported.
+    let mut m = small_members();
+    m.push(("evil".into(), Kind::Symlink("/etc/passwd".into())));
+    let neff_ = read(&neff(&m)).unwrap();
+    assert_eq!(
+        neff_.warnings(),
+        [Warning::Link { path: "evil".into(), target: "/etc/passwd".into() }]
+    );
+    assert_eq!(neff_.member("evil"), None);
+
+    // Named as a stream: an error naming both.
+    let mut m = without_member("sg00/PE.bin");
+    m.push(("sg00/PE.bin".into(), Kind::Symlink("/etc/passwd".into())));
+    let err = read(&neff(&m)).unwrap_err();
+    assert!(
+        matches!(&err, Error::NamedLink { path, named_by } if path == "sg00/PE.bin" && named_by == "sg00/def.json"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn no_kelf() {
+    assert!(matches!(read(&neff(&without_member("kelf-0.json"))), Err(Error::NoKelf)));
+}
+
+#[test]
+fn a_malformed_kelf() {
+    let err = read(&neff(&with_member("kelf-0.json", b"{\"graphs\": [}"))).unwrap_err();
+    assert!(matches!(&err, Error::Json { member, .. } if member == "kelf-0.json"), "{err:?}");
+    let err = read(&neff(&with_member("kelf-0.json", b"{\"target\": \"cayman\"}"))).unwrap_err();
+    assert!(matches!(&err, Error::Schema { member, .. } if member == "kelf-0.json"), "{err:?}");
+    let err = read(&neff(&with_member("kelf-0.json", b"[1, 2]"))).unwrap_err();
+    assert!(matches!(&err, Error::Schema { member, .. } if member == "kelf-0.json"), "{err:?}");
+    let kelf = json!({"graphs": [{"name": "..", "definition": "sg00/def.json"}]});
+    let err = read(&neff(&with_member("kelf-0.json", kelf.to_string().as_bytes()))).unwrap_err();
+    assert!(matches!(&err, Error::UnsafeReference { path, .. } if path == ".."), "{err:?}");
+}
+
+#[test]
+fn a_missing_def_json() {
+    let err = read(&neff(&without_member("sg00/def.json"))).unwrap_err();
+    assert!(
+        matches!(&err, Error::MissingMember { path, named_by } if path == "sg00/def.json" && named_by == "kelf-0.json"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_def_json_that_names_a_path_outside() {
+    let bytes = def_with(|d| {
+        d.insert("pe_instr".into(), "../../etc/passwd".into());
+    });
+    let err = read(&bytes).unwrap_err();
+    assert!(
+        matches!(&err, Error::UnsafeReference { path, named_by, why: "contains .." } if path == "../../etc/passwd" && named_by == "sg00/def.json"),
+        "{err:?}"
+    );
+    let bytes = def_with(|d| {
+        d.insert("sp_instr".into(), "/etc/passwd".into());
+    });
+    assert!(matches!(read(&bytes), Err(Error::UnsafeReference { why: "absolute", .. })));
+    let bytes = def_with(|d| {
+        d.insert("sp_instr".into(), 7.into());
+    });
+    assert!(matches!(read(&bytes), Err(Error::Schema { member, .. }) if member == "sg00/def.json"));
+}
+
+#[test]
+fn a_stream_that_is_not_a_multiple_of_64_is_returned_whole() {
+    let neff_ = read(&neff(&with_member("sg00/PE.bin", &[0xB1; 100]))).unwrap();
+    let pe = &neff_.graphs()[0].streams[0];
+    assert_eq!(neff_.stream_data(pe).map(<[u8]>::len), Some(100));
+}
+
+#[test]
+fn missing_and_empty_streams_are_legal() {
+    let mut m = with_member("sg00/SP.bin", &[]);
+    m.retain(|(p, _)| p != "sg00/Pool.bin");
+    let neff_ = read(&neff(&m)).unwrap();
+    let s = &neff_.graphs()[0].streams;
+    assert_eq!(
+        (s[2].engine, s[2].is_present(), s[2].path.as_deref()),
+        (Engine::Pool, false, Some("sg00/Pool.bin"))
+    );
+    assert_eq!(neff_.stream_data(&s[2]), None);
+    assert_eq!(neff_.stream_data(&s[4]), Some(&[][..]));
+}
+
+#[test]
+fn the_engine_json_and_the_legacy_name_are_fallbacks() {
+    // No `pe_instr`: the engine JSON's "instr". No `dve_instr` nor `dve`: legacy `dve.bin`.
+    let mut m = with_member("sg00/dve.bin", &[0xB1; 64]);
+    let Some((_, Kind::File(def))) = m.iter().find(|(p, _)| p == "sg00/def.json") else { panic!() };
+    let mut def: Value = serde_json::from_slice(def).unwrap();
+    let d = def.as_object_mut().unwrap();
+    d.remove("pe_instr");
+    d.remove("dve_instr");
+    d.remove("dve");
+    d.remove("sp_instr");
+    d.remove("sp");
+    let def = serde_json::to_vec(&def).unwrap();
+    m.retain(|(p, _)| p != "sg00/def.json");
+    m.push(("sg00/def.json".into(), Kind::File(def)));
+    let neff_ = read(&neff(&m)).unwrap();
+    let s = &neff_.graphs()[0].streams;
+    assert_eq!(s[0].path.as_deref(), Some("sg00/PE.bin"));
+    assert_eq!(neff_.stream_data(&s[0]).map(<[u8]>::len), Some(768));
+    assert_eq!(s[3].path.as_deref(), Some("sg00/dve.bin"));
+    assert_eq!((s[4].path.as_deref(), s[4].is_present()), (None, false));
+}
+
+#[test]
+fn a_payload_that_is_not_gzip() {
+    let mut bytes = small();
+    bytes[1024] = b'P';
+    assert!(matches!(read(&bytes), Err(Error::Gzip { .. })));
+    let bytes = neff_with_payload(&[]);
+    assert!(matches!(read(&bytes), Err(Error::Gzip { .. })));
+    // A valid gzip member whose content is not a tar.
+    let bytes = neff_with_payload(&gzip(b"not a tar archive at all"));
+    assert!(matches!(read(&bytes), Err(Error::Tar { .. }) | Err(Error::NoKelf)));
+}
+
+#[test]
+fn a_corrupt_deflate_stream_or_crc() {
+    let mut bytes = small();
+    let n = bytes.len();
+    // The gzip trailer (CRC32, ISIZE) sits just before the zero padding.
+    let end = bytes.iter().rposition(|&b| b != 0).unwrap();
+    bytes[end] ^= 0xFF;
+    assert!(matches!(read(&bytes), Err(Error::Gzip { .. })), "{n}");
+}
+
+#[test]
+fn trailing_garbage_after_the_gzip_member() {
+    let mut bytes = small();
+    let n = bytes.len();
+    bytes[n - 1] = 0x5A;
+    assert!(matches!(read(&bytes), Err(Error::TrailingData { len, .. }) if len > 0));
+    // Bytes past the payload window are not part of the NEFF: a warning.
+    let mut bytes = small();
+    bytes.extend_from_slice(b"extra");
+    let neff_ = read(&bytes).unwrap();
+    assert_eq!(neff_.warnings(), [Warning::TrailingFileBytes(5)]);
+}
+
+#[test]
+fn an_unknown_pkg_version_is_a_warning() {
+    let mut bytes = small();
+    set_u64(&mut bytes, 0, 3);
+    assert_eq!(read(&bytes).unwrap().warnings(), [Warning::PkgVersion(3)]);
+}
+
+#[test]
+fn a_directory_never_follows_links_and_refuses_unsafe_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    tar::Archive::new(&tar(&small_members())[..]).unpack(d).unwrap();
+    let outside = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(outside.path(), [0xEE; 64]).unwrap();
+
+    std::os::unix::fs::symlink(outside.path(), d.join("evil")).unwrap();
+    let neff_ = Neff::open(d, &ReadOptions::default()).unwrap();
+    assert!(matches!(neff_.warnings(), [Warning::Link { path, .. }] if path == "evil"));
+    assert!(neff_.members().all(|m| m.data != [0xEE; 64]));
+
+    std::fs::remove_file(d.join("sg00/PE.bin")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), d.join("sg00/PE.bin")).unwrap();
+    assert!(
+        matches!(Neff::open(d, &ReadOptions::default()), Err(Error::NamedLink { path, .. }) if path == "sg00/PE.bin")
+    );
+    std::fs::remove_file(d.join("sg00/PE.bin")).unwrap();
+
+    let mut def: Value =
+        serde_json::from_slice(&std::fs::read(d.join("sg00/def.json")).unwrap()).unwrap();
+    def["pe_instr"] = "../../etc/passwd".into();
+    std::fs::write(d.join("sg00/def.json"), def.to_string()).unwrap();
+    assert!(matches!(Neff::open(d, &ReadOptions::default()), Err(Error::UnsafeReference { .. })));
+
+    assert!(matches!(
+        Neff::open(d, &ReadOptions { max_inflated: 1000 }),
+        Err(Error::DirectoryLimit { limit: 1000 })
+    ));
+    assert!(matches!(
+        Neff::open(d.join("nothing"), &ReadOptions::default()),
+        Err(Error::Io { .. })
+    ));
+}
