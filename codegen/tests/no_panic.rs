@@ -541,6 +541,25 @@ fn apply(text: &str, m: &Mutation) -> String {
     t
 }
 
+/// Apply `muts` to file `which` (modulo their number) of `files` and load them, after
+/// `base` as `_base.isa` if given.
+fn load_mutated(
+    mut files: Vec<(String, String)>,
+    which: usize,
+    muts: &[Mutation],
+    base: Option<&String>,
+) {
+    let f = which % files.len();
+    for m in muts {
+        files[f].1 = apply(&files[f].1, m);
+    }
+    trace(&format!("{} after {muts:?}", files[f].0), &files[f].1);
+    if let Some(base) = base {
+        files.insert(0, ("isa/_base.isa".into(), base.clone()));
+    }
+    load_all(&files);
+}
+
 // ---------------------------------------------------------------------------------
 // Property tests
 // ---------------------------------------------------------------------------------
@@ -617,12 +636,7 @@ fn mutated_committed_spec() {
         let files = spec_files();
         let n = files.len();
         run(64, (0..n, prop::collection::vec(mutation(), 1..4)), |(which, muts)| {
-            let mut files = files.clone();
-            for m in &muts {
-                files[which].1 = apply(&files[which].1, m);
-            }
-            trace(&format!("{} after {muts:?}", files[which].0), "");
-            load_all(&files);
+            load_mutated(files.clone(), which, &muts, None);
         });
     });
 }
@@ -639,16 +653,7 @@ fn mutated_fixtures() {
             256,
             (0..n, any::<usize>(), prop::collection::vec(mutation(), 1..4), any::<bool>()),
             |(which, file, muts, with_base)| {
-                let mut files = specs[which].clone();
-                let f = file % files.len();
-                for m in &muts {
-                    files[f].1 = apply(&files[f].1, m);
-                }
-                trace(&format!("{} after {muts:?}", files[f].0), &files[f].1);
-                if with_base {
-                    files.insert(0, ("isa/_base.isa".into(), base.clone()));
-                }
-                load_all(&files);
+                load_mutated(specs[which].clone(), file, &muts, with_base.then_some(&base));
             },
         );
     });
@@ -667,12 +672,7 @@ fn mutated_round_two_spec() {
             spec.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
         let n = files.len();
         run(256, (0..n, prop::collection::vec(mutation(), 1..3)), |(which, muts)| {
-            let mut files = files.clone();
-            for m in &muts {
-                files[which].1 = apply(&files[which].1, m);
-            }
-            trace(&format!("{} after {muts:?}", files[which].0), &files[which].1);
-            load_all(&files);
+            load_mutated(files.clone(), which, &muts, None);
         });
     });
 }
