@@ -901,6 +901,21 @@ fn the_round_two_model_in_detail() {
     let op = &m[m.opcode_enum()];
     assert_eq!(op.variant_named("WIDE").unwrap().engines, [0]);
     assert!(op.variant_named("PFX").unwrap().engines.is_empty());
+    // A view by generation, and a group placed on one generation only.
+    assert_eq!(u.views[2].meta.archs, Some(vec![new]));
+    let grouped = &m[m.arm_named("GROUPED").unwrap()];
+    let names = |a: ArchId| -> Vec<&str> {
+        grouped
+            .layout_on(a)
+            .fields
+            .iter()
+            .filter(|f| !f.inherited)
+            .map(|f| f.name.as_str())
+            .collect()
+    };
+    assert_eq!(names(old), ["a_g0", "a_g1", "rest"]);
+    assert_eq!(names(new), ["wide", "rest"]);
+    assert_eq!(grouped.mnemonic, "grouped");
     // Rust names, computed once by the naming pass.
     assert_eq!((wide.rust.as_str(), wide.rust_ref.as_str()), ("WideArm", "WideArmRef"));
     assert_eq!(engines.words[1].rust, "Act");
