@@ -70,7 +70,12 @@ struct Items<'a> {
     geometry: Vec<&'a ast::Item>,
 }
 
-pub fn lower(sources: Sources) -> Result<Model, Failure> {
+pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
+    // An empty spec still gets a diagnostic ("no record"), which needs a file to point
+    // at: the spec folder itself, empty.
+    if sources.iter().next().is_none() {
+        sources.add("isa", "");
+    }
     let mut errors = Vec::new();
     let mut files = Vec::new();
     let mut arch_files: Vec<(FileId, ArchFile)> = Vec::new();
@@ -293,6 +298,55 @@ fn u8_of(cx: &mut Cx<'_>, i: ast::Int, what: &str) -> Option<u8> {
                 format!("{what} {:#x} does not fit in a byte", i.value),
             ));
             None
+        }
+    }
+}
+
+/// Spec text for the unit tests of the lowering passes.
+#[cfg(test)]
+mod test_support {
+    use crate::{Failure, Model, Sources};
+
+    /// Two generations, `old` (1) and `new` (2).
+    pub const OLD_NEW: [(&str, &str); 2] = [
+        ("isa/arch/old.toml", "name = \"old\"\ngeneration = 1\nlabel = \"V1\"\n"),
+        ("isa/arch/new.toml", "name = \"new\"\ngeneration = 2\nlabel = \"V2\"\n"),
+    ];
+
+    /// `old`, `new` and a third generation, `next` (3, alias `n3`).
+    pub const OLD_NEW_NEXT: [(&str, &str); 3] = [
+        OLD_NEW[0],
+        OLD_NEW[1],
+        (
+            "isa/arch/next.toml",
+            "name = \"next\"\ngeneration = 3\nlabel = \"V3\"\naliases = [\"n3\"]\n",
+        ),
+    ];
+
+    /// A one-byte record over `OPCODE`, for specs that need one and declare their own
+    /// `OPCODE` (`enum OPCODE : u8 { ... }`).
+    pub const RECORD: &str = "record R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n";
+
+    /// Load `.isa` text (`isa/x.isa`) with `extra` files.
+    pub fn load(text: &str, extra: &[(&str, &str)]) -> Result<Model, Failure> {
+        let mut s = Sources::new();
+        s.add("isa/x.isa", text);
+        for (p, t) in extra {
+            s.add(*p, *t);
+        }
+        crate::load(s)
+    }
+
+    /// Like [`load`], for text that checks.
+    pub fn model(text: &str, extra: &[(&str, &str)]) -> Model {
+        load(text, extra).unwrap_or_else(|f| panic!("{text}\ndoes not load:\n{}", f.render()))
+    }
+
+    /// The messages of text that does not check.
+    pub fn errors(text: &str, extra: &[(&str, &str)]) -> Vec<String> {
+        match load(text, extra) {
+            Ok(_) => panic!("{text}\nloads"),
+            Err(f) => f.diagnostics.0.into_iter().map(|d| d.message).collect(),
         }
     }
 }

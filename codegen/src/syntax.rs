@@ -48,9 +48,19 @@ fn syntax_errors(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> 
     let mut error = syntax_error(file, text, first);
     loop {
         let (from, to, unfinished) = declaration_around(text, pos);
-        if unfinished {
-            let end = text[from..].find(char::is_whitespace).map_or(text.len(), |n| from + n);
-            error = error.with(Span::new(file, from, end), "this declaration is not finished");
+        // At the next declaration or at the end of the file, a block still open is the
+        // likely mistake: name the item it belongs to.
+        let at_end = text[pos..].trim().is_empty();
+        if unfinished || at_end {
+            if let Some(open) = unclosed_block(&text[from..pos]) {
+                error = error.with(
+                    Span::new(file, from + open, from + open + 1),
+                    format!("the block of {} opened here is not closed", item_title(&text[from..])),
+                );
+            } else if unfinished {
+                let end = text[from..].find(char::is_whitespace).map_or(text.len(), |n| from + n);
+                error = error.with(Span::new(file, from, end), "this declaration is not finished");
+            }
         }
         out.push(error);
         if out.len() == MAX_SYNTAX_ERRORS {
@@ -116,6 +126,48 @@ fn declaration_around(text: &str, pos: usize) -> (usize, usize, bool) {
         next = text[l..].find('\n').map(|i| l + i + 1);
     }
     (from, to, at_item_start && from < here)
+}
+
+/// The offset of the outermost `{` of `decl` that no `}` closes, skipping comments and
+/// strings.
+fn unclosed_block(decl: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    let mut chars = decl.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '/' if chars.peek().is_some_and(|&(_, n)| n == '/') => {
+                while chars.next_if(|&(_, n)| n != '\n').is_some() {}
+            }
+            '"' => {
+                while let Some((_, n)) = chars.next() {
+                    match n {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' | '\n' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
+}
+
+/// `struct 'A'`: the keyword and name a declaration begins with.
+fn item_title(decl: &str) -> String {
+    let mut words =
+        decl.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+    match (words.next(), words.next()) {
+        (Some(kw), Some(name)) => format!("{kw} '{name}'"),
+        (Some(kw), None) => kw.to_string(),
+        _ => "this declaration".to_string(),
+    }
 }
 
 fn error_pos(e: &pest::error::Error<Rule>) -> usize {
@@ -263,6 +315,92 @@ mod tests {
         assert_eq!(a.docs, ["trailing"]);
         let ast::Member::Field { ann: b, .. } = &members[1] else { panic!() };
         assert_eq!(b.attrs[0].name.name, "confidence");
+    }
+
+    fn items(text: &str) -> Vec<ast::Item> {
+        match parse(FileId(0), text) {
+            Ok(f) => f.items,
+            Err(e) => panic!("{text:?} does not parse: {:?}", e[0].message),
+        }
+    }
+
+    #[test]
+    fn parses_a_union_with_tests_and_attributes() {
+        let i = items("union U : 4 {\n  i I when byte 3 & 0x60 == 0x20\n  t T otherwise @archs(new)\n  f f32\n}\n");
+        let ast::ItemKind::Union { size, views } = &i[0].kind else { panic!("not a union") };
+        assert_eq!(size.value, 4);
+        let w = views[0].when.as_ref().expect("a byte test");
+        assert_eq!((w.offset.value, w.mask.value, w.value.value), (3, 0x60, 0x20));
+        assert!(!views[0].otherwise && views[1].otherwise && views[1].when.is_none());
+        assert_eq!(views[1].ann.attrs[0].name.name, "archs");
+        assert!(views[2].when.is_none() && !views[2].otherwise);
+    }
+
+    #[test]
+    fn parses_the_opcode_table_and_a_vocabulary() {
+        let i = items("enum ENGINE { PE ACT }\n@status(maintained)\nenum OPCODE : u8 {\n  A = 1 => X @engine(PE, ACT) @status(dormant)\n  B = 2\n}\n");
+        let ast::ItemKind::Enum { width: None, variants } = &i[0].kind else {
+            panic!("a vocabulary")
+        };
+        let words: Vec<&str> = variants.iter().map(|v| v.name.name.as_str()).collect();
+        assert_eq!(words, ["PE", "ACT"]);
+        assert!(variants.iter().all(|v| v.value.is_none() && v.arm.is_none()));
+        let ast::ItemKind::Enum { width: Some(w), variants } = &i[1].kind else {
+            panic!("an enum")
+        };
+        assert_eq!(w.name, "u8");
+        assert_eq!(i[1].ann.attrs[0].name.name, "status");
+        assert_eq!(variants[0].arm.as_ref().map(|a| a.name.as_str()), Some("X"));
+        let attrs: Vec<&str> = variants[0].ann.attrs.iter().map(|a| a.name.name.as_str()).collect();
+        assert_eq!(attrs, ["engine", "status"]);
+        assert_eq!(variants[0].ann.attrs[0].args.len(), 2);
+        assert!(variants[1].arm.is_none() && variants[1].ann.attrs.is_empty());
+    }
+
+    #[test]
+    fn parses_preamble_subsets_engines_and_unknown_bytes() {
+        let i = items("record R : 8 {\n  discriminant 0 OPCODE\n  engines ENGINE\n  0 h H\n}\narm A : R() {\n  0 op OPCODE\n  1 u unknown[7]\n}\narm B : R(h, e) {\n}\narm C : R {\n}\n");
+        let ast::ItemKind::Record { engines, .. } = &i[0].kind else { panic!("a record") };
+        assert_eq!(engines[0].name, "ENGINE");
+        let preamble = |k: &ast::ItemKind| match k {
+            ast::ItemKind::Arm { preamble, .. } => {
+                preamble.as_ref().map(|(v, _)| v.iter().map(|x| x.name.clone()).collect::<Vec<_>>())
+            }
+            _ => panic!("an arm"),
+        };
+        assert_eq!(preamble(&i[1].kind), Some(vec![]));
+        assert_eq!(preamble(&i[2].kind), Some(vec!["h".to_string(), "e".to_string()]));
+        assert_eq!(preamble(&i[3].kind), None);
+        let ast::ItemKind::Arm { members, .. } = &i[1].kind else { panic!() };
+        let ast::Member::Field { ty: ast::TypeRef::Unknown(n, _), .. } = &members[1] else {
+            panic!("unknown[7]")
+        };
+        assert_eq!(n.value, 7);
+    }
+
+    #[test]
+    fn parses_typed_bit_fields() {
+        let i = items("bits P : u8 {\n  0..4 lo DTYPE\n  4..7 hi\n  7..8 f bool\n}\n");
+        let ast::ItemKind::Bits { fields, .. } = &i[0].kind else { panic!("bits") };
+        let types: Vec<Option<&str>> =
+            fields.iter().map(|f| f.ty.as_ref().map(|t| t.name.as_str())).collect();
+        assert_eq!(types, [Some("DTYPE"), None, Some("bool")]);
+    }
+
+    #[test]
+    fn an_unclosed_block_is_found_past_comments_and_strings() {
+        assert_eq!(unclosed_block("struct A : 1 { // }\n  @source(\"}\") 0 a u8\n"), Some(13));
+        assert_eq!(
+            unclosed_block("bits B : u8 {\n  alt a otherwise {\n    0..1 x\n  }\n"),
+            Some(12)
+        );
+        // The outermost open block is the item's, whichever inner brace is missing.
+        assert_eq!(unclosed_block("bits B : u8 {\n  alt a otherwise {\n    0..1 x\n}\n"), Some(12));
+        assert_eq!(unclosed_block("struct A : 1 {\n  0 a u8\n}\n"), None);
+        assert_eq!(unclosed_block("@source(\"\\\"{\")\nrule r(x) = x\n"), None);
+        assert_eq!(item_title("arm X : R() {"), "arm 'X'");
+        assert_eq!(item_title("enum ENGINE { PE }"), "enum 'ENGINE'");
+        assert_eq!(item_title("{"), "this declaration");
     }
 
     #[test]

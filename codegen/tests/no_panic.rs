@@ -1,7 +1,10 @@
 //! `codegen::load` never panics, whatever the text: arbitrary strings, grammar-token
-//! soup, arch-file soup, and mutated copies of the committed spec, as `.isa` and as
-//! `.toml` files; plus a list of hand-picked edge cases (huge offsets and sizes, deep
-//! nesting, odd TOML values).
+//! soup, well-formed item shapes of every construct (unions, vocabularies,
+//! per-generation members, preamble subsets, typed bit-fields, the opcode table's
+//! attributes), arch-file soup, and mutated copies of the committed spec and of every
+//! diagnostic fixture, as `.isa` and as `.toml` files; plus a list of hand-picked edge
+//! cases (huge offsets and sizes, deep nesting, odd TOML values). Whatever loads is also
+//! generated: `codegen::generate` never panics on a checked model either.
 //!
 //! The property tests run in a child process (this test binary, filtered to one test)
 //! so that a stack overflow, which aborts instead of unwinding, fails that one test
@@ -36,21 +39,59 @@ fn spec_files() -> Vec<(String, String)> {
     out
 }
 
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/errors")
+}
+
 fn base_isa() -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/errors/_base.isa");
+    let p = fixtures_dir().join("_base.isa");
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
 }
 
+/// Every `.isa` and `.toml` file of the diagnostic fixtures, one spec file set per
+/// fixture (a file, or a folder with its arch files), as `(isa/…, text)`.
+fn fixture_specs() -> Vec<Vec<(String, String)>> {
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(fixtures_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    entries
+        .into_iter()
+        .filter_map(|p| {
+            if p.is_dir() {
+                let s = Sources::read_spec(&p, "isa").unwrap_or_else(|e| panic!("{e}"));
+                Some(s.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect())
+            } else if p.extension().is_some_and(|e| e == "isa") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let name = p.file_name().unwrap().to_string_lossy();
+                Some(vec![(format!("isa/{name}"), text)])
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Two generations, for `@archs` in the item shapes.
+const ARCHS: [(&str, &str); 2] = [
+    ("isa/arch/old.toml", "name = \"old\"\ngeneration = 1\nlabel = \"V1\"\n"),
+    ("isa/arch/new.toml", "name = \"new\"\ngeneration = 2\nlabel = \"V2\"\n"),
+];
+
 /// Load `files`; the result does not matter, only that it returns. A returned failure
-/// is also rendered both ways, since rendering walks every span.
+/// is also rendered both ways, since rendering walks every span; a model is generated.
 fn load_all(files: &[(String, String)]) {
     let mut s = Sources::new();
     for (p, t) in files {
         s.add(p.clone(), t.clone());
     }
-    if let Err(f) = load(s) {
-        let _ = f.render();
-        let _ = f.short();
+    match load(s) {
+        Ok(model) => {
+            let _ = codegen::generate(&model);
+        }
+        Err(f) => {
+            let _ = f.render();
+            let _ = f.short();
+        }
     }
 }
 
@@ -120,6 +161,22 @@ const ISA_TOKENS: &[&str] = &[
     "arm",
     "bits",
     "enum",
+    "union",
+    "engines",
+    "unknown",
+    "byte",
+    "unknown[3]",
+    "unknown[0]",
+    "f32",
+    "ENGINE",
+    "@status(dormant)",
+    "@status(x)",
+    "@status()",
+    "@engine(PE)",
+    "@engine(PE, ACT)",
+    "@engine()",
+    "@archs(old)",
+    "@archs(new..)",
     "band",
     "bind",
     "sentinel",
@@ -262,7 +319,7 @@ fn isa_items() -> impl Strategy<Value = String> {
     let prim = prop::sample::select(
         &["u8", "u16", "u32", "u64", "i8", "i64", "bool", "A", "G", "OPCODE"][..],
     );
-    let item = (0..12u8, name.clone(), name, prim.clone(), prim, num.clone(), num.clone(), num).prop_map(
+    let item = (0..20u8, name.clone(), name, prim.clone(), prim, num.clone(), num.clone(), num).prop_map(
         |(k, n1, n2, p1, p2, a, b, c)| match k {
             0 => format!("struct {n1} : {a} {{\n    {b} {n2} {p1}\n    {c} y [{p2}; {a}]\n}}\n"),
             1 => format!("group {n1} : {a} {{\n    {b} {n2} {p1}\n}}\nstruct S{n2} : {c} {{\n    {b} use {n1}\n}}\n"),
@@ -275,6 +332,14 @@ fn isa_items() -> impl Strategy<Value = String> {
             8 => format!("aperture {n1} {{\n    {n2} = {a} + {b}\n    q = {b} ..= {c}\n}}\n"),
             9 => format!("geometry {n2} : [{p1}?; {n1}]\nderived d{n2} : {p2} = {a} * {n2} + {b} / {c}\n"),
             10 => format!("rule {n2}(x, {n2}) = x << {a} >> {b} requires x < {c}, {n2} == x\n"),
+            11 => format!("union {n1} : {a} {{\n    {n2} {p1} when byte {b} & {c} == {a}\n    v {p2} otherwise\n    w [{p1}; {b}] @archs(new)\n}}\n"),
+            12 => format!("enum {n1} {{ {n2} PE ACT {n2} }}\nrecord {n2} : {a} {{\n    discriminant {b} OPCODE\n    engines {n1}\n    0 header HEADER\n}}\n"),
+            13 => format!("arm {n1} : R({n2}) {{\n    {a} {n2} {p1}  @archs(old)\n    {a} {n2} {p2}  @archs(new..)\n    {b} r unknown[{c}]\n}}\n"),
+            14 => format!("arm {n1} : R() {{\n    0 opcode {p1}\n    {a} {n2} {p2}\n    {b} r reserved[{c}]\n}}\n"),
+            15 => format!("bits {n1} : {p1} {{\n    {a}..{b} {n2} bool\n    {b}..{c} k {p2}\n}}\n"),
+            16 => format!("@status(maintained)\nenum {n1} : {p1} {{\n    {n2} = {a} => {n1} @engine(PE) @status(dormant)\n    Y = {b} => {n2} @archs(old)\n}}\n"),
+            17 => format!("struct {n1} : {a} {{\n    {b} {n2} f32\n    {c} u unknown[{a}]\n    0 v {p1} @archs(new)\n}}\n"),
+            18 => format!("enum ENGINE {{ PE ACT }}\nrecord Q : {a} {{\n    discriminant 0 {n1}\n    engines ENGINE\n    0 h {n1}\n    {b} e {p1}\n}}\n"),
             _ => format!("record {n1} : {a} {{\n    discriminant {b} {n2}\n    {c} h {p1}\n}}\n"),
         },
     );
@@ -360,8 +425,8 @@ enum Mutation {
     Insert { at: usize, token: String },
     /// Replace the `n`-th number with another.
     Number { n: usize, with: String },
-    /// Replace the `n`-th name with another name of the spec.
-    Name { n: usize, with: String },
+    /// Replace the `n`-th name with the `m`-th name of the same file.
+    Name { n: usize, m: usize },
     /// Duplicate line `line`.
     DupLine { line: usize },
     /// Swap lines `a` and `b`.
@@ -391,32 +456,11 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         ][..],
     )
     .prop_map(str::to_string);
-    let name = prop::sample::select(
-        &[
-            "num_tpb",
-            "num_seng",
-            "num_dma_engines",
-            "cayman",
-            "mariana",
-            "sunda",
-            "OPCODE",
-            "HEADER",
-            "EVENTS",
-            "TPB_INST",
-            "PSEUDO_INST",
-            "DTYPE_PAIR",
-            "ADDR4",
-            "marker",
-            "TPB_ENG_TYPE",
-            "x",
-        ][..],
-    )
-    .prop_map(str::to_string);
     prop_oneof![
         (any::<usize>(), 1usize..40).prop_map(|(at, len)| Mutation::Delete { at, len }),
         (any::<usize>(), token).prop_map(|(at, token)| Mutation::Insert { at, token }),
         (any::<usize>(), number).prop_map(|(n, with)| Mutation::Number { n, with }),
-        (any::<usize>(), name).prop_map(|(n, with)| Mutation::Name { n, with }),
+        (any::<usize>(), any::<usize>()).prop_map(|(n, m)| Mutation::Name { n, m }),
         any::<usize>().prop_map(|line| Mutation::DupLine { line }),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::SwapLines { a, b }),
     ]
@@ -462,7 +506,7 @@ fn apply(text: &str, m: &Mutation) -> String {
             let a = floor_char_boundary(&t, at % (t.len() + 1));
             t.insert_str(a, &format!(" {token} "));
         }
-        Mutation::Number { n, with } | Mutation::Name { n, with } => {
+        Mutation::Number { n, .. } | Mutation::Name { n, .. } => {
             let numeric = matches!(m, Mutation::Number { .. });
             let rs: Vec<(usize, usize)> = runs(&t, |c| c.is_ascii_alphanumeric() || c == '_')
                 .into_iter()
@@ -470,7 +514,15 @@ fn apply(text: &str, m: &Mutation) -> String {
                 .collect();
             if !rs.is_empty() {
                 let (a, b) = rs[n % rs.len()];
-                t.replace_range(a..b, with);
+                let with = match m {
+                    Mutation::Number { with, .. } => with.clone(),
+                    Mutation::Name { m, .. } => {
+                        let (c, d) = rs[m % rs.len()];
+                        t[c..d].to_string()
+                    }
+                    _ => unreachable!("a number or a name"),
+                };
+                t.replace_range(a..b, &with);
             }
         }
         Mutation::DupLine { line } => {
@@ -487,6 +539,25 @@ fn apply(text: &str, m: &Mutation) -> String {
         }
     }
     t
+}
+
+/// Apply `muts` to file `which` (modulo their number) of `files` and load them, after
+/// `base` as `_base.isa` if given.
+fn load_mutated(
+    mut files: Vec<(String, String)>,
+    which: usize,
+    muts: &[Mutation],
+    base: Option<&String>,
+) {
+    let f = which % files.len();
+    for m in muts {
+        files[f].1 = apply(&files[f].1, m);
+    }
+    trace(&format!("{} after {muts:?}", files[f].0), &files[f].1);
+    if let Some(base) = base {
+        files.insert(0, ("isa/_base.isa".into(), base.clone()));
+    }
+    load_all(&files);
 }
 
 // ---------------------------------------------------------------------------------
@@ -532,9 +603,14 @@ fn isa_token_soup() {
 fn isa_item_shapes() {
     in_child("isa_item_shapes", || {
         let base = base_isa();
-        run(1024, isa_items(), |text| {
+        run(1024, (isa_items(), any::<bool>()), |(text, with_archs)| {
             trace("isa items", &text);
-            load_all(&[("isa/_base.isa".into(), base.clone()), ("isa/x.isa".into(), text)]);
+            let mut files =
+                vec![("isa/_base.isa".into(), base.clone()), ("isa/x.isa".into(), text)];
+            if with_archs {
+                files.extend(ARCHS.iter().map(|(p, t)| (p.to_string(), t.to_string())));
+            }
+            load_all(&files);
         });
     });
 }
@@ -560,13 +636,55 @@ fn mutated_committed_spec() {
         let files = spec_files();
         let n = files.len();
         run(64, (0..n, prop::collection::vec(mutation(), 1..4)), |(which, muts)| {
-            let mut files = files.clone();
-            for m in &muts {
-                files[which].1 = apply(&files[which].1, m);
-            }
-            trace(&format!("{} after {muts:?}", files[which].0), "");
-            load_all(&files);
+            load_mutated(files.clone(), which, &muts, None);
         });
+    });
+}
+
+/// Every diagnostic fixture (they hold every construct of the language, the new ones
+/// included), mutated, alone or after the base.
+#[test]
+fn mutated_fixtures() {
+    in_child("mutated_fixtures", || {
+        let specs = fixture_specs();
+        let base = base_isa();
+        let n = specs.len();
+        run(
+            256,
+            (0..n, any::<usize>(), prop::collection::vec(mutation(), 1..4), any::<bool>()),
+            |(which, file, muts, with_base)| {
+                load_mutated(specs[which].clone(), file, &muts, with_base.then_some(&base));
+            },
+        );
+    });
+}
+
+/// The fixture that loads with every construct of the round-two language (opcode
+/// table with bindings and attributes, a vocabulary, a union, typed bit-fields, a
+/// per-generation arm, a preamble subset, an unknown geometry), mutated: most mutants
+/// still load, so this drives the emitters over unusual valid models.
+#[test]
+fn mutated_round_two_spec() {
+    in_child("mutated_round_two_spec", || {
+        let spec = Sources::read_spec(&fixtures_dir().join("ok_round2"), "isa")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let files: Vec<(String, String)> =
+            spec.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+        let n = files.len();
+        run(256, (0..n, prop::collection::vec(mutation(), 1..3)), |(which, muts)| {
+            load_mutated(files.clone(), which, &muts, None);
+        });
+    });
+}
+
+/// Every fixture loads or fails without a panic, unmutated, and what loads generates.
+#[test]
+fn every_fixture_as_it_is() {
+    in_child("every_fixture_as_it_is", || {
+        for files in fixture_specs() {
+            trace(&files[0].0, "");
+            load_all(&files);
+        }
     });
 }
 

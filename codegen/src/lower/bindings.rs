@@ -417,3 +417,57 @@ pub(super) fn apertures(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Aperture> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::test_support::{errors, model};
+
+    const SPEC: &str = "enum SUB : u8 {\n    GO = 1\n    STOP = 2\n}\nenum OPCODE : u8 {\n    PLAIN = 1 => A\n    PREFIX = 2\n}\n\
+        record R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\narm A : R {\n    1 x u8\n}\narm S : R {\n    1 kind SUB\n}\n";
+
+    /// Bindings come from the table and from `bind`; sorted by (opcode, sub-opcode); a
+    /// sub-opcode binding's mnemonic is the sub-opcode's name, a binding of a value the
+    /// table does not name takes the arm's.
+    #[test]
+    fn bindings_sorted_with_their_mnemonics() {
+        let m = model(
+            &format!(
+                "{SPEC}bind PREFIX, sub @1 = STOP => S\nbind 2, sub @1 = GO => S\nbind 9 => A\n"
+            ),
+            &[],
+        );
+        let got: Vec<(u64, Option<u64>, &str, &str)> = m
+            .bindings
+            .iter()
+            .map(|b| {
+                (
+                    b.opcode,
+                    b.sub.as_ref().map(|s| s.value),
+                    b.mnemonic.as_str(),
+                    m[b.arm].name.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, None, "plain", "A"),
+                (2, Some(1), "go", "S"),
+                (2, Some(2), "stop", "S"),
+                (9, None, "a", "A")
+            ]
+        );
+    }
+
+    /// An opcode is bound once, or every binding of it gives a sub-opcode at one offset.
+    #[test]
+    fn dispatch_conflicts() {
+        let e = errors(&format!("{SPEC}bind PLAIN, sub @1 = 1 => S\n"), &[]);
+        assert_eq!(e, ["opcode 0x01 is bound twice (A and S)"]);
+        let e = errors(
+            &format!("{SPEC}bind PREFIX, sub @1 = 1 => S\nbind PREFIX, sub @1 = GO => S\n"),
+            &[],
+        );
+        assert_eq!(e, ["opcode 0x02 with sub-opcode 1 is bound twice"]);
+    }
+}

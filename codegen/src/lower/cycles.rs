@@ -108,7 +108,7 @@ mod tests {
         // 60 stacked diamonds: 2^60 paths, no cycle.
         let n = 121;
         let succ = |i: usize| {
-            if i + 2 < n && i % 2 == 0 {
+            if i + 2 < n && i.is_multiple_of(2) {
                 vec![i + 1, i + 2]
             } else if i % 2 == 1 {
                 vec![i + 1]

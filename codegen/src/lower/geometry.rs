@@ -659,7 +659,9 @@ fn geometry_known(cx: &mut Cx<'_>, r: &RawArch) -> bool {
             Diagnostic::error(span_of(r.file, g), format!("unknown geometry state '{}'", g.get_ref()))
                 .note("write geometry = \"unknown\" for a generation whose geometry no source gives, or leave it out"),
         );
-        return true;
+        // Read the file as what its contents say it meant, so the one mistake is the
+        // one diagnostic: values given, a known geometry; none, an unknown one.
+        return !r.data.values.is_empty();
     }
     if let Some(p) = &r.data.inherits {
         cx.error(
@@ -734,17 +736,30 @@ fn derive(
             return;
         }
         Err(EvalError::Unknown(dep)) => {
+            // A required value missing here, or a derived one that failed (a cycle
+            // included), has its own diagnostic already: this one would only follow.
+            let d = &geometry[dep.0 as usize];
+            let reported = match &d.kind {
+                GeomKind::Value(t) => {
+                    !t.is_optional() && d.meta.available_on(ArchId(arch_id as u32))
+                }
+                GeomKind::Derived(..) => values[dep.0 as usize].is_none(),
+                GeomKind::Rule { .. } => false,
+            };
             if !ty.is_optional() {
-                cx.error(
-                    Diagnostic::error(
-                        arch_span,
-                        format!(
-                            "derived '{}' cannot be computed on {arch}: '{}' has no value",
-                            item.name, geometry[dep.0 as usize].name
-                        ),
-                    )
-                    .with(item.meta.span, "declared here"),
-                );
+                if !reported {
+                    cx.error(
+                        Diagnostic::error(
+                            arch_span,
+                            format!(
+                                "derived '{}' cannot be computed on {arch}: '{}' has no value",
+                                item.name, geometry[dep.0 as usize].name
+                            ),
+                        )
+                        .with(item.meta.span, "declared here"),
+                    );
+                }
+                // No value: what depends on this one is not reported either.
                 return;
             }
             Value::Unknown
@@ -848,5 +863,37 @@ fn convert(cx: &mut Cx<'_>, v: &toml::Value, t: &GeomType, span: Span, key: &str
             cx.error(Diagnostic::error(span, format!("value of '{key}': {msg}")));
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::test_support::{errors, model};
+
+    const SCHEMA: &str = "enum OPCODE : u8 {}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\ngeometry n : u32\nderived d : u32 = n * 2\n";
+    const KNOWN: &str =
+        "name = \"a\"\ngeneration = 1\nlabel = \"V1\"\n\n[values.n]\nvalue = 3\nsource = [\"s\"]\n";
+    const UNKNOWN: &str = "name = \"b\"\ngeneration = 2\nlabel = \"V2\"\ngeometry = \"unknown\"\nsource = [\"none gives it\"]\n";
+
+    /// An unknown geometry has no values, not even derived ones, and needs none of the
+    /// required ones; a known one beside it is computed as usual.
+    #[test]
+    fn unknown_geometry_has_no_values() {
+        let m = model(SCHEMA, &[("isa/arch/a.toml", KNOWN), ("isa/arch/b.toml", UNKNOWN)]);
+        let (a, b) = (&m[m.arch_named("a").unwrap()], &m[m.arch_named("b").unwrap()]);
+        assert!(a.geometry_known && !b.geometry_known);
+        let d = m.geom_named("d").unwrap();
+        assert_eq!(a.value(d).and_then(|v| v.value.as_int()), Some(6));
+        assert!(b.values.iter().all(Option::is_none));
+        assert_eq!(b.meta.sources, ["none gives it"]);
+    }
+
+    #[test]
+    fn a_known_geometry_still_needs_its_values() {
+        let e = errors(
+            SCHEMA,
+            &[("isa/arch/a.toml", "name = \"a\"\ngeneration = 1\nlabel = \"V1\"\n")],
+        );
+        assert_eq!(e, ["arch 'a' gives no value for 'n'"]);
     }
 }

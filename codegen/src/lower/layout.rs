@@ -87,11 +87,13 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
         ));
     }
     let m = meta(cx, &item.ann, item.name.span);
-    let (placed, complete) = members_of(cx, members, tables, &item.name.name, &m);
+    let (placed, mut complete) = members_of(cx, members, tables, &item.name.name, &m);
     let kind = if *is_group { "group" } else { "struct" };
     if !*is_group {
         for p in &placed {
             if p.field.meta.archs.is_some() {
+                // Its members of several generations would overlap: that follows.
+                complete = false;
                 cx.error(
                     Diagnostic::error(p.span, "only arm members may differ by generation")
                         .note("write the per-generation members in the arm, or make this a group the arm places"),
@@ -99,16 +101,10 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
             }
         }
     }
-    check_names(cx, &placed, &item.name.name);
+    check_names(&mut cx.errors, &placed, &item.name.name);
     if complete {
-        check_coverage(
-            cx,
-            &placed,
-            0,
-            size_v,
-            &format!("{kind} '{}'", item.name.name),
-            item.name.span,
-        );
+        let what = format!("{kind} '{}'", item.name.name);
+        check_coverage(&mut cx.errors, &placed, 0..size_v, &what, item.name.span, None);
     }
     Struct {
         name: item.name.name.clone(),
@@ -171,8 +167,10 @@ pub(super) fn unions(cx: &mut Cx<'_>, items: &[&ast::Item], t: &Tables<'_>) -> V
                     Diagnostic::error(
                         v.ty.span(),
                         format!(
-                            "view '{}' is {vsize} bytes, but union '{}' is {size}",
-                            v.name.name, item.name.name
+                            "view '{}' is {vsize} byte{}, but union '{}' is {size}",
+                            v.name.name,
+                            if vsize == 1 { "" } else { "s" },
+                            item.name.name
                         ),
                     )
                     .note("every view reads all of the union's bytes; pad a smaller type into a struct with reserved bytes"),
@@ -282,11 +280,21 @@ pub(super) fn record(
     t: &Tables<'_>,
     vocabs: &[Vocab],
 ) -> Option<Record> {
+    // The first in the files is the record; any other is reported.
+    let mut items = items.to_vec();
+    items.sort_by_key(|i| i.span);
     let Some((item, rest)) = items.split_first() else {
-        cx.errors.push(Diagnostic::error(
-            crate::source::Span::new(crate::source::FileId(0), 0, 0),
-            "the spec declares no record",
-        ).note("declare the instruction record: 'record TPB_INST : 64 { discriminant 0 OPCODE ... }'"));
+        // Point at the start of the first `.isa` file (of the first file, if none is).
+        let file = cx
+            .sources
+            .iter()
+            .find(|(_, f)| f.path.ends_with(".isa"))
+            .or_else(|| cx.sources.iter().next())
+            .map_or(crate::source::FileId(0), |(id, _)| id);
+        cx.error(
+            Diagnostic::error(crate::source::Span::new(file, 0, 0), "the spec declares no record")
+                .note("declare the instruction record: 'record TPB_INST : 64 { discriminant 0 OPCODE ... }'"),
+        );
         return None;
     };
     for other in rest {
@@ -301,11 +309,11 @@ pub(super) fn record(
     let size_v = u32_of(cx, *size, "record size").unwrap_or(0);
     let m = meta(cx, &item.ann, item.name.span);
     let (placed, complete) = members_of(cx, members, t, &item.name.name, &m);
-    check_names(cx, &placed, &item.name.name);
+    check_names(&mut cx.errors, &placed, &item.name.name);
     let preamble_size = placed.iter().map(|p| p.field.range().end).max().unwrap_or(0);
     let what = format!("the preamble of record '{}'", item.name.name);
     if complete {
-        check_coverage(cx, &placed, 0, preamble_size, &what, item.name.span);
+        check_coverage(&mut cx.errors, &placed, 0..preamble_size, &what, item.name.span, None);
     }
     if preamble_size > size_v {
         cx.error(Diagnostic::error(
@@ -416,7 +424,9 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
             continue;
         }
         let m = meta(cx, &item.ann, item.name.span);
-        // The inherited part of the preamble.
+        // The inherited part of the preamble. A member named wrongly leaves its bytes
+        // uncovered and maybe the discriminant too: that follows, so it is not checked.
+        let mut preamble_ok = true;
         let inherited: Vec<Placed> = match preamble {
             None => r.preamble.iter().map(inherited_field).collect(),
             Some((names, _)) => {
@@ -438,6 +448,7 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                                 d = d.note(s);
                             }
                             cx.error(d.with(r.meta.span, "the preamble is declared here"));
+                            preamble_ok = false;
                         }
                     }
                 }
@@ -446,6 +457,7 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
         };
         let full_preamble = inherited.len() == r.preamble.len();
         let (own, complete) = members_of(cx, members, t, &item.name.name, &m);
+        let complete = complete && preamble_ok;
         let mut ok_own = Vec::new();
         for p in own {
             let clash = inherited.iter().find(|i| {
@@ -468,7 +480,17 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 )
                 .with(r.meta.span, "the preamble is declared here");
                 d = if full_preamble {
-                    d.note(format!("an arm's own fields start at +{}; an arm that does not begin with the whole preamble says which members it inherits: '{}({})'", r.preamble_size, r.name, r.preamble.first().map_or("", |f| f.name.as_str())))
+                    // Suggest inheriting every member the field does not overlap.
+                    let keep: Vec<&str> = r
+                        .preamble
+                        .iter()
+                        .filter(|f| {
+                            let (a, b) = (f.range(), p.field.range());
+                            !(a.start < b.end && b.start < a.end)
+                        })
+                        .map(|f| f.name.as_str())
+                        .collect();
+                    d.note(format!("an arm's own fields start at +{}; an arm that does not begin with the whole preamble says which members it inherits: '{}({})'", r.preamble_size, r.name, keep.join(", ")))
                 } else {
                     d.note("drop the member from the inherited list, or move the field")
                 };
@@ -480,9 +502,14 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 ok_own.push(p);
             }
         }
-        if !inherited.iter().any(|i| i.field.range().contains(&r.discriminant.offset)) {
-            check_own_discriminant(cx, &ok_own, r, t, item);
-        }
+        // A member that did not resolve may be the one holding the discriminant: its
+        // error is the one to report. A discriminant byte no field covers is reported as
+        // such, not also as a gap to fill with reserved bytes.
+        let inherits_it =
+            inherited.iter().any(|i| i.field.range().contains(&r.discriminant.offset));
+        let no_discriminant =
+            (complete && !inherits_it && !check_own_discriminant(cx, &ok_own, r, t, item))
+                .then_some(r.discriminant.offset);
         // One layout per distinct set of members: group the generations by which
         // members exist on them.
         // Only the generations the arm exists on need a layout.
@@ -503,28 +530,58 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
             }
         }
         let many = classes.len() > 1;
+        let classes_archs: usize = classes.iter().map(|(_, a)| a.len()).sum();
         let mut layouts = Vec::new();
+        // Each problem once, with the generations it occurs on.
+        let mut found: Vec<(Diagnostic, Vec<ArchId>)> = Vec::new();
         for (set, archs) in classes {
             let mut placed: Vec<Placed> = inherited.clone();
             placed.extend(set.iter().map(|&i| ok_own[i].clone()));
             placed.sort_by_key(|p| (p.field.offset, p.field.size));
-            let on = if many {
-                let names: Vec<&str> =
-                    archs.iter().map(|a| cx.arch_list[a.0 as usize].as_str()).collect();
-                format!(" on {}", names.join(", "))
-            } else {
-                String::new()
-            };
-            let owner = format!("{}{on}", item.name.name);
-            check_names(cx, &placed, &owner);
+            let mut problems = Vec::new();
+            check_names(&mut problems, &placed, &item.name.name);
             if complete {
-                check_coverage(cx, &placed, 0, r.size, &format!("arm '{owner}'"), item.name.span);
+                let what = format!("arm '{}'", item.name.name);
+                check_coverage(
+                    &mut problems,
+                    &placed,
+                    0..r.size,
+                    &what,
+                    item.name.span,
+                    no_discriminant,
+                );
+            }
+            // The same problem on several generations (one field against each
+            // generation's reading of the same bytes) is one diagnostic.
+            for d in problems {
+                match found.iter_mut().find(|(x, _)| x.span == d.span && x.message == d.message) {
+                    Some((x, on)) => {
+                        on.extend(&archs);
+                        for l in d.secondary {
+                            if !x.secondary.contains(&l) {
+                                x.secondary.push(l);
+                            }
+                        }
+                    }
+                    None => found.push((d, archs.clone())),
+                }
             }
             layouts.push(Layout {
                 archs,
                 rust: String::new(),
                 fields: placed.into_iter().map(|p| p.field).collect(),
             });
+        }
+        let exists_on = classes_archs;
+        for (mut d, mut on) in found {
+            // A problem of some generations only says which.
+            if many && on.len() < exists_on {
+                on.sort();
+                let names: Vec<&str> =
+                    on.iter().map(|a| cx.arch_list[a.0 as usize].as_str()).collect();
+                d.message = format!("{} on {}", d.message, names.join(", "));
+            }
+            cx.error(d);
         }
         out.push(Arm {
             name: item.name.name.clone(),
@@ -544,14 +601,15 @@ fn inherited_field(f: &Field) -> Placed {
 }
 
 /// An arm that does not inherit the discriminant must hold it itself: a field at that
-/// byte whose type (through structs) is the discriminant's enum.
+/// byte whose type (through structs) is the discriminant's enum. Returns whether a field
+/// covers the byte at all.
 fn check_own_discriminant(
     cx: &mut Cx<'_>,
     own: &[Placed],
     r: &Record,
     t: &Tables<'_>,
     item: &ast::Item,
-) {
+) -> bool {
     let off = r.discriminant.offset;
     let want = r.discriminant.ty;
     let holder = own.iter().find(|p| p.field.range().contains(&off));
@@ -563,7 +621,7 @@ fn check_own_discriminant(
         let d = match holder {
             Some(p) => Diagnostic::error(
                 p.span,
-                format!("byte {off} selects the arm, so it must be typed '{e}', not part of '{}'", p.field.name),
+                format!("field '{}' holds the discriminant byte {off}, but is not typed '{e}'", p.field.name),
             ),
             None => Diagnostic::error(
                 item.name.span,
@@ -574,6 +632,7 @@ fn check_own_discriminant(
             d.note(format!("declare '{off} opcode {e}' (or a struct whose byte {off} is one)")),
         );
     }
+    holder.is_some()
 }
 
 /// The scalar type at byte `off` of `ty`, looking through structs and arrays.
@@ -596,7 +655,7 @@ fn leaf_at<'t>(t: &'t Tables<'_>, ty: &'t FieldType, off: u32) -> Option<&'t Fie
 }
 
 /// Two fields of one layout with one name.
-fn check_names(cx: &mut Cx<'_>, placed: &[Placed], owner: &str) {
+fn check_names(out: &mut Vec<Diagnostic>, placed: &[Placed], owner: &str) {
     let mut seen: std::collections::BTreeMap<&str, &Placed> = std::collections::BTreeMap::new();
     for p in placed {
         if let Some(first) = seen.get(p.field.name.as_str()) {
@@ -608,7 +667,7 @@ fn check_names(cx: &mut Cx<'_>, placed: &[Placed], owner: &str) {
             if let Some(o) = p.origin {
                 d = d.with(o, "defined in the group here");
             }
-            cx.error(d);
+            out.push(d);
         } else {
             seen.insert(&p.field.name, p);
         }
@@ -845,15 +904,30 @@ fn size_of(t: &Tables<'_>, ty: &FieldType) -> u32 {
     }
 }
 
-/// Every byte of `start..end` covered by exactly one field; nothing outside.
+/// Every byte of `extent` covered by exactly one field; nothing outside. Bytes past the
+/// end are not part of the layout, so a field out there is reported as outside, never as
+/// leaving a gap. A gap that holds byte `reported` is left out (its caller has said why
+/// that byte is missing).
 fn check_coverage(
-    cx: &mut Cx<'_>,
+    out: &mut Vec<Diagnostic>,
     placed: &[Placed],
-    start: u32,
-    end: u32,
+    extent: std::ops::Range<u32>,
     what: &str,
     owner_span: Span,
+    reported: Option<u32>,
 ) {
+    let (start, end) = (extent.start, extent.end);
+    let gap = |out: &mut Vec<Diagnostic>, from: u32, to: u32, span: Span| {
+        if from < to && !reported.is_some_and(|b| (from..to).contains(&b)) {
+            out.push(
+                Diagnostic::error(
+                    span,
+                    format!("bytes {from}..{to} of {what} are not covered by any field"),
+                )
+                .note(format!("declare them: '{from} reserved_{from} reserved[{}]'", to - from)),
+            );
+        }
+    };
     let mut cursor = start;
     let mut last: Option<&Placed> = None;
     for p in placed {
@@ -869,11 +943,11 @@ fn check_coverage(
             if let Some(o) = p.origin {
                 d = d.with(o, "defined in the group here");
             }
-            cx.error(d);
+            out.push(d);
         }
-        if let Some(prev) = last {
-            let pr = prev.field.range();
-            if r.start < pr.end {
+        match last {
+            Some(prev) if r.start < prev.field.range().end => {
+                let pr = prev.field.range();
                 if p.field.meta.waiver.is_none() && prev.field.meta.waiver.is_none() {
                     let mut d = Diagnostic::error(
                         p.span,
@@ -886,30 +960,137 @@ fn check_coverage(
                     if let Some(o) = p.origin {
                         d = d.with(o, "defined in the group here");
                     }
-                    cx.error(d.note("every byte belongs to exactly one field; a deliberate overlap needs @waive(\"reason\")"));
+                    out.push(d.note("every byte belongs to exactly one field; a deliberate overlap needs @waive(\"reason\")"));
                 }
-            } else if r.start > cursor {
-                gap(cx, cursor, r.start, what, p.span);
             }
-        } else if r.start > cursor {
-            gap(cx, cursor, r.start, what, p.span);
+            _ => gap(out, cursor, r.start.min(end), p.span),
         }
         cursor = cursor.max(r.end);
         if last.is_none_or(|l| r.end > l.field.range().end) {
             last = Some(p);
         }
     }
-    if cursor < end {
-        gap(cx, cursor, end, what, owner_span);
-    }
+    gap(out, cursor, end, owner_span);
 }
 
-fn gap(cx: &mut Cx<'_>, from: u32, to: u32, what: &str, span: Span) {
-    cx.error(
-        Diagnostic::error(
+#[cfg(test)]
+mod tests {
+    use super::{check_coverage, Placed};
+    use crate::diagnostic::Diagnostic;
+    use crate::lower::test_support::{model, OLD_NEW_NEXT};
+    use crate::model::{Field, FieldType, Meta, Prim};
+    use crate::source::{FileId, Span};
+
+    fn placed(name: &str, offset: u32, size: u32) -> Placed {
+        let span = Span::new(FileId(0), offset as usize, offset as usize + 1);
+        Placed {
+            field: Field {
+                name: name.to_string(),
+                rust: String::new(),
+                offset,
+                size,
+                ty: FieldType::Reserved(size),
+                meta: Meta::at(span),
+                group: None,
+                inherited: false,
+            },
             span,
-            format!("bytes {from}..{to} of {what} are not covered by any field"),
-        )
-        .note(format!("declare them: '{from} reserved_{from} reserved[{}]'", to - from)),
-    );
+            origin: None,
+        }
+    }
+
+    fn coverage(fields: &[Placed], end: u32, reported: Option<u32>) -> Vec<String> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let owner = Span::new(FileId(0), 0, 0);
+        check_coverage(&mut out, fields, 0..end, "struct 'S'", owner, reported);
+        out.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn coverage_reports_gaps_overlaps_and_fields_outside() {
+        assert!(coverage(&[placed("a", 0, 2), placed("b", 2, 2)], 4, None).is_empty());
+        assert_eq!(
+            coverage(&[placed("a", 0, 1), placed("b", 2, 2)], 4, None),
+            ["bytes 1..2 of struct 'S' are not covered by any field"]
+        );
+        assert_eq!(
+            coverage(&[placed("a", 0, 3), placed("b", 2, 2)], 4, None),
+            ["field 'b' (2..4) overlaps 'a' (0..3)"]
+        );
+        assert_eq!(
+            coverage(&[placed("a", 0, 2)], 4, None),
+            ["bytes 2..4 of struct 'S' are not covered by any field"]
+        );
+    }
+
+    /// Past the end there is no layout, so no gap: a field out there is outside, once.
+    #[test]
+    fn coverage_past_the_end_is_only_outside() {
+        assert_eq!(
+            coverage(&[placed("a", 0, 4), placed("b", 6, 2)], 4, None),
+            ["field 'b' (6..8) lies outside struct 'S' (0..4)"]
+        );
+        assert_eq!(
+            coverage(&[placed("a", 0, 2), placed("b", 6, 2)], 4, None),
+            [
+                "field 'b' (6..8) lies outside struct 'S' (0..4)",
+                "bytes 2..4 of struct 'S' are not covered by any field"
+            ]
+        );
+    }
+
+    /// A gap holding the byte the caller has reported on is left to that report.
+    #[test]
+    fn coverage_leaves_a_reported_byte_out() {
+        assert!(coverage(&[placed("a", 1, 3)], 4, Some(0)).is_empty());
+        assert_eq!(
+            coverage(&[placed("a", 1, 1)], 4, Some(0)),
+            ["bytes 2..4 of struct 'S' are not covered by any field"]
+        );
+    }
+
+    /// Generations with the same members share one layout, named after the oldest; an
+    /// arm the same everywhere has one, named after the arm.
+    #[test]
+    fn per_generation_layouts_group_generations() {
+        let m = model(
+            "enum OPCODE : u8 {}\nrecord R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm X : R {\n    1 a u16 @archs(..new)\n    1 a i16 @archs(next)\n}\narm Y : R {\n    1 b u16\n}\n",
+            &OLD_NEW_NEXT,
+        );
+        let x = &m[m.arm_named("X").unwrap()];
+        let layouts: Vec<(&str, usize, FieldType)> = x
+            .layouts
+            .iter()
+            .map(|l| (l.rust.as_str(), l.archs.len(), l.fields[1].ty.clone()))
+            .collect();
+        assert_eq!(
+            layouts,
+            [("XOld", 2, FieldType::Prim(Prim::U16)), ("XNext", 1, FieldType::Prim(Prim::I16))]
+        );
+        let y = &m[m.arm_named("Y").unwrap()];
+        assert_eq!(y.layouts[0].archs.len(), 3);
+        assert_eq!(
+            (y.layouts.len(), y.layouts[0].rust.as_str(), y.layouts[0].archs.len()),
+            (1, "Y", 3)
+        );
+    }
+
+    /// An arm has layouts on the generations it exists on only: its per-generation
+    /// members need not cover the bytes on the others.
+    #[test]
+    fn per_generation_layouts_only_where_the_arm_exists() {
+        let m = model(
+            "enum OPCODE : u8 {}\nrecord R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             @archs(new..)\narm X : R {\n    1 a u16 @archs(new)\n    1 a i16 @archs(next)\n}\n",
+            &OLD_NEW_NEXT,
+        );
+        let x = &m[m.arm_named("X").unwrap()];
+        let on: Vec<Vec<&str>> = x
+            .layouts
+            .iter()
+            .map(|l| l.archs.iter().map(|a| m[*a].name.as_str()).collect())
+            .collect();
+        assert_eq!(on, [vec!["new"], vec!["next"]]);
+    }
 }

@@ -203,3 +203,63 @@ fn arch(cx: &mut Cx<'_>, name: &str, span: Span) -> Option<ArchId> {
     cx.error(d);
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::test_support::{model, OLD_NEW, OLD_NEW_NEXT, RECORD};
+    use crate::model::Confidence;
+
+    /// Members take the item's sources and confidence unless they state their own; a
+    /// member's own source replaces the item's; `@archs` is never inherited.
+    #[test]
+    fn members_inherit_provenance_but_not_availability() {
+        let m = model(
+            &format!(
+                "enum OPCODE : u8 {{}}\n{RECORD}@source(\"item\")\n@confidence(medium)\n@archs(new)\n\
+                 struct S : 3 {{\n    0 a u8\n    1 b u8  @source(\"own\")\n    2 c u8  @confidence(inferred)\n}}\n"
+            ),
+            &OLD_NEW,
+        );
+        let s = &m[m.struct_named("S").unwrap()];
+        let f = |n: &str| &s.fields.iter().find(|f| f.name == n).unwrap().meta;
+        assert_eq!(
+            (f("a").sources.as_slice(), f("a").confidence),
+            (&["item".to_string()][..], Confidence::Medium)
+        );
+        assert_eq!(f("b").sources, ["own"]);
+        assert_eq!(f("b").confidence, Confidence::Medium);
+        assert_eq!(
+            (f("c").sources.as_slice(), f("c").confidence),
+            (&["item".to_string()][..], Confidence::Inferred)
+        );
+        assert_eq!(s.meta.archs, Some(vec![m.arch_named("new").unwrap()]));
+        assert!(["a", "b", "c"].iter().all(|n| f(n).archs.is_none()));
+    }
+
+    /// `@archs` ranges and lists resolve by name, label or alias, in generation order.
+    #[test]
+    fn archs_ranges_and_lists() {
+        let m = model(
+            &format!(
+                "enum OPCODE : u8 {{\n    A = 1 @archs(new..)\n    B = 2 @archs(..V2)\n    C = 3 @archs(old, n3)\n    D = 4 @archs(..)\n}}\n{RECORD}"
+            ),
+            &OLD_NEW_NEXT,
+        );
+        let op = &m[m.opcode_enum()];
+        let on = |n: &str| {
+            op.variant_named(n)
+                .unwrap()
+                .meta
+                .archs
+                .clone()
+                .unwrap()
+                .iter()
+                .map(|a| m[*a].name.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on("A"), ["new", "next"]);
+        assert_eq!(on("B"), ["old", "new"]);
+        assert_eq!(on("C"), ["old", "next"]);
+        assert_eq!(on("D"), ["old", "new", "next"]);
+    }
+}

@@ -15,11 +15,15 @@ use crate::source::Span;
 struct Space<'a> {
     what: &'a str,
     taken: BTreeMap<String, (String, Span)>,
+    /// Whether one spec name claiming twice is this pass's to report. It is not where
+    /// the spec name is itself unique (items, fields, geometry): the check that owns
+    /// that name has reported the duplicate already.
+    report_same: bool,
 }
 
 impl<'a> Space<'a> {
     fn new(what: &'a str) -> Space<'a> {
-        Space { what, taken: BTreeMap::new() }
+        Space { what, taken: BTreeMap::new(), report_same: false }
     }
 
     /// Claim `rust` for `spec` at `span`; a second claim is an error naming both.
@@ -30,6 +34,9 @@ impl<'a> Space<'a> {
                     Diagnostic::error(span, format!("'{spec}' becomes the {} '{rust}', which the generated code defines itself", self.what))
                         .note("rename it in the spec"),
                 );
+                return;
+            }
+            if other == spec && !self.report_same {
                 return;
             }
             let msg = if other == spec {
@@ -155,10 +162,21 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         getters.claim(cx, &g.rust, &g.name, g.meta.span);
     }
     // Mnemonics: every text form names one thing.
+    // Two sub-opcode bindings may bring one sub-opcode name, so the same spec name
+    // twice is a collision here; a binding of an (opcode, sub-opcode) bound before is
+    // not, as the binding check reports it.
     let mut mnemonics = Space::new("mnemonic");
+    mnemonics.report_same = true;
     let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
-    for b in &p.bindings {
-        if mnemonics.taken.get(&b.mnemonic).is_none_or(|(_, s)| *s != b.meta.span) {
+    for (i, b) in p.bindings.iter().enumerate() {
+        let bound_before = p.bindings[..i].iter().any(|x| {
+            x.opcode == b.opcode
+                && match (&x.sub, &b.sub) {
+                    (Some(s), Some(t)) => s.value == t.value,
+                    _ => true,
+                }
+        });
+        if !bound_before {
             mnemonics.claim(cx, &b.mnemonic, &b.mnemonic.to_ascii_uppercase(), b.meta.span);
         }
     }
@@ -171,5 +189,46 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         if !p.bindings.iter().any(|b| b.opcode == v.value) {
             mnemonics.claim(cx, &v.name.to_ascii_lowercase(), &v.name, v.meta.span);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::test_support::{errors, model, OLD_NEW};
+
+    /// Every Rust name is in the model after lowering, through the naming policy.
+    #[test]
+    fn rust_names_are_computed_once_in_the_model() {
+        let m = model(
+            "enum ENGINE { PE DVE }\nenum OPCODE : u8 {\n    PSEUDO_EXIT = 1 => CTRL_AL\n}\n\
+             record TPB_INST : 2 {\n    discriminant 0 OPCODE\n    engines ENGINE\n    0 header OPCODE\n}\n\
+             arm CTRL_AL : TPB_INST {\n    1 type u8 @archs(old)\n    1 inDtype u8 @archs(new)\n}\n\
+             union IMM_VAL : 1 {\n    fp8 u8\n}\nbits DTYPE_PAIR : u8 {\n    0..4 dtype_lo\n}\ngeometry num_tpb : u32?\n",
+            &OLD_NEW,
+        );
+        let a = &m[m.arm_named("CTRL_AL").unwrap()];
+        assert_eq!((a.rust.as_str(), a.rust_ref.as_str()), ("CtrlAl", "CtrlAlRef"));
+        let layouts: Vec<(&str, &str)> =
+            a.layouts.iter().map(|l| (l.rust.as_str(), l.fields[1].rust.as_str())).collect();
+        assert_eq!(layouts, [("CtrlAlOld", "type"), ("CtrlAlNew", "in_dtype")]);
+        assert_eq!(m[m.opcode_enum()].variants[0].rust, "PSEUDO_EXIT");
+        assert_eq!(m.vocabs[0].words[1].rust, "Dve");
+        assert_eq!(m.unions[0].rust, "ImmVal");
+        assert_eq!(m.bits[0].rust, "DtypePair");
+        assert_eq!(m.geometry[0].rust, "num_tpb");
+        assert_eq!(m.bindings[0].mnemonic, "pseudo_exit");
+    }
+
+    /// Names the generated crate defines itself are not free for the spec.
+    #[test]
+    fn reserved_names() {
+        let e = errors(
+            "enum OPCODE : u8 {}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\nstruct INST : 1 {\n    0 a u8\n}\n",
+            &[],
+        );
+        assert_eq!(
+            e,
+            ["'INST' becomes the Rust type 'Inst', which the generated code defines itself"]
+        );
     }
 }

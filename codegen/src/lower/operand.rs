@@ -650,3 +650,51 @@ fn merge(mut ranges: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::test_support::{errors, model, RECORD};
+    use crate::model::Status;
+
+    /// The opcode table's `@status` and `@engine` on the enum are defaults; a value's own
+    /// replace them (engines are not added to the default's).
+    #[test]
+    fn opcode_attributes_default_from_the_table() {
+        let m = model(
+            "enum ENGINE { PE ACT POOL }\n@status(maintained)\n@engine(PE)\nenum OPCODE : u8 {\n    A = 1\n    B = 2 @status(dormant) @engine(POOL, ACT, POOL)\n}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    engines ENGINE\n    0 opcode OPCODE\n}\n",
+            &[],
+        );
+        let op = &m[m.opcode_enum()];
+        let a = op.variant_named("A").unwrap();
+        let b = op.variant_named("B").unwrap();
+        assert_eq!((a.status, a.engines.as_slice()), (Some(Status::Maintained), &[0][..]));
+        assert_eq!((b.status, b.engines.as_slice()), (Some(Status::Dormant), &[2, 1][..]));
+    }
+
+    /// Values are kept sorted by value, whatever the spec order; names and values unique.
+    #[test]
+    fn enum_values_sorted_and_unique() {
+        let m = model(
+            &format!("enum OPCODE : u8 {{\n    Z = 9\n    A = 1\n    M = 4\n}}\n{RECORD}"),
+            &[],
+        );
+        let values: Vec<u64> = m[m.opcode_enum()].variants.iter().map(|v| v.value).collect();
+        assert_eq!(values, [1, 4, 9]);
+        let e = errors(
+            &format!("enum OPCODE : u8 {{\n    A = 1\n    B = 1\n    A = 2\n}}\n{RECORD}"),
+            &[],
+        );
+        assert_eq!(e, ["'B' and 'A' both have the value 0x1", "duplicate variant 'A'"]);
+    }
+
+    /// A band's ranges are merged, other bands expanded.
+    #[test]
+    fn bands_merge_and_expand() {
+        let m = model(
+            &format!("enum OPCODE : u8 {{}}\n{RECORD}band OPCODE.a = 1..=3 | 7\nband OPCODE.b = a | 4 | 8..=9 | 2\n"),
+            &[],
+        );
+        let b = m.bands.iter().find(|b| b.name == "b").unwrap();
+        assert_eq!(b.ranges, [(1, 4), (7, 9)]);
+    }
+}
