@@ -235,7 +235,7 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
     let engine = engine_type(model);
     let op_name = &model[record.discriminant.ty].name;
     let doc = Doc::text("Validate one record for a generation.").note(format!(
-        "Checks, in order: the record's bit in every validator bitmask over {}; that the opcode value, \
+        "Checks, in order: the record's bit in every validator bitmask over {} whose reading a source confirms (an inferred table is not enforced); that the opcode value, \
          the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every \
          enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the \
          spec names and makes available on `arch`. A record no binding selects is checked as far as \
@@ -298,14 +298,19 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     } else {
         quote! { opcode: opcode as u8 }
     };
-    let masks = model.bitmasks.iter().filter(|b| b.enum_id == op_enum).map(|b| {
-        let f = names::snake(&b.name);
-        quote! {
-            if !#f(opcode) {
-                return Err(ValidateError::OpcodeNotValid { #op_byte });
+    // A table whose reading is inferred decides nothing: only confirmed ones reject.
+    let masks = model
+        .bitmasks
+        .iter()
+        .filter(|b| b.enum_id == op_enum && b.meta.confidence != Confidence::Inferred)
+        .map(|b| {
+            let f = names::snake(&b.name);
+            quote! {
+                if !#f(opcode) {
+                    return Err(ValidateError::OpcodeNotValid { #op_byte });
+                }
             }
-        }
-    });
+        });
     let binding_check = binding_available(model, record);
     let binding_call = (!binding_check.is_empty()).then(|| {
         quote! {
@@ -486,8 +491,12 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
     let f = named_ident(model, e);
     let t = names::ident(&en.rust);
     let w = en.width;
-    let masks: Vec<Ident> =
-        model.bitmasks.iter().filter(|b| b.enum_id == e).map(|b| names::snake(&b.name)).collect();
+    let masks: Vec<Ident> = model
+        .bitmasks
+        .iter()
+        .filter(|b| b.enum_id == e && b.meta.confidence != Confidence::Inferred)
+        .map(|b| names::snake(&b.name))
+        .collect();
     let doc = format!(
         " Whether `v` is a value of `{}` the spec names and makes available on `arch`.",
         en.name
