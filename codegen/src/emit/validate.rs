@@ -7,7 +7,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
 use crate::model::{
-    Aperture, Binding, BitType, Bitmask, EnumId, Field, FieldType, Model, Prim, Record, SubOpcode,
+    Aperture, Binding, BitType, Bitmask, Confidence, EnumId, Field, FieldType, Model, Prim, Record,
+    SubOpcode,
 };
 
 use super::arch_set::arch_test;
