@@ -7,7 +7,6 @@
 // The emitters are being rewritten for the new model; until then they are not built.
 mod arch_set;
 mod arms;
-#[cfg(any())]
 mod disasm;
 mod doc;
 mod geometry;
@@ -51,8 +50,13 @@ pub struct OutputFile {
 /// Every generated file, in a fixed order. The same model gives byte-identical output.
 pub fn generate(model: &Model) -> Vec<OutputFile> {
     type Module = (&'static str, &'static str, fn(&Model) -> TokenStream);
-    const MODULES: [Module; 7] = [
+    const MODULES: [Module; 8] = [
         ("arms", "One owned type and one borrowed view per arm of the record, and `ArmKind`.", arms::emit),
+        (
+            "disasm",
+            "The tables of the text form: per-arm leaf fields, enum names, operand forms, union views, mnemonics.",
+            disasm::emit,
+        ),
         ("geometry", "The NeuronCore generations and their hardware geometry.", geometry::emit),
         (
             "inst",

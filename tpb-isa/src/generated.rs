@@ -4,6 +4,8 @@
 #[rustfmt::skip]
 pub mod arms;
 #[rustfmt::skip]
+pub mod disasm;
+#[rustfmt::skip]
 pub mod geometry;
 #[rustfmt::skip]
 pub mod inst;

@@ -15,8 +15,6 @@ extern crate std;
 
 pub mod address;
 pub mod arm;
-// The text form is being rebuilt on the new generated tables.
-#[cfg(any())]
 pub mod disasm;
 pub mod error;
 pub mod facts;

@@ -269,11 +269,11 @@ mod tests {
     fn decode_all_decodes_each_record_and_reports_the_partial_one() {
         let mut buf = [0u8; 2 * RECORD_SIZE + 1];
         lay(&mut buf, &[rec(0x01, 0, 0), rec(0xDF, 0, 1)]);
-        let mut it = decode_all(&buf);
+        let mut it = decode_all(Arch::Cayman, &buf);
         let bytes0 = rec(0x01, 0, 0);
         let bytes1 = rec(0xDF, 0, 1);
-        assert_eq!(it.next(), Some(Ok((0, Inst::decode(&bytes0)))));
-        assert_eq!(it.next(), Some(Ok((64, Inst::decode(&bytes1)))));
+        assert_eq!(it.next(), Some(Ok((0, Inst::decode(Arch::Cayman, &bytes0)))));
+        assert_eq!(it.next(), Some(Ok((64, Inst::decode(Arch::Cayman, &bytes1)))));
         assert_eq!(it.next(), Some(Err(StreamError::TrailingPartial { offset: 128, len: 1 })));
         assert_eq!(it.next(), None);
     }
@@ -353,7 +353,7 @@ mod tests {
         let whole = &buf[..2 * RECORD_SIZE];
         let exit = rec(0xDF, 0, 1);
         for arch in [Arch::Sunda, Arch::Cayman, Arch::Mariana] {
-            let engine = TpbEngType::Act;
+            let engine = TpbEngType::ACT;
             assert_eq!(
                 final_inst_validity_check(arch, engine, whole),
                 validate::final_inst_validity_check(arch, engine, &exit)

@@ -1,111 +1,105 @@
-//! `disasm.rs`: the tables the text disassembler and assembler are driven by, and the
-//! `Display` impls of every arm and of `Inst`.
+//! `disasm.rs`: the tables the text disassembler and assembler walk.
 //!
-//! Every arm becomes an `ArmDesc`: its mnemonic (the lowercase spec name) and its leaf
-//! fields in offset order, structs flattened into dotted names (`events.wait_mode`).
-//! The printer and the parser in `tpb_isa::disasm` walk these tables, so a new arm in
-//! the spec is printable and assemblable as soon as it is generated. The file also
-//! carries the geometry table the `tpb geometry` command prints.
+//! Every arm becomes an `ArmText`: its mnemonic and, per layout, its leaf fields in
+//! offset order (structs flattened into dotted names, `events.wait_mode`). Enums, operand
+//! types with bit-fields and unions get one table each, shared by every field of their
+//! type. `MNEMONICS` maps each mnemonic of the text form to what it assembles (a
+//! binding, an opcode no arm reads, an arm no binding selects), sorted for binary
+//! search. The printer and the parser in `tpb_isa::disasm` are generic over these
+//! tables, so a new arm in the spec is printable and assemblable once generated.
 
-use proc_macro2::TokenStream;
+use heck::ToShoutySnakeCase;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::model::*;
 
-use super::arms::arm_type;
 use super::names;
-use super::tokens::hex;
+use super::tokens::{dec, hex};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
-    let enums = model.enum_ids().map(|id| enum_desc(model, id));
-    let bits = model.bits.iter().map(bits_desc);
-    let arms: Vec<TokenStream> = model.arm_ids().map(|id| arm_desc(model, id)).collect();
-    let displays = model.arm_ids().map(|id| {
-        let t = arm_type(&model[id]);
-        let d = desc_ident(&model[id]);
-        quote! {
-            impl fmt::Display for arms::#t {
-                /// One line: the mnemonic, then `field=value` pairs in offset order.
-                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    crate::disasm::write_record(f, &#d, &self.encode())
-                }
-            }
-        }
-    });
-    let all: Vec<proc_macro2::Ident> = model.arms.iter().map(desc_ident).collect();
-    let n = all.len();
-    let kinds: Vec<proc_macro2::Ident> = model.arms.iter().map(arm_type).collect();
-    let bound: Vec<proc_macro2::Ident> = {
-        let mut v = Vec::new();
-        for b in &model.bindings {
-            if !v.contains(&b.arm) {
-                v.push(b.arm);
-            }
-        }
-        v.into_iter().map(|a| arm_type(&model[a])).collect()
-    };
-    let geometry = geometry_table(model);
+    let mut cx = Cx { model, confidences: [false; 3], used: Used::default() };
+    let mut layouts = Vec::new();
+    let arms: Vec<TokenStream> = model.arm_ids().map(|id| cx.arm_text(id, &mut layouts)).collect();
+    let opaque = cx.preamble_and_opaque();
+    // Only the tables some leaf reaches: unions first (their views reach more), then
+    // operand types, then enums.
+    let mut unions = Vec::new();
+    let mut done = std::collections::BTreeSet::new();
+    while let Some(&u) = cx.used.unions.iter().find(|u| !done.contains(*u)) {
+        done.insert(u);
+        unions.push(cx.union_desc(&model.unions[u as usize]));
+    }
+    let bits: Vec<TokenStream> =
+        cx.used.bits.clone().into_iter().map(|b| cx.bits_desc(&model.bits[b as usize])).collect();
+    let enums: Vec<TokenStream> = cx.used.enums.iter().map(|&e| enum_desc(model, EnumId(e))).collect();
+    let mnemonics = mnemonics(model);
+    let n = model.arms.len();
+    let conf_uses = ["Certain", "Medium", "Inferred"]
+        .iter()
+        .zip(cx.confidences)
+        .filter(|(_, used)| *used)
+        .map(|(c, _)| format_ident!("{c}"));
     quote! {
-        use core::fmt;
-
-        use crate::disasm::{AltDesc, ArmDesc, BitDesc, BitsDesc, Confidence, EnumDesc, FieldDesc, Kind, Role, Select};
-        use crate::generated::arms::{self, ArmKind};
-        use crate::generated::inst::Inst;
+        use crate::disasm::desc::Kind::*;
+        use crate::disasm::desc::Role::*;
+        use crate::disasm::desc::{
+            bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
+            Target, UnionDesc, ViewDesc, ViewSelect,
+        };
+        use crate::facts::Confidence::{#(#conf_uses),*};
+        use crate::generated::arms::ArmKind;
 
         #(#enums)*
         #(#bits)*
-        #(#arms)*
+        #(#unions)*
+        #(#layouts)*
 
-        /// Every arm's table, sorted by spec name (the order of `ArmKind::ALL`).
-        pub static ARMS: [&ArmDesc; #n] = [#(&#all),*];
+        /// Every arm's text form, indexed by `ArmKind as usize` (the order of `ArmKind::ALL`).
+        pub static ARMS: [ArmText; #n] = [#(#arms),*];
 
-        /// The table of an arm.
-        #[must_use]
-        pub const fn desc(kind: ArmKind) -> &'static ArmDesc {
-            match kind {
-                #(ArmKind::#kinds => &#all,)*
-            }
-        }
+        #opaque
 
-        #(#displays)*
-
-        impl fmt::Display for Inst {
-            /// One line: see the arm's `Display`; `Inst::Unknown` shows the opcode and all 64 bytes.
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    #(Inst::#bound(x) => fmt::Display::fmt(x, f),)*
-                    Inst::Unknown(r) => crate::disasm::write_unknown(f, r.bytes()),
-                }
-            }
-        }
-
-        #geometry
+        #mnemonics
     }
+}
+
+struct Cx<'m> {
+    model: &'m Model,
+    /// Which confidences the tables name (for the `use` line).
+    confidences: [bool; 3],
+    /// The enums, operand types and unions the tables name.
+    used: Used,
+}
+
+#[derive(Default)]
+struct Used {
+    enums: std::collections::BTreeSet<u32>,
+    bits: std::collections::BTreeSet<u32>,
+    unions: std::collections::BTreeSet<u32>,
+}
+
+fn enum_ident(e: &Enum) -> Ident {
+    format_ident!("ENUM_{}", names::const_str(&e.name))
+}
+
+fn bits_ident(b: &Bits) -> Ident {
+    format_ident!("BITS_{}", names::const_str(&b.name))
+}
+
+fn union_ident(u: &Union) -> Ident {
+    format_ident!("UNION_{}", names::const_str(&u.name))
 }
 
 fn u8l(v: u32) -> proc_macro2::Literal {
     proc_macro2::Literal::u8_unsuffixed(v as u8)
 }
 
-fn desc_ident(arm: &Arm) -> proc_macro2::Ident {
-    format_ident!("{}_DESC", names::const_str(&arm.name))
-}
-
-fn enum_ident(e: &Enum) -> proc_macro2::Ident {
-    format_ident!("ENUM_{}", names::const_str(&e.name))
-}
-
-fn bits_ident(b: &Bits) -> proc_macro2::Ident {
-    format_ident!("BITS_{}", names::const_str(&b.name))
-}
-
-fn conf(c: Confidence) -> TokenStream {
-    match c {
-        Confidence::Certain => quote! { Confidence::Certain },
-        Confidence::Medium => quote! { Confidence::Medium },
-        Confidence::Inferred => quote! { Confidence::Inferred },
-    }
+/// The mask of `ArchId`s as `Arch as u8` bits.
+fn arch_mask(archs: &[ArchId]) -> proc_macro2::Literal {
+    let m = archs.iter().fold(0u32, |m, a| m | 1 << a.0);
+    proc_macro2::Literal::u8_unsuffixed(m as u8)
 }
 
 fn enum_desc(model: &Model, id: EnumId) -> TokenStream {
@@ -113,262 +107,360 @@ fn enum_desc(model: &Model, id: EnumId) -> TokenStream {
     let ident = enum_ident(e);
     let name = &e.name;
     let width = u8l(e.width.size());
+    let mut sorted: Vec<&Variant> = e.variants.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let vals = e.variants.iter().map(|v| {
         let value = hex(v.value);
         let n = &v.name;
         quote! { (#value, #n) }
     });
-    let doc = format!(" The names of `{}` for the disassembler, in value order.", e.name);
+    let by_name = sorted.iter().map(|v| {
+        let value = hex(v.value);
+        let n = &v.name;
+        quote! { (#n, #value) }
+    });
     quote! {
-        #[doc = #doc]
-        pub static #ident: EnumDesc = EnumDesc { name: #name, width: #width, variants: &[#(#vals),*] };
+        static #ident: EnumDesc = EnumDesc {
+            name: #name,
+            width: #width,
+            by_value: &[#(#vals),*],
+            by_name: &[#(#by_name),*],
+        };
     }
 }
 
-fn bits_desc(b: &Bits) -> TokenStream {
+impl Cx<'_> {
+fn bit_kind(&mut self, t: &BitType) -> TokenStream {
+    let model = self.model;
+    match t {
+        BitType::Uint => quote! { BitKind::Uint },
+        BitType::Bool => quote! { BitKind::Bool },
+        BitType::Enum(e) => {
+            self.used.enums.insert(e.0);
+            let i = enum_ident(&model[*e]);
+            quote! { BitKind::Enum(&#i) }
+        }
+    }
+}
+
+fn bit_desc(&mut self, f: &BitField) -> TokenStream {
+    let name = &f.name;
+    let lo = u8l(f.lo);
+    let hi = u8l(f.hi);
+    let kind = self.bit_kind(&f.ty);
+    quote! { bit(#name, #lo, #hi, #kind) }
+}
+
+fn bits_desc(&mut self, b: &Bits) -> TokenStream {
     let ident = bits_ident(b);
     let name = &b.name;
     let width = u8l(b.width.size());
-    let alts = b.alts.iter().map(|a| {
+    let fields: Vec<TokenStream> = b.fields.iter().map(|f| self.bit_desc(f)).collect();
+    let alts: Vec<TokenStream> = b.alts.iter().map(|a| {
         let an = &a.name;
         let select = match &a.when {
             Some(p) => {
                 let f = &b.fields[p.field as usize];
-                let shift = u8l(f.lo);
+                let field = u8l(p.field);
                 let mask = hex(p.mask & (f.mask() >> f.lo));
                 let value = hex(p.value);
-                quote! { Some(Select { shift: #shift, mask: #mask, value: #value }) }
+                quote! { Some(Select { field: #field, mask: #mask, value: #value }) }
             }
             None => quote! { None },
         };
-        let fields = a.fields.iter().map(|f| {
-            let fname = &f.name;
-            let lo = u8l(f.lo);
-            let hi = u8l(f.hi);
-            let c = conf(f.meta.confidence);
-            quote! { BitDesc { name: #fname, lo: #lo, hi: #hi, confidence: #c } }
-        });
+        let fields = a.fields.iter().map(|f| self.bit_desc(f)).collect::<Vec<_>>();
         quote! { AltDesc { name: #an, select: #select, fields: &[#(#fields),*] } }
-    });
-    let doc = format!(" The forms of the operand type `{}` for the disassembler.", b.name);
+    }).collect();
     quote! {
-        #[doc = #doc]
-        pub static #ident: BitsDesc = BitsDesc { name: #name, width: #width, alts: &[#(#alts),*] };
+        static #ident: BitsDesc = BitsDesc {
+            name: #name,
+            width: #width,
+            fields: &[#(#fields),*],
+            alts: &[#(#alts),*],
+        };
     }
 }
 
-/// The leaf fields of a field of type `ty` at `offset`, named `name`.
-fn leaves(
-    model: &Model,
-    name: &str,
-    offset: u32,
-    ty: &FieldType,
-    role: &TokenStream,
-    c: Confidence,
-    out: &mut Vec<TokenStream>,
-) {
-    let kind = match ty {
-        FieldType::Struct(s) => {
-            for f in &model[*s].fields {
-                let c = c.max(f.meta.confidence);
-                leaves(
-                    model,
-                    &format!("{name}.{}", f.name),
-                    offset + f.offset,
-                    &f.ty,
-                    role,
-                    c,
-                    out,
-                );
-            }
-            return;
-        }
-        FieldType::Array(t, n) if matches!(**t, FieldType::Struct(_)) => {
-            let stride = model.size_of(t);
-            for i in 0..*n {
-                leaves(model, &format!("{name}.{i}"), offset + i * stride, t, role, c, out);
-            }
-            return;
-        }
-        FieldType::Reserved(n) => {
-            let n = u8l(*n);
-            let c = conf(c);
-            let off = u8l(offset);
-            out.push(quote! { FieldDesc { name: #name, offset: #off, kind: Kind::Bytes(#n), role: Role::Reserved, confidence: #c } });
-            return;
-        }
-        FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::I8)) => {
-            let n = u8l(*n);
-            quote! { Kind::Str(#n) }
-        }
-        FieldType::Array(t, n) => {
-            let inner = scalar_kind(model, t);
-            let n = u8l(*n);
-            quote! { Kind::Array(&#inner, #n) }
-        }
-        t => scalar_kind(model, t),
-    };
-    let c = conf(c);
-    let off = u8l(offset);
-    out.push(quote! { FieldDesc { name: #name, offset: #off, kind: #kind, role: #role, confidence: #c } });
-}
-
-fn scalar_kind(model: &Model, ty: &FieldType) -> TokenStream {
-    match ty {
+/// `SCALAR` kinds: one value, printed without expanding into leaves.
+fn scalar_kind(&mut self, ty: &FieldType) -> Option<TokenStream> {
+    let model = self.model;
+    Some(match ty {
+        FieldType::Prim(Prim::F32) => quote! { F32 },
         FieldType::Prim(p) => {
             let w = u8l(p.size());
             if p.signed() {
-                quote! { Kind::Int(#w) }
+                quote! { Int(#w) }
             } else {
-                quote! { Kind::Uint(#w) }
+                quote! { Uint(#w) }
             }
         }
         FieldType::Enum(e) => {
+            self.used.enums.insert(e.0);
             let i = enum_ident(&model[*e]);
-            quote! { Kind::Enum(&#i) }
+            quote! { Enum(&#i) }
         }
-        FieldType::Bits(b) => {
-            let b = &model[*b];
-            if b.alts.is_empty() {
+        FieldType::Bits(id) => {
+            let b = &model[*id];
+            if b.alts.is_empty() && b.fields.is_empty() {
                 let w = u8l(b.width.size());
-                quote! { Kind::Uint(#w) }
+                quote! { Uint(#w) }
             } else {
+                self.used.bits.insert(id.0);
                 let i = bits_ident(b);
-                quote! { Kind::Bits(&#i) }
+                quote! { Bits(&#i) }
             }
         }
-        // Nested arrays and arrays of reserved bytes do not occur in the spec; show
-        // them as bytes so that nothing is lost.
-        _ => {
-            let n = u8l(model.size_of(ty));
-            quote! { Kind::Bytes(#n) }
+        FieldType::Union(u) => {
+            self.used.unions.insert(u.0);
+            let i = union_ident(&model[*u]);
+            quote! { Union(&#i) }
+        }
+        FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::I8)) => {
+            let n = u8l(*n);
+            quote! { Str(#n) }
+        }
+        FieldType::Array(t, n) => {
+            let inner = self.scalar_kind(t)?;
+            let n = u8l(*n);
+            quote! { Array(&#inner, #n) }
+        }
+        FieldType::Struct(_) | FieldType::Reserved(_) | FieldType::Unknown(_) => return None,
+    })
+}
+}
+
+impl Cx<'_> {
+    fn conf(&mut self, c: Confidence) -> Ident {
+        let (i, s) = match c {
+            Confidence::Certain => (0, "Certain"),
+            Confidence::Medium => (1, "Medium"),
+            Confidence::Inferred => (2, "Inferred"),
+        };
+        self.confidences[i] = true;
+        format_ident!("{s}")
+    }
+
+    /// The leaf fields of a field of type `ty` at `offset`, named `name`.
+    #[allow(clippy::too_many_arguments)]
+    fn leaves(
+        &mut self,
+        name: &str,
+        offset: u32,
+        ty: &FieldType,
+        role: Role,
+        c: Confidence,
+        out: &mut Vec<TokenStream>,
+    ) {
+        let model = self.model;
+        let join = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { format!("{a}.{b}") };
+        let kind = match ty {
+            FieldType::Struct(s) => {
+                for f in &model[*s].fields {
+                    let c = c.max(f.meta.confidence);
+                    let role = if f.is_opaque() { Role::Reserved } else { role };
+                    self.leaves(&join(name, &f.name), offset + f.offset, &f.ty, role, c, out);
+                }
+                return;
+            }
+            FieldType::Array(t, n) if matches!(t.leaf(), FieldType::Struct(_) | FieldType::Reserved(_) | FieldType::Unknown(_)) => {
+                let stride = model.size_of(t);
+                for i in 0..*n {
+                    let role = if t.is_opaque() { Role::Reserved } else { role };
+                    self.leaves(&join(name, &i.to_string()), offset + i * stride, t, role, c, out);
+                }
+                return;
+            }
+            FieldType::Reserved(n) | FieldType::Unknown(n) => {
+                let n = u8l(*n);
+                let c = self.conf(c);
+                let off = u8l(offset);
+                out.push(quote! { f(#name, #off, Bytes(#n), Reserved, #c) });
+                return;
+            }
+            t => self.scalar_kind(t).expect("every other type is a scalar kind"),
+        };
+        let c = self.conf(c);
+        let off = u8l(offset);
+        let disc = model.record.discriminant.offset;
+        let role = match role {
+            Role::Preamble if offset == disc && model.size_of(ty) == 1 => Role::Opcode,
+            r => r,
+        };
+        let role = role.tokens();
+        out.push(quote! { f(#name, #off, #kind, #role, #c) });
+    }
+
+    fn union_desc(&mut self, u: &Union) -> TokenStream {
+        let ident = union_ident(u);
+        let name = &u.name;
+        let size = u8l(u.size);
+        let all: Vec<ArchId> = self.model.arch_ids().collect();
+        let views: Vec<TokenStream> = u
+            .views
+            .iter()
+            .map(|v| {
+                let vn = &v.name;
+                let select = match v.select {
+                    Select::When(t) => {
+                        let (o, m, x) = (u8l(t.offset), hex(u64::from(t.mask)), hex(u64::from(t.value)));
+                        quote! { ViewSelect::When { offset: #o, mask: #m, value: #x } }
+                    }
+                    Select::Otherwise => quote! { ViewSelect::Otherwise },
+                    Select::Never => quote! { ViewSelect::Never },
+                };
+                let archs = arch_mask(v.meta.archs.as_deref().unwrap_or(&all));
+                let mut fields = Vec::new();
+                let c = v.meta.confidence.max(u.meta.confidence);
+                self.leaves("", 0, &v.ty, Role::Normal, c, &mut fields);
+                quote! { ViewDesc { name: #vn, select: #select, archs: #archs, fields: &[#(#fields),*] } }
+            })
+            .collect();
+        quote! {
+            static #ident: UnionDesc = UnionDesc { name: #name, size: #size, views: &[#(#views),*] };
+        }
+    }
+
+    fn layout_fields(&mut self, fields: &[Field]) -> Vec<TokenStream> {
+        let disc = self.model.record.discriminant.offset;
+        let mut out = Vec::new();
+        for f in fields {
+            let role = if f.offset == disc && f.size == 1 && f.inherited {
+                Role::Opcode
+            } else if f.is_opaque() {
+                Role::Reserved
+            } else if f.inherited {
+                Role::Preamble
+            } else {
+                Role::Normal
+            };
+            self.leaves(&f.name, f.offset, &f.ty, role, f.meta.confidence, &mut out);
+        }
+        out
+    }
+
+    /// Whether a layout's inherited fields are the record's whole preamble, so that
+    /// its table can point at the shared `PREAMBLE`.
+    fn shares_preamble(&self, l: &Layout) -> bool {
+        let own: Vec<&Field> = l.fields.iter().filter(|f| f.inherited).collect();
+        let rec = &self.model.record.preamble;
+        own.len() == rec.len()
+            && own.iter().zip(rec).all(|(a, b)| a.name == b.name && a.offset == b.offset && a.ty == b.ty)
+    }
+
+    /// The arm's table, and one `static` per layout.
+    fn arm_text(&mut self, id: ArmId, statics: &mut Vec<TokenStream>) -> TokenStream {
+        let arm = &self.model[id];
+        let kind = names::ident(&arm.rust);
+        let name = &arm.name;
+        let mnemonic = &arm.mnemonic;
+        let bindings = self
+            .model
+            .bindings
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.arm == id)
+            .map(|(i, _)| dec(i as u64));
+        let layouts: Vec<TokenStream> = arm
+            .layouts
+            .iter()
+            .map(|l| {
+                let archs = arch_mask(&l.archs);
+                let shared = self.shares_preamble(l);
+                let own: Vec<Field> = l.fields.iter().filter(|f| !(shared && f.inherited)).cloned().collect();
+                let fields = self.layout_fields(&own);
+                let ident = format_ident!("L_{}", l.rust.to_shouty_snake_case());
+                let n = fields.len();
+                statics.push(quote! { static #ident: [FieldDesc; #n] = [#(#fields),*]; });
+                let preamble = if shared { quote! { &PREAMBLE } } else { quote! { &[] } };
+                quote! { LayoutText { archs: #archs, preamble: #preamble, fields: &#ident } }
+            })
+            .collect();
+        quote! {
+            ArmText {
+                kind: ArmKind::#kind,
+                name: #name,
+                mnemonic: #mnemonic,
+                bindings: &[#(#bindings),*],
+                layouts: &[#(#layouts),*],
+            }
+        }
+    }
+
+    /// `PREAMBLE`, the record's preamble shared by every arm that inherits all of it, and
+    /// `OPAQUE`: a record whose opcode no arm reads, its preamble then its payload as bytes.
+    fn preamble_and_opaque(&mut self) -> TokenStream {
+        let rec = &self.model.record;
+        let preamble: Vec<Field> = rec.preamble.iter().map(|f| Field { inherited: true, ..f.clone() }).collect();
+        let fields = self.layout_fields(&preamble);
+        let n = fields.len();
+        let off = u8l(rec.preamble_size);
+        let size = u8l(rec.size - rec.preamble_size);
+        let c = self.conf(Confidence::Certain);
+        let all = arch_mask(&self.model.arch_ids().collect::<Vec<_>>());
+        quote! {
+            /// The record's preamble, shared by the arms that inherit all of it.
+            pub static PREAMBLE: [FieldDesc; #n] = [#(#fields),*];
+
+            /// The text form of a record whose opcode the spec names but no arm reads: its
+            /// preamble, then the payload as bytes.
+            pub static OPAQUE: LayoutText = LayoutText {
+                archs: #all,
+                preamble: &PREAMBLE,
+                fields: &[f("payload", #off, Bytes(#size), Reserved, #c)],
+            };
         }
     }
 }
 
-fn arm_desc(model: &Model, id: ArmId) -> TokenStream {
-    let arm = &model[id];
-    let record = &model[arm.record];
-    let ident = desc_ident(arm);
-    let t = arm_type(arm);
-    let mnemonic = arm.name.to_lowercase();
-    let spec = &arm.name;
-    let bindings: Vec<&Binding> = model.bindings_of(id).collect();
-    let opcodes: Vec<u64> = {
-        let mut v: Vec<u64> = bindings.iter().map(|b| b.opcode).collect();
-        v.dedup();
-        v
-    };
-    let implied_opcode = (opcodes.len() == 1).then(|| opcodes[0]);
-    // A sub-opcode byte is implied when every binding of the arm gives it the same value.
-    let implied_sub: Option<(u32, u64)> = match bindings.first().and_then(|b| b.sub.as_ref()) {
-        Some(s)
-            if bindings.iter().all(|b| {
-                b.sub.as_ref().is_some_and(|x| x.offset == s.offset && x.value == s.value)
-            }) =>
-        {
-            Some((s.offset, s.value))
+/// Where a leaf is printed, as the tables say it.
+#[derive(Clone, Copy)]
+enum Role {
+    Normal,
+    Preamble,
+    Reserved,
+    Opcode,
+}
+
+impl Role {
+    fn tokens(self) -> TokenStream {
+        match self {
+            Role::Normal => quote! { Normal },
+            Role::Preamble => quote! { Preamble },
+            Role::Reserved => quote! { Reserved },
+            Role::Opcode => quote! { Opcode },
         }
-        _ => None,
-    };
-    let mut out = Vec::new();
-    for f in model.arm_fields(id) {
-        let in_preamble = f.offset < record.preamble_size;
-        let c = f.meta.confidence;
-        if let FieldType::Struct(s) = &f.ty {
-            for g in &model[*s].fields {
-                let off = f.offset + g.offset;
-                let role = if off == record.discriminant.offset && implied_opcode.is_some() {
-                    let v = hex(implied_opcode.unwrap_or(0));
-                    quote! { Role::Implied(#v) }
-                } else if in_preamble {
-                    quote! { Role::Preamble }
-                } else {
-                    quote! { Role::Normal }
-                };
-                leaves(
-                    model,
-                    &format!("{}.{}", f.name, g.name),
-                    off,
-                    &g.ty,
-                    &role,
-                    c.max(g.meta.confidence),
-                    &mut out,
-                );
-            }
+    }
+}
+
+/// `MNEMONICS`: every mnemonic of the text form and what it assembles, sorted.
+fn mnemonics(model: &Model) -> TokenStream {
+    let mut rows: Vec<(String, TokenStream)> = Vec::new();
+    for (i, b) in model.bindings.iter().enumerate() {
+        if rows.iter().any(|(m, _)| *m == b.mnemonic) {
             continue;
         }
-        let role = match implied_sub {
-            Some((off, v)) if off == f.offset => {
-                let v = hex(v);
-                quote! { Role::Implied(#v) }
-            }
-            _ if in_preamble => quote! { Role::Preamble },
-            _ => quote! { Role::Normal },
-        };
-        leaves(model, &f.name, f.offset, &f.ty, &role, c, &mut out);
+        let i = dec(i as u64);
+        rows.push((b.mnemonic.clone(), quote! { Target::Binding(#i) }));
     }
-    let doc = format!(" The disassembler table of `{}` ([`arms::{t}`]).", arm.name);
-    quote! {
-        #[doc = #doc]
-        pub static #ident: ArmDesc = ArmDesc {
-            kind: ArmKind::#t,
-            name: #spec,
-            mnemonic: #mnemonic,
-            fields: &[#(#out),*],
-        };
+    let op_enum = &model[model.opcode_enum()];
+    for v in &op_enum.variants {
+        if !model.bindings.iter().any(|b| b.opcode == v.value) {
+            let x = hex(v.value);
+            rows.push((v.name.to_ascii_lowercase(), quote! { Target::Opaque(#x) }));
+        }
     }
-}
-
-/// `GEOMETRY`: one row per geometry value with a function printing it for an arch.
-fn geometry_table(model: &Model) -> TokenStream {
-    let rows = model.geom_ids().filter_map(|g| {
-        let item = &model[g];
-        if matches!(item.kind, GeomKind::Rule { .. }) {
-            return None;
+    for id in model.arm_ids() {
+        if !model.is_bound(id) {
+            let k = names::ident(&model[id].rust);
+            rows.push((model[id].mnemonic.clone(), quote! { Target::Arm(ArmKind::#k) }));
         }
-        let name = &item.name;
-        let f = names::snake(&item.name);
-        let everywhere = model.arch_ids().all(|a| item.meta.available_on(a));
-        let optional = match &item.kind {
-            GeomKind::Value(t) | GeomKind::Derived(t, _) => t.is_optional(),
-            GeomKind::Rule { .. } => false,
-        };
-        let wrapped = !everywhere && !optional;
-        let body = if optional || wrapped {
-            quote! {
-                match a.#f() {
-                    Some(v) => write!(w, "{:?}", v),
-                    None => w.write_str("?"),
-                }
-            }
-        } else {
-            quote! { write!(w, "{:?}", a.#f()) }
-        };
-        Some(quote! {
-            GeomRow {
-                name: #name,
-                show: |a: crate::generated::geometry::Arch, w: &mut dyn fmt::Write| -> fmt::Result { #body },
-            },
-        })
-    });
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    let n = rows.len();
+    let rows = rows.iter().map(|(m, t)| quote! { (#m, #t) });
     quote! {
-        /// One geometry value, printable for any arch (`?` when the arch has none).
-        #[derive(Clone, Copy)]
-        pub struct GeomRow {
-            /// The spec name (`num_tpb`).
-            pub name: &'static str,
-            /// Write the value on an arch (`Debug` formatting; `?` when unknown).
-            pub show: fn(crate::generated::geometry::Arch, &mut dyn fmt::Write) -> fmt::Result,
-        }
-
-        impl fmt::Debug for GeomRow {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name)
-            }
-        }
-
-        /// Every geometry value (rules excluded), in spec order.
-        pub static GEOMETRY: &[GeomRow] = &[#(#rows)*];
+        /// Every mnemonic and what it assembles, sorted by mnemonic.
+        pub static MNEMONICS: [(&str, Target); #n] = [#(#rows),*];
     }
 }

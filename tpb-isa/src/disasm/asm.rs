@@ -1,0 +1,512 @@
+//! The assembler: a line of text back into its 64 bytes, from the generated tables.
+
+use super::desc::{self, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role, Target};
+use super::error::{AsmError, AsmErrorKind, Name};
+use super::print::UNKNOWN;
+use crate::facts::Confidence;
+use crate::generated::disasm::OPAQUE;
+use crate::generated::geometry::Arch;
+use crate::generated::inst::{Inst, BINDINGS, RECORD_SIZE};
+
+/// An error at byte `at` of the line (converted to a character column at the end).
+struct Err1 {
+    at: usize,
+    kind: AsmErrorKind,
+}
+
+fn err(at: usize, kind: AsmErrorKind) -> Err1 {
+    Err1 { at, kind }
+}
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
+}
+
+fn write_uint(b: &mut [u8], v: u64) {
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = (v >> (8 * i)) as u8;
+    }
+}
+
+/// The end of the value starting at `i`: whitespace at bracket depth 0 outside quotes.
+fn value_end(s: &[u8], mut i: usize) -> usize {
+    let (mut depth, mut quoted) = (0i32, false);
+    while i < s.len() {
+        let c = s[i];
+        if quoted {
+            if c == b'\\' {
+                i += 1;
+            } else if c == b'"' {
+                quoted = false;
+            }
+        } else {
+            match c {
+                b'"' => quoted = true,
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => depth -= 1,
+                c if c.is_ascii_whitespace() && depth <= 0 => return i,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Where a line's comment starts (`#` or `;` outside quotes), or its end.
+fn code_end(s: &[u8]) -> usize {
+    let mut quoted = false;
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'#' | b';' if !quoted => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    s.len()
+}
+
+fn parse_int(s: &str) -> Option<i128> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let (radix, digits) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (16, h),
+        None => (10, s),
+    };
+    if digits.is_empty() || digits.starts_with('_') {
+        return None;
+    }
+    let mut v: i128 = 0;
+    for c in digits.chars() {
+        if c == '_' {
+            continue;
+        }
+        v = v.checked_mul(radix)?.checked_add(i128::from(c.to_digit(radix as u32)?))?;
+    }
+    Some(if neg { -v } else { v })
+}
+
+/// Parse an unsigned number that must fit `bits` bits.
+fn parse_uint(s: &str, bits: u32, at: usize, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
+    let v = parse_int(s).ok_or(err(at, AsmErrorKind::BadValue { field, expected }))?;
+    if v < 0 || (bits < 64 && v >= 1i128 << bits) || v > i128::from(u64::MAX) {
+        return Err(err(at, AsmErrorKind::OutOfRange { field }));
+    }
+    Ok(v as u64)
+}
+
+/// Split `s` (without its brackets) at commas at depth 0 outside quotes; calls
+/// `each(offset, item)`.
+fn split_items(s: &str, mut each: impl FnMut(usize, &str) -> Result<(), Err1>) -> Result<(), Err1> {
+    if s.trim().is_empty() {
+        return Ok(());
+    }
+    let b = s.as_bytes();
+    let (mut depth, mut start, mut quoted, mut i) = (0i32, 0usize, false, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'[' | b'{' if !quoted => depth += 1,
+            b']' | b'}' if !quoted => depth -= 1,
+            b',' if depth == 0 && !quoted => {
+                each(start, &s[start..i])?;
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    each(start, &s[start..])
+}
+
+/// `name=value` split at the first `=` when `name` is a word, else `("", item)`.
+fn split_assign(item: &str) -> (&str, &str, usize) {
+    let b = item.as_bytes();
+    let n = b.iter().take_while(|&&c| is_word(c)).count();
+    if n > 0 && b.get(n) == Some(&b'=') {
+        (&item[..n], &item[n + 1..], n + 1)
+    } else {
+        ("", item, 0)
+    }
+}
+
+fn parse_bit(s: &str, bit: &BitDesc, at: usize, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
+    let bits = u32::from(bit.hi - bit.lo);
+    match bit.kind {
+        BitKind::Bool if s == "true" => Ok(1),
+        BitKind::Bool if s == "false" => Ok(0),
+        BitKind::Enum(e) => match e.value_of(s) {
+            Some(v) if bits >= 64 || v < 1 << bits => Ok(v),
+            Some(_) => Err(err(at, AsmErrorKind::OutOfRange { field })),
+            None => parse_uint(s, bits, at, field, expected),
+        },
+        _ => parse_uint(s, bits, at, field, expected),
+    }
+}
+
+/// `form{field=value,...}` (or `{...}` for an operand with one reading) into its bits.
+fn parse_bits(s: &str, at: usize, d: &BitsDesc, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
+    let bits = 8 * u32::from(d.width);
+    let bad = || err(at, AsmErrorKind::BadValue { field, expected });
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        return parse_uint(s, bits, at, field, expected);
+    }
+    let open = s.find('{').ok_or_else(bad)?;
+    if !s.ends_with('}') {
+        return Err(bad());
+    }
+    let name = &s[..open];
+    let alt = if name.is_empty() { None } else { Some(d.alts.iter().find(|a| a.name == name).ok_or_else(bad)?) };
+    let skip = alt.and_then(|a| a.select).map(|s| s.field as usize);
+    let own = alt.map_or(&[][..], |a| a.fields);
+    let printed = || {
+        d.fields.iter().enumerate().filter(move |(i, _)| Some(*i) != skip).map(|(_, b)| b).chain(own.iter())
+    };
+    let mask: u64 = printed().fold(0, |m, b| m | b.mask());
+    let (mut v, mut rest) = (0u64, 0u64);
+    let mut given = [None::<(u64, usize)>; 32];
+    split_items(&s[open + 1..s.len() - 1], |off, item| {
+        let at = at + open + 1 + off;
+        let (k, val, skip_k) = split_assign(item);
+        let vat = at + skip_k;
+        if k == "rest" {
+            rest = parse_uint(val, bits, vat, field, expected)?;
+            if rest & mask != 0 {
+                return Err(err(vat, AsmErrorKind::OutOfRange { field }));
+            }
+            return Ok(());
+        }
+        let (i, bit) = printed().enumerate().find(|(_, b)| b.name == k).ok_or_else(bad)?;
+        let x = parse_bit(val, bit, vat, field, expected)?;
+        if let Some(g) = given.get_mut(i) {
+            *g = Some((x, vat));
+        }
+        v |= x << bit.lo;
+        Ok(())
+    })?;
+    // Overlapping fields (a quadrant inside an immediate) must agree; the later one is blamed.
+    let mut blame = None;
+    for (b, g) in printed().zip(given) {
+        if let Some((x, vat)) = g {
+            if b.get(v) != x {
+                blame = Some(vat);
+            }
+        }
+    }
+    if let Some(vat) = blame {
+        return Err(err(vat, AsmErrorKind::OutOfRange { field }));
+    }
+    let pinned = alt.map_or(0, |a| d.selector_bits(a));
+    v |= (pinned & !mask) ^ rest;
+    let form = d.form_of(v);
+    let same = match (form, alt) {
+        (Some(f), Some(a)) => core::ptr::eq(f, a),
+        (None, None) => true,
+        _ => false,
+    };
+    if !same {
+        return Err(err(at, AsmErrorKind::OutOfRange { field }));
+    }
+    Ok(v)
+}
+
+/// Parse a value of `kind` from `s` (which starts at byte `at` of the line) into `out`.
+fn parse_value(s: &str, at: usize, kind: &Kind, field: &'static str, out: &mut [u8]) -> Result<(), Err1> {
+    let expected = kind.expected();
+    let bad = || err(at, AsmErrorKind::BadValue { field, expected });
+    match *kind {
+        Kind::Uint(w) => write_uint(out, parse_uint(s, 8 * u32::from(w), at, field, expected)?),
+        Kind::Int(w) => {
+            let v = parse_int(s).ok_or_else(bad)?;
+            let lim = 1i128 << (8 * u32::from(w) - 1);
+            if !(-lim..lim).contains(&v) {
+                return Err(err(at, AsmErrorKind::OutOfRange { field }));
+            }
+            write_uint(out, v as i64 as u64);
+        }
+        Kind::F32 => {
+            let bits = if s.starts_with("0x") {
+                parse_uint(s, 32, at, field, expected)? as u32
+            } else {
+                s.parse::<f32>().map_err(|_| bad())?.to_bits()
+            };
+            write_uint(out, u64::from(bits));
+        }
+        Kind::Enum(e) => {
+            let v = match e.value_of(s) {
+                Some(v) => v,
+                None if s.starts_with(|c: char| c.is_ascii_digit()) => {
+                    parse_uint(s, 8 * u32::from(e.width), at, field, expected)?
+                }
+                None => return Err(bad()),
+            };
+            write_uint(out, v);
+        }
+        Kind::Bits(d) => write_uint(out, parse_bits(s, at, d, field, expected)?),
+        Kind::Union(u) => {
+            let open = s.find('{').ok_or_else(bad)?;
+            if !s.ends_with('}') {
+                return Err(bad());
+            }
+            let view = u.view(&s[..open]).ok_or_else(bad)?;
+            out.fill(0);
+            let mut seen = Seen::default();
+            split_items(&s[open + 1..s.len() - 1], |off, item| {
+                let at = at + open + 1 + off;
+                let (k, val, skip) = split_assign(item);
+                assign(view.fields.iter(), u.name, k, at, val, at + skip, out, &mut seen)
+            })?;
+        }
+        Kind::Array(k, n) => {
+            let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?;
+            let size = k.size();
+            let mut i = 0usize;
+            split_items(inner, |off, item| {
+                if i >= n as usize {
+                    return Err(err(at, AsmErrorKind::OutOfRange { field }));
+                }
+                parse_value(item, at + 1 + off, k, field, &mut out[i * size..(i + 1) * size])?;
+                i += 1;
+                Ok(())
+            })?;
+            if i != n as usize {
+                return Err(bad());
+            }
+        }
+        Kind::Str(n) => {
+            let inner = s.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(bad)?;
+            let b = inner.as_bytes();
+            let (mut i, mut o) = (0usize, 0usize);
+            out.fill(0);
+            while i < b.len() {
+                let c = match b[i] {
+                    b'\\' => match b.get(i + 1) {
+                        Some(b'"') => (b'"', 2),
+                        Some(b'\\') => (b'\\', 2),
+                        Some(b'x') => {
+                            let h = inner.get(i + 2..i + 4).and_then(|h| u8::from_str_radix(h, 16).ok());
+                            (h.ok_or_else(bad)?, 4)
+                        }
+                        _ => return Err(bad()),
+                    },
+                    c => (c, 1),
+                };
+                if o >= n as usize {
+                    return Err(err(at, AsmErrorKind::OutOfRange { field }));
+                }
+                out[o] = c.0;
+                o += 1;
+                i += c.1;
+            }
+        }
+        Kind::Bytes(n) => {
+            // Fewer digits than bytes: the rest are zero (the printer drops nothing, but a
+            // hand-written line may give a short payload).
+            if s.len() % 2 != 0 || s.len() > 2 * n as usize || !s.is_ascii() {
+                return Err(bad());
+            }
+            out.fill(0);
+            for (i, x) in out.iter_mut().take(s.len() / 2).enumerate() {
+                *x = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Which fields of a table a line gave.
+#[derive(Default)]
+struct Seen([u64; 4]);
+
+impl Seen {
+    /// Mark field `i`; false when it was given before.
+    fn mark(&mut self, i: usize) -> bool {
+        let (w, b) = (i / 64 % 4, 1u64 << (i % 64));
+        let fresh = self.0[w] & b == 0;
+        self.0[w] |= b;
+        fresh
+    }
+}
+
+/// `name=value` into `out` by the table `fields` (whose owner, for errors, is `owner`).
+#[allow(clippy::too_many_arguments)]
+fn assign(
+    fields: impl Iterator<Item = &'static FieldDesc>,
+    owner: &'static str,
+    name: &str,
+    name_at: usize,
+    value: &str,
+    value_at: usize,
+    out: &mut [u8],
+    seen: &mut Seen,
+) -> Result<(), Err1> {
+    let (idx, f) = fields
+        .enumerate()
+        .find(|(_, f)| f.name == name)
+        .ok_or(err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) }))?;
+    if !seen.mark(idx) {
+        return Err(err(name_at, AsmErrorKind::Duplicate { field: f.name }));
+    }
+    let dst = out.get_mut(f.range()).ok_or(err(name_at, AsmErrorKind::OutOfRange { field: f.name }))?;
+    parse_value(value, value_at, &f.kind, f.name, dst)
+}
+
+/// The fields of `unknown opcode=0x.. bytes=<hex>`.
+static UNKNOWN_FIELDS: [FieldDesc; 2] = [
+    FieldDesc::new("opcode", 0, Kind::Uint(1), Role::Normal, Confidence::Certain),
+    FieldDesc::new("bytes", 0, Kind::Bytes(64), Role::Normal, Confidence::Certain),
+];
+
+/// Skip the offset and hex columns of a listing line (`00000040  d300…00  text`), so
+/// that a listing assembles as its text column; the text wins, so an edited listing
+/// assembles to the edit. A line without both columns is left as it is.
+fn skip_listing_columns(b: &[u8], at: usize) -> usize {
+    let token = |from: usize| {
+        let end = b[from..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |n| from + n);
+        let hex = b[from..end].iter().all(u8::is_ascii_hexdigit);
+        (end, hex.then_some(end - from))
+    };
+    let skip_ws = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let (off_end, off_len) = token(at);
+    if !matches!(off_len, Some(8..=16)) {
+        return at;
+    }
+    let hex_at = skip_ws(off_end);
+    match token(hex_at) {
+        (hex_end, Some(n)) if n == 2 * RECORD_SIZE => skip_ws(hex_end),
+        _ => at,
+    }
+}
+
+fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
+    let s = &line[..code_end(line.as_bytes())];
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i == b.len() {
+        return Ok(None);
+    }
+    i = skip_listing_columns(b, i);
+    let start = i;
+    while i < b.len() && !b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let mnemonic = &s[start..i];
+    let mut out = [0u8; RECORD_SIZE];
+    let unknown_mnemonic = || err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) });
+    let (layout, owner): (Option<&'static LayoutText>, &'static str) = if mnemonic == UNKNOWN {
+        (None, UNKNOWN)
+    } else {
+        match desc::target(mnemonic).ok_or_else(unknown_mnemonic)? {
+            Target::Binding(n) => {
+                let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
+                out[0] = binding.opcode;
+                if let Some(sub) = binding.sub {
+                    out[sub.offset] = sub.value;
+                }
+                (Some(ArmText::of(binding.arm).layout(arch)), binding.mnemonic)
+            }
+            Target::Opaque(op) => {
+                out[0] = op;
+                (Some(&OPAQUE), "opaque record")
+            }
+            Target::Arm(kind) => {
+                let arm = ArmText::of(kind);
+                (Some(arm.layout(arch)), arm.mnemonic)
+            }
+        }
+    };
+    let mut seen = Seen::default();
+    let mut opcode: Option<(u8, usize)> = None;
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        let name_at = i;
+        while i < b.len() && is_word(b[i]) {
+            i += 1;
+        }
+        if i == name_at || i == b.len() || b[i] != b'=' {
+            return Err(err(name_at, AsmErrorKind::Syntax { expected: "field=value" }));
+        }
+        let name = &s[name_at..i];
+        let v_at = i + 1;
+        let end = value_end(b, v_at);
+        let value = &s[v_at..end];
+        if owner == UNKNOWN && name == "opcode" {
+            if !seen.mark(0) {
+                return Err(err(name_at, AsmErrorKind::Duplicate { field: "opcode" }));
+            }
+            let mut one = [0u8; 1];
+            parse_value(value, v_at, &Kind::Uint(1), "opcode", &mut one)?;
+            opcode = Some((one[0], v_at));
+        } else {
+            match layout {
+                Some(l) => assign(l.leaves(), owner, name, name_at, value, v_at, &mut out, &mut seen)?,
+                None => assign(UNKNOWN_FIELDS.iter(), owner, name, name_at, value, v_at, &mut out, &mut seen)?,
+            }
+        }
+        i = end;
+    }
+    if owner == UNKNOWN {
+        if seen.mark(1) {
+            return Err(err(start, AsmErrorKind::Missing { field: "bytes" }));
+        }
+        if let Some((op, at)) = opcode {
+            if op != out[0] {
+                return Err(err(at, AsmErrorKind::BadValue { field: "opcode", expected: "the first of the bytes" }));
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+fn column(line: &str, at: usize) -> usize {
+    line.get(..at).map_or(at, |p| p.chars().count()) + 1
+}
+
+/// Assemble one line in the layouts of `arch` (numbered `line_no` in errors); `Ok(None)`
+/// for a blank or comment line (`#` or `;` starts a comment).
+///
+/// # Errors
+///
+/// [`AsmError`] with the column of the offending text.
+pub fn assemble_line(arch: Arch, line: &str, line_no: usize) -> Result<Option<[u8; RECORD_SIZE]>, AsmError> {
+    line_bytes(arch, line).map_err(|e| AsmError { line: line_no, col: column(line, e.at), kind: e.kind })
+}
+
+/// Assemble text: one record per non-blank line, with line numbers from 1.
+pub fn assemble(arch: Arch, text: &str) -> impl Iterator<Item = Result<[u8; RECORD_SIZE], AsmError>> + '_ {
+    text.lines().enumerate().filter_map(move |(i, l)| assemble_line(arch, l, i + 1).transpose())
+}
+
+impl Inst {
+    /// Parse one line of text in the layouts of `arch`; the record is decoded from the
+    /// assembled bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`AsmError`] when the line does not assemble or holds no record.
+    pub fn parse(arch: Arch, line: &str) -> Result<Inst, AsmError> {
+        match assemble_line(arch, line, 1)? {
+            Some(b) => Ok(Inst::decode(arch, &b)),
+            None => Err(AsmError { line: 1, col: 1, kind: AsmErrorKind::Syntax { expected: "a mnemonic" } }),
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! The descriptor types of the text form. `cargo xtask gen` writes one table per arm
+//! layout, enum, operand type and union (`generated::disasm`); the printer and the
+//! assembler walk them, so neither knows any arm by name.
+
+use crate::facts::Confidence;
+use crate::generated::arms::ArmKind;
+use crate::generated::disasm::{ARMS, MNEMONICS};
+use crate::generated::geometry::Arch;
+use crate::generated::inst::{Binding, BINDINGS};
+
+/// The names of an enum's values.
+#[derive(Debug)]
+pub struct EnumDesc {
+    /// Spec name (`DTYPE`).
+    pub name: &'static str,
+    /// Width in bytes.
+    pub width: u8,
+    /// `(value, name)` in spec order.
+    pub by_value: &'static [(u64, &'static str)],
+    /// `(name, value)` sorted by name.
+    pub by_name: &'static [(&'static str, u64)],
+}
+
+impl EnumDesc {
+    /// The name of `v`, if the spec names it.
+    #[must_use]
+    pub fn name_of(&self, v: u64) -> Option<&'static str> {
+        self.by_value.iter().find(|(x, _)| *x == v).map(|(_, n)| *n)
+    }
+
+    /// The value named `name`.
+    #[must_use]
+    pub fn value_of(&self, name: &str) -> Option<u64> {
+        let i = self.by_name.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
+        Some(self.by_name[i].1)
+    }
+}
+
+/// `(field >> 0) & mask == value` on one of an operand's bit-fields: when a form applies.
+#[derive(Clone, Copy, Debug)]
+pub struct Select {
+    /// Index of the selecting bit-field in [`BitsDesc::fields`].
+    pub field: u8,
+    /// Mask on the field's value.
+    pub mask: u64,
+    /// Value after masking.
+    pub value: u64,
+}
+
+/// What a bit-field holds.
+#[derive(Clone, Copy, Debug)]
+pub enum BitKind {
+    /// An unsigned number.
+    Uint,
+    /// A flag, `true` or `false`.
+    Bool,
+    /// An enum value, by name where the spec names it.
+    Enum(&'static EnumDesc),
+}
+
+/// Bits `lo..hi` of an operand.
+#[derive(Clone, Copy, Debug)]
+pub struct BitDesc {
+    /// Name (`immediate`).
+    pub name: &'static str,
+    /// First bit.
+    pub lo: u8,
+    /// One past the last bit.
+    pub hi: u8,
+    /// What the bits hold.
+    pub kind: BitKind,
+}
+
+impl BitDesc {
+    /// A table row.
+    #[must_use]
+    pub const fn new(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
+        BitDesc { name, lo, hi, kind }
+    }
+
+    /// The field's mask in place.
+    #[must_use]
+    pub const fn mask(&self) -> u64 {
+        ones(self.hi - self.lo) << self.lo
+    }
+
+    /// The field's value in `v`.
+    #[must_use]
+    pub const fn get(&self, v: u64) -> u64 {
+        (v & self.mask()) >> self.lo
+    }
+}
+
+/// One form of an operand with alternative readings.
+#[derive(Debug)]
+pub struct AltDesc {
+    /// Name (`register`).
+    pub name: &'static str,
+    /// When it applies; `None` when no other form applies.
+    pub select: Option<Select>,
+    /// Its bit-fields.
+    pub fields: &'static [BitDesc],
+}
+
+/// An operand type with bit-fields and forms.
+#[derive(Debug)]
+pub struct BitsDesc {
+    /// Spec name (`ADDR4`).
+    pub name: &'static str,
+    /// Width in bytes.
+    pub width: u8,
+    /// Bit-fields of every form.
+    pub fields: &'static [BitDesc],
+    /// Alternative forms; empty when the operand has one reading.
+    pub alts: &'static [AltDesc],
+}
+
+impl BitsDesc {
+    /// The form that applies to `v`: the first whose selector holds, else the one without.
+    #[must_use]
+    pub fn form_of(&self, v: u64) -> Option<&'static AltDesc> {
+        let holds = |s: &Select| {
+            self.fields.get(s.field as usize).is_some_and(|f| f.get(v) & s.mask == s.value)
+        };
+        self.alts
+            .iter()
+            .find(|a| a.select.as_ref().is_some_and(holds))
+            .or_else(|| self.alts.iter().find(|a| a.select.is_none()))
+    }
+
+    /// The bits a form's selector pins, in place.
+    #[must_use]
+    pub fn selector_bits(&self, alt: &AltDesc) -> u64 {
+        match alt.select {
+            Some(s) => self.fields.get(s.field as usize).map_or(0, |f| (s.value & s.mask) << f.lo),
+            None => 0,
+        }
+    }
+
+    /// The mask of the bits a form's selector tests, in place.
+    #[must_use]
+    pub fn selector_mask(&self, alt: &AltDesc) -> u64 {
+        match alt.select {
+            Some(s) => self.fields.get(s.field as usize).map_or(0, |f| (s.mask << f.lo) & f.mask()),
+            None => 0,
+        }
+    }
+}
+
+/// How a union view is chosen when printing.
+#[derive(Clone, Copy, Debug)]
+pub enum ViewSelect {
+    /// When `byte[offset] & mask == value` (offset from the union's start).
+    When {
+        /// Byte tested.
+        offset: u8,
+        /// Mask.
+        mask: u8,
+        /// Value after masking.
+        value: u8,
+    },
+    /// When no other view's test holds.
+    Otherwise,
+    /// Never chosen by a test; printed only when no view has a test that applies.
+    Never,
+}
+
+/// One view of a union: a reading of its bytes.
+#[derive(Debug)]
+pub struct ViewDesc {
+    /// Name (`t`, `fp32`).
+    pub name: &'static str,
+    /// How it is chosen.
+    pub select: ViewSelect,
+    /// The generations it exists on, as bits `1 << (Arch as u8)`.
+    pub archs: u8,
+    /// Its leaves, offsets from the union's start; a scalar view has one leaf named "".
+    pub fields: &'static [FieldDesc],
+}
+
+/// A union of views of the same bytes.
+#[derive(Debug)]
+pub struct UnionDesc {
+    /// Spec name.
+    pub name: &'static str,
+    /// Size in bytes.
+    pub size: u8,
+    /// Views in spec order.
+    pub views: &'static [ViewDesc],
+}
+
+impl UnionDesc {
+    /// The view printed for `b` on `arch`: the first whose test holds, else the
+    /// `otherwise` view, else the first view that exists on `arch`.
+    #[must_use]
+    pub fn view_of(&self, arch: Arch, b: &[u8]) -> Option<&'static ViewDesc> {
+        let on = |v: &&'static ViewDesc| v.archs & (1 << arch as u8) != 0;
+        let mut views = self.views.iter().filter(on);
+        views
+            .clone()
+            .find(|v| match v.select {
+                ViewSelect::When { offset, mask, value } => {
+                    b.get(offset as usize).is_some_and(|x| x & mask == value)
+                }
+                _ => false,
+            })
+            .or_else(|| views.clone().find(|v| matches!(v.select, ViewSelect::Otherwise)))
+            .or_else(|| views.next())
+            .or_else(|| self.views.first())
+    }
+
+    /// The view named `name`.
+    #[must_use]
+    pub fn view(&self, name: &str) -> Option<&'static ViewDesc> {
+        self.views.iter().find(|v| v.name == name)
+    }
+}
+
+/// How a leaf field's bytes are read and written as text.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// An unsigned integer of this many bytes.
+    Uint(u8),
+    /// A signed integer of this many bytes.
+    Int(u8),
+    /// An IEEE-754 single, printed as a decimal that reads back to the same bits (hex
+    /// bits for a NaN).
+    F32,
+    /// An enum.
+    Enum(&'static EnumDesc),
+    /// An operand with bit-fields.
+    Bits(&'static BitsDesc),
+    /// A union, printed as `view{field=value,...}`.
+    Union(&'static UnionDesc),
+    /// `[T; N]` of a scalar kind.
+    Array(&'static Kind, u8),
+    /// `[i8; N]`: a name, shown as a string.
+    Str(u8),
+    /// Bytes shown as hex digits.
+    Bytes(u8),
+}
+
+impl Kind {
+    /// Size in bytes.
+    #[must_use]
+    pub const fn size(&self) -> usize {
+        match *self {
+            Kind::Uint(w) | Kind::Int(w) | Kind::Str(w) | Kind::Bytes(w) => w as usize,
+            Kind::F32 => 4,
+            Kind::Enum(e) => e.width as usize,
+            Kind::Bits(b) => b.width as usize,
+            Kind::Union(u) => u.size as usize,
+            Kind::Array(k, n) => k.size() * n as usize,
+        }
+    }
+
+    /// What the kind's values look like, for error messages.
+    #[must_use]
+    pub const fn expected(&self) -> &'static str {
+        match self {
+            Kind::Uint(_) => "an unsigned integer",
+            Kind::Int(_) => "an integer",
+            Kind::F32 => "a number or 0x bits",
+            Kind::Enum(_) => "a value name or an integer",
+            Kind::Bits(_) => "form{field=value,...} or an integer",
+            Kind::Union(_) => "view{field=value,...}",
+            Kind::Array(..) => "[a,b,...]",
+            Kind::Str(_) => "a quoted string",
+            Kind::Bytes(_) => "hex digits, two per byte",
+        }
+    }
+}
+
+/// When a leaf is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Always.
+    Normal,
+    /// A preamble field: only when non-zero.
+    Preamble,
+    /// Reserved or unknown bytes: only when non-zero.
+    Reserved,
+    /// The opcode: implied by the mnemonic, printed only when it differs.
+    Opcode,
+}
+
+/// One leaf field of a layout.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldDesc {
+    /// Dotted name (`events.wait_mode`, `src.start_addr`).
+    pub name: &'static str,
+    /// Byte offset in the record (in a union view: from the union's start).
+    pub offset: u8,
+    /// How it is read.
+    pub kind: Kind,
+    /// When it is printed.
+    pub role: Role,
+    /// The spec's confidence (the weakest along the path of structs and groups).
+    pub confidence: Confidence,
+}
+
+impl FieldDesc {
+    /// A table row.
+    #[must_use]
+    pub const fn new(
+        name: &'static str,
+        offset: u8,
+        kind: Kind,
+        role: Role,
+        confidence: Confidence,
+    ) -> FieldDesc {
+        FieldDesc { name, offset, kind, role, confidence }
+    }
+
+    /// `offset..offset + size`.
+    #[must_use]
+    pub const fn range(&self) -> core::ops::Range<usize> {
+        self.offset as usize..self.offset as usize + self.kind.size()
+    }
+}
+
+/// One layout of an arm and the generations it holds on.
+#[derive(Debug)]
+pub struct LayoutText {
+    /// The generations, as bits `1 << (Arch as u8)`.
+    pub archs: u8,
+    /// The shared preamble's leaves when the layout inherits all of it, else empty.
+    pub preamble: &'static [FieldDesc],
+    /// The other leaves in offset order; with the preamble they cover the record.
+    pub fields: &'static [FieldDesc],
+}
+
+impl LayoutText {
+    /// Every leaf in offset order.
+    pub fn leaves(&self) -> impl Iterator<Item = &'static FieldDesc> + Clone {
+        self.preamble.iter().chain(self.fields)
+    }
+
+    /// The leaf named `name` and its index in [`LayoutText::leaves`].
+    #[must_use]
+    pub fn leaf(&self, name: &str) -> Option<(usize, &'static FieldDesc)> {
+        self.leaves().enumerate().find(|(_, f)| f.name == name)
+    }
+}
+
+/// A leaf row of a generated table.
+#[must_use]
+pub const fn f(name: &'static str, offset: u8, kind: Kind, role: Role, confidence: Confidence) -> FieldDesc {
+    FieldDesc { name, offset, kind, role, confidence }
+}
+
+/// A bit-field row of a generated table.
+#[must_use]
+pub const fn bit(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
+    BitDesc { name, lo, hi, kind }
+}
+
+/// The text form of one arm.
+#[derive(Debug)]
+pub struct ArmText {
+    /// The arm.
+    pub kind: ArmKind,
+    /// Spec name (`S3D3_MM`).
+    pub name: &'static str,
+    /// Mnemonic of the arm when no binding selects it (its name in lower case).
+    pub mnemonic: &'static str,
+    /// Indexes into `BINDINGS` of the bindings that select it.
+    pub bindings: &'static [u16],
+    /// Its layouts, oldest generation first.
+    pub layouts: &'static [LayoutText],
+}
+
+impl ArmText {
+    /// The table of `kind`.
+    #[must_use]
+    pub fn of(kind: ArmKind) -> &'static ArmText {
+        &ARMS[kind as usize]
+    }
+
+    /// The layout that holds on `arch` (the oldest where none names it, as decoding does).
+    #[must_use]
+    pub fn layout(&self, arch: Arch) -> &'static LayoutText {
+        let bit = 1u8 << arch as u8;
+        self.layouts.iter().find(|l| l.archs & bit != 0).unwrap_or(&self.layouts[0])
+    }
+
+    /// The binding that selects this arm for `record`, else its first binding.
+    #[must_use]
+    pub fn binding_for(&self, record: &[u8]) -> Option<&'static Binding> {
+        let mut first = None;
+        for &i in self.bindings {
+            let b = &BINDINGS[i as usize];
+            if b.matches(record) {
+                return Some(b);
+            }
+            first = first.or(Some(b));
+        }
+        first
+    }
+}
+
+/// What a mnemonic assembles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A binding (index into `BINDINGS`): its arm, with its opcode (and sub-opcode) set.
+    Binding(u16),
+    /// An opcode the spec names but no arm reads: the preamble and the payload bytes.
+    Opaque(u8),
+    /// An arm no binding selects.
+    Arm(ArmKind),
+}
+
+/// What `mnemonic` assembles, if it is one.
+#[must_use]
+pub fn target(mnemonic: &str) -> Option<Target> {
+    let i = MNEMONICS.binary_search_by(|(m, _)| (*m).cmp(mnemonic)).ok()?;
+    Some(MNEMONICS[i].1)
+}
+
+pub(crate) const fn ones(w: u8) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}

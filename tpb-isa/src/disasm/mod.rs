@@ -1,0 +1,41 @@
+//! The text form of records: a one-line disassembler and its inverse, the assembler,
+//! both driven by the tables `cargo xtask gen` writes into `generated::disasm`.
+//!
+//! A record prints as its mnemonic (the opcode's name in lower case, or a sub-opcode's)
+//! followed by `field=value` pairs in offset order, in the layout of a generation:
+//!
+//! ```text
+//! matmul events={...} src=t{start_addr=0x2000,...} ...
+//! pseudo_function_begin function_name="main" return_reset_semaphores=1
+//! set_ordering_mode payload=0100…                       (an opcode no arm reads)
+//! unknown opcode=0x99 bytes=9900…00                      (an opcode the spec does not name)
+//! ```
+//!
+//! - structs are flattened into dotted names (`events.wait_mode`); preamble fields are
+//!   shown only when non-zero, and the opcode (and a sub-opcode) only when the mnemonic
+//!   does not imply it;
+//! - integers are decimal below 256 and hex above (the parser takes both, and `-`);
+//!   an `f32` prints as the shortest decimal that reads back to the same bits (a NaN as
+//!   its bits in hex);
+//! - enums print by name, or as hex when the spec names no such value;
+//! - operands with bit-fields print as `form{field=value,...}` with a `rest=` entry for
+//!   any bit no field explains; unions as `view{field=value,...}` in the view the
+//!   union's selector picks on the generation;
+//! - arrays print as `[a,b,...]`, `i8` arrays (names) as a quoted string with `\"`,
+//!   `\\` and `\xNN` escapes and trailing NULs dropped, reserved and unknown bytes
+//!   (only when non-zero) as hex digits in byte order.
+//!
+//! Printing then parsing gives the same 64 bytes back for every record on every
+//! generation. Neither direction allocates.
+
+pub mod desc;
+mod asm;
+mod error;
+mod print;
+#[cfg(test)]
+mod tests;
+
+pub use asm::{assemble, assemble_line};
+pub use desc::ArmText;
+pub use error::{AsmError, AsmErrorKind, Name};
+pub use print::{write_arm, write_inst, write_opaque, write_record, write_stream, write_unknown, Text, UNKNOWN};
