@@ -1,15 +1,12 @@
-//! Every call into `tpb_isa`'s record decoding, text and validation, in one place.
-//!
-//! The generated API is about to change (decode will take the generation, opcode names
-//! become typed); the commands go through these functions so that the change is made
-//! here once. Each already takes the generation where the new API will want it.
+//! Every call into `tpb_isa`'s record decoding, text and validation, in one place, so
+//! that a change of the generated API is made here once.
 
 use std::fmt;
 
 use anyhow::Result;
-use tpb_isa::disasm::ArmDesc;
-use tpb_isa::generated::disasm::desc;
-use tpb_isa::{stream, validate, Arch, Inst, Opcode, StreamError, TpbEngType};
+use tpb_isa::disasm::desc::LayoutText;
+use tpb_isa::disasm::ArmText;
+use tpb_isa::{disasm, stream, validate, Arch, Inst, Opcode, StreamError, TpbEngType};
 
 pub use tpb_isa::RECORD_SIZE;
 
@@ -43,54 +40,60 @@ pub fn split(bytes: &[u8]) -> (impl Iterator<Item = (usize, &Record)> + '_, Opti
     (stream::records(bytes).filter_map(Result::ok), partial)
 }
 
-/// A decoded record.
-pub struct Decoded(Inst);
+/// The generation a raw stream is read as when neither the input nor `--arch` names one:
+/// cayman (trn2), the generation of the corpus's NEFFs.
+pub const DEFAULT_ARCH: Arch = Arch::Cayman;
 
-/// Decode a record for a generation (`None`: the spec's generation-neutral view).
+/// A decoded record and the generation whose layouts it was read in.
+pub struct Decoded {
+    inst: Inst,
+    arch: Arch,
+}
+
+/// Decode a record for a generation (`None`: [`DEFAULT_ARCH`]).
 pub fn decode(arch: Option<Arch>, record: &Record) -> Decoded {
-    let _ = arch; // today's decoder is generation-neutral
-    Decoded(Inst::decode(record))
+    let arch = arch.unwrap_or(DEFAULT_ARCH);
+    Decoded { inst: Inst::decode(arch, record), arch }
 }
 
 impl Decoded {
     /// The spec name of the record's arm, `None` when no binding selects it.
     pub fn arm_name(&self) -> Option<&'static str> {
-        self.0.arm().map(|a| a.name())
+        self.inst.kind().map(|a| a.name())
     }
 
-    /// The arm's field table, for coverage surveys.
-    pub fn arm_desc(&self) -> Option<&'static ArmDesc> {
-        self.0.arm().map(desc)
+    /// The arm's leaf table in the record's generation, for coverage surveys.
+    pub fn arm_layout(&self) -> Option<&'static LayoutText> {
+        self.inst.kind().map(|k| ArmText::of(k).layout(self.arch))
     }
 
     /// The function a PSEUDO_FUNCTION_BEGIN record opens (its name, or the opcode name
     /// when the name is empty); `None` for any other record.
     pub fn function_label(&self) -> Option<String> {
-        let Inst::PseudoFunctionBegin(f) = &self.0 else { return None };
+        let Inst::PseudoFunctionBegin(f) = &self.inst else { return None };
         let name: String =
             f.function_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
-        Some(if name.is_empty() { Opcode::PseudoFunctionBegin.name().to_owned() } else { name })
+        Some(if name.is_empty() { self.inst.opcode().name().unwrap_or("?").to_owned() } else { name })
     }
 }
 
 /// The one-line text form, which `tpb asm` reads back.
 impl fmt::Display for Decoded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
+        disasm::write_inst(f, self.arch, &self.inst)
     }
 }
 
 /// The spec's name of an opcode value on a generation, `None` when it names none.
 pub fn opcode_name(arch: Option<Arch>, opcode: u8) -> Option<&'static str> {
-    Opcode::from_value(opcode)
-        .filter(|op| arch.is_none_or(|a| op.available_on(a)))
-        .map(Opcode::name)
+    let op = Opcode(opcode);
+    op.name().filter(|_| arch.is_none_or(|a| op.available_on(a)))
 }
 
 /// Whether the opcode is in the pseudo band the runtime rewrites at load (legal in a
 /// NEFF stream, which is pre-relocation).
 pub fn is_pseudo(opcode: u8) -> bool {
-    tpb_isa::is_opcode_pseudo(opcode)
+    Opcode(opcode).is_pseudo()
 }
 
 /// The validator's verdict on one record for a generation.

@@ -16,6 +16,7 @@ pub fn emit(model: &Model) -> TokenStream {
     let accessors: Vec<TokenStream> = model.geom_ids().filter_map(|g| accessor(model, g)).collect();
     let rules: Vec<TokenStream> = model.geom_ids().filter_map(|g| rule(model, g)).collect();
     let modules = known(model).map(|a| arch_module(model, a));
+    let table = geometry_table(model);
     let uses = super::imports::needed(model, &quote! { #(#accessors)* }, &["opcode"], &[]);
     quote! {
         use crate::error::GeometryError;
@@ -29,7 +30,52 @@ pub fn emit(model: &Model) -> TokenStream {
             #(#rules)*
         }
 
+        #table
+
         #(#modules)*
+    }
+}
+
+/// `GEOMETRY`: one row per geometry value with a function that prints it, so that a
+/// tool lists every value without naming any.
+fn geometry_table(model: &Model) -> TokenStream {
+    let rows = model.geom_ids().filter_map(|g| {
+        let item = &model[g];
+        let t = declared(item)?;
+        let name = &item.name;
+        let f = names::snake(&item.name);
+        let body = if everywhere(model, item) && !t.is_optional() {
+            quote! { write!(w, "{:?}", g.#f()) }
+        } else {
+            quote! {
+                match g.#f() {
+                    Some(v) => write!(w, "{:?}", v),
+                    None => w.write_str("?"),
+                }
+            }
+        };
+        Some(quote! {
+            GeomRow { name: #name, show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result { #body } },
+        })
+    });
+    quote! {
+        /// One geometry value, printable for any generation whose geometry is known.
+        #[derive(Clone, Copy)]
+        pub struct GeomRow {
+            /// The spec name (`num_tpb`).
+            pub name: &'static str,
+            /// Write the value (`Debug` formatting; `?` where the generation has none).
+            pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
+        }
+
+        impl core::fmt::Debug for GeomRow {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name)
+            }
+        }
+
+        /// Every geometry value (rules excluded), in spec order.
+        pub static GEOMETRY: &[GeomRow] = &[#(#rows)*];
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use tpb_isa::disasm;
 
-use crate::records::RECORD_SIZE;
+use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -16,6 +16,9 @@ pub struct Args {
     /// Where to write the records.
     #[arg(short, long)]
     output: PathBuf,
+    /// The generation whose layouts the text is in (cayman when absent).
+    #[arg(long)]
+    arch: Option<String>,
 }
 
 impl Args {
@@ -25,7 +28,8 @@ impl Args {
             fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let mut bytes = Vec::new();
         let mut errors = 0;
-        for r in disasm::assemble(&text) {
+        let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
+        for r in disasm::assemble(arch, &text) {
             match r {
                 Ok(rec) => bytes.extend_from_slice(&rec),
                 Err(e) => {

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use anyhow::Result;
-use tpb_isa::generated::disasm::GEOMETRY;
+use tpb_isa::generated::geometry::GEOMETRY;
 use tpb_isa::Arch;
 
 use crate::records::parse_arch;
@@ -31,7 +31,10 @@ impl Args {
             let mut row = vec![g.name.to_owned()];
             for &a in &archs {
                 let mut s = String::new();
-                (g.show)(a, &mut s)?;
+                match a.geometry() {
+                    Some(geo) => (g.show)(geo, &mut s)?,
+                    None => s.push_str("unknown"),
+                }
                 row.push(readable(&s));
             }
             rows.push(row);

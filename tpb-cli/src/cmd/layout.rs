@@ -3,22 +3,27 @@
 use std::io::Write;
 
 use anyhow::{bail, Result};
-use tpb_isa::disasm::{ArmDesc, Kind};
+use tpb_isa::disasm::desc::{FieldDesc, Kind};
+use tpb_isa::disasm::ArmText;
 use tpb_isa::generated::disasm::ARMS;
 use tpb_isa::inst::BINDINGS;
 
-use crate::records::RECORD_SIZE;
+use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 use crate::table::table;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The arm (spec name or mnemonic: PSEUDO_FUNCTION_BEGIN, pseudo_function_begin).
+    /// The arm (spec name, its mnemonic or an opcode's: S3D3_MM, matmul).
     arm: String,
+    /// The generation whose layout is shown (cayman when absent).
+    #[arg(long)]
+    arch: Option<String>,
 }
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         let arm = &self.arm;
+        let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
         let Some(d) = find_arm(arm) else {
             let names: Vec<&str> = ARMS.iter().map(|a| a.name).collect();
             bail!("unknown arm '{arm}'; the spec has {}", names.join(", "));
@@ -31,7 +36,8 @@ impl Args {
                 None => format!("{:#04x}", b.opcode),
             })
             .collect();
-        writeln!(out, "{} (mnemonic {})", d.name, d.mnemonic)?;
+        writeln!(out, "{} (mnemonic {}), layout on {}", d.name, d.mnemonic, arch.name())?;
+        let fields: Vec<&FieldDesc> = d.layout(arch).leaves().collect();
         if opcodes.is_empty() {
             writeln!(out, "opcode: not bound (decoded only explicitly)")?;
         } else {
@@ -41,21 +47,21 @@ impl Args {
         let mut rows = vec![["key", "offset", "size", "field", "type", "confidence"]
             .map(String::from)
             .to_vec()];
-        for (i, f) in d.fields.iter().enumerate() {
+        for (i, f) in fields.iter().enumerate() {
             rows.push(vec![
                 key(i).to_string(),
                 format!("+{}", f.offset),
                 f.kind.size().to_string(),
                 f.name.to_owned(),
                 kind_name(&f.kind),
-                f.confidence.as_str().to_owned(),
+                format!("{:?}", f.confidence).to_lowercase(),
             ]);
         }
         table(out, &rows)?;
         writeln!(out)?;
         // One cell per byte, 16 to a row, holding the key of the field that covers it.
         let mut owner = [' '; RECORD_SIZE];
-        for (i, f) in d.fields.iter().enumerate() {
+        for (i, f) in fields.iter().enumerate() {
             for b in f.range() {
                 owner[b] = key(i);
             }
@@ -82,16 +88,21 @@ fn kind_name(k: &Kind) -> String {
     match k {
         Kind::Uint(w) => format!("u{}", 8 * w),
         Kind::Int(w) => format!("i{}", 8 * w),
+        Kind::F32 => "f32".to_owned(),
         Kind::Enum(e) => e.name.to_owned(),
+        Kind::Union(u) => u.name.to_owned(),
         Kind::Bits(b) => b.name.to_owned(),
         Kind::Array(k, n) => format!("[{}; {n}]", kind_name(k)),
         Kind::Str(n) => format!("[i8; {n}] (name)"),
-        Kind::Bytes(n) => format!("reserved[{n}]"),
+        Kind::Bytes(n) => format!("bytes[{n}]"),
     }
 }
 
-fn find_arm(name: &str) -> Option<&'static ArmDesc> {
-    ARMS.iter().copied().find(|a| a.name.eq_ignore_ascii_case(name) || a.mnemonic == name)
+fn find_arm(name: &str) -> Option<&'static ArmText> {
+    ARMS.iter().find(|a| a.name.eq_ignore_ascii_case(name) || a.mnemonic == name).or_else(|| {
+        let b = BINDINGS.iter().find(|b| b.mnemonic.eq_ignore_ascii_case(name))?;
+        Some(ArmText::of(b.arm))
+    })
 }
 
 /// The one-character key of field `i` in a byte diagram.

@@ -7,7 +7,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use tpb_isa::disasm::{Confidence, Role};
+use tpb_isa::disasm::desc::Role;
+use tpb_isa::Confidence;
 use tpb_isa::inst::BINDINGS;
 use tpb_isa::Arch;
 use tpb_neff::Engine;
@@ -89,21 +90,22 @@ impl Stats {
                     self.bound_seen[i] = true;
                 }
             }
-            let Some(d) = records::decode(unit.arch, r).arm_desc() else {
+            let dec = records::decode(unit.arch, r);
+            let (Some(name), Some(d)) = (dec.arm_name(), dec.arm_layout()) else {
                 *self.unknown.entry((r[0], sub_at(r[0]).map(|o| r[o]))).or_default() += 1;
                 continue;
             };
-            for f in d.fields {
+            for f in d.leaves() {
                 let b = &r[f.range()];
                 if f.role == Role::Reserved {
                     for (k, &x) in b.iter().enumerate() {
                         if x != 0 {
-                            *self.reserved.entry((d.name, f.offset as usize + k)).or_default() += 1;
+                            *self.reserved.entry((name, f.offset as usize + k)).or_default() += 1;
                         }
                     }
                 }
                 if f.confidence == Confidence::Inferred && b.iter().any(|&x| x != 0) {
-                    *self.inferred.entry((d.name, f.name)).or_default() += 1;
+                    *self.inferred.entry((name, f.name)).or_default() += 1;
                 }
             }
         }

@@ -1282,6 +1282,403 @@ impl Geometry {
     }
 }
 
+/// One geometry value, printable for any generation whose geometry is known.
+#[derive(Clone, Copy)]
+pub struct GeomRow {
+    /// The spec name (`num_tpb`).
+    pub name: &'static str,
+    /// Write the value (`Debug` formatting; `?` where the generation has none).
+    pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
+}
+
+impl core::fmt::Debug for GeomRow {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every geometry value (rules excluded), in spec order.
+pub static GEOMETRY: &[GeomRow] = &[
+    GeomRow {
+        name: "num_seng",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_seng())
+        },
+    },
+    GeomRow {
+        name: "num_tpb_per_seng",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_tpb_per_seng())
+        },
+    },
+    GeomRow {
+        name: "num_tpb",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_tpb())
+        },
+    },
+    GeomRow {
+        name: "num_die",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.num_die() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "num_seng_per_die",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.num_seng_per_die() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "tpb_engines_per_nc",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.tpb_engines_per_nc())
+        },
+    },
+    GeomRow {
+        name: "num_top_sp",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_top_sp())
+        },
+    },
+    GeomRow {
+        name: "num_top_sp_per_tpb",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.num_top_sp_per_tpb() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "top_sp_region_count",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.top_sp_region_count() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "top_sp_region_size",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.top_sp_region_size() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "num_dma_per_tpb",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_dma_per_tpb())
+        },
+    },
+    GeomRow {
+        name: "num_top_dma",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_top_dma())
+        },
+    },
+    GeomRow {
+        name: "num_dma_engines",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_dma_engines())
+        },
+    },
+    GeomRow {
+        name: "top_dma_first",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.top_dma_first())
+        },
+    },
+    GeomRow {
+        name: "top_dma_last",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.top_dma_last())
+        },
+    },
+    GeomRow {
+        name: "dma_queues_per_engine",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.dma_queues_per_engine())
+        },
+    },
+    GeomRow {
+        name: "dma_max_rings",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.dma_max_rings())
+        },
+    },
+    GeomRow {
+        name: "semaphore_count",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.semaphore_count())
+        },
+    },
+    GeomRow {
+        name: "event_count",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.event_count())
+        },
+    },
+    GeomRow {
+        name: "nc_event_window_offset",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nc_event_window_offset())
+        },
+    },
+    GeomRow {
+        name: "nc_event_window_read_offset",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nc_event_window_read_offset())
+        },
+    },
+    GeomRow {
+        name: "nc_event_window_set_offset",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nc_event_window_set_offset())
+        },
+    },
+    GeomRow {
+        name: "nc_event_window_incr_offset",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nc_event_window_incr_offset())
+        },
+    },
+    GeomRow {
+        name: "nc_event_window_decr_offset",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nc_event_window_decr_offset())
+        },
+    },
+    GeomRow {
+        name: "num_tpb_per_hbm",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_tpb_per_hbm())
+        },
+    },
+    GeomRow {
+        name: "num_hbms",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.num_hbms())
+        },
+    },
+    GeomRow {
+        name: "hbm_active_size",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.hbm_active_size())
+        },
+    },
+    GeomRow {
+        name: "hbm_stack_window",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.hbm_stack_window() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "hbm_bases",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.hbm_bases())
+        },
+    },
+    GeomRow {
+        name: "bar4_hbm_offsets",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.bar4_hbm_offsets() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "sbuf_window",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.sbuf_window())
+        },
+    },
+    GeomRow {
+        name: "sbuf_capacity",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.sbuf_capacity())
+        },
+    },
+    GeomRow {
+        name: "psum_window_offset",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.psum_window_offset())
+        },
+    },
+    GeomRow {
+        name: "psum_window_size",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.psum_window_size())
+        },
+    },
+    GeomRow {
+        name: "psum_capacity",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.psum_capacity())
+        },
+    },
+    GeomRow {
+        name: "nc_mmap_size",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nc_mmap_size())
+        },
+    },
+    GeomRow {
+        name: "tpb_mmap_bases",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.tpb_mmap_bases() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "pcie_a0_base",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.pcie_a0_base())
+        },
+    },
+    GeomRow {
+        name: "sdma_base",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.sdma_base() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "apb_se_bases",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.apb_se_bases() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "nx_core_type",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nx_core_type())
+        },
+    },
+    GeomRow {
+        name: "nx_core_type_block_base",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.nx_core_type_block_base())
+        },
+    },
+    GeomRow {
+        name: "die_flip_mask",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.die_flip_mask() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "nc_mapping_max_core_count",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.nc_mapping_max_core_count() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "nc_map_seng_swap_nd0",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.nc_map_seng_swap_nd0() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "nc_map_seng_swap_nd1",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.nc_map_seng_swap_nd1() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "nc_map_seng_swap_pds_nd1",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.nc_map_seng_swap_pds_nd1() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "npe_neighbor_eng_ids",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.npe_neighbor_eng_ids() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "pci_device_ids",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            write!(w, "{:?}", g.pci_device_ids())
+        },
+    },
+    GeomRow {
+        name: "runtime_compat_min",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.runtime_compat_min() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "runtime_compat_max",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.runtime_compat_max() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "max_nq_type",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.max_nq_type() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+    GeomRow {
+        name: "supports_hbm_7200",
+        show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
+            match g.supports_hbm_7200() {
+                Some(v) => write!(w, "{:?}", v),
+                None => w.write_str("?"),
+            }
+        },
+    },
+];
+
 /// Geometry constants of sunda (V2).
 pub mod sunda {
     /// The driver has no count macro; two SENG blocks exist in the V2 address map.
