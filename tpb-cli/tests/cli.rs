@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 const PROGRAM: &str = "\
 # main: call a kernel, then stop
 pseudo_function_begin function_name=\"main\" return_reset_semaphores=1 return_addr_reg_lo=4 return_addr_reg_hi=5
-pseudo_function_call events.wait_mode=1 events.semaphore_value=3 function_name=\"matmul_kernel\" args_table_var_id=7
+pseudo_function_call events.wait_mode=SEM_EQ_IMM events.semaphore_value=3 function_name=\"matmul_kernel\" args_table_var_id=7
 pseudo_library_reload_index
 pseudo_exit_execution
 ";

@@ -41,6 +41,8 @@ struct Stats {
     arch_of: BTreeMap<Group, Option<Arch>>,
     bound_seen: Vec<bool>,
     unknown: BTreeMap<(u8, Option<u8>), usize>,
+    /// Records of an opcode the spec names but gives no layout for, by opcode.
+    opaque: BTreeMap<u8, usize>,
     reserved: BTreeMap<(&'static str, usize), usize>,
     inferred: BTreeMap<(&'static str, &'static str), usize>,
     partial: Vec<String>,
@@ -92,6 +94,10 @@ impl Stats {
             }
             let dec = records::decode(unit.arch, r);
             let (Some(name), Some(d)) = (dec.arm_name(), dec.arm_layout()) else {
+                if records::opcode_name(unit.arch, r[0]).is_some() && sub_at(r[0]).is_none() {
+                    *self.opaque.entry(r[0]).or_default() += 1;
+                    continue;
+                }
                 *self.unknown.entry((r[0], sub_at(r[0]).map(|o| r[o]))).or_default() += 1;
                 continue;
             };
@@ -164,7 +170,15 @@ impl Stats {
                 None => writeln!(out, "  {op:#04x} unknown opcode: {n}")?,
             }
         }
-        writeln!(out, "\nnon-zero reserved bytes:")?;
+        writeln!(out, "\nrecords of opcodes the spec names but gives no layout for:")?;
+        if self.opaque.is_empty() {
+            writeln!(out, "  (none)")?;
+        }
+        for (op, n) in &self.opaque {
+            let name = records::opcode_name(None, *op).unwrap_or("?");
+            writeln!(out, "  {op:#04x} {name}: {n}")?;
+        }
+        writeln!(out, "\nnon-zero reserved or unknown bytes:")?;
         if self.reserved.is_empty() {
             writeln!(out, "  (none)")?;
         }
