@@ -84,6 +84,21 @@ impl fmt::Display for Decoded {
     }
 }
 
+/// Append a record's one-line text form to `line`, without building its `Inst`: the
+/// listing's hot path.
+pub fn write_text(line: &mut String, arch: Option<Arch>, record: &Record) {
+    // Writing into a `String` cannot fail.
+    let _ = disasm::write_record(line, arch.unwrap_or(DEFAULT_ARCH), record);
+}
+
+/// The function a PSEUDO_FUNCTION_BEGIN record opens, without decoding any other record.
+pub fn function_label(arch: Option<Arch>, record: &Record) -> Option<String> {
+    if tpb_isa::inst::dispatch(record) != Some(tpb_isa::ArmKind::PseudoFunctionBegin) {
+        return None;
+    }
+    decode(arch, record).function_label()
+}
+
 /// The spec's name of an opcode value on a generation, `None` when it names none.
 pub fn opcode_name(arch: Option<Arch>, opcode: u8) -> Option<&'static str> {
     let op = Opcode(opcode);

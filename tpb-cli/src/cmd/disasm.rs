@@ -2,6 +2,7 @@
 //! stream as before; or the same as one JSON object. Written as it is decoded, record
 //! by record, so a large NEFF never becomes one string.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -85,13 +86,17 @@ impl Args {
 
 /// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
 fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
+    let mut line = String::with_capacity(1024);
     for (off, r) in records::split(unit.bytes).0 {
-        write!(out, "{off:08x}  ")?;
+        line.clear();
+        let _ = write!(line, "{off:08x}  ");
         if hex {
-            write_hex(out, r)?;
-            write!(out, "  ")?;
+            push_hex(&mut line, r);
+            line.push_str("  ");
         }
-        writeln!(out, "{}", records::decode(unit.arch, r))?;
+        records::write_text(&mut line, unit.arch, r);
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
     }
     Ok(())
 }
@@ -102,29 +107,30 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
     let n = unit.bytes.len() / RECORD_SIZE;
     writeln!(out, "{}: {arch}, {n} records", unit.label)?;
+    let mut line = String::with_capacity(1024);
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {
-        let inst = records::decode(unit.arch, r);
-        if let Some(name) = inst.function_label() {
+        if let Some(name) = records::function_label(unit.arch, r) {
             writeln!(out, "{off:08x} <{name}>:")?;
         }
-        write!(out, "{i:6}  {off:08x}  ")?;
+        line.clear();
+        let _ = write!(line, "{i:6}  {off:08x}  ");
         if hex {
-            write_hex(out, r)?;
-            write!(out, "  ")?;
+            push_hex(&mut line, r);
+            line.push_str("  ");
         }
-        writeln!(out, "{inst}")?;
+        records::write_text(&mut line, unit.arch, r);
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
     }
     Ok(())
 }
 
-fn write_hex(out: &mut dyn Write, r: &Record) -> std::io::Result<()> {
+fn push_hex(line: &mut String, r: &Record) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut buf = [0u8; 2 * RECORD_SIZE];
-    for (pair, b) in buf.chunks_exact_mut(2).zip(r) {
-        pair[0] = DIGITS[usize::from(b >> 4)];
-        pair[1] = DIGITS[usize::from(b & 15)];
+    for b in r {
+        line.push(char::from(DIGITS[usize::from(b >> 4)]));
+        line.push(char::from(DIGITS[usize::from(b & 15)]));
     }
-    out.write_all(&buf)
 }
 
 /// The NEFF's units as a JSON array, serialised one stream at a time.
@@ -187,7 +193,7 @@ impl Serialize for RecordsJson<'_> {
 }
 
 fn hex(r: &Record) -> String {
-    let mut v = Vec::with_capacity(2 * RECORD_SIZE);
-    let _ = write_hex(&mut v, r);
-    String::from_utf8(v).unwrap_or_default()
+    let mut s = String::with_capacity(2 * RECORD_SIZE);
+    push_hex(&mut s, r);
+    s
 }
