@@ -19,7 +19,7 @@ use super::tokens::{dec, hex};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
-    let mut cx = Cx { model, confidences: [false; 3], used: Used::default() };
+    let mut cx = Cx { model, confidences: [false; 3], used: Used::default(), in_view: false };
     let mut layouts = Vec::new();
     let arms: Vec<TokenStream> = model.arm_ids().map(|id| cx.arm_text(id, &mut layouts)).collect();
     let opaque = cx.preamble_and_opaque();
@@ -71,6 +71,8 @@ struct Cx<'m> {
     confidences: [bool; 3],
     /// The enums, operand types and unions the tables name.
     used: Used,
+    /// Whether the leaves being listed are a union view's.
+    in_view: bool,
 }
 
 #[derive(Default)]
@@ -109,7 +111,10 @@ fn enum_desc(model: &Model, id: EnumId) -> TokenStream {
     let width = u8l(e.width.size());
     let mut sorted: Vec<&Variant> = e.variants.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    let vals = e.variants.iter().map(|v| {
+    let mut by_value: Vec<&Variant> = e.variants.iter().collect();
+    by_value.sort_by_key(|v| v.value);
+    by_value.dedup_by_key(|v| v.value);
+    let vals = by_value.iter().map(|v| {
         let value = hex(v.value);
         let n = &v.name;
         quote! { (#value, #n) }
@@ -282,8 +287,12 @@ impl Cx<'_> {
         let c = self.conf(c);
         let off = u8l(offset);
         let disc = model.record.discriminant.offset;
+        // The opcode byte, wherever a layout declares it (a union view's offsets are
+        // from the union's start, so never there).
         let role = match role {
-            Role::Preamble if offset == disc && model.size_of(ty) == 1 => Role::Opcode,
+            Role::Preamble | Role::Normal if !self.in_view && offset == disc && model.size_of(ty) == 1 => {
+                Role::Opcode
+            }
             r => r,
         };
         let role = role.tokens();
@@ -311,7 +320,9 @@ impl Cx<'_> {
                 let archs = arch_mask(v.meta.archs.as_deref().unwrap_or(&all));
                 let mut fields = Vec::new();
                 let c = v.meta.confidence.max(u.meta.confidence);
+                self.in_view = true;
                 self.leaves("", 0, &v.ty, Role::Normal, c, &mut fields);
+                self.in_view = false;
                 quote! { ViewDesc { name: #vn, select: #select, archs: #archs, fields: &[#(#fields),*] } }
             })
             .collect();

@@ -15,7 +15,7 @@ pub struct EnumDesc {
     pub name: &'static str,
     /// Width in bytes.
     pub width: u8,
-    /// `(value, name)` in spec order.
+    /// `(value, name)` sorted by value (the first name of a value the spec names twice).
     pub by_value: &'static [(u64, &'static str)],
     /// `(name, value)` sorted by name.
     pub by_name: &'static [(&'static str, u64)],
@@ -25,7 +25,8 @@ impl EnumDesc {
     /// The name of `v`, if the spec names it.
     #[must_use]
     pub fn name_of(&self, v: u64) -> Option<&'static str> {
-        self.by_value.iter().find(|(x, _)| *x == v).map(|(_, n)| *n)
+        let i = self.by_value.binary_search_by_key(&v, |(x, _)| *x).ok()?;
+        Some(self.by_value[i].1)
     }
 
     /// The value named `name`.

@@ -5,15 +5,16 @@
 //! followed by `field=value` pairs in offset order, in the layout of a generation:
 //!
 //! ```text
-//! matmul events={...} src=t{start_addr=0x2000,...} ...
+//! ldweights header.inst_word_len=16 src_mem_pattern.start_addr=immediate{marker=IMM,immediate=0x37cfe} src_mem_pattern.num_elem=[32,1,4] transpose_mode=1
 //! pseudo_function_begin function_name="main" return_reset_semaphores=1
-//! set_ordering_mode payload=0100…                       (an opcode no arm reads)
-//! unknown opcode=0x99 bytes=9900…00                      (an opcode the spec does not name)
+//! set_ordering_mode header.inst_word_len=16               (an opcode no arm reads)
+//! unknown opcode=0x99 bytes=9900…00                       (an opcode the spec does not name)
 //! ```
 //!
-//! - structs are flattened into dotted names (`events.wait_mode`); preamble fields are
-//!   shown only when non-zero, and the opcode (and a sub-opcode) only when the mnemonic
-//!   does not imply it;
+//! - structs are flattened into dotted names (`events.wait_mode`); a field (or bit-field)
+//!   whose bytes are all zero is not printed, as the assembler reads a field left out as
+//!   zero; the opcode (and a sub-opcode) is printed only when the mnemonic does not
+//!   imply it;
 //! - integers are decimal below 256 and hex above (the parser takes both, and `-`);
 //!   an `f32` prints as the shortest decimal that reads back to the same bits (a NaN as
 //!   its bits in hex);
@@ -22,8 +23,8 @@
 //!   any bit no field explains; unions as `view{field=value,...}` in the view the
 //!   union's selector picks on the generation;
 //! - arrays print as `[a,b,...]`, `i8` arrays (names) as a quoted string with `\"`,
-//!   `\\` and `\xNN` escapes and trailing NULs dropped, reserved and unknown bytes
-//!   (only when non-zero) as hex digits in byte order.
+//!   `\\` and `\xNN` escapes and trailing NULs dropped, reserved and unknown bytes as
+//!   hex digits in byte order.
 //!
 //! Printing then parsing gives the same 64 bytes back for every record on every
 //! generation. Neither direction allocates.

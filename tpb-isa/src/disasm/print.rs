@@ -119,6 +119,9 @@ fn write_bits<W: Write + ?Sized>(f: &mut W, d: &BitsDesc, v: u64) -> fmt::Result
             continue;
         }
         mask |= bit.mask();
+        if bit.get(v) == 0 {
+            continue;
+        }
         if !first {
             f.write_str(",")?;
         }
@@ -219,10 +222,8 @@ fn shown(field: &FieldDesc, b: &[u8], implied: Option<u64>) -> bool {
     if let Some(v) = implied {
         return read_uint(b) != v;
     }
-    match field.role {
-        Role::Normal => true,
-        Role::Preamble | Role::Reserved | Role::Opcode => b.iter().any(|&x| x != 0),
-    }
+    // A field left out reads as zero, so zero fields are not printed.
+    b.iter().any(|&x| x != 0)
 }
 
 /// Write `fields` of `record` (`name=value` joined by `sep`, a leading `sep` before

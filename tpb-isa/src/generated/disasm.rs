@@ -1940,7 +1940,7 @@ static L_CTRL_BR: [FieldDesc; 13usize] = [
     f("unknown4", 56, Bytes(8), Reserved, Medium),
 ];
 static L_CTRL_CCI: [FieldDesc; 5usize] = [
-    f("header.opcode", 0, Enum(&ENUM_OPCODE), Normal, Medium),
+    f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("header.reserved0", 1, Bytes(1), Reserved, Medium),
     f("header.debug_cmd", 2, Enum(&ENUM_DEBUG_CMD_LEVELS), Normal, Inferred),
     f("header.debug_hint", 3, Uint(1), Normal, Medium),
@@ -2312,7 +2312,7 @@ static L_PSEUDO_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("out_dtype", 63, Enum(&ENUM_DTYPE), Normal, Certain),
 ];
 static L_PSEUDO_DMA_EXT: [FieldDesc; 14usize] = [
-    f("opcode", 0, Enum(&ENUM_OPCODE), Normal, Medium),
+    f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("flags", 1, Bits(&BITS_DMA_INDIRECT_FLAGS), Normal, Medium),
     f("idx_num_active_channels", 2, Uint(1), Normal, Medium),
     f("compute_op", 3, Enum(&ENUM_DGE_COMPUTE_OP), Normal, Medium),
@@ -3287,7 +3287,7 @@ static L_SMX1_LW: [FieldDesc; 15usize] = [
     f("unknown3", 46, Bytes(18), Reserved, Medium),
 ];
 static L_TRIGGER_COLLECTIVE2_EXT: [FieldDesc; 2usize] = [
-    f("opcode", 0, Enum(&ENUM_OPCODE), Normal, Medium),
+    f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("payload", 1, Bytes(63), Reserved, Medium),
 ];
 
