@@ -298,6 +298,8 @@ pub struct FieldDesc {
     pub role: Role,
     /// The spec's confidence (the weakest along the path of structs and groups).
     pub confidence: Confidence,
+    /// `kind.size()`, kept so that the printer's hot loop does not walk the kind.
+    size: u8,
 }
 
 impl FieldDesc {
@@ -310,13 +312,14 @@ impl FieldDesc {
         role: Role,
         confidence: Confidence,
     ) -> FieldDesc {
-        FieldDesc { name, offset, kind, role, confidence }
+        FieldDesc { name, offset, kind, role, confidence, size: kind.size() as u8 }
     }
 
     /// `offset..offset + size`.
     #[must_use]
+    #[inline]
     pub const fn range(&self) -> core::ops::Range<usize> {
-        self.offset as usize..self.offset as usize + self.kind.size()
+        self.offset as usize..self.offset as usize + self.size as usize
     }
 }
 
@@ -347,7 +350,7 @@ impl LayoutText {
 /// A leaf row of a generated table.
 #[must_use]
 pub const fn f(name: &'static str, offset: u8, kind: Kind, role: Role, confidence: Confidence) -> FieldDesc {
-    FieldDesc { name, offset, kind, role, confidence }
+    FieldDesc::new(name, offset, kind, role, confidence)
 }
 
 /// A bit-field row of a generated table.

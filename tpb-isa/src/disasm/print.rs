@@ -26,50 +26,48 @@ fn sign_extend(v: u64, w: usize) -> i64 {
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
 
-/// Decimal below 256, `0x` hex above, without the `fmt` machinery.
+/// The decimal text of every byte value.
+static DEC: [&str; 256] = include!("dec_table.in");
+
+/// Two lowercase hex digits of every byte value.
+static HEX2: [&str; 256] = include!("hex_table.in");
+
+/// Decimal below 256, `0x` hex above, from tables: no `fmt` machinery and no UTF-8
+/// validation per number.
 fn write_num<W: Write + ?Sized>(f: &mut W, v: u64) -> fmt::Result {
-    let mut buf = [0u8; 18];
-    let mut i = buf.len();
     if v < 0x100 {
-        let mut x = v;
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (x % 10) as u8;
-            x /= 10;
-            if x == 0 {
-                break;
-            }
-        }
-    } else {
-        let mut x = v;
-        while x != 0 {
-            i -= 1;
-            buf[i] = DIGITS[(x & 15) as usize];
-            x >>= 4;
-        }
-        i -= 2;
-        buf[i] = b'0';
-        buf[i + 1] = b'x';
+        return f.write_str(DEC[v as usize]);
     }
-    f.write_str(core::str::from_utf8(&buf[i..]).map_err(|_| fmt::Error)?)
+    write_hex_wide(f, v)
+}
+
+/// `0x` and the hex digits of `v` (at least 0x100), two at a time.
+fn write_hex_wide<W: Write + ?Sized>(f: &mut W, v: u64) -> fmt::Result {
+    let bytes = v.to_be_bytes();
+    let first = bytes.iter().position(|&b| b != 0).unwrap_or(7);
+    f.write_str("0x")?;
+    let lead = bytes[first];
+    f.write_str(if lead < 0x10 { &HEX2[lead as usize][1..] } else { HEX2[lead as usize] })?;
+    for &b in &bytes[first + 1..] {
+        f.write_str(HEX2[b as usize])?;
+    }
+    Ok(())
 }
 
 /// `0x` and lowercase hex, at least two digits.
 fn write_hex_num<W: Write + ?Sized>(f: &mut W, v: u64) -> fmt::Result {
-    if v < 0x10 {
-        f.write_str("0x0")?;
-        return f.write_char(DIGITS[v as usize] as char);
-    }
     if v < 0x100 {
         f.write_str("0x")?;
-        f.write_char(DIGITS[(v >> 4) as usize] as char)?;
-        return f.write_char(DIGITS[(v & 15) as usize] as char);
+        return f.write_str(HEX2[v as usize]);
     }
-    write_num(f, v)
+    write_hex_wide(f, v)
 }
 
 /// Lowercase hex, two digits a byte, one `write_str` per record's worth.
 pub(crate) fn write_hex<W: Write + ?Sized>(f: &mut W, b: &[u8]) -> fmt::Result {
+    if b.len() <= 8 {
+        return b.iter().try_for_each(|&x| f.write_str(HEX2[usize::from(x)]));
+    }
     let mut buf = [0u8; 2 * RECORD_SIZE];
     for chunk in b.chunks(RECORD_SIZE) {
         let out = &mut buf[..2 * chunk.len()];
@@ -218,7 +216,7 @@ fn implied(binding: Option<&Binding>, field: &FieldDesc) -> Option<u64> {
 }
 
 /// Whether a field is printed for these bytes.
-fn shown(field: &FieldDesc, b: &[u8], implied: Option<u64>) -> bool {
+fn shown(b: &[u8], implied: Option<u64>) -> bool {
     if let Some(v) = implied {
         return read_uint(b) != v;
     }
@@ -239,7 +237,7 @@ fn write_fields<'a, W: Write + ?Sized>(
     let mut first = true;
     for field in fields {
         let Some(b) = record.get(field.range()) else { continue };
-        if !shown(field, b, implied(binding, field)) {
+        if !shown(b, implied(binding, field)) {
             continue;
         }
         if sep == " " || !first {
