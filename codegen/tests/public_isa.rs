@@ -895,3 +895,121 @@ fn _use(_: &[&str]) {
     let _ = GEN_ABBR;
     let _ = gen_of;
 }
+
+// =================================================================================
+// Field types
+// =================================================================================
+
+/// The spec's spelling of a field type for comparison with the notes: the type's name
+/// (`DTYPE`, `TENSOR3D`, `u8`) and the array length, `—` for reserved bytes.
+fn spec_type(m: &Model, t: &FieldType) -> (String, Option<u32>) {
+    match t {
+        FieldType::Prim(p) => (p.as_str().to_string(), None),
+        FieldType::Array(e, n) => (spec_type(m, e).0, Some(*n)),
+        FieldType::Struct(s) => (m[*s].name.clone(), None),
+        FieldType::Union(u) => (m[*u].name.clone(), None),
+        FieldType::Bits(b) => (m[*b].name.clone(), None),
+        FieldType::Enum(e) => (m[*e].name.clone(), None),
+        FieldType::Reserved(_) => ("—".to_string(), None),
+        FieldType::Unknown(_) => ("unknown".to_string(), None),
+    }
+}
+
+/// The notes' type cell as (name, array length), or `None` when the cell states no
+/// single type (`as src`, `(ALU_OP; Lower)`, a per-generation `A (CA) / B (MA, MV)`).
+fn notes_type(cell: &str) -> Option<(String, Option<u32>)> {
+    let c = cell.trim();
+    if c.is_empty() || c.starts_with('(') || c.starts_with("as ") || c.contains(" / ") {
+        return None;
+    }
+    if c.starts_with('—') {
+        return Some(("—".to_string(), None));
+    }
+    let w = c.split_whitespace().next().unwrap();
+    let (base, n) = match w.split_once('[') {
+        Some((b, r)) => (b, r.trim_end_matches(']').parse().ok()),
+        None => (w, None),
+    };
+    let prim = match base {
+        "u8" | "uint8" => "u8",
+        "u16" | "uint16" => "u16",
+        "u32" | "uint32" => "u32",
+        "u64" | "uint64" | "NEURON_ADDR" => "u64",
+        "int8" => "i8",
+        "int16" => "i16",
+        "int32" => "i32",
+        "float" => "f32",
+        other => other,
+    };
+    Some((prim.to_string(), n))
+}
+
+/// Whether the spec's type is the notes' type: the same name (CamelCase and snake_case
+/// spellings compared without underscores), or a union with a view of that name.
+fn same_type(m: &Model, spec: &FieldType, notes: &(String, Option<u32>)) -> bool {
+    let norm = |s: &str| s.replace('_', "").to_ascii_uppercase();
+    let (name, n) = spec_type(m, spec);
+    if n == notes.1 && norm(&name) == norm(&notes.0) {
+        return true;
+    }
+    // A union the notes name by one of its views (TENSOR3D for MEM_PATTERN3D on a
+    // generation whose header still says TENSOR3D is not this case: the layouts differ
+    // per generation in the spec).
+    if let FieldType::Union(u) = spec {
+        return m[*u].views.iter().any(|v| same_type(m, &v.ty, notes));
+    }
+    false
+}
+
+/// Known type differences: (struct, offset, notes type, spec type, why).
+const TYPE_EXCEPTIONS: &[(&str, u32, &str, &str, &str)] = &[
+    ("S3D3_MM.psum_accumulate_flags", 43, "u8", "MATMUL_PSUM_ACCUMULATE_FLAGS",
+     "the header declares a u8; enums.md section 4 gives its values as the \
+      MATMUL_PSUM_ACCUMULATE_FLAGS bits (common.h:1335-1349), which the spec types it as (same byte)"),
+    ("S4D3_MM.psum_accumulate_flags", 43, "u8", "MATMUL_PSUM_ACCUMULATE_FLAGS",
+     "as for S3D3_MM.psum_accumulate_flags"),
+];
+
+/// The types of the full layouts' fields: where the notes' type cell names one type, the
+/// spec's field has it (or a union with it as a view).
+#[test]
+fn full_layout_types_match_structs_md() {
+    let m = model();
+    let text = structs_md();
+    let census = notes::census(text);
+    let blocks = notes::struct_notes(text);
+    let mut diffs: BTreeSet<(String, u32, String, String)> = BTreeSet::new();
+    let (mut compared, mut untyped) = (0, 0);
+    for (name, only) in &census.full.1 {
+        let b = blocks.iter().find(|b| &b.name == name).unwrap();
+        let arm = &m[m.arm_named(name).unwrap()];
+        for f in &b.facts {
+            let What::Field(fname) = &f.what else { continue };
+            let Some(want) = notes_type(&f.ty) else {
+                untyped += 1;
+                continue;
+            };
+            let gens: Vec<usize> = f.gens.clone().or_else(|| only.clone()).unwrap_or_else(|| {
+                (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect()
+            });
+            compared += 1;
+            for g in gens {
+                let a = arch(m, g);
+                let Some(l) = arm.layouts.iter().find(|l| l.archs.contains(&a)) else { continue };
+                let Some(x) = l.fields.iter().find(|x| x.offset == f.offset) else { continue };
+                if !same_type(m, &x.ty, &want) {
+                    let got = spec_type(m, &x.ty);
+                    let fmt = |t: &(String, Option<u32>)| match t.1 {
+                        Some(n) => format!("{}[{n}]", t.0),
+                        None => t.0.clone(),
+                    };
+                    diffs.insert((format!("{name}.{fname}"), f.offset, fmt(&want), fmt(&got)));
+                }
+            }
+        }
+    }
+    println!("field types: {compared} typed facts compared, {untyped} without a single type");
+    let known: BTreeSet<(String, u32, String, String)> =
+        TYPE_EXCEPTIONS.iter().map(|(s, o, w, g, _)| (s.to_string(), *o, w.to_string(), g.to_string())).collect();
+    assert_exceptions("field types (struct.field, offset, notes, spec)", &diffs, &known);
+}

@@ -557,24 +557,44 @@ pub fn struct_notes(text: &str) -> Vec<StructNotes> {
         // "- The same bytes as DMA_DIRECT2D except: @15 dge_op (...), and @16/@40 are
         // PSEUDO_ADDR8.": the other struct's facts, renamed where an "@N name" says so.
         if facts.is_empty() {
-            for (ln, l) in &lines {
+            for (k, (ln, l)) in lines.iter().enumerate() {
                 let Some(i) = l.find("The same bytes as ") else { continue };
+                // The bullet continues on indented lines.
+                let mut l = l.clone();
+                for (_, c) in lines[k + 1..].iter().take_while(|(_, c)| c.starts_with("  ")) {
+                    l.push(' ');
+                    l.push_str(c.trim());
+                }
                 raw_rows += 1;
                 let rest = &l[i + 18..];
                 let base = rest.split_whitespace().next().unwrap();
                 let src = out.iter().find(|b| b.name == base).unwrap_or_else(|| panic!("structs.md line {ln}: {base} not read yet"));
                 let mut copied: Vec<Fact> = src.facts.clone();
-                let except = rest.split_once("except:").map(|x| x.1).unwrap_or("");
+                // "@16/@40 are ..." lists two offsets.
+                let except = rest.split_once("except:").map(|x| x.1).unwrap_or("").replace("/@", "/");
                 for part in except.split('@').skip(1) {
                     let mut w = part.split_whitespace();
                     let offs: Vec<u32> = w.next().unwrap().split('/').map(|x| x.trim_end_matches(',').parse().unwrap()).collect();
                     let next = w.next().unwrap_or("");
                     if next == "are" {
-                        continue; // a type change only
+                        // "@16/@40 are PSEUDO_ADDR8": a type change only.
+                        let ty = w.next().unwrap_or("").trim_end_matches(['.', ',']);
+                        assert!(is_ident(ty), "structs.md line {ln}: {part:?}");
+                        for f in copied.iter_mut().filter(|f| offs.contains(&f.offset)) {
+                            f.ty = ty.to_string();
+                            f.line = *ln;
+                        }
+                        continue;
                     }
                     assert!(is_ident(next), "structs.md line {ln}: {part:?}");
+                    // "@15 dge_op (DGE_OPCODE: DIRECT2D 0, ...)": the name and the type.
+                    let ty = part
+                        .split_once('(')
+                        .map(|x| x.1.split([':', ')', ' ']).next().unwrap().to_string())
+                        .unwrap_or_default();
                     for f in copied.iter_mut().filter(|f| offs.contains(&f.offset)) {
                         f.what = What::Field(next.to_string());
+                        f.ty = ty.clone();
                         f.line = *ln;
                     }
                 }
