@@ -43,7 +43,6 @@ pub struct OpRow {
     pub presence: [char; 4],
     pub engine: String,
     pub arm_struct: String,
-    pub notes: String,
     /// 1-based line in the file.
     pub line: usize,
 }
@@ -88,7 +87,6 @@ pub fn opcodes() -> Vec<OpRow> {
             presence,
             engine: c[7].trim().to_string(),
             arm_struct: c[8].trim().to_string(),
-            notes: c[9].trim().to_string(),
             line: i + 1,
         });
     }
@@ -233,8 +231,6 @@ pub struct StructNotes {
     pub name: String,
     /// The heading paragraph (the `**NAME**. ...` line and the lines up to the table).
     pub heading: String,
-    /// Generations the heading restricts the layout to, if any.
-    pub gens: Option<Vec<usize>>,
     pub facts: Vec<Fact>,
     /// Number of table rows / bullet items with an offset the block holds, counted by a
     /// plain scan independent of the fact parser (a row may give several facts).
@@ -605,7 +601,7 @@ pub fn struct_notes(text: &str) -> Vec<StructNotes> {
                 facts = copied;
             }
         }
-        out.push(StructNotes { name, heading, gens, facts, raw_rows, errors });
+        out.push(StructNotes { name, heading, facts, raw_rows, errors });
     }
     out
 }
