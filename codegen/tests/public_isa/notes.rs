@@ -368,7 +368,8 @@ fn struct_blocks(text: &str) -> Vec<(String, Vec<(usize, String)>)> {
         }
         if let Some(rest) = l.strip_prefix("**") {
             if let Some((name, _)) = rest.split_once("**") {
-                if is_ident(name) {
+                // "**MODIFY_POOL_CONFIG / CUSTOM_OP_PAYLOAD** (partial)": one block for two.
+                if is_ident(name) || name.split(" / ").all(is_ident) {
                     blocks.push((name.to_string(), vec![(i + 1, l.to_string())]));
                     continue;
                 }
@@ -985,4 +986,222 @@ pub fn enum_rows(text: &str) -> Vec<(String, String, usize)> {
         }
     }
     out
+}
+
+// ---------------------------------------------------------------------------------
+// structs.md: partial layouts
+// ---------------------------------------------------------------------------------
+
+/// What a partial layout states.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Partial {
+    /// A field named `name` starts at `offset`.
+    Named { offset: u32, name: String },
+    /// A field of type `ty` (no name given) starts at `offset`.
+    Typed { offset: u32, ty: String },
+    /// Bytes `lo..hi` are not given.
+    NotGiven { lo: u32, hi: u32 },
+}
+
+/// One stated fact of a partial layout, with the generations a "CA:" / "MA:" prefix
+/// restricts it to and its line.
+#[derive(Clone, Debug)]
+pub struct PartialFact {
+    pub strukt: String,
+    pub gens: Option<Vec<usize>>,
+    pub fact: Partial,
+    pub line: usize,
+}
+
+/// The facts of the partial-layout blocks `names` (section 4's partial list): their
+/// tables (as [`struct_notes`] reads them) and their bullets, item by item. An item that
+/// carries an offset (`12 name`, `name @12`) but does not read is returned in the second
+/// list, so that nothing is skipped silently.
+pub fn partial_facts(text: &str, names: &[String]) -> (Vec<PartialFact>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut unread = Vec::new();
+    let notes = struct_notes(text);
+    for (block, lines) in struct_blocks(text) {
+        let members: Vec<&str> = block.split(" / ").collect();
+        if !members.iter().any(|m| names.iter().any(|n| n == m)) {
+            continue;
+        }
+        // Tables.
+        if let Some(b) = notes.iter().find(|b| b.name == block) {
+            let has_table = lines.iter().any(|(_, l)| l.trim_start().starts_with('|'));
+            if has_table {
+                for f in b.facts.iter().filter(|f| f.line > 0) {
+                    let fact = match &f.what {
+                        What::Field(n) => Partial::Named { offset: f.offset, name: n.clone() },
+                        What::NotGiven => Partial::NotGiven { lo: f.offset, hi: f.offset + f.size.unwrap_or(1) },
+                    };
+                    if lines.iter().any(|(ln, l)| *ln == f.line && l.trim_start().starts_with('|')) {
+                        out.push(PartialFact { strukt: block.clone(), gens: f.gens.clone(), fact, line: f.line });
+                    }
+                }
+            }
+        }
+        // Bullets, joined with their indented continuation lines.
+        let mut bullets: Vec<(usize, String)> = Vec::new();
+        for (ln, l) in &lines {
+            if let Some(b) = l.strip_prefix("- ") {
+                bullets.push((*ln, b.to_string()));
+            } else if l.starts_with("  ") && !l.trim_start().starts_with('|') {
+                if let Some(last) = bullets.last_mut() {
+                    last.1.push(' ');
+                    last.1.push_str(l.trim());
+                }
+            }
+        }
+        for (k, (ln, b)) in bullets.iter().enumerate() {
+            let b = b.replace('`', "").replace("**(mine)**", "");
+            // A "CA: ..." / "MA: ..." / "SU: ..." prefix.
+            let (gens, body) = match b.split_once(": ") {
+                Some((g, rest)) if GEN_ABBR.contains(&g) => (Some(parse_gens(g)), rest.to_string()),
+                _ => (None, b.clone()),
+            };
+            // The composite block: the k-th bullet is the k-th struct's.
+            let strukt = if members.len() > 1 { members[k].to_string() } else { block.clone() };
+            // "Fields in order: a, b, c[2], d[48]. Offsets (mine): 12, 13, 14, 16."
+            if let (Some(i), Some(j)) = (body.find("Fields in order: "), body.find("Offsets")) {
+                let names: Vec<String> = body[i + 17..j].trim().trim_end_matches('.').split(',').map(|x| split_array(x.trim()).0).collect();
+                let offs: Vec<u32> = body[j..].split_once(':').map(|x| x.1).unwrap_or("").trim_end_matches('.').split(',').map(|x| x.trim().parse().unwrap()).collect();
+                assert_eq!(names.len(), offs.len(), "structs.md line {ln}");
+                for (name, offset) in names.into_iter().zip(offs) {
+                    out.push(PartialFact { strukt: strukt.clone(), gens: gens.clone(), fact: Partial::Named { offset, name }, line: *ln });
+                }
+                continue;
+            }
+            if let Some(r) = not_given_ranges(&body) {
+                for (lo, hi) in r {
+                    out.push(PartialFact { strukt: strukt.clone(), gens: gens.clone(), fact: Partial::NotGiven { lo, hi }, line: *ln });
+                }
+                continue;
+            }
+            for item in split_items(&body) {
+                match read_item(&item) {
+                    Some(facts) => out.extend(facts.into_iter().map(|fact| PartialFact {
+                        strukt: strukt.clone(),
+                        gens: gens.clone(),
+                        fact,
+                        line: *ln,
+                    })),
+                    None if carries_offset(&item) => unread.push(format!("{strukt} (structs.md:{ln}): {}", item.trim())),
+                    None => {}
+                }
+            }
+        }
+    }
+    (out, unread)
+}
+
+/// "Bytes 13..31 and 44..63 are not given." / "Bytes 35 and 38..39 are not listed."
+fn not_given_ranges(s: &str) -> Option<Vec<(u32, u32)>> {
+    let t = s.trim().trim_end_matches('.');
+    let body = t.strip_prefix("Bytes ").or_else(|| t.strip_prefix("Byte "))?;
+    let body = body.strip_suffix(" are not given").or_else(|| body.strip_suffix(" are not listed")).or_else(|| body.strip_suffix(" is not given"))?;
+    let mut out = Vec::new();
+    for part in body.split([',']).flat_map(|p| p.split(" and ")) {
+        let p = part.trim();
+        if p.is_empty() {
+            continue;
+        }
+        let (lo, hi) = match p.split_once("..") {
+            Some((a, b)) => (a.parse().ok()?, b.parse::<u32>().ok()? + 1),
+            None => {
+                let v: u32 = p.parse().ok()?;
+                (v, v + 1)
+            }
+        };
+        out.push((lo, hi));
+    }
+    Some(out)
+}
+
+/// Split a bullet into items on `;` and `,` outside parentheses and quotes.
+fn split_items(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ';' | ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur);
+    out.into_iter().map(|x| x.trim().trim_end_matches('.').to_string()).filter(|x| !x.is_empty()).collect()
+}
+
+/// Whether an item states an offset: it starts with a decimal offset or holds `@N`.
+fn carries_offset(item: &str) -> bool {
+    let t = item.trim().trim_start_matches("and ").trim_start_matches("plus ");
+    starts_with_offset(t) || t.split('@').skip(1).any(|x| x.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// One item: `12 name [type]`, `32..43 name (...)`, `name [TYPE] @N`, `a/b @N/@M`,
+/// `TYPE @N` (no name). `None` when the item does not read so.
+fn read_item(item: &str) -> Option<Vec<Partial>> {
+    let t = item.trim().trim_start_matches("and ").trim_start_matches("plus ").trim();
+    let t = t.strip_prefix("Only ").unwrap_or(t);
+    let first = t.split_whitespace().next()?;
+    if let Some((a, _)) = first.split_once("..") {
+        // "32..43 events_extended (...)"
+        let off: u32 = a.parse().ok()?;
+        let name = t.split_whitespace().nth(1)?;
+        return is_ident(name).then(|| vec![Partial::Named { offset: off, name: name.to_string() }]);
+    }
+    if let Ok(off) = first.parse::<u32>() {
+        let (name, _) = split_array(t.split_whitespace().nth(1)?);
+        return is_ident(&name).then(|| vec![Partial::Named { offset: off, name }]);
+    }
+    // "... at @61 immediate_out_dtype (...) and @62 imm0_imm1_src (...)": "@N name".
+    let forward: Vec<Partial> = if !t.contains(" at @") { Vec::new() } else { t
+        .split('@')
+        .skip(1)
+        .filter_map(|x| {
+            let mut w = x.split_whitespace();
+            let off: u32 = w.next()?.parse().ok()?;
+            let name = w.next()?;
+            (is_ident(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
+                .then(|| Partial::Named { offset: off, name: name.to_string() })
+        })
+        .collect() };
+    if !forward.is_empty() {
+        return Some(forward);
+    }
+    // "name ... @N" forms (S2D2_AC writes one offset in quotes: relu_param_src "@24").
+    let unquoted = t.replace('"', "");
+    let (lhs, rhs) = unquoted.split_once(" @")?;
+    let offs: Vec<u32> = rhs
+        .split_whitespace()
+        .next()?
+        .trim_end_matches(['.', ','])
+        .split("/@")
+        .map(|x| x.parse().ok())
+        .collect::<Option<Vec<u32>>>()?;
+    let lhs = lhs.trim();
+    let head = lhs.split_whitespace().next()?;
+    if head.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') && lhs.split_whitespace().count() == 1 {
+        // "MODIFY_POOL_OP @12": a type, no name.
+        return (offs.len() == 1).then(|| vec![Partial::Typed { offset: offs[0], ty: head.to_string() }]);
+    }
+    let names: Vec<String> = if head.contains('/') {
+        // "row_grp/col_grp", "num_active_rows/cols": the second shares the first's prefix.
+        let (a, b) = head.split_once('/')?;
+        let b = if b.contains('_') { b.to_string() } else { format!("{}{b}", &a[..a.rfind('_')? + 1]) };
+        vec![a.to_string(), b]
+    } else {
+        vec![split_array(head).0]
+    };
+    if names.len() != offs.len() || !names.iter().all(|n| is_ident(n)) {
+        return None;
+    }
+    Some(names.into_iter().zip(offs).map(|(name, offset)| Partial::Named { offset, name }).collect())
 }
