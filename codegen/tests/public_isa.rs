@@ -1316,7 +1316,7 @@ const PARTIAL_EXCEPTIONS: &[(&str, &str, &str)] = &[(
      target_mode, typed BR_TARGET_MODE",
 )];
 
-/// What the partial layouts of structs.md state (named fields at offsets, a typed byte,
+/// What the partial layouts of structs.md (and the per-generation bullets of S3_LW) state (named fields at offsets, a typed byte,
 /// bytes not given) holds in the spec on some generation the fact applies to: the field
 /// is there under that name (or with that type), and a byte the notes do not give is
 /// `unknown` unless another source gives it (listed).
@@ -1325,7 +1325,11 @@ fn partial_layouts_match_structs_md() {
     let m = model();
     let text = structs_md();
     let census = notes::census(text);
-    let (facts, unread) = notes::partial_facts(text, &census.partial.1);
+    // The partial structs, and the structs whose full layout holds on some generations
+    // only (S3_LW: maverick), whose other generations' bullets ("CA: ...") are partial.
+    let mut names = census.partial.1.clone();
+    names.extend(census.full.1.iter().filter(|(_, g)| g.is_some()).map(|(n, _)| n.clone()));
+    let (facts, unread) = notes::partial_facts(text, &names);
     let unread: BTreeSet<String> = unread.into_iter().collect();
     let known_unread: BTreeSet<String> = unread
         .iter()
@@ -1364,4 +1368,40 @@ fn partial_layouts_match_structs_md() {
     }
     let known: BTreeSet<String> = PARTIAL_EXCEPTIONS.iter().map(|(s, f, _)| format!("{s} {f}")).collect();
     assert_exceptions("partial layouts (struct, fact)", &diffs, &known);
+}
+
+// =================================================================================
+// Arm generations
+// =================================================================================
+
+/// (arm, why) where the spec's availability differs from the heading's "Gens ...".
+const GENS_EXCEPTIONS: &[(&str, &str)] = &[];
+
+/// Where a section-2 heading says which generations define the struct ("Gens CA, MA,
+/// MV", "Gens: MV only", "Gens SU..MV", "Gens CA+"), the arm exists on exactly those.
+#[test]
+fn arm_generations_match_the_headings() {
+    let m = model();
+    let mut diffs = BTreeSet::new();
+    let mut compared = 0;
+    for b in notes::struct_notes(structs_md()) {
+        let Some(want) = notes::heading_gens(&b.heading) else { continue };
+        let Some(id) = m.arm_named(&b.name) else { continue };
+        let arm = &m[id];
+        let got: Vec<usize> = (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect();
+        compared += 1;
+        if got != want {
+            let f = |v: &[usize]| v.iter().map(|g| GENS[*g]).collect::<Vec<_>>().join(",");
+            diffs.insert((b.name.clone(), f(&want), f(&got)));
+        }
+    }
+    assert!(compared >= 20, "{compared} headings with generations");
+    let known: BTreeSet<(String, String, String)> = diffs
+        .iter()
+        .filter(|d| GENS_EXCEPTIONS.iter().any(|(n, _)| *n == d.0))
+        .cloned()
+        .collect();
+    assert_eq!(known.len(), GENS_EXCEPTIONS.len(), "stale GENS_EXCEPTIONS");
+    let rest: Vec<_> = diffs.difference(&known).collect();
+    assert!(rest.is_empty(), "(arm, notes gens, spec gens): {rest:#?}");
 }

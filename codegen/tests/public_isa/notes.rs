@@ -478,10 +478,11 @@ pub fn named_only_bindings(text: &str) -> Vec<(String, Vec<u64>)> {
 }
 
 /// The generations a heading restricts its layout to ("Gens CA, MA, MV.", "Gens: MV only.").
-fn heading_gens(heading: &str) -> Option<Vec<usize>> {
+pub fn heading_gens(heading: &str) -> Option<Vec<usize>> {
     let i = heading.find("Gens")?;
     let rest = &heading[i + 4..];
-    let phrase = rest.split(['.', ';']).next().unwrap();
+    // The phrase ends at a sentence end (". ") or ";" — not at the ".." of "SU..MV".
+    let phrase = rest.split(". ").next().unwrap().split(';').next().unwrap().trim_end_matches('.');
     // "Gens CA+ (validator nc ≥ V3)" : the parenthetical is not a generation list.
     let phrase = phrase.split(" (").next().unwrap();
     Some(parse_gens(phrase))
