@@ -55,13 +55,16 @@ fn arch(m: &Model, g: usize) -> ArchId {
     m.arch_named(GENS[g]).unwrap_or_else(|| panic!("arch {}", GENS[g]))
 }
 
-
 fn opcode_enum(m: &Model) -> &Enum {
     &m[m.opcode_enum()]
 }
 
 /// Compare a set of observed differences with the listed exceptions: both ways.
-fn assert_exceptions<T: Ord + std::fmt::Debug + Clone>(what: &str, found: &BTreeSet<T>, known: &BTreeSet<T>) {
+fn assert_exceptions<T: Ord + std::fmt::Debug + Clone>(
+    what: &str,
+    found: &BTreeSet<T>,
+    known: &BTreeSet<T>,
+) {
     let unexpected: Vec<&T> = found.difference(known).collect();
     let stale: Vec<&T> = known.difference(found).collect();
     assert!(
@@ -88,7 +91,10 @@ fn every_opcode_value_and_name_matches_the_table() {
     let mut bad = Vec::new();
     for r in &rows {
         match e.variant_of(r.value) {
-            None => bad.push(format!("0x{:02X} {} (opcodes.tsv:{}) is not in OPCODE", r.value, r.name, r.line)),
+            None => bad.push(format!(
+                "0x{:02X} {} (opcodes.tsv:{}) is not in OPCODE",
+                r.value, r.name, r.line
+            )),
             Some(v) if v.name != r.name => {
                 bad.push(format!("0x{:02X}: notes {} vs spec {}", r.value, r.name, v.name))
             }
@@ -118,7 +124,10 @@ fn stated_union(text: &str) -> usize {
 /// 145 | 150 | 159 | 165 |") and the step row ("| step diff | — | +12 / −7 | ...").
 fn stated_opcode_counts(text: &str) -> ([usize; 4], [(usize, usize); 3]) {
     let sec = notes::section(text, "## 14.");
-    let row = sec.iter().find(|l| l.contains("`NEURON_ISA_TPB_OPCODE` enumerators")).expect("OPCODE count row");
+    let row = sec
+        .iter()
+        .find(|l| l.contains("`NEURON_ISA_TPB_OPCODE` enumerators"))
+        .expect("OPCODE count row");
     let c = notes::cells(row).unwrap();
     let mut counts = [0; 4];
     for g in 0..4 {
@@ -129,7 +138,8 @@ fn stated_opcode_counts(text: &str) -> ([usize; 4], [(usize, usize); 3]) {
     let mut steps = [(0, 0); 3];
     for s in 0..3 {
         let (a, r) = c[2 + s].split_once('/').unwrap();
-        let num = |x: &str| -> usize { x.trim().trim_start_matches(['+', '−', '-']).parse().unwrap() };
+        let num =
+            |x: &str| -> usize { x.trim().trim_start_matches(['+', '−', '-']).parse().unwrap() };
         steps[s] = (num(a), num(r));
     }
     (counts, steps)
@@ -179,7 +189,13 @@ fn generation_steps() {
         let (a, b) = (tsv_values_on(&rows, s), tsv_values_on(&rows, s + 1));
         let added: BTreeSet<u64> = b.difference(&a).copied().collect();
         let removed: BTreeSet<u64> = a.difference(&b).copied().collect();
-        assert_eq!((added.len(), removed.len()), stated[s], "{}→{}: table vs stated step", GENS[s], GENS[s + 1]);
+        assert_eq!(
+            (added.len(), removed.len()),
+            stated[s],
+            "{}→{}: table vs stated step",
+            GENS[s],
+            GENS[s + 1]
+        );
         let (ma, mb) = (model_values_on(m, s), model_values_on(m, s + 1));
         let m_added: BTreeSet<u64> = mb.difference(&ma).copied().collect();
         let m_removed: BTreeSet<u64> = ma.difference(&mb).copied().collect();
@@ -207,7 +223,13 @@ fn opcode_status_matches_the_flags() {
     let mut bad = Vec::new();
     for r in notes::opcodes() {
         let glyphs: BTreeSet<char> = r.presence.iter().copied().filter(|c| *c != '-').collect();
-        assert_eq!(glyphs.len(), 1, "0x{:02X}: the table's flag changes between generations: {:?}", r.value, r.presence);
+        assert_eq!(
+            glyphs.len(),
+            1,
+            "0x{:02X}: the table's flag changes between generations: {:?}",
+            r.value,
+            r.presence
+        );
         let want = status_of_glyph(*glyphs.iter().next().unwrap());
         let v = e.variant_of(r.value).unwrap();
         if v.status != Some(want) {
@@ -233,7 +255,8 @@ fn opcode_engines_match_the_table() {
             s => s.split('/').map(|x| x.trim().to_string()).collect(),
         };
         let v = e.variant_of(r.value).unwrap();
-        let got: Vec<String> = v.engines.iter().map(|i| vocab.words[*i as usize].name.clone()).collect();
+        let got: Vec<String> =
+            v.engines.iter().map(|i| vocab.words[*i as usize].name.clone()).collect();
         compared += 1;
         if got != want {
             bad.push(format!("0x{:02X} {}: notes {want:?}, spec {got:?}", r.value, r.name));
@@ -277,7 +300,28 @@ fn heading_bindings() -> BTreeMap<u64, BTreeSet<String>> {
         let h = &s.heading;
         let Some(i) = h.find("Opcode") else { continue };
         let mut phrase = &h[i..];
-        for stop in [" hdr:", " Gens", " Same offsets", " Identical", " Sources", " Source", ". Per-gen", ". MV has", ". Rec", ". Bar", ". RDMA", ". DGE", ". TT", ". BNGA", ". ACT", ". PE", ". Move", ". Search", ". BN ", ". Lower"] {
+        for stop in [
+            " hdr:",
+            " Gens",
+            " Same offsets",
+            " Identical",
+            " Sources",
+            " Source",
+            ". Per-gen",
+            ". MV has",
+            ". Rec",
+            ". Bar",
+            ". RDMA",
+            ". DGE",
+            ". TT",
+            ". BNGA",
+            ". ACT",
+            ". PE",
+            ". Move",
+            ". Search",
+            ". BN ",
+            ". Lower",
+        ] {
             if let Some(j) = phrase.find(stop) {
                 phrase = &phrase[..j];
             }
@@ -354,7 +398,8 @@ fn opcode_bindings_match_the_notes() {
     let mut diffs: BTreeSet<(u64, String, String)> = BTreeSet::new();
     let values: BTreeSet<u64> = want.keys().chain(got.keys()).copied().collect();
     for v in values {
-        let w: BTreeSet<String> = want.get(&v).map(|s| s.iter().flatten().cloned().collect()).unwrap_or_default();
+        let w: BTreeSet<String> =
+            want.get(&v).map(|s| s.iter().flatten().cloned().collect()).unwrap_or_default();
         let g: BTreeSet<String> = got.get(&v).cloned().unwrap_or_default();
         if w == g {
             continue;
@@ -363,7 +408,13 @@ fn opcode_bindings_match_the_notes() {
         if w.is_empty() && !want.contains_key(&v) && heads.get(&v) == Some(&g) {
             continue;
         }
-        let fmt = |s: &BTreeSet<String>| if s.is_empty() { "-".to_string() } else { s.iter().cloned().collect::<Vec<_>>().join("+") };
+        let fmt = |s: &BTreeSet<String>| {
+            if s.is_empty() {
+                "-".to_string()
+            } else {
+                s.iter().cloned().collect::<Vec<_>>().join("+")
+            }
+        };
         diffs.insert((v, fmt(&w), fmt(&g)));
     }
     let known: BTreeSet<(u64, String, String)> =
@@ -391,7 +442,8 @@ fn struct_headings_bind_their_opcodes() {
         }
     }
     assert!(compared > 100, "only {compared} heading bindings read");
-    let known: BTreeSet<(u64, String)> = HEADING_EXCEPTIONS.iter().map(|(v, a, _)| (*v, a.to_string())).collect();
+    let known: BTreeSet<(u64, String)> =
+        HEADING_EXCEPTIONS.iter().map(|(v, a, _)| (*v, a.to_string())).collect();
     assert_exceptions("struct-heading opcodes the spec does not bind to that struct", &bad, &known);
 }
 
@@ -420,7 +472,9 @@ fn restricted_bindings_hold_on_their_generations() {
             .find(|b| b.opcode == v && b.sub.is_none() && m[b.arm].name == arm)
             .unwrap_or_else(|| panic!("0x{v:02X} is not bound to {arm}"));
         let var = e.variant_of(v).unwrap();
-        let on: Vec<usize> = (0..4).filter(|g| b.meta.available_on(arch(m, *g)) && var.meta.available_on(arch(m, *g))).collect();
+        let on: Vec<usize> = (0..4)
+            .filter(|g| b.meta.available_on(arch(m, *g)) && var.meta.available_on(arch(m, *g)))
+            .collect();
         assert_eq!(on, gens, "0x{v:02X} => {arm}: generations");
         checked += 1;
     }
@@ -437,7 +491,9 @@ fn sub_opcode_bindings() {
     let sub = |op: u64, v: u64| -> Option<String> {
         m.bindings
             .iter()
-            .find(|b| b.opcode == op && b.sub.as_ref().is_some_and(|s| s.offset == 12 && s.value == v))
+            .find(|b| {
+                b.opcode == op && b.sub.as_ref().is_some_and(|s| s.offset == 12 && s.value == v)
+            })
             .map(|b| m[b.arm].name.clone())
     };
     let rows = notes::opcodes();
@@ -450,12 +506,21 @@ fn sub_opcode_bindings() {
     let mut seen = 0;
     for s in notes::struct_notes(text) {
         let Some(i) = s.heading.find("with extended_opcode ") else { continue };
-        let n: u64 = s.heading[i + 21..].split_whitespace().next().unwrap().trim_end_matches('.').parse().unwrap();
+        let n: u64 = s.heading[i + 21..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .trim_end_matches('.')
+            .parse()
+            .unwrap();
         assert_eq!(sub(0xF0, n).as_deref(), Some(s.name.as_str()), "0xF0 sub {n}");
         seen += 1;
     }
     // EXTENDED_RDMA_DESC_START's heading says "Extended_opcode 9" (capitalised).
-    let start = notes::struct_notes(text).into_iter().find(|s| s.name == "EXTENDED_RDMA_DESC_START").unwrap();
+    let start = notes::struct_notes(text)
+        .into_iter()
+        .find(|s| s.name == "EXTENDED_RDMA_DESC_START")
+        .unwrap();
     let i = start.heading.find("Extended_opcode ").expect("EXTENDED_RDMA_DESC_START heading");
     let n: u64 = start.heading[i + 16..].split(['.', ' ']).next().unwrap().parse().unwrap();
     assert_eq!(sub(0xF0, n).as_deref(), Some("EXTENDED_RDMA_DESC_START"));
@@ -487,7 +552,10 @@ fn check_fields(m: &Model, fields: &[Field], f: &Fact) -> Result<(), String> {
             if m.has_unknown(&x.ty) {
                 Ok(())
             } else {
-                Err(format!("byte {} is not given, but the spec reads it as {} {:?}", f.offset, x.name, x.ty))
+                Err(format!(
+                    "byte {} is not given, but the spec reads it as {} {:?}",
+                    f.offset, x.name, x.ty
+                ))
             }
         }
         What::Field(n) => {
@@ -531,7 +599,12 @@ fn check_arm_fact(m: &Model, arm: &Arm, f: &Fact, out: &mut BTreeSet<Diff>) -> u
     for g in gens {
         let a = arch(m, g);
         let Some(l) = arm.layouts.iter().find(|l| l.archs.contains(&a)) else {
-            out.insert((f.strukt.clone(), GENS[g].to_string(), f.offset, "the arm has no layout on this generation".into()));
+            out.insert((
+                f.strukt.clone(),
+                GENS[g].to_string(),
+                f.offset,
+                "the arm has no layout on this generation".into(),
+            ));
             continue;
         };
         compared += 1;
@@ -558,7 +631,11 @@ fn full_layouts_match_structs_md() {
     let text = structs_md();
     let census = notes::census(text);
     let blocks = notes::struct_notes(text);
-    assert_eq!(census.full.1.len(), census.full.0, "section 4 full-layout list vs its stated count");
+    assert_eq!(
+        census.full.1.len(),
+        census.full.0,
+        "section 4 full-layout list vs its stated count"
+    );
 
     let mut diffs: BTreeSet<Diff> = BTreeSet::new();
     let mut facts_in_file = 0;
@@ -566,8 +643,13 @@ fn full_layouts_match_structs_md() {
     let mut rows_in_file = 0;
     let mut rows_parsed = 0;
     for (name, only) in &census.full.1 {
-        let b = blocks.iter().find(|b| &b.name == name).unwrap_or_else(|| panic!("no section-2 block for {name}"));
-        let arm_id = m.arm_named(name).unwrap_or_else(|| panic!("{name} has a full layout in structs.md but is not an arm"));
+        let b = blocks
+            .iter()
+            .find(|b| &b.name == name)
+            .unwrap_or_else(|| panic!("no section-2 block for {name}"));
+        let arm_id = m
+            .arm_named(name)
+            .unwrap_or_else(|| panic!("{name} has a full layout in structs.md but is not an arm"));
         let arm = &m[arm_id];
         assert!(!b.facts.is_empty(), "{name}: no layout facts read");
         assert!(b.errors.is_empty(), "{name}: {:?}", b.errors);
@@ -589,8 +671,10 @@ fn full_layouts_match_structs_md() {
     assert_eq!(rows_parsed, rows_in_file, "table rows / offset bullets of the full-layout blocks");
     assert_eq!(facts_compared, facts_in_file, "layout facts compared vs facts in structs.md");
     println!("structs.md full layouts: {} structs, {facts_in_file} facts compared", census.full.0);
-    let known: BTreeSet<Diff> =
-        LAYOUT_EXCEPTIONS.iter().map(|(s, g, o, w)| (s.to_string(), g.to_string(), *o, w.to_string())).collect();
+    let known: BTreeSet<Diff> = LAYOUT_EXCEPTIONS
+        .iter()
+        .map(|(s, g, o, w)| (s.to_string(), g.to_string(), *o, w.to_string()))
+        .collect();
     assert_exceptions("full layouts (struct, gen, offset, difference)", &diffs, &known);
 }
 
@@ -605,11 +689,17 @@ fn count_offset_lines(text: &str, name: &str) -> usize {
             inside = true;
             continue;
         }
-        let bold_ident = l
-            .strip_prefix("**")
-            .and_then(|r| r.split_once("**"))
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'));
-        if inside && (bold_ident || l.starts_with("### ") || l.starts_with("## ") || l.starts_with("Named only")) {
+        let bold_ident =
+            l.strip_prefix("**").and_then(|r| r.split_once("**")).is_some_and(|(n, _)| {
+                !n.is_empty()
+                    && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            });
+        if inside
+            && (bold_ident
+                || l.starts_with("### ")
+                || l.starts_with("## ")
+                || l.starts_with("Named only"))
+        {
             break;
         }
         if !inside {
@@ -618,7 +708,8 @@ fn count_offset_lines(text: &str, name: &str) -> usize {
         let t = l.trim();
         let first = t.trim_start_matches('|').trim_start_matches('-').trim_start();
         let is_row = t.starts_with('|') && first.chars().next().is_some_and(|c| c.is_ascii_digit());
-        let is_bullet = t.starts_with("- ") && (notes::starts_with_offset(first) || first.starts_with("The same bytes as "));
+        let is_bullet = t.starts_with("- ")
+            && (notes::starts_with_offset(first) || first.starts_with("The same bytes as "));
         if is_row || is_bullet {
             n += 1;
         }
@@ -640,7 +731,8 @@ fn operand_types_match_structs_md() {
     assert_eq!(names, ["HEADER", "EVENTS", "EVENTS_EXTENDED", "IMM_REG"], "section-1 field tables");
     for (name, facts, rows) in &tables {
         assert_eq!(facts.len(), *rows);
-        let s = &m[m.struct_named(name).unwrap_or_else(|| panic!("operand type {name} is not a struct"))];
+        let s = &m
+            [m.struct_named(name).unwrap_or_else(|| panic!("operand type {name} is not a struct"))];
         let covered: u32 = facts.iter().map(|f| f.size.unwrap()).sum();
         assert_eq!(covered, s.size, "{name}: the notes' table covers the struct");
         for f in facts {
@@ -699,10 +791,13 @@ fn known(arm: &Arm) -> Known {
 
 /// structs.md's "full": every payload byte is in a named field on at least one of `gens`.
 fn full_on(m: &Model, arm: &Arm, gens: &[usize]) -> bool {
-    let layouts: Vec<&Layout> =
-        gens.iter().filter_map(|g| arm.layouts.iter().find(|l| l.archs.contains(&arch(m, *g)))).collect();
+    let layouts: Vec<&Layout> = gens
+        .iter()
+        .filter_map(|g| arm.layouts.iter().find(|l| l.archs.contains(&arch(m, *g))))
+        .collect();
     let start = if arm.full_preamble { m.record.preamble_size } else { 0 };
-    (start..m.record.size).all(|b| layouts.iter().any(|l| l.fields.iter().any(|f| f.range().contains(&b) && !raw(f))))
+    (start..m.record.size)
+        .all(|b| layouts.iter().any(|l| l.fields.iter().any(|f| f.range().contains(&b) && !raw(f))))
 }
 
 /// (arm, notes class, spec class, why) where the spec knows more or less than structs.md.
@@ -759,7 +854,8 @@ fn layout_census_matches_structs_md() {
         };
         let arm = &m[id];
         let got = if want == Known::Complete {
-            let gens = gens.unwrap_or_else(|| (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect());
+            let gens = gens
+                .unwrap_or_else(|| (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect());
             if full_on(m, arm, &gens) {
                 Known::Complete
             } else {
@@ -772,7 +868,10 @@ fn layout_census_matches_structs_md() {
             diffs.insert((name, want, got));
         }
     }
-    assert!(missing.is_empty(), "structs.md names these structs; the spec has no such arm: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "structs.md names these structs; the spec has no such arm: {missing:?}"
+    );
     let known_set: BTreeSet<(String, Known, Known)> =
         CLASS_EXCEPTIONS.iter().map(|(n, w, g, _)| (n.to_string(), *w, *g)).collect();
     assert_exceptions("census class (arm, notes, spec)", &diffs, &known_set);
@@ -801,7 +900,10 @@ fn check_gen_enum(m: &Model, e: &Enum, table: &notes::EnumTable, stated: [usize;
         if let Some(gens) = gens {
             for g in 0..4 {
                 if v.meta.available_on(arch(m, g)) != gens[g] {
-                    bad.push(format!("{} {name}: on {} notes {}, spec {}", e.name, GENS[g], gens[g], !gens[g]));
+                    bad.push(format!(
+                        "{} {name}: on {} notes {}, spec {}",
+                        e.name, GENS[g], gens[g], !gens[g]
+                    ));
                 }
             }
         }
@@ -809,7 +911,10 @@ fn check_gen_enum(m: &Model, e: &Enum, table: &notes::EnumTable, stated: [usize;
     let values: BTreeSet<u64> = table.iter().map(|x| x.0).collect();
     for v in &e.variants {
         if !values.contains(&v.value) {
-            bad.push(format!("{}: spec {} = 0x{:02X} is not in the notes", e.name, v.name, v.value));
+            bad.push(format!(
+                "{}: spec {} = 0x{:02X} is not in the notes",
+                e.name, v.name, v.value
+            ));
         }
     }
     for g in 0..4 {
@@ -817,7 +922,10 @@ fn check_gen_enum(m: &Model, e: &Enum, table: &notes::EnumTable, stated: [usize;
         let n = e.variants.iter().filter(|v| v.meta.available_on(a)).count();
         let t = table.iter().filter(|x| x.2.is_some_and(|p| p[g])).count();
         if n != stated[g] || t != stated[g] {
-            bad.push(format!("{} on {}: stated {}, table {t}, spec {n}", e.name, GENS[g], stated[g]));
+            bad.push(format!(
+                "{} on {}: stated {}, table {t}, spec {n}",
+                e.name, GENS[g], stated[g]
+            ));
         }
     }
     assert!(bad.is_empty(), "{bad:#?}");
@@ -878,8 +986,11 @@ fn small_enums_match_enums_md() {
             match e.variant_of(v) {
                 // The Gap page writes CamelCase (LoadLib); the spec the header's LOAD_LIB.
                 Some(x) if x.name.replace('_', "").eq_ignore_ascii_case(&n.replace('_', "")) => {}
-                Some(x) => bad.push(format!("enums.md:{line} {name}::{n} = {v}: spec names it {}", x.name)),
-                None => bad.push(format!("enums.md:{line} {name}::{n} = {v}: no such value in the spec")),
+                Some(x) => {
+                    bad.push(format!("enums.md:{line} {name}::{n} = {v}: spec names it {}", x.name))
+                }
+                None => bad
+                    .push(format!("enums.md:{line} {name}::{n} = {v}: no such value in the spec")),
             }
         }
     }
@@ -887,7 +998,8 @@ fn small_enums_match_enums_md() {
     assert!(compared > 50, "{compared}");
     let known: BTreeSet<String> = ENUMS_ABSENT.iter().map(|x| x.0.to_string()).collect();
     assert_exceptions("enums of enums.md the spec does not have", &absent, &known);
-    let known_bad: BTreeSet<String> = ENUM_VALUE_EXCEPTIONS.iter().map(|x| x.0.to_string()).collect();
+    let known_bad: BTreeSet<String> =
+        ENUM_VALUE_EXCEPTIONS.iter().map(|x| x.0.to_string()).collect();
     let bad: BTreeSet<String> = bad.into_iter().collect();
     assert_exceptions("enum values", &bad, &known_bad);
 }
@@ -897,7 +1009,6 @@ const ENUMS_ABSENT: &[(&str, &str)] = &[];
 
 /// (difference, why).
 const ENUM_VALUE_EXCEPTIONS: &[(&str, &str)] = &[];
-
 
 // =================================================================================
 // Field types
@@ -992,9 +1103,10 @@ fn full_layout_types_match_structs_md() {
                 untyped += 1;
                 continue;
             };
-            let gens: Vec<usize> = f.gens.clone().or_else(|| only.clone()).unwrap_or_else(|| {
-                (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect()
-            });
+            let gens: Vec<usize> =
+                f.gens.clone().or_else(|| only.clone()).unwrap_or_else(|| {
+                    (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect()
+                });
             compared += 1;
             for g in gens {
                 let a = arch(m, g);
@@ -1012,8 +1124,10 @@ fn full_layout_types_match_structs_md() {
         }
     }
     println!("field types: {compared} typed facts compared, {untyped} without a single type");
-    let known: BTreeSet<(String, u32, String, String)> =
-        TYPE_EXCEPTIONS.iter().map(|(s, o, w, g, _)| (s.to_string(), *o, w.to_string(), g.to_string())).collect();
+    let known: BTreeSet<(String, u32, String, String)> = TYPE_EXCEPTIONS
+        .iter()
+        .map(|(s, o, w, g, _)| (s.to_string(), *o, w.to_string(), g.to_string()))
+        .collect();
     assert_exceptions("field types (struct.field, offset, notes, spec)", &diffs, &known);
 }
 
@@ -1023,7 +1137,10 @@ fn full_layout_types_match_structs_md() {
 
 fn band<'m>(m: &'m Model, name: &str) -> &'m Band {
     let e = m.opcode_enum();
-    m.bands.iter().find(|b| b.enum_id == e && b.name == name).unwrap_or_else(|| panic!("band OPCODE.{name}"))
+    m.bands
+        .iter()
+        .find(|b| b.enum_id == e && b.name == name)
+        .unwrap_or_else(|| panic!("band OPCODE.{name}"))
 }
 
 fn docs(meta: &Meta) -> String {
@@ -1033,7 +1150,8 @@ fn docs(meta: &Meta) -> String {
 /// The record seed's host-only stragglers, quoted: "The pseudo band: 0xC1..0xDF (plus 0xA9
 /// COMPARE_BRANCH, 0xB5/0xDD branch-hint) is host-only" (seed section 1). The notes'
 /// header view classes 0xA9 and 0xB5 as real; the spec keeps the seed's band and says so.
-const SEED_HOST_ONLY_STRAGGLERS: [(u64, &str); 2] = [(0xA9, "COMPARE_BRANCH"), (0xB5, "BRANCH_PREFETCH_HINT")];
+const SEED_HOST_ONLY_STRAGGLERS: [(u64, &str); 2] =
+    [(0xA9, "COMPARE_BRANCH"), (0xB5, "BRANCH_PREFETCH_HINT")];
 
 /// opcodes.tsv's band column (real / pseudo / invalid) against the spec's bands: the
 /// pseudo rows are exactly OPCODE.pseudo; host_only is the pseudo band plus the seed's
@@ -1048,12 +1166,27 @@ fn opcode_bands_match_the_table() {
     for r in &rows {
         match r.band.as_str() {
             "pseudo" => {
-                assert!(pseudo.contains(r.value), "0x{:02X} {} is pseudo in the notes", r.value, r.name);
+                assert!(
+                    pseudo.contains(r.value),
+                    "0x{:02X} {} is pseudo in the notes",
+                    r.value,
+                    r.name
+                );
                 assert!(host.contains(r.value), "0x{:02X}: the pseudo band is host-only", r.value);
             }
             "real" => {
-                assert!(!pseudo.contains(r.value), "0x{:02X} {} is real in the notes", r.value, r.name);
-                assert!(real.contains(r.value), "0x{:02X} {} is in the seed's 0x01..0xFF real band", r.value, r.name);
+                assert!(
+                    !pseudo.contains(r.value),
+                    "0x{:02X} {} is real in the notes",
+                    r.value,
+                    r.name
+                );
+                assert!(
+                    real.contains(r.value),
+                    "0x{:02X} {} is in the seed's 0x01..0xFF real band",
+                    r.value,
+                    r.name
+                );
                 if host.contains(r.value) {
                     host_not_pseudo.insert(r.value);
                 }
@@ -1063,7 +1196,8 @@ fn opcode_bands_match_the_table() {
         }
     }
     // Every value of the pseudo band is a pseudo row (0xC1..0xDF all assigned).
-    let pseudo_rows: BTreeSet<u64> = rows.iter().filter(|r| r.band == "pseudo").map(|r| r.value).collect();
+    let pseudo_rows: BTreeSet<u64> =
+        rows.iter().filter(|r| r.band == "pseudo").map(|r| r.value).collect();
     for &(lo, hi) in &pseudo.ranges {
         for v in lo..=hi {
             assert!(pseudo_rows.contains(&v), "0x{v:02X} is in OPCODE.pseudo but not a pseudo row");
@@ -1097,7 +1231,10 @@ fn opcode_count_disagreement_is_stated() {
     for c in counts.iter().map(|c| c.to_string()).chain([stated_union(enums_md()).to_string()]) {
         assert!(d.contains(&c), "OPCODE docs quote the notes' count {c}");
     }
-    assert!(d.contains("DIFFERENTLY") || d.contains("DISAGREE"), "OPCODE docs say the counts disagree");
+    assert!(
+        d.contains("DIFFERENTLY") || d.contains("DISAGREE"),
+        "OPCODE docs say the counts disagree"
+    );
 }
 
 /// The arm count: the seed's 118 DWARF arms against the notes' struct2opcode keys per
@@ -1107,12 +1244,18 @@ fn arm_count_disagreement_is_stated() {
     let m = model();
     let d = docs(&m.record.meta);
     let sec = notes::section(enums_md(), "## 14.");
-    let row = sec.iter().find(|l| l.starts_with("| `struct2opcode` keys")).expect("struct2opcode row");
+    let row =
+        sec.iter().find(|l| l.starts_with("| `struct2opcode` keys")).expect("struct2opcode row");
     let c = notes::cells(row).unwrap();
     // Seed section 1: "one of 118 distinct C structs selected by the opcode byte".
     assert!(d.contains("118"), "record docs quote the seed's 118 arms");
     for g in 0..4 {
-        assert!(d.contains(&c[1 + g]), "record docs quote the notes' {} struct2opcode count {}", GENS[g], c[1 + g]);
+        assert!(
+            d.contains(&c[1 + g]),
+            "record docs quote the notes' {} struct2opcode count {}",
+            GENS[g],
+            c[1 + g]
+        );
     }
     assert!(d.contains("DISAGREE"));
 }
@@ -1124,7 +1267,10 @@ fn arm_count_disagreement_is_stated() {
 fn preamble_exceptions_match_structs_md() {
     let m = model();
     let sec = notes::section(structs_md(), "### 3.1");
-    let start = sec.iter().position(|l| l.contains("Contradicts \"every arm begins with HEADER + EVENTS\"")).expect("3.1 bullet");
+    let start = sec
+        .iter()
+        .position(|l| l.contains("Contradicts \"every arm begins with HEADER + EVENTS\""))
+        .expect("3.1 bullet");
     let mut named = BTreeSet::new();
     for l in &sec[start + 1..] {
         let t = l.trim();
@@ -1143,7 +1289,8 @@ fn preamble_exceptions_match_structs_md() {
         }
     }
     assert_eq!(named.len(), 4, "structs.md 3.1 names four structs: {named:?}");
-    let partial: BTreeSet<String> = m.arms.iter().filter(|a| !a.full_preamble).map(|a| a.name.clone()).collect();
+    let partial: BTreeSet<String> =
+        m.arms.iter().filter(|a| !a.full_preamble).map(|a| a.name.clone()).collect();
     // TRIGGER_COLLECTIVE2_EXT: the notes name it only; it is the other 0xDA extension
     // word (structs.md 2.2: "the same opcode also carries TRIGGER_COLLECTIVE2_EXT_STRUCT
     // after 0xD9"), so the spec does not assume the preamble there either and declares
@@ -1153,7 +1300,10 @@ fn preamble_exceptions_match_structs_md() {
     assert_eq!(partial, want, "arms without the whole preamble");
     for n in &named {
         let a = &m[m.arm_named(n).unwrap()];
-        assert!(docs(&a.meta).contains("DISAGREE"), "{n}: the docs state the disagreement with the seed");
+        assert!(
+            docs(&a.meta).contains("DISAGREE"),
+            "{n}: the docs state the disagreement with the seed"
+        );
     }
     assert!(docs(&m.record.meta).contains("DISAGREE"));
 }
@@ -1181,7 +1331,11 @@ fn addr4_aperture_disagreement_is_kept() {
         let (hi, lo) = range.split_once(':').map(|(a, b)| (a, b)).unwrap_or((range, range));
         notes_fields.push((lo.parse::<u32>().unwrap(), hi.parse::<u32>().unwrap() + 1));
     }
-    assert_eq!(notes_fields, [(0, 18), (18, 23), (23, 25), (25, 26)], "structs.md 1.4 PARTITION_OFFSET bits");
+    assert_eq!(
+        notes_fields,
+        [(0, 18), (18, 23), (23, 25), (25, 26)],
+        "structs.md 1.4 PARTITION_OFFSET bits"
+    );
 
     let po = &m[m.bits_named("PARTITION_OFFSET").unwrap()];
     let got: Vec<(u32, u32)> = po.fields.iter().map(|f| (f.lo, f.hi)).collect();
@@ -1189,15 +1343,37 @@ fn addr4_aperture_disagreement_is_kept() {
 
     let a4 = &m[m.bits_named("ADDR4").unwrap()];
     let imm = a4.alts.iter().find(|a| a.name == "immediate").expect("ADDR4 immediate view");
-    let masks: BTreeMap<&str, u64> = imm.fields.iter().map(|f| (f.name.as_str(), f.mask())).collect();
+    let masks: BTreeMap<&str, u64> =
+        imm.fields.iter().map(|f| (f.name.as_str(), f.mask())).collect();
     // Seed section 3: "addr_immediate & 0x1FFFFFFF is the 29-bit address; quadrant bits
     // & 0x1E000000 select the SBUF/PSUM aperture."
     assert_eq!(masks.get("immediate"), Some(&0x1FFF_FFFF), "the seed's 29-bit immediate");
     assert_eq!(masks.get("quadrant"), Some(&0x1E00_0000), "the seed's quadrant bits");
-    let notes_masks: BTreeSet<u64> = notes_fields.iter().map(|(lo, hi)| ((1u64 << (hi - lo)) - 1) << lo).collect();
+    let notes_masks: BTreeSet<u64> =
+        notes_fields.iter().map(|(lo, hi)| ((1u64 << (hi - lo)) - 1) << lo).collect();
     let spec_masks: BTreeSet<u64> = masks.values().copied().collect();
-    assert!(notes_masks.is_subset(&spec_masks), "the notes' PARTITION_OFFSET fields are views of ADDR4's immediate too");
-    assert!(docs(&imm.meta).contains("DISAGREE"), "ADDR4 immediate: the docs state the disagreement");
+    assert!(
+        notes_masks.is_subset(&spec_masks),
+        "the notes' PARTITION_OFFSET fields are views of ADDR4's immediate too"
+    );
+    assert!(
+        docs(&imm.meta).contains("DISAGREE"),
+        "ADDR4 immediate: the docs state the disagreement"
+    );
+
+    // The indirect form. Seed section 3: "ADDR4.marker & 0x60 == 0x20 → indirect
+    // addressing (a data_addr field participates)". structs.md 1.4/3.2: the data_addr is
+    // the descriptor's next ADDR4 (INDIRECT16B/20B), not part of ADDR4. The spec keeps
+    // the seed's predicate with no bits of its own and says where data_addr is.
+    let ind = a4.alts.iter().find(|a| a.name == "indirect").expect("ADDR4 indirect view");
+    let p = ind.when.as_ref().expect("a predicate");
+    assert_eq!((p.mask, p.value), (0x60, 0x20));
+    assert!(ind.fields.is_empty());
+    let d = docs(&ind.meta);
+    assert!(d.contains("data_addr") && d.contains("INDIRECT16B"), "{d}");
+    let i16 = &m[m.struct_named("INDIRECT").unwrap()];
+    let names: Vec<&str> = i16.fields.iter().map(|f| f.name.as_str()).collect();
+    assert!(names.contains(&"data_addr"), "the notes' INDIRECT holds data_addr: {names:?}");
 }
 
 /// ADDR8: the seed reads it like ADDR4 (a 29-bit address in the low bits, a marker at the
@@ -1214,15 +1390,24 @@ fn addr8_disagreement_is_kept() {
     let names: Vec<&str> = c[2].split('/').map(str::trim).collect();
     let a8 = &m[m.bits_named("ADDR8").unwrap()];
     let r = a8.alts.iter().find(|a| a.name == "register").expect("ADDR8 register view");
-    let got: Vec<(&str, u32, u32)> = r.fields.iter().map(|f| (f.name.as_str(), f.lo, f.hi)).collect();
+    let got: Vec<(&str, u32, u32)> =
+        r.fields.iter().map(|f| (f.name.as_str(), f.lo, f.hi)).collect();
     assert_eq!(got[0], (names[0], 0, 8), "reg_lo at byte 0");
     assert_eq!(got[1], (names[1], 8, 16), "reg_hi at byte 1");
     let marker = a8.fields.iter().find(|f| f.name == "marker").expect("ADDR8 marker");
-    assert_eq!((marker.lo, marker.hi), (56, 64), "the marker is the high byte (1.5: 'Marker = the high byte')");
+    assert_eq!(
+        (marker.lo, marker.hi),
+        (56, 64),
+        "the marker is the high byte (1.5: 'Marker = the high byte')"
+    );
     let imm = a8.alts.iter().find(|a| a.name == "immediate").expect("ADDR8 immediate view");
-    let masks: BTreeMap<&str, u64> = imm.fields.iter().map(|f| (f.name.as_str(), f.mask())).collect();
+    let masks: BTreeMap<&str, u64> =
+        imm.fields.iter().map(|f| (f.name.as_str(), f.mask())).collect();
     assert_eq!(masks.get("immediate"), Some(&0x1FFF_FFFF), "the seed's 29-bit reading is kept");
-    assert!(imm.fields.iter().any(|f| f.lo == 0 && f.hi == 56), "the notes' 64-bit address below the marker");
+    assert!(
+        imm.fields.iter().any(|f| f.lo == 0 && f.hi == 56),
+        "the notes' 64-bit address below the marker"
+    );
     assert!(a8.alts.iter().any(|a| a.name == "table"), "the notes' table addressing view");
     assert!(docs(&a8.meta).contains("DISAGREE"));
 }
@@ -1236,9 +1421,13 @@ fn opcode_valid_bitmask_is_no_generations_set() {
     let b = m.bitmasks.iter().find(|b| b.name == "OPCODE_VALID").expect("bitmask OPCODE_VALID");
     // Seed section 4: "the four OPCODE bitmasks 0x400082F07FBFFFFF / 0x024BC3FFFFDF3F7F /
     // 0x7FEFFFFFE08F7FFF / 0x1001E0000003E".
-    assert_eq!(b.words, [0x400082F07FBFFFFF, 0x024BC3FFFFDF3F7F, 0x7FEFFFFFE08F7FFF, 0x1001E0000003E]);
-    let set: BTreeSet<u64> =
-        (0..b.words.len() as u64 * 64).filter(|v| b.words[(*v >> 6) as usize] >> (v & 63) & 1 == 1).collect();
+    assert_eq!(
+        b.words,
+        [0x400082F07FBFFFFF, 0x024BC3FFFFDF3F7F, 0x7FEFFFFFE08F7FFF, 0x1001E0000003E]
+    );
+    let set: BTreeSet<u64> = (0..b.words.len() as u64 * 64)
+        .filter(|v| b.words[(*v >> 6) as usize] >> (v & 63) & 1 == 1)
+        .collect();
     let rows = notes::opcodes();
     let (counts, _) = stated_opcode_counts(enums_md());
     assert_eq!(set.len(), counts[0], "popcount equals the notes' sunda count");
@@ -1246,7 +1435,10 @@ fn opcode_valid_bitmask_is_no_generations_set() {
         assert_ne!(set, tsv_values_on(&rows, g), "OPCODE_VALID is {}'s opcode set", GENS[g]);
     }
     assert_eq!(b.meta.confidence, Confidence::Inferred);
-    assert!(docs(&b.meta).contains("does not hold"), "the docs say the notes do not confirm the mapping");
+    assert!(
+        docs(&b.meta).contains("does not hold"),
+        "the docs say the notes do not confirm the mapping"
+    );
 }
 
 // =================================================================================
@@ -1266,7 +1458,15 @@ fn ldweights_in_dtype_reads_the_cayman_corpus() {
     let FieldType::Enum(e) = f.ty else { panic!("S3_LW.in_dtype is {:?}", f.ty) };
     assert_eq!((f.offset, f.size, m[e].name.as_str()), (32, 1, "DTYPE"));
     let mm = &m[m.arm_named("S3D3_MM").unwrap()];
-    let mm_dtype = mm.layouts.iter().find(|l| l.archs.contains(&ca)).unwrap().fields.iter().find(|f| f.name == "in_dtype").unwrap();
+    let mm_dtype = mm
+        .layouts
+        .iter()
+        .find(|l| l.archs.contains(&ca))
+        .unwrap()
+        .fields
+        .iter()
+        .find(|f| f.name == "in_dtype")
+        .unwrap();
     assert_eq!(mm_dtype.offset, f.offset, "MATMUL's in_dtype is at the same offset");
 
     let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/nkipy/streams"));
@@ -1288,7 +1488,9 @@ fn ldweights_in_dtype_reads_the_cayman_corpus() {
         }
         let lw_vals = seen.get(&0x01).cloned().unwrap_or_default();
         for v in &lw_vals {
-            let var = m[e].variant_of(u64::from(*v)).unwrap_or_else(|| panic!("{}: LDWEIGHTS byte 32 = {v:#x} is no DTYPE", p.display()));
+            let var = m[e].variant_of(u64::from(*v)).unwrap_or_else(|| {
+                panic!("{}: LDWEIGHTS byte 32 = {v:#x} is no DTYPE", p.display())
+            });
             assert!(var.meta.available_on(ca), "{} is not a cayman DTYPE", var.name);
         }
         if let (Some(a), Some(b)) = (seen.get(&0x01), seen.get(&0x02)) {
@@ -1333,40 +1535,60 @@ fn partial_layouts_match_structs_md() {
     let unread: BTreeSet<String> = unread.into_iter().collect();
     let known_unread: BTreeSet<String> = unread
         .iter()
-        .filter(|u| PARTIAL_UNREAD.iter().any(|(s, start, _)| u.starts_with(&format!("{s} ")) && u.contains(start)))
+        .filter(|u| {
+            PARTIAL_UNREAD
+                .iter()
+                .any(|(s, start, _)| u.starts_with(&format!("{s} ")) && u.contains(start))
+        })
         .cloned()
         .collect();
-    assert_eq!(unread, known_unread, "partial-layout items with an offset that the reader did not read");
+    assert_eq!(
+        unread, known_unread,
+        "partial-layout items with an offset that the reader did not read"
+    );
     assert_eq!(known_unread.len(), PARTIAL_UNREAD.len(), "stale PARTIAL_UNREAD entries");
 
     let mut per_struct: BTreeMap<&str, usize> = BTreeMap::new();
     let mut diffs = BTreeSet::new();
     for pf in &facts {
         *per_struct.entry(pf.strukt.as_str()).or_default() += 1;
-        let arm = &m[m.arm_named(&pf.strukt).unwrap_or_else(|| panic!("{} is not an arm", pf.strukt))];
-        let gens: Vec<usize> = pf.gens.clone().unwrap_or_else(|| (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect());
-        let layouts: Vec<&Layout> = gens.iter().filter_map(|g| arm.layouts.iter().find(|l| l.archs.contains(&arch(m, *g)))).collect();
+        let arm =
+            &m[m.arm_named(&pf.strukt).unwrap_or_else(|| panic!("{} is not an arm", pf.strukt))];
+        let gens: Vec<usize> = pf
+            .gens
+            .clone()
+            .unwrap_or_else(|| (0..4).filter(|g| arm.meta.available_on(arch(m, *g))).collect());
+        let layouts: Vec<&Layout> = gens
+            .iter()
+            .filter_map(|g| arm.layouts.iter().find(|l| l.archs.contains(&arch(m, *g))))
+            .collect();
         assert!(!layouts.is_empty(), "{}: no layout on {gens:?}", pf.strukt);
         let holds = |l: &&Layout| match &pf.fact {
-            notes::Partial::Named { offset, name } => l.fields.iter().any(|f| f.offset == *offset && same_name(name, f)),
+            notes::Partial::Named { offset, name } => {
+                l.fields.iter().any(|f| f.offset == *offset && same_name(name, f))
+            }
             notes::Partial::Typed { offset, ty } => {
                 l.fields.iter().any(|f| f.offset == *offset && spec_type(m, &f.ty).0 == *ty)
             }
-            notes::Partial::NotGiven { lo, hi } => {
-                (*lo..*hi).all(|b| l.fields.iter().any(|f| f.range().contains(&b) && m.has_unknown(&f.ty)))
-            }
+            notes::Partial::NotGiven { lo, hi } => (*lo..*hi)
+                .all(|b| l.fields.iter().any(|f| f.range().contains(&b) && m.has_unknown(&f.ty))),
         };
         if !layouts.iter().any(holds) {
             println!("structs.md:{}: {} {:?} does not hold", pf.line, pf.strukt, pf.fact);
             diffs.insert(format!("{} {:?}", pf.strukt, pf.fact));
         }
     }
-    println!("partial layouts: {} facts over {} structs: {per_struct:?}", facts.len(), per_struct.len());
+    println!(
+        "partial layouts: {} facts over {} structs: {per_struct:?}",
+        facts.len(),
+        per_struct.len()
+    );
     // Every partial struct with a layout statement gave facts.
     for n in &census.partial.1 {
         assert!(per_struct.contains_key(n.as_str()), "{n}: no fact read from its partial layout");
     }
-    let known: BTreeSet<String> = PARTIAL_EXCEPTIONS.iter().map(|(s, f, _)| format!("{s} {f}")).collect();
+    let known: BTreeSet<String> =
+        PARTIAL_EXCEPTIONS.iter().map(|(s, f, _)| format!("{s} {f}")).collect();
     assert_exceptions("partial layouts (struct, fact)", &diffs, &known);
 }
 
@@ -1396,11 +1618,8 @@ fn arm_generations_match_the_headings() {
         }
     }
     assert!(compared >= 20, "{compared} headings with generations");
-    let known: BTreeSet<(String, String, String)> = diffs
-        .iter()
-        .filter(|d| GENS_EXCEPTIONS.iter().any(|(n, _)| *n == d.0))
-        .cloned()
-        .collect();
+    let known: BTreeSet<(String, String, String)> =
+        diffs.iter().filter(|d| GENS_EXCEPTIONS.iter().any(|(n, _)| *n == d.0)).cloned().collect();
     assert_eq!(known.len(), GENS_EXCEPTIONS.len(), "stale GENS_EXCEPTIONS");
     let rest: Vec<_> = diffs.difference(&known).collect();
     assert!(rest.is_empty(), "(arm, notes gens, spec gens): {rest:#?}");

@@ -25,7 +25,10 @@ pub fn read(name: &str) -> String {
 
 pub fn parse_hex(s: &str) -> u64 {
     let t = s.trim();
-    let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or_else(|| panic!("not hex: {s:?}"));
+    let t = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .unwrap_or_else(|| panic!("not hex: {s:?}"));
     u64::from_str_radix(t, 16).unwrap_or_else(|e| panic!("{s:?}: {e}"))
 }
 
@@ -60,7 +63,17 @@ pub fn opcodes() -> Vec<OpRow> {
     let cols: Vec<&str> = header.split('\t').collect();
     assert_eq!(
         &cols[..9],
-        &["value", "name", "band", "sunda", "cayman", "mariana", "maverick", "engine", "arm_struct"],
+        &[
+            "value",
+            "name",
+            "band",
+            "sunda",
+            "cayman",
+            "mariana",
+            "maverick",
+            "engine",
+            "arm_struct"
+        ],
         "opcodes.tsv header changed"
     );
     let mut rows = Vec::new();
@@ -142,7 +155,11 @@ fn is_ident(s: &str) -> bool {
 /// Upper-case identifiers (`S3D3_TS`, `CTRL_AL`) in `s`, in order.
 pub fn upper_idents(s: &str) -> Vec<String> {
     s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| is_ident(w) && w.chars().any(|c| c.is_ascii_uppercase()) && !w.chars().any(|c| c.is_ascii_lowercase()))
+        .filter(|w| {
+            is_ident(w)
+                && w.chars().any(|c| c.is_ascii_uppercase())
+                && !w.chars().any(|c| c.is_ascii_lowercase())
+        })
         .map(str::to_string)
         .collect()
 }
@@ -173,7 +190,9 @@ pub fn hex_values(s: &str) -> Vec<u64> {
 /// Generations named in a "Gens ..." phrase: `SU..MV`, `CA+`, `CA, MA, MV`, `MV only`.
 pub fn parse_gens(phrase: &str) -> Vec<usize> {
     let p = phrase.trim().trim_start_matches(':').trim();
-    let idx = |a: &str| GEN_ABBR.iter().position(|x| *x == a).unwrap_or_else(|| panic!("gen {a:?} in {phrase:?}"));
+    let idx = |a: &str| {
+        GEN_ABBR.iter().position(|x| *x == a).unwrap_or_else(|| panic!("gen {a:?} in {phrase:?}"))
+    };
     if let Some((a, b)) = p.split_once("..") {
         let a = idx(a.trim());
         let b = idx(&b.trim()[..2]);
@@ -257,7 +276,9 @@ pub fn census(text: &str) -> Census {
     let mut total = None;
     for l in sec {
         let t = l.trim();
-        for (k, key) in ["**Full layouts (", "**Partial layouts (", "**Names only ("].iter().enumerate() {
+        for (k, key) in
+            ["**Full layouts (", "**Partial layouts (", "**Names only ("].iter().enumerate()
+        {
             if let Some(rest) = t.strip_prefix(key) {
                 let n: usize = rest.split(')').next().unwrap().parse().unwrap();
                 stated[k] = n;
@@ -286,7 +307,11 @@ pub fn census(text: &str) -> Census {
             let body = t.strip_prefix("- ").unwrap_or(t);
             // "- Control: CTRL_AL, ..." : drop the category label.
             let body = match body.split_once(": ") {
-                Some((label, rest)) if label.chars().any(|c| c.is_ascii_lowercase()) || !label.contains('_') => rest,
+                Some((label, rest))
+                    if label.chars().any(|c| c.is_ascii_lowercase()) || !label.contains('_') =>
+                {
+                    rest
+                }
                 _ => body,
             };
             push_names(&mut lists[k], body);
@@ -398,7 +423,8 @@ pub fn named_only_bindings(text: &str) -> Vec<(String, Vec<u64>)> {
         if l.starts_with("### ") {
             in_211 = l.starts_with("### 2.11");
         }
-        let begins = l.starts_with("Named only") || (in_211 && !l.starts_with("### ") && !l.trim().is_empty() && cur.is_none());
+        let begins = l.starts_with("Named only")
+            || (in_211 && !l.starts_with("### ") && !l.trim().is_empty() && cur.is_none());
         if begins {
             cur = Some(l.split_once(':').map(|x| x.1).unwrap_or(l).to_string());
             continue;
@@ -469,7 +495,9 @@ pub fn named_only_bindings(text: &str) -> Vec<(String, Vec<u64>)> {
             // "(0xDA after 0xD9)": the value after "after" is a position, not a binding.
             let vals = it
                 .split_once('(')
-                .map(|x| hex_values(x.1.split(')').next().unwrap().split(" after ").next().unwrap()))
+                .map(|x| {
+                    hex_values(x.1.split(')').next().unwrap().split(" after ").next().unwrap())
+                })
                 .unwrap_or_default();
             out.push((name.to_string(), vals));
         }
@@ -519,9 +547,11 @@ pub fn struct_notes(text: &str) -> Vec<StructNotes> {
                 raw_rows += 1;
                 if hdr.len() == 4 && hdr[0] == "off" && hdr[1] == "sz" {
                     // | off | sz | field | type |   ("MV field" restricts to MV)
-                    let row_gens = if hdr[2].starts_with("MV ") { Some(vec![3]) } else { gens.clone() };
+                    let row_gens =
+                        if hdr[2].starts_with("MV ") { Some(vec![3]) } else { gens.clone() };
                     table_row(&name, &c, row_gens, *ln, &mut facts);
-                } else if hdr.len() == 5 && hdr[0] == "off" && hdr[1..] == ["SU", "CA", "MA", "MV"] {
+                } else if hdr.len() == 5 && hdr[0] == "off" && hdr[1..] == ["SU", "CA", "MA", "MV"]
+                {
                     pergen_row(&c, *ln, &mut pergen);
                 } else {
                     panic!("structs.md line {ln}: table header {hdr:?} in {name}");
@@ -566,13 +596,22 @@ pub fn struct_notes(text: &str) -> Vec<StructNotes> {
                 raw_rows += 1;
                 let rest = &l[i + 18..];
                 let base = rest.split_whitespace().next().unwrap();
-                let src = out.iter().find(|b| b.name == base).unwrap_or_else(|| panic!("structs.md line {ln}: {base} not read yet"));
+                let src = out
+                    .iter()
+                    .find(|b| b.name == base)
+                    .unwrap_or_else(|| panic!("structs.md line {ln}: {base} not read yet"));
                 let mut copied: Vec<Fact> = src.facts.clone();
                 // "@16/@40 are ..." lists two offsets.
-                let except = rest.split_once("except:").map(|x| x.1).unwrap_or("").replace("/@", "/");
+                let except =
+                    rest.split_once("except:").map(|x| x.1).unwrap_or("").replace("/@", "/");
                 for part in except.split('@').skip(1) {
                     let mut w = part.split_whitespace();
-                    let offs: Vec<u32> = w.next().unwrap().split('/').map(|x| x.trim_end_matches(',').parse().unwrap()).collect();
+                    let offs: Vec<u32> = w
+                        .next()
+                        .unwrap()
+                        .split('/')
+                        .map(|x| x.trim_end_matches(',').parse().unwrap())
+                        .collect();
                     let next = w.next().unwrap_or("");
                     if next == "are" {
                         // "@16/@40 are PSEUDO_ADDR8": a type change only.
@@ -609,12 +648,19 @@ pub fn struct_notes(text: &str) -> Vec<StructNotes> {
 }
 
 /// `| 12 | 1 | op | ALU_OP |`, `| 16..21 | 6×1 | a, b, c, d, e, f | REG_NUM |`.
-fn table_row(name: &str, c: &[String], gens: Option<Vec<usize>>, line: usize, facts: &mut Vec<Fact>) {
+fn table_row(
+    name: &str,
+    c: &[String],
+    gens: Option<Vec<usize>>,
+    line: usize,
+    facts: &mut Vec<Fact>,
+) {
     assert_eq!(c.len(), 4, "structs.md line {line}: {c:?}");
     if let Some((a, _)) = c[0].split_once("..") {
         // A run of equal fields: "16..21 | 6×1 | n0, n1, ...".
         let start: u32 = a.parse().unwrap();
-        let (count, each) = c[1].split_once('×').unwrap_or_else(|| panic!("line {line}: size {:?}", c[1]));
+        let (count, each) =
+            c[1].split_once('×').unwrap_or_else(|| panic!("line {line}: size {:?}", c[1]));
         let (count, each): (u32, u32) = (count.parse().unwrap(), each.parse().unwrap());
         let names: Vec<&str> = c[2].split(',').map(str::trim).collect();
         assert_eq!(names.len() as u32, count, "line {line}");
@@ -631,30 +677,47 @@ fn table_row(name: &str, c: &[String], gens: Option<Vec<usize>>, line: usize, fa
         }
         return;
     }
-    let offset: u32 = c[0].parse().unwrap_or_else(|_| panic!("structs.md line {line}: offset {:?}", c[0]));
-    let size: u32 = c[1].parse().unwrap_or_else(|_| panic!("structs.md line {line}: size {:?}", c[1]));
+    let offset: u32 =
+        c[0].parse().unwrap_or_else(|_| panic!("structs.md line {line}: offset {:?}", c[0]));
+    let size: u32 =
+        c[1].parse().unwrap_or_else(|_| panic!("structs.md line {line}: size {:?}", c[1]));
     let what = if c[2].contains("not in my read window") || c[2] == "not given" {
         What::NotGiven
     } else {
         What::Field(field_name(&c[2]))
     };
-    facts.push(Fact { strukt: name.to_string(), gens, offset, size: Some(size), what, ty: c[3].clone(), line });
+    facts.push(Fact {
+        strukt: name.to_string(),
+        gens,
+        offset,
+        size: Some(size),
+        what,
+        ty: c[3].clone(),
+        line,
+    });
 }
 
 /// One row of the per-generation `| off | SU | CA | MA | MV |` table.
 #[allow(clippy::type_complexity)]
-fn pergen_row(c: &[String], line: usize, pergen: &mut [Vec<(u32, What, Option<u32>, String, usize)>; 4]) {
+fn pergen_row(
+    c: &[String],
+    line: usize,
+    pergen: &mut [Vec<(u32, What, Option<u32>, String, usize)>; 4],
+) {
     assert_eq!(c.len(), 5, "structs.md line {line}: {c:?}");
     // "16 (16 B)", "44 / 45", "12".
     let off_cell = &c[0];
-    let explicit_size: Option<u32> =
-        off_cell.split_once('(').map(|(_, r)| r.trim_end_matches(')').trim_end_matches(" B").trim().parse().unwrap());
-    let offs: Vec<u32> = off_cell.split('(').next().unwrap().split('/').map(|x| x.trim().parse().unwrap()).collect();
+    let explicit_size: Option<u32> = off_cell
+        .split_once('(')
+        .map(|(_, r)| r.trim_end_matches(')').trim_end_matches(" B").trim().parse().unwrap());
+    let offs: Vec<u32> =
+        off_cell.split('(').next().unwrap().split('/').map(|x| x.trim().parse().unwrap()).collect();
     let mut prev: Option<&String> = None;
     for g in 0..4 {
         let mut cell = &c[1 + g];
         if cell == "same" {
-            cell = prev.unwrap_or_else(|| panic!("structs.md line {line}: 'same' in the first column"));
+            cell = prev
+                .unwrap_or_else(|| panic!("structs.md line {line}: 'same' in the first column"));
         }
         prev = Some(cell);
         if cell.starts_with('(') {
@@ -674,8 +737,11 @@ fn pergen_row(c: &[String], line: usize, pergen: &mut [Vec<(u32, What, Option<u3
             assert!(is_ident(&n), "line {line}: {part:?}");
             let rest: Vec<&str> = words.collect();
             // "quant_offset QUANT_OFFSET (2)" gives the size in parentheses.
-            let paren_size = rest.iter().find_map(|w| w.strip_prefix('(').and_then(|x| x.strip_suffix(')')).and_then(|x| x.parse().ok()));
-            let ty = rest.iter().filter(|w| !w.starts_with('(')).copied().collect::<Vec<_>>().join(" ");
+            let paren_size = rest.iter().find_map(|w| {
+                w.strip_prefix('(').and_then(|x| x.strip_suffix(')')).and_then(|x| x.parse().ok())
+            });
+            let ty =
+                rest.iter().filter(|w| !w.starts_with('(')).copied().collect::<Vec<_>>().join(" ");
             let size = arr.or(paren_size).or(explicit_size).or_else(|| prim_size(&ty));
             pergen[g].push((*off, What::Field(n), size, ty, line));
         }
@@ -684,7 +750,13 @@ fn pergen_row(c: &[String], line: usize, pergen: &mut [Vec<(u32, What, Option<u3
 
 /// "12 id u32; 16 semaphore u32; 20 reserved1[44]." (sizes from the next offset; the last
 /// item runs to byte 64).
-fn bullet_items(name: &str, body: &str, gens: Option<Vec<usize>>, line: usize, facts: &mut Vec<Fact>) -> Result<(), String> {
+fn bullet_items(
+    name: &str,
+    body: &str,
+    gens: Option<Vec<usize>>,
+    line: usize,
+    facts: &mut Vec<Fact>,
+) -> Result<(), String> {
     let items: Vec<&str> = body.trim_end_matches('.').split(';').map(str::trim).collect();
     let mut parsed: Vec<(u32, String, Option<u32>, String)> = Vec::new();
     for it in &items {
@@ -705,7 +777,9 @@ fn bullet_items(name: &str, body: &str, gens: Option<Vec<usize>>, line: usize, f
         let implied = next - off;
         if let Some(s) = size {
             if *s != implied {
-                return Err(format!("structs.md line {line}: {n} size {s} vs the next offset {next}"));
+                return Err(format!(
+                    "structs.md line {line}: {n} size {s} vs the next offset {next}"
+                ));
             }
         }
         out.push(Fact {
@@ -758,8 +832,10 @@ pub fn operand_tables(text: &str) -> Vec<(String, Vec<Fact>, usize)> {
             }
             let entry = out.last_mut().unwrap();
             entry.2 += 1;
-            let off: u32 = c[0].parse().unwrap_or_else(|_| panic!("structs.md line {}: {c:?}", i + 1));
-            let sz: u32 = c[1].parse().unwrap_or_else(|_| panic!("structs.md line {}: {c:?}", i + 1));
+            let off: u32 =
+                c[0].parse().unwrap_or_else(|_| panic!("structs.md line {}: {c:?}", i + 1));
+            let sz: u32 =
+                c[1].parse().unwrap_or_else(|_| panic!("structs.md line {}: {c:?}", i + 1));
             entry.1.push(Fact {
                 strukt: name,
                 gens: None,
@@ -817,7 +893,9 @@ pub fn binding_corrections(text: &str) -> BTreeMap<u64, (Option<String>, Option<
             // "0x7A: Matrix gives CTRL_IM, but ..." / "0x4D: D3_RAND (RNG page) vs D4_MR (RdSt)"
             let v = hex_values(body)[0];
             out.insert(v, (None, None));
-        } else if let Some((lhs, rhs)) = body.split_once(": ").filter(|(l, _)| hex_values(l).len() == 1 && l.starts_with("0x")) {
+        } else if let Some((lhs, rhs)) =
+            body.split_once(": ").filter(|(l, _)| hex_values(l).len() == 1 && l.starts_with("0x"))
+        {
             // "0x92: S2D2_TS_AS, not S3D3_TS (TSAS)"
             let arm = upper_idents(rhs)[0].clone();
             out.insert(hex_values(lhs)[0], (Some(arm), None));
@@ -837,7 +915,10 @@ pub fn binding_corrections(text: &str) -> BTreeMap<u64, (Option<String>, Option<
             for piece in body.split('→') {
                 let idents = upper_idents(piece);
                 if !pending.is_empty() {
-                    let arm = idents.first().unwrap_or_else(|| panic!("2.12: no arm in {piece:?}")).clone();
+                    let arm = idents
+                        .first()
+                        .unwrap_or_else(|| panic!("2.12: no arm in {piece:?}"))
+                        .clone();
                     for v in pending.drain(..) {
                         out.insert(v, (Some(arm.clone()), gens.clone()));
                     }
@@ -938,7 +1019,9 @@ pub fn value_list(s: &str) -> (Vec<(String, u64)>, Vec<String>) {
     let mut kept = String::new();
     for (k, seg) in clean.split(';').enumerate() {
         let first = seg.split_whitespace().next().unwrap_or("");
-        let labelled = first.chars().any(|c| c.is_ascii_lowercase()) && !first.contains('=') && seg.split_whitespace().nth(1).is_some_and(|w| w != "=");
+        let labelled = first.chars().any(|c| c.is_ascii_lowercase())
+            && !first.contains('=')
+            && seg.split_whitespace().nth(1).is_some_and(|w| w != "=");
         if k > 0 && labelled {
             skipped.push(seg.trim().to_string());
             continue;
@@ -982,7 +1065,12 @@ pub fn enum_rows(text: &str) -> Vec<(String, String, usize)> {
         }
         let h = header.as_ref().unwrap();
         if h.len() >= 2 && h[0] == "enum" && h[1] == "values" {
-            let name = c[0].split('`').nth(1).unwrap_or(&c[0]).trim_start_matches("NEURON_ISA_TPB_").to_string();
+            let name = c[0]
+                .split('`')
+                .nth(1)
+                .unwrap_or(&c[0])
+                .trim_start_matches("NEURON_ISA_TPB_")
+                .to_string();
             out.push((name, c[1].clone(), i + 1));
         }
     }
@@ -1034,10 +1122,18 @@ pub fn partial_facts(text: &str, names: &[String]) -> (Vec<PartialFact>, Vec<Str
                 for f in b.facts.iter().filter(|f| f.line > 0) {
                     let fact = match &f.what {
                         What::Field(n) => Partial::Named { offset: f.offset, name: n.clone() },
-                        What::NotGiven => Partial::NotGiven { lo: f.offset, hi: f.offset + f.size.unwrap_or(1) },
+                        What::NotGiven => {
+                            Partial::NotGiven { lo: f.offset, hi: f.offset + f.size.unwrap_or(1) }
+                        }
                     };
-                    if lines.iter().any(|(ln, l)| *ln == f.line && l.trim_start().starts_with('|')) {
-                        out.push(PartialFact { strukt: block.clone(), gens: f.gens.clone(), fact, line: f.line });
+                    if lines.iter().any(|(ln, l)| *ln == f.line && l.trim_start().starts_with('|'))
+                    {
+                        out.push(PartialFact {
+                            strukt: block.clone(),
+                            gens: f.gens.clone(),
+                            fact,
+                            line: f.line,
+                        });
                     }
                 }
             }
@@ -1065,17 +1161,39 @@ pub fn partial_facts(text: &str, names: &[String]) -> (Vec<PartialFact>, Vec<Str
             let strukt = if members.len() > 1 { members[k].to_string() } else { block.clone() };
             // "Fields in order: a, b, c[2], d[48]. Offsets (mine): 12, 13, 14, 16."
             if let (Some(i), Some(j)) = (body.find("Fields in order: "), body.find("Offsets")) {
-                let names: Vec<String> = body[i + 17..j].trim().trim_end_matches('.').split(',').map(|x| split_array(x.trim()).0).collect();
-                let offs: Vec<u32> = body[j..].split_once(':').map(|x| x.1).unwrap_or("").trim_end_matches('.').split(',').map(|x| x.trim().parse().unwrap()).collect();
+                let names: Vec<String> = body[i + 17..j]
+                    .trim()
+                    .trim_end_matches('.')
+                    .split(',')
+                    .map(|x| split_array(x.trim()).0)
+                    .collect();
+                let offs: Vec<u32> = body[j..]
+                    .split_once(':')
+                    .map(|x| x.1)
+                    .unwrap_or("")
+                    .trim_end_matches('.')
+                    .split(',')
+                    .map(|x| x.trim().parse().unwrap())
+                    .collect();
                 assert_eq!(names.len(), offs.len(), "structs.md line {ln}");
                 for (name, offset) in names.into_iter().zip(offs) {
-                    out.push(PartialFact { strukt: strukt.clone(), gens: gens.clone(), fact: Partial::Named { offset, name }, line: *ln });
+                    out.push(PartialFact {
+                        strukt: strukt.clone(),
+                        gens: gens.clone(),
+                        fact: Partial::Named { offset, name },
+                        line: *ln,
+                    });
                 }
                 continue;
             }
             if let Some(r) = not_given_ranges(&body) {
                 for (lo, hi) in r {
-                    out.push(PartialFact { strukt: strukt.clone(), gens: gens.clone(), fact: Partial::NotGiven { lo, hi }, line: *ln });
+                    out.push(PartialFact {
+                        strukt: strukt.clone(),
+                        gens: gens.clone(),
+                        fact: Partial::NotGiven { lo, hi },
+                        line: *ln,
+                    });
                 }
                 continue;
             }
@@ -1087,7 +1205,9 @@ pub fn partial_facts(text: &str, names: &[String]) -> (Vec<PartialFact>, Vec<Str
                         fact,
                         line: *ln,
                     })),
-                    None if carries_offset(&item) => unread.push(format!("{strukt} (structs.md:{ln}): {}", item.trim())),
+                    None if carries_offset(&item) => {
+                        unread.push(format!("{strukt} (structs.md:{ln}): {}", item.trim()))
+                    }
                     None => {}
                 }
             }
@@ -1100,7 +1220,10 @@ pub fn partial_facts(text: &str, names: &[String]) -> (Vec<PartialFact>, Vec<Str
 fn not_given_ranges(s: &str) -> Option<Vec<(u32, u32)>> {
     let t = s.trim().trim_end_matches('.');
     let body = t.strip_prefix("Bytes ").or_else(|| t.strip_prefix("Byte "))?;
-    let body = body.strip_suffix(" are not given").or_else(|| body.strip_suffix(" are not listed")).or_else(|| body.strip_suffix(" is not given"))?;
+    let body = body
+        .strip_suffix(" are not given")
+        .or_else(|| body.strip_suffix(" are not listed"))
+        .or_else(|| body.strip_suffix(" is not given"))?;
     let mut out = Vec::new();
     for part in body.split([',']).flat_map(|p| p.split(" and ")) {
         let p = part.trim();
@@ -1137,13 +1260,17 @@ fn split_items(s: &str) -> Vec<String> {
         cur.push(ch);
     }
     out.push(cur);
-    out.into_iter().map(|x| x.trim().trim_end_matches('.').to_string()).filter(|x| !x.is_empty()).collect()
+    out.into_iter()
+        .map(|x| x.trim().trim_end_matches('.').to_string())
+        .filter(|x| !x.is_empty())
+        .collect()
 }
 
 /// Whether an item states an offset: it starts with a decimal offset or holds `@N`.
 fn carries_offset(item: &str) -> bool {
     let t = item.trim().trim_start_matches("and ").trim_start_matches("plus ");
-    starts_with_offset(t) || t.split('@').skip(1).any(|x| x.starts_with(|c: char| c.is_ascii_digit()))
+    starts_with_offset(t)
+        || t.split('@').skip(1).any(|x| x.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// One item: `12 name [type]`, `32..43 name (...)`, `name [TYPE] @N`, `a/b @N/@M`,
@@ -1156,24 +1283,28 @@ fn read_item(item: &str) -> Option<Vec<Partial>> {
         // "32..43 events_extended (...)"
         let off: u32 = a.parse().ok()?;
         let name = t.split_whitespace().nth(1)?;
-        return is_ident(name).then(|| vec![Partial::Named { offset: off, name: name.to_string() }]);
+        return is_ident(name)
+            .then(|| vec![Partial::Named { offset: off, name: name.to_string() }]);
     }
     if let Ok(off) = first.parse::<u32>() {
         let (name, _) = split_array(t.split_whitespace().nth(1)?);
         return is_ident(&name).then(|| vec![Partial::Named { offset: off, name }]);
     }
     // "... at @61 immediate_out_dtype (...) and @62 imm0_imm1_src (...)": "@N name".
-    let forward: Vec<Partial> = if !t.contains(" at @") { Vec::new() } else { t
-        .split('@')
-        .skip(1)
-        .filter_map(|x| {
-            let mut w = x.split_whitespace();
-            let off: u32 = w.next()?.parse().ok()?;
-            let name = w.next()?;
-            (is_ident(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
-                .then(|| Partial::Named { offset: off, name: name.to_string() })
-        })
-        .collect() };
+    let forward: Vec<Partial> = if !t.contains(" at @") {
+        Vec::new()
+    } else {
+        t.split('@')
+            .skip(1)
+            .filter_map(|x| {
+                let mut w = x.split_whitespace();
+                let off: u32 = w.next()?.parse().ok()?;
+                let name = w.next()?;
+                (is_ident(name) && name.starts_with(|c: char| c.is_ascii_lowercase()))
+                    .then(|| Partial::Named { offset: off, name: name.to_string() })
+            })
+            .collect()
+    };
     if !forward.is_empty() {
         return Some(forward);
     }
@@ -1189,14 +1320,18 @@ fn read_item(item: &str) -> Option<Vec<Partial>> {
         .collect::<Option<Vec<u32>>>()?;
     let lhs = lhs.trim();
     let head = lhs.split_whitespace().next()?;
-    if head.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') && lhs.split_whitespace().count() == 1 {
+    if head.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && lhs.split_whitespace().count() == 1
+    {
         // "MODIFY_POOL_OP @12": a type, no name.
-        return (offs.len() == 1).then(|| vec![Partial::Typed { offset: offs[0], ty: head.to_string() }]);
+        return (offs.len() == 1)
+            .then(|| vec![Partial::Typed { offset: offs[0], ty: head.to_string() }]);
     }
     let names: Vec<String> = if head.contains('/') {
         // "row_grp/col_grp", "num_active_rows/cols": the second shares the first's prefix.
         let (a, b) = head.split_once('/')?;
-        let b = if b.contains('_') { b.to_string() } else { format!("{}{b}", &a[..a.rfind('_')? + 1]) };
+        let b =
+            if b.contains('_') { b.to_string() } else { format!("{}{b}", &a[..a.rfind('_')? + 1]) };
         vec![a.to_string(), b]
     } else {
         vec![split_array(head).0]
@@ -1204,5 +1339,7 @@ fn read_item(item: &str) -> Option<Vec<Partial>> {
     if names.len() != offs.len() || !names.iter().all(|n| is_ident(n)) {
         return None;
     }
-    Some(names.into_iter().zip(offs).map(|(name, offset)| Partial::Named { offset, name }).collect())
+    Some(
+        names.into_iter().zip(offs).map(|(name, offset)| Partial::Named { offset, name }).collect(),
+    )
 }
