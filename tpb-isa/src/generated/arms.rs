@@ -17951,8 +17951,12 @@ impl Arm for S3Lt {
 /// The layout is reworked every generation. Maverick's is complete (gcc offsets).
 /// Cayman and mariana: only the fields the notes place; the other bytes are unknown.
 /// Sunda: the notes say it carries quant_offset and xbus_sel and, like cayman,
-/// num_active_rows/cols and row_grp/col_grp, but give no offsets, so bytes 32..64 are
+/// num_active_rows/cols and row_grp/col_grp, but give no offsets, so bytes 33..64 are
 /// unknown. Maverick's tail sits one byte earlier than S3D3_MM's (no out_dtype).
+///
+/// in_dtype at +32 on sunda and cayman is the compiler's encoder view (the header pages
+/// do not place it): libwalrus CoreV2 (sunda) and CoreV3 (cayman) generateLoadWeights
+/// write the weights' dtype wire tag to +0x20, as MATMUL writes its in_dtype there.
 ///
 /// Opcodes: `LDWEIGHTS` 0x1.
 ///
@@ -18061,8 +18065,12 @@ pub struct S3LwSunda {
     pub reserved0: [u8; 4],
     /// `+16..32` · on sunda, cayman
     pub src_mem_pattern: Tensor3d,
-    /// `+32..64` not given by the sources (partial layout) · on sunda
-    pub unknown0: [u8; 32],
+    /// `+32..33`
+    ///
+    /// On sunda, cayman · source: public RE notes: PE Matmul Encoding — Dense / Sparse / MX & Quantize (59674815273): CoreV2/CoreV3 generateLoadWeights, +0x20 in-dtype wire tag (lw_dtype), CONFIRMED store; real corpus: byte 32 is 0x07 (FP16) in all 8,712 LDWEIGHTS records of the nkipy streams (neuronx-cc 2.23.6484.0, cayman), as in MATMUL's in_dtype at +32
+    pub in_dtype: Dtype,
+    /// `+33..64` not given by the sources (partial layout) · on sunda
+    pub unknown0: [u8; 31],
 }
 
 impl S3LwSunda {
@@ -18075,7 +18083,8 @@ impl S3LwSunda {
             events: Events::read_from(b, 4),
             reserved0: le::bytes_at::<4>(b, 12),
             src_mem_pattern: Tensor3d::read_from(b, 16),
-            unknown0: le::bytes_at::<32>(b, 32),
+            in_dtype: Dtype(le::u8_at(b, 32)),
+            unknown0: le::bytes_at::<31>(b, 33),
         }
     }
 
@@ -18089,7 +18098,8 @@ impl S3LwSunda {
         self.events.write_to(b, 4);
         le::set_bytes(b, 12, &self.reserved0);
         self.src_mem_pattern.write_to(b, 16);
-        le::set_bytes(b, 32, &self.unknown0);
+        le::set_u8(b, 32, self.in_dtype.0);
+        le::set_bytes(b, 33, &self.unknown0);
         out
     }
 
@@ -18131,8 +18141,12 @@ impl<'a> S3LwSundaRef<'a> {
         Tensor3d::read_from(self.0, 16)
     }
     #[inline]
-    pub const fn unknown0(&self) -> [u8; 32] {
-        le::bytes_at::<32>(self.0, 32)
+    pub const fn in_dtype(&self) -> Dtype {
+        Dtype(le::u8_at(self.0, 32))
+    }
+    #[inline]
+    pub const fn unknown0(&self) -> [u8; 31] {
+        le::bytes_at::<31>(self.0, 33)
     }
 
     /// The owned record.
@@ -18162,8 +18176,12 @@ pub struct S3LwCayman {
     pub reserved0: [u8; 4],
     /// `+16..32` · on sunda, cayman
     pub src_mem_pattern: Tensor3d,
-    /// `+32..34` not given by the sources (partial layout) · on cayman
-    pub unknown0: [u8; 2],
+    /// `+32..33`
+    ///
+    /// On sunda, cayman · source: public RE notes: PE Matmul Encoding — Dense / Sparse / MX & Quantize (59674815273): CoreV2/CoreV3 generateLoadWeights, +0x20 in-dtype wire tag (lw_dtype), CONFIRMED store; real corpus: byte 32 is 0x07 (FP16) in all 8,712 LDWEIGHTS records of the nkipy streams (neuronx-cc 2.23.6484.0, cayman), as in MATMUL's in_dtype at +32
+    pub in_dtype: Dtype,
+    /// `+33..34` not given by the sources (partial layout) · on cayman
+    pub unknown0: [u8; 1],
     /// `+34..35` · on cayman
     pub transpose_mode: u8,
     /// `+35..36`: Typed like S3D3_MM.perf_opt; the notes give only the name and offset here. · confidence: inferred · on cayman
@@ -18194,7 +18212,8 @@ impl S3LwCayman {
             events: Events::read_from(b, 4),
             reserved0: le::bytes_at::<4>(b, 12),
             src_mem_pattern: Tensor3d::read_from(b, 16),
-            unknown0: le::bytes_at::<2>(b, 32),
+            in_dtype: Dtype(le::u8_at(b, 32)),
+            unknown0: le::bytes_at::<1>(b, 33),
             transpose_mode: le::u8_at(b, 34),
             perf_opt: PerfOptMode(le::u8_at(b, 35)),
             unknown1: le::bytes_at::<2>(b, 36),
@@ -18217,7 +18236,8 @@ impl S3LwCayman {
         self.events.write_to(b, 4);
         le::set_bytes(b, 12, &self.reserved0);
         self.src_mem_pattern.write_to(b, 16);
-        le::set_bytes(b, 32, &self.unknown0);
+        le::set_u8(b, 32, self.in_dtype.0);
+        le::set_bytes(b, 33, &self.unknown0);
         le::set_u8(b, 34, self.transpose_mode);
         le::set_u8(b, 35, self.perf_opt.0);
         le::set_bytes(b, 36, &self.unknown1);
@@ -18268,8 +18288,12 @@ impl<'a> S3LwCaymanRef<'a> {
         Tensor3d::read_from(self.0, 16)
     }
     #[inline]
-    pub const fn unknown0(&self) -> [u8; 2] {
-        le::bytes_at::<2>(self.0, 32)
+    pub const fn in_dtype(&self) -> Dtype {
+        Dtype(le::u8_at(self.0, 32))
+    }
+    #[inline]
+    pub const fn unknown0(&self) -> [u8; 1] {
+        le::bytes_at::<1>(self.0, 33)
     }
     #[inline]
     pub const fn transpose_mode(&self) -> u8 {

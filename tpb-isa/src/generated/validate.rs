@@ -1308,6 +1308,7 @@ static LEAVES_87_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
     EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
 ];
 
 /// The enum-typed fields of `S3_LW` on cayman.
@@ -1316,6 +1317,7 @@ static LEAVES_87_1: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, named_wait_mode),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, named_update_mode),
     EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, named_addr4marker),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype),
     EnumLeaf::new("perf_opt", 35, 1, 0, 8, named_perf_opt_mode),
 ];
 
