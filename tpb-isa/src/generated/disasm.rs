@@ -3023,19 +3023,21 @@ static L_S3S3D3_TT: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
 static L_S3_LT: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
-static L_S3_LW_SUNDA: [FieldDesc; 5usize] = [
+static L_S3_LW_SUNDA: [FieldDesc; 6usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 20, Array(&Int(2), 3), Normal, Medium),
     f("src_mem_pattern.num_elem", 26, Array(&Uint(2), 3), Normal, Medium),
-    f("unknown0", 32, Bytes(32), Reserved, Medium),
+    f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
+    f("unknown0", 33, Bytes(31), Reserved, Medium),
 ];
-static L_S3_LW_CAYMAN: [FieldDesc; 14usize] = [
+static L_S3_LW_CAYMAN: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 20, Array(&Int(2), 3), Normal, Medium),
     f("src_mem_pattern.num_elem", 26, Array(&Uint(2), 3), Normal, Medium),
-    f("unknown0", 32, Bytes(2), Reserved, Medium),
+    f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
+    f("unknown0", 33, Bytes(1), Reserved, Medium),
     f("transpose_mode", 34, Uint(1), Normal, Medium),
     f("perf_opt", 35, Enum(&ENUM_PERF_OPT_MODE), Normal, Inferred),
     f("unknown1", 36, Bytes(2), Reserved, Medium),
