@@ -81,11 +81,8 @@
 //! class (breaking first), then path, then aspect. Object keys are written in sorted
 //! order. Fields may be added in later versions, never renamed or removed.
 
-#[cfg(any())]
 mod archs;
-#[cfg(any())]
 mod changes;
-#[cfg(any())]
 mod json;
 mod render;
 
@@ -93,16 +90,7 @@ use serde::Serialize;
 
 use crate::model::{ArchId, Model};
 
-/// The spec as JSON (being rewritten for the new model).
-pub fn export(m: &Model) -> serde_json::Value {
-    let _ = m;
-    serde_json::Value::Null
-}
-
-/// The spec as JSON text (being rewritten for the new model).
-pub fn export_json(m: &Model) -> String {
-    export(m).to_string()
-}
+pub use json::{export, export_json};
 
 /// The diff of two checked specs, or of two archs of one spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,10 +138,17 @@ pub enum SegKind {
     Record,
     /// A `struct`.
     Struct,
+    /// A `union`.
+    Union,
+    /// A view of a union.
+    View,
     /// A `group`.
     Group,
     /// An `arm`.
     Arm,
+    /// The per-generation layout of an arm (`layout mariana..`), named by its generations;
+    /// present only where an arm's change differs between generations.
+    Layout,
     /// A layout field.
     Field,
     /// An `OFFSET use GROUP [as PREFIX]` line of an arm.
@@ -166,8 +161,12 @@ pub enum SegKind {
     Alt,
     /// An `enum`.
     Enum,
-    /// An enum value.
+    /// An enum value (an opcode, for the record's discriminant enum).
     Variant,
+    /// A vocabulary (`enum ENGINE { PE ACT ... }`).
+    Vocab,
+    /// A word of a vocabulary.
+    Word,
     /// A `band`.
     Band,
     /// A `bind` (named `OPCODE[, sub @OFF = VALUE]`).
@@ -194,6 +193,11 @@ impl SegKind {
         match self {
             SegKind::Record => "record",
             SegKind::Struct => "struct",
+            SegKind::Union => "union",
+            SegKind::View => "view",
+            SegKind::Layout => "layout",
+            SegKind::Vocab => "vocab",
+            SegKind::Word => "word",
             SegKind::Group => "group",
             SegKind::Arm => "arm",
             SegKind::Field => "field",
@@ -233,12 +237,18 @@ pub enum Aspect {
     Offset,
     /// Size in bytes (record, struct, resized field, region).
     Size,
-    /// Field type or geometry type.
+    /// Field, view, bit-field or geometry type.
     Type,
     /// Underlying integer of an enum or bits type.
     Width,
-    /// The record an arm belongs to.
-    Record,
+    /// Whether an arm begins with the whole preamble (`whole` / `partial`).
+    Preamble,
+    /// The vocabulary of a record's `@engine` words, or an opcode's engines.
+    Engines,
+    /// An opcode's maintained/dormant flag.
+    Status,
+    /// Whether any source gives an arch's geometry (`known` / `unknown`).
+    Geometry,
     /// A record's discriminant (offset and enum).
     Discriminant,
     /// Where a record's per-arm payload starts.
@@ -251,7 +261,7 @@ pub enum Aspect {
     Form,
     /// Bit range of a bit-field.
     Range,
-    /// The predicate that selects an alt.
+    /// The predicate that selects an alt, or the test that selects a union view.
     Predicate,
     /// An enum value's number, or a geometry value.
     Value,
@@ -307,7 +317,10 @@ impl Aspect {
             Aspect::Size => "size",
             Aspect::Type => "type",
             Aspect::Width => "width",
-            Aspect::Record => "record",
+            Aspect::Preamble => "preamble",
+            Aspect::Engines => "engines",
+            Aspect::Status => "status",
+            Aspect::Geometry => "geometry",
             Aspect::Discriminant => "discriminant",
             Aspect::PreambleSize => "preamble_size",
             Aspect::Prefix => "prefix",
@@ -457,8 +470,7 @@ impl Diff {
 /// the module docs for the classes.
 #[must_use]
 pub fn diff(old: &Model, new: &Model) -> Diff {
-    let _ = (old, new);
-    Diff::sorted("old", "new", Vec::new())
+    Diff::sorted("old", "new", changes::compare(old, new))
 }
 
 /// Compare two archs of one spec after inheritance: every geometry value that differs or
@@ -467,5 +479,5 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
 /// their sources say.
 #[must_use]
 pub fn diff_archs(model: &Model, a: ArchId, b: ArchId) -> Diff {
-    Diff::sorted(&model[a].name, &model[b].name, Vec::new())
+    Diff::sorted(&model[a].name, &model[b].name, archs::compare(model, a, b))
 }
