@@ -466,24 +466,33 @@ fn band_widened_and_narrowed() {
 // Bindings, sentinels, validator tables, apertures
 // ---------------------------------------------------------------------------------
 
+/// A second opcode for arm NOP: a mnemonic is defined once, so an opcode left without a
+/// binding may not share its name with an arm that lost its last one.
+const MOV: Edit<'_> = ("x", "ADD    = 0x02", "ADD    = 0x02\n    MOV    = 0x10");
+
 #[test]
 fn binding_added() {
     check(
-        &[("x", "sentinel STOP", "bind 0x10 => NOP\nsentinel STOP")],
-        &["additive added bind 0x10: +0x10 => NOP"],
+        &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")],
+        &[
+            "additive added bind MOV: +0x10 => NOP",
+            "additive added enum OPCODE / variant MOV: +0x10 => NOP [ADD, EXIT, NOP]",
+        ],
     );
 }
 
 #[test]
 fn binding_removed() {
-    check(&[("x", "bind NOP => NOP\n", "")], &["breaking removed bind NOP: -1 => NOP"]);
+    let bound: &[Edit<'_>] = &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")];
+    check_pair(bound, &[MOV], &["breaking removed bind MOV: -0x10 => NOP"]);
 }
 
 #[test]
 fn binding_re_pointed() {
-    check(
-        &[("x", "bind ADD => ADD", "bind ADD => NOP")],
-        &["breaking changed bind ADD arm: ADD -> NOP"],
+    check_pair(
+        &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")],
+        &[MOV, ("x", "sentinel STOP", "bind MOV => ADD\nsentinel STOP")],
+        &["breaking changed bind MOV arm: NOP -> ADD"],
     );
 }
 

@@ -323,6 +323,12 @@ pub(super) struct Cmp<'a> {
     /// The metadata of the items being walked, outermost first (old, new): a member's
     /// `@source`/`@confidence` that only follows its item's is not reported again.
     parents: Vec<(Meta, Meta)>,
+    /// Inside an arm's layouts a member's `@archs` selects the layout it belongs to; the
+    /// per-generation comparison reports what that changes, so the list itself is not.
+    pub(super) skip_archs: bool,
+    /// Compare bytes only (the arch diff compares two layouts of one spec, whose
+    /// provenance differs by design).
+    pub(super) skip_meta: bool,
 }
 
 /// One `use GROUP` of a layout, as seen through its flattened fields.
@@ -354,7 +360,15 @@ fn uses(fields: &[Field]) -> Vec<Use<'_>> {
 
 impl<'a> Cmp<'a> {
     pub(super) fn new(o: &'a Model, n: &'a Model) -> Cmp<'a> {
-        Cmp { o, n, out: Vec::new(), r: Renames::default(), parents: Vec::new() }
+        Cmp {
+            o,
+            n,
+            out: Vec::new(),
+            r: Renames::default(),
+            parents: Vec::new(),
+            skip_archs: false,
+            skip_meta: false,
+        }
     }
 
     // --- emitting ------------------------------------------------------------------
@@ -672,6 +686,9 @@ impl<'a> Cmp<'a> {
     /// docs, sources, confidence, waiver (metadata) and @archs (widening additive,
     /// narrowing breaking).
     pub(super) fn meta(&mut self, path: &[Segment], a: &Meta, b: &Meta) {
+        if self.skip_meta {
+            return;
+        }
         let at = At { path, os: a.span, ns: b.span };
         let m = Class::Metadata;
         // A member that states no `@source` (or `@confidence`) of its own shows its item's;
@@ -692,7 +709,7 @@ impl<'a> Cmp<'a> {
             self.differ(&at, m, Aspect::Confidence, a.confidence, b.confidence, show);
         }
         self.differ(&at, m, Aspect::Waiver, &a.waiver, &b.waiver, opt_text);
-        if a.archs.is_some() || b.archs.is_some() {
+        if (a.archs.is_some() || b.archs.is_some()) && !self.skip_archs {
             let (sa, sb) = (self.old_arch_names(&a.archs), self.new_arch_names(&b.archs));
             if sa != sb {
                 let class = if sa.is_subset(&sb) { Class::Additive } else { Class::Breaking };
@@ -917,8 +934,10 @@ impl<'a> Cmp<'a> {
     /// are reported together, under `layout GENS` when they do not all agree.
     fn arm_layouts(&mut self, path: &[Segment], a: &Arm, b: &Arm) {
         let own = |l: &Layout| -> Vec<Field> { json::own_fields(l).cloned().collect() };
+        let skip = std::mem::replace(&mut self.skip_archs, true);
         if !a.is_per_generation() && !b.is_per_generation() {
             self.layout(path, &own(&a.layouts[0]), &own(&b.layouts[0]));
+            self.skip_archs = skip;
             return;
         }
         let mut groups: Vec<(Vec<ArchId>, Vec<Change>)> = Vec::new();
@@ -935,6 +954,7 @@ impl<'a> Cmp<'a> {
                 None => groups.push((vec![nb], found)),
             }
         }
+        self.skip_archs = skip;
         if let [(_, only)] = &mut groups[..] {
             self.out.append(only);
             return;
@@ -1058,10 +1078,11 @@ impl<'a> Cmp<'a> {
                 this.differ(at, Class::Breaking, Aspect::Width, a.width, b.width, |w| {
                     text(w.as_str())
                 });
-                this.walk(
+                this.walk_noted(
                     pair(&a.variants, &b.variants, same_name, |x, y| x.value == y.value),
                     |_, v| sub(at.path, SegKind::Variant, &v.name),
                     |s, v| json::variant_val(s.m, if s.old { a } else { b }, v),
+                    |s, v| v.meta.archs.as_ref().map(|l| json::archs_note(s.m, l)),
                     |this, at, x, y| {
                         // The JSON of a changed value is the number, not the variant object.
                         let value = |_: &Model, v: &Variant| Val {

@@ -487,6 +487,11 @@ pub(super) fn arch_list_text(m: &Model, archs: &[ArchId]) -> String {
     out.join(", ")
 }
 
+/// `@archs(cayman..)`: the note on an item added or removed with its availability.
+pub(super) fn archs_note(m: &Model, list: &[ArchId]) -> String {
+    format!("@archs({})", arch_list_text(m, list))
+}
+
 pub(super) fn view(m: &Model, v: &View) -> J {
     let select = match v.select {
         Select::When(t) => json!({ "offset": t.offset, "mask": t.mask, "value": t.value }),
@@ -665,9 +670,6 @@ pub(super) fn variant_val(m: &Model, e: &Enum, v: &Variant) -> Val {
         if !engines.is_empty() {
             text.push_str(&format!(" @engine({})", engines.join(", ")));
         }
-    }
-    if let Some(archs) = &v.meta.archs {
-        text.push_str(&format!(" @archs({})", arch_list_text(m, archs)));
     }
     Val { json: variant(m, e, v), text }
 }
