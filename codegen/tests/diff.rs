@@ -475,8 +475,8 @@ fn binding_added() {
     check(
         &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")],
         &[
-            "additive added bind MOV: +0x10 => NOP",
             "additive added enum OPCODE / variant MOV: +0x10 => NOP [ADD, EXIT, NOP]",
+            "additive added bind MOV: +0x10 => NOP",
         ],
     );
 }
@@ -716,9 +716,14 @@ fn cayman_vs_mariana_shows_exactly_what_the_spec_gives_differently() {
     let m = committed_model();
     let (c, v4) =
         (m.arch_named("cayman").expect("cayman"), m.arch_named("trn3").expect("mariana by alias"));
-    assert_diff(
-        &codegen::diff_archs(&m, c, v4),
-        &[
+    let d = codegen::diff_archs(&m, c, v4);
+    let geometry: Vec<String> = summary(&d)
+        .into_iter()
+        .filter(|l| l.split_whitespace().nth(2) == Some("geometry"))
+        .collect();
+    assert_eq!(
+        geometry,
+        [
             "breaking changed geometry hbm_active_size value: 0x600000000 -> 0x900000000",
             "breaking changed geometry npe_neighbor_eng_ids value: [[36, 68], [4, 100]] -> [[40, 72], [8, 104]]",
             "breaking changed geometry nx_core_type value: [10, 7, 9, 8, 11] -> [?, ?, ?, ?, ?]",
@@ -731,18 +736,116 @@ fn cayman_vs_mariana_shows_exactly_what_the_spec_gives_differently() {
              0x801002000000, 0x801003000000, 0x805004000000, 0x805005000000] (@archs(mariana))",
             "additive added geometry supports_hbm_7200: +0 (not given for cayman)",
         ],
+        "\n{}",
+        d.render(false)
     );
-    // Every value mariana.toml states differently from cayman is in the diff, and the
-    // diff names nothing mariana.toml (or the @archs of the schema) does not.
-    let d = codegen::diff_archs(&m, c, v4);
-    for ch in &d.changes {
+    // Every geometry value mariana.toml states differently from cayman is in the diff,
+    // and the diff names nothing mariana.toml (or the @archs of the schema) does not.
+    for ch in d.changes.iter().filter(|c| c.path[0].kind == SegKind::Geometry) {
         let at = ch.new_at.as_ref().or(ch.old_at.as_ref()).expect("a site");
         assert!(
-            at.file.ends_with("mariana.toml"),
+            at.file.ends_with("mariana.toml") || at.file.ends_with("geometry.isa"),
             "{} is not from mariana.toml: {at}",
             ch.path_text()
         );
     }
+    // An arm whose layout differs on mariana is compared field by field, bytes only.
+    let lines = summary(&d);
+    assert!(
+        lines.iter().any(|l| l
+            == "breaking changed arm S3D3_TS / field src_mem_pattern type: TENSOR3D -> MEM_PATTERN3D"),
+        "{}",
+        d.render(false)
+    );
+    assert!(lines.iter().all(|l| !l.contains(" archs:") && !l.contains(" sources:")));
+    // An opcode new on mariana is added with its availability.
+    assert!(lines.iter().any(|l| l
+        == "additive added enum OPCODE / variant ACTIVATE2: \
+         +0x25 => S2D2_AC @engine(ACT) (@archs(mariana..))"));
+}
+
+/// Opcodes per generation step, counted from the project's copy of the public-ISA opcode
+/// table (`testdata/public-isa/opcodes.tsv`: a value exists on a generation unless its
+/// column says `-`).
+fn public_isa_steps() -> Vec<(String, String, usize, usize)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/public-isa/opcodes.tsv");
+    let text = std::fs::read_to_string(&path).expect("opcodes.tsv reads");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    let gens = ["sunda", "cayman", "mariana", "maverick"];
+    let col = |g: &str| head.iter().position(|h| *h == g).expect("a generation column");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 172, "the public ISA names 172 opcode values");
+    gens.windows(2)
+        .map(|w| {
+            let (a, b) = (col(w[0]), col(w[1]));
+            let added = rows.iter().filter(|r| r[a] == "-" && r[b] != "-").count();
+            let removed = rows.iter().filter(|r| r[a] != "-" && r[b] == "-").count();
+            (w[0].to_string(), w[1].to_string(), added, removed)
+        })
+        .collect()
+}
+
+#[test]
+fn arch_diff_lists_the_opcode_steps_of_the_public_isa() {
+    let m = committed_model();
+    let steps = public_isa_steps();
+    // The public notes' own counts: sunda→cayman +12/-7, cayman→mariana +9/-0,
+    // mariana→maverick +6/-0.
+    let counts: Vec<(usize, usize)> = steps.iter().map(|s| (s.2, s.3)).collect();
+    assert_eq!(counts, [(12, 7), (9, 0), (6, 0)]);
+    for (a, b, added, removed) in steps {
+        let d = codegen::diff_archs(
+            &m,
+            m.arch_named(&a).expect("arch"),
+            m.arch_named(&b).expect("arch"),
+        );
+        let opcode = |k: Kind, class: Class| {
+            d.changes
+                .iter()
+                .filter(|c| {
+                    c.kind == k
+                        && c.class == class
+                        && c.path.len() == 2
+                        && c.path[0]
+                            == codegen::diff::Segment { kind: SegKind::Enum, name: "OPCODE".into() }
+                        && c.path[1].kind == SegKind::Variant
+                })
+                .count()
+        };
+        let text = d.render(false);
+        assert_eq!(opcode(Kind::Added, Class::Additive), added, "{a} → {b}:\n{text}");
+        assert_eq!(opcode(Kind::Removed, Class::Breaking), removed, "{a} → {b}:\n{text}");
+    }
+}
+
+#[test]
+fn arch_diff_says_when_a_generation_has_no_known_geometry() {
+    let m = committed_model();
+    let (v4, v5) =
+        (m.arch_named("mariana").expect("mariana"), m.arch_named("maverick").expect("maverick"));
+    let d = codegen::diff_archs(&m, v4, v5);
+    let geometry: Vec<String> = summary(&d)
+        .into_iter()
+        .filter(|l| l.contains(" arch ") || l.contains(" geometry "))
+        .collect();
+    assert_eq!(
+        geometry,
+        [
+            "breaking removed geometry apb_se_bases: -geometry [u64?; 4] (@archs(mariana))",
+            "breaking removed geometry nc_map_seng_swap_pds_nd1: -geometry [u32; 8] (@archs(mariana))",
+            "breaking removed geometry sdma_base: -geometry [u64; 8] (@archs(mariana))",
+            "breaking changed arch maverick geometry: known -> unknown \
+             (no source gives maverick's geometry; no value is compared)",
+        ],
+        "\n{}",
+        d.render(false)
+    );
+    // The other way round, the geometry becomes known: additive.
+    let back = codegen::diff_archs(&m, v5, v4);
+    assert!(summary(&back).iter().any(|l| l
+        == "additive changed arch maverick geometry: unknown -> known \
+            (no source gives maverick's geometry; no value is compared)"));
 }
 
 #[test]
@@ -880,7 +983,9 @@ fn export_is_the_checked_model_after_inheritance() {
     let m = committed_model();
     let v: serde_json::Value = serde_json::from_str(&codegen::export_json(&m)).expect("valid JSON");
     assert_eq!(v["format"], "tpb-isa-model");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
+    assert_eq!(v["record"]["name"], "TPB_INST");
+    assert_eq!(v["record"]["engines"], "ENGINE");
     let archs = v["archs"].as_array().expect("archs");
     let mariana = archs.iter().find(|a| a["name"] == "mariana").expect("mariana");
     assert_eq!(mariana["inherits"], "cayman");
@@ -896,17 +1001,51 @@ fn export_is_the_checked_model_after_inheritance() {
         .iter()
         .find(|a| a["name"] == "CTRL_AL")
         .expect("CTRL_AL");
-    let imm = arm["fields"]
-        .as_array()
-        .expect("fields")
-        .iter()
-        .find(|f| f["name"] == "immediate")
-        .expect("immediate");
+    assert_eq!(arm["full_preamble"], true);
+    let layouts = arm["layouts"].as_array().expect("layouts");
+    assert_eq!(layouts.len(), 1, "CTRL_AL is one layout on every generation");
+    assert_eq!(layouts[0]["archs"], serde_json::json!(["sunda", "cayman", "mariana", "maverick"]));
+    let fields = layouts[0]["fields"].as_array().expect("fields");
+    assert_eq!(
+        (fields[0]["name"].clone(), fields[0]["inherited"].clone()),
+        ("header".into(), true.into())
+    );
+    let imm = fields.iter().find(|f| f["name"] == "immediate").expect("immediate");
     assert_eq!(
         (imm["offset"].clone(), imm["size"].clone(), imm["type"].clone()),
         (24.into(), 8.into(), "ALU_IMMEDIATE".into())
     );
-    assert_eq!(imm["at"]["file"], "isa/arms.isa");
+    assert_eq!(imm["at"]["file"], "isa/arms/ctrl.isa");
+    // A per-generation arm lists each layout with its generations.
+    let ts = v["arms"]
+        .as_array()
+        .expect("arms")
+        .iter()
+        .find(|a| a["name"] == "S3D3_TS")
+        .expect("S3D3_TS");
+    let gens: Vec<serde_json::Value> =
+        ts["layouts"].as_array().expect("layouts").iter().map(|l| l["archs"].clone()).collect();
+    assert_eq!(
+        gens,
+        [serde_json::json!(["sunda", "cayman"]), serde_json::json!(["mariana", "maverick"])]
+    );
+    let maverick = archs.iter().find(|a| a["name"] == "maverick").expect("maverick");
+    assert_eq!(maverick["geometry_known"], false);
+    assert!(maverick["values"]
+        .as_object()
+        .expect("values")
+        .values()
+        .all(serde_json::Value::is_null));
+    let unions = v["unions"].as_array().expect("unions");
+    let mp = unions.iter().find(|u| u["name"] == "MEM_PATTERN3D").expect("MEM_PATTERN3D");
+    assert_eq!(
+        mp["views"][0]["select"],
+        serde_json::json!({ "offset": 3, "mask": 0x60, "value": 0x20 })
+    );
+    assert_eq!(
+        mp["views"].as_array().expect("views").last().expect("a view")["select"],
+        "otherwise"
+    );
     let op = v["enums"]
         .as_array()
         .expect("enums")
@@ -917,7 +1056,17 @@ fn export_is_the_checked_model_after_inheritance() {
         .as_array()
         .expect("variants")
         .iter()
-        .any(|x| x["name"] == "JPEG_DECODE" && x["value"] == 0x81));
+        .any(|x| x["name"] == "JPEG_DECODE" && x["value"] == 0x81 && x["status"] == "dormant"));
+    let matmul = op["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .find(|x| x["name"] == "MATMUL")
+        .expect("MATMUL");
+    assert_eq!(
+        (matmul["arm"].clone(), matmul["engines"].clone()),
+        ("S3D3_MM".into(), serde_json::json!(["PE"]))
+    );
     // Stable: the same model exports the same bytes.
     assert_eq!(codegen::export_json(&m), codegen::export_json(&committed_model()));
 }

@@ -43,7 +43,8 @@ impl ArchCmp<'_> {
                 let (ka, kb) = (m[a].geometry_known, m[b].geometry_known);
                 let known = |k: bool| text(if k { "known" } else { "unknown" });
                 let which = if kb { a } else { b };
-                let note = format!("no source gives {}'s geometry; no value is compared", m[which].name);
+                let note =
+                    format!("no source gives {}'s geometry; no value is compared", m[which].name);
                 let class = if kb { Class::Additive } else { Class::Breaking };
                 self.c.emit(
                     class,
@@ -174,7 +175,9 @@ impl ArchCmp<'_> {
             let path = vec![seg(SegKind::Union, &u.name)];
             if self.avail(path.clone(), &u.meta, || json::union_val(m, u)) {
                 for v in &u.views {
-                    self.avail(sub(&path, SegKind::View, &v.name), &v.meta, || json::view_val(m, v));
+                    self.avail(sub(&path, SegKind::View, &v.name), &v.meta, || {
+                        json::view_val(m, v)
+                    });
                 }
             }
         }

@@ -162,9 +162,11 @@ fn mentions(m: &Model, ty: &FieldType, t: Target) -> bool {
         }
         FieldType::Bits(b) => {
             t == Target::Bits(*b)
-                || m[*b].fields.iter().chain(m[*b].alts.iter().flat_map(|a| &a.fields)).any(|f| {
-                    matches!((f.ty, t), (BitType::Enum(e), Target::Enum(x)) if e == x)
-                })
+                || m[*b]
+                    .fields
+                    .iter()
+                    .chain(m[*b].alts.iter().flat_map(|a| &a.fields))
+                    .any(|f| matches!((f.ty, t), (BitType::Enum(e), Target::Enum(x)) if e == x))
         }
         FieldType::Enum(e) => t == Target::Enum(*e),
         FieldType::Prim(_) | FieldType::Reserved(_) | FieldType::Unknown(_) => false,
@@ -1100,7 +1102,14 @@ impl<'a> Cmp<'a> {
                         }
                         // Opcode table columns: no byte moves, decoders are unaffected.
                         let status = |v: Option<Status>| v.map_or_else(none, |s| text(s.as_str()));
-                        this.differ(at, Class::Metadata, Aspect::Status, x.status, y.status, status);
+                        this.differ(
+                            at,
+                            Class::Metadata,
+                            Aspect::Status,
+                            x.status,
+                            y.status,
+                            status,
+                        );
                         let (ea, eb) = (json::engine_names(o, x), json::engine_names(n, y));
                         let words = |v: Vec<String>| Val {
                             json: serde_json::Value::from(v.clone()),

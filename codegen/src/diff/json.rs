@@ -630,7 +630,9 @@ pub(super) fn engine_names(m: &Model, v: &Variant) -> Vec<String> {
     v.engines
         .iter()
         .map(|&i| {
-            vocab.and_then(|w| w.words.get(i as usize)).map_or_else(|| i.to_string(), |w| w.name.clone())
+            vocab
+                .and_then(|w| w.words.get(i as usize))
+                .map_or_else(|| i.to_string(), |w| w.name.clone())
         })
         .collect()
 }
