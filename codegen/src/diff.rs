@@ -101,6 +101,9 @@ pub struct Diff {
     pub new: String,
     /// Every change, sorted by class (breaking first), path and aspect.
     pub changes: Vec<Change>,
+    /// The name of the opcode table (the record's discriminant enum) of the new side,
+    /// whose added and removed values [`Diff::opcode_steps`] counts.
+    pub opcode_enum: String,
 }
 
 /// What a change breaks for a decoder built on the old spec. Ordered `Metadata <
@@ -434,6 +437,24 @@ impl Diff {
         self.changes.iter().map(|c| c.class).max()
     }
 
+    /// `(added, removed)` values of the opcode table: for an arch diff, the opcodes one
+    /// generation gains and loses against the other.
+    #[must_use]
+    pub fn opcode_steps(&self) -> (usize, usize) {
+        let count = |k: Kind| {
+            self.changes
+                .iter()
+                .filter(|c| {
+                    c.kind == k
+                        && matches!(&c.path[..], [e, v] if e.kind == SegKind::Enum
+                            && e.name == self.opcode_enum
+                            && v.kind == SegKind::Variant)
+                })
+                .count()
+        };
+        (count(Kind::Added), count(Kind::Removed))
+    }
+
     /// Whether a change of class `c` or worse exists (`--fail-on c`).
     pub fn fails_on(&self, c: Class) -> bool {
         self.worst().is_some_and(|w| w >= c)
@@ -451,7 +472,7 @@ impl Diff {
         render::json(self)
     }
 
-    fn sorted(old: &str, new: &str, mut changes: Vec<Change>) -> Diff {
+    fn sorted(old: &str, new: &str, new_model: &Model, mut changes: Vec<Change>) -> Diff {
         changes.sort_by(|a, b| {
             (std::cmp::Reverse(a.class), &a.path, a.aspect, a.kind, &a.note).cmp(&(
                 std::cmp::Reverse(b.class),
@@ -462,7 +483,8 @@ impl Diff {
             ))
         });
         changes.dedup();
-        Diff { old: old.to_string(), new: new.to_string(), changes }
+        let opcode_enum = new_model[new_model.opcode_enum()].name.clone();
+        Diff { old: old.to_string(), new: new.to_string(), changes, opcode_enum }
     }
 }
 
@@ -470,7 +492,7 @@ impl Diff {
 /// the module docs for the classes.
 #[must_use]
 pub fn diff(old: &Model, new: &Model) -> Diff {
-    Diff::sorted("old", "new", changes::compare(old, new))
+    Diff::sorted("old", "new", new, changes::compare(old, new))
 }
 
 /// Compare two archs of one spec after inheritance: every geometry value that differs or
@@ -479,5 +501,5 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
 /// their sources say.
 #[must_use]
 pub fn diff_archs(model: &Model, a: ArchId, b: ArchId) -> Diff {
-    Diff::sorted(&model[a].name, &model[b].name, archs::compare(model, a, b))
+    Diff::sorted(&model[a].name, &model[b].name, model, archs::compare(model, a, b))
 }

@@ -816,6 +816,9 @@ fn arch_diff_lists_the_opcode_steps_of_the_public_isa() {
         let text = d.render(false);
         assert_eq!(opcode(Kind::Added, Class::Additive), added, "{a} → {b}:\n{text}");
         assert_eq!(opcode(Kind::Removed, Class::Breaking), removed, "{a} → {b}:\n{text}");
+        assert_eq!(d.opcode_steps(), (added, removed));
+        let title = text.lines().next().expect("a title");
+        assert!(title.ends_with(&format!("; opcodes +{added} -{removed}")), "{title}");
     }
 }
 
