@@ -11,31 +11,51 @@
 //!
 //! - **breaking**: an opcode (enum) value changed or removed; a binding removed or
 //!   re-pointed at another arm, or its opcode changed; a field moved, resized, retyped or
-//!   removed; a group use moved; an arm, struct, bits type, enum, band, sentinel,
-//!   bitmask, aperture, geometry item or arch removed; a record's size, discriminant or
-//!   preamble changed; a bit-field moved or an alt's predicate changed; a band lost
-//!   values; a bitmask's words changed; an aperture region moved or resized; a geometry
-//!   type, form or expression changed; a geometry value changed or lost on an arch; an
-//!   arch's generation changed; `@archs` narrowed.
-//! - **additive**: a new opcode (enum value), binding, arm, struct, bits type, bit-field,
-//!   alt, enum, band, sentinel, bitmask, aperture, region, geometry item or arch; a field
-//!   carved out of bytes that were reserved (or any new field whose bytes another
-//!   breaking change freed); a band that only grew; a geometry value newly given, or a
-//!   `"?"` table entry that became known; `@archs` widened.
-//! - **metadata**: docs, `@source`, `@confidence`, `@waive`, arch labels and aliases,
-//!   `inherits`, where an arch value is written (own file or inherited), and **renames**.
+//!   removed, on any generation's layout; a group use moved; an arm's preamble changed
+//!   from whole to partial or back; a union's size, a view's type or its selecting test
+//!   changed, or a view removed; an arm, struct, union, bits type, enum, vocabulary word,
+//!   band, sentinel, bitmask, aperture, geometry item or arch removed; the record's size,
+//!   discriminant or preamble changed; a bit-field moved or retyped, or an alt's
+//!   predicate changed; a band lost values; a bitmask's words changed; an aperture
+//!   region moved or resized; a geometry type, form or expression changed; a geometry
+//!   value changed or lost on an arch (an arch whose geometry became unknown); an arch's
+//!   generation changed; `@archs` narrowed.
+//! - **additive**: a new opcode (enum value; the generated enums, `Inst` and `ArmKind`
+//!   are `#[non_exhaustive]`), binding, arm, struct, union, view, bits type, bit-field,
+//!   alt, enum, vocabulary or word, band, sentinel, bitmask, aperture, region, geometry
+//!   item or arch; a field carved out of bytes that were reserved (or any new field
+//!   whose bytes another breaking change freed); a band that only grew; a geometry value
+//!   newly given, or a `"?"` table entry that became known; `@archs` widened.
+//! - **metadata**: docs, `@source`, `@confidence`, `@waive`, an opcode's `@status` and
+//!   `@engine`, the record's `engines` vocabulary, arch labels and aliases, `inherits`,
+//!   where an arch value is written (own file or inherited), and **renames**.
+//!
+//! `@source` and `@confidence` are compared after inheritance; a member whose value only
+//! follows its item's (it states none of its own, or the same) is not reported again:
+//! the change is the item's, reported once there.
+//!
+//! # Per-generation layouts
+//!
+//! An arm is a list of layouts, each holding on some generations. When both sides have
+//! one layout, their fields are compared once (`arm X / field y`). Otherwise every
+//! generation of the new side is compared with the same generation of the old (the
+//! same name, or the arch it was renamed from); generations whose changes agree are
+//! reported together, and when they do not all agree each group's changes carry a
+//! `layout GENS` segment (`arm S3D3_TS / layout mariana.. / field src_mem_pattern`).
+//! Inside an arm the members' `@archs` pick the layout they belong to and are not
+//! compared as availability. The preamble an arm inherits is reported at the record.
 //!
 //! Renames are recognised and reported once, as kind `renamed`, not as a removal plus an
 //! addition: a field with the same offset, size and type under a new name; a reserved
 //! run with the same bytes; an enum value with the same number; a bit-field with the
 //! same bits; a region with the same window; a struct, bits type, enum or arm whose whole
-//! layout is unchanged; a geometry item with the same definition and values; an arch
+//! layout is unchanged (an arm: every generation's layout; a union: every view); a geometry item with the same definition and values; an arch
 //! with the same generation. A rename keeps every byte where it was, so it breaks no
 //! decoder and is classed **metadata**; it does change the generated Rust names, so a
 //! tool that guards the Rust API should treat `kind: "renamed"` as breaking for that.
 //! A field type that names a renamed type is not reported as retyped.
 //!
-//! A change inside a group (or a struct, bits type or enum) is reported once, at the
+//! A change inside a group (or a struct, union, bits type or enum) is reported once, at the
 //! type, with the arms it reaches in [`Change::reaches`]; an arm whose `use` of the group
 //! did not change reports nothing for those fields. A `use` that moved is reported at
 //! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
@@ -45,11 +65,22 @@
 //! changed is reported too, with the note `derived`. The values of a geometry item that
 //! was added are listed per arch; those of a removed item are not (the removal says it).
 //!
-//! # JSON (`cargo xtask diff --json`), format version 1
+//! # Two archs of one spec ([`diff_archs`], `cargo xtask diff --arch A B`)
+//!
+//! Every item whose `@archs` holds on one arch and not the other is added or removed,
+//! with its `@archs` as the note: opcodes and other enum values, bindings, arms, union
+//! views, structs, bits alts, bands, regions, geometry items. An arm available on both
+//! whose layout differs between them is compared field by field, bytes only (two
+//! layouts of one arm differ in provenance by design). Geometry values are compared
+//! after inheritance, except when either arch's geometry is unknown: that is reported
+//! once (`arch maverick / geometry: known → unknown`) and no value is compared.
+//! [`Diff::opcode_steps`] counts the opcode values added and removed.
+//!
+//! # JSON (`cargo xtask diff --json`), format version 2
 //!
 //! ```text
 //! {
-//!   "format": "tpb-isa-diff", "version": 1,
+//!   "format": "tpb-isa-diff", "version": 2,
 //!   "old": "git:HEAD", "new": "isa",           // the two sides as given
 //!   "summary": { "breaking": 1, "additive": 0, "metadata": 2 },
 //!   "changes": [ {
@@ -67,8 +98,11 @@
 //! }
 //! ```
 //!
-//! Path kinds: `record struct group arm field use bits bitfield alt enum variant band
-//! bind sentinel bitmask aperture region geometry arch value`. Aspects: see [`Aspect`].
+//! Path kinds: `record struct group union view arm layout field use bits bitfield alt
+//! enum variant vocab word band bind sentinel bitmask aperture region geometry arch
+//! value`. Aspects: see [`Aspect`]. Version 2 (the new spec model) added the kinds
+//! `union view layout vocab word` and the aspects `preamble engines status geometry`,
+//! and dropped the aspect `record` (a spec has one record).
 //! `old`/`new` are, for a changed aspect, the aspect's value: a number (offset, size,
 //! enum value, region base), a string (type, confidence, predicate, expression, arch or
 //! group name), a list (doc lines, sources, aliases, bitmask words, band ranges as

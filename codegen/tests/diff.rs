@@ -930,7 +930,7 @@ fn json_output_has_the_documented_fields() {
     d.new = "isa".into();
     let v: serde_json::Value = serde_json::from_str(&d.to_json()).expect("valid JSON");
     assert_eq!(v["format"], "tpb-isa-diff");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["old"], "git:HEAD");
     assert_eq!(v["summary"], serde_json::json!({ "breaking": 2, "additive": 0, "metadata": 0 }));
     let c = &v["changes"][0];
@@ -1399,4 +1399,221 @@ fn a_random_single_mutation_is_reported_with_the_right_class() {
     for (k, n) in KINDS.iter().zip(checked) {
         assert!(n > 0 || *k == "change an offset", "no checked mutant of kind '{k}'");
     }
+}
+
+// ---------------------------------------------------------------------------------
+// The new model: an opcode table with bindings, status and engines, a vocabulary, a
+// union, inherited provenance, and an arm whose layout differs by generation
+// ---------------------------------------------------------------------------------
+
+const GEN: &str = r#"
+/// Which engine executes an opcode.
+enum ENGINE { PE ACT }
+
+@source("gen opcodes")
+@status(maintained)
+enum OPCODE : u8 {
+    NOP  = 0x01 => NOP  @engine(PE)
+    MUL  = 0x02 => MUL  @engine(ACT)
+    OLD  = 0x03 => NOP  @engine(PE) @archs(..v2)
+}
+
+struct HEADER : 4 {
+    0 opcode     OPCODE
+    1 reserved0  reserved[3]
+}
+
+record INST : 16 {
+    discriminant 0 OPCODE
+    engines ENGINE
+    0 header HEADER
+}
+
+union IMM : 4 {
+    int  u32  when byte 3 & 0x80 == 0x80
+    fp   f32  otherwise
+}
+
+@source("gen arms")
+arm NOP : INST {
+    4 imm        IMM
+    8 reserved1  reserved[8]
+}
+
+arm MUL : INST {
+    4 a          u8
+    5 b          u8            @archs(v1)
+    6 reserved1  reserved[10]  @archs(v1)
+    5 b          u16           @archs(v2..)
+    7 reserved1  reserved[9]   @archs(v2..)
+}
+"#;
+
+fn gen_arch(name: &str, generation: u32) -> String {
+    format!("name = \"{name}\"\ngeneration = {generation}\nlabel = \"G{generation}\"\nsource = [\"test\"]\n")
+}
+
+/// The GEN spec with `edits` (in `isa/g.isa`).
+fn gen_spec(edits: &[(&str, &str)]) -> Model {
+    let mut text = GEN.to_string();
+    for (from, to) in edits {
+        assert_eq!(text.matches(from).count(), 1, "{from:?} must occur once");
+        text = text.replacen(from, to, 1);
+    }
+    let mut s = Sources::new();
+    s.add("isa/g.isa", text);
+    for (i, a) in ["v1", "v2", "v3"].iter().enumerate() {
+        s.add(format!("isa/arch/{a}.toml"), gen_arch(a, i as u32 + 1));
+    }
+    codegen::load(s).unwrap_or_else(|f| panic!("the GEN spec does not check:\n{}", f.render()))
+}
+
+fn gen_check(edits: &[(&str, &str)], expected: &[&str]) {
+    assert_diff(&codegen::diff(&gen_spec(&[]), &gen_spec(edits)), expected);
+}
+
+#[test]
+fn gen_spec_checks_and_diffs_empty() {
+    let m = gen_spec(&[]);
+    assert!(m.arms[m.arm_named("MUL").expect("MUL").0 as usize].is_per_generation());
+    assert!(codegen::diff(&m, &gen_spec(&[])).is_empty());
+}
+
+#[test]
+fn a_field_change_on_some_generations_names_them() {
+    gen_check(
+        &[(
+            "5 b          u16           @archs(v2..)\n    7 reserved1  reserved[9]   @archs(v2..)",
+            "5 b          u16           @archs(v2)\n    7 reserved1  reserved[9]   @archs(v2..)\n    \
+             5 b          i16           @archs(v3)",
+        )],
+        &["breaking changed arm MUL / layout v3 / field b type: u16 -> i16"],
+    );
+    // A change on every generation's layout is reported once, without a layout.
+    gen_check(
+        &[("4 a          u8", "4 alpha      u8")],
+        &["metadata renamed arm MUL / field alpha: a -> alpha"],
+    );
+    // A generation moved from one layout to the other: its fields change there only.
+    gen_check(
+        &[
+            ("5 b          u8            @archs(v1)", "5 b          u8            @archs(..v2)"),
+            ("6 reserved1  reserved[10]  @archs(v1)", "6 reserved1  reserved[10]  @archs(..v2)"),
+            ("5 b          u16           @archs(v2..)", "5 b          u16           @archs(v3)"),
+            ("7 reserved1  reserved[9]   @archs(v2..)", "7 reserved1  reserved[9]   @archs(v3)"),
+        ],
+        &["breaking changed arm MUL / layout v2 / field b size: 2 -> 1 (u16 → u8)"],
+    );
+}
+
+#[test]
+fn an_arm_with_per_generation_layouts_renamed() {
+    gen_check(
+        &[("arm MUL : INST", "arm TIMES : INST"), ("0x02 => MUL ", "0x02 => TIMES")],
+        &["metadata renamed arm TIMES: MUL -> TIMES"],
+    );
+}
+
+#[test]
+fn union_views() {
+    gen_check(
+        &[("0x80 == 0x80", "0xC0 == 0x80")],
+        &["breaking changed union IMM / view int predicate: when byte 3 & 0x80 == 0x80 -> when byte 3 & 0xC0 == 0x80 [NOP]"],
+    );
+    gen_check(
+        &[("fp   f32  otherwise", "fp   i32  otherwise")],
+        &["breaking changed union IMM / view fp type: f32 -> i32 [NOP]"],
+    );
+    gen_check(
+        &[("fp   f32  otherwise", "fp   f32  otherwise\n    u16s [u16; 2]")],
+        &["additive added union IMM / view u16s: +[u16; 2] [NOP]"],
+    );
+    gen_check(
+        &[("int  u32  when", "raw  u32  when")],
+        &["metadata renamed union IMM / view raw: int -> raw [NOP]"],
+    );
+}
+
+#[test]
+fn opcode_table_columns_are_metadata_and_availability_is_classed() {
+    gen_check(
+        &[(
+            "MUL  = 0x02 => MUL  @engine(ACT)",
+            "MUL  = 0x02 => MUL  @engine(PE, ACT) @status(dormant)",
+        )],
+        &[
+            "metadata changed enum OPCODE / variant MUL engines: ACT -> PE, ACT [MUL, NOP]",
+            "metadata changed enum OPCODE / variant MUL status: maintained -> dormant [MUL, NOP]",
+        ],
+    );
+    gen_check(
+        &[("@archs(..v2)", "@archs(v1)")],
+        &[
+            "breaking changed enum OPCODE / variant OLD archs: v1, v2 -> v1 [MUL, NOP]",
+            "breaking changed bind OLD archs: v1, v2 -> v1",
+        ],
+    );
+    gen_check(
+        &[("@archs(..v2)", "")],
+        &[
+            "additive changed enum OPCODE / variant OLD archs: v1, v2 -> all [MUL, NOP]",
+            "additive changed bind OLD archs: v1, v2 -> all",
+        ],
+    );
+    // A new opcode bound to an arm: the value and the binding, both additive.
+    gen_check(
+        &[("OLD  = 0x03", "NEW  = 0x04 => MUL  @engine(ACT) @archs(v3)\n    OLD  = 0x03")],
+        &[
+            "additive added enum OPCODE / variant NEW: +4 => MUL @engine(ACT) (@archs(v3)) [MUL, NOP]",
+            "additive added bind NEW: +4 => MUL",
+        ],
+    );
+}
+
+#[test]
+fn inherited_provenance_is_reported_once_at_the_item() {
+    gen_check(
+        &[("@source(\"gen arms\")", "@source(\"gen arms, revised\")")],
+        &["metadata changed arm NOP sources: gen arms -> gen arms, revised"],
+    );
+    gen_check(
+        &[("@source(\"gen opcodes\")", "@source(\"gen opcodes\")\n@confidence(medium)")],
+        &["metadata changed enum OPCODE confidence: certain -> medium [MUL, NOP]"],
+    );
+    // A member that states its own source is reported at the member.
+    gen_check(
+        &[("4 imm        IMM", "4 imm        IMM  @source(\"imm\")")],
+        &["metadata changed arm NOP / field imm sources: gen arms -> imm"],
+    );
+}
+
+#[test]
+fn vocabulary_words() {
+    gen_check(
+        &[("enum ENGINE { PE ACT }", "enum ENGINE { PE ACT DVE }")],
+        &["additive added vocab ENGINE / word DVE: +DVE"],
+    );
+    gen_check(
+        &[("enum ENGINE { PE ACT }", "enum ENGINE { PE ACT HOST }\nenum UNIT { A B }")],
+        &["additive added vocab ENGINE / word HOST: +HOST", "additive added vocab UNIT: +A B"],
+    );
+}
+
+#[test]
+fn arch_diff_of_the_gen_spec_compares_layouts_by_bytes() {
+    let m = gen_spec(&[]);
+    let (v1, v3) = (m.arch_named("v1").expect("v1"), m.arch_named("v3").expect("v3"));
+    assert_diff(
+        &codegen::diff_archs(&m, v1, v3),
+        &[
+            "breaking changed arm MUL / field b size: 1 -> 2 (u8 → u16)",
+            "breaking removed enum OPCODE / variant OLD: -3 => NOP @engine(PE) (@archs(v1, v2))",
+            "breaking removed bind OLD: -3 => NOP (@archs(v1, v2))",
+        ],
+    );
+    assert_eq!(codegen::diff_archs(&m, v1, v3).opcode_steps(), (0, 1));
+    assert!(codegen::diff_archs(&m, m.arch_named("v2").expect("v2"), v3)
+        .changes
+        .iter()
+        .all(|c| c.path_text().contains("OLD")));
 }

@@ -198,6 +198,11 @@ trait Item {
     fn target(&self, _m: &Model) -> Option<Target> {
         None
     }
+    /// The metadata this item inherits `@source`/`@confidence` from, when that is not
+    /// the item it is walked under.
+    fn parent_meta<'m>(&self, _m: &'m Model) -> Option<&'m Meta> {
+        None
+    }
 }
 
 /// Most kinds keep their name and metadata in `name` and `meta`; the types the arms
@@ -249,6 +254,14 @@ impl Item for Binding {
     fn name(&self) -> Option<&str> {
         None
     }
+    /// A binding written in the opcode table (`NAME = VALUE => ARM`) shares its entry's
+    /// provenance.
+    fn parent_meta<'m>(&self, m: &'m Model) -> Option<&'m Meta> {
+        if self.sub.is_some() {
+            return None;
+        }
+        m[m.opcode_enum()].variant_of(self.opcode).map(|v| &v.meta)
+    }
 }
 
 impl<T: Item> Item for &T {
@@ -260,6 +273,9 @@ impl<T: Item> Item for &T {
     }
     fn target(&self, m: &Model) -> Option<Target> {
         (*self).target(m)
+    }
+    fn parent_meta<'m>(&self, m: &'m Model) -> Option<&'m Meta> {
+        (*self).parent_meta(m)
     }
 }
 
@@ -507,7 +523,14 @@ impl<'a> Cmp<'a> {
                     self.parents.push((am.clone(), bm.clone()));
                     both(self, &At { path: &path, os: am.span, ns: bm.span }, a, b);
                     self.parents.pop();
-                    self.meta(&path, am, bm);
+                    match (a.parent_meta(o.m), b.parent_meta(n.m)) {
+                        (Some(pa), Some(pb)) => {
+                            self.parents.push((pa.clone(), pb.clone()));
+                            self.meta(&path, am, bm);
+                            self.parents.pop();
+                        }
+                        _ => self.meta(&path, am, bm),
+                    }
                     self.set_reach(start, a.target(o.m), b.target(n.m));
                 }
                 Pair::Old(a) => {

@@ -212,7 +212,7 @@ pub(super) fn json(d: &Diff) -> String {
         .collect();
     let doc = json!({
         "format": "tpb-isa-diff",
-        "version": 1,
+        "version": 2,
         "old": d.old,
         "new": d.new,
         "summary": {
