@@ -39,9 +39,11 @@
 //! An arm is a list of layouts, each holding on some generations. When both sides have
 //! one layout, their fields are compared once (`arm X / field y`). Otherwise every
 //! generation of the new side is compared with the same generation of the old (the
-//! same name, or the arch it was renamed from); generations whose changes agree are
-//! reported together, and when they do not all agree each group's changes carry a
-//! `layout GENS` segment (`arm S3D3_TS / layout mariana.. / field src_mem_pattern`).
+//! same name, or the arch it was renamed from; a generation only one side has is not
+//! compared). A change every generation shares is reported once, without a layout;
+//! the others carry a `layout GENS` segment naming the generations they hold on,
+//! generations with the same changes together
+//! (`arm S3D3_TS / layout mariana.. / field src_mem_pattern`).
 //! Inside an arm the members' `@archs` pick the layout they belong to and are not
 //! compared as availability. The preamble an arm inherits is reported at the record.
 //!

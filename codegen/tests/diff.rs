@@ -1494,6 +1494,21 @@ fn a_field_change_on_some_generations_names_them() {
         &[("4 a          u8", "4 alpha      u8")],
         &["metadata renamed arm MUL / field alpha: a -> alpha"],
     );
+    // Both at once: the shared change once, the other under its generation.
+    gen_check(
+        &[
+            ("4 a          u8", "4 alpha      u8"),
+            (
+                "5 b          u16           @archs(v2..)\n    7 reserved1  reserved[9]   @archs(v2..)",
+                "5 b          u16           @archs(v2)\n    7 reserved1  reserved[9]   @archs(v2..)\n    \
+                 5 b          i16           @archs(v3)",
+            ),
+        ],
+        &[
+            "breaking changed arm MUL / layout v3 / field b type: u16 -> i16",
+            "metadata renamed arm MUL / field alpha: a -> alpha",
+        ],
+    );
     // A generation moved from one layout to the other: its fields change there only.
     gen_check(
         &[

@@ -955,8 +955,9 @@ impl<'a> Cmp<'a> {
 
     /// The layouts of two matched arms. When both are one layout for every generation,
     /// their fields are compared once. Otherwise each generation of the new spec is
-    /// compared with the same generation of the old; generations whose changes agree
-    /// are reported together, under `layout GENS` when they do not all agree.
+    /// compared with the same generation of the old (a generation new on one side has
+    /// nothing to compare with); a change every generation shares is reported once, the
+    /// others under `layout GENS`, generations with the same changes together.
     fn arm_layouts(&mut self, path: &[Segment], a: &Arm, b: &Arm) {
         let own = |l: &Layout| -> Vec<Field> { json::own_fields(l).cloned().collect() };
         let skip = std::mem::replace(&mut self.skip_archs, true);
@@ -980,17 +981,19 @@ impl<'a> Cmp<'a> {
             }
         }
         self.skip_archs = skip;
-        if let [(_, only)] = &mut groups[..] {
-            self.out.append(only);
-            return;
-        }
-        for (archs, changes) in groups {
-            let gens = json::arch_list_text(self.n, &archs);
-            for mut c in changes {
+        // What every generation shares is reported once; the rest under its generations.
+        let common: Vec<Change> = groups.first().map_or_else(Vec::new, |(_, first)| {
+            first.iter().filter(|c| groups.iter().all(|(_, g)| g.contains(c))).cloned().collect()
+        });
+        for (archs, changes) in &groups {
+            let gens = json::arch_list_text(self.n, archs);
+            for c in changes.iter().filter(|c| !common.contains(c)) {
+                let mut c = c.clone();
                 c.path.insert(path.len(), seg(SegKind::Layout, gens.clone()));
                 self.out.push(c);
             }
         }
+        self.out.extend(common);
     }
 
     fn unions(&mut self) {
