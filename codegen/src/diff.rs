@@ -11,31 +11,53 @@
 //!
 //! - **breaking**: an opcode (enum) value changed or removed; a binding removed or
 //!   re-pointed at another arm, or its opcode changed; a field moved, resized, retyped or
-//!   removed; a group use moved; an arm, struct, bits type, enum, band, sentinel,
-//!   bitmask, aperture, geometry item or arch removed; a record's size, discriminant or
-//!   preamble changed; a bit-field moved or an alt's predicate changed; a band lost
-//!   values; a bitmask's words changed; an aperture region moved or resized; a geometry
-//!   type, form or expression changed; a geometry value changed or lost on an arch; an
-//!   arch's generation changed; `@archs` narrowed.
-//! - **additive**: a new opcode (enum value), binding, arm, struct, bits type, bit-field,
-//!   alt, enum, band, sentinel, bitmask, aperture, region, geometry item or arch; a field
-//!   carved out of bytes that were reserved (or any new field whose bytes another
-//!   breaking change freed); a band that only grew; a geometry value newly given, or a
-//!   `"?"` table entry that became known; `@archs` widened.
-//! - **metadata**: docs, `@source`, `@confidence`, `@waive`, arch labels and aliases,
-//!   `inherits`, where an arch value is written (own file or inherited), and **renames**.
+//!   removed, on any generation's layout; a group use moved; an arm's preamble changed
+//!   from whole to partial or back; a union's size, a view's type or its selecting test
+//!   changed, or a view removed; an arm, struct, union, bits type, enum, vocabulary word,
+//!   band, sentinel, bitmask, aperture, geometry item or arch removed; the record's size,
+//!   discriminant or preamble changed; a bit-field moved or retyped, or an alt's
+//!   predicate changed; a band lost values; a bitmask's words changed; an aperture
+//!   region moved or resized; a geometry type, form or expression changed; a geometry
+//!   value changed or lost on an arch (an arch whose geometry became unknown); an arch's
+//!   generation changed; `@archs` narrowed.
+//! - **additive**: a new opcode (enum value; the generated enums, `Inst` and `ArmKind`
+//!   are `#[non_exhaustive]`), binding, arm, struct, union, view, bits type, bit-field,
+//!   alt, enum, vocabulary or word, band, sentinel, bitmask, aperture, region, geometry
+//!   item or arch; a field carved out of bytes that were reserved (or any new field
+//!   whose bytes another breaking change freed); a band that only grew; a geometry value
+//!   newly given, or a `"?"` table entry that became known; `@archs` widened.
+//! - **metadata**: docs, `@source`, `@confidence`, `@waive`, an opcode's `@status` and
+//!   `@engine`, the record's `engines` vocabulary, arch labels and aliases, `inherits`,
+//!   where an arch value is written (own file or inherited), and **renames**.
+//!
+//! `@source` and `@confidence` are compared after inheritance; a member whose value only
+//! follows its item's (it states none of its own, or the same) is not reported again:
+//! the change is the item's, reported once there.
+//!
+//! # Per-generation layouts
+//!
+//! An arm is a list of layouts, each holding on some generations. When both sides have
+//! one layout, their fields are compared once (`arm X / field y`). Otherwise every
+//! generation of the new side is compared with the same generation of the old (the
+//! same name, or the arch it was renamed from; a generation only one side has is not
+//! compared). A change every generation shares is reported once, without a layout;
+//! the others carry a `layout GENS` segment naming the generations they hold on,
+//! generations with the same changes together
+//! (`arm S3D3_TS / layout mariana.. / field src_mem_pattern`).
+//! Inside an arm the members' `@archs` pick the layout they belong to and are not
+//! compared as availability. The preamble an arm inherits is reported at the record.
 //!
 //! Renames are recognised and reported once, as kind `renamed`, not as a removal plus an
 //! addition: a field with the same offset, size and type under a new name; a reserved
 //! run with the same bytes; an enum value with the same number; a bit-field with the
 //! same bits; a region with the same window; a struct, bits type, enum or arm whose whole
-//! layout is unchanged; a geometry item with the same definition and values; an arch
+//! layout is unchanged (an arm: every generation's layout; a union: every view); a geometry item with the same definition and values; an arch
 //! with the same generation. A rename keeps every byte where it was, so it breaks no
 //! decoder and is classed **metadata**; it does change the generated Rust names, so a
 //! tool that guards the Rust API should treat `kind: "renamed"` as breaking for that.
 //! A field type that names a renamed type is not reported as retyped.
 //!
-//! A change inside a group (or a struct, bits type or enum) is reported once, at the
+//! A change inside a group (or a struct, union, bits type or enum) is reported once, at the
 //! type, with the arms it reaches in [`Change::reaches`]; an arm whose `use` of the group
 //! did not change reports nothing for those fields. A `use` that moved is reported at
 //! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
@@ -45,11 +67,22 @@
 //! changed is reported too, with the note `derived`. The values of a geometry item that
 //! was added are listed per arch; those of a removed item are not (the removal says it).
 //!
-//! # JSON (`cargo xtask diff --json`), format version 1
+//! # Two archs of one spec ([`diff_archs`], `cargo xtask diff --arch A B`)
+//!
+//! Every item whose `@archs` holds on one arch and not the other is added or removed,
+//! with its `@archs` as the note: opcodes and other enum values, bindings, arms, union
+//! views, structs, bits alts, bands, regions, geometry items. An arm available on both
+//! whose layout differs between them is compared field by field, bytes only (two
+//! layouts of one arm differ in provenance by design). Geometry values are compared
+//! after inheritance, except when either arch's geometry is unknown: that is reported
+//! once (`arch maverick / geometry: known → unknown`) and no value is compared.
+//! [`Diff::opcode_steps`] counts the opcode values added and removed.
+//!
+//! # JSON (`cargo xtask diff --json`), format version 2
 //!
 //! ```text
 //! {
-//!   "format": "tpb-isa-diff", "version": 1,
+//!   "format": "tpb-isa-diff", "version": 2,
 //!   "old": "git:HEAD", "new": "isa",           // the two sides as given
 //!   "summary": { "breaking": 1, "additive": 0, "metadata": 2 },
 //!   "changes": [ {
@@ -67,8 +100,11 @@
 //! }
 //! ```
 //!
-//! Path kinds: `record struct group arm field use bits bitfield alt enum variant band
-//! bind sentinel bitmask aperture region geometry arch value`. Aspects: see [`Aspect`].
+//! Path kinds: `record struct group union view arm layout field use bits bitfield alt
+//! enum variant vocab word band bind sentinel bitmask aperture region geometry arch
+//! value`. Aspects: see [`Aspect`]. Version 2 (the new spec model) added the kinds
+//! `union view layout vocab word` and the aspects `preamble engines status geometry`,
+//! and dropped the aspect `record` (a spec has one record).
 //! `old`/`new` are, for a changed aspect, the aspect's value: a number (offset, size,
 //! enum value, region base), a string (type, confidence, predicate, expression, arch or
 //! group name), a list (doc lines, sources, aliases, bitmask words, band ranges as
@@ -81,11 +117,8 @@
 //! class (breaking first), then path, then aspect. Object keys are written in sorted
 //! order. Fields may be added in later versions, never renamed or removed.
 
-#[cfg(any())]
 mod archs;
-#[cfg(any())]
 mod changes;
-#[cfg(any())]
 mod json;
 mod render;
 
@@ -93,16 +126,7 @@ use serde::Serialize;
 
 use crate::model::{ArchId, Model};
 
-/// The spec as JSON (being rewritten for the new model).
-pub fn export(m: &Model) -> serde_json::Value {
-    let _ = m;
-    serde_json::Value::Null
-}
-
-/// The spec as JSON text (being rewritten for the new model).
-pub fn export_json(m: &Model) -> String {
-    export(m).to_string()
-}
+pub use json::{export, export_json};
 
 /// The diff of two checked specs, or of two archs of one spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +137,9 @@ pub struct Diff {
     pub new: String,
     /// Every change, sorted by class (breaking first), path and aspect.
     pub changes: Vec<Change>,
+    /// The name of the opcode table (the record's discriminant enum) of the new side,
+    /// whose added and removed values [`Diff::opcode_steps`] counts.
+    pub opcode_enum: String,
 }
 
 /// What a change breaks for a decoder built on the old spec. Ordered `Metadata <
@@ -150,10 +177,17 @@ pub enum SegKind {
     Record,
     /// A `struct`.
     Struct,
+    /// A `union`.
+    Union,
+    /// A view of a union.
+    View,
     /// A `group`.
     Group,
     /// An `arm`.
     Arm,
+    /// The per-generation layout of an arm (`layout mariana..`), named by its generations;
+    /// present only where an arm's change differs between generations.
+    Layout,
     /// A layout field.
     Field,
     /// An `OFFSET use GROUP [as PREFIX]` line of an arm.
@@ -166,8 +200,12 @@ pub enum SegKind {
     Alt,
     /// An `enum`.
     Enum,
-    /// An enum value.
+    /// An enum value (an opcode, for the record's discriminant enum).
     Variant,
+    /// A vocabulary (`enum ENGINE { PE ACT ... }`).
+    Vocab,
+    /// A word of a vocabulary.
+    Word,
     /// A `band`.
     Band,
     /// A `bind` (named `OPCODE[, sub @OFF = VALUE]`).
@@ -194,6 +232,11 @@ impl SegKind {
         match self {
             SegKind::Record => "record",
             SegKind::Struct => "struct",
+            SegKind::Union => "union",
+            SegKind::View => "view",
+            SegKind::Layout => "layout",
+            SegKind::Vocab => "vocab",
+            SegKind::Word => "word",
             SegKind::Group => "group",
             SegKind::Arm => "arm",
             SegKind::Field => "field",
@@ -233,12 +276,18 @@ pub enum Aspect {
     Offset,
     /// Size in bytes (record, struct, resized field, region).
     Size,
-    /// Field type or geometry type.
+    /// Field, view, bit-field or geometry type.
     Type,
     /// Underlying integer of an enum or bits type.
     Width,
-    /// The record an arm belongs to.
-    Record,
+    /// Whether an arm begins with the whole preamble (`whole` / `partial`).
+    Preamble,
+    /// The vocabulary of a record's `@engine` words, or an opcode's engines.
+    Engines,
+    /// An opcode's maintained/dormant flag.
+    Status,
+    /// Whether any source gives an arch's geometry (`known` / `unknown`).
+    Geometry,
     /// A record's discriminant (offset and enum).
     Discriminant,
     /// Where a record's per-arm payload starts.
@@ -251,7 +300,7 @@ pub enum Aspect {
     Form,
     /// Bit range of a bit-field.
     Range,
-    /// The predicate that selects an alt.
+    /// The predicate that selects an alt, or the test that selects a union view.
     Predicate,
     /// An enum value's number, or a geometry value.
     Value,
@@ -307,7 +356,10 @@ impl Aspect {
             Aspect::Size => "size",
             Aspect::Type => "type",
             Aspect::Width => "width",
-            Aspect::Record => "record",
+            Aspect::Preamble => "preamble",
+            Aspect::Engines => "engines",
+            Aspect::Status => "status",
+            Aspect::Geometry => "geometry",
             Aspect::Discriminant => "discriminant",
             Aspect::PreambleSize => "preamble_size",
             Aspect::Prefix => "prefix",
@@ -421,6 +473,24 @@ impl Diff {
         self.changes.iter().map(|c| c.class).max()
     }
 
+    /// `(added, removed)` values of the opcode table: for an arch diff, the opcodes one
+    /// generation gains and loses against the other.
+    #[must_use]
+    pub fn opcode_steps(&self) -> (usize, usize) {
+        let count = |k: Kind| {
+            self.changes
+                .iter()
+                .filter(|c| {
+                    c.kind == k
+                        && matches!(&c.path[..], [e, v] if e.kind == SegKind::Enum
+                            && e.name == self.opcode_enum
+                            && v.kind == SegKind::Variant)
+                })
+                .count()
+        };
+        (count(Kind::Added), count(Kind::Removed))
+    }
+
     /// Whether a change of class `c` or worse exists (`--fail-on c`).
     pub fn fails_on(&self, c: Class) -> bool {
         self.worst().is_some_and(|w| w >= c)
@@ -438,7 +508,7 @@ impl Diff {
         render::json(self)
     }
 
-    fn sorted(old: &str, new: &str, mut changes: Vec<Change>) -> Diff {
+    fn sorted(old: &str, new: &str, new_model: &Model, mut changes: Vec<Change>) -> Diff {
         changes.sort_by(|a, b| {
             (std::cmp::Reverse(a.class), &a.path, a.aspect, a.kind, &a.note).cmp(&(
                 std::cmp::Reverse(b.class),
@@ -449,7 +519,8 @@ impl Diff {
             ))
         });
         changes.dedup();
-        Diff { old: old.to_string(), new: new.to_string(), changes }
+        let opcode_enum = new_model[new_model.opcode_enum()].name.clone();
+        Diff { old: old.to_string(), new: new.to_string(), changes, opcode_enum }
     }
 }
 
@@ -457,8 +528,7 @@ impl Diff {
 /// the module docs for the classes.
 #[must_use]
 pub fn diff(old: &Model, new: &Model) -> Diff {
-    let _ = (old, new);
-    Diff::sorted("old", "new", Vec::new())
+    Diff::sorted("old", "new", new, changes::compare(old, new))
 }
 
 /// Compare two archs of one spec after inheritance: every geometry value that differs or
@@ -467,5 +537,5 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
 /// their sources say.
 #[must_use]
 pub fn diff_archs(model: &Model, a: ArchId, b: ArchId) -> Diff {
-    Diff::sorted(&model[a].name, &model[b].name, Vec::new())
+    Diff::sorted(&model[a].name, &model[b].name, model, archs::compare(model, a, b))
 }

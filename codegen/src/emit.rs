@@ -13,7 +13,6 @@ mod geometry;
 mod imports;
 mod inst;
 mod layout;
-#[cfg(any())]
 mod layout_doc;
 pub mod names;
 mod opcode;
@@ -87,10 +86,15 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
                 OutputFile { path, contents }
             })
         });
-        crate_files
+        let mut files: Vec<OutputFile> = crate_files
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
+            .collect();
+        files.push(OutputFile {
+            path: layout_doc::PATH.to_string(),
+            contents: layout_doc::emit(model),
+        });
+        files
     })
 }
 

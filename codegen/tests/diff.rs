@@ -466,24 +466,33 @@ fn band_widened_and_narrowed() {
 // Bindings, sentinels, validator tables, apertures
 // ---------------------------------------------------------------------------------
 
+/// A second opcode for arm NOP: a mnemonic is defined once, so an opcode left without a
+/// binding may not share its name with an arm that lost its last one.
+const MOV: Edit<'_> = ("x", "ADD    = 0x02", "ADD    = 0x02\n    MOV    = 0x10");
+
 #[test]
 fn binding_added() {
     check(
-        &[("x", "sentinel STOP", "bind 0x10 => NOP\nsentinel STOP")],
-        &["additive added bind 0x10: +0x10 => NOP"],
+        &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")],
+        &[
+            "additive added enum OPCODE / variant MOV: +0x10 => NOP [ADD, EXIT, NOP]",
+            "additive added bind MOV: +0x10 => NOP",
+        ],
     );
 }
 
 #[test]
 fn binding_removed() {
-    check(&[("x", "bind NOP => NOP\n", "")], &["breaking removed bind NOP: -1 => NOP"]);
+    let bound: &[Edit<'_>] = &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")];
+    check_pair(bound, &[MOV], &["breaking removed bind MOV: -0x10 => NOP"]);
 }
 
 #[test]
 fn binding_re_pointed() {
-    check(
-        &[("x", "bind ADD => ADD", "bind ADD => NOP")],
-        &["breaking changed bind ADD arm: ADD -> NOP"],
+    check_pair(
+        &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")],
+        &[MOV, ("x", "sentinel STOP", "bind MOV => ADD\nsentinel STOP")],
+        &["breaking changed bind MOV arm: NOP -> ADD"],
     );
 }
 
@@ -707,9 +716,14 @@ fn cayman_vs_mariana_shows_exactly_what_the_spec_gives_differently() {
     let m = committed_model();
     let (c, v4) =
         (m.arch_named("cayman").expect("cayman"), m.arch_named("trn3").expect("mariana by alias"));
-    assert_diff(
-        &codegen::diff_archs(&m, c, v4),
-        &[
+    let d = codegen::diff_archs(&m, c, v4);
+    let geometry: Vec<String> = summary(&d)
+        .into_iter()
+        .filter(|l| l.split_whitespace().nth(2) == Some("geometry"))
+        .collect();
+    assert_eq!(
+        geometry,
+        [
             "breaking changed geometry hbm_active_size value: 0x600000000 -> 0x900000000",
             "breaking changed geometry npe_neighbor_eng_ids value: [[36, 68], [4, 100]] -> [[40, 72], [8, 104]]",
             "breaking changed geometry nx_core_type value: [10, 7, 9, 8, 11] -> [?, ?, ?, ?, ?]",
@@ -722,18 +736,119 @@ fn cayman_vs_mariana_shows_exactly_what_the_spec_gives_differently() {
              0x801002000000, 0x801003000000, 0x805004000000, 0x805005000000] (@archs(mariana))",
             "additive added geometry supports_hbm_7200: +0 (not given for cayman)",
         ],
+        "\n{}",
+        d.render(false)
     );
-    // Every value mariana.toml states differently from cayman is in the diff, and the
-    // diff names nothing mariana.toml (or the @archs of the schema) does not.
-    let d = codegen::diff_archs(&m, c, v4);
-    for ch in &d.changes {
+    // Every geometry value mariana.toml states differently from cayman is in the diff,
+    // and the diff names nothing mariana.toml (or the @archs of the schema) does not.
+    for ch in d.changes.iter().filter(|c| c.path[0].kind == SegKind::Geometry) {
         let at = ch.new_at.as_ref().or(ch.old_at.as_ref()).expect("a site");
         assert!(
-            at.file.ends_with("mariana.toml"),
+            at.file.ends_with("mariana.toml") || at.file.ends_with("geometry.isa"),
             "{} is not from mariana.toml: {at}",
             ch.path_text()
         );
     }
+    // An arm whose layout differs on mariana is compared field by field, bytes only.
+    let lines = summary(&d);
+    assert!(
+        lines.iter().any(|l| l
+            == "breaking changed arm S3D3_TS / field src_mem_pattern type: TENSOR3D -> MEM_PATTERN3D"),
+        "{}",
+        d.render(false)
+    );
+    assert!(lines.iter().all(|l| !l.contains(" archs:") && !l.contains(" sources:")));
+    // An opcode new on mariana is added with its availability.
+    assert!(lines.iter().any(|l| l
+        == "additive added enum OPCODE / variant ACTIVATE2: \
+         +0x25 => S2D2_AC @engine(ACT) (@archs(mariana..))"));
+}
+
+/// Opcodes per generation step, counted from the project's copy of the public-ISA opcode
+/// table (`testdata/public-isa/opcodes.tsv`: a value exists on a generation unless its
+/// column says `-`).
+fn public_isa_steps() -> Vec<(String, String, usize, usize)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/public-isa/opcodes.tsv");
+    let text = std::fs::read_to_string(&path).expect("opcodes.tsv reads");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    let gens = ["sunda", "cayman", "mariana", "maverick"];
+    let col = |g: &str| head.iter().position(|h| *h == g).expect("a generation column");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 172, "the public ISA names 172 opcode values");
+    gens.windows(2)
+        .map(|w| {
+            let (a, b) = (col(w[0]), col(w[1]));
+            let added = rows.iter().filter(|r| r[a] == "-" && r[b] != "-").count();
+            let removed = rows.iter().filter(|r| r[a] != "-" && r[b] == "-").count();
+            (w[0].to_string(), w[1].to_string(), added, removed)
+        })
+        .collect()
+}
+
+#[test]
+fn arch_diff_lists_the_opcode_steps_of_the_public_isa() {
+    let m = committed_model();
+    let steps = public_isa_steps();
+    // The public notes' own counts: sunda→cayman +12/-7, cayman→mariana +9/-0,
+    // mariana→maverick +6/-0.
+    let counts: Vec<(usize, usize)> = steps.iter().map(|s| (s.2, s.3)).collect();
+    assert_eq!(counts, [(12, 7), (9, 0), (6, 0)]);
+    for (a, b, added, removed) in steps {
+        let d = codegen::diff_archs(
+            &m,
+            m.arch_named(&a).expect("arch"),
+            m.arch_named(&b).expect("arch"),
+        );
+        let opcode = |k: Kind, class: Class| {
+            d.changes
+                .iter()
+                .filter(|c| {
+                    c.kind == k
+                        && c.class == class
+                        && c.path.len() == 2
+                        && c.path[0]
+                            == codegen::diff::Segment { kind: SegKind::Enum, name: "OPCODE".into() }
+                        && c.path[1].kind == SegKind::Variant
+                })
+                .count()
+        };
+        let text = d.render(false);
+        assert_eq!(opcode(Kind::Added, Class::Additive), added, "{a} → {b}:\n{text}");
+        assert_eq!(opcode(Kind::Removed, Class::Breaking), removed, "{a} → {b}:\n{text}");
+        assert_eq!(d.opcode_steps(), (added, removed));
+        let title = text.lines().next().expect("a title");
+        assert!(title.ends_with(&format!("; opcodes +{added} -{removed}")), "{title}");
+    }
+}
+
+#[test]
+fn arch_diff_says_when_a_generation_has_no_known_geometry() {
+    let m = committed_model();
+    let (v4, v5) =
+        (m.arch_named("mariana").expect("mariana"), m.arch_named("maverick").expect("maverick"));
+    let d = codegen::diff_archs(&m, v4, v5);
+    let geometry: Vec<String> = summary(&d)
+        .into_iter()
+        .filter(|l| l.contains(" arch ") || l.contains(" geometry "))
+        .collect();
+    assert_eq!(
+        geometry,
+        [
+            "breaking removed geometry apb_se_bases: -geometry [u64?; 4] (@archs(mariana))",
+            "breaking removed geometry nc_map_seng_swap_pds_nd1: -geometry [u32; 8] (@archs(mariana))",
+            "breaking removed geometry sdma_base: -geometry [u64; 8] (@archs(mariana))",
+            "breaking changed arch maverick geometry: known -> unknown \
+             (no source gives maverick's geometry; no value is compared)",
+        ],
+        "\n{}",
+        d.render(false)
+    );
+    // The other way round, the geometry becomes known: additive.
+    let back = codegen::diff_archs(&m, v5, v4);
+    assert!(summary(&back).iter().any(|l| l
+        == "additive changed arch maverick geometry: unknown -> known \
+            (no source gives maverick's geometry; no value is compared)"));
 }
 
 #[test]
@@ -815,7 +930,7 @@ fn json_output_has_the_documented_fields() {
     d.new = "isa".into();
     let v: serde_json::Value = serde_json::from_str(&d.to_json()).expect("valid JSON");
     assert_eq!(v["format"], "tpb-isa-diff");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["old"], "git:HEAD");
     assert_eq!(v["summary"], serde_json::json!({ "breaking": 2, "additive": 0, "metadata": 0 }));
     let c = &v["changes"][0];
@@ -871,7 +986,9 @@ fn export_is_the_checked_model_after_inheritance() {
     let m = committed_model();
     let v: serde_json::Value = serde_json::from_str(&codegen::export_json(&m)).expect("valid JSON");
     assert_eq!(v["format"], "tpb-isa-model");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
+    assert_eq!(v["record"]["name"], "TPB_INST");
+    assert_eq!(v["record"]["engines"], "ENGINE");
     let archs = v["archs"].as_array().expect("archs");
     let mariana = archs.iter().find(|a| a["name"] == "mariana").expect("mariana");
     assert_eq!(mariana["inherits"], "cayman");
@@ -887,17 +1004,51 @@ fn export_is_the_checked_model_after_inheritance() {
         .iter()
         .find(|a| a["name"] == "CTRL_AL")
         .expect("CTRL_AL");
-    let imm = arm["fields"]
-        .as_array()
-        .expect("fields")
-        .iter()
-        .find(|f| f["name"] == "immediate")
-        .expect("immediate");
+    assert_eq!(arm["full_preamble"], true);
+    let layouts = arm["layouts"].as_array().expect("layouts");
+    assert_eq!(layouts.len(), 1, "CTRL_AL is one layout on every generation");
+    assert_eq!(layouts[0]["archs"], serde_json::json!(["sunda", "cayman", "mariana", "maverick"]));
+    let fields = layouts[0]["fields"].as_array().expect("fields");
+    assert_eq!(
+        (fields[0]["name"].clone(), fields[0]["inherited"].clone()),
+        ("header".into(), true.into())
+    );
+    let imm = fields.iter().find(|f| f["name"] == "immediate").expect("immediate");
     assert_eq!(
         (imm["offset"].clone(), imm["size"].clone(), imm["type"].clone()),
         (24.into(), 8.into(), "ALU_IMMEDIATE".into())
     );
-    assert_eq!(imm["at"]["file"], "isa/arms.isa");
+    assert_eq!(imm["at"]["file"], "isa/arms/ctrl.isa");
+    // A per-generation arm lists each layout with its generations.
+    let ts = v["arms"]
+        .as_array()
+        .expect("arms")
+        .iter()
+        .find(|a| a["name"] == "S3D3_TS")
+        .expect("S3D3_TS");
+    let gens: Vec<serde_json::Value> =
+        ts["layouts"].as_array().expect("layouts").iter().map(|l| l["archs"].clone()).collect();
+    assert_eq!(
+        gens,
+        [serde_json::json!(["sunda", "cayman"]), serde_json::json!(["mariana", "maverick"])]
+    );
+    let maverick = archs.iter().find(|a| a["name"] == "maverick").expect("maverick");
+    assert_eq!(maverick["geometry_known"], false);
+    assert!(maverick["values"]
+        .as_object()
+        .expect("values")
+        .values()
+        .all(serde_json::Value::is_null));
+    let unions = v["unions"].as_array().expect("unions");
+    let mp = unions.iter().find(|u| u["name"] == "MEM_PATTERN3D").expect("MEM_PATTERN3D");
+    assert_eq!(
+        mp["views"][0]["select"],
+        serde_json::json!({ "offset": 3, "mask": 0x60, "value": 0x20 })
+    );
+    assert_eq!(
+        mp["views"].as_array().expect("views").last().expect("a view")["select"],
+        "otherwise"
+    );
     let op = v["enums"]
         .as_array()
         .expect("enums")
@@ -908,7 +1059,17 @@ fn export_is_the_checked_model_after_inheritance() {
         .as_array()
         .expect("variants")
         .iter()
-        .any(|x| x["name"] == "JPEG_DECODE" && x["value"] == 0x81));
+        .any(|x| x["name"] == "JPEG_DECODE" && x["value"] == 0x81 && x["status"] == "dormant"));
+    let matmul = op["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .find(|x| x["name"] == "MATMUL")
+        .expect("MATMUL");
+    assert_eq!(
+        (matmul["arm"].clone(), matmul["engines"].clone()),
+        ("S3D3_MM".into(), serde_json::json!(["PE"]))
+    );
     // Stable: the same model exports the same bytes.
     assert_eq!(codegen::export_json(&m), codegen::export_json(&committed_model()));
 }
@@ -1238,4 +1399,236 @@ fn a_random_single_mutation_is_reported_with_the_right_class() {
     for (k, n) in KINDS.iter().zip(checked) {
         assert!(n > 0 || *k == "change an offset", "no checked mutant of kind '{k}'");
     }
+}
+
+// ---------------------------------------------------------------------------------
+// The new model: an opcode table with bindings, status and engines, a vocabulary, a
+// union, inherited provenance, and an arm whose layout differs by generation
+// ---------------------------------------------------------------------------------
+
+const GEN: &str = r#"
+/// Which engine executes an opcode.
+enum ENGINE { PE ACT }
+
+@source("gen opcodes")
+@status(maintained)
+enum OPCODE : u8 {
+    NOP  = 0x01 => NOP  @engine(PE)
+    MUL  = 0x02 => MUL  @engine(ACT)
+    OLD  = 0x03 => NOP  @engine(PE) @archs(..v2)
+}
+
+struct HEADER : 4 {
+    0 opcode     OPCODE
+    1 reserved0  reserved[3]
+}
+
+record INST : 16 {
+    discriminant 0 OPCODE
+    engines ENGINE
+    0 header HEADER
+}
+
+union IMM : 4 {
+    int  u32  when byte 3 & 0x80 == 0x80
+    fp   f32  otherwise
+}
+
+@source("gen arms")
+arm NOP : INST {
+    4 imm        IMM
+    8 reserved1  reserved[8]
+}
+
+arm MUL : INST {
+    4 a          u8
+    5 b          u8            @archs(v1)
+    6 reserved1  reserved[10]  @archs(v1)
+    5 b          u16           @archs(v2..)
+    7 reserved1  reserved[9]   @archs(v2..)
+}
+"#;
+
+fn gen_arch(name: &str, generation: u32) -> String {
+    format!("name = \"{name}\"\ngeneration = {generation}\nlabel = \"G{generation}\"\nsource = [\"test\"]\n")
+}
+
+/// The GEN spec with `edits` (in `isa/g.isa`).
+fn gen_spec(edits: &[(&str, &str)]) -> Model {
+    let mut text = GEN.to_string();
+    for (from, to) in edits {
+        assert_eq!(text.matches(from).count(), 1, "{from:?} must occur once");
+        text = text.replacen(from, to, 1);
+    }
+    let mut s = Sources::new();
+    s.add("isa/g.isa", text);
+    for (i, a) in ["v1", "v2", "v3"].iter().enumerate() {
+        s.add(format!("isa/arch/{a}.toml"), gen_arch(a, i as u32 + 1));
+    }
+    codegen::load(s).unwrap_or_else(|f| panic!("the GEN spec does not check:\n{}", f.render()))
+}
+
+fn gen_check(edits: &[(&str, &str)], expected: &[&str]) {
+    assert_diff(&codegen::diff(&gen_spec(&[]), &gen_spec(edits)), expected);
+}
+
+#[test]
+fn gen_spec_checks_and_diffs_empty() {
+    let m = gen_spec(&[]);
+    assert!(m.arms[m.arm_named("MUL").expect("MUL").0 as usize].is_per_generation());
+    assert!(codegen::diff(&m, &gen_spec(&[])).is_empty());
+}
+
+#[test]
+fn a_field_change_on_some_generations_names_them() {
+    gen_check(
+        &[(
+            "5 b          u16           @archs(v2..)\n    7 reserved1  reserved[9]   @archs(v2..)",
+            "5 b          u16           @archs(v2)\n    7 reserved1  reserved[9]   @archs(v2..)\n    \
+             5 b          i16           @archs(v3)",
+        )],
+        &["breaking changed arm MUL / layout v3 / field b type: u16 -> i16"],
+    );
+    // A change on every generation's layout is reported once, without a layout.
+    gen_check(
+        &[("4 a          u8", "4 alpha      u8")],
+        &["metadata renamed arm MUL / field alpha: a -> alpha"],
+    );
+    // Both at once: the shared change once, the other under its generation.
+    gen_check(
+        &[
+            ("4 a          u8", "4 alpha      u8"),
+            (
+                "5 b          u16           @archs(v2..)\n    7 reserved1  reserved[9]   @archs(v2..)",
+                "5 b          u16           @archs(v2)\n    7 reserved1  reserved[9]   @archs(v2..)\n    \
+                 5 b          i16           @archs(v3)",
+            ),
+        ],
+        &[
+            "breaking changed arm MUL / layout v3 / field b type: u16 -> i16",
+            "metadata renamed arm MUL / field alpha: a -> alpha",
+        ],
+    );
+    // A generation moved from one layout to the other: its fields change there only.
+    gen_check(
+        &[
+            ("5 b          u8            @archs(v1)", "5 b          u8            @archs(..v2)"),
+            ("6 reserved1  reserved[10]  @archs(v1)", "6 reserved1  reserved[10]  @archs(..v2)"),
+            ("5 b          u16           @archs(v2..)", "5 b          u16           @archs(v3)"),
+            ("7 reserved1  reserved[9]   @archs(v2..)", "7 reserved1  reserved[9]   @archs(v3)"),
+        ],
+        &["breaking changed arm MUL / layout v2 / field b size: 2 -> 1 (u16 → u8)"],
+    );
+}
+
+#[test]
+fn an_arm_with_per_generation_layouts_renamed() {
+    gen_check(
+        &[("arm MUL : INST", "arm TIMES : INST"), ("0x02 => MUL ", "0x02 => TIMES")],
+        &["metadata renamed arm TIMES: MUL -> TIMES"],
+    );
+}
+
+#[test]
+fn union_views() {
+    gen_check(
+        &[("0x80 == 0x80", "0xC0 == 0x80")],
+        &["breaking changed union IMM / view int predicate: when byte 3 & 0x80 == 0x80 -> when byte 3 & 0xC0 == 0x80 [NOP]"],
+    );
+    gen_check(
+        &[("fp   f32  otherwise", "fp   i32  otherwise")],
+        &["breaking changed union IMM / view fp type: f32 -> i32 [NOP]"],
+    );
+    gen_check(
+        &[("fp   f32  otherwise", "fp   f32  otherwise\n    u16s [u16; 2]")],
+        &["additive added union IMM / view u16s: +[u16; 2] [NOP]"],
+    );
+    gen_check(
+        &[("int  u32  when", "raw  u32  when")],
+        &["metadata renamed union IMM / view raw: int -> raw [NOP]"],
+    );
+}
+
+#[test]
+fn opcode_table_columns_are_metadata_and_availability_is_classed() {
+    gen_check(
+        &[(
+            "MUL  = 0x02 => MUL  @engine(ACT)",
+            "MUL  = 0x02 => MUL  @engine(PE, ACT) @status(dormant)",
+        )],
+        &[
+            "metadata changed enum OPCODE / variant MUL engines: ACT -> PE, ACT [MUL, NOP]",
+            "metadata changed enum OPCODE / variant MUL status: maintained -> dormant [MUL, NOP]",
+        ],
+    );
+    gen_check(
+        &[("@archs(..v2)", "@archs(v1)")],
+        &[
+            "breaking changed enum OPCODE / variant OLD archs: v1, v2 -> v1 [MUL, NOP]",
+            "breaking changed bind OLD archs: v1, v2 -> v1",
+        ],
+    );
+    gen_check(
+        &[("@archs(..v2)", "")],
+        &[
+            "additive changed enum OPCODE / variant OLD archs: v1, v2 -> all [MUL, NOP]",
+            "additive changed bind OLD archs: v1, v2 -> all",
+        ],
+    );
+    // A new opcode bound to an arm: the value and the binding, both additive.
+    gen_check(
+        &[("OLD  = 0x03", "NEW  = 0x04 => MUL  @engine(ACT) @archs(v3)\n    OLD  = 0x03")],
+        &[
+            "additive added enum OPCODE / variant NEW: +4 => MUL @engine(ACT) (@archs(v3)) [MUL, NOP]",
+            "additive added bind NEW: +4 => MUL",
+        ],
+    );
+}
+
+#[test]
+fn inherited_provenance_is_reported_once_at_the_item() {
+    gen_check(
+        &[("@source(\"gen arms\")", "@source(\"gen arms, revised\")")],
+        &["metadata changed arm NOP sources: gen arms -> gen arms, revised"],
+    );
+    gen_check(
+        &[("@source(\"gen opcodes\")", "@source(\"gen opcodes\")\n@confidence(medium)")],
+        &["metadata changed enum OPCODE confidence: certain -> medium [MUL, NOP]"],
+    );
+    // A member that states its own source is reported at the member.
+    gen_check(
+        &[("4 imm        IMM", "4 imm        IMM  @source(\"imm\")")],
+        &["metadata changed arm NOP / field imm sources: gen arms -> imm"],
+    );
+}
+
+#[test]
+fn vocabulary_words() {
+    gen_check(
+        &[("enum ENGINE { PE ACT }", "enum ENGINE { PE ACT DVE }")],
+        &["additive added vocab ENGINE / word DVE: +DVE"],
+    );
+    gen_check(
+        &[("enum ENGINE { PE ACT }", "enum ENGINE { PE ACT HOST }\nenum UNIT { A B }")],
+        &["additive added vocab ENGINE / word HOST: +HOST", "additive added vocab UNIT: +A B"],
+    );
+}
+
+#[test]
+fn arch_diff_of_the_gen_spec_compares_layouts_by_bytes() {
+    let m = gen_spec(&[]);
+    let (v1, v3) = (m.arch_named("v1").expect("v1"), m.arch_named("v3").expect("v3"));
+    assert_diff(
+        &codegen::diff_archs(&m, v1, v3),
+        &[
+            "breaking changed arm MUL / field b size: 1 -> 2 (u8 → u16)",
+            "breaking removed enum OPCODE / variant OLD: -3 => NOP @engine(PE) (@archs(v1, v2))",
+            "breaking removed bind OLD: -3 => NOP (@archs(v1, v2))",
+        ],
+    );
+    assert_eq!(codegen::diff_archs(&m, v1, v3).opcode_steps(), (0, 1));
+    assert!(codegen::diff_archs(&m, m.arch_named("v2").expect("v2"), v3)
+        .changes
+        .iter()
+        .all(|c| c.path_text().contains("OLD")));
 }

@@ -35,13 +35,13 @@ fn check_and_gen_work_on_the_checkout_they_run_in() {
 fn check_fails_on_a_broken_spec_in_the_checkout_it_runs_in() {
     let tmp = temp_checkout();
     edit(
-        &tmp.path().join("isa/arms.isa"),
+        &tmp.path().join("isa/arms/ctrl.isa"),
         "24 immediate    ALU_IMMEDIATE",
         "25 immediate    ALU_IMMEDIATE",
     );
     let o = xtask_in(tmp.path(), &[&"check"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("isa/arms.isa"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("isa/arms/ctrl.isa:41:"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("spec ok"), "{}", stderr(&o));
 }
 

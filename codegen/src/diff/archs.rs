@@ -1,13 +1,17 @@
-//! Two archs of one model after inheritance: their geometry values, and the items whose
-//! `@archs` includes one and not the other.
+//! Two archs of one model after inheritance: their geometry values, the items whose
+//! `@archs` includes one and not the other (opcodes, enum values, bindings, arms, union
+//! views, ...), and the arms whose layout differs between the two.
 
-use super::changes::{only_learned, seg, sub, value_note, Cmp};
+use super::changes::{only_learned, seg, sub, text, value_note, Cmp};
 use super::json;
 use super::{Aspect, Change, Class, Kind, SegKind, Segment, Val};
 use crate::model::*;
 
 pub(super) fn compare(m: &Model, a: ArchId, b: ArchId) -> Vec<Change> {
     let mut c = ArchCmp { c: Cmp::new(m, m), m, a, b };
+    // Two layouts of one arm differ in provenance by design: compare their bytes.
+    c.c.skip_meta = true;
+    c.c.skip_archs = true;
     c.values();
     c.availability();
     c.c.out
@@ -32,6 +36,33 @@ impl ArchCmp<'_> {
 
     fn values(&mut self) {
         let (m, a, b) = (self.m, self.a, self.b);
+        if !m[a].geometry_known || !m[b].geometry_known {
+            // No source gives one side's geometry: say so once, compare no value, and
+            // still report the schema items whose `@archs` differ.
+            if m[a].geometry_known != m[b].geometry_known {
+                let (ka, kb) = (m[a].geometry_known, m[b].geometry_known);
+                let known = |k: bool| text(if k { "known" } else { "unknown" });
+                let which = if kb { a } else { b };
+                let note =
+                    format!("no source gives {}'s geometry; no value is compared", m[which].name);
+                let class = if kb { Class::Additive } else { Class::Breaking };
+                self.c.emit(
+                    class,
+                    Kind::Changed,
+                    vec![seg(SegKind::Arch, &m[which].name)],
+                    Some(Aspect::Geometry),
+                    Some((known(ka), m[a].meta.span)),
+                    Some((known(kb), m[b].meta.span)),
+                    Some(note),
+                );
+            }
+            for g in m.geom_ids() {
+                let item = &m[g];
+                let path = vec![seg(SegKind::Geometry, &item.name)];
+                self.avail(path, &item.meta, || json::geom_val(m, item));
+            }
+            return;
+        }
         for g in m.geom_ids() {
             let item = &m[g];
             let path = vec![seg(SegKind::Geometry, &item.name)];
@@ -117,11 +148,10 @@ impl ArchCmp<'_> {
 
     fn availability(&mut self) {
         let m = self.m;
-        for r in &m.records {
-            let path = vec![seg(SegKind::Record, &r.name)];
-            if self.avail(path.clone(), &r.meta, || json::record_val(m, r)) {
-                self.fields(&path, &r.preamble);
-            }
+        let r = &m.record;
+        let path = vec![seg(SegKind::Record, &r.name)];
+        if self.avail(path.clone(), &r.meta, || json::record_val(m, r)) {
+            self.fields(&path, &r.preamble);
         }
         for s in &m.structs {
             let kind = if s.is_group { SegKind::Group } else { SegKind::Struct };
@@ -134,7 +164,21 @@ impl ArchCmp<'_> {
             let arm = &m[id];
             let path = vec![seg(SegKind::Arm, &arm.name)];
             if self.avail(path.clone(), &arm.meta, || json::arm_val(m, id)) {
-                self.fields(&path, &arm.fields);
+                let (la, lb) = (arm.layout_on(self.a), arm.layout_on(self.b));
+                if la != lb {
+                    let own = |l: &Layout| -> Vec<Field> { json::own_fields(l).cloned().collect() };
+                    self.c.layout(&path, &own(la), &own(lb));
+                }
+            }
+        }
+        for u in &m.unions {
+            let path = vec![seg(SegKind::Union, &u.name)];
+            if self.avail(path.clone(), &u.meta, || json::union_val(m, u)) {
+                for v in &u.views {
+                    self.avail(sub(&path, SegKind::View, &v.name), &v.meta, || {
+                        json::view_val(m, v)
+                    });
+                }
             }
         }
         for bits in &m.bits {
@@ -154,7 +198,7 @@ impl ArchCmp<'_> {
             if self.avail(path.clone(), &e.meta, || json::enum_val(m, e)) {
                 for v in &e.variants {
                     self.avail(sub(&path, SegKind::Variant, &v.name), &v.meta, || {
-                        json::variant_val(m, v)
+                        json::variant_val(m, e, v)
                     });
                 }
             }
@@ -188,8 +232,6 @@ impl ArchCmp<'_> {
     }
 }
 
-/// `@archs(cayman, mariana)`.
 fn archs_text(m: &Model, list: &[ArchId]) -> String {
-    let names: Vec<&str> = list.iter().map(|id| m[*id].name.as_str()).collect();
-    format!("@archs({})", names.join(", "))
+    json::archs_note(m, list)
 }

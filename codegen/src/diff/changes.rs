@@ -14,9 +14,11 @@ pub(super) fn compare(o: &Model, n: &Model) -> Vec<Change> {
     c.find_renames();
     c.records();
     c.structs();
+    c.unions();
     c.arms();
     c.bits();
     c.enums();
+    c.vocabs();
     c.bands();
     c.bindings();
     c.sentinels();
@@ -144,6 +146,7 @@ pub(super) fn only_learned(old: &Value, new: &Value) -> bool {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Target {
     Struct(StructId),
+    Union(UnionId),
     Bits(BitsId),
     Enum(EnumId),
 }
@@ -154,9 +157,19 @@ fn mentions(m: &Model, ty: &FieldType, t: Target) -> bool {
         FieldType::Struct(s) => {
             t == Target::Struct(*s) || m[*s].fields.iter().any(|f| field_mentions(m, f, t))
         }
-        FieldType::Bits(b) => t == Target::Bits(*b),
+        FieldType::Union(u) => {
+            t == Target::Union(*u) || m[*u].views.iter().any(|v| mentions(m, &v.ty, t))
+        }
+        FieldType::Bits(b) => {
+            t == Target::Bits(*b)
+                || m[*b]
+                    .fields
+                    .iter()
+                    .chain(m[*b].alts.iter().flat_map(|a| &a.fields))
+                    .any(|f| matches!((f.ty, t), (BitType::Enum(e), Target::Enum(x)) if e == x))
+        }
         FieldType::Enum(e) => t == Target::Enum(*e),
-        FieldType::Prim(_) | FieldType::Reserved(_) => false,
+        FieldType::Prim(_) | FieldType::Reserved(_) | FieldType::Unknown(_) => false,
     }
 }
 
@@ -164,10 +177,10 @@ fn field_mentions(m: &Model, f: &Field, t: Target) -> bool {
     f.group.as_ref().is_some_and(|g| t == Target::Struct(g.group)) || mentions(m, &f.ty, t)
 }
 
-/// Arms whose layout (preamble included) places or contains `t`.
+/// Arms whose layout on any generation (preamble included) places or contains `t`.
 fn reach(m: &Model, t: Target) -> Vec<String> {
     m.arm_ids()
-        .filter(|&a| m.arm_fields(a).any(|f| field_mentions(m, f, t)))
+        .filter(|&a| m[a].layouts.iter().flat_map(|l| &l.fields).any(|f| field_mentions(m, f, t)))
         .map(|a| m[a].name.clone())
         .collect()
 }
@@ -183,6 +196,11 @@ trait Item {
     fn name(&self) -> Option<&str>;
     /// The type, for an item the arms may reach through their fields.
     fn target(&self, _m: &Model) -> Option<Target> {
+        None
+    }
+    /// The metadata this item inherits `@source`/`@confidence` from, when that is not
+    /// the item it is walked under.
+    fn parent_meta<'m>(&self, _m: &'m Model) -> Option<&'m Meta> {
         None
     }
 }
@@ -209,6 +227,10 @@ items!(
     Record,
     Field,
     Struct => Struct by struct_named,
+    Union => Union by union_named,
+    View,
+    Vocab,
+    Word,
     Arm,
     BitField,
     Bits => Bits by bits_named,
@@ -232,6 +254,14 @@ impl Item for Binding {
     fn name(&self) -> Option<&str> {
         None
     }
+    /// A binding written in the opcode table (`NAME = VALUE => ARM`) shares its entry's
+    /// provenance.
+    fn parent_meta<'m>(&self, m: &'m Model) -> Option<&'m Meta> {
+        if self.sub.is_some() {
+            return None;
+        }
+        m[m.opcode_enum()].variant_of(self.opcode).map(|v| &v.meta)
+    }
 }
 
 impl<T: Item> Item for &T {
@@ -243,6 +273,9 @@ impl<T: Item> Item for &T {
     }
     fn target(&self, m: &Model) -> Option<Target> {
         (*self).target(m)
+    }
+    fn parent_meta<'m>(&self, m: &'m Model) -> Option<&'m Meta> {
+        (*self).parent_meta(m)
     }
 }
 
@@ -288,6 +321,7 @@ fn renames<T: Item>(pairs: Vec<Pair<'_, T>>) -> Vec<(String, String)> {
 #[derive(Default)]
 struct Renames {
     structs: BTreeMap<String, String>,
+    unions: BTreeMap<String, String>,
     bits: BTreeMap<String, String>,
     enums: BTreeMap<String, String>,
     arms: BTreeMap<String, String>,
@@ -304,6 +338,15 @@ pub(super) struct Cmp<'a> {
     pub(super) n: &'a Model,
     pub(super) out: Vec<Change>,
     r: Renames,
+    /// The metadata of the items being walked, outermost first (old, new): a member's
+    /// `@source`/`@confidence` that only follows its item's is not reported again.
+    parents: Vec<(Meta, Meta)>,
+    /// Inside an arm's layouts a member's `@archs` selects the layout it belongs to; the
+    /// per-generation comparison reports what that changes, so the list itself is not.
+    pub(super) skip_archs: bool,
+    /// Compare bytes only (the arch diff compares two layouts of one spec, whose
+    /// provenance differs by design).
+    pub(super) skip_meta: bool,
 }
 
 /// One `use GROUP` of a layout, as seen through its flattened fields.
@@ -335,7 +378,15 @@ fn uses(fields: &[Field]) -> Vec<Use<'_>> {
 
 impl<'a> Cmp<'a> {
     pub(super) fn new(o: &'a Model, n: &'a Model) -> Cmp<'a> {
-        Cmp { o, n, out: Vec::new(), r: Renames::default() }
+        Cmp {
+            o,
+            n,
+            out: Vec::new(),
+            r: Renames::default(),
+            parents: Vec::new(),
+            skip_archs: false,
+            skip_meta: false,
+        }
     }
 
     // --- emitting ------------------------------------------------------------------
@@ -469,8 +520,17 @@ impl<'a> Cmp<'a> {
                             self.renamed(path.clone(), x, am.span, y, bm.span);
                         }
                     }
+                    self.parents.push((am.clone(), bm.clone()));
                     both(self, &At { path: &path, os: am.span, ns: bm.span }, a, b);
-                    self.meta(&path, am, bm);
+                    self.parents.pop();
+                    match (a.parent_meta(o.m), b.parent_meta(n.m)) {
+                        (Some(pa), Some(pb)) => {
+                            self.parents.push((pa.clone(), pb.clone()));
+                            self.meta(&path, am, bm);
+                            self.parents.pop();
+                        }
+                        _ => self.meta(&path, am, bm),
+                    }
                     self.set_reach(start, a.target(o.m), b.target(n.m));
                 }
                 Pair::Old(a) => {
@@ -509,6 +569,7 @@ impl<'a> Cmp<'a> {
         self.r
             .structs
             .get(s)
+            .or_else(|| self.r.unions.get(s))
             .or_else(|| self.r.bits.get(s))
             .or_else(|| self.r.enums.get(s))
             .cloned()
@@ -522,6 +583,13 @@ impl<'a> Cmp<'a> {
 
     fn new_type(&self, ty: &FieldType) -> String {
         json::type_str(self.n, ty)
+    }
+
+    /// The old arch a new arch continues (same name, or renamed to it).
+    fn old_arch(&self, new: ArchId) -> Option<ArchId> {
+        let name = &self.n[new].name;
+        let old = self.r.archs.iter().find(|(_, v)| *v == name).map_or(name.as_str(), |(k, _)| k);
+        self.o.arch_named(old)
     }
 
     fn old_arch_names(&self, archs: &Option<Vec<ArchId>>) -> BTreeSet<String> {
@@ -568,8 +636,23 @@ impl<'a> Cmp<'a> {
                 renames(pair(&o.structs, &n.structs, same_name, |a, b| self.struct_same(a, b)));
             self.r.structs.extend(found);
         }
+        let union_same = |a: &Union, b: &Union| {
+            a.size == b.size
+                && a.views.len() == b.views.len()
+                && a.views.iter().zip(&b.views).all(|(x, y)| {
+                    x.name == y.name
+                        && x.select == y.select
+                        && self.old_type(&x.ty) == self.new_type(&y.ty)
+                })
+        };
+        self.r.unions.extend(renames(pair(&o.unions, &n.unions, same_name, union_same)));
         let arm_same = |a: &Arm, b: &Arm| {
-            o[a.record].name == n[b.record].name && self.fields_same(&a.fields, &b.fields)
+            a.full_preamble == b.full_preamble
+                && a.layouts.len() == b.layouts.len()
+                && a.layouts.iter().zip(&b.layouts).all(|(x, y)| {
+                    let own = |l: &Layout| -> Vec<Field> { json::own_fields(l).cloned().collect() };
+                    self.fields_same(&own(x), &own(y))
+                })
         };
         let found = renames(pair(&o.arms, &n.arms, same_name, arm_same));
         self.r.arms.extend(found);
@@ -628,13 +711,30 @@ impl<'a> Cmp<'a> {
     /// docs, sources, confidence, waiver (metadata) and @archs (widening additive,
     /// narrowing breaking).
     pub(super) fn meta(&mut self, path: &[Segment], a: &Meta, b: &Meta) {
+        if self.skip_meta {
+            return;
+        }
         let at = At { path, os: a.span, ns: b.span };
         let m = Class::Metadata;
+        // A member that states no `@source` (or `@confidence`) of its own shows its item's;
+        // a change there is the item's, reported once at the item.
+        let (follows_sources, follows_confidence) = match self.parents.last() {
+            Some((pa, pb)) => (
+                a.sources == pa.sources && b.sources == pb.sources,
+                a.confidence == pa.confidence && b.confidence == pb.confidence,
+            ),
+            None => (false, false),
+        };
         self.differ(&at, m, Aspect::Docs, &a.docs, &b.docs, |v| lines(v));
-        self.differ(&at, m, Aspect::Sources, &a.sources, &b.sources, |v| lines(v));
-        self.differ(&at, m, Aspect::Confidence, a.confidence, b.confidence, |c| text(c.as_str()));
+        if !follows_sources {
+            self.differ(&at, m, Aspect::Sources, &a.sources, &b.sources, |v| lines(v));
+        }
+        if !follows_confidence {
+            let show = |c: Confidence| text(c.as_str());
+            self.differ(&at, m, Aspect::Confidence, a.confidence, b.confidence, show);
+        }
         self.differ(&at, m, Aspect::Waiver, &a.waiver, &b.waiver, opt_text);
-        if a.archs.is_some() || b.archs.is_some() {
+        if (a.archs.is_some() || b.archs.is_some()) && !self.skip_archs {
             let (sa, sb) = (self.old_arch_names(&a.archs), self.new_arch_names(&b.archs));
             if sa != sb {
                 let class = if sa.is_subset(&sb) { Class::Additive } else { Class::Breaking };
@@ -648,7 +748,7 @@ impl<'a> Cmp<'a> {
     // --- layouts -------------------------------------------------------------------
 
     /// Compare two flattened layouts (a record's preamble, a struct, a group, an arm).
-    fn layout(&mut self, path: &[Segment], of: &[Field], nf: &[Field]) {
+    pub(super) fn layout(&mut self, path: &[Segment], of: &[Field], nf: &[Field]) {
         let (o, n) = (self.o, self.n);
         let mut skip_o = vec![false; of.len()];
         let mut skip_n = vec![false; nf.len()];
@@ -791,7 +891,12 @@ impl<'a> Cmp<'a> {
     fn records(&mut self) {
         let (o, n) = (self.o, self.n);
         self.walk(
-            pair(&o.records, &n.records, same_name, |_, _| false),
+            pair(
+                std::slice::from_ref(&o.record),
+                std::slice::from_ref(&n.record),
+                same_name,
+                |_, _| true,
+            ),
             |_, r| vec![seg(SegKind::Record, &r.name)],
             |s, r| json::record_val(s.m, r),
             |this, at, a, b| {
@@ -802,6 +907,9 @@ impl<'a> Cmp<'a> {
                 this.differ(at, Class::Breaking, Aspect::Discriminant, da, db, text);
                 let (pa, pb) = (a.preamble_size, b.preamble_size);
                 this.differ(at, Class::Breaking, Aspect::PreambleSize, pa, pb, num);
+                let ea = a.engines.map(|v| o[v].name.clone());
+                let eb = b.engines.map(|v| n[v].name.clone());
+                this.differ(at, Class::Metadata, Aspect::Engines, &ea, &eb, opt_text);
                 // Every arm begins with the preamble: any layout change there is breaking.
                 let start = this.out.len();
                 this.layout(at.path, &a.preamble, &b.preamble);
@@ -837,14 +945,102 @@ impl<'a> Cmp<'a> {
             |_, a| vec![seg(SegKind::Arm, &a.name)],
             |s, a| json::arm_val(s.m, s.m.arm_named(&a.name).expect("own arm")),
             |this, at, a, b| {
-                let (ra, rb) = (&o[a.record].name, &n[b.record].name);
-                this.differ(at, Class::Breaking, Aspect::Record, ra, rb, text);
-                this.layout(at.path, &a.fields, &b.fields);
+                let (fa, fb) = (a.full_preamble, b.full_preamble);
+                let show = |full: bool| text(if full { "whole" } else { "partial" });
+                this.differ(at, Class::Breaking, Aspect::Preamble, fa, fb, show);
+                this.arm_layouts(at.path, a, b);
+            },
+        );
+    }
+
+    /// The layouts of two matched arms. When both are one layout for every generation,
+    /// their fields are compared once. Otherwise each generation of the new spec is
+    /// compared with the same generation of the old (a generation new on one side has
+    /// nothing to compare with); a change every generation shares is reported once, the
+    /// others under `layout GENS`, generations with the same changes together.
+    fn arm_layouts(&mut self, path: &[Segment], a: &Arm, b: &Arm) {
+        let own = |l: &Layout| -> Vec<Field> { json::own_fields(l).cloned().collect() };
+        let skip = std::mem::replace(&mut self.skip_archs, true);
+        if !a.is_per_generation() && !b.is_per_generation() {
+            self.layout(path, &own(&a.layouts[0]), &own(&b.layouts[0]));
+            self.skip_archs = skip;
+            return;
+        }
+        let mut groups: Vec<(Vec<ArchId>, Vec<Change>)> = Vec::new();
+        for nb in self.n.arch_ids() {
+            let Some(oa) = self.old_arch(nb) else { continue };
+            if !a.meta.available_on(oa) || !b.meta.available_on(nb) {
+                continue;
+            }
+            let start = self.out.len();
+            self.layout(path, &own(a.layout_on(oa)), &own(b.layout_on(nb)));
+            let found: Vec<Change> = self.out.drain(start..).collect();
+            match groups.iter_mut().find(|(_, c)| *c == found) {
+                Some((archs, _)) => archs.push(nb),
+                None => groups.push((vec![nb], found)),
+            }
+        }
+        self.skip_archs = skip;
+        // What every generation shares is reported once; the rest under its generations.
+        let common: Vec<Change> = groups.first().map_or_else(Vec::new, |(_, first)| {
+            first.iter().filter(|c| groups.iter().all(|(_, g)| g.contains(c))).cloned().collect()
+        });
+        for (archs, changes) in &groups {
+            let gens = json::arch_list_text(self.n, archs);
+            for c in changes.iter().filter(|c| !common.contains(c)) {
+                let mut c = c.clone();
+                c.path.insert(path.len(), seg(SegKind::Layout, gens.clone()));
+                self.out.push(c);
+            }
+        }
+        self.out.extend(common);
+    }
+
+    fn unions(&mut self) {
+        let (o, n) = (self.o, self.n);
+        self.walk(
+            pair(&o.unions, &n.unions, same_name, known(&self.r.unions)),
+            |_, u| vec![seg(SegKind::Union, &u.name)],
+            |s, u| json::union_val(s.m, u),
+            |this, at, a, b| {
+                this.differ(at, Class::Breaking, Aspect::Size, a.size, b.size, num);
+                let views = pair(&a.views, &b.views, same_name, |x, y| {
+                    x.select == y.select && this.old_type(&x.ty) == this.new_type(&y.ty)
+                });
+                this.walk(
+                    views,
+                    |_, v| sub(at.path, SegKind::View, &v.name),
+                    |s, v| json::view_val(s.m, v),
+                    |this, at, x, y| {
+                        let (ta, tb) = (this.old_type(&x.ty), this.new_type(&y.ty));
+                        this.differ(at, Class::Breaking, Aspect::Type, ta, tb, text);
+                        let (sa, sb) = (json::select_text(&x.select), json::select_text(&y.select));
+                        this.differ(at, Class::Breaking, Aspect::Predicate, sa, sb, text);
+                    },
+                );
+            },
+        );
+    }
+
+    fn vocabs(&mut self) {
+        let (o, n) = (self.o, self.n);
+        self.walk(
+            pair(&o.vocabs, &n.vocabs, same_name, |_, _| false),
+            |_, v| vec![seg(SegKind::Vocab, &v.name)],
+            |s, v| json::vocab_val(s.m, v),
+            |this, at, a, b| {
+                this.walk(
+                    pair(&a.words, &b.words, same_name, |_, _| false),
+                    |_, w| sub(at.path, SegKind::Word, &w.name),
+                    |s, w| json::word_val(s.m, w),
+                    |_, _, _, _| {},
+                );
             },
         );
     }
 
     fn bitfields(&mut self, path: &[Segment], a: &[BitField], b: &[BitField]) {
+        let (o, n) = (self.o, self.n);
         self.walk(
             pair(a, b, same_name, |x, y| x.lo == y.lo && x.hi == y.hi),
             |_, f| sub(path, SegKind::Bitfield, &f.name),
@@ -852,6 +1048,12 @@ impl<'a> Cmp<'a> {
             |this, at, x, y| {
                 let range = |(lo, hi): (u32, u32)| text(format!("{lo}..{hi}"));
                 this.differ(at, Class::Breaking, Aspect::Range, (x.lo, x.hi), (y.lo, y.hi), range);
+                let ta = match x.ty {
+                    BitType::Enum(e) => this.tname(&o[e].name),
+                    t => json::bit_type_str(o, t),
+                };
+                let tb = json::bit_type_str(n, y.ty);
+                this.differ(at, Class::Breaking, Aspect::Type, ta, tb, text);
             },
         );
     }
@@ -904,15 +1106,16 @@ impl<'a> Cmp<'a> {
                 this.differ(at, Class::Breaking, Aspect::Width, a.width, b.width, |w| {
                     text(w.as_str())
                 });
-                this.walk(
+                this.walk_noted(
                     pair(&a.variants, &b.variants, same_name, |x, y| x.value == y.value),
                     |_, v| sub(at.path, SegKind::Variant, &v.name),
-                    |s, v| json::variant_val(s.m, v),
+                    |s, v| json::variant_val(s.m, if s.old { a } else { b }, v),
+                    |s, v| v.meta.archs.as_ref().map(|l| json::archs_note(s.m, l)),
                     |this, at, x, y| {
                         // The JSON of a changed value is the number, not the variant object.
-                        let value = |m: &Model, v: &Variant| Val {
+                        let value = |_: &Model, v: &Variant| Val {
                             json: serde_json::Value::from(v.value),
-                            text: json::variant_val(m, v).text,
+                            text: json::enum_value_text(v.value),
                         };
                         if x.value != y.value {
                             this.change(
@@ -923,6 +1126,22 @@ impl<'a> Cmp<'a> {
                                 value(n, y),
                             );
                         }
+                        // Opcode table columns: no byte moves, decoders are unaffected.
+                        let status = |v: Option<Status>| v.map_or_else(none, |s| text(s.as_str()));
+                        this.differ(
+                            at,
+                            Class::Metadata,
+                            Aspect::Status,
+                            x.status,
+                            y.status,
+                            status,
+                        );
+                        let (ea, eb) = (json::engine_names(o, x), json::engine_names(n, y));
+                        let words = |v: Vec<String>| Val {
+                            json: serde_json::Value::from(v.clone()),
+                            text: if v.is_empty() { "none".into() } else { v.join(", ") },
+                        };
+                        this.differ(at, Class::Metadata, Aspect::Engines, ea, eb, words);
                     },
                 );
             },

@@ -7,50 +7,66 @@ use super::{Site, Val};
 use crate::model::*;
 use crate::source::Span;
 
-/// The whole checked model after inheritance as one JSON document, format version 1.
+/// The whole checked model after inheritance as one JSON document, format version 2.
 ///
 /// ```text
 /// {
-///   "format": "tpb-isa-model", "version": 1,
-///   "files": ["isa/arms.isa", ...],
-///   "records":   [{ name, size, discriminant: { offset, enum }, preamble_size, preamble: [FIELD], META }],
+///   "format": "tpb-isa-model", "version": 2,
+///   "files": ["isa/arms/pe.isa", ...],
+///   "record":    { name, size, discriminant: { offset, enum }, engines: VOCAB_NAME | null,
+///                  preamble_size, preamble: [FIELD], META },
 ///   "structs":   [{ name, kind: "struct" | "group", size, fields: [FIELD], META }],
-///   "arms":      [{ name, record, fields: [FIELD], bindings: [BIND_NAME], META }],
+///   "unions":    [{ name, size, views: [{ name, type, select: TEST | "otherwise" | null, META }], META }],
+///   "arms":      [{ name, full_preamble, complete, bindings: [BIND_NAME],
+///                   layouts: [{ archs: [arch name], fields: [FIELD] }], META }],
 ///   "bits":      [{ name, width, fields: [BITFIELD], alts: [{ name, when: PRED | null, fields: [BITFIELD], META }], META }],
-///   "enums":     [{ name, width, variants: [{ name, value, META }], META }],
+///   "enums":     [{ name, width, variants: [VARIANT], META }],
+///   "vocabs":    [{ name, words: [{ name, META }], META }],
 ///   "bands":     [{ enum, name, ranges: [[lo, hi]], META }],
-///   "bindings":  [{ name, opcode, opcode_name, sub: { offset, value, value_name } | null, arm, META }],
+///   "bindings":  [{ name, opcode, opcode_name, sub: { offset, value, value_name } | null, arm, mnemonic, META }],
 ///   "sentinels": [{ name, binding: BIND_NAME, arm, META }],
 ///   "bitmasks":  [{ name, enum, words: [u64], META }],
 ///   "apertures": [{ name, regions: [{ name, base, size, META }], META }],
 ///   "geometry":  [{ name, form: "geometry" | "derived" | "rule", type?, expr?, params?, requires?, META }],
-///   "archs":     [{ name, generation, label, aliases, inherits, values: { NAME: VALUE | null }, META }]
+///   "archs":     [{ name, generation, label, aliases, inherits, geometry_known,
+///                   values: { NAME: VALUE | null }, META }]
 /// }
-/// FIELD    = { name, offset, size, type, reserved, group: { name, base, prefix } | null, META }
-/// BITFIELD = { name, lo, hi, META }              (bits lo..hi, half-open)
+/// FIELD    = { name, offset, size, type, reserved, unknown, inherited,
+///              group: { name, base, prefix } | null, META }
+/// VARIANT  = { name, value, status: "maintained" | "dormant" | "unflagged" | "unstated" | null,
+///              engines: [word], arm: ARM_NAME | null, META }   (status, engines, arm: opcodes only)
+/// BITFIELD = { name, lo, hi, type: "uint" | "bool" | ENUM_NAME, META }   (bits lo..hi, half-open)
 /// PRED     = { field, mask, value }              (FIELD & MASK == VALUE)
+/// TEST     = { offset, mask, value }             (byte OFFSET & MASK == VALUE)
 /// VALUE    = { value, defined_in, derived, stated, META }   (value: number | bool | "?" | [..])
 /// META     = docs: [line], sources: [string], confidence: "certain" | "medium" | "inferred",
 ///            archs: [arch name] | null (all), waiver: string | null, at: { file, line, col }
 /// ```
 ///
-/// Types are spelled as in the spec (`u8`, `[i16; 3]`, `ADDR4`, `reserved[13]`, geometry
-/// `[i32?; TPB_ENG_TYPE]`); expressions as Rust-precedence infix text over geometry
-/// names and rule parameters. Lists keep the model's order (spec order for members,
-/// sorted by name or value elsewhere); `values` objects are keyed by geometry name,
-/// `null` where the arch has no value (rules are not listed).
+/// Types are spelled as in the spec (`u8`, `f32`, `[i16; 3]`, `ADDR4`, `reserved[13]`,
+/// `unknown[4]`, geometry `[i32?; TPB_ENG_TYPE]`); expressions as Rust-precedence infix
+/// text over geometry names and rule parameters. `@source`/`@confidence` are given after
+/// inheritance: a member that states none shows its item's. An arm's `layouts` are its
+/// complete per-generation readings (one for most arms), each with the preamble fields
+/// first (`inherited: true`). An opcode variant's `arm` is the arm its own binding (no
+/// sub-opcode) selects. Lists keep the model's order (spec order for members, sorted by
+/// name or value elsewhere); `values` objects are keyed by geometry name, `null` where
+/// the arch has no value (rules are not listed; an arch with `geometry_known: false`
+/// has every value `null`).
 #[must_use]
 pub fn export(m: &Model) -> serde_json::Value {
     let files: Vec<J> = m.sources.iter().map(|(_, f)| J::from(f.path.clone())).collect();
     json!({
         "format": "tpb-isa-model",
-        "version": 1,
+        "version": 2,
         "files": files,
-        "records": m.records.iter().map(|r| record(m, r)).collect::<Vec<_>>(),
+        "record": record(m, &m.record),
         "structs": m.structs.iter().map(|s| structure(m, s)).collect::<Vec<_>>(),
+        "unions": m.unions.iter().map(|u| union(m, u)).collect::<Vec<_>>(),
         "arms": m.arm_ids().map(|a| arm(m, a)).collect::<Vec<_>>(),
         "bits": m.bits.iter().map(|b| bits(m, b)).collect::<Vec<_>>(),
         "enums": m.enums.iter().map(|e| enumeration(m, e)).collect::<Vec<_>>(),
+        "vocabs": m.vocabs.iter().map(|v| vocab(m, v)).collect::<Vec<_>>(),
         "bands": m.bands.iter().map(|b| band(m, b)).collect::<Vec<_>>(),
         "bindings": m.bindings.iter().map(|b| binding(m, b)).collect::<Vec<_>>(),
         "sentinels": m.sentinels.iter().map(|s| sentinel(m, s)).collect::<Vec<_>>(),
@@ -61,7 +77,7 @@ pub fn export(m: &Model) -> serde_json::Value {
     })
 }
 
-/// [`export`] pretty-printed, with a final newline: what `cargo xtask export --json` writes.
+/// [`export`] pretty-printed, with a final newline: what `cargo xtask export` writes.
 #[must_use]
 pub fn export_json(m: &Model) -> String {
     let mut s = serde_json::to_string_pretty(&export(m)).expect("a JSON value serialises");
@@ -139,7 +155,9 @@ pub(super) fn type_str_with(m: &Model, ty: &FieldType, name: &dyn Fn(&str) -> St
         FieldType::Struct(s) => name(&m[*s].name),
         FieldType::Bits(b) => name(&m[*b].name),
         FieldType::Enum(e) => name(&m[*e].name),
+        FieldType::Union(u) => name(&m[*u].name),
         FieldType::Reserved(n) => format!("reserved[{n}]"),
+        FieldType::Unknown(n) => format!("unknown[{n}]"),
     }
 }
 
@@ -256,7 +274,7 @@ pub(super) fn value_text(v: &Value) -> String {
 
 /// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
 pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
-    let op_enum = &m[m.opcode_enum(m[b.arm].record)];
+    let op_enum = &m[m.opcode_enum()];
     let mut s =
         op_enum.variant_of(b.opcode).map_or_else(|| enum_value_text(b.opcode), |v| v.name.clone());
     if let Some(sub) = &b.sub {
@@ -344,6 +362,8 @@ pub(super) fn field(m: &Model, f: &Field) -> J {
             "size": f.size,
             "type": type_str(m, &f.ty),
             "reserved": f.is_reserved(),
+            "unknown": matches!(f.ty, FieldType::Unknown(_)),
+            "inherited": f.inherited,
             "group": group,
         }),
     )
@@ -364,6 +384,7 @@ pub(super) fn record(m: &Model, r: &Record) -> J {
             "name": r.name,
             "size": r.size,
             "discriminant": { "offset": r.discriminant.offset, "enum": m[r.discriminant.ty].name },
+            "engines": r.engines.map(|v| m[v].name.clone()),
             "preamble_size": r.preamble_size,
             "preamble": r.preamble.iter().map(|f| field(m, f)).collect::<Vec<_>>(),
         }),
@@ -391,15 +412,31 @@ pub(super) fn struct_val(m: &Model, s: &Struct) -> Val {
     Val { json: structure(m, s), text: format!("size {}, {} fields", s.size, s.fields.len()) }
 }
 
+/// The fields an arm declares (its layout without the inherited preamble).
+pub(super) fn own_fields(l: &Layout) -> impl Iterator<Item = &Field> + '_ {
+    l.fields.iter().filter(|f| !f.inherited)
+}
+
 pub(super) fn arm(m: &Model, id: ArmId) -> J {
     let a = &m[id];
+    let layouts: Vec<J> = a
+        .layouts
+        .iter()
+        .map(|l| {
+            json!({
+                "archs": l.archs.iter().map(|x| m[*x].name.clone()).collect::<Vec<_>>(),
+                "fields": l.fields.iter().map(|f| field(m, f)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
     with_meta(
         m,
         &a.meta,
         json!({
             "name": a.name,
-            "record": m[a.record].name,
-            "fields": a.fields.iter().map(|f| field(m, f)).collect::<Vec<_>>(),
+            "full_preamble": a.full_preamble,
+            "complete": m.is_complete(id),
+            "layouts": layouts,
             "bindings": m.bindings_of(id).map(|b| bind_name(m, b)).collect::<Vec<_>>(),
         }),
     )
@@ -413,15 +450,139 @@ pub(super) fn arm_val(m: &Model, id: ArmId) -> Val {
     } else {
         format!("bound to {}", binds.join("; "))
     };
-    Val { json: arm(m, id), text: format!("{} fields, {bound}", a.fields.len()) }
+    let shape = if a.is_per_generation() {
+        let per: Vec<String> = a
+            .layouts
+            .iter()
+            .map(|l| format!("{} on {}", own_fields(l).count(), arch_list_text(m, &l.archs)))
+            .collect();
+        format!("fields {}", per.join(", "))
+    } else {
+        format!("{} fields", own_fields(&a.layouts[0]).count())
+    };
+    Val { json: arm(m, id), text: format!("{shape}, {bound}") }
+}
+
+/// `cayman..`, `sunda..mariana`, `sunda, mariana`: a sorted arch list as `@archs` writes
+/// it, a run that reaches the newest generation open-ended, other runs of three or more
+/// as ranges.
+pub(super) fn arch_list_text(m: &Model, archs: &[ArchId]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < archs.len() {
+        let mut j = i;
+        while j + 1 < archs.len() && archs[j + 1].0 == archs[j].0 + 1 {
+            j += 1;
+        }
+        let last = archs[j].0 as usize + 1 == m.archs.len();
+        if j > i && last {
+            out.push(format!("{}..", m[archs[i]].name));
+        } else if j >= i + 2 {
+            out.push(format!("{}..{}", m[archs[i]].name, m[archs[j]].name));
+        } else {
+            out.extend(archs[i..=j].iter().map(|x| m[*x].name.clone()));
+        }
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// `@archs(cayman..)`: the note on an item added or removed with its availability.
+pub(super) fn archs_note(m: &Model, list: &[ArchId]) -> String {
+    format!("@archs({})", arch_list_text(m, list))
+}
+
+pub(super) fn view(m: &Model, v: &View) -> J {
+    let select = match v.select {
+        Select::When(t) => json!({ "offset": t.offset, "mask": t.mask, "value": t.value }),
+        Select::Otherwise => J::from("otherwise"),
+        Select::Never => J::Null,
+    };
+    with_meta(m, &v.meta, json!({ "name": v.name, "type": type_str(m, &v.ty), "select": select }))
+}
+
+/// How a view is chosen: `when byte 3 & 0x60 == 0x20`, `otherwise`, `never`.
+pub(super) fn select_text(s: &Select) -> String {
+    match s {
+        Select::When(t) => format!(
+            "when byte {} & {} == {}",
+            t.offset,
+            enum_value_text(t.mask.into()),
+            enum_value_text(t.value.into())
+        ),
+        Select::Otherwise => "otherwise".to_string(),
+        Select::Never => "never".to_string(),
+    }
+}
+
+pub(super) fn view_val(m: &Model, v: &View) -> Val {
+    let sel = match v.select {
+        Select::Never => String::new(),
+        s => format!(" {}", select_text(&s)),
+    };
+    Val { json: view(m, v), text: format!("{}{sel}", type_str(m, &v.ty)) }
+}
+
+pub(super) fn union(m: &Model, u: &Union) -> J {
+    with_meta(
+        m,
+        &u.meta,
+        json!({
+            "name": u.name,
+            "size": u.size,
+            "views": u.views.iter().map(|v| view(m, v)).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+pub(super) fn union_val(m: &Model, u: &Union) -> Val {
+    Val { json: union(m, u), text: format!("size {}, {} views", u.size, u.views.len()) }
+}
+
+fn word(m: &Model, w: &Word) -> J {
+    with_meta(m, &w.meta, json!({ "name": w.name }))
+}
+
+pub(super) fn word_val(m: &Model, w: &Word) -> Val {
+    Val { json: word(m, w), text: w.name.clone() }
+}
+
+pub(super) fn vocab(m: &Model, v: &Vocab) -> J {
+    with_meta(
+        m,
+        &v.meta,
+        json!({ "name": v.name, "words": v.words.iter().map(|w| word(m, w)).collect::<Vec<_>>() }),
+    )
+}
+
+pub(super) fn vocab_val(m: &Model, v: &Vocab) -> Val {
+    let words: Vec<&str> = v.words.iter().map(|w| w.name.as_str()).collect();
+    Val { json: vocab(m, v), text: words.join(" ") }
+}
+
+/// A bit-field's type: `uint`, `bool` or the enum's name.
+pub(super) fn bit_type_str(m: &Model, t: BitType) -> String {
+    match t {
+        BitType::Uint => "uint".to_string(),
+        BitType::Bool => "bool".to_string(),
+        BitType::Enum(e) => m[e].name.clone(),
+    }
 }
 
 fn bitfield(m: &Model, f: &BitField) -> J {
-    with_meta(m, &f.meta, json!({ "name": f.name, "lo": f.lo, "hi": f.hi }))
+    with_meta(
+        m,
+        &f.meta,
+        json!({ "name": f.name, "lo": f.lo, "hi": f.hi, "type": bit_type_str(m, f.ty) }),
+    )
 }
 
 pub(super) fn bitfield_val(m: &Model, f: &BitField) -> Val {
-    Val { json: bitfield(m, f), text: format!("bits {}..{}", f.lo, f.hi) }
+    let ty = match f.ty {
+        BitType::Uint => String::new(),
+        t => format!(" {}", bit_type_str(m, t)),
+    };
+    Val { json: bitfield(m, f), text: format!("bits {}..{}{ty}", f.lo, f.hi) }
 }
 
 fn alt(m: &Model, b: &Bits, a: &Alt) -> J {
@@ -463,12 +624,56 @@ pub(super) fn bits_val(m: &Model, b: &Bits) -> Val {
     }
 }
 
-fn variant(m: &Model, v: &Variant) -> J {
-    with_meta(m, &v.meta, json!({ "name": v.name, "value": v.value }))
+/// The engine words of an opcode.
+pub(super) fn engine_names(m: &Model, v: &Variant) -> Vec<String> {
+    let vocab = m.record.engines.map(|id| &m[id]);
+    v.engines
+        .iter()
+        .map(|&i| {
+            vocab
+                .and_then(|w| w.words.get(i as usize))
+                .map_or_else(|| i.to_string(), |w| w.name.clone())
+        })
+        .collect()
 }
 
-pub(super) fn variant_val(m: &Model, v: &Variant) -> Val {
-    Val { json: variant(m, v), text: enum_value_text(v.value) }
+/// The arm an opcode value selects by itself (a binding without a sub-opcode).
+pub(super) fn opcode_arm(m: &Model, value: u64) -> Option<&str> {
+    m.bindings.iter().find(|b| b.opcode == value && b.sub.is_none()).map(|b| m[b.arm].name.as_str())
+}
+
+/// Whether `e` is the record's discriminant enum (the opcode table).
+pub(super) fn is_opcode_enum(m: &Model, e: &Enum) -> bool {
+    m[m.opcode_enum()].name == e.name
+}
+
+fn variant(m: &Model, e: &Enum, v: &Variant) -> J {
+    let arm = if is_opcode_enum(m, e) { opcode_arm(m, v.value) } else { None };
+    with_meta(
+        m,
+        &v.meta,
+        json!({
+            "name": v.name,
+            "value": v.value,
+            "status": v.status.map(Status::as_str),
+            "engines": engine_names(m, v),
+            "arm": arm,
+        }),
+    )
+}
+
+pub(super) fn variant_val(m: &Model, e: &Enum, v: &Variant) -> Val {
+    let mut text = enum_value_text(v.value);
+    if is_opcode_enum(m, e) {
+        if let Some(a) = opcode_arm(m, v.value) {
+            text.push_str(&format!(" => {a}"));
+        }
+        let engines = engine_names(m, v);
+        if !engines.is_empty() {
+            text.push_str(&format!(" @engine({})", engines.join(", ")));
+        }
+    }
+    Val { json: variant(m, e, v), text }
 }
 
 pub(super) fn enumeration(m: &Model, e: &Enum) -> J {
@@ -478,7 +683,7 @@ pub(super) fn enumeration(m: &Model, e: &Enum) -> J {
         json!({
             "name": e.name,
             "width": e.width.as_str(),
-            "variants": e.variants.iter().map(|v| variant(m, v)).collect::<Vec<_>>(),
+            "variants": e.variants.iter().map(|v| variant(m, e, v)).collect::<Vec<_>>(),
         }),
     )
 }
@@ -507,7 +712,7 @@ pub(super) fn band_val(m: &Model, b: &Band) -> Val {
 }
 
 pub(super) fn binding(m: &Model, b: &Binding) -> J {
-    let op_enum = &m[m.opcode_enum(m[b.arm].record)];
+    let op_enum = &m[m.opcode_enum()];
     let sub = b.sub.as_ref().map_or(J::Null, |s| {
         json!({
             "offset": s.offset,
@@ -524,6 +729,7 @@ pub(super) fn binding(m: &Model, b: &Binding) -> J {
             "opcode_name": op_enum.variant_of(b.opcode).map(|v| v.name.clone()),
             "sub": sub,
             "arm": m[b.arm].name,
+            "mnemonic": b.mnemonic,
         }),
     )
 }
@@ -668,6 +874,7 @@ pub(super) fn arch(m: &Model, id: ArchId) -> J {
             "label": a.label,
             "aliases": a.aliases,
             "inherits": a.inherits.map(|p| m[p].name.clone()),
+            "geometry_known": a.geometry_known,
             "values": values,
         }),
     )
@@ -675,5 +882,6 @@ pub(super) fn arch(m: &Model, id: ArchId) -> J {
 
 pub(super) fn arch_val(m: &Model, id: ArchId) -> Val {
     let a = &m[id];
-    Val { json: arch(m, id), text: format!("generation {} ({})", a.generation, a.label) }
+    let unknown = if a.geometry_known { "" } else { ", geometry unknown" };
+    Val { json: arch(m, id), text: format!("generation {} ({}){unknown}", a.generation, a.label) }
 }

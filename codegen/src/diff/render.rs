@@ -133,9 +133,13 @@ pub(super) fn text(d: &Diff, color: bool) -> String {
         .map(|&c| format!("{} {}", d.count(c), class_name(c)))
         .collect();
     let n = d.changes.len();
+    let steps = match d.opcode_steps() {
+        (0, 0) => String::new(),
+        (added, removed) => format!("; opcodes +{added} -{removed}"),
+    };
     let _ = writeln!(
         out,
-        "{}: {n} change{} ({})",
+        "{}: {n} change{} ({}){steps}",
         st.paint(&[BOLD], &title),
         if n == 1 { "" } else { "s" },
         counts.join(", ")
@@ -208,7 +212,7 @@ pub(super) fn json(d: &Diff) -> String {
         .collect();
     let doc = json!({
         "format": "tpb-isa-diff",
-        "version": 1,
+        "version": 2,
         "old": d.old,
         "new": d.new,
         "summary": {

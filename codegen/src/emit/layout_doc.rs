@@ -1,6 +1,7 @@
-//! `layout_doc.rs`: `docs/isa.md`, the spec as a reference page: every record, struct
-//! and arm as an offset table with provenance and confidence, the opcode map as a
-//! 16×16 grid, and the geometry of every generation side by side.
+//! `layout_doc.rs`: `docs/isa.md`, the spec as a compact reference page: the opcode map
+//! by engine with per-generation availability, the record's preamble, every arm's own
+//! fields per generation layout, the shared structs, groups and unions, and the geometry
+//! of every generation side by side.
 //!
 //! This is the one emitter that writes Markdown rather than Rust, so it builds a
 //! `String`; every line is a pure function of the model.
@@ -18,21 +19,21 @@ pub const HEADER: &str =
 
 /// The whole page.
 pub fn emit(model: &Model) -> String {
-    let mut out = String::with_capacity(64 * 1024);
+    let mut out = String::with_capacity(128 * 1024);
     out.push_str(HEADER);
-    out.push_str("\n\n# The TPB instruction record\n\n");
+    out.push_str("\n\n# The TPB instruction set\n\n");
     out.push_str(
-        "Generated from `isa/` by `cargo xtask gen`. Each table lists a layout's fields in offset \
-         order with the spec's confidence (`certain`, `medium`, `inferred`) and its sources.\n\n",
+        "Generated from `isa/` by `cargo xtask gen`; rustdoc of the `tpb-isa` crate has the \
+         full provenance. Confidence is the spec's (`certain`, `medium`, `inferred`); a field \
+         with its own sources names them, the others share their item's.\n\n",
     );
-    out.push_str(
-        "- [Records](#records)\n- [Structs and groups](#structs-and-groups)\n- [Arms](#arms)\n",
-    );
-    out.push_str("- [Opcode map](#opcode-map)\n- [Geometry](#geometry)\n\n");
-    records(model, &mut out);
-    structs(model, &mut out);
-    arms(model, &mut out);
+    out.push_str("- [Opcode map](#opcode-map)\n- [Record](#record)\n- [Arms](#arms)\n");
+    out.push_str("- [Structs, groups and unions](#structs-groups-and-unions)\n");
+    out.push_str("- [Geometry](#geometry)\n\n");
     opcode_map(model, &mut out);
+    record(model, &mut out);
+    arms(model, &mut out);
+    types(model, &mut out);
     geometry(model, &mut out);
     out
 }
@@ -40,66 +41,6 @@ pub fn emit(model: &Model) -> String {
 /// Text safe inside a Markdown table cell.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
-}
-
-fn sources(meta: &Meta) -> String {
-    meta.sources.iter().map(|s| cell(&code(s))).collect::<Vec<_>>().join("; ")
-}
-
-fn summary(meta: &Meta) -> Option<String> {
-    let first: Vec<&str> =
-        meta.docs.iter().map(|l| l.trim()).take_while(|l| !l.is_empty()).collect();
-    (!first.is_empty()).then(|| first.join(" "))
-}
-
-fn type_name(model: &Model, ty: &FieldType) -> String {
-    match ty {
-        FieldType::Prim(p) => p.as_str().to_owned(),
-        FieldType::Array(t, n) => format!("[{}; {n}]", type_name(model, t)),
-        FieldType::Struct(s) => model[*s].name.clone(),
-        FieldType::Bits(b) => model[*b].name.clone(),
-        FieldType::Enum(e) => model[*e].name.clone(),
-        FieldType::Reserved(n) => format!("reserved[{n}]"),
-    }
-}
-
-fn field_table<'a>(model: &Model, fields: impl Iterator<Item = &'a Field>, out: &mut String) {
-    out.push_str("| offset | size | field | type | confidence | source |\n");
-    out.push_str("| ---: | ---: | --- | --- | --- | --- |\n");
-    for f in fields {
-        let mut src = sources(&f.meta);
-        if let Some(g) = &f.group {
-            let grp = &model[g.group];
-            let via = format!("via `use {}` at +{}", grp.name, g.base);
-            src = if src.is_empty() { via } else { format!("{src}; {via}") };
-        }
-        let _ = writeln!(
-            out,
-            "| +{} | {} | `{}` | `{}` | {} | {} |",
-            f.offset,
-            f.size,
-            f.name,
-            cell(&type_name(model, &f.ty)),
-            f.meta.confidence.as_str(),
-            src
-        );
-    }
-    out.push('\n');
-}
-
-fn item_head(out: &mut String, level: &str, name: &str, meta: &Meta) {
-    let _ = writeln!(out, "{level} `{name}`\n");
-    if let Some(s) = summary(meta) {
-        let _ = writeln!(out, "{}\n", s);
-    }
-    let _ = writeln!(out, "Confidence: **{}**\n", meta.confidence.as_str());
-    if !meta.sources.is_empty() {
-        out.push_str("Sources:\n\n");
-        for s in &meta.sources {
-            let _ = writeln!(out, "- {}", code(s));
-        }
-        out.push('\n');
-    }
 }
 
 /// A code span that holds `s` whatever backticks it contains.
@@ -111,150 +52,285 @@ fn code(s: &str) -> String {
     }
 }
 
-fn records(model: &Model, out: &mut String) {
-    out.push_str("## Records\n\n");
-    for r in &model.records {
-        item_head(out, "###", &r.name, &r.meta);
-        let _ = writeln!(
-            out,
-            "{} bytes; the discriminant (`{}`) is byte {}; every arm starts with this {}-byte preamble.\n",
-            r.size, model[r.discriminant.ty].name, r.discriminant.offset, r.preamble_size
-        );
-        field_table(model, r.preamble.iter(), out);
+/// The first paragraph of the docs, on one line.
+fn summary(meta: &Meta) -> Option<String> {
+    let first: Vec<&str> =
+        meta.docs.iter().map(|l| l.trim()).take_while(|l| !l.is_empty()).collect();
+    (!first.is_empty()).then(|| first.join(" "))
+}
+
+fn type_name(model: &Model, ty: &FieldType) -> String {
+    match ty {
+        FieldType::Prim(p) => p.as_str().to_owned(),
+        FieldType::Array(t, n) => format!("[{}; {n}]", type_name(model, t)),
+        FieldType::Struct(s) => model[*s].name.clone(),
+        FieldType::Union(u) => model[*u].name.clone(),
+        FieldType::Bits(b) => model[*b].name.clone(),
+        FieldType::Enum(e) => model[*e].name.clone(),
+        FieldType::Reserved(n) => format!("reserved[{n}]"),
+        FieldType::Unknown(n) => format!("unknown[{n}]"),
     }
 }
 
-fn structs(model: &Model, out: &mut String) {
-    out.push_str("## Structs and groups\n\n");
-    for s in &model.structs {
-        let what = if s.is_group { "group" } else { "struct" };
-        item_head(out, "###", &s.name, &s.meta);
-        let _ = writeln!(out, "A {what} of {} bytes.\n", s.size);
-        field_table(model, s.fields.iter(), out);
+/// `sunda, cayman` (every arch when `archs` is empty, as in a spec without arch files).
+fn arch_names(model: &Model, archs: &[ArchId]) -> String {
+    if archs.is_empty() {
+        return "every generation".into();
     }
+    archs.iter().map(|a| model[*a].name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+fn field_table<'a>(
+    model: &Model,
+    fields: impl Iterator<Item = &'a Field>,
+    item: &Meta,
+    out: &mut String,
+) {
+    out.push_str("| offset | size | field | type | confidence | note |\n");
+    out.push_str("| ---: | ---: | --- | --- | --- | --- |\n");
+    for f in fields {
+        let mut note: Vec<String> = Vec::new();
+        if let Some(g) = &f.group {
+            note.push(format!("`use {}` at +{}", model[g.group].name, g.base));
+        }
+        if f.meta.sources != item.sources {
+            note.extend(f.meta.sources.iter().map(|s| cell(&code(s))));
+        }
+        if let Some(s) = summary(&f.meta) {
+            note.push(cell(&s));
+        }
+        let _ = writeln!(
+            out,
+            "| +{} | {} | `{}` | `{}` | {} | {} |",
+            f.offset,
+            f.size,
+            f.name,
+            cell(&type_name(model, &f.ty)),
+            f.meta.confidence.as_str(),
+            note.join("; ")
+        );
+    }
+    out.push('\n');
+}
+
+// ---------------------------------------------------------------------------------
+// Opcode map
+// ---------------------------------------------------------------------------------
+
+fn opcode_map(model: &Model, out: &mut String) {
+    out.push_str("## Opcode map\n\n");
+    let e = &model[model.opcode_enum()];
+    let engines = model.record.engines.map(|v| &model[v]);
+    let bands: Vec<&Band> =
+        model.bands.iter().filter(|b| model[b.enum_id].name == e.name).collect();
+    let _ = writeln!(
+        out,
+        "Every value of `{}` ({} values), grouped by the engine that executes it (the first \
+         one the table names). `✓` the value exists on that generation, `·` it does not. \
+         Bands: {}.\n",
+        e.name,
+        e.variants.len(),
+        bands.iter().map(|b| format!("`{}`", b.name)).collect::<Vec<_>>().join(", ")
+    );
+    // Per-generation counts first: the steps between generations at a glance.
+    out.push_str("| engine |");
+    for a in &model.archs {
+        let _ = write!(out, " {} |", a.name);
+    }
+    out.push_str("\n| --- |");
+    out.push_str(&" ---: |".repeat(model.archs.len()));
+    out.push('\n');
+    let engine_of = |v: &Variant| -> String {
+        match (v.engines.first(), engines) {
+            (Some(&i), Some(w)) => w.words.get(i as usize).map_or("?".into(), |w| w.name.clone()),
+            _ => "none".into(),
+        }
+    };
+    let mut groups: Vec<String> = Vec::new();
+    if let Some(w) = engines {
+        groups.extend(w.words.iter().map(|w| w.name.clone()));
+    }
+    groups.push("none".into());
+    groups.retain(|g| e.variants.iter().any(|v| engine_of(v) == *g));
+    let count = |g: Option<&str>, a: ArchId| {
+        e.variants
+            .iter()
+            .filter(|v| g.is_none_or(|g| engine_of(v) == g) && v.meta.available_on(a))
+            .count()
+    };
+    for g in groups.iter().map(|g| Some(g.as_str())).chain([None]) {
+        let _ = write!(out, "| {} |", g.unwrap_or("**all**"));
+        for a in model.arch_ids() {
+            let _ = write!(out, " {} |", count(g, a));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    for g in &groups {
+        let _ = writeln!(out, "### {g}\n");
+        out.push_str("| value | name | arm | status | bands |");
+        for a in &model.archs {
+            let _ = write!(out, " {} |", a.name);
+        }
+        out.push_str("\n| --- | --- | --- | --- | --- |");
+        out.push_str(&" :-: |".repeat(model.archs.len()));
+        out.push('\n');
+        for v in e.variants.iter().filter(|v| engine_of(v) == *g) {
+            let arms: Vec<String> = model
+                .bindings
+                .iter()
+                .filter(|b| b.opcode == v.value)
+                .map(|b| match &b.sub {
+                    Some(s) => {
+                        let sub = s
+                            .enum_id
+                            .and_then(|id| model[id].variant_of(s.value))
+                            .map_or_else(|| s.value.to_string(), |x| x.name.clone());
+                        format!("`{}` (byte {} = {sub})", model[b.arm].name, s.offset)
+                    }
+                    None => format!("`{}`", model[b.arm].name),
+                })
+                .collect();
+            let in_bands: Vec<&str> =
+                bands.iter().filter(|b| b.contains(v.value)).map(|b| b.name.as_str()).collect();
+            let _ = write!(
+                out,
+                "| `{:#04X}` | `{}` | {} | {} | {} |",
+                v.value,
+                v.name,
+                if arms.len() > 3 {
+                    format!("{} and {} more", arms[..3].join(", "), arms.len() - 3)
+                } else {
+                    arms.join(", ")
+                },
+                v.status.map_or("", Status::as_str),
+                in_bands.join(", ")
+            );
+            for a in model.arch_ids() {
+                out.push_str(if v.meta.available_on(a) { " ✓ |" } else { " · |" });
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Layouts
+// ---------------------------------------------------------------------------------
+
+fn record(model: &Model, out: &mut String) {
+    out.push_str("## Record\n\n");
+    let r = &model.record;
+    let what = format!(
+        "{} bytes; the discriminant (`{}`) is byte {}; arms start with this {}-byte preamble \
+         unless they say otherwise.",
+        r.size, model[r.discriminant.ty].name, r.discriminant.offset, r.preamble_size
+    );
+    head(model, out, &r.name, &r.meta, &what);
+    field_table(model, r.preamble.iter(), &r.meta, out);
 }
 
 fn arms(model: &Model, out: &mut String) {
     out.push_str("## Arms\n\n");
+    out.push_str(
+        "Each arm lists the fields it declares (the preamble is above); an arm whose layout \
+         differs by generation has one table per layout.\n\n",
+    );
     for id in model.arm_ids() {
         let arm = &model[id];
-        item_head(out, "###", &arm.name, &arm.meta);
         let binds: Vec<String> = model
             .bindings_of(id)
-            .map(|b| match &b.sub {
-                Some(s) => format!("`{:#04x}` with byte {} == {}", b.opcode, s.offset, s.value),
-                None => format!("`{:#04x}`", b.opcode),
+            .map(|b| {
+                let op = model[model.opcode_enum()]
+                    .variant_of(b.opcode)
+                    .map_or_else(|| format!("{:#04X}", b.opcode), |v| v.name.clone());
+                match &b.sub {
+                    Some(s) => format!("`{op}` with byte {} = {}", s.offset, s.value),
+                    None => format!("`{op}` ({:#04X})", b.opcode),
+                }
             })
             .collect();
-        if binds.is_empty() {
-            out.push_str("Not bound to an opcode: decodable explicitly, not in the dispatch.\n\n");
+        let mut what = if binds.is_empty() {
+            "Not bound to an opcode: decodable explicitly, not in the dispatch.".to_owned()
         } else {
+            format!("Bound to {}.", binds.join(", "))
+        };
+        if !arm.full_preamble {
+            what.push_str(" Declares its own bytes inside the preamble.");
+        }
+        if !model.is_complete(id) {
+            what.push_str(" Partial layout: some bytes are `unknown`.");
+        }
+        head(model, out, &arm.name, &arm.meta, &what);
+        for l in &arm.layouts {
+            if arm.is_per_generation() {
+                let _ = writeln!(out, "On {}:\n", arch_names(model, &l.archs));
+            }
+            field_table(model, l.fields.iter().filter(|f| !f.inherited), &arm.meta, out);
+        }
+    }
+}
+
+fn types(model: &Model, out: &mut String) {
+    out.push_str("## Structs, groups and unions\n\n");
+    for s in &model.structs {
+        let what =
+            format!("A {} of {} bytes.", if s.is_group { "group" } else { "struct" }, s.size);
+        head(model, out, &s.name, &s.meta, &what);
+        field_table(model, s.fields.iter(), &s.meta, out);
+    }
+    for u in &model.unions {
+        let what =
+            format!("A union of {} bytes: {} readings of the same bytes.", u.size, u.views.len());
+        head(model, out, &u.name, &u.meta, &what);
+        out.push_str("| view | type | chosen | on |\n| --- | --- | --- | --- |\n");
+        for v in &u.views {
+            let chosen = match v.select {
+                Select::When(t) => {
+                    format!("when byte {} & {:#04X} == {:#04X}", t.offset, t.mask, t.value)
+                }
+                Select::Otherwise => "otherwise".into(),
+                Select::Never => String::new(),
+            };
+            let on = v.meta.archs.as_ref().map_or_else(String::new, |a| arch_names(model, a));
             let _ = writeln!(
                 out,
-                "Bound to {}. Mnemonic `{}`.\n",
-                binds.join(", "),
-                arm.name.to_lowercase()
+                "| `{}` | `{}` | {} | {} |",
+                v.name,
+                cell(&type_name(model, &v.ty)),
+                chosen,
+                on
             );
         }
-        field_table(model, model.arm_fields(id), out);
-        diagram(model, id, out);
+        out.push('\n');
     }
 }
 
-/// A 4×16 byte diagram: each cell holds the key letter of the field covering it.
-fn diagram(model: &Model, id: ArmId, out: &mut String) {
-    let size = model[model[id].record].size as usize;
-    let fields: Vec<&Field> = model.arm_fields(id).collect();
-    let key = |i: usize| -> char {
-        const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        KEYS.get(i).map_or('?', |&c| c as char)
-    };
-    let mut owner = vec![' '; size];
-    for (i, f) in fields.iter().enumerate() {
-        for b in f.range() {
-            if let Some(o) = owner.get_mut(b as usize) {
-                *o = key(i);
-            }
-        }
+/// The heading of an item, its summary line, confidence, sources and availability.
+fn head(model: &Model, out: &mut String, name: &str, meta: &Meta, what: &str) {
+    let _ = writeln!(out, "### `{name}`\n");
+    let mut line = what.to_owned();
+    if let Some(s) = summary(meta) {
+        line = if line.is_empty() { s } else { format!("{line} {s}") };
     }
-    out.push_str("```text\n     ");
-    for c in 0..16 {
-        let _ = write!(out, " {c:x}");
+    if !line.is_empty() {
+        let _ = writeln!(out, "{line}\n");
     }
-    out.push('\n');
-    for row in 0..size.div_ceil(16) {
-        let _ = write!(out, "+{:02} |", row * 16);
-        for c in 0..16 {
-            let b = row * 16 + c;
-            let Some(&o) = owner.get(b) else { break };
-            let sep = if c == 15 || owner.get(b + 1) != Some(&o) { '|' } else { ' ' };
-            let _ = write!(out, "{o}{sep}");
-        }
-        out.push('\n');
+    let srcs: Vec<String> = meta.sources.iter().map(|s| code(s)).collect();
+    let _ = write!(out, "Confidence **{}**", meta.confidence.as_str());
+    if !srcs.is_empty() {
+        let _ = write!(out, "; sources: {}", srcs.join("; "));
     }
-    let legend: Vec<String> =
-        fields.iter().enumerate().map(|(i, f)| format!("{}={}", key(i), f.name)).collect();
-    let _ = writeln!(out, "{}\n```\n", legend.join(" "));
+    if let Some(archs) = &meta.archs {
+        let _ = write!(out, "; only on {}", arch_names(model, archs));
+    }
+    out.push_str(".\n\n");
 }
 
-fn opcode_map(model: &Model, out: &mut String) {
-    out.push_str("## Opcode map\n\n");
-    let Some(record) = model.records.first() else { return };
-    let eid = record.discriminant.ty;
-    let e = &model[eid];
-    let pseudo = model.bands.iter().find(|b| b.enum_id == eid && b.name == "pseudo");
-    let mask = model.bitmasks.iter().find(|b| b.enum_id == eid);
-    let _ = writeln!(
-        out,
-        "Row = high nibble, column = low nibble of `{}`. `B` a value bound to an arm, `N` named by the spec \
-         but not bound, `p` an unnamed value in the pseudo band, `.` unknown; a trailing `+` means the bit is \
-         set in {}.\n",
-        e.name,
-        mask.map_or("no validator bitmask".to_owned(), |m| format!("the validator bitmask `{}`", m.name))
-    );
-    out.push_str("| | ");
-    out.push_str(&(0..16).map(|c| format!("_{c:X}")).collect::<Vec<_>>().join(" | "));
-    out.push_str(" |\n|---|");
-    out.push_str(&"---|".repeat(16));
-    out.push('\n');
-    for hi in 0..16u64 {
-        let _ = write!(out, "| **{hi:X}_** |");
-        for lo in 0..16u64 {
-            let v = hi << 4 | lo;
-            let mut s = if model.bindings.iter().any(|b| b.opcode == v) {
-                "B".to_owned()
-            } else if e.variant_of(v).is_some() {
-                "N".to_owned()
-            } else if pseudo.is_some_and(|b| b.contains(v)) {
-                "p".to_owned()
-            } else {
-                ".".to_owned()
-            };
-            if mask.is_some_and(|m| m.test(v)) {
-                s.push('+');
-            }
-            let _ = write!(out, " {s} |");
-        }
-        out.push('\n');
-    }
-    out.push('\n');
-    out.push_str("| value | name | bound arms | validator bit |\n| --- | --- | --- | --- |\n");
-    for v in &e.variants {
-        let arms: Vec<String> = model
-            .bindings
-            .iter()
-            .filter(|b| b.opcode == v.value)
-            .map(|b| match &b.sub {
-                Some(s) => format!("`{}` (byte {} == {})", model[b.arm].name, s.offset, s.value),
-                None => format!("`{}`", model[b.arm].name),
-            })
-            .collect();
-        let bit = mask.map_or("", |m| if m.test(v.value) { "set" } else { "clear" });
-        let _ =
-            writeln!(out, "| `{:#04x}` | `{}` | {} | {} |", v.value, v.name, arms.join(", "), bit);
-    }
-    out.push('\n');
-}
+// ---------------------------------------------------------------------------------
+// Geometry
+// ---------------------------------------------------------------------------------
 
 fn show(v: Option<&Value>) -> String {
     match v {
@@ -270,7 +346,11 @@ fn show(v: Option<&Value>) -> String {
 
 fn geometry(model: &Model, out: &mut String) {
     out.push_str("## Geometry\n\n");
-    out.push_str("Every geometry value of every generation (`?`: not given by the sources). Rules are in the crate docs.\n\n");
+    out.push_str(
+        "Every geometry value of every generation (`?`: not given by the sources, `—`: the \
+         generation has no such value, *unknown*: no source gives that generation's \
+         geometry). Rules are in the crate docs.\n\n",
+    );
     out.push_str("| value |");
     for a in &model.archs {
         let _ = write!(out, " {} ({}) |", a.name, a.label);
@@ -285,7 +365,9 @@ fn geometry(model: &Model, out: &mut String) {
         }
         let _ = write!(out, "| `{}` |", item.name);
         for a in model.arch_ids() {
-            let v = if item.meta.available_on(a) {
+            let v = if !model[a].geometry_known {
+                "*unknown*".into()
+            } else if item.meta.available_on(a) {
                 show(model[a].value(g).map(|v| &v.value))
             } else {
                 "—".into()
