@@ -864,7 +864,7 @@ pub fn tensor_descriptors(text: &str) -> Vec<(String, u32, Vec<(u32, u32)>)> {
         for item in c[2].split(';') {
             // "start_addr ADDR4 @0", "int16[2] @4", "base int32 @0", "step_elem int16[1] @4".
             let (lhs, off) = item.rsplit_once('@').unwrap_or_else(|| panic!("1.15 item {item:?}"));
-            let off: u32 = off.trim().split_whitespace().next().unwrap().parse().unwrap();
+            let off: u32 = off.split_whitespace().next().unwrap().parse().unwrap();
             let ty = lhs.split_whitespace().last().unwrap();
             let sz = prim_size(ty).unwrap_or_else(|| match ty {
                 "ADDR4" => 4,
@@ -925,7 +925,7 @@ pub fn binding_corrections(text: &str) -> BTreeMap<u64, (Option<String>, Option<
                 }
                 pending = hex_values(piece);
             }
-            assert!(pending.is_empty() || out.len() > 0, "2.12: dangling values in {body:?}");
+            assert!(pending.is_empty() || !out.is_empty(), "2.12: dangling values in {body:?}");
         }
     }
     out
