@@ -91,9 +91,9 @@ pub fn streams(records: usize) -> Vec<Stream> {
 }
 
 /// Every bound arm equally often: per record an arm drawn uniformly from the bound arms
-/// of `ArmKind::ALL`, then one of its bindings, with random payload bytes; the last
-/// record is the EXIT sentinel, so the EXIT scan walks the whole stream. Decoded on
-/// cayman.
+/// of `ArmKind::ALL`, then one of its bindings, with random payload bytes; the EXIT
+/// sentinel is only the last record, so the EXIT scan walks the whole stream. Decoded
+/// on cayman.
 pub fn uniform_stream(records: usize) -> Stream {
     let bound: Vec<(ArmKind, Vec<usize>)> = ArmKind::ALL
         .iter()
@@ -102,19 +102,19 @@ pub fn uniform_stream(records: usize) -> Stream {
         .collect();
     let mut rng = Rng::new(SEED);
     let mut out = Vec::with_capacity(records * RECORD_SIZE);
-    for _ in 0..records.saturating_sub(1) {
+    while out.len() < records.saturating_sub(1) * RECORD_SIZE {
         let (_, bindings) = &bound[rng.below(bound.len() as u64) as usize];
         let b = &BINDINGS[bindings[rng.below(bindings.len() as u64) as usize]];
         let mut r = rng.record();
-        // A record that happens to be EXIT would end the EXIT scan early.
-        while EXIT.matches(&r) {
-            r = rng.record();
-        }
         r[0] = b.opcode;
         if let Some(s) = b.sub {
             r[s.offset] = s.value;
         }
-        out.extend_from_slice(&r);
+        // EXIT ends a program: only the last record is one, so the EXIT scan walks the
+        // whole stream (its arm is drawn and skipped here).
+        if !EXIT.matches(&r) {
+            out.extend_from_slice(&r);
+        }
     }
     if records > 0 {
         let mut r = rng.record();
