@@ -255,7 +255,10 @@ fn every_bit_field_is_at_its_bit_range() {
         let width = if t.width == 64 { u64::MAX } else { (1u64 << t.width) - 1 };
         for f in t.fields {
             if !(f.lo < f.hi && f.hi <= t.width) {
-                errors.push(format!("{}.{}: bits {}..{} outside the type", t.name, f.name, f.lo, f.hi));
+                errors.push(format!(
+                    "{}.{}: bits {}..{} outside the type",
+                    t.name, f.name, f.lo, f.hi
+                ));
                 continue;
             }
             let ones = if f.hi - f.lo == 64 { u64::MAX } else { (1u64 << (f.hi - f.lo)) - 1 };

@@ -26,7 +26,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     assert_eq!(partial, data.len() % RECORD_SIZE != 0);
-    let naive = (0..data.len()).step_by(RECORD_SIZE).any(|i| data[i] == 0xDF && data.get(i + 12) == Some(&1));
+    let naive = (0..data.len())
+        .step_by(RECORD_SIZE)
+        .any(|i| data[i] == 0xDF && data.get(i + 12) == Some(&1));
     assert_eq!(stream::has_pseudo_exit(data), naive);
     for arch in Arch::ALL {
         let decoded: Vec<_> = stream::decode_all(arch, data).collect();

@@ -20,7 +20,8 @@ use tpb_isa_tests::{copy_dir, load_spec as load, root};
 /// brace at the start of a line, and the file it is in.
 fn arm_text(isa: &Path, name: &str) -> Option<(std::path::PathBuf, String)> {
     let head = format!("arm {name} :");
-    let mut files: Vec<_> = fs::read_dir(isa.join("arms")).ok()?.map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> =
+        fs::read_dir(isa.join("arms")).ok()?.map(|e| e.unwrap().path()).collect();
     files.sort();
     files.into_iter().find_map(|path| {
         let text = fs::read_to_string(&path).ok()?;

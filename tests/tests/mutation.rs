@@ -27,13 +27,19 @@ fn moving_a_field_makes_the_generated_tables_fail_against_the_committed_crate() 
     let text = fs::read_to_string(&ctrl).unwrap();
     let (a, b) = ("    14 src_datasrc  DATA_SRC", "    15 dst_dtype    DTYPE");
     assert!(text.contains(a) && text.contains(b), "the CTRL_AL lines this test edits moved");
-    let text = text.replace(a, "    15 src_datasrc  DATA_SRC").replace(b, "    14 dst_dtype    DTYPE");
+    let text =
+        text.replace(a, "    15 src_datasrc  DATA_SRC").replace(b, "    14 dst_dtype    DTYPE");
     fs::write(&ctrl, text).unwrap();
 
     let model = codegen::load(load(&w.join("isa"), w)).unwrap_or_else(|f| panic!("{}", f.render()));
     let files = codegen::generate(&model);
     let table = |path: &str| -> String {
-        files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} is generated")).contents.clone()
+        files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("{path} is generated"))
+            .contents
+            .clone()
     };
     let arms = table("tests/generated/arms.rs");
     let committed = fs::read_to_string(root.join("tests/generated/arms.rs")).unwrap();
@@ -73,8 +79,14 @@ fn moving_a_field_makes_the_generated_tables_fail_against_the_committed_crate() 
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "the regenerated tables passed against the old crate:\n{stdout}\n{stderr}");
-    assert!(stdout.contains("test every_field_is_at_its_byte_range ... FAILED"), "{stdout}\n{stderr}");
+    assert!(
+        !out.status.success(),
+        "the regenerated tables passed against the old crate:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("test every_field_is_at_its_byte_range ... FAILED"),
+        "{stdout}\n{stderr}"
+    );
     assert!(stdout.contains(" 1 failed"), "only the field test may fail:\n{stdout}");
     let failures: Vec<&str> = stdout.lines().filter(|l| l.contains(": setting it moved")).collect();
     assert_eq!(

@@ -175,7 +175,13 @@ fn eval(model: &Model, arch: ArchId, e: &Expr, params: &[i128]) -> Result<i128, 
 }
 
 /// What the rule returns for `params` on `arch`: guards in order, then the result.
-fn outcome(model: &Model, arch: ArchId, requires: &[Cond], expr: &Expr, params: &[i128]) -> Outcome {
+fn outcome(
+    model: &Model,
+    arch: ArchId,
+    requires: &[Cond],
+    expr: &Expr,
+    params: &[i128],
+) -> Outcome {
     let run = || -> Result<i128, Outcome> {
         for c in requires {
             let l = eval(model, arch, &c.lhs, params)?;
@@ -238,7 +244,13 @@ fn fits_u32(v: i128) -> bool {
 }
 
 /// One `RuleCase` row: the call on the generation's `Geometry` and the expected result.
-fn rule_row(model: &Model, arch: ArchId, item: &GeomItem, params: &[i128], o: &Outcome) -> TokenStream {
+fn rule_row(
+    model: &Model,
+    arch: ArchId,
+    item: &GeomItem,
+    params: &[i128],
+    o: &Outcome,
+) -> TokenStream {
     let v = names::ty(&model[arch].name);
     let f = names::snake(&item.name);
     let args: Vec<Literal> = params.iter().map(|p| Literal::u32_unsuffixed(*p as u32)).collect();
