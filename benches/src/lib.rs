@@ -323,24 +323,30 @@ pub fn scaled_spec(files: &[(String, String)], factor: usize) -> Vec<(String, St
             if !is_arms_file(path) || factor <= 1 {
                 return (path.clone(), text.clone());
             }
+            // Each block is the arm with the attribute and doc lines just above it
+            // (its `@archs` among them).
+            let lines: Vec<&str> = text.lines().collect();
             let mut blocks = Vec::new();
-            let mut cur: Option<String> = None;
-            for line in text.lines() {
-                if line.starts_with("arm ") {
-                    cur = Some(String::new());
+            for (i, line) in lines.iter().enumerate() {
+                if !line.starts_with("arm ") {
+                    continue;
                 }
-                if let Some(b) = cur.as_mut() {
-                    b.push_str(line);
-                    b.push('\n');
-                    if line == "}" {
-                        blocks.push(cur.take().unwrap());
-                    }
+                let mut start = i;
+                while start > 0 && {
+                    let prev = lines[start - 1].trim_start();
+                    prev.starts_with('@') || prev.starts_with("///")
+                } {
+                    start -= 1;
                 }
+                let Some(len) = lines[i..].iter().position(|l| *l == "}") else { continue };
+                blocks.push(lines[start..=i + len].join("\n") + "\n");
             }
             let mut out = text.clone();
             for k in 1..factor {
                 for b in &blocks {
-                    let (head, rest) = b.split_once(" :").expect("an arm header");
+                    let at = b.find("\narm ").map_or(0, |i| i + 1);
+                    let (head, rest) = b[at..].split_once(" :").expect("an arm header");
+                    let head = format!("{}{head}", &b[..at]);
                     out.push('\n');
                     out.push_str(&format!("{head}_S{k} :{rest}"));
                 }
@@ -385,4 +391,42 @@ pub fn run_codegen_timed(
     let t1 = std::time::Instant::now();
     let bytes = codegen::generate(&model).iter().map(|f| f.contents.len()).sum();
     (t1 - t0, t1.elapsed(), bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scaled_spec_checks_with_twice_the_arms() {
+        let base = spec_files(&spec_dir());
+        let spec = scaled_spec(&base, 2);
+        assert_eq!(arm_count(&spec), 2 * arm_count(&base));
+        assert!(run_codegen(&spec) > run_codegen(&base));
+    }
+
+    #[test]
+    fn the_uniform_stream_holds_every_bound_arm_and_ends_with_exit() {
+        let s = uniform_stream(20_000);
+        assert_eq!(s.records(), 20_000);
+        check_round_trip(&s).unwrap();
+        let hist = arm_histogram(&s);
+        for &k in ArmKind::ALL.iter().filter(|k| k.is_bound()) {
+            assert!(hist.contains_key(&Some(k)), "{} is missing", k.name());
+        }
+        let exits = recs(&s.bytes).filter(|r| EXIT.matches(&r[..])).count();
+        assert_eq!(exits, 1);
+        assert!(EXIT.matches(&s.bytes[s.bytes.len() - RECORD_SIZE..]));
+    }
+
+    #[test]
+    fn the_corpus_streams_are_per_engine_and_mixed_and_round_trip() {
+        let streams = corpus_streams(5_000);
+        assert!(streams.len() >= 2, "{:?}", streams.iter().map(|s| &s.name).collect::<Vec<_>>());
+        assert_eq!(streams.last().map(|s| s.name.as_str()), Some("nkipy/mixed"));
+        for s in &streams {
+            assert_eq!(s.records(), 5_000, "{}", s.name);
+            check_round_trip(s).unwrap();
+        }
+    }
 }
