@@ -8,8 +8,8 @@
 //! ```
 //!
 //! Options: `--reps N` (default 7), `--records N` (default 1048576), `--no-codegen`,
-//! `--compile-time` (a clean release build of tpb-isa in a temporary target folder;
-//! slow), `--no-neff`, `--neff-only` (only the NEFF table,
+//! `--compile-time` (clean release builds of tpb-isa, with and without serde, in
+//! temporary target folders; slow), `--no-neff`, `--neff-only` (only the NEFF table,
 //! which builds and runs the release `tpb` on the large corpus NEFF).
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
@@ -215,27 +215,29 @@ fn codegen_table() {
 fn compile_table() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     println!();
-    println!("## compile time: clean `cargo build --release` of one package in a fresh target folder (incl. its dependencies)");
+    println!("## compile time: clean `cargo build --release` of the runtime crate in a fresh target folder (incl. its dependencies)");
     println!();
-    println!("| package | seconds |");
+    println!("| build | seconds |");
     println!("| --- | ---: |");
-    let none: &[&str] = &[];
-    for (pkg, extra) in [("tpb-isa", none)] {
-        let dir =
-            std::env::temp_dir().join(format!("tpb-bench-target-{pkg}-{}", std::process::id()));
+    let builds: [(&str, &[&str]); 2] = [
+        ("tpb-isa", &["-p", "tpb-isa"]),
+        ("tpb-isa --features serde", &["-p", "tpb-isa", "--features", "serde"]),
+    ];
+    for (i, (label, args)) in builds.into_iter().enumerate() {
+        let dir = std::env::temp_dir().join(format!("tpb-bench-target-{i}-{}", std::process::id()));
         let t = Instant::now();
         let status = Command::new(env!("CARGO"))
             .current_dir(&root)
-            .args(["build", "--quiet", "--release", "-p", pkg])
-            .args(extra)
+            .args(["build", "--quiet", "--release"])
+            .args(args)
             .arg("--target-dir")
             .arg(&dir)
             .status();
         let s = t.elapsed().as_secs_f64();
         let _ = std::fs::remove_dir_all(&dir);
         match status {
-            Ok(st) if st.success() => println!("| {pkg} | {s:.1} |"),
-            other => println!("| {pkg} | failed: {other:?} |"),
+            Ok(st) if st.success() => println!("| {label} | {s:.1} |"),
+            other => println!("| {label} | failed: {other:?} |"),
         }
     }
 }
