@@ -278,3 +278,51 @@ fn rule_row(
         RuleCase { call: #call, got: Geometry::#v.#f(#(#args),*), want: #want },
     }
 }
+
+#[cfg(test)]
+mod unit_tests {
+    use super::*;
+    use crate::emit::unit_tests::round_two_model;
+
+    fn table(model: &Model, stem: &str) -> String {
+        let (_, _, tokens) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
+        let file = syn::parse2::<syn::File>(tokens).expect("the table parses");
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn a_per_generation_arm_has_one_row_per_layout_wrapped_in_its_variant() {
+        let arms = table(&round_two_model(), "arms");
+        assert!(
+            arms.contains("layout!(WideArm, WideArm::Old, WideArmOld, WideArmOldRef)"),
+            "{arms}"
+        );
+        assert!(arms.contains("layout!(WideArm, WideArm::New, WideArmNew, WideArmNewRef)"));
+        // The field that differs by generation is at the same bytes in both layouts; a
+        // preamble subset arm places its own discriminant.
+        assert!(arms.contains("field!(WideArmOld, WideArmOldRef, val, 8, 4)"));
+        assert!(arms.contains("field!(WideArmNew, WideArmNewRef, val, 8, 4)"));
+        assert!(arms.contains("field!(Own, OwnRef, opcode, 0, 1)"));
+        assert!(arms.contains("layout!(Own, Own::from, Own, OwnRef)"));
+    }
+
+    #[test]
+    fn every_bit_field_is_a_row_with_its_bit_range() {
+        let bits = table(&round_two_model(), "bits");
+        assert!(bits.contains("bit!(Pair, lo, with_lo, 0, 4)"), "{bits}");
+        assert!(bits.contains("bit!(Pair, hi, with_hi, 4, 7)"));
+        assert!(bits.contains("bit!(Pair, flag, with_flag, 7, 8)"));
+    }
+
+    #[test]
+    fn rule_rows_cover_only_generations_with_a_geometry() {
+        // The project's spec: rules on sunda, cayman and mariana, none on maverick, whose
+        // geometry is unknown.
+        let rules = table(&crate::emit::unit_tests::project_model(), "rules");
+        assert!(rules.contains("Geometry::Cayman.hbm_index(7)"), "{rules}");
+        assert!(rules.contains("want: Ok(3)"));
+        assert!(!rules.contains("Maverick"));
+        // Just outside the guard: the error names the guard as the spec writes it.
+        assert!(rules.contains("guard: \"tpb_idx < num_tpb\""));
+    }
+}
