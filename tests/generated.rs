@@ -50,6 +50,28 @@ pub(crate) struct BitsCase {
     fields: &'static [BitCase],
 }
 
+/// One view of a union.
+pub(crate) struct ViewCase {
+    name: &'static str,
+    /// The generations the view exists on.
+    archs: &'static [Arch],
+    /// `when byte N & MASK == VALUE`, as `(N, MASK, VALUE)`.
+    test: Option<(usize, u8, u8)>,
+    /// Whether the view is the `otherwise` view.
+    otherwise: bool,
+    /// Whether the view read from bytes writes them back unchanged.
+    round_trip: fn(&[u8]) -> bool,
+}
+
+/// One union.
+pub(crate) struct UnionCase {
+    name: &'static str,
+    size: usize,
+    /// The index of the view `view(arch)` returns for some bytes.
+    chosen: fn(Arch, &[u8]) -> usize,
+    views: &'static [ViewCase],
+}
+
 /// One rule call and the result the model computes for it.
 pub(crate) struct RuleCase {
     call: &'static str,
@@ -118,6 +140,23 @@ macro_rules! bit {
     };
 }
 
+/// A view round trip: `view!(Union, getter, from_getter)`.
+macro_rules! view {
+    ($u:ident, $get:ident, $from:ident) => {
+        |b| $u::$from($u(b.try_into().unwrap()).$get()).0[..] == *b
+    };
+}
+
+/// Which view `view(arch)` chose, as its index: `chosen!(Union, UnionView, [Variants])`.
+macro_rules! chosen {
+    ($u:ident, $uv:ident, [$($v:ident),*]) => {
+        |arch, b| {
+            let x = $u(b.try_into().unwrap()).view(arch);
+            [$(matches!(x, $uv::$v(_))),*].iter().position(|&m| m).expect("one view")
+        }
+    };
+}
+
 #[rustfmt::skip]
 #[path = "generated/arms.rs"]
 mod arms;
@@ -127,6 +166,9 @@ mod bits;
 #[rustfmt::skip]
 #[path = "generated/rules.rs"]
 mod rules;
+#[rustfmt::skip]
+#[path = "generated/unions.rs"]
+mod unions;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -278,6 +320,62 @@ fn every_bit_field_is_at_its_bit_range() {
         }
     }
     fail_all("bit-field checks failed", errors);
+}
+
+/// The view the spec chooses on `arch` (isa/README.md, "Unions"): among the views that
+/// exist on it, the first in spec order whose test holds, else the `otherwise` view,
+/// else the first view without a test, else the first.
+fn spec_choice(u: &UnionCase, arch: Arch, b: &[u8]) -> Option<usize> {
+    let on: Vec<usize> = (0..u.views.len()).filter(|&i| u.views[i].archs.contains(&arch)).collect();
+    let holds = |i: &usize| u.views[*i].test.is_some_and(|(o, m, v)| b[o] & m == v);
+    on.iter()
+        .copied()
+        .find(holds)
+        .or_else(|| on.iter().copied().find(|&i| u.views[i].otherwise))
+        .or_else(|| on.iter().copied().find(|&i| u.views[i].test.is_none()))
+        .or_else(|| on.first().copied())
+}
+
+#[test]
+fn every_union_view_round_trips_and_the_spec_chooses_the_view() {
+    let mut errors = Vec::new();
+    let mut rng = Rng(4);
+    for u in unions::UNIONS {
+        let mut inputs: Vec<Vec<u8>> = vec![vec![0; u.size], vec![0xFF; u.size]];
+        for _ in 0..16 {
+            let r = rng.record();
+            inputs.push(r[..u.size].to_vec());
+        }
+        // Bytes that pass each view's test, so every test is taken.
+        for v in u.views {
+            if let Some((o, m, x)) = v.test {
+                for _ in 0..4 {
+                    let mut r = rng.record()[..u.size].to_vec();
+                    r[o] = (r[o] & !m) | x;
+                    inputs.push(r);
+                }
+            }
+        }
+        for b in &inputs {
+            for v in u.views {
+                if !(v.round_trip)(b) {
+                    errors.push(format!("{}.{}: does not round-trip {b:02x?}", u.name, v.name));
+                }
+            }
+            for arch in Arch::ALL {
+                let Some(want) = spec_choice(u, arch, b) else { continue };
+                let got = (u.chosen)(arch, b);
+                if got != want {
+                    errors.push(format!(
+                        "{} on {arch}: view() gives {}, the spec chooses {} for {b:02x?}",
+                        u.name, u.views[got].name, u.views[want].name
+                    ));
+                }
+            }
+        }
+    }
+    errors.dedup();
+    fail_all("union checks failed", errors);
 }
 
 #[test]

@@ -56,9 +56,8 @@ fn moving_a_field_makes_the_generated_tables_fail_against_the_committed_crate() 
     let proj = w.join("mutant");
     fs::create_dir_all(proj.join("generated")).unwrap();
     fs::copy(root.join("tests/generated.rs"), proj.join("generated.rs")).unwrap();
-    for stem in ["arms", "bits", "rules"] {
-        let path = format!("tests/generated/{stem}.rs");
-        fs::write(proj.join(format!("generated/{stem}.rs")), table(&path)).unwrap();
+    for f in files.iter().filter(|f| f.path.starts_with("tests/generated/")) {
+        fs::write(proj.join(&f.path["tests/".len()..]), &f.contents).unwrap();
     }
     let tpb = root.join("tpb-isa").to_string_lossy().replace('\\', "/");
     fs::write(

@@ -15,7 +15,7 @@ use crate::model::*;
 
 use super::arch_set::arch_variant;
 use super::names;
-use super::tokens::usize_lit;
+use super::tokens::{hex, usize_lit};
 
 /// The generated test modules: `(file stem, one-line doc, tokens)`.
 pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, TokenStream)> {
@@ -26,6 +26,11 @@ pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, TokenStream)> {
             arms(model),
         ),
         ("bits", "Every bit-field of every operand type, with its bit range.", bits(model)),
+        (
+            "unions",
+            "Every view of every union, with the generations it exists on and how it is chosen.",
+            unions(model),
+        ),
         (
             "rules",
             "Every geometry rule on every generation with a geometry, inside and just outside its guards, with the result the model computes.",
@@ -106,6 +111,60 @@ fn bits(model: &Model) -> TokenStream {
 
         /// Every operand type with bit-fields, in model order.
         pub(crate) static BITS: &[BitsCase] = &[#(#rows)*];
+    }
+}
+
+/// `unions.rs`: `UNIONS`, one row per union with one `ViewCase` per view: its
+/// generations and its selection test, from which the checker computes the view the
+/// spec chooses.
+fn unions(model: &Model) -> TokenStream {
+    let rows = model.unions.iter().map(|u| {
+        let ty = names::ident(&u.rust);
+        let view_enum = names::ident(&format!("{}View", u.rust));
+        let variants = u.views.iter().map(|v| names::ident(&names::type_str(&v.name)));
+        let views = u.views.iter().map(|v| {
+            let get = names::ident(&v.rust);
+            let from = names::ident(&format!("from_{}", v.rust));
+            let name = v.name.as_str();
+            let archs = model
+                .arch_ids()
+                .filter(|&a| v.meta.available_on(a))
+                .map(|a| arch_variant(model, a));
+            let (test, otherwise) = match v.select {
+                Select::When(t) => {
+                    let (o, m, x) = (usize_lit(t.offset), hex(t.mask.into()), hex(t.value.into()));
+                    (quote! { Some((#o, #m, #x)) }, false)
+                }
+                Select::Otherwise => (quote! { None }, true),
+                Select::Never => (quote! { None }, false),
+            };
+            quote! {
+                ViewCase {
+                    name: #name,
+                    archs: &[#(#archs),*],
+                    test: #test,
+                    otherwise: #otherwise,
+                    round_trip: view!(#ty, #get, #from),
+                },
+            }
+        });
+        let shown = u.rust.as_str();
+        let size = usize_lit(u.size);
+        quote! {
+            UnionCase {
+                name: #shown,
+                size: #size,
+                chosen: chosen!(#ty, #view_enum, [#(#variants),*]),
+                views: &[#(#views)*],
+            },
+        }
+    });
+    quote! {
+        use super::{UnionCase, ViewCase};
+        use tpb_isa::*;
+
+        /// Every union, in model order.
+        pub(crate) static UNIONS: &[UnionCase] = &[#(#rows)*];
     }
 }
 
