@@ -17,7 +17,6 @@ mod layout_doc;
 pub mod names;
 mod opcode;
 mod operand;
-#[cfg(any())]
 mod tests;
 mod tokens;
 mod validate;
@@ -86,16 +85,29 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
                 OutputFile { path, contents }
             })
         });
-        let mut files: Vec<OutputFile> = crate_files
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect();
+        let test_files = s.spawn(move || {
+            tests::emit(model)
+                .into_iter()
+                .map(|(name, what, tokens)| {
+                    let path = format!("{TESTS_DIR}/{name}.rs");
+                    let contents = render(&path, what, tokens);
+                    OutputFile { path, contents }
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut files: Vec<OutputFile> = crate_files.into_iter().map(join).collect();
+        files.extend(join(test_files));
         files.push(OutputFile {
             path: layout_doc::PATH.to_string(),
             contents: layout_doc::emit(model),
         });
         files
     })
+}
+
+/// The result of a render thread; its panic, if any, is the caller's.
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Parse, pretty-print and prepend the header and the module's one-line `//!` doc.

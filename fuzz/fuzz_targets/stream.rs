@@ -1,5 +1,5 @@
-//! Fuzz the stream walker: `records`, `has_pseudo_exit` and `final_inst_validity_check`
-//! never panic, and agree with plain reference definitions.
+//! Fuzz the stream walker: `records`, `decode_all`, `has_pseudo_exit` and
+//! `final_inst_validity_check` never panic, and agree with plain reference definitions.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -26,10 +26,18 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     assert_eq!(partial, data.len() % RECORD_SIZE != 0);
-    let naive = (0..data.len()).step_by(RECORD_SIZE).any(|i| data[i] == 0xDF && data.get(i + 12) == Some(&1));
+    let naive = (0..data.len())
+        .step_by(RECORD_SIZE)
+        .any(|i| data[i] == 0xDF && data.get(i + 12) == Some(&1));
     assert_eq!(stream::has_pseudo_exit(data), naive);
     for arch in Arch::ALL {
-        for engine in [TpbEngType::Pe, TpbEngType::Act, TpbEngType::Pool, TpbEngType::Dve, TpbEngType::Sp] {
+        let decoded: Vec<_> = stream::decode_all(arch, data).collect();
+        assert_eq!(decoded.len(), stream::records(data).len());
+        for item in decoded.iter().filter_map(|i| i.as_ref().ok()) {
+            let (off, inst) = item;
+            assert_eq!(&data[*off..*off + RECORD_SIZE], &inst.encode());
+        }
+        for &engine in TpbEngType::known() {
             let _ = stream::final_inst_validity_check(arch, engine, data);
         }
     }
