@@ -86,9 +86,34 @@ fn field_table<'a>(
     item: &Meta,
     out: &mut String,
 ) {
-    out.push_str("| offset | size | field | type | confidence | note |\n");
-    out.push_str("| ---: | ---: | --- | --- | --- | --- |\n");
-    for f in fields {
+    field_table_keyed(model, fields, item, false, out);
+}
+
+/// The key of the `i`th field in a byte diagram.
+fn key(i: usize) -> char {
+    const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    KEYS.get(i).map_or('*', |&c| c as char)
+}
+
+/// A field table, with a `key` column when a byte diagram follows.
+fn field_table_keyed<'a>(
+    model: &Model,
+    fields: impl Iterator<Item = &'a Field>,
+    item: &Meta,
+    keys: bool,
+    out: &mut String,
+) {
+    if keys {
+        out.push_str("| key | offset | size | field | type | confidence | note |\n");
+        out.push_str("| --- | ---: | ---: | --- | --- | --- | --- |\n");
+    } else {
+        out.push_str("| offset | size | field | type | confidence | note |\n");
+        out.push_str("| ---: | ---: | --- | --- | --- | --- |\n");
+    }
+    for (i, f) in fields.enumerate() {
+        if keys {
+            let _ = write!(out, "| {} ", key(i));
+        }
         let mut note: Vec<String> = Vec::new();
         if let Some(g) = &f.group {
             note.push(format!("`use {}` at +{}", model[g.group].name, g.base));
@@ -267,9 +292,35 @@ fn arms(model: &Model, out: &mut String) {
             if arm.is_per_generation() {
                 let _ = writeln!(out, "On {}:\n", arch_names(model, &l.archs));
             }
-            field_table(model, l.fields.iter().filter(|f| !f.inherited), &arm.meta, out);
+            field_table_keyed(model, l.fields.iter().filter(|f| !f.inherited), &arm.meta, true, out);
+            byte_diagram(l, out);
         }
     }
+}
+
+/// 64 cells, 16 to a row, each holding the key of the field that covers the byte (`.` for
+/// the inherited preamble).
+fn byte_diagram(l: &Layout, out: &mut String) {
+    let mut owner = ['.'; 64];
+    for (i, f) in l.fields.iter().filter(|f| !f.inherited).enumerate() {
+        for b in f.range() {
+            if let Some(c) = owner.get_mut(b as usize) {
+                *c = key(i);
+            }
+        }
+    }
+    out.push_str("```text\n     0 1 2 3 4 5 6 7 8 9 a b c d e f\n");
+    for row in 0..4 {
+        let _ = write!(out, "+{:02} |", row * 16);
+        for c in 0..16 {
+            let b = row * 16 + c;
+            let sep = if c == 15 || owner[b] != owner[b + 1] { '|' } else { ' ' };
+            out.push(owner[b]);
+            out.push(sep);
+        }
+        out.push('\n');
+    }
+    out.push_str("```\n\n");
 }
 
 fn types(model: &Model, out: &mut String) {
