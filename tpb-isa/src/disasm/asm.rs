@@ -93,7 +93,7 @@ fn parse_int(s: &str) -> Option<i128> {
 
 /// Parse an unsigned number that must fit `bits` bits.
 fn parse_uint(s: &str, bits: u32, at: usize, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
-    let v = parse_int(s).ok_or(err(at, AsmErrorKind::BadValue { field, expected }))?;
+    let v = parse_int(s).ok_or_else(|| err(at, AsmErrorKind::BadValue { field, expected }))?;
     if v < 0 || (bits < 64 && v >= 1i128 << bits) || v > i128::from(u64::MAX) {
         return Err(err(at, AsmErrorKind::OutOfRange { field }));
     }
@@ -257,10 +257,11 @@ fn parse_value(s: &str, at: usize, kind: &Kind, field: &'static str, out: &mut [
             let view = u.view(&s[..open]).ok_or_else(bad)?;
             out.fill(0);
             let mut seen = Seen::default();
+            let mut cursor = 0;
             split_items(&s[open + 1..s.len() - 1], |off, item| {
                 let at = at + open + 1 + off;
                 let (k, val, skip) = split_assign(item);
-                assign(view.fields.iter(), u.name, k, at, val, at + skip, out, &mut seen)
+                assign(Leaves::of(view.fields), &mut cursor, u.name, k, at, val, at + skip, out, &mut seen)
             })?;
         }
         Kind::Array(k, n) => {
@@ -334,10 +335,44 @@ impl Seen {
     }
 }
 
-/// `name=value` into `out` by the table `fields` (whose owner, for errors, is `owner`).
+/// A table's leaves as two runs (a shared preamble, then the rest), indexed as one.
+#[derive(Clone, Copy)]
+struct Leaves {
+    head: &'static [FieldDesc],
+    tail: &'static [FieldDesc],
+}
+
+impl Leaves {
+    fn of(fields: &'static [FieldDesc]) -> Leaves {
+        Leaves { head: &[], tail: fields }
+    }
+
+    fn len(&self) -> usize {
+        self.head.len() + self.tail.len()
+    }
+
+    fn get(&self, i: usize) -> &'static FieldDesc {
+        if i < self.head.len() {
+            &self.head[i]
+        } else {
+            &self.tail[i - self.head.len()]
+        }
+    }
+
+    /// The index of the leaf named `name`, searched from `from` on and then from the
+    /// start: a line lists its fields in table order, so the next one is usually next.
+    fn find(&self, name: &str, from: usize) -> Option<usize> {
+        let n = self.len();
+        (from..n).chain(0..from.min(n)).find(|&i| self.get(i).name == name)
+    }
+}
+
+/// `name=value` into `out` by the table `leaves` (whose owner, for errors, is `owner`);
+/// `cursor` is where the next name is looked for first.
 #[allow(clippy::too_many_arguments)]
 fn assign(
-    fields: impl Iterator<Item = &'static FieldDesc>,
+    leaves: Leaves,
+    cursor: &mut usize,
     owner: &'static str,
     name: &str,
     name_at: usize,
@@ -346,14 +381,15 @@ fn assign(
     out: &mut [u8],
     seen: &mut Seen,
 ) -> Result<(), Err1> {
-    let (idx, f) = fields
-        .enumerate()
-        .find(|(_, f)| f.name == name)
-        .ok_or(err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) }))?;
+    let idx = leaves
+        .find(name, *cursor)
+        .ok_or_else(|| err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) }))?;
+    *cursor = idx + 1;
+    let f = leaves.get(idx);
     if !seen.mark(idx) {
         return Err(err(name_at, AsmErrorKind::Duplicate { field: f.name }));
     }
-    let dst = out.get_mut(f.range()).ok_or(err(name_at, AsmErrorKind::OutOfRange { field: f.name }))?;
+    let dst = out.get_mut(f.range()).ok_or_else(|| err(name_at, AsmErrorKind::OutOfRange { field: f.name }))?;
     parse_value(value, value_at, &f.kind, f.name, dst)
 }
 
@@ -429,6 +465,11 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
             }
         }
     };
+    let leaves = match layout {
+        Some(l) => Leaves { head: l.preamble, tail: l.fields },
+        None => Leaves::of(&UNKNOWN_FIELDS),
+    };
+    let mut cursor = 0;
     let mut seen = Seen::default();
     let mut opcode: Option<(u8, usize)> = None;
     loop {
@@ -457,10 +498,7 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
             parse_value(value, v_at, &Kind::Uint(1), "opcode", &mut one)?;
             opcode = Some((one[0], v_at));
         } else {
-            match layout {
-                Some(l) => assign(l.leaves(), owner, name, name_at, value, v_at, &mut out, &mut seen)?,
-                None => assign(UNKNOWN_FIELDS.iter(), owner, name, name_at, value, v_at, &mut out, &mut seen)?,
-            }
+            assign(leaves, &mut cursor, owner, name, name_at, value, v_at, &mut out, &mut seen)?;
         }
         i = end;
     }
