@@ -20,7 +20,7 @@ use std::fmt::Write;
 use tpb_isa::disasm::write_record;
 use tpb_isa::inst::{dispatch, Inst, RECORD_SIZE};
 use tpb_isa::{
-    Arch, ArmKind, D4MrRef, PseudoDmaDirect2dRef, S3LwRef, S3d3Mm, S3d3MmRef, S3Lw, S3s3d3TtRef,
+    Arch, ArmKind, D4MrRef, PseudoDmaDirect2dRef, S3Lw, S3LwRef, S3d3Mm, S3d3MmRef, S3s3d3TtRef,
     S4d4Tr, S4d4TrRef,
 };
 
@@ -317,7 +317,9 @@ pub fn decode(b: &Rec) -> HandInst {
             psum_zero_region: b[47],
             dst: Tensor::read(b, 48),
         }),
-        0x23 | 0xA4 => HandInst::CtrlNo(CtrlNo { pre: Preamble::read(b), payload: bytes_at(b, 12) }),
+        0x23 | 0xA4 => {
+            HandInst::CtrlNo(CtrlNo { pre: Preamble::read(b), payload: bytes_at(b, 12) })
+        }
         0x41 => HandInst::TensorTensor(TensorTensor {
             pre: Preamble::read(b),
             in0_in1_dtype: b[12],
@@ -417,7 +419,13 @@ impl HandInst {
                 put(
                     &mut b,
                     43,
-                    &[x.psum_accumulate_flags, x.row_grp, x.col_grp, x.reserved_xbs, x.psum_zero_region],
+                    &[
+                        x.psum_accumulate_flags,
+                        x.row_grp,
+                        x.col_grp,
+                        x.reserved_xbs,
+                        x.psum_zero_region,
+                    ],
                 );
                 x.dst.write(&mut b, 48);
             }
@@ -438,7 +446,15 @@ impl HandInst {
                 put(
                     &mut b,
                     32,
-                    &[x.in_dtype, x.out_dtype, x.num_active_channels, x.negated, x.op, x.op_dim, x.mask_enable],
+                    &[
+                        x.in_dtype,
+                        x.out_dtype,
+                        x.num_active_channels,
+                        x.negated,
+                        x.op,
+                        x.op_dim,
+                        x.mask_enable,
+                    ],
                 );
                 put(&mut b, 39, &x.reserved1);
                 x.dst.write(&mut b, 44);
@@ -450,7 +466,13 @@ impl HandInst {
                 put(
                     &mut b,
                     32,
-                    &[x.dtype, x.reserved1, x.num_active_channels, x.reserved2, x.serialization_mode],
+                    &[
+                        x.dtype,
+                        x.reserved1,
+                        x.num_active_channels,
+                        x.reserved2,
+                        x.serialization_mode,
+                    ],
                 );
                 put(&mut b, 37, &x.reserved3);
                 put(&mut b, 40, &x.set_value.to_le_bytes());
@@ -460,7 +482,11 @@ impl HandInst {
                 x.pre.write(&mut b);
                 b[12] = x.setter_signature;
                 put(&mut b, 13, &x.unknown0);
-                put(&mut b, 32, &[x.ext_wait_mode, x.ext_wait_idx, x.ext_update_mode, x.ext_update_idx]);
+                put(
+                    &mut b,
+                    32,
+                    &[x.ext_wait_mode, x.ext_wait_idx, x.ext_update_mode, x.ext_update_idx],
+                );
                 put(&mut b, 36, &x.sem_wait_value.to_le_bytes());
                 put(&mut b, 40, &x.sem_update_value.to_le_bytes());
                 put(&mut b, 44, &x.unknown1);

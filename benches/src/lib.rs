@@ -344,7 +344,9 @@ pub fn text_lines(arch: Arch, bytes: &[u8]) -> String {
 #[inline(never)]
 pub fn gen_assemble(arch: Arch, text: &str) -> u64 {
     text.lines().fold(0, |acc, l| {
-        let r = tpb_isa::disasm::assemble_line(arch, l, 1).expect("a line assembles").expect("a record");
+        let r = tpb_isa::disasm::assemble_line(arch, l, 1)
+            .expect("a line assembles")
+            .expect("a record");
         fold(acc, u64::from(r[0]) ^ u64::from(r[63]))
     })
 }
@@ -534,7 +536,9 @@ mod tests {
         let text = text_lines(Arch::Cayman, &mixed);
         let mut back = Vec::new();
         for l in text.lines() {
-            back.extend_from_slice(&tpb_isa::disasm::assemble_line(Arch::Cayman, l, 1).unwrap().unwrap());
+            back.extend_from_slice(
+                &tpb_isa::disasm::assemble_line(Arch::Cayman, l, 1).unwrap().unwrap(),
+            );
         }
         assert!(back == mixed, "the generated text assembles back");
     }
@@ -548,7 +552,8 @@ mod tests {
         let mut n = 0;
         for (i, r) in recs(&s.bytes).enumerate() {
             if hand::OPCODES.contains(&r[0]) {
-                hand::check_record(s.arch, r, &mut text).unwrap_or_else(|e| panic!("record {i}: {e}"));
+                hand::check_record(s.arch, r, &mut text)
+                    .unwrap_or_else(|e| panic!("record {i}: {e}"));
                 n += 1;
             }
         }

@@ -56,8 +56,12 @@ const KERNELS: &[Kernel] = &[
     ("gen: validate, full", false, |c| b::gen_validate_full(c.stream.arch, &c.stream.bytes)),
     ("gen: stream::records walk", false, |c| b::gen_walk(&c.stream.bytes)),
     ("gen: stream::decode_all", false, |c| b::gen_walk_decode(c.stream.arch, &c.stream.bytes)),
-    ("gen: one-field view (dispatch + arm view)", false, |c| b::gen_view(c.stream.arch, &c.stream.bytes)),
-    ("gen: disasm write_record (reused String)", false, |c| b::gen_disasm(c.stream.arch, &c.stream.bytes)),
+    ("gen: one-field view (dispatch + arm view)", false, |c| {
+        b::gen_view(c.stream.arch, &c.stream.bytes)
+    }),
+    ("gen: disasm write_record (reused String)", false, |c| {
+        b::gen_disasm(c.stream.arch, &c.stream.bytes)
+    }),
     ("gen: assemble_line of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
     ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
     ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
@@ -202,7 +206,11 @@ fn decode_table(stream: b::Stream, reps: usize) {
     // Ratios of records per second (above 1: the first kernel is faster).
     let r = |a: &str, b: &str| Some(rate(idx(a))? / rate(idx(b))?);
     let ratios: [(&str, Option<f64>, Option<f64>); 5] = [
-        ("Inst::decode ÷ hand owned decode", r("gen: Inst::decode (owned)", "hand: owned decode"), None),
+        (
+            "Inst::decode ÷ hand owned decode",
+            r("gen: Inst::decode (owned)", "hand: owned decode"),
+            None,
+        ),
         (
             "one-field view ÷ hand single match",
             r("gen: one-field view (dispatch + arm view)", "hand: one-field view (single match)"),
@@ -210,7 +218,10 @@ fn decode_table(stream: b::Stream, reps: usize) {
         ),
         (
             "disasm ÷ hand formatter",
-            r("gen: disasm write_record (reused String)", "hand: formatter (write!, reused String)"),
+            r(
+                "gen: disasm write_record (reused String)",
+                "hand: formatter (write!, reused String)",
+            ),
             None,
         ),
         (
