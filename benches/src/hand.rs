@@ -395,122 +395,178 @@ impl HandInst {
     /// Encode back to the 64 bytes.
     #[inline]
     pub fn encode(&self) -> Rec {
-        let mut b = [0u8; RECORD_SIZE];
         match self {
-            HandInst::Ldweights(x) => {
-                x.pre.write(&mut b);
-                put(&mut b, 12, &x.reserved0);
-                x.src.write(&mut b, 16);
-                put(&mut b, 32, &[x.in_dtype, x.unknown0, x.transpose_mode, x.perf_opt]);
-                put(&mut b, 36, &x.unknown1);
-                put(&mut b, 38, &[x.num_active_rows, x.num_active_cols]);
-                put(&mut b, 40, &x.unknown2);
-                put(&mut b, 44, &[x.row_grp, x.col_grp]);
-                put(&mut b, 46, &x.unknown3);
-            }
-            HandInst::Matmul(x) => {
-                x.pre.write(&mut b);
-                put(&mut b, 12, &x.reserved0);
-                x.src.write(&mut b, 16);
-                put(&mut b, 32, &[x.in_dtype, x.fp32_mode, x.transpose_mode, x.perf_opt]);
-                put(&mut b, 36, &x.reserved_quant);
-                put(&mut b, 38, &[x.num_active_rows, x.num_active_cols, x.out_dtype]);
-                put(&mut b, 41, &x.unknown0);
-                put(
-                    &mut b,
-                    43,
-                    &[
-                        x.psum_accumulate_flags,
-                        x.row_grp,
-                        x.col_grp,
-                        x.reserved_xbs,
-                        x.psum_zero_region,
-                    ],
-                );
-                x.dst.write(&mut b, 48);
-            }
-            HandInst::CtrlNo(x) => {
-                x.pre.write(&mut b);
-                put(&mut b, 12, &x.payload);
-            }
-            HandInst::TensorTensor(x) => {
-                x.pre.write(&mut b);
-                put(&mut b, 12, &[x.in0_in1_dtype, x.out_dtype, x.op, x.num_active_channels]);
-                x.src0.write(&mut b, 16);
-                x.src1.write(&mut b, 32);
-                x.dst.write(&mut b, 48);
-            }
-            HandInst::Transform(x) => {
-                x.pre.write(&mut b);
-                x.src.write(&mut b, 12);
-                put(
-                    &mut b,
-                    32,
-                    &[
-                        x.in_dtype,
-                        x.out_dtype,
-                        x.num_active_channels,
-                        x.negated,
-                        x.op,
-                        x.op_dim,
-                        x.mask_enable,
-                    ],
-                );
-                put(&mut b, 39, &x.reserved1);
-                x.dst.write(&mut b, 44);
-            }
-            HandInst::Memset(x) => {
-                x.pre.write(&mut b);
-                put(&mut b, 12, &x.reserved0);
-                put(&mut b, 28, &x.dst_element_count.to_le_bytes());
-                put(
-                    &mut b,
-                    32,
-                    &[
-                        x.dtype,
-                        x.reserved1,
-                        x.num_active_channels,
-                        x.reserved2,
-                        x.serialization_mode,
-                    ],
-                );
-                put(&mut b, 37, &x.reserved3);
-                put(&mut b, 40, &x.set_value.to_le_bytes());
-                x.dst.write(&mut b, 44);
-            }
-            HandInst::EventSemaphore(x) => {
-                x.pre.write(&mut b);
-                b[12] = x.setter_signature;
-                put(&mut b, 13, &x.unknown0);
-                put(
-                    &mut b,
-                    32,
-                    &[x.ext_wait_mode, x.ext_wait_idx, x.ext_update_mode, x.ext_update_idx],
-                );
-                put(&mut b, 36, &x.sem_wait_value.to_le_bytes());
-                put(&mut b, 40, &x.sem_update_value.to_le_bytes());
-                put(&mut b, 44, &x.unknown1);
-            }
-            HandInst::PseudoDma(x) => {
-                x.pre.write(&mut b);
-                put(&mut b, 12, &[x.dma_configs, x.semaphore, x.sem_increment, x.dge_op]);
-                put(&mut b, 16, &x.src_start_addr.to_le_bytes());
-                put(&mut b, 24, &x.src_step_elem[0].to_le_bytes());
-                put(&mut b, 28, &x.src_step_elem[1].to_le_bytes());
-                put(&mut b, 32, &x.src_num_elem[0].to_le_bytes());
-                put(&mut b, 34, &x.src_num_elem[1].to_le_bytes());
-                put(&mut b, 36, &x.src_elem_size.to_le_bytes());
-                put(&mut b, 38, &[x.src_bound_reg, x.dst_bound_reg]);
-                put(&mut b, 40, &x.dst_start_addr.to_le_bytes());
-                put(&mut b, 48, &x.dst_step_elem[0].to_le_bytes());
-                put(&mut b, 52, &x.dst_step_elem[1].to_le_bytes());
-                put(&mut b, 56, &x.dst_num_elem[0].to_le_bytes());
-                put(&mut b, 58, &x.dst_num_elem[1].to_le_bytes());
-                put(&mut b, 60, &x.dst_elem_size.to_le_bytes());
-                put(&mut b, 62, &[x.in_dtype, x.out_dtype]);
-            }
-            HandInst::Other(r) => b = *r,
+            HandInst::Ldweights(x) => x.encode(),
+            HandInst::Matmul(x) => x.encode(),
+            HandInst::CtrlNo(x) => x.encode(),
+            HandInst::TensorTensor(x) => x.encode(),
+            HandInst::Transform(x) => x.encode(),
+            HandInst::Memset(x) => x.encode(),
+            HandInst::EventSemaphore(x) => x.encode(),
+            HandInst::PseudoDma(x) => x.encode(),
+            HandInst::Other(r) => *r,
         }
+    }
+}
+
+impl Ldweights {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        put(&mut b, 12, &x.reserved0);
+        x.src.write(&mut b, 16);
+        put(&mut b, 32, &[x.in_dtype, x.unknown0, x.transpose_mode, x.perf_opt]);
+        put(&mut b, 36, &x.unknown1);
+        put(&mut b, 38, &[x.num_active_rows, x.num_active_cols]);
+        put(&mut b, 40, &x.unknown2);
+        put(&mut b, 44, &[x.row_grp, x.col_grp]);
+        put(&mut b, 46, &x.unknown3);
+        b
+    }
+}
+
+impl Matmul {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        put(&mut b, 12, &x.reserved0);
+        x.src.write(&mut b, 16);
+        put(&mut b, 32, &[x.in_dtype, x.fp32_mode, x.transpose_mode, x.perf_opt]);
+        put(&mut b, 36, &x.reserved_quant);
+        b[38] = x.num_active_rows;
+        b[39] = x.num_active_cols;
+        b[40] = x.out_dtype;
+        put(&mut b, 41, &x.unknown0);
+        b[43] = x.psum_accumulate_flags;
+        b[44] = x.row_grp;
+        b[45] = x.col_grp;
+        b[46] = x.reserved_xbs;
+        b[47] = x.psum_zero_region;
+        x.dst.write(&mut b, 48);
+        b
+    }
+}
+
+impl CtrlNo {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        put(&mut b, 12, &x.payload);
+        b
+    }
+}
+
+impl TensorTensor {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        put(&mut b, 12, &[x.in0_in1_dtype, x.out_dtype, x.op, x.num_active_channels]);
+        x.src0.write(&mut b, 16);
+        x.src1.write(&mut b, 32);
+        x.dst.write(&mut b, 48);
+        b
+    }
+}
+
+impl Transform {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        x.src.write(&mut b, 12);
+        put(
+            &mut b,
+            32,
+            &[
+                x.in_dtype,
+                x.out_dtype,
+                x.num_active_channels,
+                x.negated,
+                x.op,
+                x.op_dim,
+                x.mask_enable,
+            ],
+        );
+        put(&mut b, 39, &x.reserved1);
+        x.dst.write(&mut b, 44);
+        b
+    }
+}
+
+impl Memset {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        put(&mut b, 12, &x.reserved0);
+        put(&mut b, 28, &x.dst_element_count.to_le_bytes());
+        put(
+            &mut b,
+            32,
+            &[x.dtype, x.reserved1, x.num_active_channels, x.reserved2, x.serialization_mode],
+        );
+        put(&mut b, 37, &x.reserved3);
+        put(&mut b, 40, &x.set_value.to_le_bytes());
+        x.dst.write(&mut b, 44);
+        b
+    }
+}
+
+impl EventSemaphore {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        b[12] = x.setter_signature;
+        put(&mut b, 13, &x.unknown0);
+        put(&mut b, 32, &[x.ext_wait_mode, x.ext_wait_idx, x.ext_update_mode, x.ext_update_idx]);
+        put(&mut b, 36, &x.sem_wait_value.to_le_bytes());
+        put(&mut b, 40, &x.sem_update_value.to_le_bytes());
+        put(&mut b, 44, &x.unknown1);
+        b
+    }
+}
+
+impl PseudoDma {
+    /// Encode back to the 64 bytes.
+    #[inline]
+    pub fn encode(&self) -> Rec {
+        let x = self;
+        let mut b = [0u8; RECORD_SIZE];
+        x.pre.write(&mut b);
+        put(&mut b, 12, &[x.dma_configs, x.semaphore, x.sem_increment, x.dge_op]);
+        put(&mut b, 16, &x.src_start_addr.to_le_bytes());
+        put(&mut b, 24, &x.src_step_elem[0].to_le_bytes());
+        put(&mut b, 28, &x.src_step_elem[1].to_le_bytes());
+        put(&mut b, 32, &x.src_num_elem[0].to_le_bytes());
+        put(&mut b, 34, &x.src_num_elem[1].to_le_bytes());
+        put(&mut b, 36, &x.src_elem_size.to_le_bytes());
+        put(&mut b, 38, &[x.src_bound_reg, x.dst_bound_reg]);
+        put(&mut b, 40, &x.dst_start_addr.to_le_bytes());
+        put(&mut b, 48, &x.dst_step_elem[0].to_le_bytes());
+        put(&mut b, 52, &x.dst_step_elem[1].to_le_bytes());
+        put(&mut b, 56, &x.dst_num_elem[0].to_le_bytes());
+        put(&mut b, 58, &x.dst_num_elem[1].to_le_bytes());
+        put(&mut b, 60, &x.dst_elem_size.to_le_bytes());
+        put(&mut b, 62, &[x.in_dtype, x.out_dtype]);
         b
     }
 }
