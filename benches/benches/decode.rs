@@ -1,10 +1,11 @@
 //! Criterion benches of the record kernels of the generated crate, on every bench
 //! stream: the uniform mix over every bound arm and the corpus streams per engine and
-//! mixed.
+//! mixed; the text form (generated disassembler and assembler); and, on the corpus
+//! streams only, the hand-written comparators (`tpb_isa_benches::hand`), after checking
+//! them against the generated crate on every distinct record.
 //!
 //! `cargo bench -p tpb-isa-benches --bench decode`. For the same-run ratio table use the
 //! `bench-report` binary (see the README); criterion reports each kernel on its own.
-//! The text form (disassembler, assembler) is being rebuilt and is not benched for now.
 
 use std::hint::black_box;
 
@@ -40,6 +41,20 @@ fn kernels(c: &mut Criterion) {
             g.bench_function(name, |bn| bn.iter(|| k(arch, black_box(&s.bytes))));
         }
         g.bench_function("gen_encode", |bn| bn.iter(|| b::gen_encode(black_box(&gen))));
+        g.bench_function("gen_view", |bn| bn.iter(|| b::gen_view(arch, black_box(&s.bytes))));
+        g.bench_function("gen_disasm", |bn| bn.iter(|| b::gen_disasm(arch, black_box(&s.bytes))));
+        let text = b::text_lines(arch, &s.bytes);
+        g.bench_function("gen_assemble", |bn| bn.iter(|| b::gen_assemble(arch, black_box(&text))));
+        drop(text);
+        // The hand comparators cover the corpus opcodes only.
+        if s.name.starts_with("nkipy/") {
+            b::hand::check(arch, &s.bytes).expect("the hand code agrees with the generated crate");
+            let hand = b::hand_decoded(&s.bytes);
+            g.bench_function("hand_decode", |bn| bn.iter(|| b::hand_decode(black_box(&s.bytes))));
+            g.bench_function("hand_view", |bn| bn.iter(|| b::hand_view(black_box(&s.bytes))));
+            g.bench_function("hand_encode", |bn| bn.iter(|| b::hand_encode(black_box(&hand))));
+            g.bench_function("hand_disasm", |bn| bn.iter(|| b::hand_disasm(black_box(&s.bytes))));
+        }
         g.finish();
     }
 }

@@ -26,3 +26,17 @@ pub fn open(file: &[u8]) -> usize {
     let neff = Neff::from_bytes(file, &ReadOptions::default()).expect("a readable NEFF");
     neff.streams().filter_map(|s| s.data).map(|d| d.len() / 64).sum()
 }
+
+/// The whole records of every stream of the NEFF, concatenated, and their generation
+/// (cayman when the NEFF does not name one).
+pub fn records(file: &[u8]) -> (tpb_isa::Arch, Vec<u8>) {
+    let neff = Neff::from_bytes(file, &ReadOptions::default()).expect("a readable NEFF");
+    let mut arch = None;
+    let mut out = Vec::new();
+    for s in neff.streams() {
+        let Some(data) = s.data else { continue };
+        arch = arch.or_else(|| s.graph.arch().and_then(tpb_isa::Arch::from_name));
+        out.extend_from_slice(&data[..data.len() / 64 * 64]);
+    }
+    (arch.unwrap_or(tpb_isa::Arch::Cayman), out)
+}

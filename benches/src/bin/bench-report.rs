@@ -18,8 +18,12 @@
 //! limit's and the owned decoder's medians from the same run.
 //!
 //! One decode table per bench stream: the uniform mix over every bound arm, and the
-//! corpus (`testdata/nkipy/*.neff`) per engine and mixed. The text form is being rebuilt
-//! and has no kernel for now.
+//! corpus (`testdata/nkipy/*.neff`) per engine and mixed. Each table also times the text
+//! form (generated disassembler and assembler) and, on the corpus streams, the
+//! hand-written comparators of `tpb_isa_benches::hand`, which are first checked against
+//! the generated crate on every distinct record of the stream (the report stops if one
+//! disagrees). On the uniform mix the hand rows are n/a: it holds arms the hand code
+//! does not cover.
 
 use std::hint::black_box;
 use std::process::Command;
@@ -31,21 +35,38 @@ use tpb_isa_benches as b;
 struct Ctx {
     stream: b::Stream,
     gen: Vec<Inst>,
+    /// The stream's records decoded by hand; `None` where the hand code does not apply.
+    hand: Option<Vec<b::hand::HandInst>>,
+    /// The generated text of every record, one line each (the assembler's input).
+    text: String,
 }
 
-type Kernel = (&'static str, fn(&Ctx) -> u64);
+/// A kernel: its row name, whether it is a hand comparator (run only where the hand code
+/// applies), and what it runs.
+type Kernel = (&'static str, bool, fn(&Ctx) -> u64);
 
 const KERNELS: &[Kernel] = &[
-    ("limit: stride scan byte 0/12", |c| b::stride_scan(&c.stream.bytes)),
-    ("limit: full read of every u64", |c| b::full_read(&c.stream.bytes)),
-    ("gen: has_pseudo_exit", |c| b::gen_has_pseudo_exit(&c.stream.bytes)),
-    ("gen: dispatch only", |c| b::gen_dispatch(&c.stream.bytes)),
-    ("gen: Inst::decode (owned)", |c| b::gen_decode(c.stream.arch, &c.stream.bytes)),
-    ("gen: encode", |c| b::gen_encode(&c.gen)),
-    ("gen: validate, bitmask only", |c| b::gen_validate_bitmask(&c.stream.bytes)),
-    ("gen: validate, full", |c| b::gen_validate_full(c.stream.arch, &c.stream.bytes)),
-    ("gen: stream::records walk", |c| b::gen_walk(&c.stream.bytes)),
-    ("gen: stream::decode_all", |c| b::gen_walk_decode(c.stream.arch, &c.stream.bytes)),
+    ("limit: stride scan byte 0/12", false, |c| b::stride_scan(&c.stream.bytes)),
+    ("limit: full read of every u64", false, |c| b::full_read(&c.stream.bytes)),
+    ("gen: has_pseudo_exit", false, |c| b::gen_has_pseudo_exit(&c.stream.bytes)),
+    ("gen: dispatch only", false, |c| b::gen_dispatch(&c.stream.bytes)),
+    ("gen: Inst::decode (owned)", false, |c| b::gen_decode(c.stream.arch, &c.stream.bytes)),
+    ("gen: encode", false, |c| b::gen_encode(&c.gen)),
+    ("gen: validate, bitmask only", false, |c| b::gen_validate_bitmask(&c.stream.bytes)),
+    ("gen: validate, full", false, |c| b::gen_validate_full(c.stream.arch, &c.stream.bytes)),
+    ("gen: stream::records walk", false, |c| b::gen_walk(&c.stream.bytes)),
+    ("gen: stream::decode_all", false, |c| b::gen_walk_decode(c.stream.arch, &c.stream.bytes)),
+    ("gen: one-field view (dispatch + arm view)", false, |c| {
+        b::gen_view(c.stream.arch, &c.stream.bytes)
+    }),
+    ("gen: disasm write_record (reused String)", false, |c| {
+        b::gen_disasm(c.stream.arch, &c.stream.bytes)
+    }),
+    ("gen: assemble_line of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
+    ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
+    ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
+    ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
+    ("hand: formatter (write!, reused String)", true, |c| b::hand_disasm(&c.stream.bytes)),
 ];
 
 fn median(v: &mut [Duration]) -> Duration {
@@ -114,69 +135,116 @@ fn decode_table(stream: b::Stream, reps: usize) {
         eprintln!("a record does not round-trip: {e}");
         std::process::exit(1);
     }
+    // The hand comparators run on the corpus streams, once they agree with the generated
+    // crate on every distinct record (fields via encode, the view, the text).
+    let hand = if stream.name.starts_with("nkipy/") {
+        match b::hand::check(stream.arch, &stream.bytes) {
+            Ok(_) => Some(b::hand_decoded(&stream.bytes)),
+            Err(e) => {
+                eprintln!("{}: the hand code disagrees with the generated crate: {e}", stream.name);
+                std::process::exit(1);
+            }
+        }
+    } else {
+        None
+    };
     let records = stream.records();
     let hist = b::arm_histogram(&stream);
     let gen = b::gen_decoded(stream.arch, &stream.bytes);
-    let ctx = Ctx { stream, gen };
+    let text = b::text_lines(stream.arch, &stream.bytes);
+    let ctx = Ctx { stream, gen, hand, text };
+    let runs = |hand: bool| !hand || ctx.hand.is_some();
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); KERNELS.len()];
-    for (_, k) in KERNELS {
-        black_box(k(black_box(&ctx)));
+    for (_, h, k) in KERNELS {
+        if runs(*h) {
+            black_box(k(black_box(&ctx)));
+        }
     }
     for _ in 0..reps {
-        for (i, (_, k)) in KERNELS.iter().enumerate() {
+        for (i, (_, h, k)) in KERNELS.iter().enumerate() {
+            if !runs(*h) {
+                continue;
+            }
             let t = Instant::now();
             black_box(k(black_box(&ctx)));
             times[i].push(t.elapsed());
         }
     }
-    let med: Vec<Duration> = times.iter_mut().map(|t| median(t)).collect();
-    let rate = |i: usize| records as f64 / med[i].as_secs_f64() / 1e6;
-    let idx = |name: &str| KERNELS.iter().position(|(n, _)| *n == name).expect("a kernel name");
-    let stride = rate(idx("limit: stride scan byte 0/12"));
-    let decode = rate(idx("gen: Inst::decode (owned)"));
+    let med: Vec<Option<Duration>> =
+        times.iter_mut().map(|t| (!t.is_empty()).then(|| median(t))).collect();
+    let rate = |i: usize| med[i].map(|m| records as f64 / m.as_secs_f64() / 1e6);
+    let idx = |name: &str| KERNELS.iter().position(|(n, _, _)| *n == name).expect("a kernel name");
+    let stride = rate(idx("limit: stride scan byte 0/12")).expect("always run");
+    let decode = rate(idx("gen: Inst::decode (owned)")).expect("always run");
 
     println!();
     println!(
-        "## decode, stream {} on {} ({records} records, {} arms and {} opaque/unknown; every record encodes back)",
+        "## decode, stream {} on {} ({records} records, {} arms and {} opaque/unknown; every record encodes back{})",
         ctx.stream.name,
         ctx.stream.arch,
         hist.keys().filter(|k| k.is_some()).count(),
         hist.get(&None).copied().unwrap_or(0),
+        if ctx.hand.is_some() {
+            "; hand code checked on every distinct record"
+        } else {
+            "; hand rows n/a: arms the hand code does not cover"
+        },
     );
     println!();
     println!("| kernel | Mrec/s | × stride scan | × owned decode | spread (max/min) |");
     println!("| --- | ---: | ---: | ---: | ---: |");
-    for (i, (name, _)) in KERNELS.iter().enumerate() {
+    for (i, (name, _, _)) in KERNELS.iter().enumerate() {
+        let Some(r) = rate(i) else {
+            println!("| {name} | n/a | n/a | n/a | n/a |");
+            continue;
+        };
         let spread = times[i].iter().max().unwrap().as_secs_f64()
             / times[i].iter().min().unwrap().as_secs_f64();
-        println!(
-            "| {name} | {:.1} | {:.2} | {:.2} | {:.2} |",
-            rate(i),
-            rate(i) / stride,
-            rate(i) / decode,
-            spread
-        );
+        println!("| {name} | {r:.1} | {:.2} | {:.2} | {spread:.2} |", r / stride, r / decode);
     }
 
-    let r = |a: &str, b: &str| rate(idx(a)) / rate(idx(b));
-    let targets: [(&str, f64, f64); 2] = [
+    // Ratios of records per second (above 1: the first kernel is faster).
+    let r = |a: &str, b: &str| Some(rate(idx(a))? / rate(idx(b))?);
+    let ratios: [(&str, Option<f64>, Option<f64>); 5] = [
         (
-            "has_pseudo_exit / stride scan",
-            r("gen: has_pseudo_exit", "limit: stride scan byte 0/12"),
-            0.85,
+            "Inst::decode ÷ hand owned decode",
+            r("gen: Inst::decode (owned)", "hand: owned decode"),
+            None,
         ),
         (
-            "full validate / stride scan",
+            "one-field view ÷ hand single match",
+            r("gen: one-field view (dispatch + arm view)", "hand: one-field view (single match)"),
+            None,
+        ),
+        (
+            "disasm ÷ hand formatter",
+            r(
+                "gen: disasm write_record (reused String)",
+                "hand: formatter (write!, reused String)",
+            ),
+            None,
+        ),
+        (
+            "full validation ÷ stride scan",
             r("gen: validate, full", "limit: stride scan byte 0/12"),
-            0.5,
+            Some(0.5),
+        ),
+        (
+            "has_pseudo_exit ÷ stride scan",
+            r("gen: has_pseudo_exit", "limit: stride scan byte 0/12"),
+            Some(0.85),
         ),
     ];
     println!();
-    println!("| target ({}) | ratio | needed | met |", ctx.stream.name);
+    println!("| ratio of records/s ({}) | ratio | target | met |", ctx.stream.name);
     println!("| --- | ---: | ---: | --- |");
-    for (name, got, need) in targets {
-        let met = if got >= need { "yes" } else { "NO" };
-        println!("| {name} | {got:.2} | {need:.2} | {met} |");
+    for (name, got, need) in ratios {
+        let got_s = got.map_or("n/a".into(), |g| format!("{g:.2}"));
+        let (need_s, met) = match (need, got) {
+            (Some(n), Some(g)) => (format!("{n:.2}"), if g >= n { "yes" } else { "NO" }),
+            _ => ("-".into(), "-"),
+        };
+        println!("| {name} | {got_s} | {need_s} | {met} |");
     }
 }
 
@@ -242,9 +310,10 @@ fn compile_table() {
     }
 }
 
-/// The large corpus NEFF: inflating its payload alone, the full `tpb-neff` open, and the
+/// The large corpus NEFF: inflating its payload alone, the full `tpb-neff` open, the
 /// release `tpb stats` and `tpb disasm --no-hex` on it (whole processes, output to a
-/// sink), each as a ratio to the inflate alone; reps interleaved like the decode table.
+/// sink), and the text of its records in process (generated and hand formatter), each
+/// as a ratio to the inflate alone; reps interleaved like the decode table.
 fn neff_table(reps: usize) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let status = Command::new(env!("CARGO"))
@@ -260,6 +329,11 @@ fn neff_table(reps: usize) {
     let path = b::neff::large_neff();
     let file = std::fs::read(&path).expect("testdata/nkipy/matmul_large.neff");
     let records = b::neff::open(&file);
+    let (arch, recs) = b::neff::records(&file);
+    if let Err(e) = b::hand::check(arch, &recs) {
+        eprintln!("{}: the hand code disagrees with the generated crate: {e}", path.display());
+        std::process::exit(1);
+    }
     let run = |args: &[&str]| {
         let st = Command::new(&tpb)
             .args(args)
@@ -284,6 +358,14 @@ fn neff_table(reps: usize) {
         (
             "(d) tpb disasm --no-hex FILE > sink (process)",
             Box::new(|| run(&["disasm", "--no-hex"])),
+        ),
+        (
+            "(e) gen disasm of its records, in process (write_record, reused String)",
+            Box::new(|| b::gen_disasm(arch, &recs) as usize),
+        ),
+        (
+            "(f) hand formatter of its records, in process (write!, reused String)",
+            Box::new(|| b::hand_disasm(&recs) as usize),
         ),
         (
             "    tpb --version (process start alone)",
@@ -325,5 +407,11 @@ fn neff_table(reps: usize) {
         ms[1] / ms[0],
         ms[2] / ms[0],
         ms[3] / ms[0]
+    );
+    println!(
+        "tpb disasm --no-hex: {:.0} records/s as a process, {:.2}× the time of the generated text alone in process (d/e); the hand formatter takes {:.2}× the time of the generated in process (f/e)",
+        records as f64 / (ms[3] / 1e3),
+        ms[3] / ms[4],
+        ms[5] / ms[4]
     );
 }
