@@ -83,6 +83,10 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
     });
     let op_width = model[record.discriminant.ty].width;
     let read_op = read_disc(op_width, quote! { r.0 });
+    let decode_body = opcode_match(model, record, &|a| {
+        let t = names::ident(&model[a].rust);
+        quote! { Inst::#t(#t::decode_on(arch, b)) }
+    }, &|known| if known { quote! { Inst::Opaque(Raw(*b)) } } else { quote! { Inst::Unknown(Raw(*b)) } });
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
     quote! {
@@ -105,11 +109,9 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             #[must_use]
             #[inline]
             pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
-                match dispatch(b) {
-                    Some(kind) => Inst::decode_as(kind, arch, b),
-                    None if #op(b[DISCRIMINANT_OFFSET]).is_known() => Inst::Opaque(Raw(*b)),
-                    None => Inst::Unknown(Raw(*b)),
-                }
+                // One match on the opcode that builds the arm (`dispatch` then
+                // `decode_as` would be two).
+                #decode_body
             }
 
             /// Decode a record as the arm `kind`, whatever its opcode (for an arm no
@@ -187,7 +189,37 @@ fn read_disc(width: Prim, b: TokenStream) -> TokenStream {
 /// `pub const fn dispatch(b) -> Option<ArmKind>`: a `match` on the discriminant and,
 /// for sub-opcode bindings, on the sub byte.
 fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
+    let body = opcode_match(
+        model,
+        record,
+        &|a| {
+            let t = names::ident(&model[a].rust);
+            quote! { Some(ArmKind::#t) }
+        },
+        &|_| quote! { None },
+    );
+    quote! {
+        /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
+        /// `Inst::Unknown`).
+        #[must_use]
+        #[inline]
+        pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
+            #body
+        }
+    }
+}
+
+/// `match` on the discriminant (and, for sub-opcode bindings, the sub byte) with
+/// `hit(arm)` for a binding and `miss(known)` where none selects, `known` telling
+/// whether the opcode table names the value.
+fn opcode_match(
+    model: &Model,
+    record: &Record,
+    hit: &dyn Fn(ArmId) -> TokenStream,
+    miss: &dyn Fn(bool) -> TokenStream,
+) -> TokenStream {
     let width = disc_width(model, record);
+    let op_enum = &model[record.discriminant.ty];
     let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
     for b in &model.bindings {
         match groups.last_mut() {
@@ -197,41 +229,47 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     }
     let arms = groups.iter().map(|(op, bs)| {
         let lit = hex_width(*op, width.size());
-        let plain = bs.iter().find(|b| b.sub.is_none()).map(|b| {
-            let t = names::ident(&model[b.arm].rust);
-            quote! { Some(ArmKind::#t) }
-        });
-        let fallback = plain.unwrap_or_else(|| quote! { None });
+        let plain = bs.iter().find(|b| b.sub.is_none()).map(|b| hit(b.arm));
+        let fallback = plain.unwrap_or_else(|| miss(op_enum.variant_of(*op).is_some()));
         let subs: Vec<(&SubOpcode, ArmId)> =
             bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
-        let body = sub_match(model, &subs, fallback);
+        let body = sub_match(&subs, fallback, hit);
         quote! { #lit => #body, }
     });
+    // The named values no binding reads are opaque; the rest unknown.
+    let opaque: Vec<proc_macro2::Literal> = op_enum
+        .variants
+        .iter()
+        .filter(|v| !groups.iter().any(|(op, _)| *op == v.value))
+        .map(|v| hex_width(v.value, width.size()))
+        .collect();
+    let (known, unknown) = (miss(true), miss(false));
+    let opaque_arm = if opaque.is_empty() || known.to_string() == unknown.to_string() {
+        quote! {}
+    } else {
+        quote! { #(#opaque)|* => #known, }
+    };
     let disc = read_disc(width, quote! { b });
     quote! {
-        /// Which arm the bindings select for a record, or `None` (`Inst::Unknown`).
-        #[must_use]
-        #[inline]
-        pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
-            match #disc {
-                #(#arms)*
-                _ => None,
-            }
+        match #disc {
+            #(#arms)*
+            #opaque_arm
+            _ => #unknown,
         }
     }
 }
 
-/// Nested `match b[offset] { value => Some(arm), .., _ => fallback }` per sub offset.
-fn sub_match(model: &Model, subs: &[(&SubOpcode, ArmId)], fallback: TokenStream) -> TokenStream {
+/// Nested `match b[offset] { value => hit(arm), .., _ => fallback }` per sub offset.
+fn sub_match(subs: &[(&SubOpcode, ArmId)], fallback: TokenStream, hit: &dyn Fn(ArmId) -> TokenStream) -> TokenStream {
     let Some((first, _)) = subs.first() else { return fallback };
     let offset = first.offset;
     let (here, rest): (Vec<_>, Vec<_>) =
         subs.iter().copied().partition(|(s, _)| s.offset == offset);
-    let inner = sub_match(model, &rest, fallback);
+    let inner = sub_match(&rest, fallback, hit);
     let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, a)| {
         let v = int(s.value);
-        let t = names::ident(&model[*a].rust);
-        quote! { #v => Some(ArmKind::#t), }
+        let body = hit(*a);
+        quote! { #v => #body, }
     });
     let off = usize_lit(offset);
     quote! {
