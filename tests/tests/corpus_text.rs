@@ -59,7 +59,9 @@ fn every_corpus_record_decodes_to_a_named_opcode_and_text_names_no_unknown() {
         for chunk in bytes.chunks_exact(RECORD_SIZE) {
             let r: [u8; RECORD_SIZE] = chunk.try_into().unwrap();
             match Inst::decode(Arch::Cayman, &r) {
-                Inst::Unknown(_) => panic!("{}: opcode {:#04x} is not in the spec", path.display(), r[0]),
+                Inst::Unknown(_) => {
+                    panic!("{}: opcode {:#04x} is not in the spec", path.display(), r[0])
+                }
                 Inst::Opaque(_) => opaque += 1,
                 _ => arms += 1,
             }

@@ -24,7 +24,12 @@ fn round_trip(bytes: [u8; RECORD_SIZE]) {
 /// random with a share of zero bytes, so that "zero fields are not printed" is exercised.
 fn record() -> impl Strategy<Value = [u8; RECORD_SIZE]> {
     let ops = tpb_isa::inst::BINDINGS.iter().map(|b| (b.opcode, b.sub)).collect::<Vec<_>>();
-    (prop::array::uniform32(any::<u8>()), prop::array::uniform32(any::<u8>()), 0..ops.len() + 1, any::<u8>())
+    (
+        prop::array::uniform32(any::<u8>()),
+        prop::array::uniform32(any::<u8>()),
+        0..ops.len() + 1,
+        any::<u8>(),
+    )
         .prop_map(move |(a, b, pick, mask)| {
             let mut r = [0u8; RECORD_SIZE];
             r[..32].copy_from_slice(&a);
@@ -124,7 +129,12 @@ fn operands_with_forms_print_their_form() {
     let r = assemble_line(Arch::Cayman, line, 1).unwrap().unwrap();
     assert_eq!(Inst::decode(Arch::Cayman, &r).kind(), Some(ArmKind::S3Lw));
     let t = text_of(&r);
-    assert!(t.contains("src_mem_pattern.start_addr=immediate{immediate=0x37cfe,partition_offset=0x37cfe}"), "{t}");
+    assert!(
+        t.contains(
+            "src_mem_pattern.start_addr=immediate{immediate=0x37cfe,partition_offset=0x37cfe}"
+        ),
+        "{t}"
+    );
     assert!(t.contains("src_mem_pattern.step_elem=[-1,0,-32]"), "{t}");
     assert_eq!(assemble_line(Arch::Cayman, &t, 1).unwrap(), Some(r));
 }
@@ -139,7 +149,10 @@ fn error(line: &str) -> String {
 #[test]
 fn errors_name_line_column_and_field() {
     assert_eq!(error("\n  frobnicate x=1"), "2:3: unknown mnemonic 'frobnicate'");
-    assert_eq!(error("pseudo_exit_execution colour=1"), "1:23: pseudo_exit_execution has no field 'colour'");
+    assert_eq!(
+        error("pseudo_exit_execution colour=1"),
+        "1:23: pseudo_exit_execution has no field 'colour'"
+    );
     assert_eq!(
         error("pseudo_function_call args_table_var_id=1 args_table_var_id=2"),
         "1:42: field 'args_table_var_id' is given twice"
@@ -148,7 +161,10 @@ fn errors_name_line_column_and_field() {
         error("pseudo_function_begin return_reset_semaphores=256"),
         "1:47: value of field 'return_reset_semaphores' is out of range"
     );
-    assert_eq!(error("pseudo_function_begin function_name=main"), "1:37: field 'function_name' takes a quoted string");
+    assert_eq!(
+        error("pseudo_function_begin function_name=main"),
+        "1:37: field 'function_name' takes a quoted string"
+    );
     assert_eq!(
         error("pseudo_function_begin function_name=\"0123456789012345678901234567890123456\""),
         "1:37: value of field 'function_name' is out of range"
@@ -166,7 +182,9 @@ fn errors_name_line_column_and_field() {
 
 #[test]
 fn unknown_records_show_opcode_and_bytes() {
-    let op = (0..=255u8).find(|&v| !tpb_isa::Opcode(v).is_known()).expect("the spec leaves some values unnamed");
+    let op = (0..=255u8)
+        .find(|&v| !tpb_isa::Opcode(v).is_known())
+        .expect("the spec leaves some values unnamed");
     let mut r = [0u8; RECORD_SIZE];
     r[0] = op;
     r[63] = 0xAB;
@@ -174,7 +192,8 @@ fn unknown_records_show_opcode_and_bytes() {
     let t = text_of(&r);
     assert_eq!(t, format!("unknown opcode={op:#04x} bytes={op:02x}{}ab", "00".repeat(62)));
     assert_eq!(assemble_line(Arch::Cayman, &t, 1).unwrap(), Some(r));
-    let other = format!("unknown opcode={:#04x} bytes={op:02x}{}ab", op.wrapping_add(1), "00".repeat(62));
+    let other =
+        format!("unknown opcode={:#04x} bytes={op:02x}{}ab", op.wrapping_add(1), "00".repeat(62));
     assert_eq!(error(&other), "1:16: field 'opcode' takes the first of the bytes");
 }
 
@@ -194,7 +213,8 @@ fn opaque_records_print_their_opcode_name() {
 
 #[test]
 fn overlapping_bit_fields_must_agree() {
-    let line = "ldweights src_mem_pattern.start_addr=immediate{immediate=0x37cfe,partition_offset=0x1}";
+    let line =
+        "ldweights src_mem_pattern.start_addr=immediate{immediate=0x37cfe,partition_offset=0x1}";
     let e = error(line);
     let col = line.find("0x1}").unwrap() + 1;
     assert_eq!(e, format!("1:{col}: value of field 'src_mem_pattern.start_addr' is out of range"));

@@ -73,7 +73,11 @@ impl Decoded {
         let Inst::PseudoFunctionBegin(f) = &self.inst else { return None };
         let name: String =
             f.function_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
-        Some(if name.is_empty() { self.inst.opcode().name().unwrap_or("?").to_owned() } else { name })
+        Some(if name.is_empty() {
+            self.inst.opcode().name().unwrap_or("?").to_owned()
+        } else {
+            name
+        })
     }
 }
 

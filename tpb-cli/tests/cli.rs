@@ -168,7 +168,8 @@ fn stats_lists_the_bindings_no_record_selects() {
         .iter()
         .filter(|b| !records.iter().any(|r| b.matches(r)))
         .map(|b| {
-            let sub = b.sub.map(|x| format!(" (byte {} == {})", x.offset, x.value)).unwrap_or_default();
+            let sub =
+                b.sub.map(|x| format!(" (byte {} == {})", x.offset, x.value)).unwrap_or_default();
             format!("  {:#04x}{sub} {}", b.opcode, b.arm.name())
         })
         .collect();

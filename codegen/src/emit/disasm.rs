@@ -33,7 +33,8 @@ pub fn emit(model: &Model) -> TokenStream {
     }
     let bits: Vec<TokenStream> =
         cx.used.bits.clone().into_iter().map(|b| cx.bits_desc(&model.bits[b as usize])).collect();
-    let enums: Vec<TokenStream> = cx.used.enums.iter().map(|&e| enum_desc(model, EnumId(e))).collect();
+    let enums: Vec<TokenStream> =
+        cx.used.enums.iter().map(|&e| enum_desc(model, EnumId(e))).collect();
     let mnemonics = mnemonics(model);
     let n = model.arms.len();
     let conf_uses = ["Certain", "Medium", "Inferred"]
@@ -135,103 +136,107 @@ fn enum_desc(model: &Model, id: EnumId) -> TokenStream {
 }
 
 impl Cx<'_> {
-fn bit_kind(&mut self, t: &BitType) -> TokenStream {
-    let model = self.model;
-    match t {
-        BitType::Uint => quote! { BitKind::Uint },
-        BitType::Bool => quote! { BitKind::Bool },
-        BitType::Enum(e) => {
-            self.used.enums.insert(e.0);
-            let i = enum_ident(&model[*e]);
-            quote! { BitKind::Enum(&#i) }
+    fn bit_kind(&mut self, t: &BitType) -> TokenStream {
+        let model = self.model;
+        match t {
+            BitType::Uint => quote! { BitKind::Uint },
+            BitType::Bool => quote! { BitKind::Bool },
+            BitType::Enum(e) => {
+                self.used.enums.insert(e.0);
+                let i = enum_ident(&model[*e]);
+                quote! { BitKind::Enum(&#i) }
+            }
         }
     }
-}
 
-fn bit_desc(&mut self, f: &BitField) -> TokenStream {
-    let name = &f.name;
-    let lo = u8l(f.lo);
-    let hi = u8l(f.hi);
-    let kind = self.bit_kind(&f.ty);
-    quote! { bit(#name, #lo, #hi, #kind) }
-}
-
-fn bits_desc(&mut self, b: &Bits) -> TokenStream {
-    let ident = bits_ident(b);
-    let name = &b.name;
-    let width = u8l(b.width.size());
-    let fields: Vec<TokenStream> = b.fields.iter().map(|f| self.bit_desc(f)).collect();
-    let alts: Vec<TokenStream> = b.alts.iter().map(|a| {
-        let an = &a.name;
-        let select = match &a.when {
-            Some(p) => {
-                let f = &b.fields[p.field as usize];
-                let field = u8l(p.field);
-                let mask = hex(p.mask & (f.mask() >> f.lo));
-                let value = hex(p.value);
-                quote! { Some(Select { field: #field, mask: #mask, value: #value }) }
-            }
-            None => quote! { None },
-        };
-        let fields = a.fields.iter().map(|f| self.bit_desc(f)).collect::<Vec<_>>();
-        quote! { AltDesc { name: #an, select: #select, fields: &[#(#fields),*] } }
-    }).collect();
-    quote! {
-        static #ident: BitsDesc = BitsDesc {
-            name: #name,
-            width: #width,
-            fields: &[#(#fields),*],
-            alts: &[#(#alts),*],
-        };
+    fn bit_desc(&mut self, f: &BitField) -> TokenStream {
+        let name = &f.name;
+        let lo = u8l(f.lo);
+        let hi = u8l(f.hi);
+        let kind = self.bit_kind(&f.ty);
+        quote! { bit(#name, #lo, #hi, #kind) }
     }
-}
 
-/// `SCALAR` kinds: one value, printed without expanding into leaves.
-fn scalar_kind(&mut self, ty: &FieldType) -> Option<TokenStream> {
-    let model = self.model;
-    Some(match ty {
-        FieldType::Prim(Prim::F32) => quote! { F32 },
-        FieldType::Prim(p) => {
-            let w = u8l(p.size());
-            if p.signed() {
-                quote! { Int(#w) }
-            } else {
-                quote! { Uint(#w) }
+    fn bits_desc(&mut self, b: &Bits) -> TokenStream {
+        let ident = bits_ident(b);
+        let name = &b.name;
+        let width = u8l(b.width.size());
+        let fields: Vec<TokenStream> = b.fields.iter().map(|f| self.bit_desc(f)).collect();
+        let alts: Vec<TokenStream> = b
+            .alts
+            .iter()
+            .map(|a| {
+                let an = &a.name;
+                let select = match &a.when {
+                    Some(p) => {
+                        let f = &b.fields[p.field as usize];
+                        let field = u8l(p.field);
+                        let mask = hex(p.mask & (f.mask() >> f.lo));
+                        let value = hex(p.value);
+                        quote! { Some(Select { field: #field, mask: #mask, value: #value }) }
+                    }
+                    None => quote! { None },
+                };
+                let fields = a.fields.iter().map(|f| self.bit_desc(f)).collect::<Vec<_>>();
+                quote! { AltDesc { name: #an, select: #select, fields: &[#(#fields),*] } }
+            })
+            .collect();
+        quote! {
+            static #ident: BitsDesc = BitsDesc {
+                name: #name,
+                width: #width,
+                fields: &[#(#fields),*],
+                alts: &[#(#alts),*],
+            };
+        }
+    }
+
+    /// `SCALAR` kinds: one value, printed without expanding into leaves.
+    fn scalar_kind(&mut self, ty: &FieldType) -> Option<TokenStream> {
+        let model = self.model;
+        Some(match ty {
+            FieldType::Prim(Prim::F32) => quote! { F32 },
+            FieldType::Prim(p) => {
+                let w = u8l(p.size());
+                if p.signed() {
+                    quote! { Int(#w) }
+                } else {
+                    quote! { Uint(#w) }
+                }
             }
-        }
-        FieldType::Enum(e) => {
-            self.used.enums.insert(e.0);
-            let i = enum_ident(&model[*e]);
-            quote! { Enum(&#i) }
-        }
-        FieldType::Bits(id) => {
-            let b = &model[*id];
-            if b.alts.is_empty() && b.fields.is_empty() {
-                let w = u8l(b.width.size());
-                quote! { Uint(#w) }
-            } else {
-                self.used.bits.insert(id.0);
-                let i = bits_ident(b);
-                quote! { Bits(&#i) }
+            FieldType::Enum(e) => {
+                self.used.enums.insert(e.0);
+                let i = enum_ident(&model[*e]);
+                quote! { Enum(&#i) }
             }
-        }
-        FieldType::Union(u) => {
-            self.used.unions.insert(u.0);
-            let i = union_ident(&model[*u]);
-            quote! { Union(&#i) }
-        }
-        FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::I8)) => {
-            let n = u8l(*n);
-            quote! { Str(#n) }
-        }
-        FieldType::Array(t, n) => {
-            let inner = self.scalar_kind(t)?;
-            let n = u8l(*n);
-            quote! { Array(&#inner, #n) }
-        }
-        FieldType::Struct(_) | FieldType::Reserved(_) | FieldType::Unknown(_) => return None,
-    })
-}
+            FieldType::Bits(id) => {
+                let b = &model[*id];
+                if b.alts.is_empty() && b.fields.is_empty() {
+                    let w = u8l(b.width.size());
+                    quote! { Uint(#w) }
+                } else {
+                    self.used.bits.insert(id.0);
+                    let i = bits_ident(b);
+                    quote! { Bits(&#i) }
+                }
+            }
+            FieldType::Union(u) => {
+                self.used.unions.insert(u.0);
+                let i = union_ident(&model[*u]);
+                quote! { Union(&#i) }
+            }
+            FieldType::Array(t, n) if matches!(**t, FieldType::Prim(Prim::I8)) => {
+                let n = u8l(*n);
+                quote! { Str(#n) }
+            }
+            FieldType::Array(t, n) => {
+                let inner = self.scalar_kind(t)?;
+                let n = u8l(*n);
+                quote! { Array(&#inner, #n) }
+            }
+            FieldType::Struct(_) | FieldType::Reserved(_) | FieldType::Unknown(_) => return None,
+        })
+    }
 }
 
 impl Cx<'_> {
@@ -267,7 +272,12 @@ impl Cx<'_> {
                 }
                 return;
             }
-            FieldType::Array(t, n) if matches!(t.leaf(), FieldType::Struct(_) | FieldType::Reserved(_) | FieldType::Unknown(_)) => {
+            FieldType::Array(t, n)
+                if matches!(
+                    t.leaf(),
+                    FieldType::Struct(_) | FieldType::Reserved(_) | FieldType::Unknown(_)
+                ) =>
+            {
                 let stride = model.size_of(t);
                 for i in 0..*n {
                     let role = if t.is_opaque() { Role::Reserved } else { role };
@@ -290,7 +300,9 @@ impl Cx<'_> {
         // The opcode byte, wherever a layout declares it (a union view's offsets are
         // from the union's start, so never there).
         let role = match role {
-            Role::Preamble | Role::Normal if !self.in_view && offset == disc && model.size_of(ty) == 1 => {
+            Role::Preamble | Role::Normal
+                if !self.in_view && offset == disc && model.size_of(ty) == 1 =>
+            {
                 Role::Opcode
             }
             r => r,
@@ -355,7 +367,10 @@ impl Cx<'_> {
         let own: Vec<&Field> = l.fields.iter().filter(|f| f.inherited).collect();
         let rec = &self.model.record.preamble;
         own.len() == rec.len()
-            && own.iter().zip(rec).all(|(a, b)| a.name == b.name && a.offset == b.offset && a.ty == b.ty)
+            && own
+                .iter()
+                .zip(rec)
+                .all(|(a, b)| a.name == b.name && a.offset == b.offset && a.ty == b.ty)
     }
 
     /// The arm's table, and one `static` per layout.
@@ -377,12 +392,17 @@ impl Cx<'_> {
             .map(|l| {
                 let archs = arch_mask(&l.archs);
                 let shared = self.shares_preamble(l);
-                let own: Vec<Field> = l.fields.iter().filter(|f| !(shared && f.inherited)).cloned().collect();
+                let own: Vec<Field> =
+                    l.fields.iter().filter(|f| !(shared && f.inherited)).cloned().collect();
                 let fields = self.layout_fields(&own);
                 let ident = format_ident!("L_{}", l.rust.to_shouty_snake_case());
                 let n = fields.len();
                 statics.push(quote! { static #ident: [FieldDesc; #n] = [#(#fields),*]; });
-                let preamble = if shared { quote! { &PREAMBLE } } else { quote! { &[] } };
+                let preamble = if shared {
+                    quote! { &PREAMBLE }
+                } else {
+                    quote! { &[] }
+                };
                 quote! { LayoutText { archs: #archs, preamble: #preamble, fields: &#ident } }
             })
             .collect();
@@ -401,7 +421,8 @@ impl Cx<'_> {
     /// `OPAQUE`: a record whose opcode no arm reads, its preamble then its payload as bytes.
     fn preamble_and_opaque(&mut self) -> TokenStream {
         let rec = &self.model.record;
-        let preamble: Vec<Field> = rec.preamble.iter().map(|f| Field { inherited: true, ..f.clone() }).collect();
+        let preamble: Vec<Field> =
+            rec.preamble.iter().map(|f| Field { inherited: true, ..f.clone() }).collect();
         let fields = self.layout_fields(&preamble);
         let n = fields.len();
         let off = u8l(rec.preamble_size);

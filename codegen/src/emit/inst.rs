@@ -83,10 +83,21 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
     });
     let op_width = model[record.discriminant.ty].width;
     let read_op = read_disc(op_width, quote! { r.0 });
-    let decode_body = opcode_match(model, record, &|a| {
-        let t = names::ident(&model[a].rust);
-        quote! { Inst::#t(#t::decode_on(arch, b)) }
-    }, &|known| if known { quote! { Inst::Opaque(Raw(*b)) } } else { quote! { Inst::Unknown(Raw(*b)) } });
+    let decode_body = opcode_match(
+        model,
+        record,
+        &|a| {
+            let t = names::ident(&model[a].rust);
+            quote! { Inst::#t(#t::decode_on(arch, b)) }
+        },
+        &|known| {
+            if known {
+                quote! { Inst::Opaque(Raw(*b)) }
+            } else {
+                quote! { Inst::Unknown(Raw(*b)) }
+            }
+        },
+    );
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
     quote! {
@@ -260,7 +271,11 @@ fn opcode_match(
 }
 
 /// Nested `match b[offset] { value => hit(arm), .., _ => fallback }` per sub offset.
-fn sub_match(subs: &[(&SubOpcode, ArmId)], fallback: TokenStream, hit: &dyn Fn(ArmId) -> TokenStream) -> TokenStream {
+fn sub_match(
+    subs: &[(&SubOpcode, ArmId)],
+    fallback: TokenStream,
+    hit: &dyn Fn(ArmId) -> TokenStream,
+) -> TokenStream {
     let Some((first, _)) = subs.first() else { return fallback };
     let offset = first.offset;
     let (here, rest): (Vec<_>, Vec<_>) =

@@ -292,7 +292,13 @@ fn arms(model: &Model, out: &mut String) {
             if arm.is_per_generation() {
                 let _ = writeln!(out, "On {}:\n", arch_names(model, &l.archs));
             }
-            field_table_keyed(model, l.fields.iter().filter(|f| !f.inherited), &arm.meta, true, out);
+            field_table_keyed(
+                model,
+                l.fields.iter().filter(|f| !f.inherited),
+                &arm.meta,
+                true,
+                out,
+            );
             byte_diagram(l, out);
         }
     }

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use tpb_isa::disasm::desc::Role;
-use tpb_isa::Confidence;
 use tpb_isa::inst::BINDINGS;
 use tpb_isa::Arch;
+use tpb_isa::Confidence;
 use tpb_neff::Engine;
 
 use crate::input::{self, Input, Others, Unit};

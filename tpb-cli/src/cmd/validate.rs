@@ -78,7 +78,11 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
     if let Err(e) = records::final_check(arch, engine, unit.bytes) {
         findings += 1;
         let index = if n == 0 { String::from("stream") } else { format!("record {}", n - 1) };
-        writeln!(out, "{index}: final-record check ({arch}, {}): {e}", engine.name().unwrap_or("?"))?;
+        writeln!(
+            out,
+            "{index}: final-record check ({arch}, {}): {e}",
+            engine.name().unwrap_or("?")
+        )?;
     }
     writeln!(out, "{}: {n} records, {findings} finding(s) on {arch}", unit.label)?;
     Ok(findings == 0)

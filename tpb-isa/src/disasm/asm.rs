@@ -1,6 +1,8 @@
 //! The assembler: a line of text back into its 64 bytes, from the generated tables.
 
-use super::desc::{self, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role, Target};
+use super::desc::{
+    self, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role, Target,
+};
 use super::error::{AsmError, AsmErrorKind, Name};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
@@ -92,7 +94,13 @@ fn parse_int(s: &str) -> Option<i128> {
 }
 
 /// Parse an unsigned number that must fit `bits` bits.
-fn parse_uint(s: &str, bits: u32, at: usize, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
+fn parse_uint(
+    s: &str,
+    bits: u32,
+    at: usize,
+    field: &'static str,
+    expected: &'static str,
+) -> Result<u64, Err1> {
     let v = parse_int(s).ok_or_else(|| err(at, AsmErrorKind::BadValue { field, expected }))?;
     if v < 0 || (bits < 64 && v >= 1i128 << bits) || v > i128::from(u64::MAX) {
         return Err(err(at, AsmErrorKind::OutOfRange { field }));
@@ -136,7 +144,13 @@ fn split_assign(item: &str) -> (&str, &str, usize) {
     }
 }
 
-fn parse_bit(s: &str, bit: &BitDesc, at: usize, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
+fn parse_bit(
+    s: &str,
+    bit: &BitDesc,
+    at: usize,
+    field: &'static str,
+    expected: &'static str,
+) -> Result<u64, Err1> {
     let bits = u32::from(bit.hi - bit.lo);
     match bit.kind {
         BitKind::Bool if s == "true" => Ok(1),
@@ -151,7 +165,13 @@ fn parse_bit(s: &str, bit: &BitDesc, at: usize, field: &'static str, expected: &
 }
 
 /// `form{field=value,...}` (or `{...}` for an operand with one reading) into its bits.
-fn parse_bits(s: &str, at: usize, d: &BitsDesc, field: &'static str, expected: &'static str) -> Result<u64, Err1> {
+fn parse_bits(
+    s: &str,
+    at: usize,
+    d: &BitsDesc,
+    field: &'static str,
+    expected: &'static str,
+) -> Result<u64, Err1> {
     let bits = 8 * u32::from(d.width);
     let bad = || err(at, AsmErrorKind::BadValue { field, expected });
     if s.starts_with(|c: char| c.is_ascii_digit()) {
@@ -162,11 +182,20 @@ fn parse_bits(s: &str, at: usize, d: &BitsDesc, field: &'static str, expected: &
         return Err(bad());
     }
     let name = &s[..open];
-    let alt = if name.is_empty() { None } else { Some(d.alts.iter().find(|a| a.name == name).ok_or_else(bad)?) };
+    let alt = if name.is_empty() {
+        None
+    } else {
+        Some(d.alts.iter().find(|a| a.name == name).ok_or_else(bad)?)
+    };
     let skip = alt.and_then(|a| a.select).map(|s| s.field as usize);
     let own = alt.map_or(&[][..], |a| a.fields);
     let printed = || {
-        d.fields.iter().enumerate().filter(move |(i, _)| Some(*i) != skip).map(|(_, b)| b).chain(own.iter())
+        d.fields
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| Some(*i) != skip)
+            .map(|(_, b)| b)
+            .chain(own.iter())
     };
     let mask: u64 = printed().fold(0, |m, b| m | b.mask());
     let (mut v, mut rest) = (0u64, 0u64);
@@ -217,7 +246,13 @@ fn parse_bits(s: &str, at: usize, d: &BitsDesc, field: &'static str, expected: &
 }
 
 /// Parse a value of `kind` from `s` (which starts at byte `at` of the line) into `out`.
-fn parse_value(s: &str, at: usize, kind: &Kind, field: &'static str, out: &mut [u8]) -> Result<(), Err1> {
+fn parse_value(
+    s: &str,
+    at: usize,
+    kind: &Kind,
+    field: &'static str,
+    out: &mut [u8],
+) -> Result<(), Err1> {
     let expected = kind.expected();
     let bad = || err(at, AsmErrorKind::BadValue { field, expected });
     match *kind {
@@ -261,7 +296,17 @@ fn parse_value(s: &str, at: usize, kind: &Kind, field: &'static str, out: &mut [
             split_items(&s[open + 1..s.len() - 1], |off, item| {
                 let at = at + open + 1 + off;
                 let (k, val, skip) = split_assign(item);
-                assign(Leaves::of(view.fields), &mut cursor, u.name, k, at, val, at + skip, out, &mut seen)
+                assign(
+                    Leaves::of(view.fields),
+                    &mut cursor,
+                    u.name,
+                    k,
+                    at,
+                    val,
+                    at + skip,
+                    out,
+                    &mut seen,
+                )
             })?;
         }
         Kind::Array(k, n) => {
@@ -291,7 +336,9 @@ fn parse_value(s: &str, at: usize, kind: &Kind, field: &'static str, out: &mut [
                         Some(b'"') => (b'"', 2),
                         Some(b'\\') => (b'\\', 2),
                         Some(b'x') => {
-                            let h = inner.get(i + 2..i + 4).and_then(|h| u8::from_str_radix(h, 16).ok());
+                            let h = inner
+                                .get(i + 2..i + 4)
+                                .and_then(|h| u8::from_str_radix(h, 16).ok());
                             (h.ok_or_else(bad)?, 4)
                         }
                         _ => return Err(bad()),
@@ -381,15 +428,17 @@ fn assign(
     out: &mut [u8],
     seen: &mut Seen,
 ) -> Result<(), Err1> {
-    let idx = leaves
-        .find(name, *cursor)
-        .ok_or_else(|| err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) }))?;
+    let idx = leaves.find(name, *cursor).ok_or_else(|| {
+        err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) })
+    })?;
     *cursor = idx + 1;
     let f = leaves.get(idx);
     if !seen.mark(idx) {
         return Err(err(name_at, AsmErrorKind::Duplicate { field: f.name }));
     }
-    let dst = out.get_mut(f.range()).ok_or_else(|| err(name_at, AsmErrorKind::OutOfRange { field: f.name }))?;
+    let dst = out
+        .get_mut(f.range())
+        .ok_or_else(|| err(name_at, AsmErrorKind::OutOfRange { field: f.name }))?;
     parse_value(value, value_at, &f.kind, f.name, dst)
 }
 
@@ -442,7 +491,8 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
     }
     let mnemonic = &s[start..i];
     let mut out = [0u8; RECORD_SIZE];
-    let unknown_mnemonic = || err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) });
+    let unknown_mnemonic =
+        || err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) });
     let (layout, owner): (Option<&'static LayoutText>, &'static str) = if mnemonic == UNKNOWN {
         (None, UNKNOWN)
     } else {
@@ -508,7 +558,10 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
         }
         if let Some((op, at)) = opcode {
             if op != out[0] {
-                return Err(err(at, AsmErrorKind::BadValue { field: "opcode", expected: "the first of the bytes" }));
+                return Err(err(
+                    at,
+                    AsmErrorKind::BadValue { field: "opcode", expected: "the first of the bytes" },
+                ));
             }
         }
     }
@@ -525,12 +578,23 @@ fn column(line: &str, at: usize) -> usize {
 /// # Errors
 ///
 /// [`AsmError`] with the column of the offending text.
-pub fn assemble_line(arch: Arch, line: &str, line_no: usize) -> Result<Option<[u8; RECORD_SIZE]>, AsmError> {
-    line_bytes(arch, line).map_err(|e| AsmError { line: line_no, col: column(line, e.at), kind: e.kind })
+pub fn assemble_line(
+    arch: Arch,
+    line: &str,
+    line_no: usize,
+) -> Result<Option<[u8; RECORD_SIZE]>, AsmError> {
+    line_bytes(arch, line).map_err(|e| AsmError {
+        line: line_no,
+        col: column(line, e.at),
+        kind: e.kind,
+    })
 }
 
 /// Assemble text: one record per non-blank line, with line numbers from 1.
-pub fn assemble(arch: Arch, text: &str) -> impl Iterator<Item = Result<[u8; RECORD_SIZE], AsmError>> + '_ {
+pub fn assemble(
+    arch: Arch,
+    text: &str,
+) -> impl Iterator<Item = Result<[u8; RECORD_SIZE], AsmError>> + '_ {
     text.lines().enumerate().filter_map(move |(i, l)| assemble_line(arch, l, i + 1).transpose())
 }
 
@@ -544,7 +608,11 @@ impl Inst {
     pub fn parse(arch: Arch, line: &str) -> Result<Inst, AsmError> {
         match assemble_line(arch, line, 1)? {
             Some(b) => Ok(Inst::decode(arch, &b)),
-            None => Err(AsmError { line: 1, col: 1, kind: AsmErrorKind::Syntax { expected: "a mnemonic" } }),
+            None => Err(AsmError {
+                line: 1,
+                col: 1,
+                kind: AsmErrorKind::Syntax { expected: "a mnemonic" },
+            }),
         }
     }
 }

@@ -349,7 +349,13 @@ impl LayoutText {
 
 /// A leaf row of a generated table.
 #[must_use]
-pub const fn f(name: &'static str, offset: u8, kind: Kind, role: Role, confidence: Confidence) -> FieldDesc {
+pub const fn f(
+    name: &'static str,
+    offset: u8,
+    kind: Kind,
+    role: Role,
+    confidence: Confidence,
+) -> FieldDesc {
     FieldDesc::new(name, offset, kind, role, confidence)
 }
 

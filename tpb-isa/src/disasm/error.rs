@@ -118,4 +118,3 @@ impl fmt::Display for AsmError {
 }
 
 impl core::error::Error for AsmError {}
-

@@ -29,8 +29,8 @@
 //! Printing then parsing gives the same 64 bytes back for every record on every
 //! generation. Neither direction allocates.
 
-pub mod desc;
 mod asm;
+pub mod desc;
 mod error;
 mod print;
 #[cfg(test)]
@@ -39,4 +39,6 @@ mod tests;
 pub use asm::{assemble, assemble_line};
 pub use desc::ArmText;
 pub use error::{AsmError, AsmErrorKind, Name};
-pub use print::{write_arm, write_inst, write_opaque, write_record, write_stream, write_unknown, Text, UNKNOWN};
+pub use print::{
+    write_arm, write_inst, write_opaque, write_record, write_stream, write_unknown, Text, UNKNOWN,
+};

@@ -112,7 +112,9 @@ fn write_bits<W: Write + ?Sized>(f: &mut W, d: &BitsDesc, v: u64) -> fmt::Result
     let mut mask = 0u64;
     let mut first = true;
     let own = alt.map_or(&[][..], |a| a.fields);
-    for (i, bit) in d.fields.iter().enumerate().map(|(i, b)| (Some(i), b)).chain(own.iter().map(|b| (None, b))) {
+    for (i, bit) in
+        d.fields.iter().enumerate().map(|(i, b)| (Some(i), b)).chain(own.iter().map(|b| (None, b)))
+    {
         if i.is_some() && i == skip {
             continue;
         }
@@ -210,7 +212,9 @@ fn implied(binding: Option<&Binding>, field: &FieldDesc) -> Option<u64> {
         return Some(u64::from(b.opcode));
     }
     match b.sub {
-        Some(s) if s.offset == field.offset as usize && field.kind.size() == 1 => Some(u64::from(s.value)),
+        Some(s) if s.offset == field.offset as usize && field.kind.size() == 1 => {
+            Some(u64::from(s.value))
+        }
         _ => None,
     }
 }
@@ -284,7 +288,11 @@ fn opaque_mnemonic(opcode: u8) -> Option<&'static str> {
 /// # Errors
 ///
 /// Only those of `f`.
-pub fn write_opaque<W: Write + ?Sized>(f: &mut W, arch: Arch, record: &[u8; RECORD_SIZE]) -> fmt::Result {
+pub fn write_opaque<W: Write + ?Sized>(
+    f: &mut W,
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> fmt::Result {
     let opcode = record[DISCRIMINANT];
     match opaque_mnemonic(opcode) {
         Some(m) => {
@@ -314,7 +322,11 @@ pub fn write_unknown<W: Write + ?Sized>(f: &mut W, record: &[u8; RECORD_SIZE]) -
 /// # Errors
 ///
 /// Only those of `f`.
-pub fn write_record<W: Write + ?Sized>(f: &mut W, arch: Arch, record: &[u8; RECORD_SIZE]) -> fmt::Result {
+pub fn write_record<W: Write + ?Sized>(
+    f: &mut W,
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> fmt::Result {
     match dispatch(record) {
         Some(kind) => write_arm(f, kind, arch, record),
         None if Opcode(record[DISCRIMINANT]).is_known() => write_opaque(f, arch, record),

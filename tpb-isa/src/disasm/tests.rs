@@ -58,7 +58,12 @@ fn every_opcode_round_trips_on_every_generation() {
                     r[12] = (seed % 10) as u8;
                 }
                 let t = Buf::of(arch, &r);
-                assert_eq!(assemble_line(arch, t.as_str(), 1), Ok(Some(r)), "{arch:?}: {}", t.as_str());
+                assert_eq!(
+                    assemble_line(arch, t.as_str(), 1),
+                    Ok(Some(r)),
+                    "{arch:?}: {}",
+                    t.as_str()
+                );
                 // Parsing then printing gives the same text.
                 let again = Buf::of(arch, &r);
                 assert_eq!(again.as_str(), t.as_str());
@@ -93,7 +98,9 @@ fn a_listing_line_assembles_as_its_text_column() {
 fn errors_name_the_line_and_column() {
     let e = assemble_line(Arch::Cayman, "  deadbeef x=1", 3).unwrap_err();
     assert_eq!((e.line, e.col), (3, 3));
-    assert!(matches!(e.kind, AsmErrorKind::UnknownMnemonic { mnemonic } if mnemonic.as_str() == "deadbeef"));
+    assert!(
+        matches!(e.kind, AsmErrorKind::UnknownMnemonic { mnemonic } if mnemonic.as_str() == "deadbeef")
+    );
     let m = crate::generated::inst::BINDINGS[0].mnemonic;
     let mut line = Buf { b: [0; 4096], n: 0 };
     fmt::write(&mut line, format_args!("{m} no_such_field=1")).unwrap();
