@@ -495,6 +495,53 @@ pub fn run_codegen_timed(
     (t1 - t0, t1.elapsed(), bytes)
 }
 
+/// The files `cargo xtask gen` would write for `files` (path, contents).
+pub fn generated_files(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut sources = codegen::Sources::new();
+    for (p, t) in files {
+        sources.add(p.clone(), t.clone());
+    }
+    let model = match codegen::load(sources) {
+        Ok(m) => m,
+        Err(f) => panic!("the bench spec does not check:\n{}", f.short()),
+    };
+    codegen::generate(&model).into_iter().map(|f| (f.path.to_string(), f.contents)).collect()
+}
+
+/// A workspace at `to` holding only a copy of `tpb-isa` whose `src/generated/` is
+/// `generated`'s (the workspace's manifest, lock file and README, which the crate's
+/// doctest includes, beside it), to build the runtime crate of another spec.
+pub fn runtime_workspace(
+    root: &Path,
+    to: &Path,
+    generated: &[(String, String)],
+) -> std::io::Result<()> {
+    copy_dir(&root.join("tpb-isa"), &to.join("tpb-isa"))?;
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    let members = manifest.lines().find(|l| l.starts_with("members")).unwrap_or_default();
+    std::fs::write(to.join("Cargo.toml"), manifest.replace(members, "members = [\"tpb-isa\"]"))?;
+    std::fs::copy(root.join("Cargo.lock"), to.join("Cargo.lock"))?;
+    std::fs::copy(root.join("README.md"), to.join("README.md"))?;
+    for (path, contents) in generated.iter().filter(|(p, _)| p.starts_with("tpb-isa/")) {
+        std::fs::write(to.join(path), contents)?;
+    }
+    Ok(())
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            std::fs::copy(entry.path(), dest)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

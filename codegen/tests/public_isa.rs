@@ -13,6 +13,9 @@
 //!
 //! The spec directory is `$TPB_SPEC_DIR` if set, else `isa/` next to this crate.
 
+// The notes' tables are tuples indexed by generation (0..4 = sunda..maverick).
+#![allow(clippy::type_complexity, clippy::needless_range_loop)]
+
 #[path = "public_isa/notes.rs"]
 mod notes;
 
@@ -778,7 +781,7 @@ fn raw(f: &Field) -> bool {
 }
 
 fn payload(l: &Layout) -> impl Iterator<Item = &Field> {
-    l.fields.iter().filter(|f| !f.inherited && !(f.offset == 0 && f.name == "opcode"))
+    l.fields.iter().filter(|f| !(f.inherited || f.offset == 0 && f.name == "opcode"))
 }
 
 fn known(arm: &Arm) -> Known {
@@ -1333,7 +1336,7 @@ fn addr4_aperture_disagreement_is_kept() {
     let mut notes_fields = Vec::new();
     for part in para.split('[').skip(1) {
         let (range, _) = part.split_once(']').unwrap();
-        let (hi, lo) = range.split_once(':').map(|(a, b)| (a, b)).unwrap_or((range, range));
+        let (hi, lo) = range.split_once(':').unwrap_or((range, range));
         notes_fields.push((lo.parse::<u32>().unwrap(), hi.parse::<u32>().unwrap() + 1));
     }
     assert_eq!(

@@ -106,7 +106,7 @@ pseudo_exit_execution   ; the end
     assert_eq!(&recs[1][12..19], b"kernel\x01");
     assert_eq!(recs[1][48..52], 0x1234u32.to_le_bytes());
     assert_eq!((recs[2][0], recs[2][12]), (0xDF, 1));
-    let printed: Vec<String> = recs.iter().map(|r| text_of(r)).collect();
+    let printed: Vec<String> = recs.iter().map(text_of).collect();
     assert_eq!(
         printed,
         [

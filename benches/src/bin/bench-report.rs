@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Options: `--reps N` (default 7), `--records N` (default 1048576), `--no-codegen`,
-//! `--compile-time` (clean release builds of tpb-isa, with and without serde, in
-//! temporary target folders; slow), `--no-neff`, `--neff-only` (only the NEFF table,
+//! `--compile-time` (clean debug and release builds of tpb-isa generated from the spec
+//! × 1 and × `--compile-scale N` (default 20), in temporary workspaces; slow;
+//! `--compile-only` runs that table alone), `--no-neff`, `--neff-only` (only the NEFF table,
 //! which builds and runs the release `tpb` on the large corpus NEFF).
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
@@ -115,6 +116,10 @@ fn main() {
         neff_table(reps);
         return;
     }
+    if args.iter().any(|a| a == "--compile-only") {
+        compile_table(arg_value(&args, "--compile-scale").unwrap_or(20));
+        return;
+    }
 
     for stream in b::streams(records) {
         decode_table(stream, reps);
@@ -126,7 +131,7 @@ fn main() {
         neff_table(reps);
     }
     if args.iter().any(|a| a == "--compile-time") {
-        compile_table();
+        compile_table(arg_value(&args, "--compile-scale").unwrap_or(20));
     }
 }
 
@@ -280,33 +285,63 @@ fn codegen_table() {
     }
 }
 
-fn compile_table() {
+/// Clean builds of the runtime crate generated from the committed spec × 1 and × `scale`
+/// (the codegen table's scaled spec), debug and release, each in a temporary workspace
+/// holding only `tpb-isa` and a fresh target folder; with the generated lines per arm.
+fn compile_table(scale: usize) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let base = b::spec_files(&b::spec_dir());
     println!();
-    println!("## compile time: clean `cargo build --release` of the runtime crate in a fresh target folder (incl. its dependencies)");
+    println!("## compile time: clean `cargo build -p tpb-isa` of the crate generated from the scaled spec, in a fresh target folder");
     println!();
-    println!("| build | seconds |");
-    println!("| --- | ---: |");
-    let builds: [(&str, &[&str]); 2] = [
-        ("tpb-isa", &["-p", "tpb-isa"]),
-        ("tpb-isa --features serde", &["-p", "tpb-isa", "--features", "serde"]),
-    ];
-    for (i, (label, args)) in builds.into_iter().enumerate() {
-        let dir = std::env::temp_dir().join(format!("tpb-bench-target-{i}-{}", std::process::id()));
-        let t = Instant::now();
-        let status = Command::new(env!("CARGO"))
-            .current_dir(&root)
-            .args(["build", "--quiet", "--release"])
-            .args(args)
-            .arg("--target-dir")
-            .arg(&dir)
-            .status();
-        let s = t.elapsed().as_secs_f64();
-        let _ = std::fs::remove_dir_all(&dir);
-        match status {
-            Ok(st) if st.success() => println!("| {label} | {s:.1} |"),
-            other => println!("| {label} | failed: {other:?} |"),
+    println!("| spec | arms | runtime lines | lines per arm | test-table lines | debug s | release s | release + serde s |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut factors = vec![1];
+    if scale > 1 {
+        factors.push(scale);
+    }
+    for factor in factors {
+        let spec = b::scaled_spec(&base, factor);
+        let arms = b::arm_count(&spec);
+        let files = b::generated_files(&spec);
+        let lines = |prefix: &str| -> usize {
+            files.iter().filter(|(p, _)| p.starts_with(prefix)).map(|(_, t)| t.lines().count()).sum()
+        };
+        let (runtime, tests) = (lines("tpb-isa/"), lines("tests/"));
+        let w = std::env::temp_dir().join(format!("tpb-bench-compile-{factor}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&w);
+        if let Err(e) = b::runtime_workspace(&root, &w, &files) {
+            println!("| committed × {factor} | {arms} | {runtime} | | {tests} | workspace: {e} | | |");
+            continue;
         }
+        let time = |release: bool, features: &[&str]| -> String {
+            let target = w.join("target");
+            let _ = std::fs::remove_dir_all(&target);
+            let t = Instant::now();
+            let mut cmd = Command::new(env!("CARGO"));
+            cmd.current_dir(&w).args(["build", "--quiet", "--offline", "-p", "tpb-isa"]);
+            if release {
+                cmd.arg("--release");
+            }
+            cmd.args(features).arg("--target-dir").arg(&target);
+            match cmd.stderr(std::process::Stdio::piped()).output() {
+                Ok(out) if out.status.success() => format!("{:.1}", t.elapsed().as_secs_f64()),
+                Ok(out) => {
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    let first = err.lines().find(|l| l.starts_with("error")).unwrap_or("");
+                    format!("failed: {first}")
+                }
+                Err(e) => format!("failed: {e}"),
+            }
+        };
+        let debug = time(false, &[]);
+        let release = time(true, &[]);
+        let serde = time(true, &["--features", "serde"]);
+        let _ = std::fs::remove_dir_all(&w);
+        println!(
+            "| committed × {factor} | {arms} | {runtime} | {:.0} | {tests} | {debug} | {release} | {serde} |",
+            runtime as f64 / arms as f64
+        );
     }
 }
 

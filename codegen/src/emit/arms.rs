@@ -77,12 +77,18 @@ fn arm_kind(model: &Model) -> TokenStream {
         }
         hex_width(u64::from(f), 1)
     });
+    // One byte while it holds the arms (a spec past 256 arms still compiles).
+    let repr = if model.arms.len() <= 256 {
+        quote! { u8 }
+    } else {
+        quote! { u16 }
+    };
     quote! {
         /// Which arm a record is read as: every arm of the spec, bound or not.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
-        #[repr(u8)]
+        #[repr(#repr)]
         pub enum ArmKind {
             #(#decls)*
         }

@@ -40,45 +40,63 @@ pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, TokenStream)> {
 }
 
 /// `arms.rs`: `ARMS`, one row per (arm, layout) with one `field!` line per field.
+///
+/// Each row is its own `const` item: the field probes are closures, and closures all in
+/// one static's body make rustc superlinear (a spec of 2,040 arms took over 5 minutes
+/// to build this file, one const per row 50 s).
 fn arms(model: &Model) -> TokenStream {
-    let rows = model.arm_ids().flat_map(|id| {
-        let arm = &model[id];
-        let kind = names::ident(&arm.rust);
-        arm.layouts.iter().map(move |l| {
-            let ty = names::ident(&l.rust);
-            let view = names::ident(&format!("{}Ref", l.rust));
-            // How the arm's type holds this layout: itself, or the variant named after
-            // the layout's oldest generation.
-            let wrap = if arm.is_per_generation() {
-                let v = names::ident(&names::type_str(&model[l.archs[0]].name));
-                quote! { #kind::#v }
-            } else {
-                quote! { #kind::from }
-            };
-            let archs = l.archs.iter().map(|&a| arch_variant(model, a));
-            let fields = l.fields.iter().map(|f| {
-                let name = names::ident(&f.rust);
-                let (off, size) = (usize_lit(f.offset), usize_lit(f.size));
-                quote! { field!(#ty, #view, #name, #off, #size), }
-            });
-            let shown = l.rust.as_str();
-            quote! {
-                LayoutCase {
-                    kind: ArmKind::#kind,
-                    name: #shown,
-                    archs: &[#(#archs),*],
-                    check: layout!(#kind, #wrap, #ty, #view),
-                    fields: &[#(#fields)*],
-                },
-            }
+    let mut names = Vec::new();
+    let rows: Vec<TokenStream> = model
+        .arm_ids()
+        .flat_map(|id| {
+            let arm = &model[id];
+            let kind = names::ident(&arm.rust);
+            arm.layouts.iter().map(move |l| {
+                let ty = names::ident(&l.rust);
+                let view = names::ident(&format!("{}Ref", l.rust));
+                // How the arm's type holds this layout: itself, or the variant named after
+                // the layout's oldest generation.
+                let wrap = if arm.is_per_generation() {
+                    let v = names::ident(&names::type_str(&model[l.archs[0]].name));
+                    quote! { #kind::#v }
+                } else {
+                    quote! { #kind::from }
+                };
+                let archs = l.archs.iter().map(|&a| arch_variant(model, a));
+                let fields = l.fields.iter().map(|f| {
+                    let name = names::ident(&f.rust);
+                    let (off, size) = (usize_lit(f.offset), usize_lit(f.size));
+                    quote! { field!(#ty, #view, #name, #off, #size), }
+                });
+                let shown = l.rust.as_str();
+                let row = names::ident(&names::const_str(&l.rust));
+                (
+                    row.clone(),
+                    quote! {
+                        const #row: LayoutCase = LayoutCase {
+                            kind: ArmKind::#kind,
+                            name: #shown,
+                            archs: &[#(#archs),*],
+                            check: layout!(#kind, #wrap, #ty, #view),
+                            fields: &[#(#fields)*],
+                        };
+                    },
+                )
+            })
         })
-    });
+        .map(|(row, item)| {
+            names.push(row);
+            item
+        })
+        .collect();
     quote! {
         use super::LayoutCase;
         use tpb_isa::*;
 
         /// Every layout of every arm, in model order.
-        pub(crate) static ARMS: &[LayoutCase] = &[#(#rows)*];
+        pub(crate) static ARMS: &[LayoutCase] = &[#(#names),*];
+
+        #(#rows)*
     }
 }
 

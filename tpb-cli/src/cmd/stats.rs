@@ -40,6 +40,8 @@ struct Stats {
     opcodes: BTreeMap<Group, BTreeMap<u8, usize>>,
     arch_of: BTreeMap<Group, Option<Arch>>,
     bound_seen: Vec<bool>,
+    /// Indices into `BINDINGS` by opcode byte (a record is matched against its own).
+    bindings_of: Vec<Vec<usize>>,
     unknown: BTreeMap<(u8, Option<u8>), usize>,
     /// Records of an opcode the spec names but gives no layout for, by opcode.
     opaque: BTreeMap<u8, usize>,
@@ -50,7 +52,12 @@ struct Stats {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let mut s = Stats { bound_seen: vec![false; BINDINGS.len()], ..Stats::default() };
+        let mut bindings_of = vec![Vec::new(); 256];
+        for (i, b) in BINDINGS.iter().enumerate() {
+            bindings_of[b.opcode as usize].push(i);
+        }
+        let mut s =
+            Stats { bound_seen: vec![false; BINDINGS.len()], bindings_of, ..Stats::default() };
         let mut others = Vec::new();
         for file in &self.files {
             let input = input::load(file)?;
@@ -87,8 +94,8 @@ impl Stats {
         for (_, r) in recs {
             self.records += 1;
             *histogram.entry(r[0]).or_default() += 1;
-            for (i, b) in BINDINGS.iter().enumerate() {
-                if b.matches(r) {
+            for &i in &self.bindings_of[usize::from(r[0])] {
+                if BINDINGS[i].matches(r) {
                     self.bound_seen[i] = true;
                 }
             }
