@@ -305,13 +305,20 @@ fn compile_table(scale: usize) {
         let arms = b::arm_count(&spec);
         let files = b::generated_files(&spec);
         let lines = |prefix: &str| -> usize {
-            files.iter().filter(|(p, _)| p.starts_with(prefix)).map(|(_, t)| t.lines().count()).sum()
+            files
+                .iter()
+                .filter(|(p, _)| p.starts_with(prefix))
+                .map(|(_, t)| t.lines().count())
+                .sum()
         };
         let (runtime, tests) = (lines("tpb-isa/"), lines("tests/"));
-        let w = std::env::temp_dir().join(format!("tpb-bench-compile-{factor}-{}", std::process::id()));
+        let w =
+            std::env::temp_dir().join(format!("tpb-bench-compile-{factor}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&w);
         if let Err(e) = b::runtime_workspace(&root, &w, &files) {
-            println!("| committed × {factor} | {arms} | {runtime} | | {tests} | workspace: {e} | | |");
+            println!(
+                "| committed × {factor} | {arms} | {runtime} | | {tests} | workspace: {e} | | |"
+            );
             continue;
         }
         let time = |release: bool, features: &[&str]| -> String {
