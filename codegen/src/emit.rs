@@ -225,6 +225,32 @@ pub(crate) mod unit_tests {
         }
     }
 
+    /// Past 256 arms `ArmKind` takes two bytes (one byte would not compile).
+    #[test]
+    fn arm_kind_widens_past_256_arms() {
+        let spec = include_str!("../tests/fixtures/errors/ok_round2/spec.isa");
+        let extra: String = (0..300)
+            .map(|i| {
+                format!("@source(\"test\")\narm EXTRA_{i} : R {{\n    4 rest reserved[12]\n}}\n")
+            })
+            .collect();
+        let arms_rs = |files: &[(&str, &str)]| {
+            let model = model_of(files);
+            let out = generate(&model);
+            let arms = out.iter().find(|f| f.path.ends_with("generated/arms.rs")).unwrap();
+            (model.arms.len(), arms.contents.clone())
+        };
+        let a = include_str!("../tests/fixtures/errors/ok_round2/arch/a.toml");
+        let b = include_str!("../tests/fixtures/errors/ok_round2/arch/b.toml");
+        let base = [("isa/arch/a.toml", a), ("isa/arch/b.toml", b), ("isa/spec.isa", spec)];
+        let (n, small) = arms_rs(&base);
+        assert!(n <= 256 && small.contains("#[repr(u8)]\npub enum ArmKind"), "{n} arms");
+        let mut wide = base.to_vec();
+        wide.push(("isa/extra.isa", &extra));
+        let (n, large) = arms_rs(&wide);
+        assert!(n > 256 && large.contains("#[repr(u16)]\npub enum ArmKind"), "{n} arms");
+    }
+
     fn check_output(model: &Model) {
         let a = generate(model);
         let b = generate(&model.clone());
