@@ -47,7 +47,7 @@ pub struct OutputFile {
 
 /// Every generated file, in a fixed order. The same model gives byte-identical output.
 pub fn generate(model: &Model) -> Vec<OutputFile> {
-    type Module = (&'static str, &'static str, fn(&Model) -> TokenStream);
+    type Module = (&'static str, &'static str, fn(&Model) -> Vec<TokenStream>);
     const MODULES: [Module; 8] = [
         ("arms", "One owned type and one borrowed view per arm of the record, and `ArmKind`.", arms::emit),
         (
@@ -55,23 +55,23 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
             "The tables of the text form: per-arm leaf fields, enum names, operand forms, union views, mnemonics.",
             disasm::emit,
         ),
-        ("geometry", "The NeuronCore generations and their hardware geometry.", geometry::emit),
+        ("geometry", "The NeuronCore generations and their hardware geometry.", |m| vec![geometry::emit(m)]),
         (
             "inst",
             "The record as a sum of its arms, opcode dispatch and stream sentinels.",
-            inst::emit,
+            |m| vec![inst::emit(m)],
         ),
-        ("layout", "The shared structs and unions that arms embed.", layout::emit),
+        ("layout", "The shared structs and unions that arms embed.", |m| vec![layout::emit(m)]),
         (
             "opcode",
             "The spec's enums as open newtypes: values, names, bands, availability, the opcode table.",
-            opcode::emit,
+            |m| vec![opcode::emit(m)],
         ),
-        ("operand", "Operand types with bit-fields, as integer newtypes.", operand::emit),
+        ("operand", "Operand types with bit-fields, as integer newtypes.", |m| vec![operand::emit(m)]),
         (
             "validate",
             "Validator tables, address apertures and per-generation record validation.",
-            validate::emit,
+            |m| vec![validate::emit(m)],
         ),
     ];
     // Rendering (syn + prettyplease) is most of the cost and each file is independent,
@@ -111,20 +111,32 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
 }
 
 /// Parse, pretty-print and prepend the header and the module's one-line `//!` doc.
-fn render(path: &str, what: &str, tokens: TokenStream) -> String {
+///
+/// A module may come in chunks of whole items, each parsed and printed on its own:
+/// prettyplease prints items back to back, so the texts join as printed and
+/// `space_items` spaces the whole; the cost stays linear in the module's size.
+fn render(path: &str, what: &str, chunks: Vec<TokenStream>) -> String {
     let what = format!(" {what}");
-    let tokens = quote! {
-        #![doc = #what]
-        #tokens
-    };
-    let file = match syn::parse2::<syn::File>(tokens) {
-        Ok(file) => file,
-        Err(e) => panic!("bug in codegen::emit: {path} is not valid Rust: {e}"),
-    };
-    let mut out = String::with_capacity(64 * 1024);
+    let mut printed = String::with_capacity(64 * 1024);
+    for (i, chunk) in chunks.into_iter().enumerate() {
+        let tokens = if i == 0 {
+            quote! {
+                #![doc = #what]
+                #chunk
+            }
+        } else {
+            chunk
+        };
+        let file = match syn::parse2::<syn::File>(tokens) {
+            Ok(file) => file,
+            Err(e) => panic!("bug in codegen::emit: {path} is not valid Rust: {e}"),
+        };
+        printed.push_str(&prettyplease::unparse(&file));
+    }
+    let mut out = String::with_capacity(printed.len() + printed.len() / 16);
     out.push_str(HEADER);
     out.push('\n');
-    out.push_str(&space_items(&prettyplease::unparse(&file)));
+    out.push_str(&space_items(&printed));
     out
 }
 

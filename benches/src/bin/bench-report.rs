@@ -10,7 +10,8 @@
 //! Options: `--reps N` (default 7), `--records N` (default 1048576), `--no-codegen`,
 //! `--compile-time` (clean debug and release builds of tpb-isa generated from the spec
 //! × 1 and × `--compile-scale N` (default 20), in temporary workspaces; slow;
-//! `--compile-only` runs that table alone), `--no-neff`, `--neff-only` (only the NEFF table,
+//! `--compile-only` runs that table alone), `--codegen-only` (only the codegen
+//! scaling table), `--no-neff`, `--neff-only` (only the NEFF table,
 //! which builds and runs the release `tpb` on the large corpus NEFF).
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
@@ -114,6 +115,10 @@ fn main() {
     }
     if args.iter().any(|a| a == "--neff-only") {
         neff_table(reps);
+        return;
+    }
+    if args.iter().any(|a| a == "--codegen-only") {
+        codegen_table();
         return;
     }
     if args.iter().any(|a| a == "--compile-only") {

@@ -16,13 +16,15 @@ use super::names;
 use super::tokens::{field_type, hex_text, hex_width, read, usize_lit, Offset};
 
 /// The whole file.
-pub fn emit(model: &Model) -> TokenStream {
-    let kind = arm_kind(model);
-    let arms = model.arm_ids().map(|id| arm_items(model, id));
-    let body = quote! { #kind #(#arms)* };
-    let uses = super::imports::needed(
+///
+/// One chunk per arm, rendered apart (see `emit::render`): the file grows with the arms,
+/// and one token stream and syntax tree for all of it made codegen superlinear.
+pub fn emit(model: &Model) -> Vec<TokenStream> {
+    let mut chunks = vec![arm_kind(model)];
+    chunks.extend(model.arm_ids().map(|id| arm_items(model, id)));
+    let uses = super::imports::needed_in(
         model,
-        &body,
+        &chunks,
         &["layout", "opcode", "operand"],
         &[
             ("Arm", quote! { crate::arm::Arm }),
@@ -34,7 +36,9 @@ pub fn emit(model: &Model) -> TokenStream {
             ("F32", quote! { crate::F32 }),
         ],
     );
-    quote! { #uses #body }
+    let kind = &chunks[0];
+    chunks[0] = quote! { #uses #kind };
+    chunks
 }
 
 /// The opcode values that select an arm, sorted and unique.

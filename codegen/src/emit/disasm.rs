@@ -18,7 +18,9 @@ use super::names;
 use super::tokens::{dec, hex};
 
 /// The whole file.
-pub fn emit(model: &Model) -> TokenStream {
+///
+/// In chunks (see `emit::render`): the head, one per layout table, the tail.
+pub fn emit(model: &Model) -> Vec<TokenStream> {
     let mut cx = Cx { model, confidences: [false; 3], used: Used::default(), in_view: false };
     let mut layouts = Vec::new();
     let arms: Vec<TokenStream> = model.arm_ids().map(|id| cx.arm_text(id, &mut layouts)).collect();
@@ -42,7 +44,7 @@ pub fn emit(model: &Model) -> TokenStream {
         .zip(cx.confidences)
         .filter(|(_, used)| *used)
         .map(|(c, _)| format_ident!("{c}"));
-    quote! {
+    let head = quote! {
         use crate::disasm::desc::Kind::*;
         use crate::disasm::desc::Role::*;
         use crate::disasm::desc::{
@@ -55,15 +57,19 @@ pub fn emit(model: &Model) -> TokenStream {
         #(#enums)*
         #(#bits)*
         #(#unions)*
-        #(#layouts)*
-
+    };
+    let tail = quote! {
         /// Every arm's text form, indexed by `ArmKind as usize` (the order of `ArmKind::ALL`).
         pub static ARMS: [ArmText; #n] = [#(#arms),*];
 
         #opaque
 
         #mnemonics
-    }
+    };
+    let mut chunks = vec![head];
+    chunks.extend(layouts);
+    chunks.push(tail);
+    chunks
 }
 
 struct Cx<'m> {

@@ -62,8 +62,20 @@ pub fn needed(
     globs: &[&str],
     items: &[(&str, TokenStream)],
 ) -> TokenStream {
+    needed_in(model, std::slice::from_ref(body), globs, items)
+}
+
+/// [`needed`] for a module emitted in several chunks.
+pub fn needed_in(
+    model: &Model,
+    bodies: &[TokenStream],
+    globs: &[&str],
+    items: &[(&str, TokenStream)],
+) -> TokenStream {
     let mut used = BTreeSet::new();
-    idents(body, &mut used);
+    for body in bodies {
+        idents(body, &mut used);
+    }
     let mut out = TokenStream::new();
     for m in globs {
         if provided(model, m).iter().any(|n| used.contains(n)) {

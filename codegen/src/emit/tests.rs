@@ -17,24 +17,25 @@ use super::arch_set::arch_variant;
 use super::names;
 use super::tokens::{hex, usize_lit};
 
-/// The generated test modules: `(file stem, one-line doc, tokens)`.
-pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, TokenStream)> {
+/// The generated test modules: `(file stem, one-line doc, chunks of tokens)` (see
+/// `emit::render`).
+pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, Vec<TokenStream>)> {
     vec![
         (
             "arms",
             "Every layout of every arm: its generations, and each field's byte range.",
             arms(model),
         ),
-        ("bits", "Every bit-field of every operand type, with its bit range.", bits(model)),
+        ("bits", "Every bit-field of every operand type, with its bit range.", vec![bits(model)]),
         (
             "unions",
             "Every view of every union, with the generations it exists on and how it is chosen.",
-            unions(model),
+            vec![unions(model)],
         ),
         (
             "rules",
             "Every geometry rule on every generation with a geometry, inside and just outside its guards, with the result the model computes.",
-            rules(model),
+            vec![rules(model)],
         ),
     ]
 }
@@ -44,7 +45,7 @@ pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, TokenStream)> {
 /// Each row is its own `const` item: the field probes are closures, and closures all in
 /// one static's body make rustc superlinear (a spec of 2,040 arms took over 5 minutes
 /// to build this file, one const per row 50 s).
-fn arms(model: &Model) -> TokenStream {
+fn arms(model: &Model) -> Vec<TokenStream> {
     let mut names = Vec::new();
     let rows: Vec<TokenStream> = model
         .arm_ids()
@@ -89,15 +90,14 @@ fn arms(model: &Model) -> TokenStream {
             item
         })
         .collect();
-    quote! {
+    let head = quote! {
         use super::LayoutCase;
         use tpb_isa::*;
 
         /// Every layout of every arm, in model order.
         pub(crate) static ARMS: &[LayoutCase] = &[#(#names),*];
-
-        #(#rows)*
-    }
+    };
+    std::iter::once(head).chain(rows).collect()
 }
 
 /// `bits.rs`: `BITS`, one row per bits type with fields, one `bit!` line per bit-field
@@ -362,9 +362,11 @@ mod unit_tests {
     use crate::emit::unit_tests::round_two_model;
 
     fn table(model: &Model, stem: &str) -> String {
-        let (_, _, tokens) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
-        let file = syn::parse2::<syn::File>(tokens).expect("the table parses");
-        prettyplease::unparse(&file)
+        let (_, _, chunks) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
+        chunks
+            .into_iter()
+            .map(|c| prettyplease::unparse(&syn::parse2(c).expect("the table parses")))
+            .collect()
     }
 
     #[test]
