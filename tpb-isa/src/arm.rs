@@ -26,3 +26,35 @@ pub trait Arm: sealed::Sealed + Copy + core::fmt::Debug + Eq {
     /// The record as an [`Inst`].
     fn into_inst(self) -> Inst;
 }
+
+/// The [`Arm`] impl of the generated arm type `$t`: one line per arm in the generated
+/// code instead of the same twenty. `$t` names its `ArmKind` and `Inst` variants too,
+/// and has `decode_on` and `encode`.
+macro_rules! impl_arm {
+    ($t:ident) => {
+        impl $crate::arm::sealed::Sealed for $t {}
+
+        impl $crate::arm::Arm for $t {
+            const KIND: $crate::generated::arms::ArmKind = $crate::generated::arms::ArmKind::$t;
+
+            #[inline]
+            fn decode(
+                arch: $crate::generated::geometry::Arch,
+                b: &[u8; $crate::generated::inst::RECORD_SIZE],
+            ) -> $t {
+                $t::decode_on(arch, b)
+            }
+
+            #[inline]
+            fn encode(&self) -> [u8; $crate::generated::inst::RECORD_SIZE] {
+                $t::encode(self)
+            }
+
+            #[inline]
+            fn into_inst(self) -> $crate::generated::inst::Inst {
+                $crate::generated::inst::Inst::$t(self)
+            }
+        }
+    };
+}
+pub(crate) use impl_arm;

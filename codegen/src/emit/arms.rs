@@ -27,8 +27,7 @@ pub fn emit(model: &Model) -> Vec<TokenStream> {
         &chunks,
         &["layout", "opcode", "operand"],
         &[
-            ("Arm", quote! { crate::arm::Arm }),
-            ("sealed", quote! { crate::arm::sealed }),
+            ("impl_arm", quote! { crate::arm::impl_arm }),
             ("Arch", quote! { crate::generated::geometry::Arch }),
             ("Inst", quote! { crate::generated::inst::Inst }),
             ("RECORD_SIZE", quote! { crate::generated::inst::RECORD_SIZE }),
@@ -196,28 +195,8 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
     let name = names::ident(&arm.rust);
     let view = names::ident(&arm.rust_ref);
     let doc = arm_doc(model, id);
-    let kind_impl = quote! {
-        impl sealed::Sealed for #name {}
-
-        impl Arm for #name {
-            const KIND: ArmKind = ArmKind::#name;
-
-            #[inline]
-            fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> #name {
-                #name::decode_on(arch, b)
-            }
-
-            #[inline]
-            fn encode(&self) -> [u8; RECORD_SIZE] {
-                #name::encode(self)
-            }
-
-            #[inline]
-            fn into_inst(self) -> Inst {
-                Inst::#name(self)
-            }
-        }
-    };
+    // The `Arm` impl is the same for every arm but its name (`crate::arm::impl_arm`).
+    let kind_impl = quote! { impl_arm!(#name); };
     if !arm.is_per_generation() {
         let layout = layout_items(model, arm, &arm.layouts[0], &name, &view, &doc);
         return quote! {

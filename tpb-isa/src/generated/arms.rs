@@ -4,10 +4,8 @@
 use crate::generated::layout::*;
 use crate::generated::opcode::*;
 use crate::generated::operand::*;
-use crate::arm::Arm;
-use crate::arm::sealed;
+use crate::arm::impl_arm;
 use crate::generated::geometry::Arch;
-use crate::generated::inst::Inst;
 use crate::generated::inst::RECORD_SIZE;
 use crate::raw::le;
 use crate::F32;
@@ -812,23 +810,7 @@ impl CtrlAl {
     }
 }
 
-impl sealed::Sealed for CtrlAl {}
-impl Arm for CtrlAl {
-    const KIND: ArmKind = ArmKind::CtrlAl;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlAl {
-        CtrlAl::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlAl::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlAl(self)
-    }
-}
+impl_arm!(CtrlAl);
 
 /// COMPARE_BRANCH (0xA9): compare a register with an immediate (or with a register) and
 /// branch to a relative immediate, a relative register or a register target.
@@ -1033,23 +1015,7 @@ impl CtrlBr {
     }
 }
 
-impl sealed::Sealed for CtrlBr {}
-impl Arm for CtrlBr {
-    const KIND: ArmKind = ArmKind::CtrlBr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlBr {
-        CtrlBr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlBr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlBr(self)
-    }
-}
+impl_arm!(CtrlBr);
 
 /// COMPACT_CONTROL_INST (0xB6, maverick): fifteen 4-byte compact control instructions
 /// (a small scalar bytecode: ALU, moves, branches, loads/stores, semaphores) run in
@@ -1168,23 +1134,7 @@ impl CtrlCci {
     }
 }
 
-impl sealed::Sealed for CtrlCci {}
-impl Arm for CtrlCci {
-    const KIND: ArmKind = ArmKind::CtrlCci;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlCci {
-        CtrlCci::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlCci::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlCci(self)
-    }
-}
+impl_arm!(CtrlCci);
 
 /// EVENT_SEMAPHORE_RANGE_CLEAR (0xB0): clear a semaphore range \[first, last\]
 /// (add_sema_clear). Where the range bounds sit is not given.
@@ -1291,23 +1241,7 @@ impl CtrlEr {
     }
 }
 
-impl sealed::Sealed for CtrlEr {}
-impl Arm for CtrlEr {
-    const KIND: ArmKind = ArmKind::CtrlEr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlEr {
-        CtrlEr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlEr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlEr(self)
-    }
-}
+impl_arm!(CtrlEr);
 
 /// EVENT_SEMAPHORE (0xA0): the arrive/wait/update primitive on the event/semaphore
 /// array. Besides the standard EVENTS at +4 it carries a second, 12-byte sync tuple at
@@ -1446,23 +1380,7 @@ impl CtrlEs {
     }
 }
 
-impl sealed::Sealed for CtrlEs {}
-impl Arm for CtrlEs {
-    const KIND: ArmKind = ArmKind::CtrlEs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlEs {
-        CtrlEs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlEs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlEs(self)
-    }
-}
+impl_arm!(CtrlEs);
 
 /// LOAD_PARAMETER_RAM (0x66), LOAD_MASK_SELECT (0x69), LOAD_POOL_ARGUMENT (0x7A) and
 /// ENGINE_NOP (0x9F), per the Matrix and the gap-cluster page; no layout is given. For
@@ -1570,23 +1488,7 @@ impl CtrlIm {
     }
 }
 
-impl sealed::Sealed for CtrlIm {}
-impl Arm for CtrlIm {
-    const KIND: ArmKind = ArmKind::CtrlIm;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlIm {
-        CtrlIm::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlIm::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlIm(self)
-    }
-}
+impl_arm!(CtrlIm);
 
 /// MOVE_SHAPE (0xB2): move tensor shapes between an immediate, registers and the shape
 /// registers.
@@ -1738,23 +1640,7 @@ impl CtrlMs {
     }
 }
 
-impl sealed::Sealed for CtrlMs {}
-impl Arm for CtrlMs {
-    const KIND: ArmKind = ArmKind::CtrlMs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlMs {
-        CtrlMs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlMs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlMs(self)
-    }
-}
+impl_arm!(CtrlMs);
 
 /// MOVE (0xA7): move up to eight registers, from registers or from an immediate. Same
 /// struct on all four generations.
@@ -1944,23 +1830,7 @@ impl CtrlMv {
     }
 }
 
-impl sealed::Sealed for CtrlMv {}
-impl Arm for CtrlMv {
-    const KIND: ArmKind = ArmKind::CtrlMv;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlMv {
-        CtrlMv::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlMv::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlMv(self)
-    }
-}
+impl_arm!(CtrlMv);
 
 /// HALT (0xA1), DRAIN (0xA2), INSTRUCTION_FLUSH (0xA3), NOP (0xA4), NOTIFY (0xA6) and
 /// ACTIVATION_TABLE_LOAD (0x23): struct2opcode binds all six to CTRL_NO_STRUCT.
@@ -2072,23 +1942,7 @@ impl CtrlNo {
     }
 }
 
-impl sealed::Sealed for CtrlNo {}
-impl Arm for CtrlNo {
-    const KIND: ArmKind = ArmKind::CtrlNo;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlNo {
-        CtrlNo::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlNo::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlNo(self)
-    }
-}
+impl_arm!(CtrlNo);
 
 /// POLL_SEM (0xB3): read n_read consecutive u32 semaphores at addr, fold them with op
 /// (MIN in the libnrt builder) into the register result, and if nonzero write n_read
@@ -2244,23 +2098,7 @@ impl CtrlPollSem {
     }
 }
 
-impl sealed::Sealed for CtrlPollSem {}
-impl Arm for CtrlPollSem {
-    const KIND: ArmKind = ArmKind::CtrlPollSem;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlPollSem {
-        CtrlPollSem::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlPollSem::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlPollSem(self)
-    }
-}
+impl_arm!(CtrlPollSem);
 
 /// REG_SHUFFLE (0x4C): the notes name only sunda's header ctrl_rs.h for it; other
 /// generations' headers are not described, and no layout is given.
@@ -2367,23 +2205,7 @@ impl CtrlRs {
     }
 }
 
-impl sealed::Sealed for CtrlRs {}
-impl Arm for CtrlRs {
-    const KIND: ArmKind = ArmKind::CtrlRs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlRs {
-        CtrlRs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlRs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlRs(self)
-    }
-}
+impl_arm!(CtrlRs);
 
 /// TEST_EVENT_SEM (0xB4): read, update or conditionally update one to sixteen events or
 /// semaphores against paired registers.
@@ -2569,23 +2391,7 @@ impl CtrlTestEs {
     }
 }
 
-impl sealed::Sealed for CtrlTestEs {}
-impl Arm for CtrlTestEs {
-    const KIND: ArmKind = ArmKind::CtrlTestEs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlTestEs {
-        CtrlTestEs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlTestEs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlTestEs(self)
-    }
-}
+impl_arm!(CtrlTestEs);
 
 /// WRITE (0xA5): the libnrt doorbell write (add_wr32); the struct name comes from the
 /// libnrt page, not from struct2opcode. No layout is given.
@@ -2692,23 +2498,7 @@ impl CtrlWr {
     }
 }
 
-impl sealed::Sealed for CtrlWr {}
-impl Arm for CtrlWr {
-    const KIND: ArmKind = ArmKind::CtrlWr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlWr {
-        CtrlWr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CtrlWr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CtrlWr(self)
-    }
-}
+impl_arm!(CtrlWr);
 
 /// CUSTOM_OP_HEADER (0x85): the first record of a custom-op call, followed by
 /// num_payloads CUSTOM_OP_PAYLOAD records. Sunda only: later generations keep the opcode
@@ -2890,23 +2680,7 @@ impl CustomOpHeader {
     }
 }
 
-impl sealed::Sealed for CustomOpHeader {}
-impl Arm for CustomOpHeader {
-    const KIND: ArmKind = ArmKind::CustomOpHeader;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CustomOpHeader {
-        CustomOpHeader::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CustomOpHeader::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CustomOpHeader(self)
-    }
-}
+impl_arm!(CustomOpHeader);
 
 /// CUSTOM_OP_PAYLOAD (0x86): one argument of a custom-op call. Sunda only: later
 /// generations keep the opcode value but ship no struct.
@@ -3029,23 +2803,7 @@ impl CustomOpPayload {
     }
 }
 
-impl sealed::Sealed for CustomOpPayload {}
-impl Arm for CustomOpPayload {
-    const KIND: ArmKind = ArmKind::CustomOpPayload;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> CustomOpPayload {
-        CustomOpPayload::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        CustomOpPayload::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::CustomOpPayload(self)
-    }
-}
+impl_arm!(CustomOpPayload);
 
 /// ACTIVATION_READ_ACCUMULATOR (0x24) and DVE_READ_ACCUMULATOR (0x9B): drain the per-lane
 /// accumulator. Same offsets on all four generations.
@@ -3203,23 +2961,7 @@ impl D1Rd {
     }
 }
 
-impl sealed::Sealed for D1Rd {}
-impl Arm for D1Rd {
-    const KIND: ArmKind = ArmKind::D1Rd;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> D1Rd {
-        D1Rd::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        D1Rd::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::D1Rd(self)
-    }
-}
+impl_arm!(D1Rd);
 
 /// RAND2 (0xE2): uniform random numbers in \[min, max) from XORWOW. The header d3_rand.h
 /// exists from mariana. Byte 13 is not given (the notes say RAND2 drops D4_RAND's
@@ -3424,23 +3166,7 @@ impl D3Rand {
     }
 }
 
-impl sealed::Sealed for D3Rand {}
-impl Arm for D3Rand {
-    const KIND: ArmKind = ArmKind::D3Rand;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> D3Rand {
-        D3Rand::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        D3Rand::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::D3Rand(self)
-    }
-}
+impl_arm!(D3Rand);
 
 /// IOTA (0x7E): write an affine index pattern.
 ///
@@ -3597,23 +3323,7 @@ impl D4Iota {
     }
 }
 
-impl sealed::Sealed for D4Iota {}
-impl Arm for D4Iota {
-    const KIND: ArmKind = ArmKind::D4Iota;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> D4Iota {
-        D4Iota::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        D4Iota::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::D4Iota(self)
-    }
-}
+impl_arm!(D4Iota);
 
 /// MEMSET (0x49), REG_STORE (0x4B) and, from cayman, DVE_READ_INDICES (0xE9); the notes
 /// disagree on whether RNG (0x4D) uses this arm or D3_RAND. Same offsets on all four
@@ -3790,23 +3500,7 @@ impl D4Mr {
     }
 }
 
-impl sealed::Sealed for D4Mr {}
-impl Arm for D4Mr {
-    const KIND: ArmKind = ArmKind::D4Mr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> D4Mr {
-        D4Mr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        D4Mr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::D4Mr(self)
-    }
-}
+impl_arm!(D4Mr);
 
 /// RAND (0x76, dormant) and RAND_GET_STATE (0x77).
 ///
@@ -4001,23 +3695,7 @@ impl D4Rand {
     }
 }
 
-impl sealed::Sealed for D4Rand {}
-impl Arm for D4Rand {
-    const KIND: ArmKind = ArmKind::D4Rand;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> D4Rand {
-        D4Rand::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        D4Rand::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::D4Rand(self)
-    }
-}
+impl_arm!(D4Rand);
 
 /// DMA_MEMCPY2 (0xB9, maverick): the next-generation 2-D copy, with its own semaphore
 /// wait, a choice of DMA engines, register-based address modes, separate read-done and
@@ -4334,23 +4012,7 @@ impl DmaCopy2d {
     }
 }
 
-impl sealed::Sealed for DmaCopy2d {}
-impl Arm for DmaCopy2d {
-    const KIND: ArmKind = ArmKind::DmaCopy2d;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaCopy2d {
-        DmaCopy2d::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        DmaCopy2d::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::DmaCopy2d(self)
-    }
-}
+impl_arm!(DmaCopy2d);
 
 /// DMAMEMCPY (0xB8): a 2-D DMA from a source to a destination pattern (start address,
 /// two steps, two counts, element size), with bound-check registers, a dtype pair (a
@@ -4671,23 +4333,7 @@ impl DmaDirect2d {
     }
 }
 
-impl sealed::Sealed for DmaDirect2d {}
-impl Arm for DmaDirect2d {
-    const KIND: ArmKind = ArmKind::DmaDirect2d;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaDirect2d {
-        DmaDirect2d::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        DmaDirect2d::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::DmaDirect2d(self)
-    }
-}
+impl_arm!(DmaDirect2d);
 
 /// DMA_TRANSPOSE (0xBD): a DMA that transposes a 2-D source through the DMA crossbar in
 /// 16-row tiles; no index tensor (contrast DMA_GATHER_XPOSE, 0xF1).
@@ -4975,23 +4621,7 @@ impl DmaDirect2dXpose {
     }
 }
 
-impl sealed::Sealed for DmaDirect2dXpose {}
-impl Arm for DmaDirect2dXpose {
-    const KIND: ArmKind = ArmKind::DmaDirect2dXpose;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaDirect2dXpose {
-        DmaDirect2dXpose::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        DmaDirect2dXpose::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::DmaDirect2dXpose(self)
-    }
-}
+impl_arm!(DmaDirect2dXpose);
 
 /// DMA_GATHER_TRANSPOSE (0xF1): gather rows from HBM or SBUF by a UINT32 index tensor,
 /// transpose them through the crossbar (16x128 tiles) and write them to SBUF.
@@ -5270,23 +4900,7 @@ impl DmaGatherXpose {
     }
 }
 
-impl sealed::Sealed for DmaGatherXpose {}
-impl Arm for DmaGatherXpose {
-    const KIND: ArmKind = ArmKind::DmaGatherXpose;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaGatherXpose {
-        DmaGatherXpose::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        DmaGatherXpose::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::DmaGatherXpose(self)
-    }
-}
+impl_arm!(DmaGatherXpose);
 
 /// DMA_IMMEDIATE (0xBA, maverick): send one to three raw 16-byte descriptors, from the
 /// record or from registers, straight to one DGE queue.
@@ -5460,23 +5074,7 @@ impl DmaImmediate {
     }
 }
 
-impl sealed::Sealed for DmaImmediate {}
-impl Arm for DmaImmediate {
-    const KIND: ArmKind = ArmKind::DmaImmediate;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaImmediate {
-        DmaImmediate::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        DmaImmediate::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::DmaImmediate(self)
-    }
-}
+impl_arm!(DmaImmediate);
 
 /// DMA_INDIRECT (0xBB): DMAs over a vector of indices generated at run time, applied to
 /// the source (gather), the destination (scatter) or both. Same struct on all four
@@ -5740,23 +5338,7 @@ impl DmaIndirect1d {
     }
 }
 
-impl sealed::Sealed for DmaIndirect1d {}
-impl Arm for DmaIndirect1d {
-    const KIND: ArmKind = ArmKind::DmaIndirect1d;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaIndirect1d {
-        DmaIndirect1d::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        DmaIndirect1d::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::DmaIndirect1d(self)
-    }
-}
+impl_arm!(DmaIndirect1d);
 
 /// The base EXTENDED_INST (0xF0) struct; no layout is given.
 ///
@@ -5862,23 +5444,7 @@ impl Extended {
     }
 }
 
-impl sealed::Sealed for Extended {}
-impl Arm for Extended {
-    const KIND: ArmKind = ArmKind::Extended;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Extended {
-        Extended::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        Extended::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::Extended(self)
-    }
-}
+impl_arm!(Extended);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
 ///
@@ -5984,23 +5550,7 @@ impl ExtendedCopy {
     }
 }
 
-impl sealed::Sealed for ExtendedCopy {}
-impl Arm for ExtendedCopy {
-    const KIND: ArmKind = ArmKind::ExtendedCopy;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedCopy {
-        ExtendedCopy::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedCopy::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedCopy(self)
-    }
-}
+impl_arm!(ExtendedCopy);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
 ///
@@ -6106,23 +5656,7 @@ impl ExtendedCptcd {
     }
 }
 
-impl sealed::Sealed for ExtendedCptcd {}
-impl Arm for ExtendedCptcd {
-    const KIND: ArmKind = ArmKind::ExtendedCptcd;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedCptcd {
-        ExtendedCptcd::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedCptcd::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedCptcd(self)
-    }
-}
+impl_arm!(ExtendedCptcd);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
 ///
@@ -6228,23 +5762,7 @@ impl ExtendedEnop {
     }
 }
 
-impl sealed::Sealed for ExtendedEnop {}
-impl Arm for ExtendedEnop {
-    const KIND: ArmKind = ArmKind::ExtendedEnop;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedEnop {
-        ExtendedEnop::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedEnop::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedEnop(self)
-    }
-}
+impl_arm!(ExtendedEnop);
 
 /// EXTENDED_INST with extended_opcode RDMA_DESC_GEN (8): generate RDMA descriptors for a
 /// copy to a remote core, between local and remote semaphores.
@@ -6451,23 +5969,7 @@ impl ExtendedRdmaDescGen {
     }
 }
 
-impl sealed::Sealed for ExtendedRdmaDescGen {}
-impl Arm for ExtendedRdmaDescGen {
-    const KIND: ArmKind = ArmKind::ExtendedRdmaDescGen;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedRdmaDescGen {
-        ExtendedRdmaDescGen::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedRdmaDescGen::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedRdmaDescGen(self)
-    }
-}
+impl_arm!(ExtendedRdmaDescGen);
 
 /// EXTENDED_INST with extended_opcode RDMA_DESC_START (9): start the generated RDMA
 /// descriptors.
@@ -6599,23 +6101,7 @@ impl ExtendedRdmaDescStart {
     }
 }
 
-impl sealed::Sealed for ExtendedRdmaDescStart {}
-impl Arm for ExtendedRdmaDescStart {
-    const KIND: ArmKind = ArmKind::ExtendedRdmaDescStart;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedRdmaDescStart {
-        ExtendedRdmaDescStart::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedRdmaDescStart::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedRdmaDescStart(self)
-    }
-}
+impl_arm!(ExtendedRdmaDescStart);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
 ///
@@ -6721,23 +6207,7 @@ impl ExtendedRgs {
     }
 }
 
-impl sealed::Sealed for ExtendedRgs {}
-impl Arm for ExtendedRgs {
-    const KIND: ArmKind = ArmKind::ExtendedRgs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedRgs {
-        ExtendedRgs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedRgs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedRgs(self)
-    }
-}
+impl_arm!(ExtendedRgs);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
 ///
@@ -6843,23 +6313,7 @@ impl ExtendedRss {
     }
 }
 
-impl sealed::Sealed for ExtendedRss {}
-impl Arm for ExtendedRss {
-    const KIND: ArmKind = ArmKind::ExtendedRss;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedRss {
-        ExtendedRss::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedRss::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedRss(self)
-    }
-}
+impl_arm!(ExtendedRss);
 
 /// An EXTENDED_INST (0xF0) sub-form (sunda's extended_utils.h:143); no layout is given.
 ///
@@ -6965,23 +6419,7 @@ impl ExtendedSb2sb {
     }
 }
 
-impl sealed::Sealed for ExtendedSb2sb {}
-impl Arm for ExtendedSb2sb {
-    const KIND: ArmKind = ArmKind::ExtendedSb2sb;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedSb2sb {
-        ExtendedSb2sb::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedSb2sb::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedSb2sb(self)
-    }
-}
+impl_arm!(ExtendedSb2sb);
 
 /// EXTENDED_INST with extended_opcode TENSOR_TENSOR_ARITH (2): an element-wise add or
 /// multiply of two 2-D tensors.
@@ -7155,23 +6593,7 @@ impl ExtendedTta {
     }
 }
 
-impl sealed::Sealed for ExtendedTta {}
-impl Arm for ExtendedTta {
-    const KIND: ArmKind = ArmKind::ExtendedTta;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedTta {
-        ExtendedTta::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ExtendedTta::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ExtendedTta(self)
-    }
-}
+impl_arm!(ExtendedTta);
 
 /// TENSOR_LOAD (0xAA) and TENSOR_STORE (0xAB): the sequencer's 2-D memory load and
 /// store, with a 32-byte data union (registers or values). Same struct on all four
@@ -7332,23 +6754,7 @@ impl Mem2d {
     }
 }
 
-impl sealed::Sealed for Mem2d {}
-impl Arm for Mem2d {
-    const KIND: ArmKind = ArmKind::Mem2d;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Mem2d {
-        Mem2d::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        Mem2d::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::Mem2d(self)
-    }
-}
+impl_arm!(Mem2d);
 
 /// MODIFY_POOL_CONFIG (0x95): load or unload a POOL ucode library. Bytes 14..16 are not
 /// listed by the notes.
@@ -7501,23 +6907,7 @@ impl ModifyPoolConfig {
     }
 }
 
-impl sealed::Sealed for ModifyPoolConfig {}
-impl Arm for ModifyPoolConfig {
-    const KIND: ArmKind = ArmKind::ModifyPoolConfig;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> ModifyPoolConfig {
-        ModifyPoolConfig::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        ModifyPoolConfig::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::ModifyPoolConfig(self)
-    }
-}
+impl_arm!(ModifyPoolConfig);
 
 /// PSEUDO_CORE_BARRIER (0xD8): a cross-core barrier, lowered by the runtime into
 /// EVENT_SEMAPHORE and POLL_SEM records (the notes' Per-Engine Firmware Depth page,
@@ -7637,23 +7027,7 @@ impl PseudoCoreBarrier {
     }
 }
 
-impl sealed::Sealed for PseudoCoreBarrier {}
-impl Arm for PseudoCoreBarrier {
-    const KIND: ArmKind = ArmKind::PseudoCoreBarrier;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoCoreBarrier {
-        PseudoCoreBarrier::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoCoreBarrier::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoCoreBarrier(self)
-    }
-}
+impl_arm!(PseudoCoreBarrier);
 
 /// PSEUDO_DMABARRIER (0xC3; the instruction_mapping.json token spells the struct
 /// PSEUDO_DMA_BARRIER).
@@ -7764,23 +7138,7 @@ impl PseudoDmabarrier {
     }
 }
 
-impl sealed::Sealed for PseudoDmabarrier {}
-impl Arm for PseudoDmabarrier {
-    const KIND: ArmKind = ArmKind::PseudoDmabarrier;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoDmabarrier {
-        PseudoDmabarrier::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoDmabarrier::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoDmabarrier(self)
-    }
-}
+impl_arm!(PseudoDmabarrier);
 
 /// PSEUDO_DMA_DIRECT2D (0xD4): the compiler's form of a DGE DMA, with variable-relative
 /// addresses. The runtime lowers it by dge_op: DMA_DIRECT2D to DMAMEMCPY (0xB8);
@@ -8082,23 +7440,7 @@ impl PseudoDmaDirect2d {
     }
 }
 
-impl sealed::Sealed for PseudoDmaDirect2d {}
-impl Arm for PseudoDmaDirect2d {
-    const KIND: ArmKind = ArmKind::PseudoDmaDirect2d;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoDmaDirect2d {
-        PseudoDmaDirect2d::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoDmaDirect2d::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoDmaDirect2d(self)
-    }
-}
+impl_arm!(PseudoDmaDirect2d);
 
 /// PSEUDO_EXTENSION (0xDA) after a PSEUDO_DMA_DIRECT2D: the spill-over index and
 /// transpose-tile fields. Index fields count only when idx_num_active_channels != 0.
@@ -8293,23 +7635,7 @@ impl PseudoDmaExt {
     }
 }
 
-impl sealed::Sealed for PseudoDmaExt {}
-impl Arm for PseudoDmaExt {
-    const KIND: ArmKind = ArmKind::PseudoDmaExt;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoDmaExt {
-        PseudoDmaExt::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoDmaExt::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoDmaExt(self)
-    }
-}
+impl_arm!(PseudoDmaExt);
 
 /// PSEUDO_DMAMEMCPY_FULL_IND (0xC4): a memcpy whose whole access pattern (not only an
 /// index vector) is computed at run time: an indirect leg pointing at a generated
@@ -8490,23 +7816,7 @@ impl PseudoDmaMemcpyFullInd {
     }
 }
 
-impl sealed::Sealed for PseudoDmaMemcpyFullInd {}
-impl Arm for PseudoDmaMemcpyFullInd {
-    const KIND: ArmKind = ArmKind::PseudoDmaMemcpyFullInd;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoDmaMemcpyFullInd {
-        PseudoDmaMemcpyFullInd::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoDmaMemcpyFullInd::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoDmaMemcpyFullInd(self)
-    }
-}
+impl_arm!(PseudoDmaMemcpyFullInd);
 
 /// PSEUDO_EMBEDDING_UPDATE (0xCA), the compiler's pseudo of the real EMBEDDING_UPDATE
 /// (0x79): scatter-reduce rows into an embedding table, table\[index\] = base + index \*
@@ -8718,23 +8028,7 @@ impl PseudoEmbeddingUpdate {
     }
 }
 
-impl sealed::Sealed for PseudoEmbeddingUpdate {}
-impl Arm for PseudoEmbeddingUpdate {
-    const KIND: ArmKind = ArmKind::PseudoEmbeddingUpdate;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoEmbeddingUpdate {
-        PseudoEmbeddingUpdate::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoEmbeddingUpdate::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoEmbeddingUpdate(self)
-    }
-}
+impl_arm!(PseudoEmbeddingUpdate);
 
 /// The program terminator: PSEUDO_INST (0xDF) with pseudo_opcode 1 at +12. Host-only;
 /// ib_has_pseudo_exit scans for it.
@@ -8851,23 +8145,7 @@ impl PseudoExitExecution {
     }
 }
 
-impl sealed::Sealed for PseudoExitExecution {}
-impl Arm for PseudoExitExecution {
-    const KIND: ArmKind = ArmKind::PseudoExitExecution;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoExitExecution {
-        PseudoExitExecution::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoExitExecution::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoExitExecution(self)
-    }
-}
+impl_arm!(PseudoExitExecution);
 
 /// A host-only function entry (opcode 0xD1): splits the stream into functions.
 ///
@@ -9009,23 +8287,7 @@ impl PseudoFunctionBegin {
     }
 }
 
-impl sealed::Sealed for PseudoFunctionBegin {}
-impl Arm for PseudoFunctionBegin {
-    const KIND: ArmKind = ArmKind::PseudoFunctionBegin;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoFunctionBegin {
-        PseudoFunctionBegin::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoFunctionBegin::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoFunctionBegin(self)
-    }
-}
+impl_arm!(PseudoFunctionBegin);
 
 /// A host-only call of a named function (opcode 0xD3): lowered before device fetch.
 ///
@@ -9147,23 +8409,7 @@ impl PseudoFunctionCall {
     }
 }
 
-impl sealed::Sealed for PseudoFunctionCall {}
-impl Arm for PseudoFunctionCall {
-    const KIND: ArmKind = ArmKind::PseudoFunctionCall;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoFunctionCall {
-        PseudoFunctionCall::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoFunctionCall::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoFunctionCall(self)
-    }
-}
+impl_arm!(PseudoFunctionCall);
 
 /// PSEUDO_JPEG_DECODE (0xD7; the real JPEG_DECODE is 0x81): a CC-top trigger on TOP_SP
 /// (device_tpb_idx 0 only). Its header _pseudo_jpeg_decode.h exists from cayman on; no
@@ -9273,23 +8519,7 @@ impl PseudoJpegDecode {
     }
 }
 
-impl sealed::Sealed for PseudoJpegDecode {}
-impl Arm for PseudoJpegDecode {
-    const KIND: ArmKind = ArmKind::PseudoJpegDecode;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoJpegDecode {
-        PseudoJpegDecode::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoJpegDecode::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoJpegDecode(self)
-    }
-}
+impl_arm!(PseudoJpegDecode);
 
 /// The library-reload sub-form: PSEUDO_INST (0xDF) with pseudo_opcode 2 at +12. A
 /// scanner keying on byte 0 alone would mistake it for EXIT.
@@ -9409,23 +8639,7 @@ impl PseudoLibraryReloadIndex {
     }
 }
 
-impl sealed::Sealed for PseudoLibraryReloadIndex {}
-impl Arm for PseudoLibraryReloadIndex {
-    const KIND: ArmKind = ArmKind::PseudoLibraryReloadIndex;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoLibraryReloadIndex {
-        PseudoLibraryReloadIndex::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoLibraryReloadIndex::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoLibraryReloadIndex(self)
-    }
-}
+impl_arm!(PseudoLibraryReloadIndex);
 
 /// PSEUDO_LOAD_ACT_FUNC_SET (0xC6), lowered to ACTIVATION_TABLE_LOAD (0x23). No layout
 /// is given; the notes' opcode table places act_set_name\[32\] at +12 (element type not
@@ -9533,23 +8747,7 @@ impl PseudoLoadActFuncSet {
     }
 }
 
-impl sealed::Sealed for PseudoLoadActFuncSet {}
-impl Arm for PseudoLoadActFuncSet {
-    const KIND: ArmKind = ArmKind::PseudoLoadActFuncSet;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoLoadActFuncSet {
-        PseudoLoadActFuncSet::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoLoadActFuncSet::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoLoadActFuncSet(self)
-    }
-}
+impl_arm!(PseudoLoadActFuncSet);
 
 /// PSEUDO_TENSOR_STORE (0xCD) and PSEUDO_TENSOR_LOAD (0xCE) (struct2pseudo_opcode),
 /// lowered to TENSOR_STORE (0xAB) / TENSOR_LOAD (0xAA), MEM_2D. It carries a variable id
@@ -9657,23 +8855,7 @@ impl PseudoMem2d {
     }
 }
 
-impl sealed::Sealed for PseudoMem2d {}
-impl Arm for PseudoMem2d {
-    const KIND: ArmKind = ArmKind::PseudoMem2d;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoMem2d {
-        PseudoMem2d::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoMem2d::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoMem2d(self)
-    }
-}
+impl_arm!(PseudoMem2d);
 
 /// PSEUDO_RANGE_CHECK (0xD6): a bound check the runtime lowers into a recipe
 /// (translate_one_pseudo_range_check_instr_v2). Sunda's mapping names the struct; no
@@ -9781,23 +8963,7 @@ impl PseudoRangeCheck {
     }
 }
 
-impl sealed::Sealed for PseudoRangeCheck {}
-impl Arm for PseudoRangeCheck {
-    const KIND: ArmKind = ArmKind::PseudoRangeCheck;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoRangeCheck {
-        PseudoRangeCheck::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoRangeCheck::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoRangeCheck(self)
-    }
-}
+impl_arm!(PseudoRangeCheck);
 
 /// PSEUDO_SET_RNG_SEED (0xD0). No layout is given; the notes' opcode table places
 /// seed_src at +12 and seed at +16, without widths or types.
@@ -9904,23 +9070,7 @@ impl PseudoSetRngSeed {
     }
 }
 
-impl sealed::Sealed for PseudoSetRngSeed {}
-impl Arm for PseudoSetRngSeed {
-    const KIND: ArmKind = ArmKind::PseudoSetRngSeed;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoSetRngSeed {
-        PseudoSetRngSeed::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoSetRngSeed::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoSetRngSeed(self)
-    }
-}
+impl_arm!(PseudoSetRngSeed);
 
 /// PSEUDO_SYNC_BARRIER (0xD5): a barrier carried by the EVENTS tuple alone.
 ///
@@ -10022,23 +9172,7 @@ impl PseudoSyncBarrier {
     }
 }
 
-impl sealed::Sealed for PseudoSyncBarrier {}
-impl Arm for PseudoSyncBarrier {
-    const KIND: ArmKind = ArmKind::PseudoSyncBarrier;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoSyncBarrier {
-        PseudoSyncBarrier::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        PseudoSyncBarrier::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::PseudoSyncBarrier(self)
-    }
-}
+impl_arm!(PseudoSyncBarrier);
 
 /// ACTIVATE_MULTIPASS (0x26): ACTIVATE2 without relu_param, with a previous-pass 1-D
 /// accumulator input; maverick only (image-dormant).
@@ -10276,23 +9410,7 @@ impl S1s2d2Am {
     }
 }
 
-impl sealed::Sealed for S1s2d2Am {}
-impl Arm for S1s2d2Am {
-    const KIND: ArmKind = ArmKind::S1s2d2Am;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S1s2d2Am {
-        S1s2d2Am::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S1s2d2Am::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S1s2d2Am(self)
-    }
-}
+impl_arm!(S1s2d2Am);
 
 /// RAND_SET_STATE (0x78): load the per-lane PRNG state. Bytes 25..32 are not given.
 ///
@@ -10471,23 +9589,7 @@ impl S1Rand {
     }
 }
 
-impl sealed::Sealed for S1Rand {}
-impl Arm for S1Rand {
-    const KIND: ArmKind = ArmKind::S1Rand;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S1Rand {
-        S1Rand::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S1Rand::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S1Rand(self)
-    }
-}
+impl_arm!(S1Rand);
 
 /// SPARSITY_COMPRESS_TAG (0xE1). Offsets from the mariana header.
 ///
@@ -10694,23 +9796,7 @@ impl S2d2d2Sc {
     }
 }
 
-impl sealed::Sealed for S2d2d2Sc {}
-impl Arm for S2d2d2Sc {
-    const KIND: ArmKind = ArmKind::S2d2d2Sc;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2d2Sc {
-        S2d2d2Sc::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2d2Sc::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2d2Sc(self)
-    }
-}
+impl_arm!(S2d2d2Sc);
 
 /// TENSOR_SCALAR_INT_WIDE (0xF4): tensor-scalar with two outputs; maverick only.
 ///
@@ -10893,23 +9979,7 @@ impl S2d2d2TsWide {
     }
 }
 
-impl sealed::Sealed for S2d2d2TsWide {}
-impl Arm for S2d2d2TsWide {
-    const KIND: ArmKind = ArmKind::S2d2d2TsWide;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2d2TsWide {
-        S2d2d2TsWide::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2d2TsWide::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2d2TsWide(self)
-    }
-}
+impl_arm!(S2d2d2TsWide);
 
 /// ACTIVATE2 (0x25): fused activation, dual tensor-scalar ALU stage and reduction on a
 /// 2-D pattern. The validator requires NeuronCore V4 or later.
@@ -11166,23 +10236,7 @@ impl S2d2Ac {
     }
 }
 
-impl sealed::Sealed for S2d2Ac {}
-impl Arm for S2d2Ac {
-    const KIND: ArmKind = ArmKind::S2d2Ac;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Ac {
-        S2d2Ac::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2Ac::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2Ac(self)
-    }
-}
+impl_arm!(S2d2Ac);
 
 /// TENSOR_SCALAR_ADDR (0x74, its only opcode): 64-bit index → address arithmetic.
 ///
@@ -11385,23 +10439,7 @@ impl S2d2Addr {
     }
 }
 
-impl sealed::Sealed for S2d2Addr {}
-impl Arm for S2d2Addr {
-    const KIND: ArmKind = ArmKind::S2d2Addr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Addr {
-        S2d2Addr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2Addr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2Addr(self)
-    }
-}
+impl_arm!(S2d2Addr);
 
 /// JPEG_DECODE (0x81, dormant; the host form is PSEUDO_JPEG_DECODE 0xD7). The header
 /// s2d2_jpeg.h exists from cayman; the notes give no layout. Every arm shares the
@@ -11513,23 +10551,7 @@ impl S2d2Jpeg {
     }
 }
 
-impl sealed::Sealed for S2d2Jpeg {}
-impl Arm for S2d2Jpeg {
-    const KIND: ArmKind = ArmKind::S2d2Jpeg;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Jpeg {
-        S2d2Jpeg::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2Jpeg::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2Jpeg(self)
-    }
-}
+impl_arm!(S2d2Jpeg);
 
 /// RANGE_SELECT (0xBC): select by a two-sided range predicate, with a reduction.
 ///
@@ -11744,23 +10766,7 @@ impl S2d2Rs {
     }
 }
 
-impl sealed::Sealed for S2d2Rs {}
-impl Arm for S2d2Rs {
-    const KIND: ArmKind = ArmKind::S2d2Rs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Rs {
-        S2d2Rs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2Rs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2Rs(self)
-    }
-}
+impl_arm!(S2d2Rs);
 
 /// TENSOR_REDUCE_RANGE_CHECK (0x9C, dormant): a deprecated range-check cousin of
 /// RANGE_SELECT. The notes name the struct and its binding but give no layout; every arm
@@ -11868,23 +10874,7 @@ impl S2d2Tr {
     }
 }
 
-impl sealed::Sealed for S2d2Tr {}
-impl Arm for S2d2Tr {
-    const KIND: ArmKind = ArmKind::S2d2Tr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Tr {
-        S2d2Tr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2Tr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2Tr(self)
-    }
-}
+impl_arm!(S2d2Tr);
 
 /// TENSOR_SCALAR_AFFINE_SELECT (0x92, its only opcode). Same offsets on all four
 /// generations.
@@ -12042,23 +11032,7 @@ impl S2d2TsAs {
     }
 }
 
-impl sealed::Sealed for S2d2TsAs {}
-impl Arm for S2d2TsAs {
-    const KIND: ArmKind = ArmKind::S2d2TsAs;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2TsAs {
-        S2d2TsAs::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2d2TsAs::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2d2TsAs(self)
-    }
-}
+impl_arm!(S2d2TsAs);
 
 /// PE_MANAGE_SEED (0x08): load or save the PSUM fp32→bf16 stochastic-rounding seeds.
 /// The validator requires NeuronCore V4.
@@ -12218,23 +11192,7 @@ impl S2s1d2PeSeed {
     }
 }
 
-impl sealed::Sealed for S2s1d2PeSeed {}
-impl Arm for S2s1d2PeSeed {
-    const KIND: ArmKind = ArmKind::S2s1d2PeSeed;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2s1d2PeSeed {
-        S2s1d2PeSeed::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2s1d2PeSeed::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2s1d2PeSeed(self)
-    }
-}
+impl_arm!(S2s1d2PeSeed);
 
 /// TENSOR_TENSOR_INT_WIDE (0xF3): tensor-tensor with two outputs; maverick only.
 ///
@@ -12393,23 +11351,7 @@ impl S2s2d2d2Tt {
     }
 }
 
-impl sealed::Sealed for S2s2d2d2Tt {}
-impl Arm for S2s2d2d2Tt {
-    const KIND: ArmKind = ArmKind::S2s2d2d2Tt;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2s2d2d2Tt {
-        S2s2d2d2Tt::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2s2d2d2Tt::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2s2d2d2Tt(self)
-    }
-}
+impl_arm!(S2s2d2d2Tt);
 
 /// Scalar-tensor-tensor: SCALAR_TENSOR_TENSOR_ARITH 0x9D, ..._BITVEC 0x9E,
 /// TENSOR_TENSOR_SCAN_ARITH 0xE5 and SELECT_REDUCE 0xEA. Same offsets on all four
@@ -12616,23 +11558,7 @@ impl S2s2d2Stt {
     }
 }
 
-impl sealed::Sealed for S2s2d2Stt {}
-impl Arm for S2s2d2Stt {
-    const KIND: ArmKind = ArmKind::S2s2d2Stt;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2s2d2Stt {
-        S2s2d2Stt::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2s2d2Stt::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2s2d2Stt(self)
-    }
-}
+impl_arm!(S2s2d2Stt);
 
 /// BATCH_NORM_PARAM_LOAD (0x64), MATCH_VALUE_LOAD (0x6D), TENSOR_SCALAR_IMM_LD_ARITH
 /// (0x70) and TENSOR_SCALAR_IMM_LD_BITVEC (0x71).
@@ -12808,23 +11734,7 @@ impl S2Bn {
     }
 }
 
-impl sealed::Sealed for S2Bn {}
-impl Arm for S2Bn {
-    const KIND: ArmKind = ArmKind::S2Bn;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2Bn {
-        S2Bn::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2Bn::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2Bn(self)
-    }
-}
+impl_arm!(S2Bn);
 
 /// BATCH_NORM_PARAM_LOAD2 (0x8E).
 ///
@@ -13013,23 +11923,7 @@ impl S2Bnpl2 {
     }
 }
 
-impl sealed::Sealed for S2Bnpl2 {}
-impl Arm for S2Bnpl2 {
-    const KIND: ArmKind = ArmKind::S2Bnpl2;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2Bnpl2 {
-        S2Bnpl2::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2Bnpl2::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2Bnpl2(self)
-    }
-}
+impl_arm!(S2Bnpl2);
 
 /// CONV_LUT_LOAD (0xE4): load the 4-bit input-converter LUT of the PE array.
 ///
@@ -13515,23 +12409,7 @@ impl<'a> S2ConvlutMaverickRef<'a> {
     }
 }
 
-impl sealed::Sealed for S2Convlut {}
-impl Arm for S2Convlut {
-    const KIND: ArmKind = ArmKind::S2Convlut;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2Convlut {
-        S2Convlut::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S2Convlut::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S2Convlut(self)
-    }
-}
+impl_arm!(S2Convlut);
 
 /// ACTIVATE (0x21): out = func(scale·in + bias), with an optional accumulate.
 ///
@@ -13728,23 +12606,7 @@ impl S3d3Ac {
     }
 }
 
-impl sealed::Sealed for S3d3Ac {}
-impl Arm for S3d3Ac {
-    const KIND: ArmKind = ArmKind::S3d3Ac;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Ac {
-        S3d3Ac::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Ac::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Ac(self)
-    }
-}
+impl_arm!(S3d3Ac);
 
 /// ACTIVATE_QUANTIZE (0x22): activation with an inline requantize.
 ///
@@ -13917,23 +12779,7 @@ impl S3d3Aq {
     }
 }
 
-impl sealed::Sealed for S3d3Aq {}
-impl Arm for S3d3Aq {
-    const KIND: ArmKind = ArmKind::S3d3Aq;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Aq {
-        S3d3Aq::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Aq::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Aq(self)
-    }
-}
+impl_arm!(S3d3Aq);
 
 /// SB2SB_COLLECTIVE (0xBF). The page's gcc offsets and its libnrt DWARF read agree.
 ///
@@ -14092,23 +12938,7 @@ impl S3d3Collective {
     }
 }
 
-impl sealed::Sealed for S3d3Collective {}
-impl Arm for S3d3Collective {
-    const KIND: ArmKind = ArmKind::S3d3Collective;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Collective {
-        S3d3Collective::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Collective::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Collective(self)
-    }
-}
+impl_arm!(S3d3Collective);
 
 /// COPY_PREDICATED_SCALAR (0xE8): predicated copy of a scalar.
 ///
@@ -14289,23 +13119,7 @@ impl S3d3CpPredScalar {
     }
 }
 
-impl sealed::Sealed for S3d3CpPredScalar {}
-impl Arm for S3d3CpPredScalar {
-    const KIND: ArmKind = ArmKind::S3d3CpPredScalar;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3CpPredScalar {
-        S3d3CpPredScalar::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3CpPredScalar::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3CpPredScalar(self)
-    }
-}
+impl_arm!(S3d3CpPredScalar);
 
 /// DROPOUT (0x7F).
 ///
@@ -14486,23 +13300,7 @@ impl S3d3Dropout {
     }
 }
 
-impl sealed::Sealed for S3d3Dropout {}
-impl Arm for S3d3Dropout {
-    const KIND: ArmKind = ArmKind::S3d3Dropout;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Dropout {
-        S3d3Dropout::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Dropout::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Dropout(self)
-    }
-}
+impl_arm!(S3d3Dropout);
 
 /// MATMUL (0x02): stream the moving tile through the array, accumulating into PSUM.
 ///
@@ -15425,23 +14223,7 @@ impl<'a> S3d3MmMaverickRef<'a> {
     }
 }
 
-impl sealed::Sealed for S3d3Mm {}
-impl Arm for S3d3Mm {
-    const KIND: ArmKind = ArmKind::S3d3Mm;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Mm {
-        S3d3Mm::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Mm::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Mm(self)
-    }
-}
+impl_arm!(S3d3Mm);
 
 /// NONZERO_WITH_COUNT (0xF2; the opcode matrix abbreviates the struct
 /// S3D3_NONZERO_WC). Identical on cayman, mariana and maverick.
@@ -15625,23 +14407,7 @@ impl S3d3NonzeroWithCount {
     }
 }
 
-impl sealed::Sealed for S3d3NonzeroWithCount {}
-impl Arm for S3d3NonzeroWithCount {
-    const KIND: ArmKind = ArmKind::S3d3NonzeroWithCount;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3NonzeroWithCount {
-        S3d3NonzeroWithCount::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3NonzeroWithCount::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3NonzeroWithCount(self)
-    }
-}
+impl_arm!(S3d3NonzeroWithCount);
 
 /// SPARSITY_COMPRESS (0xE0). Offsets from the mariana header.
 ///
@@ -15832,23 +14598,7 @@ impl S3d3Sc {
     }
 }
 
-impl sealed::Sealed for S3d3Sc {}
-impl Arm for S3d3Sc {
-    const KIND: ArmKind = ArmKind::S3d3Sc;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Sc {
-        S3d3Sc::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Sc::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Sc(self)
-    }
-}
+impl_arm!(S3d3Sc);
 
 /// GET_SEQUENCE_BOUNDS (0xBE). Identical on cayman, mariana and maverick.
 ///
@@ -15999,23 +14749,7 @@ impl S3d3SeqBounds {
     }
 }
 
-impl sealed::Sealed for S3d3SeqBounds {}
-impl Arm for S3d3SeqBounds {
-    const KIND: ArmKind = ArmKind::S3d3SeqBounds;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3SeqBounds {
-        S3d3SeqBounds::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3SeqBounds::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3SeqBounds(self)
-    }
-}
+impl_arm!(S3d3SeqBounds);
 
 /// TENSOR_DEQUANTIZE (0x7B). The header exists from cayman and the validator requires
 /// NeuronCore V3 or later, although the opcode table lists 0x7B on sunda too.
@@ -16418,23 +15152,7 @@ impl<'a> S3d3TensDequantMarianaRef<'a> {
     }
 }
 
-impl sealed::Sealed for S3d3TensDequant {}
-impl Arm for S3d3TensDequant {
-    const KIND: ArmKind = ArmKind::S3d3TensDequant;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3TensDequant {
-        S3d3TensDequant::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3TensDequant::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3TensDequant(self)
-    }
-}
+impl_arm!(S3d3TensDequant);
 
 /// Tensor-scalar: two 3-D tensor patterns and two 4-byte immediates with their
 /// operators, dst = (src op0 imm0) op1 imm1.
@@ -16914,23 +15632,7 @@ impl<'a> S3d3TsMarianaRef<'a> {
     }
 }
 
-impl sealed::Sealed for S3d3Ts {}
-impl Arm for S3d3Ts {
-    const KIND: ArmKind = ArmKind::S3d3Ts;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Ts {
-        S3d3Ts::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3Ts::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3Ts(self)
-    }
-}
+impl_arm!(S3d3Ts);
 
 /// TENSOR_SCALAR_SELECT (0x98). Same offsets on all four generations.
 ///
@@ -17119,23 +15821,7 @@ impl S3d3TsSelect {
     }
 }
 
-impl sealed::Sealed for S3d3TsSelect {}
-impl Arm for S3d3TsSelect {
-    const KIND: ArmKind = ArmKind::S3d3TsSelect;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3TsSelect {
-        S3d3TsSelect::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3d3TsSelect::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3d3TsSelect(self)
-    }
-}
+impl_arm!(S3d3TsSelect);
 
 /// QUANTIZE_MX (0xE3): quantize to MX fp8 with E8M0 block scales; its destination is
 /// the descriptor SMX1_LW reads. Offsets are gcc-checked against the mariana header;
@@ -17299,23 +15985,7 @@ impl S3dmx1Quant {
     }
 }
 
-impl sealed::Sealed for S3dmx1Quant {}
-impl Arm for S3dmx1Quant {
-    const KIND: ArmKind = ArmKind::S3dmx1Quant;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3dmx1Quant {
-        S3dmx1Quant::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3dmx1Quant::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3dmx1Quant(self)
-    }
-}
+impl_arm!(S3dmx1Quant);
 
 /// BATCH_NORM_GRAD_ACCUMULATE (0x63).
 ///
@@ -17480,23 +16150,7 @@ impl S3s3d1Bn {
     }
 }
 
-impl sealed::Sealed for S3s3d1Bn {}
-impl Arm for S3s3d1Bn {
-    const KIND: ArmKind = ArmKind::S3s3d1Bn;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3s3d1Bn {
-        S3s3d1Bn::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3s3d1Bn::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3s3d1Bn(self)
-    }
-}
+impl_arm!(S3s3d1Bn);
 
 /// BATCH_NORM_GRAD_ACCUMULATE2 (0x94): the register-pointer variant of S3S3D1_BN.
 ///
@@ -17631,23 +16285,7 @@ impl S3s3d1Bn2 {
     }
 }
 
-impl sealed::Sealed for S3s3d1Bn2 {}
-impl Arm for S3s3d1Bn2 {
-    const KIND: ArmKind = ArmKind::S3s3d1Bn2;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3s3d1Bn2 {
-        S3s3d1Bn2::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3s3d1Bn2::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3s3d1Bn2(self)
-    }
-}
+impl_arm!(S3s3d1Bn2);
 
 /// Tensor-tensor: dst = src0 op src1. Bound by TENSOR_TENSOR_ARITH_OP 0x41, ..._BITVEC_OP
 /// 0x51, BATCH_NORM_BACK_PROP 0x65, COPY_PREDICATED 0x72, CAST_PREDICATED 0x99, and on
@@ -17800,23 +16438,7 @@ impl S3s3d3Tt {
     }
 }
 
-impl sealed::Sealed for S3s3d3Tt {}
-impl Arm for S3s3d3Tt {
-    const KIND: ArmKind = ArmKind::S3s3d3Tt;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3s3d3Tt {
-        S3s3d3Tt::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3s3d3Tt::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3s3d3Tt(self)
-    }
-}
+impl_arm!(S3s3d3Tt);
 
 /// LDTAGS (0x06): load the sparsity tags MATMUL_SPARSE selects fmaps by. The notes give
 /// no layout (the header s3_lt.h exists from cayman); every arm shares the 12-byte
@@ -17928,23 +16550,7 @@ impl S3Lt {
     }
 }
 
-impl sealed::Sealed for S3Lt {}
-impl Arm for S3Lt {
-    const KIND: ArmKind = ArmKind::S3Lt;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3Lt {
-        S3Lt::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3Lt::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3Lt(self)
-    }
-}
+impl_arm!(S3Lt);
 
 /// LDWEIGHTS (0x01): load the stationary weight tile into the PE array.
 ///
@@ -18659,23 +17265,7 @@ impl<'a> S3LwMaverickRef<'a> {
     }
 }
 
-impl sealed::Sealed for S3Lw {}
-impl Arm for S3Lw {
-    const KIND: ArmKind = ArmKind::S3Lw;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3Lw {
-        S3Lw::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S3Lw::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S3Lw(self)
-    }
-}
+impl_arm!(S3Lw);
 
 /// BATCH_NORM_STATS2 (0x61), TRANSPOSE_BATCH_NORM_STATS2 (0x82), BATCH_NORM_STATS (0x60),
 /// BATCH_NORM_AGGREGATE (0x62), MAX8 (0x6C) and FIND_INDEX8 (0x6E).
@@ -18843,23 +17433,7 @@ impl S4d2Bn {
     }
 }
 
-impl sealed::Sealed for S4d2Bn {}
-impl Arm for S4d2Bn {
-    const KIND: ArmKind = ArmKind::S4d2Bn;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d2Bn {
-        S4d2Bn::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d2Bn::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d2Bn(self)
-    }
-}
+impl_arm!(S4d2Bn);
 
 /// MATMUL_SPARSE (0x07): fine-grain-sparse matmul; the 4th source dimension carries the
 /// 2/3/4 fmaps per partition. Fed by LDTAGS (S3_LT).
@@ -19075,23 +17649,7 @@ impl S4d3Mm {
     }
 }
 
-impl sealed::Sealed for S4d3Mm {}
-impl Arm for S4d3Mm {
-    const KIND: ArmKind = ArmKind::S4d3Mm;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d3Mm {
-        S4d3Mm::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d3Mm::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d3Mm(self)
-    }
-}
+impl_arm!(S4d3Mm);
 
 /// CROSS_LANE_REDUCE_ARITH (0x7C) and CROSS_LANE_REDUCE_BITVEC (0x7D). Identical on all
 /// four generations.
@@ -19257,23 +17815,7 @@ impl S4d4Cr {
     }
 }
 
-impl sealed::Sealed for S4d4Cr {}
-impl Arm for S4d4Cr {
-    const KIND: ArmKind = ArmKind::S4d4Cr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Cr {
-        S4d4Cr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Cr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Cr(self)
-    }
-}
+impl_arm!(S4d4Cr);
 
 /// GATHER (0x68): gather from the pool buffer POOL_BUFFER_LOAD filled. Bytes 35 and
 /// 38..40 are not listed by the notes.
@@ -19449,23 +17991,7 @@ impl S4d4Gt {
     }
 }
 
-impl sealed::Sealed for S4d4Gt {}
-impl Arm for S4d4Gt {
-    const KIND: ArmKind = ArmKind::S4d4Gt;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Gt {
-        S4d4Gt::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Gt::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Gt(self)
-    }
-}
+impl_arm!(S4d4Gt);
 
 /// INDIRECT_COPY (0xE7). Bytes 37 and 42..44 are not listed by the notes.
 ///
@@ -19648,23 +18174,7 @@ impl S4d4Ic {
     }
 }
 
-impl sealed::Sealed for S4d4Ic {}
-impl Arm for S4d4Ic {
-    const KIND: ArmKind = ArmKind::S4d4Ic;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Ic {
-        S4d4Ic::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Ic::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Ic(self)
-    }
-}
+impl_arm!(S4d4Ic);
 
 /// MATCH_REPLACE8 (0x6F, its only opcode).
 ///
@@ -19813,23 +18323,7 @@ impl S4d4Mr {
     }
 }
 
-impl sealed::Sealed for S4d4Mr {}
-impl Arm for S4d4Mr {
-    const KIND: ArmKind = ArmKind::S4d4Mr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Mr {
-        S4d4Mr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Mr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Mr(self)
-    }
-}
+impl_arm!(S4d4Mr);
 
 /// POOL (0x45) and MAX_POOL_SELECT (0x58). Identical on all four generations (no
 /// indirect pattern).
@@ -20003,23 +18497,7 @@ impl S4d4Pl {
     }
 }
 
-impl sealed::Sealed for S4d4Pl {}
-impl Arm for S4d4Pl {
-    const KIND: ArmKind = ArmKind::S4d4Pl;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Pl {
-        S4d4Pl::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Pl::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Pl(self)
-    }
-}
+impl_arm!(S4d4Pl);
 
 /// Tensor reduce / transform, the most-bound arm: TENSOR_REDUCE_ARITH_OP 0x42,
 /// ..._BITVEC_OP 0x52, TRANSPOSE_TENSOR_REDUCE_ARITH_OP 0x83, ..._BITVEC_OP 0x84,
@@ -20417,23 +18895,7 @@ impl<'a> S4d4TrMarianaRef<'a> {
     }
 }
 
-impl sealed::Sealed for S4d4Tr {}
-impl Arm for S4d4Tr {
-    const KIND: ArmKind = ArmKind::S4d4Tr;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Tr {
-        S4d4Tr::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Tr::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Tr(self)
-    }
-}
+impl_arm!(S4d4Tr);
 
 /// TENSOR_SCALAR_PTR_MULTI_ARITH (0x4F) and ..._BITVEC (0x5F); on sunda also the DUAL
 /// opcodes 0x87 and 0x88. Same offsets on all four generations.
@@ -20607,23 +19069,7 @@ impl S4d4Tsm {
     }
 }
 
-impl sealed::Sealed for S4d4Tsm {}
-impl Arm for S4d4Tsm {
-    const KIND: ArmKind = ArmKind::S4d4Tsm;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Tsm {
-        S4d4Tsm::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4d4Tsm::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4d4Tsm(self)
-    }
-}
+impl_arm!(S4d4Tsm);
 
 /// POOL_BUFFER_LOAD (0x67): load up to 512 elements per channel into the pooling
 /// engine's buffer, for GATHER. Byte 33 and bytes 35..40 are not listed by the notes.
@@ -20783,23 +19229,7 @@ impl S4Pb {
     }
 }
 
-impl sealed::Sealed for S4Pb {}
-impl Arm for S4Pb {
-    const KIND: ArmKind = ArmKind::S4Pb;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4Pb {
-        S4Pb::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4Pb::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4Pb(self)
-    }
-}
+impl_arm!(S4Pb);
 
 /// REG_LOAD (0x4A, dormant). The notes name the struct and its binding but give no
 /// layout; every arm shares the 12-byte preamble, the payload is kept raw.
@@ -20906,23 +19336,7 @@ impl S4Rl {
     }
 }
 
-impl sealed::Sealed for S4Rl {}
-impl Arm for S4Rl {
-    const KIND: ArmKind = ArmKind::S4Rl;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4Rl {
-        S4Rl::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        S4Rl::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::S4Rl(self)
-    }
-}
+impl_arm!(S4Rl);
 
 /// MATMUL_MX (0x0A): the mariana MX matmul, SMX1_LW's fields plus the PSUM side.
 /// Only the fields below are placed by the notes.
@@ -21134,23 +19548,7 @@ impl Smx1d3Mm {
     }
 }
 
-impl sealed::Sealed for Smx1d3Mm {}
-impl Arm for Smx1d3Mm {
-    const KIND: ArmKind = ArmKind::Smx1d3Mm;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Smx1d3Mm {
-        Smx1d3Mm::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        Smx1d3Mm::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::Smx1d3Mm(self)
-    }
-}
+impl_arm!(Smx1d3Mm);
 
 /// LDWEIGHTS_MX (0x09): the mariana MX weight load (maverick folds MX into LDWEIGHTS
 /// but keeps the opcode and the header). Only the fields below are placed by the notes.
@@ -21330,23 +19728,7 @@ impl Smx1Lw {
     }
 }
 
-impl sealed::Sealed for Smx1Lw {}
-impl Arm for Smx1Lw {
-    const KIND: ArmKind = ArmKind::Smx1Lw;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Smx1Lw {
-        Smx1Lw::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        Smx1Lw::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::Smx1Lw(self)
-    }
-}
+impl_arm!(Smx1Lw);
 
 /// The PSEUDO_EXTENSION (0xDA) record that must follow PSEUDO_TRIGGER_COLLECTIVE2 (0xD9);
 /// the runtime reads a 3-bit DMA priority class from its byte 41 (& 7) on cayman and
@@ -21449,20 +19831,4 @@ impl TriggerCollective2Ext {
     }
 }
 
-impl sealed::Sealed for TriggerCollective2Ext {}
-impl Arm for TriggerCollective2Ext {
-    const KIND: ArmKind = ArmKind::TriggerCollective2Ext;
-
-    #[inline]
-    fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> TriggerCollective2Ext {
-        TriggerCollective2Ext::decode_on(arch, b)
-    }
-    #[inline]
-    fn encode(&self) -> [u8; RECORD_SIZE] {
-        TriggerCollective2Ext::encode(self)
-    }
-    #[inline]
-    fn into_inst(self) -> Inst {
-        Inst::TriggerCollective2Ext(self)
-    }
-}
+impl_arm!(TriggerCollective2Ext);
