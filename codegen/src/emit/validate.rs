@@ -389,6 +389,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     used.extend(pre.iter().map(|l| l.enum_id));
     let pre_rows = pre.iter().map(|x| leaf_row(model, x));
     let named_fns = used.iter().map(|&e| named_fn(model, e));
+    let n_arch = usize_lit(model.arch_ids().count() as u32);
     quote! {
         /// An enum-typed field (or typed bit-field) a validator checks.
         #[derive(Clone, Copy, Debug)]
@@ -405,11 +406,34 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// Whether a value is one the spec names and makes available on a generation.
             pub named: fn(Arch, u64) -> bool,
+            /// `named` as a bit per byte value and generation, for a byte-wide enum: the
+            /// validator's hot path (an indirect call per field is most of its cost).
+            table: Option<&'static [[u64; 4]; #n_arch]>,
         }
 
         impl EnumLeaf {
-            const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, named: fn(Arch, u64) -> bool) -> EnumLeaf {
-                EnumLeaf { name, offset, width, shift, bits, named }
+            const fn new(
+                name: &'static str,
+                offset: u8,
+                width: u8,
+                shift: u8,
+                bits: u8,
+                named: fn(Arch, u64) -> bool,
+                table: Option<&'static [[u64; 4]; #n_arch]>,
+            ) -> EnumLeaf {
+                EnumLeaf { name, offset, width, shift, bits, named, table }
+            }
+
+            /// Whether `v` is a value the spec names and makes available on `arch`
+            /// (`named`, through the table when there is one).
+            #[must_use]
+            #[inline]
+            pub fn holds(&self, arch: Arch, v: u64) -> bool {
+                match self.table {
+                    Some(t) if v < 256 => (t[arch as usize][(v >> 6) as usize] >> (v & 63)) & 1 == 1,
+                    Some(_) => false,
+                    None => (self.named)(arch, v),
+                }
             }
 
             /// The leaf's value in `record`.
@@ -460,7 +484,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             };
             for l in leaves {
                 let v = l.value(record);
-                if !(l.named)(arch, v) {
+                if !l.holds(arch, v) {
                     return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value: v });
                 }
             }
@@ -475,10 +499,25 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 /// `EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype)`.
 fn leaf_row(model: &Model, l: &Leaf) -> TokenStream {
     let f = named_ident(model, l.enum_id);
+    let table = if is_byte_wide(model, l.enum_id) {
+        let t = table_ident(model, l.enum_id);
+        quote! { Some(&#t) }
+    } else {
+        quote! { None }
+    };
     let name = &l.name;
     let (off, w, sh, bits) =
         (usize_lit(l.offset), usize_lit(l.width), usize_lit(l.shift), usize_lit(l.bits));
-    quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, #f) }
+    quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, #f, #table) }
+}
+
+/// Whether an enum's values are bytes (its `named_*` test becomes a table).
+fn is_byte_wide(model: &Model, e: EnumId) -> bool {
+    model[e].width == Prim::U8
+}
+
+fn table_ident(model: &Model, e: EnumId) -> Ident {
+    format_ident!("NAMED_{}", names::const_str(&model[e].name))
 }
 
 fn named_ident(model: &Model, e: EnumId) -> Ident {
@@ -502,13 +541,42 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
         " Whether `v` is a value of `{}` the spec names and makes available on `arch`.",
         en.name
     );
-    quote! {
+    let test = quote! {
         #[doc = #doc]
-        fn #f(arch: Arch, v: u64) -> bool {
-            let Ok(raw) = #w::try_from(v) else { return false };
+        const fn #f(arch: Arch, v: u64) -> bool {
+            if v > #w::MAX as u64 {
+                return false;
+            }
+            let raw = v as #w;
             let x = #t(raw);
             x.is_known() && x.available_on(arch) #(&& #masks(raw))*
         }
+    };
+    if !is_byte_wide(model, e) {
+        return test;
+    }
+    let table = table_ident(model, e);
+    let n_arch = usize_lit(model.arch_ids().count() as u32);
+    let tdoc = format!(" [`{f}`] as a bit per value, per generation (`Arch as usize`).");
+    quote! {
+        #test
+
+        #[doc = #tdoc]
+        static #table: [[u64; 4]; #n_arch] = {
+            let mut t = [[0u64; 4]; #n_arch];
+            let mut a = 0;
+            while a < #n_arch {
+                let mut v = 0u64;
+                while v < 256 {
+                    if #f(Arch::ALL[a], v) {
+                        t[a][(v >> 6) as usize] |= 1 << (v & 63);
+                    }
+                    v += 1;
+                }
+                a += 1;
+            }
+            t
+        };
     }
 }
 
