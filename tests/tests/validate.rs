@@ -4,7 +4,7 @@ use tpb_isa::validate::enum_leaves;
 use tpb_isa::{Arch, ArmKind};
 
 /// For every enum-typed field of every arm on every generation, `EnumLeaf::holds` (a
-/// bit table for byte-wide enums) answers as `EnumLeaf::named` (the enum's own test)
+/// bit table for byte-wide enums) answers as `EnumCheck::named` (the enum's own test)
 /// for every value the field can hold up to 0x1FF.
 #[test]
 fn the_enum_tables_agree_with_the_named_tests() {
@@ -16,7 +16,7 @@ fn the_enum_tables_agree_with_the_named_tests() {
                 for v in 0..top {
                     assert_eq!(
                         l.holds(arch, v),
-                        (l.named)(arch, v),
+                        (l.check.named)(arch, v),
                         "{} of {} on {arch}: {v:#x}",
                         l.name,
                         kind.name()

@@ -389,6 +389,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     used.extend(pre.iter().map(|l| l.enum_id));
     let pre_rows = pre.iter().map(|x| leaf_row(model, x));
     let named_fns = used.iter().map(|&e| named_fn(model, e));
+    let table_use = if used.iter().any(|&e| model[e].width == Prim::U8) {
+        quote! { use crate::enum_table::enum_table; }
+    } else {
+        quote! {}
+    };
     let n_arch = usize_lit(model.arch_ids().count() as u32);
     quote! {
         /// An enum-typed field (or typed bit-field) a validator checks.
@@ -404,35 +409,34 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub shift: u8,
             /// Its width in bits.
             pub bits: u8,
-            /// Whether a value is one the spec names and makes available on a generation.
+            /// The value test of the field's enum.
+            pub check: &'static EnumCheck,
+        }
+
+        /// Which values of an enum the spec names and makes available on a generation.
+        #[derive(Debug)]
+        pub struct EnumCheck {
+            /// The test.
             pub named: fn(Arch, u64) -> bool,
-            /// `named` as a bit per byte value and generation, for a byte-wide enum: the
-            /// validator's hot path (an indirect call per field is most of its cost).
-            table: Option<&'static [[u64; 4]; #n_arch]>,
+            /// `named` as a bit per value and generation, for a byte-wide enum: the
+            /// validator's hot path (an indirect call per field was most of its cost).
+            table: Option<[[u64; 4]; #n_arch]>,
         }
 
         impl EnumLeaf {
-            const fn new(
-                name: &'static str,
-                offset: u8,
-                width: u8,
-                shift: u8,
-                bits: u8,
-                named: fn(Arch, u64) -> bool,
-                table: Option<&'static [[u64; 4]; #n_arch]>,
-            ) -> EnumLeaf {
-                EnumLeaf { name, offset, width, shift, bits, named, table }
+            const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck) -> EnumLeaf {
+                EnumLeaf { name, offset, width, shift, bits, check }
             }
 
             /// Whether `v` is a value the spec names and makes available on `arch`
-            /// (`named`, through the table when there is one).
+            /// (`check.named`, through its table when there is one).
             #[must_use]
             #[inline]
             pub fn holds(&self, arch: Arch, v: u64) -> bool {
-                match self.table {
+                match &self.check.table {
                     Some(t) if v < 256 => (t[arch as usize][(v >> 6) as usize] >> (v & 63)) & 1 == 1,
                     Some(_) => false,
-                    None => (self.named)(arch, v),
+                    None => (self.check.named)(arch, v),
                 }
             }
 
@@ -492,36 +496,26 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
 
         #binding_check
+        #table_use
         #(#named_fns)*
     }
 }
 
-/// `EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype)`.
+/// `EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE)`.
 fn leaf_row(model: &Model, l: &Leaf) -> TokenStream {
-    let f = named_ident(model, l.enum_id);
-    let table = if is_byte_wide(model, l.enum_id) {
-        let t = table_ident(model, l.enum_id);
-        quote! { Some(&#t) }
-    } else {
-        quote! { None }
-    };
+    let check = check_ident(model, l.enum_id);
     let name = &l.name;
     let (off, w, sh, bits) =
         (usize_lit(l.offset), usize_lit(l.width), usize_lit(l.shift), usize_lit(l.bits));
-    quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, #f, #table) }
-}
-
-/// Whether an enum's values are bytes (its `named_*` test becomes a table).
-fn is_byte_wide(model: &Model, e: EnumId) -> bool {
-    model[e].width == Prim::U8
-}
-
-fn table_ident(model: &Model, e: EnumId) -> Ident {
-    format_ident!("NAMED_{}", names::const_str(&model[e].name))
+    quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, &#check) }
 }
 
 fn named_ident(model: &Model, e: EnumId) -> Ident {
     format_ident!("named_{}", names::snake_str(&model[e].name))
+}
+
+fn check_ident(model: &Model, e: EnumId) -> Ident {
+    format_ident!("CHECK_{}", names::const_str(&model[e].name))
 }
 
 /// `fn named_x(arch, v) -> bool`: `v` is a named value of the enum, available on `arch`,
@@ -552,31 +546,19 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
             x.is_known() && x.available_on(arch) #(&& #masks(raw))*
         }
     };
-    if !is_byte_wide(model, e) {
-        return test;
-    }
-    let table = table_ident(model, e);
-    let n_arch = usize_lit(model.arch_ids().count() as u32);
-    let tdoc = format!(" [`{f}`] as a bit per value, per generation (`Arch as usize`).");
+    let check = check_ident(model, e);
+    // A byte-wide enum's test as a table (`crate::enum_table`).
+    let table = if en.width == Prim::U8 {
+        quote! { Some(enum_table!(#f)) }
+    } else {
+        quote! { None }
+    };
+    let cdoc = format!(" The value test of `{}`.", en.name);
     quote! {
         #test
 
-        #[doc = #tdoc]
-        static #table: [[u64; 4]; #n_arch] = {
-            let mut t = [[0u64; 4]; #n_arch];
-            let mut a = 0;
-            while a < #n_arch {
-                let mut v = 0u64;
-                while v < 256 {
-                    if #f(Arch::ALL[a], v) {
-                        t[a][(v >> 6) as usize] |= 1 << (v & 63);
-                    }
-                    v += 1;
-                }
-                a += 1;
-            }
-            t
-        };
+        #[doc = #cdoc]
+        static #check: EnumCheck = EnumCheck { named: #f, table: #table };
     }
 }
 

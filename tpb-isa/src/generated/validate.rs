@@ -247,11 +247,18 @@ pub struct EnumLeaf {
     pub shift: u8,
     /// Its width in bits.
     pub bits: u8,
-    /// Whether a value is one the spec names and makes available on a generation.
+    /// The value test of the field's enum.
+    pub check: &'static EnumCheck,
+}
+
+/// Which values of an enum the spec names and makes available on a generation.
+#[derive(Debug)]
+pub struct EnumCheck {
+    /// The test.
     pub named: fn(Arch, u64) -> bool,
-    /// `named` as a bit per byte value and generation, for a byte-wide enum: the
-    /// validator's hot path (an indirect call per field is most of its cost).
-    table: Option<&'static [[u64; 4]; 4]>,
+    /// `named` as a bit per value and generation, for a byte-wide enum: the
+    /// validator's hot path (an indirect call per field was most of its cost).
+    table: Option<[[u64; 4]; 4]>,
 }
 
 impl EnumLeaf {
@@ -261,8 +268,7 @@ impl EnumLeaf {
         width: u8,
         shift: u8,
         bits: u8,
-        named: fn(Arch, u64) -> bool,
-        table: Option<&'static [[u64; 4]; 4]>,
+        check: &'static EnumCheck,
     ) -> EnumLeaf {
         EnumLeaf {
             name,
@@ -270,22 +276,21 @@ impl EnumLeaf {
             width,
             shift,
             bits,
-            named,
-            table,
+            check,
         }
     }
 
     /// Whether `v` is a value the spec names and makes available on `arch`
-    /// (`named`, through the table when there is one).
+    /// (`check.named`, through its table when there is one).
     #[must_use]
     #[inline]
     pub fn holds(&self, arch: Arch, v: u64) -> bool {
-        match self.table {
+        match &self.check.table {
             Some(t) if v < 256 => {
                 (t[arch as usize][(v >> 6) as usize] >> (v & 63)) & 1 == 1
             }
             Some(_) => false,
-            None => (self.named)(arch, v),
+            None => (self.check.named)(arch, v),
         }
     }
 
@@ -303,1519 +308,341 @@ impl EnumLeaf {
 
 /// The enum-typed fields of the preamble, for a record no binding selects.
 static PREAMBLE_LEAVES: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_AL`.
 static LEAVES_0_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("op", 12, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("dtype", 13, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("src_datasrc", 14, 1, 0, 8, named_data_src, Some(&NAMED_DATA_SRC)),
-    EnumLeaf::new("dst_dtype", 15, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("op", 12, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("dtype", 13, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_datasrc", 14, 1, 0, 8, &CHECK_DATA_SRC),
+    EnumLeaf::new("dst_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `CTRL_BR`.
 static LEAVES_1_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("cmp_op", 12, 1, 0, 8, named_br_cmp_op, Some(&NAMED_BR_CMP_OP)),
-    EnumLeaf::new("dtype", 13, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "target_mode",
-        14,
-        1,
-        0,
-        8,
-        named_br_target_mode,
-        Some(&NAMED_BR_TARGET_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("cmp_op", 12, 1, 0, 8, &CHECK_BR_CMP_OP),
+    EnumLeaf::new("dtype", 13, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("target_mode", 14, 1, 0, 8, &CHECK_BR_TARGET_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_CCI`.
 static LEAVES_2_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
 ];
 
 /// The enum-typed fields of `CTRL_ER`.
 static LEAVES_3_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_ES`.
 static LEAVES_4_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "events_extended.wait_mode",
-        32,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events_extended.update_mode",
-        34,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("events_extended.wait_mode", 32, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events_extended.update_mode", 34, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_IM`.
 static LEAVES_5_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_MS`.
 static LEAVES_6_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "move_type",
-        12,
-        1,
-        0,
-        8,
-        named_tensor_shape_move_type,
-        Some(&NAMED_TENSOR_SHAPE_MOVE_TYPE),
-    ),
-    EnumLeaf::new(
-        "shape_reg_type",
-        14,
-        1,
-        0,
-        8,
-        named_shape_reg_type,
-        Some(&NAMED_SHAPE_REG_TYPE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("move_type", 12, 1, 0, 8, &CHECK_TENSOR_SHAPE_MOVE_TYPE),
+    EnumLeaf::new("shape_reg_type", 14, 1, 0, 8, &CHECK_SHAPE_REG_TYPE),
 ];
 
 /// The enum-typed fields of `CTRL_MV`.
 static LEAVES_7_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("dtype", 13, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("move_source", 14, 1, 0, 8, named_data_src, Some(&NAMED_DATA_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("dtype", 13, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("move_source", 14, 1, 0, 8, &CHECK_DATA_SRC),
 ];
 
 /// The enum-typed fields of `CTRL_NO`.
 static LEAVES_8_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_POLL_SEM`.
 static LEAVES_9_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ];
 
 /// The enum-typed fields of `CTRL_RS`.
 static LEAVES_10_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_TEST_ES`.
 static LEAVES_11_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "mode",
-        12,
-        1,
-        0,
-        8,
-        named_test_evt_sem_mode,
-        Some(&NAMED_TEST_EVT_SEM_MODE),
-    ),
-    EnumLeaf::new(
-        "update_type",
-        13,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("mode", 12, 1, 0, 8, &CHECK_TEST_EVT_SEM_MODE),
+    EnumLeaf::new("update_type", 13, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CTRL_WR`.
 static LEAVES_12_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CUSTOM_OP_HEADER`.
 static LEAVES_13_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `CUSTOM_OP_PAYLOAD`.
 static LEAVES_14_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "arg_type",
-        15,
-        1,
-        0,
-        8,
-        named_custom_op_arg_type,
-        Some(&NAMED_CUSTOM_OP_ARG_TYPE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("arg_type", 15, 1, 0, 8, &CHECK_CUSTOM_OP_ARG_TYPE),
 ];
 
 /// The enum-typed fields of `D1_RD`.
 static LEAVES_15_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D3_RAND`.
 static LEAVES_16_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "rand_algorithm",
-        12,
-        1,
-        0,
-        8,
-        named_rand_algorithm,
-        Some(&NAMED_RAND_ALGORITHM),
-    ),
-    EnumLeaf::new(
-        "post_process",
-        14,
-        1,
-        0,
-        8,
-        named_rand_post_proc,
-        Some(&NAMED_RAND_POST_PROC),
-    ),
-    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("min_src", 38, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("max_src", 39, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, &CHECK_RAND_ALGORITHM),
+    EnumLeaf::new("post_process", 14, 1, 0, 8, &CHECK_RAND_POST_PROC),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("min_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("max_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D4_IOTA`.
 static LEAVES_17_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D4_MR`.
 static LEAVES_18_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "serialization_mode",
-        36,
-        1,
-        0,
-        8,
-        named_reg_serial_mode,
-        Some(&NAMED_REG_SERIAL_MODE),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("serialization_mode", 36, 1, 0, 8, &CHECK_REG_SERIAL_MODE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D4_RAND`.
 static LEAVES_19_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "rand_algorithm",
-        12,
-        1,
-        0,
-        8,
-        named_rand_algorithm,
-        Some(&NAMED_RAND_ALGORITHM),
-    ),
-    EnumLeaf::new(
-        "post_process",
-        14,
-        1,
-        0,
-        8,
-        named_rand_post_proc,
-        Some(&NAMED_RAND_POST_PROC),
-    ),
-    EnumLeaf::new("rand_generator", 15, 1, 0, 8, named_rand_src, Some(&NAMED_RAND_SRC)),
-    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, &CHECK_RAND_ALGORITHM),
+    EnumLeaf::new("post_process", 14, 1, 0, 8, &CHECK_RAND_POST_PROC),
+    EnumLeaf::new("rand_generator", 15, 1, 0, 8, &CHECK_RAND_SRC),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `DMA_COPY2D`.
 static LEAVES_20_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, named_wait_mode, Some(&NAMED_WAIT_MODE)),
-    EnumLeaf::new(
-        "dma_engines.engine_count",
-        10,
-        1,
-        5,
-        2,
-        named_dma_engine_count,
-        Some(&NAMED_DMA_ENGINE_COUNT),
-    ),
-    EnumLeaf::new(
-        "addr_mode.src_addr_mode",
-        12,
-        1,
-        0,
-        4,
-        named_dma_addr_mode,
-        Some(&NAMED_DMA_ADDR_MODE),
-    ),
-    EnumLeaf::new(
-        "addr_mode.dst_addr_mode",
-        12,
-        1,
-        4,
-        4,
-        named_dma_addr_mode,
-        Some(&NAMED_DMA_ADDR_MODE),
-    ),
-    EnumLeaf::new(
-        "sema_update_mode.rd_done",
-        13,
-        1,
-        0,
-        4,
-        named_dma_sema_update_mode,
-        Some(&NAMED_DMA_SEMA_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "sema_update_mode.wr_done",
-        13,
-        1,
-        4,
-        4,
-        named_dma_sema_update_mode,
-        Some(&NAMED_DMA_SEMA_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, &CHECK_DMA_ENGINE_COUNT),
+    EnumLeaf::new("addr_mode.src_addr_mode", 12, 1, 0, 4, &CHECK_DMA_ADDR_MODE),
+    EnumLeaf::new("addr_mode.dst_addr_mode", 12, 1, 4, 4, &CHECK_DMA_ADDR_MODE),
+    EnumLeaf::new("sema_update_mode.rd_done", 13, 1, 0, 4, &CHECK_DMA_SEMA_UPDATE_MODE),
+    EnumLeaf::new("sema_update_mode.wr_done", 13, 1, 4, 4, &CHECK_DMA_SEMA_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `DMA_DIRECT2D`.
 static LEAVES_21_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "compute_op",
-        15,
-        1,
-        0,
-        8,
-        named_dge_compute_op,
-        Some(&NAMED_DGE_COMPUTE_OP),
-    ),
-    EnumLeaf::new("in_dtype", 62, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 63, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("compute_op", 15, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
+    EnumLeaf::new("in_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 63, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `DMA_DIRECT2D_XPOSE`.
 static LEAVES_22_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 14, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 15, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `DMA_GATHER_XPOSE`.
 static LEAVES_23_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_idx_start_addr.marker",
-        36,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("dtype.dtype_lo", 62, 1, 0, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("dtype.dtype_hi", 62, 1, 4, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "flags.gather_dim",
-        63,
-        1,
-        0,
-        2,
-        named_indirect_dim,
-        Some(&NAMED_INDIRECT_DIM),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_idx_start_addr.marker", 36, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dtype.dtype_lo", 62, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("dtype.dtype_hi", 62, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("flags.gather_dim", 63, 1, 0, 2, &CHECK_INDIRECT_DIM),
 ];
 
 /// The enum-typed fields of `DMA_IMMEDIATE`.
 static LEAVES_24_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, named_wait_mode, Some(&NAMED_WAIT_MODE)),
-    EnumLeaf::new(
-        "dma_engines.engine_count",
-        10,
-        1,
-        5,
-        2,
-        named_dma_engine_count,
-        Some(&NAMED_DMA_ENGINE_COUNT),
-    ),
-    EnumLeaf::new(
-        "descriptor_flags.desc0_src",
-        12,
-        1,
-        2,
-        1,
-        named_dma_desc_mode,
-        Some(&NAMED_DMA_DESC_MODE),
-    ),
-    EnumLeaf::new(
-        "descriptor_flags.desc1_src",
-        12,
-        1,
-        3,
-        1,
-        named_dma_desc_mode,
-        Some(&NAMED_DMA_DESC_MODE),
-    ),
-    EnumLeaf::new(
-        "descriptor_flags.desc2_src",
-        12,
-        1,
-        4,
-        1,
-        named_dma_desc_mode,
-        Some(&NAMED_DMA_DESC_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, &CHECK_DMA_ENGINE_COUNT),
+    EnumLeaf::new("descriptor_flags.desc0_src", 12, 1, 2, 1, &CHECK_DMA_DESC_MODE),
+    EnumLeaf::new("descriptor_flags.desc1_src", 12, 1, 3, 1, &CHECK_DMA_DESC_MODE),
+    EnumLeaf::new("descriptor_flags.desc2_src", 12, 1, 4, 1, &CHECK_DMA_DESC_MODE),
 ];
 
 /// The enum-typed fields of `DMA_INDIRECT1D`.
 static LEAVES_25_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new(
         "flags.indirect_mode",
         15,
         1,
         0,
         2,
-        named_indirect_dma_addressing_mode,
-        Some(&NAMED_INDIRECT_DMA_ADDRESSING_MODE),
+        &CHECK_INDIRECT_DMA_ADDRESSING_MODE,
     ),
-    EnumLeaf::new(
-        "flags.gather_dim",
-        15,
-        1,
-        4,
-        2,
-        named_indirect_dim,
-        Some(&NAMED_INDIRECT_DIM),
-    ),
-    EnumLeaf::new(
-        "flags.scatter_dim",
-        15,
-        1,
-        6,
-        2,
-        named_indirect_dim,
-        Some(&NAMED_INDIRECT_DIM),
-    ),
-    EnumLeaf::new(
-        "src_idx_start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "dst_idx_start_addr.marker",
-        52,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 56, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 57, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "compute_op",
-        60,
-        1,
-        0,
-        8,
-        named_dge_compute_op,
-        Some(&NAMED_DGE_COMPUTE_OP),
-    ),
+    EnumLeaf::new("flags.gather_dim", 15, 1, 4, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::new("flags.scatter_dim", 15, 1, 6, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::new("src_idx_start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dst_idx_start_addr.marker", 52, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 56, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 57, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("compute_op", 60, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
 ];
 
 /// The enum-typed fields of `EXTENDED`.
 static LEAVES_26_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_COPY`.
 static LEAVES_27_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_CPTCD`.
 static LEAVES_28_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_ENOP`.
 static LEAVES_29_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_GEN`.
 static LEAVES_30_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "extended_opcode",
-        12,
-        1,
-        0,
-        8,
-        named_example_extended_opcodes1,
-        Some(&NAMED_EXAMPLE_EXTENDED_OPCODES1),
-    ),
-    EnumLeaf::new(
-        "src_addr.marker",
-        28,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "dst_addr.marker",
-        32,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
+    EnumLeaf::new("src_addr.marker", 28, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dst_addr.marker", 32, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_START`.
 static LEAVES_31_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "extended_opcode",
-        12,
-        1,
-        0,
-        8,
-        named_example_extended_opcodes1,
-        Some(&NAMED_EXAMPLE_EXTENDED_OPCODES1),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
 ];
 
 /// The enum-typed fields of `EXTENDED_RGS`.
 static LEAVES_32_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_RSS`.
 static LEAVES_33_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_SB2SB`.
 static LEAVES_34_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `EXTENDED_TTA`.
 static LEAVES_35_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "extended_opcode",
-        12,
-        1,
-        0,
-        8,
-        named_example_extended_opcodes1,
-        Some(&NAMED_EXAMPLE_EXTENDED_OPCODES1),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_lo",
-        14,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_hi",
-        14,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("out_dtype", 15, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 16, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 14, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 14, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 16, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new(
         "src0_mem_pattern.start_addr.marker",
         20,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
     EnumLeaf::new(
         "src1_mem_pattern.start_addr.marker",
@@ -1823,187 +650,50 @@ static LEAVES_35_0: &[EnumLeaf] = &[
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `MEM_2D`.
 static LEAVES_36_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("dtype", 12, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("src_datasrc", 13, 1, 0, 8, named_data_src, Some(&NAMED_DATA_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("dtype", 12, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_datasrc", 13, 1, 0, 8, &CHECK_DATA_SRC),
 ];
 
 /// The enum-typed fields of `MODIFY_POOL_CONFIG`.
 static LEAVES_37_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "modify_op",
-        12,
-        1,
-        0,
-        8,
-        named_modify_pool_op,
-        Some(&NAMED_MODIFY_POOL_OP),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("modify_op", 12, 1, 0, 8, &CHECK_MODIFY_POOL_OP),
 ];
 
 /// The enum-typed fields of `PSEUDO_CORE_BARRIER`.
 static LEAVES_38_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_DMABARRIER`.
 static LEAVES_39_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_DMA_DIRECT2D`.
 static LEAVES_40_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("dge_op", 15, 1, 0, 8, named_dge_opcode, Some(&NAMED_DGE_OPCODE)),
-    EnumLeaf::new("in_dtype", 62, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 63, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("dge_op", 15, 1, 0, 8, &CHECK_DGE_OPCODE),
+    EnumLeaf::new("in_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 63, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `PSEUDO_DMA_EXT`.
@@ -2014,660 +704,168 @@ static LEAVES_41_0: &[EnumLeaf] = &[
         1,
         0,
         2,
-        named_indirect_dma_addressing_mode,
-        Some(&NAMED_INDIRECT_DMA_ADDRESSING_MODE),
+        &CHECK_INDIRECT_DMA_ADDRESSING_MODE,
     ),
-    EnumLeaf::new(
-        "flags.gather_dim",
-        1,
-        1,
-        4,
-        2,
-        named_indirect_dim,
-        Some(&NAMED_INDIRECT_DIM),
-    ),
-    EnumLeaf::new(
-        "flags.scatter_dim",
-        1,
-        1,
-        6,
-        2,
-        named_indirect_dim,
-        Some(&NAMED_INDIRECT_DIM),
-    ),
-    EnumLeaf::new(
-        "compute_op",
-        3,
-        1,
-        0,
-        8,
-        named_dge_compute_op,
-        Some(&NAMED_DGE_COMPUTE_OP),
-    ),
-    EnumLeaf::new(
-        "src_idx_start_addr.marker",
-        4,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "dst_idx_start_addr.marker",
-        8,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("flags.gather_dim", 1, 1, 4, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::new("flags.scatter_dim", 1, 1, 6, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::new("compute_op", 3, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
+    EnumLeaf::new("src_idx_start_addr.marker", 4, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dst_idx_start_addr.marker", 8, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `PSEUDO_DMA_MEMCPY_FULL_IND`.
 static LEAVES_42_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_EMBEDDING_UPDATE`.
 static LEAVES_43_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("embed_data_dtype", 12, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("cce_op", 13, 1, 0, 8, named_cce_op, Some(&NAMED_CCE_OP)),
-    EnumLeaf::new(
-        "embed_index_in.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "embed_data_in.start_addr.marker",
-        24,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("embed_data_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("cce_op", 13, 1, 0, 8, &CHECK_CCE_OP),
+    EnumLeaf::new("embed_index_in.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("embed_data_in.start_addr.marker", 24, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new(
         "desc_mem_pattern.start_addr.marker",
         36,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new(
-        "embedding_table_num_entries.marker",
-        56,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("embedding_table_num_entries.marker", 56, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
 static LEAVES_44_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "pseudo_opcode",
-        12,
-        1,
-        0,
-        8,
-        named_pseudo_opcode,
-        Some(&NAMED_PSEUDO_OPCODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_FUNCTION_BEGIN`.
 static LEAVES_45_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_FUNCTION_CALL`.
 static LEAVES_46_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_JPEG_DECODE`.
 static LEAVES_47_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_LIBRARY_RELOAD_INDEX`.
 static LEAVES_48_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "pseudo_opcode",
-        12,
-        1,
-        0,
-        8,
-        named_pseudo_opcode,
-        Some(&NAMED_PSEUDO_OPCODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_LOAD_ACT_FUNC_SET`.
 static LEAVES_49_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_MEM_2D`.
 static LEAVES_50_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_RANGE_CHECK`.
 static LEAVES_51_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_SET_RNG_SEED`.
 static LEAVES_52_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `PSEUDO_SYNC_BARRIER`.
 static LEAVES_53_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `S1S2D2_AM`.
 static LEAVES_54_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("imm0_src", 24, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("reduce_cmd", 25, 1, 0, 8, named_reduce_cmd, Some(&NAMED_REDUCE_CMD)),
-    EnumLeaf::new("imm_dtype", 27, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op0", 28, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op1", 29, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("reduce_op", 30, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("in_dtype", 31, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "reverse_operands",
-        35,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("imm0_src", 24, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("reduce_cmd", 25, 1, 0, 8, &CHECK_REDUCE_CMD),
+    EnumLeaf::new("imm_dtype", 27, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op0", 28, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op1", 29, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("reduce_op", 30, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("in_dtype", 31, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("reverse_operands", 35, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
     EnumLeaf::new(
         "prev_pass_mem_pattern.start_addr.marker",
         40,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
 ];
 
 /// The enum-typed fields of `S1_RAND`.
 static LEAVES_55_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "rand_algorithm",
-        12,
-        1,
-        0,
-        8,
-        named_rand_algorithm,
-        Some(&NAMED_RAND_ALGORITHM),
-    ),
-    EnumLeaf::new(
-        "update_state",
-        14,
-        1,
-        0,
-        8,
-        named_rand_state_update,
-        Some(&NAMED_RAND_STATE_UPDATE),
-    ),
-    EnumLeaf::new("in_dtype", 15, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("rand_generator", 24, 1, 0, 8, named_rand_src, Some(&NAMED_RAND_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, &CHECK_RAND_ALGORITHM),
+    EnumLeaf::new("update_state", 14, 1, 0, 8, &CHECK_RAND_STATE_UPDATE),
+    EnumLeaf::new("in_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("rand_generator", 24, 1, 0, 8, &CHECK_RAND_SRC),
 ];
 
 /// The enum-typed fields of `S2D2D2_SC`.
 static LEAVES_56_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 12, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        20,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_tag_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 36, 1, 0, 8, named_compress_op, Some(&NAMED_COMPRESS_OP)),
-    EnumLeaf::new(
-        "op_dim",
-        37,
-        1,
-        0,
-        8,
-        named_tensor_subdim,
-        Some(&NAMED_TENSOR_SUBDIM),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 20, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_tag_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_COMPRESS_OP),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
     EnumLeaf::new(
         "data_dst_mem_pattern.start_addr.marker",
         40,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
     EnumLeaf::new(
         "tag_dst_mem_pattern.start_addr.marker",
@@ -2675,412 +873,114 @@ static LEAVES_56_0: &[EnumLeaf] = &[
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
 ];
 
 /// The enum-typed fields of `S2D2D2_TS_WIDE`.
 static LEAVES_57_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_imm_dtype.dtype_lo", 12, 1, 0, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("in_imm_dtype.dtype_hi", 12, 1, 4, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "out0_out1_dtype.dtype_lo",
-        13,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "out0_out1_dtype.dtype_hi",
-        13,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("imm_src", 52, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_imm_dtype.dtype_lo", 12, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_imm_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("imm_src", 52, 1, 0, 8, &CHECK_IMM_SRC),
 ];
 
 /// The enum-typed fields of `S2D2_AC`.
 static LEAVES_58_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("relu_param_src", 24, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("imm0_src", 25, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("reduce_cmd", 26, 1, 0, 8, named_reduce_cmd, Some(&NAMED_REDUCE_CMD)),
-    EnumLeaf::new("imm1_src", 27, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("imm_dtype", 28, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op0", 29, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op1", 30, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("reduce_op", 31, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "reverse_operands",
-        60,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("relu_param_src", 24, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("imm0_src", 25, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("reduce_cmd", 26, 1, 0, 8, &CHECK_REDUCE_CMD),
+    EnumLeaf::new("imm1_src", 27, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("imm_dtype", 28, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op0", 29, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op1", 30, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("reduce_op", 31, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("reverse_operands", 60, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
 ];
 
 /// The enum-typed fields of `S2D2_ADDR`.
 static LEAVES_59_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "imm0_imm1_dtype.dtype_lo",
-        40,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "imm0_imm1_dtype.dtype_hi",
-        40,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("in_out_dtype.dtype_lo", 41, 1, 0, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("in_out_dtype.dtype_hi", 41, 1, 4, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("imm0_is_ptr", 42, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("imm1_is_ptr", 43, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("op0", 44, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op1", 45, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "reverse_operands",
-        47,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        52,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("imm0_imm1_dtype.dtype_lo", 40, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_imm1_dtype.dtype_hi", 40, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_out_dtype.dtype_lo", 41, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_out_dtype.dtype_hi", 41, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_is_ptr", 42, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("imm1_is_ptr", 43, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("op0", 44, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op1", 45, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("reverse_operands", 47, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 52, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2D2_JPEG`.
 static LEAVES_60_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `S2D2_RS`.
 static LEAVES_61_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("reduce_cmd", 14, 1, 0, 8, named_accum_cmd, Some(&NAMED_ACCUM_CMD)),
-    EnumLeaf::new("reduce_op", 15, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        24,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("comp_op0", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("comp_op1", 37, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("bound0_src", 38, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("bound1_src", 39, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("reduce_cmd", 14, 1, 0, 8, &CHECK_ACCUM_CMD),
+    EnumLeaf::new("reduce_op", 15, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 24, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("comp_op0", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("comp_op1", 37, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("bound0_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("bound1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2D2_TR`.
 static LEAVES_62_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `S2D2_TS_AS`.
 static LEAVES_63_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "fill_mode",
-        14,
-        1,
-        0,
-        8,
-        named_affine_select_cmp,
-        Some(&NAMED_AFFINE_SELECT_CMP),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        36,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("fill_mode", 14, 1, 0, 8, &CHECK_AFFINE_SELECT_CMP),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 36, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2S1D2_PE_SEED`.
 static LEAVES_64_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new(
         "src_seed_mem_pattern.start_addr.marker",
         12,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
     EnumLeaf::new(
         "identity_mem_pattern.start_addr.marker",
@@ -3088,127 +988,44 @@ static LEAVES_64_0: &[EnumLeaf] = &[
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new("identity_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("mode", 33, 1, 0, 8, named_pe_seed_mode, Some(&NAMED_PE_SEED_MODE)),
+    EnumLeaf::new("identity_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("mode", 33, 1, 0, 8, &CHECK_PE_SEED_MODE),
     EnumLeaf::new(
         "dst_seed_mem_pattern.start_addr.marker",
         36,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
 ];
 
 /// The enum-typed fields of `S2S2D2D2_TT`.
 static LEAVES_65_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_lo",
-        12,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_hi",
-        12,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "out0_out1_dtype.dtype_lo",
-        13,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "out0_out1_dtype.dtype_hi",
-        13,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 12, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ];
 
 /// The enum-typed fields of `S2S2D2_STT`.
 static LEAVES_66_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new(
         "src0_mem_pattern.start_addr.marker",
         12,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
     EnumLeaf::new(
         "src1_mem_pattern.start_addr.marker",
@@ -3216,1317 +1033,321 @@ static LEAVES_66_0: &[EnumLeaf] = &[
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new("op0", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op1", 37, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "reverse_operands",
-        38,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
-    EnumLeaf::new("imm0_src", 39, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_lo",
-        40,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_hi",
-        40,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("out_dtype", 41, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("imm0_dtype", 43, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "accumulator_cmd",
-        44,
-        1,
-        0,
-        8,
-        named_accum_cmd,
-        Some(&NAMED_ACCUM_CMD),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("op0", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
+    EnumLeaf::new("imm0_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 40, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 40, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_dtype", 43, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("accumulator_cmd", 44, 1, 0, 8, &CHECK_ACCUM_CMD),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2_BN`.
 static LEAVES_67_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("imm0_src", 48, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
 ];
 
 /// The enum-typed fields of `S2_BNPL2`.
 static LEAVES_68_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("src_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("immediate_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("imm0_src", 48, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("imm1_src", 49, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("src_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("immediate_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("imm1_src", 49, 1, 0, 8, &CHECK_IMM_SRC),
 ];
 
 /// The enum-typed fields of `S2_CONVLUT` on cayman, mariana.
 static LEAVES_69_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("lut_dtype", 47, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `S2_CONVLUT` on maverick.
 static LEAVES_69_1: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("lut_dtype", 47, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `S3D3_AC`.
 static LEAVES_70_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("imm_src", 12, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("scale_src", 13, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "accumulator_cmd",
-        14,
-        1,
-        0,
-        8,
-        named_accum_cmd,
-        Some(&NAMED_ACCUM_CMD),
-    ),
-    EnumLeaf::new("bias_src_n", 15, 1, 0, 8, named_imm_src_n, Some(&NAMED_IMM_SRC_N)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "in_bias_dtype.dtype_lo",
-        32,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in_bias_dtype.dtype_hi",
-        32,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("imm_src", 12, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("scale_src", 13, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("accumulator_cmd", 14, 1, 0, 8, &CHECK_ACCUM_CMD),
+    EnumLeaf::new("bias_src_n", 15, 1, 0, 8, &CHECK_IMM_SRC_N),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_AQ`.
 static LEAVES_71_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "in_bias_dtype.dtype_lo",
-        32,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in_bias_dtype.dtype_hi",
-        32,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_COLLECTIVE`.
 static LEAVES_72_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 12, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 13, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "lnc_size_fmt",
-        32,
-        1,
-        0,
-        8,
-        named_lnc_size_fmt,
-        Some(&NAMED_LNC_SIZE_FMT),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("lnc_size_fmt", 32, 1, 0, 8, &CHECK_LNC_SIZE_FMT),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_CP_PRED_SCALAR`.
 static LEAVES_73_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new(
         "pred_mem_pattern.start_addr.marker",
         16,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new("pred_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("in_dtype", 41, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 42, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("src0_imm_src", 43, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("pred_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("in_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 42, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src0_imm_src", 43, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_DROPOUT`.
 static LEAVES_74_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("threshold_src", 35, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("threshold_dtype", 36, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "threshold_type",
-        43,
-        1,
-        0,
-        8,
-        named_dropout_threshold_type,
-        Some(&NAMED_DROPOUT_THRESHOLD_TYPE),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("threshold_src", 35, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("threshold_dtype", 36, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("threshold_type", 43, 1, 0, 8, &CHECK_DROPOUT_THRESHOLD_TYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on sunda.
 static LEAVES_75_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode, Some(&NAMED_PE_FP32MODE)),
-    EnumLeaf::new(
-        "perf_opt",
-        35,
-        1,
-        0,
-        8,
-        named_perf_opt_mode,
-        Some(&NAMED_PERF_OPT_MODE),
-    ),
-    EnumLeaf::new(
-        "psum_zero_region",
-        47,
-        1,
-        0,
-        8,
-        named_matmul_zero_region,
-        Some(&NAMED_MATMUL_ZERO_REGION),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, &CHECK_PERF_OPT_MODE),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on cayman.
 static LEAVES_75_1: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode, Some(&NAMED_PE_FP32MODE)),
-    EnumLeaf::new(
-        "perf_opt",
-        35,
-        1,
-        0,
-        8,
-        named_perf_opt_mode,
-        Some(&NAMED_PERF_OPT_MODE),
-    ),
-    EnumLeaf::new("out_dtype", 40, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "psum_zero_region",
-        47,
-        1,
-        0,
-        8,
-        named_matmul_zero_region,
-        Some(&NAMED_MATMUL_ZERO_REGION),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, &CHECK_PERF_OPT_MODE),
+    EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on mariana.
 static LEAVES_75_2: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode, Some(&NAMED_PE_FP32MODE)),
-    EnumLeaf::new(
-        "perf_opt",
-        35,
-        1,
-        0,
-        8,
-        named_perf_opt_mode,
-        Some(&NAMED_PERF_OPT_MODE),
-    ),
-    EnumLeaf::new("out_dtype", 40, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "psum_zero_region",
-        47,
-        1,
-        0,
-        8,
-        named_matmul_zero_region,
-        Some(&NAMED_MATMUL_ZERO_REGION),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, &CHECK_PERF_OPT_MODE),
+    EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on maverick.
 static LEAVES_75_3: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode, Some(&NAMED_PE_FP32MODE)),
-    EnumLeaf::new("out_dtype", 34, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("tile_size", 37, 1, 0, 8, named_tile_size, Some(&NAMED_TILE_SIZE)),
-    EnumLeaf::new(
-        "perf_mode",
-        40,
-        1,
-        0,
-        8,
-        named_mx_perf_mode,
-        Some(&NAMED_MX_PERF_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
+    EnumLeaf::new("out_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("tile_size", 37, 1, 0, 8, &CHECK_TILE_SIZE),
+    EnumLeaf::new("perf_mode", 40, 1, 0, 8, &CHECK_MX_PERF_MODE),
 ];
 
 /// The enum-typed fields of `S3D3_NONZERO_WITH_COUNT`.
 static LEAVES_76_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 13, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 14, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("index_offset_src", 15, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("padding_val_src", 36, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("index_offset_src", 15, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("padding_val_src", 36, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_SC`.
 static LEAVES_77_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 12, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_struct_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 36, 1, 0, 8, named_compress_op, Some(&NAMED_COMPRESS_OP)),
-    EnumLeaf::new(
-        "op_dim",
-        37,
-        1,
-        0,
-        8,
-        named_tensor_subdim,
-        Some(&NAMED_TENSOR_SUBDIM),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_struct_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_COMPRESS_OP),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_SEQ_BOUNDS`.
 static LEAVES_78_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 14, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 15, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        32,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 32, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on cayman.
 static LEAVES_79_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dequant_fmt",
-        35,
-        1,
-        0,
-        8,
-        named_dequant_fmt,
-        Some(&NAMED_DEQUANT_FMT),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on mariana, maverick.
 static LEAVES_79_1: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dequant_fmt",
-        35,
-        1,
-        0,
-        8,
-        named_dequant_fmt,
-        Some(&NAMED_DEQUANT_FMT),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
 ];
 
 /// The enum-typed fields of `S3D3_TS` on sunda, cayman.
 static LEAVES_80_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "accumulator_cmd",
-        12,
-        1,
-        0,
-        8,
-        named_accum_cmd,
-        Some(&NAMED_ACCUM_CMD),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("imm0_src", 35, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("op0", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op1", 37, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "reverse_operands",
-        38,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
-    EnumLeaf::new("imm1_src", 39, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("accumulator_cmd", 12, 1, 0, 8, &CHECK_ACCUM_CMD),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_src", 35, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("op0", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
+    EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_TS` on mariana, maverick.
 static LEAVES_80_1: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "accumulator_cmd",
-        12,
-        1,
-        0,
-        8,
-        named_accum_cmd,
-        Some(&NAMED_ACCUM_CMD),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("imm0_src", 35, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("op0", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op1", 37, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "reverse_operands",
-        38,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
-    EnumLeaf::new("imm1_src", 39, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("accumulator_cmd", 12, 1, 0, 8, &CHECK_ACCUM_CMD),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_src", 35, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("op0", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
+    EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
 ];
 
 /// The enum-typed fields of `S3D3_TS_SELECT`.
 static LEAVES_81_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new(
         "src0_mem_pattern.start_addr.marker",
         16,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new("dtype", 34, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("pred_imm_dtype", 35, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("src1_imm_src", 38, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new("pred_imm_src", 39, 1, 0, 8, named_imm_src, Some(&NAMED_IMM_SRC)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("dtype", 34, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("pred_imm_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("src1_imm_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("pred_imm_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3DMX1_QUANT`.
 static LEAVES_82_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 34, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 35, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.data.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.scale.marker",
-        52,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.data.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("dst_mem_pattern.scale.marker", 52, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3S3D1_BN`.
 static LEAVES_83_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new(
         "src0_mem_pattern.start_addr.marker",
         16,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
     EnumLeaf::new(
         "src1_mem_pattern.start_addr.marker",
@@ -4534,164 +1355,42 @@ static LEAVES_83_0: &[EnumLeaf] = &[
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_lo",
-        60,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_hi",
-        60,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("immediate_dtype", 61, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 62, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 60, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 60, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("immediate_dtype", 61, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `S3S3D1_BN2`.
 static LEAVES_84_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "immediate_out_dtype.dtype_lo",
-        61,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "immediate_out_dtype.dtype_hi",
-        61,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "imm0_imm1_src.imm0_src",
-        62,
-        1,
-        0,
-        4,
-        named_imm_src,
-        Some(&NAMED_IMM_SRC),
-    ),
-    EnumLeaf::new(
-        "imm0_imm1_src.imm1_src",
-        62,
-        1,
-        4,
-        4,
-        named_imm_src,
-        Some(&NAMED_IMM_SRC),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("immediate_out_dtype.dtype_lo", 61, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("immediate_out_dtype.dtype_hi", 61, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("imm0_imm1_src.imm0_src", 62, 1, 0, 4, &CHECK_IMM_SRC),
+    EnumLeaf::new("imm0_imm1_src.imm1_src", 62, 1, 4, 4, &CHECK_IMM_SRC),
 ];
 
 /// The enum-typed fields of `S3S3D3_TT`.
 static LEAVES_85_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_lo",
-        12,
-        1,
-        0,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new(
-        "in0_in1_dtype.dtype_hi",
-        12,
-        1,
-        4,
-        4,
-        named_dtype,
-        Some(&NAMED_DTYPE),
-    ),
-    EnumLeaf::new("out_dtype", 13, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 14, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in0_in1_dtype.dtype_lo", 12, 1, 0, 4, &CHECK_DTYPE),
+    EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new(
         "src0_mem_pattern.start_addr.marker",
         16,
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
     EnumLeaf::new(
         "src1_mem_pattern.start_addr.marker",
@@ -4699,967 +1398,214 @@ static LEAVES_85_0: &[EnumLeaf] = &[
         4,
         24,
         8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
+        &CHECK_ADDR4MARKER,
     ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3_LT`.
 static LEAVES_86_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `S3_LW` on sunda.
 static LEAVES_87_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `S3_LW` on cayman.
 static LEAVES_87_1: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "perf_opt",
-        35,
-        1,
-        0,
-        8,
-        named_perf_opt_mode,
-        Some(&NAMED_PERF_OPT_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, &CHECK_PERF_OPT_MODE),
 ];
 
 /// The enum-typed fields of `S3_LW` on mariana.
 static LEAVES_87_2: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "bg_xpose_mode",
-        12,
-        1,
-        0,
-        8,
-        named_bg_xpose_mode,
-        Some(&NAMED_BG_XPOSE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("bg_xpose_mode", 12, 1, 0, 8, &CHECK_BG_XPOSE_MODE),
 ];
 
 /// The enum-typed fields of `S3_LW` on maverick.
 static LEAVES_87_3: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode, Some(&NAMED_PE_FP32MODE)),
-    EnumLeaf::new("tile_size", 36, 1, 0, 8, named_tile_size, Some(&NAMED_TILE_SIZE)),
-    EnumLeaf::new(
-        "perf_mode",
-        39,
-        1,
-        0,
-        8,
-        named_mx_perf_mode,
-        Some(&NAMED_MX_PERF_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
+    EnumLeaf::new("tile_size", 36, 1, 0, 8, &CHECK_TILE_SIZE),
+    EnumLeaf::new("perf_mode", 39, 1, 0, 8, &CHECK_MX_PERF_MODE),
 ];
 
 /// The enum-typed fields of `S4D2_BN`.
 static LEAVES_88_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D3_MM`.
 static LEAVES_89_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, named_pe_fp32mode, Some(&NAMED_PE_FP32MODE)),
-    EnumLeaf::new("out_dtype", 34, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "perf_opt",
-        35,
-        1,
-        0,
-        8,
-        named_perf_opt_mode,
-        Some(&NAMED_PERF_OPT_MODE),
-    ),
-    EnumLeaf::new(
-        "active_row_mode",
-        46,
-        1,
-        0,
-        8,
-        named_active_row_mode,
-        Some(&NAMED_ACTIVE_ROW_MODE),
-    ),
-    EnumLeaf::new(
-        "psum_zero_region",
-        47,
-        1,
-        0,
-        8,
-        named_matmul_zero_region,
-        Some(&NAMED_MATMUL_ZERO_REGION),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        48,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
+    EnumLeaf::new("out_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("perf_opt", 35, 1, 0, 8, &CHECK_PERF_OPT_MODE),
+    EnumLeaf::new("active_row_mode", 46, 1, 0, 8, &CHECK_ACTIVE_ROW_MODE),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_CR`.
 static LEAVES_90_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("reduce_op", 35, 1, 0, 8, named_reduce_op, Some(&NAMED_REDUCE_OP)),
-    EnumLeaf::new(
-        "reduce_axis",
-        36,
-        1,
-        0,
-        8,
-        named_reduce_axis,
-        Some(&NAMED_REDUCE_AXIS),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("reduce_op", 35, 1, 0, 8, &CHECK_REDUCE_OP),
+    EnumLeaf::new("reduce_axis", 36, 1, 0, 8, &CHECK_REDUCE_AXIS),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_GT`.
 static LEAVES_91_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "index_miss_behavior",
-        36,
-        1,
-        0,
-        8,
-        named_index_miss_behavior,
-        Some(&NAMED_INDEX_MISS_BEHAVIOR),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("index_miss_behavior", 36, 1, 0, 8, &CHECK_INDEX_MISS_BEHAVIOR),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_IC`.
 static LEAVES_92_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `S4D4_MR`.
 static LEAVES_93_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_PL`.
 static LEAVES_94_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("pool_func", 36, 1, 0, 8, named_pool_type, Some(&NAMED_POOL_TYPE)),
-    EnumLeaf::new(
-        "pool_dim",
-        37,
-        1,
-        0,
-        8,
-        named_tensor_subdim,
-        Some(&NAMED_TENSOR_SUBDIM),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("pool_func", 36, 1, 0, 8, &CHECK_POOL_TYPE),
+    EnumLeaf::new("pool_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_TR` on sunda, cayman.
 static LEAVES_95_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "op_dim",
-        37,
-        1,
-        0,
-        8,
-        named_tensor_subdim,
-        Some(&NAMED_TENSOR_SUBDIM),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_TR` on mariana, maverick.
 static LEAVES_95_1: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new("op_dim", 37, 1, 0, 8, named_tensor_subdim, Some(&NAMED_TENSOR_SUBDIM)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
 ];
 
 /// The enum-typed fields of `S4D4_TSM`.
 static LEAVES_96_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 33, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("op", 36, 1, 0, 8, named_alu_op, Some(&NAMED_ALU_OP)),
-    EnumLeaf::new(
-        "op_dim",
-        37,
-        1,
-        0,
-        8,
-        named_tensor_subdim,
-        Some(&NAMED_TENSOR_SUBDIM),
-    ),
-    EnumLeaf::new(
-        "reverse_operands",
-        38,
-        1,
-        0,
-        8,
-        named_tens_scalar_rev_ops,
-        Some(&NAMED_TENS_SCALAR_REV_OPS),
-    ),
-    EnumLeaf::new(
-        "dst_mem_pattern.start_addr.marker",
-        44,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
+    EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
+    EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
+    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4_PB`.
 static LEAVES_97_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of `S4_RL`.
 static LEAVES_98_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ];
 
 /// The enum-typed fields of `SMX1D3_MM`.
 static LEAVES_99_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.data.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.scale.marker",
-        20,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new("out_dtype", 40, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
-    EnumLeaf::new(
-        "psum_zero_region",
-        47,
-        1,
-        0,
-        8,
-        named_matmul_zero_region,
-        Some(&NAMED_MATMUL_ZERO_REGION),
-    ),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.data.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("src_mem_pattern.scale.marker", 20, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ];
 
 /// The enum-typed fields of `SMX1_LW`.
 static LEAVES_100_0: &[EnumLeaf] = &[
-    EnumLeaf::new(
-        "header.debug_cmd",
-        2,
-        1,
-        0,
-        8,
-        named_debug_cmd_levels,
-        Some(&NAMED_DEBUG_CMD_LEVELS),
-    ),
-    EnumLeaf::new(
-        "events.wait_mode",
-        4,
-        1,
-        0,
-        8,
-        named_wait_mode,
-        Some(&NAMED_WAIT_MODE),
-    ),
-    EnumLeaf::new(
-        "events.update_mode",
-        6,
-        1,
-        0,
-        8,
-        named_update_mode,
-        Some(&NAMED_UPDATE_MODE),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.data.marker",
-        16,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new(
-        "src_mem_pattern.scale.marker",
-        20,
-        4,
-        24,
-        8,
-        named_addr4marker,
-        Some(&NAMED_ADDR4MARKER),
-    ),
-    EnumLeaf::new("in_dtype", 32, 1, 0, 8, named_dtype, Some(&NAMED_DTYPE)),
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("src_mem_pattern.data.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("src_mem_pattern.scale.marker", 20, 4, 24, 8, &CHECK_ADDR4MARKER),
+    EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
 /// The enum-typed fields of an arm's layout on a generation.
@@ -5893,6 +1839,8 @@ const fn binding_available(arch: Arch, record: &[u8; RECORD_SIZE]) -> bool {
     }
 }
 
+use crate::enum_table::enum_table;
+
 /// Whether `v` is a value of `ACCUM_CMD` the spec names and makes available on `arch`.
 const fn named_accum_cmd(arch: Arch, v: u64) -> bool {
     if v > u8::MAX as u64 {
@@ -5903,21 +1851,10 @@ const fn named_accum_cmd(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_accum_cmd`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_ACCUM_CMD: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_accum_cmd(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `ACCUM_CMD`.
+static CHECK_ACCUM_CMD: EnumCheck = EnumCheck {
+    named: named_accum_cmd,
+    table: Some(enum_table!(named_accum_cmd)),
 };
 
 /// Whether `v` is a value of `ACTIVE_ROW_MODE` the spec names and makes available on `arch`.
@@ -5930,21 +1867,10 @@ const fn named_active_row_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_active_row_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_ACTIVE_ROW_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_active_row_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `ACTIVE_ROW_MODE`.
+static CHECK_ACTIVE_ROW_MODE: EnumCheck = EnumCheck {
+    named: named_active_row_mode,
+    table: Some(enum_table!(named_active_row_mode)),
 };
 
 /// Whether `v` is a value of `ADDR4MARKER` the spec names and makes available on `arch`.
@@ -5957,21 +1883,10 @@ const fn named_addr4marker(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_addr4marker`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_ADDR4MARKER: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_addr4marker(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `ADDR4MARKER`.
+static CHECK_ADDR4MARKER: EnumCheck = EnumCheck {
+    named: named_addr4marker,
+    table: Some(enum_table!(named_addr4marker)),
 };
 
 /// Whether `v` is a value of `AFFINE_SELECT_CMP` the spec names and makes available on `arch`.
@@ -5984,21 +1899,10 @@ const fn named_affine_select_cmp(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_affine_select_cmp`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_AFFINE_SELECT_CMP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_affine_select_cmp(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `AFFINE_SELECT_CMP`.
+static CHECK_AFFINE_SELECT_CMP: EnumCheck = EnumCheck {
+    named: named_affine_select_cmp,
+    table: Some(enum_table!(named_affine_select_cmp)),
 };
 
 /// Whether `v` is a value of `ALU_OP` the spec names and makes available on `arch`.
@@ -6011,21 +1915,10 @@ const fn named_alu_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_alu_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_ALU_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_alu_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `ALU_OP`.
+static CHECK_ALU_OP: EnumCheck = EnumCheck {
+    named: named_alu_op,
+    table: Some(enum_table!(named_alu_op)),
 };
 
 /// Whether `v` is a value of `BG_XPOSE_MODE` the spec names and makes available on `arch`.
@@ -6038,21 +1931,10 @@ const fn named_bg_xpose_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_bg_xpose_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_BG_XPOSE_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_bg_xpose_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `BG_XPOSE_MODE`.
+static CHECK_BG_XPOSE_MODE: EnumCheck = EnumCheck {
+    named: named_bg_xpose_mode,
+    table: Some(enum_table!(named_bg_xpose_mode)),
 };
 
 /// Whether `v` is a value of `BR_CMP_OP` the spec names and makes available on `arch`.
@@ -6065,21 +1947,10 @@ const fn named_br_cmp_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_br_cmp_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_BR_CMP_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_br_cmp_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `BR_CMP_OP`.
+static CHECK_BR_CMP_OP: EnumCheck = EnumCheck {
+    named: named_br_cmp_op,
+    table: Some(enum_table!(named_br_cmp_op)),
 };
 
 /// Whether `v` is a value of `BR_TARGET_MODE` the spec names and makes available on `arch`.
@@ -6092,21 +1963,10 @@ const fn named_br_target_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_br_target_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_BR_TARGET_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_br_target_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `BR_TARGET_MODE`.
+static CHECK_BR_TARGET_MODE: EnumCheck = EnumCheck {
+    named: named_br_target_mode,
+    table: Some(enum_table!(named_br_target_mode)),
 };
 
 /// Whether `v` is a value of `CCE_OP` the spec names and makes available on `arch`.
@@ -6119,21 +1979,10 @@ const fn named_cce_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_cce_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_CCE_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_cce_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `CCE_OP`.
+static CHECK_CCE_OP: EnumCheck = EnumCheck {
+    named: named_cce_op,
+    table: Some(enum_table!(named_cce_op)),
 };
 
 /// Whether `v` is a value of `COMPRESS_OP` the spec names and makes available on `arch`.
@@ -6146,21 +1995,10 @@ const fn named_compress_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_compress_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_COMPRESS_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_compress_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `COMPRESS_OP`.
+static CHECK_COMPRESS_OP: EnumCheck = EnumCheck {
+    named: named_compress_op,
+    table: Some(enum_table!(named_compress_op)),
 };
 
 /// Whether `v` is a value of `CUSTOM_OP_ARG_TYPE` the spec names and makes available on `arch`.
@@ -6173,21 +2011,10 @@ const fn named_custom_op_arg_type(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_custom_op_arg_type`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_CUSTOM_OP_ARG_TYPE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_custom_op_arg_type(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `CUSTOM_OP_ARG_TYPE`.
+static CHECK_CUSTOM_OP_ARG_TYPE: EnumCheck = EnumCheck {
+    named: named_custom_op_arg_type,
+    table: Some(enum_table!(named_custom_op_arg_type)),
 };
 
 /// Whether `v` is a value of `DATA_SRC` the spec names and makes available on `arch`.
@@ -6200,21 +2027,10 @@ const fn named_data_src(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_data_src`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DATA_SRC: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_data_src(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DATA_SRC`.
+static CHECK_DATA_SRC: EnumCheck = EnumCheck {
+    named: named_data_src,
+    table: Some(enum_table!(named_data_src)),
 };
 
 /// Whether `v` is a value of `DEBUG_CMD_LEVELS` the spec names and makes available on `arch`.
@@ -6227,21 +2043,10 @@ const fn named_debug_cmd_levels(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_debug_cmd_levels`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DEBUG_CMD_LEVELS: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_debug_cmd_levels(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DEBUG_CMD_LEVELS`.
+static CHECK_DEBUG_CMD_LEVELS: EnumCheck = EnumCheck {
+    named: named_debug_cmd_levels,
+    table: Some(enum_table!(named_debug_cmd_levels)),
 };
 
 /// Whether `v` is a value of `DEQUANT_FMT` the spec names and makes available on `arch`.
@@ -6254,21 +2059,10 @@ const fn named_dequant_fmt(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dequant_fmt`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DEQUANT_FMT: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dequant_fmt(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DEQUANT_FMT`.
+static CHECK_DEQUANT_FMT: EnumCheck = EnumCheck {
+    named: named_dequant_fmt,
+    table: Some(enum_table!(named_dequant_fmt)),
 };
 
 /// Whether `v` is a value of `DGE_COMPUTE_OP` the spec names and makes available on `arch`.
@@ -6281,21 +2075,10 @@ const fn named_dge_compute_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dge_compute_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DGE_COMPUTE_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dge_compute_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DGE_COMPUTE_OP`.
+static CHECK_DGE_COMPUTE_OP: EnumCheck = EnumCheck {
+    named: named_dge_compute_op,
+    table: Some(enum_table!(named_dge_compute_op)),
 };
 
 /// Whether `v` is a value of `DGE_OPCODE` the spec names and makes available on `arch`.
@@ -6308,21 +2091,10 @@ const fn named_dge_opcode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dge_opcode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DGE_OPCODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dge_opcode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DGE_OPCODE`.
+static CHECK_DGE_OPCODE: EnumCheck = EnumCheck {
+    named: named_dge_opcode,
+    table: Some(enum_table!(named_dge_opcode)),
 };
 
 /// Whether `v` is a value of `DMA_ADDR_MODE` the spec names and makes available on `arch`.
@@ -6335,21 +2107,10 @@ const fn named_dma_addr_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dma_addr_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DMA_ADDR_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dma_addr_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DMA_ADDR_MODE`.
+static CHECK_DMA_ADDR_MODE: EnumCheck = EnumCheck {
+    named: named_dma_addr_mode,
+    table: Some(enum_table!(named_dma_addr_mode)),
 };
 
 /// Whether `v` is a value of `DMA_DESC_MODE` the spec names and makes available on `arch`.
@@ -6362,21 +2123,10 @@ const fn named_dma_desc_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dma_desc_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DMA_DESC_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dma_desc_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DMA_DESC_MODE`.
+static CHECK_DMA_DESC_MODE: EnumCheck = EnumCheck {
+    named: named_dma_desc_mode,
+    table: Some(enum_table!(named_dma_desc_mode)),
 };
 
 /// Whether `v` is a value of `DMA_ENGINE_COUNT` the spec names and makes available on `arch`.
@@ -6389,21 +2139,10 @@ const fn named_dma_engine_count(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dma_engine_count`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DMA_ENGINE_COUNT: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dma_engine_count(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DMA_ENGINE_COUNT`.
+static CHECK_DMA_ENGINE_COUNT: EnumCheck = EnumCheck {
+    named: named_dma_engine_count,
+    table: Some(enum_table!(named_dma_engine_count)),
 };
 
 /// Whether `v` is a value of `DMA_SEMA_UPDATE_MODE` the spec names and makes available on `arch`.
@@ -6416,21 +2155,10 @@ const fn named_dma_sema_update_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dma_sema_update_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DMA_SEMA_UPDATE_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dma_sema_update_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DMA_SEMA_UPDATE_MODE`.
+static CHECK_DMA_SEMA_UPDATE_MODE: EnumCheck = EnumCheck {
+    named: named_dma_sema_update_mode,
+    table: Some(enum_table!(named_dma_sema_update_mode)),
 };
 
 /// Whether `v` is a value of `DROPOUT_THRESHOLD_TYPE` the spec names and makes available on `arch`.
@@ -6443,21 +2171,10 @@ const fn named_dropout_threshold_type(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dropout_threshold_type`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DROPOUT_THRESHOLD_TYPE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dropout_threshold_type(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DROPOUT_THRESHOLD_TYPE`.
+static CHECK_DROPOUT_THRESHOLD_TYPE: EnumCheck = EnumCheck {
+    named: named_dropout_threshold_type,
+    table: Some(enum_table!(named_dropout_threshold_type)),
 };
 
 /// Whether `v` is a value of `DTYPE` the spec names and makes available on `arch`.
@@ -6470,21 +2187,10 @@ const fn named_dtype(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_dtype`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_DTYPE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_dtype(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `DTYPE`.
+static CHECK_DTYPE: EnumCheck = EnumCheck {
+    named: named_dtype,
+    table: Some(enum_table!(named_dtype)),
 };
 
 /// Whether `v` is a value of `EXAMPLE_EXTENDED_OPCODES1` the spec names and makes available on `arch`.
@@ -6497,21 +2203,10 @@ const fn named_example_extended_opcodes1(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_example_extended_opcodes1`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_EXAMPLE_EXTENDED_OPCODES1: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_example_extended_opcodes1(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `EXAMPLE_EXTENDED_OPCODES1`.
+static CHECK_EXAMPLE_EXTENDED_OPCODES1: EnumCheck = EnumCheck {
+    named: named_example_extended_opcodes1,
+    table: Some(enum_table!(named_example_extended_opcodes1)),
 };
 
 /// Whether `v` is a value of `IMM_SRC` the spec names and makes available on `arch`.
@@ -6524,21 +2219,10 @@ const fn named_imm_src(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_imm_src`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_IMM_SRC: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_imm_src(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `IMM_SRC`.
+static CHECK_IMM_SRC: EnumCheck = EnumCheck {
+    named: named_imm_src,
+    table: Some(enum_table!(named_imm_src)),
 };
 
 /// Whether `v` is a value of `IMM_SRC_N` the spec names and makes available on `arch`.
@@ -6551,21 +2235,10 @@ const fn named_imm_src_n(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_imm_src_n`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_IMM_SRC_N: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_imm_src_n(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `IMM_SRC_N`.
+static CHECK_IMM_SRC_N: EnumCheck = EnumCheck {
+    named: named_imm_src_n,
+    table: Some(enum_table!(named_imm_src_n)),
 };
 
 /// Whether `v` is a value of `INDEX_MISS_BEHAVIOR` the spec names and makes available on `arch`.
@@ -6578,21 +2251,10 @@ const fn named_index_miss_behavior(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_index_miss_behavior`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_INDEX_MISS_BEHAVIOR: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_index_miss_behavior(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `INDEX_MISS_BEHAVIOR`.
+static CHECK_INDEX_MISS_BEHAVIOR: EnumCheck = EnumCheck {
+    named: named_index_miss_behavior,
+    table: Some(enum_table!(named_index_miss_behavior)),
 };
 
 /// Whether `v` is a value of `INDIRECT_DIM` the spec names and makes available on `arch`.
@@ -6605,21 +2267,10 @@ const fn named_indirect_dim(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_indirect_dim`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_INDIRECT_DIM: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_indirect_dim(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `INDIRECT_DIM`.
+static CHECK_INDIRECT_DIM: EnumCheck = EnumCheck {
+    named: named_indirect_dim,
+    table: Some(enum_table!(named_indirect_dim)),
 };
 
 /// Whether `v` is a value of `INDIRECT_DMA_ADDRESSING_MODE` the spec names and makes available on `arch`.
@@ -6632,21 +2283,10 @@ const fn named_indirect_dma_addressing_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_indirect_dma_addressing_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_INDIRECT_DMA_ADDRESSING_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_indirect_dma_addressing_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `INDIRECT_DMA_ADDRESSING_MODE`.
+static CHECK_INDIRECT_DMA_ADDRESSING_MODE: EnumCheck = EnumCheck {
+    named: named_indirect_dma_addressing_mode,
+    table: Some(enum_table!(named_indirect_dma_addressing_mode)),
 };
 
 /// Whether `v` is a value of `LNC_SIZE_FMT` the spec names and makes available on `arch`.
@@ -6659,21 +2299,10 @@ const fn named_lnc_size_fmt(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_lnc_size_fmt`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_LNC_SIZE_FMT: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_lnc_size_fmt(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `LNC_SIZE_FMT`.
+static CHECK_LNC_SIZE_FMT: EnumCheck = EnumCheck {
+    named: named_lnc_size_fmt,
+    table: Some(enum_table!(named_lnc_size_fmt)),
 };
 
 /// Whether `v` is a value of `MATMUL_ZERO_REGION` the spec names and makes available on `arch`.
@@ -6686,21 +2315,10 @@ const fn named_matmul_zero_region(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_matmul_zero_region`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_MATMUL_ZERO_REGION: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_matmul_zero_region(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `MATMUL_ZERO_REGION`.
+static CHECK_MATMUL_ZERO_REGION: EnumCheck = EnumCheck {
+    named: named_matmul_zero_region,
+    table: Some(enum_table!(named_matmul_zero_region)),
 };
 
 /// Whether `v` is a value of `MODIFY_POOL_OP` the spec names and makes available on `arch`.
@@ -6713,21 +2331,10 @@ const fn named_modify_pool_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_modify_pool_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_MODIFY_POOL_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_modify_pool_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `MODIFY_POOL_OP`.
+static CHECK_MODIFY_POOL_OP: EnumCheck = EnumCheck {
+    named: named_modify_pool_op,
+    table: Some(enum_table!(named_modify_pool_op)),
 };
 
 /// Whether `v` is a value of `MX_PERF_MODE` the spec names and makes available on `arch`.
@@ -6740,21 +2347,10 @@ const fn named_mx_perf_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_mx_perf_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_MX_PERF_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_mx_perf_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `MX_PERF_MODE`.
+static CHECK_MX_PERF_MODE: EnumCheck = EnumCheck {
+    named: named_mx_perf_mode,
+    table: Some(enum_table!(named_mx_perf_mode)),
 };
 
 /// Whether `v` is a value of `PERF_OPT_MODE` the spec names and makes available on `arch`.
@@ -6767,21 +2363,10 @@ const fn named_perf_opt_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_perf_opt_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_PERF_OPT_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_perf_opt_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `PERF_OPT_MODE`.
+static CHECK_PERF_OPT_MODE: EnumCheck = EnumCheck {
+    named: named_perf_opt_mode,
+    table: Some(enum_table!(named_perf_opt_mode)),
 };
 
 /// Whether `v` is a value of `PE_FP32MODE` the spec names and makes available on `arch`.
@@ -6794,21 +2379,10 @@ const fn named_pe_fp32mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_pe_fp32mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_PE_FP32MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_pe_fp32mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `PE_FP32MODE`.
+static CHECK_PE_FP32MODE: EnumCheck = EnumCheck {
+    named: named_pe_fp32mode,
+    table: Some(enum_table!(named_pe_fp32mode)),
 };
 
 /// Whether `v` is a value of `PE_SEED_MODE` the spec names and makes available on `arch`.
@@ -6821,21 +2395,10 @@ const fn named_pe_seed_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_pe_seed_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_PE_SEED_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_pe_seed_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `PE_SEED_MODE`.
+static CHECK_PE_SEED_MODE: EnumCheck = EnumCheck {
+    named: named_pe_seed_mode,
+    table: Some(enum_table!(named_pe_seed_mode)),
 };
 
 /// Whether `v` is a value of `POOL_TYPE` the spec names and makes available on `arch`.
@@ -6848,21 +2411,10 @@ const fn named_pool_type(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_pool_type`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_POOL_TYPE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_pool_type(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `POOL_TYPE`.
+static CHECK_POOL_TYPE: EnumCheck = EnumCheck {
+    named: named_pool_type,
+    table: Some(enum_table!(named_pool_type)),
 };
 
 /// Whether `v` is a value of `PSEUDO_OPCODE` the spec names and makes available on `arch`.
@@ -6875,21 +2427,10 @@ const fn named_pseudo_opcode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_pseudo_opcode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_PSEUDO_OPCODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_pseudo_opcode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `PSEUDO_OPCODE`.
+static CHECK_PSEUDO_OPCODE: EnumCheck = EnumCheck {
+    named: named_pseudo_opcode,
+    table: Some(enum_table!(named_pseudo_opcode)),
 };
 
 /// Whether `v` is a value of `RAND_ALGORITHM` the spec names and makes available on `arch`.
@@ -6902,21 +2443,10 @@ const fn named_rand_algorithm(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_rand_algorithm`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_RAND_ALGORITHM: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_rand_algorithm(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `RAND_ALGORITHM`.
+static CHECK_RAND_ALGORITHM: EnumCheck = EnumCheck {
+    named: named_rand_algorithm,
+    table: Some(enum_table!(named_rand_algorithm)),
 };
 
 /// Whether `v` is a value of `RAND_POST_PROC` the spec names and makes available on `arch`.
@@ -6929,21 +2459,10 @@ const fn named_rand_post_proc(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_rand_post_proc`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_RAND_POST_PROC: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_rand_post_proc(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `RAND_POST_PROC`.
+static CHECK_RAND_POST_PROC: EnumCheck = EnumCheck {
+    named: named_rand_post_proc,
+    table: Some(enum_table!(named_rand_post_proc)),
 };
 
 /// Whether `v` is a value of `RAND_SRC` the spec names and makes available on `arch`.
@@ -6956,21 +2475,10 @@ const fn named_rand_src(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_rand_src`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_RAND_SRC: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_rand_src(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `RAND_SRC`.
+static CHECK_RAND_SRC: EnumCheck = EnumCheck {
+    named: named_rand_src,
+    table: Some(enum_table!(named_rand_src)),
 };
 
 /// Whether `v` is a value of `RAND_STATE_UPDATE` the spec names and makes available on `arch`.
@@ -6983,21 +2491,10 @@ const fn named_rand_state_update(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_rand_state_update`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_RAND_STATE_UPDATE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_rand_state_update(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `RAND_STATE_UPDATE`.
+static CHECK_RAND_STATE_UPDATE: EnumCheck = EnumCheck {
+    named: named_rand_state_update,
+    table: Some(enum_table!(named_rand_state_update)),
 };
 
 /// Whether `v` is a value of `REDUCE_AXIS` the spec names and makes available on `arch`.
@@ -7010,21 +2507,10 @@ const fn named_reduce_axis(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_reduce_axis`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_REDUCE_AXIS: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_reduce_axis(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `REDUCE_AXIS`.
+static CHECK_REDUCE_AXIS: EnumCheck = EnumCheck {
+    named: named_reduce_axis,
+    table: Some(enum_table!(named_reduce_axis)),
 };
 
 /// Whether `v` is a value of `REDUCE_CMD` the spec names and makes available on `arch`.
@@ -7037,21 +2523,10 @@ const fn named_reduce_cmd(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_reduce_cmd`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_REDUCE_CMD: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_reduce_cmd(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `REDUCE_CMD`.
+static CHECK_REDUCE_CMD: EnumCheck = EnumCheck {
+    named: named_reduce_cmd,
+    table: Some(enum_table!(named_reduce_cmd)),
 };
 
 /// Whether `v` is a value of `REDUCE_OP` the spec names and makes available on `arch`.
@@ -7064,21 +2539,10 @@ const fn named_reduce_op(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_reduce_op`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_REDUCE_OP: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_reduce_op(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `REDUCE_OP`.
+static CHECK_REDUCE_OP: EnumCheck = EnumCheck {
+    named: named_reduce_op,
+    table: Some(enum_table!(named_reduce_op)),
 };
 
 /// Whether `v` is a value of `REG_SERIAL_MODE` the spec names and makes available on `arch`.
@@ -7091,21 +2555,10 @@ const fn named_reg_serial_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_reg_serial_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_REG_SERIAL_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_reg_serial_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `REG_SERIAL_MODE`.
+static CHECK_REG_SERIAL_MODE: EnumCheck = EnumCheck {
+    named: named_reg_serial_mode,
+    table: Some(enum_table!(named_reg_serial_mode)),
 };
 
 /// Whether `v` is a value of `SHAPE_REG_TYPE` the spec names and makes available on `arch`.
@@ -7118,21 +2571,10 @@ const fn named_shape_reg_type(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_shape_reg_type`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_SHAPE_REG_TYPE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_shape_reg_type(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `SHAPE_REG_TYPE`.
+static CHECK_SHAPE_REG_TYPE: EnumCheck = EnumCheck {
+    named: named_shape_reg_type,
+    table: Some(enum_table!(named_shape_reg_type)),
 };
 
 /// Whether `v` is a value of `TENSOR_SHAPE_MOVE_TYPE` the spec names and makes available on `arch`.
@@ -7145,21 +2587,10 @@ const fn named_tensor_shape_move_type(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_tensor_shape_move_type`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_TENSOR_SHAPE_MOVE_TYPE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_tensor_shape_move_type(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `TENSOR_SHAPE_MOVE_TYPE`.
+static CHECK_TENSOR_SHAPE_MOVE_TYPE: EnumCheck = EnumCheck {
+    named: named_tensor_shape_move_type,
+    table: Some(enum_table!(named_tensor_shape_move_type)),
 };
 
 /// Whether `v` is a value of `TENSOR_SUBDIM` the spec names and makes available on `arch`.
@@ -7172,21 +2603,10 @@ const fn named_tensor_subdim(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_tensor_subdim`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_TENSOR_SUBDIM: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_tensor_subdim(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `TENSOR_SUBDIM`.
+static CHECK_TENSOR_SUBDIM: EnumCheck = EnumCheck {
+    named: named_tensor_subdim,
+    table: Some(enum_table!(named_tensor_subdim)),
 };
 
 /// Whether `v` is a value of `TENS_SCALAR_REV_OPS` the spec names and makes available on `arch`.
@@ -7199,21 +2619,10 @@ const fn named_tens_scalar_rev_ops(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_tens_scalar_rev_ops`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_TENS_SCALAR_REV_OPS: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_tens_scalar_rev_ops(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `TENS_SCALAR_REV_OPS`.
+static CHECK_TENS_SCALAR_REV_OPS: EnumCheck = EnumCheck {
+    named: named_tens_scalar_rev_ops,
+    table: Some(enum_table!(named_tens_scalar_rev_ops)),
 };
 
 /// Whether `v` is a value of `TEST_EVT_SEM_MODE` the spec names and makes available on `arch`.
@@ -7226,21 +2635,10 @@ const fn named_test_evt_sem_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_test_evt_sem_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_TEST_EVT_SEM_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_test_evt_sem_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `TEST_EVT_SEM_MODE`.
+static CHECK_TEST_EVT_SEM_MODE: EnumCheck = EnumCheck {
+    named: named_test_evt_sem_mode,
+    table: Some(enum_table!(named_test_evt_sem_mode)),
 };
 
 /// Whether `v` is a value of `TILE_SIZE` the spec names and makes available on `arch`.
@@ -7253,21 +2651,10 @@ const fn named_tile_size(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_tile_size`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_TILE_SIZE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_tile_size(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `TILE_SIZE`.
+static CHECK_TILE_SIZE: EnumCheck = EnumCheck {
+    named: named_tile_size,
+    table: Some(enum_table!(named_tile_size)),
 };
 
 /// Whether `v` is a value of `UPDATE_MODE` the spec names and makes available on `arch`.
@@ -7280,21 +2667,10 @@ const fn named_update_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_update_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_UPDATE_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_update_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `UPDATE_MODE`.
+static CHECK_UPDATE_MODE: EnumCheck = EnumCheck {
+    named: named_update_mode,
+    table: Some(enum_table!(named_update_mode)),
 };
 
 /// Whether `v` is a value of `WAIT_MODE` the spec names and makes available on `arch`.
@@ -7307,19 +2683,8 @@ const fn named_wait_mode(arch: Arch, v: u64) -> bool {
     x.is_known() && x.available_on(arch)
 }
 
-/// [`named_wait_mode`] as a bit per value, per generation (`Arch as usize`).
-static NAMED_WAIT_MODE: [[u64; 4]; 4] = {
-    let mut t = [[0u64; 4]; 4];
-    let mut a = 0;
-    while a < 4 {
-        let mut v = 0u64;
-        while v < 256 {
-            if named_wait_mode(Arch::ALL[a], v) {
-                t[a][(v >> 6) as usize] |= 1 << (v & 63);
-            }
-            v += 1;
-        }
-        a += 1;
-    }
-    t
+/// The value test of `WAIT_MODE`.
+static CHECK_WAIT_MODE: EnumCheck = EnumCheck {
+    named: named_wait_mode,
+    table: Some(enum_table!(named_wait_mode)),
 };
