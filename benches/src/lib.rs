@@ -481,15 +481,9 @@ pub fn run_codegen(files: &[(String, String)]) -> usize {
 pub fn run_codegen_timed(
     files: &[(String, String)],
 ) -> (std::time::Duration, std::time::Duration, usize) {
-    let mut sources = codegen::Sources::new();
-    for (p, t) in files {
-        sources.add(p.clone(), t.clone());
-    }
+    let sources = sources(files);
     let t0 = std::time::Instant::now();
-    let model = match codegen::load(sources) {
-        Ok(m) => m,
-        Err(f) => panic!("the bench spec does not check:\n{}", f.short()),
-    };
+    let model = load(sources);
     let t1 = std::time::Instant::now();
     let bytes = codegen::generate(&model).iter().map(|f| f.contents.len()).sum();
     (t1 - t0, t1.elapsed(), bytes)
@@ -497,15 +491,24 @@ pub fn run_codegen_timed(
 
 /// The files `cargo xtask gen` would write for `files` (path, contents).
 pub fn generated_files(files: &[(String, String)]) -> Vec<(String, String)> {
+    let model = load(sources(files));
+    codegen::generate(&model).into_iter().map(|f| (f.path.to_string(), f.contents)).collect()
+}
+
+fn sources(files: &[(String, String)]) -> codegen::Sources {
     let mut sources = codegen::Sources::new();
     for (p, t) in files {
         sources.add(p.clone(), t.clone());
     }
-    let model = match codegen::load(sources) {
+    sources
+}
+
+/// The model of a bench spec, which must check.
+fn load(sources: codegen::Sources) -> codegen::model::Model {
+    match codegen::load(sources) {
         Ok(m) => m,
         Err(f) => panic!("the bench spec does not check:\n{}", f.short()),
-    };
-    codegen::generate(&model).into_iter().map(|f| (f.path.to_string(), f.contents)).collect()
+    }
 }
 
 /// A workspace at `to` holding only a copy of `tpb-isa` whose `src/generated/` is

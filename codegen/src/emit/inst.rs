@@ -90,13 +90,8 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             let t = names::ident(&model[a].rust);
             quote! { Inst::#t(#t::decode_on(arch, b)) }
         },
-        &|known| {
-            if known {
-                quote! { Inst::Opaque(Raw(*b)) }
-            } else {
-                quote! { Inst::Unknown(Raw(*b)) }
-            }
-        },
+        Some(quote! { Inst::Opaque(Raw(*b)) }),
+        quote! { Inst::Unknown(Raw(*b)) },
     );
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
@@ -207,7 +202,8 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
             let t = names::ident(&model[a].rust);
             quote! { Some(ArmKind::#t) }
         },
-        &|_| quote! { None },
+        None,
+        quote! { None },
     );
     quote! {
         /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
@@ -221,13 +217,14 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
 }
 
 /// `match` on the discriminant (and, for sub-opcode bindings, the sub byte) with
-/// `hit(arm)` for a binding and `miss(known)` where none selects, `known` telling
-/// whether the opcode table names the value.
+/// `hit(arm)` for a binding and, where none selects, `opaque` for a value the opcode
+/// table names (when the caller tells them apart) and `unknown` for the rest.
 fn opcode_match(
     model: &Model,
     record: &Record,
     hit: &dyn Fn(ArmId) -> TokenStream,
-    miss: &dyn Fn(bool) -> TokenStream,
+    opaque: Option<TokenStream>,
+    unknown: TokenStream,
 ) -> TokenStream {
     let width = disc_width(model, record);
     let op_enum = &model[record.discriminant.ty];
@@ -241,24 +238,26 @@ fn opcode_match(
     let arms = groups.iter().map(|(op, bs)| {
         let lit = hex_width(*op, width.size());
         let plain = bs.iter().find(|b| b.sub.is_none()).map(|b| hit(b.arm));
-        let fallback = plain.unwrap_or_else(|| miss(op_enum.variant_of(*op).is_some()));
+        let named = op_enum.variant_of(*op).is_some();
+        let fallback = plain.unwrap_or_else(|| match &opaque {
+            Some(o) if named => o.clone(),
+            _ => unknown.clone(),
+        });
         let subs: Vec<(&SubOpcode, ArmId)> =
             bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
         let body = sub_match(&subs, fallback, hit);
         quote! { #lit => #body, }
     });
     // The named values no binding reads are opaque; the rest unknown.
-    let opaque: Vec<proc_macro2::Literal> = op_enum
+    let unbound: Vec<proc_macro2::Literal> = op_enum
         .variants
         .iter()
         .filter(|v| !groups.iter().any(|(op, _)| *op == v.value))
         .map(|v| hex_width(v.value, width.size()))
         .collect();
-    let (known, unknown) = (miss(true), miss(false));
-    let opaque_arm = if opaque.is_empty() || known.to_string() == unknown.to_string() {
-        quote! {}
-    } else {
-        quote! { #(#opaque)|* => #known, }
+    let opaque_arm = match &opaque {
+        Some(o) if !unbound.is_empty() => quote! { #(#unbound)|* => #o, },
+        _ => quote! {},
     };
     let disc = read_disc(width, quote! { b });
     quote! {
