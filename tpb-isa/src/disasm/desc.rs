@@ -24,7 +24,15 @@ pub struct EnumDesc {
 impl EnumDesc {
     /// The name of `v`, if the spec names it.
     #[must_use]
+    #[inline]
     pub fn name_of(&self, v: u64) -> Option<&'static str> {
+        // Most enums number their values from 0 without gaps: one probe finds the name,
+        // and one more rejects a value past the last.
+        match self.by_value.get(v as usize) {
+            Some(&(x, name)) if x == v => return Some(name),
+            None if self.by_value.last().is_none_or(|&(x, _)| v > x) => return None,
+            _ => {}
+        }
         let i = self.by_value.binary_search_by_key(&v, |(x, _)| *x).ok()?;
         Some(self.by_value[i].1)
     }

@@ -32,6 +32,7 @@
 mod asm;
 pub mod desc;
 mod error;
+mod line;
 mod print;
 #[cfg(test)]
 mod tests;

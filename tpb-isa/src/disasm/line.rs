@@ -1,0 +1,229 @@
+//! The line being printed: its bytes gathered in a fixed buffer and handed to the
+//! writer in one `write_str`, so that a field costs a few stores instead of several
+//! calls into the writer.
+
+use core::fmt;
+
+/// Bytes held before they are handed on; a longer line is handed on in pieces.
+const CAP: usize = 512;
+
+/// Lowercase hex digits.
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// A line being printed into `sink`. Only whole `str`s and ASCII bytes go in, so every
+/// piece handed on is UTF-8.
+pub(crate) struct Line<'a> {
+    buf: [u8; CAP],
+    len: usize,
+    sink: &'a mut dyn FnMut(&str) -> fmt::Result,
+    failed: bool,
+}
+
+impl<'a> Line<'a> {
+    pub(crate) fn new(sink: &'a mut dyn FnMut(&str) -> fmt::Result) -> Line<'a> {
+        Line { buf: [0; CAP], len: 0, sink, failed: false }
+    }
+
+    /// Append `s`. Pieces up to 32 bytes (names, numbers) are copied as two overlapping
+    /// fixed-size moves, not through a call to `memcpy`.
+    #[inline]
+    pub(crate) fn str(&mut self, s: &str) {
+        let b = s.as_bytes();
+        let n = b.len();
+        if n > 32 || self.len + 32 > CAP {
+            return self.spill(s);
+        }
+        let dst = &mut self.buf[self.len..self.len + 32];
+        if n >= 16 {
+            dst[..16].copy_from_slice(&b[..16]);
+            dst[n - 16..n].copy_from_slice(&b[n - 16..]);
+        } else if n >= 8 {
+            dst[..8].copy_from_slice(&b[..8]);
+            dst[n - 8..n].copy_from_slice(&b[n - 8..]);
+        } else if n >= 4 {
+            dst[..4].copy_from_slice(&b[..4]);
+            dst[n - 4..n].copy_from_slice(&b[n - 4..]);
+        } else if n > 0 {
+            dst[0] = b[0];
+            dst[n / 2] = b[n / 2];
+            dst[n - 1] = b[n - 1];
+        }
+        self.len += n;
+    }
+
+    /// Append one ASCII byte.
+    #[inline]
+    pub(crate) fn byte(&mut self, c: u8) {
+        debug_assert!(c.is_ascii());
+        if self.len == CAP {
+            self.flush();
+        }
+        self.buf[self.len] = c;
+        self.len += 1;
+    }
+
+    /// Append `n` ASCII bytes made by `fill` (at most 64).
+    #[inline]
+    pub(crate) fn bytes_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        debug_assert!(n <= 64);
+        if self.len + n > CAP {
+            self.flush();
+        }
+        fill(&mut self.buf[self.len..self.len + n]);
+        self.len += n;
+    }
+
+    /// A decimal number.
+    #[inline]
+    pub(crate) fn dec(&mut self, v: u64) {
+        if v < 10 {
+            return self.byte(b'0' + v as u8);
+        }
+        let n = decimal_len(v);
+        self.bytes_with(n, |out| {
+            let mut v = v;
+            for d in out.iter_mut().rev() {
+                *d = b'0' + (v % 10) as u8;
+                v /= 10;
+            }
+        });
+    }
+
+    /// Lowercase hex digits of `v`, at least `min` of them.
+    #[inline]
+    pub(crate) fn hex(&mut self, v: u64, min: usize) {
+        let n = ((64 - (v | 1).leading_zeros() as usize).div_ceil(4)).max(min);
+        self.bytes_with(n, |out| {
+            let mut v = v;
+            for d in out.iter_mut().rev() {
+                *d = DIGITS[(v & 15) as usize];
+                v >>= 4;
+            }
+        });
+    }
+
+    /// Two lowercase hex digits a byte, in order.
+    pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
+        for chunk in b.chunks(32) {
+            self.bytes_with(2 * chunk.len(), |out| {
+                for (pair, x) in out.chunks_exact_mut(2).zip(chunk) {
+                    pair[0] = DIGITS[usize::from(x >> 4)];
+                    pair[1] = DIGITS[usize::from(x & 15)];
+                }
+            });
+        }
+    }
+
+    /// Hand the bytes held to the writer.
+    fn flush(&mut self) {
+        if self.len > 0 && !self.failed {
+            let r = core::str::from_utf8(&self.buf[..self.len])
+                .map_err(|_| fmt::Error)
+                .and_then(|s| (self.sink)(s));
+            self.failed |= r.is_err();
+        }
+        self.len = 0;
+    }
+
+    /// Append `s` when it is long or the buffer nearly full.
+    #[cold]
+    fn spill(&mut self, s: &str) {
+        if self.len + s.len() > CAP {
+            self.flush();
+        }
+        if s.len() > CAP {
+            if !self.failed {
+                self.failed |= (self.sink)(s).is_err();
+            }
+        } else {
+            self.buf[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
+            self.len += s.len();
+        }
+    }
+
+    /// Hand on the rest; the writer's first error, if any.
+    pub(crate) fn finish(mut self) -> fmt::Result {
+        self.flush();
+        if self.failed {
+            Err(fmt::Error)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl fmt::Write for Line<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.str(s);
+        Ok(())
+    }
+}
+
+/// The number of decimal digits of `v`.
+#[inline]
+fn decimal_len(v: u64) -> usize {
+    let mut n = 1;
+    let mut p = 10u64;
+    while n < 20 && v >= p {
+        n += 1;
+        p = p.saturating_mul(10);
+    }
+    n
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use std::format;
+    use std::string::String;
+
+    /// What `fill` prints, and in how many pieces it reached the writer.
+    fn collect(fill: impl FnOnce(&mut Line<'_>)) -> (String, usize) {
+        let mut out = String::new();
+        let mut pieces = 0;
+        let mut sink = |s: &str| {
+            out.push_str(s);
+            pieces += 1;
+            Ok(())
+        };
+        let mut line = Line::new(&mut sink);
+        fill(&mut line);
+        line.finish().unwrap();
+        (out, pieces)
+    }
+
+    #[test]
+    fn numbers_print_as_fmt_prints_them() {
+        for v in [0u64, 9, 10, 99, 100, 255, 256, 4095, 1 << 32, u64::MAX] {
+            let (out, _) = collect(|l| {
+                l.dec(v);
+                l.byte(b' ');
+                l.hex(v, 2);
+                l.byte(b' ');
+                l.hex_bytes(&v.to_be_bytes());
+            });
+            assert_eq!(out, format!("{v} {v:02x} {v:016x}"));
+        }
+    }
+
+    #[test]
+    fn a_line_longer_than_the_buffer_is_handed_on_whole_in_pieces() {
+        let (out, pieces) = collect(|l| {
+            for _ in 0..300 {
+                l.str("abcdefghij");
+                l.byte(b',');
+            }
+            l.hex_bytes(&[0xab; 600]);
+        });
+        assert_eq!(out, format!("{}{}", "abcdefghij,".repeat(300), "ab".repeat(600)));
+        assert!(pieces > 1);
+    }
+
+    #[test]
+    fn the_first_writer_error_is_returned() {
+        let mut sink = |_: &str| Err(fmt::Error);
+        let mut line = Line::new(&mut sink);
+        line.str("x");
+        assert!(line.finish().is_err());
+    }
+}
