@@ -20,8 +20,55 @@ fn err(at: usize, kind: AsmErrorKind) -> Err1 {
     Err1 { at, kind }
 }
 
-fn is_word(c: u8) -> bool {
+const fn word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
+}
+
+fn is_word(c: u8) -> bool {
+    WORD[usize::from(c)]
+}
+
+/// `$test` of every byte value, so that a scan costs one load a byte.
+macro_rules! byte_table {
+    ($test:ident) => {{
+        let mut t = [false; 256];
+        let mut c = 0;
+        while c < 256 {
+            t[c] = $test(c as u8);
+            c += 1;
+        }
+        t
+    }};
+}
+
+/// [`word_byte`] of every byte.
+static WORD: [bool; 256] = byte_table!(word_byte);
+
+/// `a == b` for names, eight bytes at a time in line: names are short, and a call into
+/// `memcmp` per name cost more than the compare.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let word = |s: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    word(a, n - 8) == word(b, n - 8)
 }
 
 fn write_uint(b: &mut [u8], v: u64) {
@@ -30,11 +77,48 @@ fn write_uint(b: &mut [u8], v: u64) {
     }
 }
 
+/// Whether `c` ends or nests a value: whitespace, a quote or a bracket.
+const fn special(c: u8) -> bool {
+    c.is_ascii_whitespace() || matches!(c, b'"' | b'[' | b'{' | b']' | b'}')
+}
+
+/// [`special`] of every byte.
+static SPECIAL: [bool; 256] = byte_table!(special);
+
+/// Whether `c` matters inside a nested value: [`special`], a backslash or a comma.
+const fn nested_special(c: u8) -> bool {
+    special(c) || c == b'\\' || c == b','
+}
+
+/// [`nested_special`] of every byte.
+static NESTED_SPECIAL: [bool; 256] = byte_table!(nested_special);
+
+/// The first byte from `i` on that [`nested_special`] holds of, or `s.len()`.
+#[inline]
+fn skip_plain(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && !NESTED_SPECIAL[usize::from(s[i])] {
+        i += 1;
+    }
+    i
+}
+
 /// The end of the value starting at `i`: whitespace at bracket depth 0 outside quotes.
 fn value_end(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && !SPECIAL[usize::from(s[i])] {
+        i += 1;
+    }
+    if i == s.len() || s[i].is_ascii_whitespace() {
+        return i;
+    }
+    nested_value_end(s, i)
+}
+
+/// [`value_end`] of a value with quotes or brackets, from `i` (at depth 0, not quoted).
+fn nested_value_end(s: &[u8], mut i: usize) -> usize {
     let (mut depth, mut quoted) = (0i32, false);
     while i < s.len() {
-        let c = s[i];
+        i = skip_plain(s, i);
+        let Some(&c) = s.get(i) else { break };
         if quoted {
             if c == b'\\' {
                 i += 1;
@@ -57,21 +141,50 @@ fn value_end(s: &[u8], mut i: usize) -> usize {
 
 /// Where a line's comment starts (`#` or `;` outside quotes), or its end.
 fn code_end(s: &[u8]) -> usize {
-    let mut quoted = false;
     let mut i = 0;
-    while i < s.len() {
-        match s[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b'#' | b';' if !quoted => return i,
-            _ => {}
+    while let Some(n) = memchr::memchr3(b'#', b';', b'"', &s[i..]) {
+        i += n;
+        if s[i] != b'"' {
+            return i;
         }
+        // Skip the quoted text, to the first quote no backslash escapes.
         i += 1;
+        loop {
+            match memchr::memchr2(b'"', b'\\', &s[i..]) {
+                None => return s.len(),
+                Some(m) if s[i + m] == b'\\' => i += m + 2,
+                Some(m) => {
+                    i += m + 1;
+                    break;
+                }
+            }
+            if i >= s.len() {
+                return s.len();
+            }
+        }
     }
     s.len()
 }
 
+/// A plain unsigned number (decimal digits, or `0x` and hex digits) that fits in 64
+/// bits: the common case, parsed without [`parse_int`]'s 128-bit arithmetic.
+fn parse_plain(b: &[u8]) -> Option<u64> {
+    if let [b'0', b'x' | b'X', hex @ ..] = b {
+        if hex.is_empty() || hex.len() > 16 {
+            return None;
+        }
+        return hex.iter().try_fold(0u64, |v, &c| Some(v << 4 | u64::from((c as char).to_digit(16)?)));
+    }
+    if b.is_empty() || b.len() > 19 {
+        return None;
+    }
+    b.iter().try_fold(0u64, |v, &c| c.is_ascii_digit().then(|| v * 10 + u64::from(c - b'0')))
+}
+
 fn parse_int(s: &str) -> Option<i128> {
+    if let Some(v) = parse_plain(s.as_bytes()) {
+        return Some(i128::from(v));
+    }
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, s),
@@ -117,7 +230,9 @@ fn split_items(s: &str, mut each: impl FnMut(usize, &str) -> Result<(), Err1>) -
     let b = s.as_bytes();
     let (mut depth, mut start, mut quoted, mut i) = (0i32, 0usize, false, 0usize);
     while i < b.len() {
-        match b[i] {
+        i = skip_plain(b, i);
+        let Some(&c) = b.get(i) else { break };
+        match c {
             b'\\' if quoted => i += 1,
             b'"' => quoted = !quoted,
             b'[' | b'{' if !quoted => depth += 1,
@@ -155,6 +270,9 @@ fn parse_bit(
     match bit.kind {
         BitKind::Bool if s == "true" => Ok(1),
         BitKind::Bool if s == "false" => Ok(0),
+        BitKind::Enum(_) if s.starts_with(|c: char| c.is_ascii_digit()) => {
+            parse_uint(s, bits, at, field, expected)
+        }
         BitKind::Enum(e) => match e.value_of(s) {
             Some(v) if bits >= 64 || v < 1 << bits => Ok(v),
             Some(_) => Err(err(at, AsmErrorKind::OutOfRange { field })),
@@ -185,7 +303,7 @@ fn parse_bits(
     let alt = if name.is_empty() {
         None
     } else {
-        Some(d.alts.iter().find(|a| a.name == name).ok_or_else(bad)?)
+        Some(d.alts.iter().find(|a| same(a.name, name)).ok_or_else(bad)?)
     };
     let skip = alt.and_then(|a| a.select).map(|s| s.field as usize);
     let own = alt.map_or(&[][..], |a| a.fields);
@@ -211,7 +329,7 @@ fn parse_bits(
             }
             return Ok(());
         }
-        let (i, bit) = printed().enumerate().find(|(_, b)| b.name == k).ok_or_else(bad)?;
+        let (i, bit) = printed().enumerate().find(|(_, b)| same(b.name, k)).ok_or_else(bad)?;
         let x = parse_bit(val, bit, vat, field, expected)?;
         if let Some(g) = given.get_mut(i) {
             *g = Some((x, vat));
@@ -274,12 +392,11 @@ fn parse_value(
             write_uint(out, u64::from(bits));
         }
         Kind::Enum(e) => {
-            let v = match e.value_of(s) {
-                Some(v) => v,
-                None if s.starts_with(|c: char| c.is_ascii_digit()) => {
-                    parse_uint(s, 8 * u32::from(e.width), at, field, expected)?
-                }
-                None => return Err(bad()),
+            // A value name is a word that does not start with a digit.
+            let v = if s.starts_with(|c: char| c.is_ascii_digit()) {
+                parse_uint(s, 8 * u32::from(e.width), at, field, expected)?
+            } else {
+                e.value_of(s).ok_or_else(bad)?
             };
             write_uint(out, v);
         }
@@ -410,7 +527,7 @@ impl Leaves {
     /// start: a line lists its fields in table order, so the next one is usually next.
     fn find(&self, name: &str, from: usize) -> Option<usize> {
         let n = self.len();
-        (from..n).chain(0..from.min(n)).find(|&i| self.get(i).name == name)
+        (from..n).chain(0..from.min(n)).find(|&i| same(self.get(i).name, name))
     }
 }
 
