@@ -76,8 +76,16 @@ impl<'a> Line<'a> {
     /// A decimal number.
     #[inline]
     pub(crate) fn dec(&mut self, v: u64) {
-        if v < 10 {
-            return self.byte(b'0' + v as u8);
+        if v < 256 {
+            // Most numbers: up to three digits and their count from one table row,
+            // stored as one four-byte move.
+            let row = DEC[v as usize];
+            if self.len + 4 > CAP {
+                self.flush();
+            }
+            self.buf[self.len..self.len + 4].copy_from_slice(&row);
+            self.len += usize::from(row[3]);
+            return;
         }
         let n = decimal_len(v);
         self.bytes_with(n, |out| {
@@ -159,6 +167,22 @@ impl fmt::Write for Line<'_> {
     }
 }
 
+/// The decimal digits of every byte value, then their count.
+static DEC: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut v = 0;
+    while v < 256 {
+        let d = [b'0' + (v / 100) as u8, b'0' + (v / 10 % 10) as u8, b'0' + (v % 10) as u8];
+        t[v] = match v {
+            0..=9 => [d[2], 0, 0, 1],
+            10..=99 => [d[1], d[2], 0, 2],
+            _ => [d[0], d[1], d[2], 3],
+        };
+        v += 1;
+    }
+    t
+};
+
 /// The number of decimal digits of `v`.
 #[inline]
 fn decimal_len(v: u64) -> usize {
@@ -194,7 +218,7 @@ mod tests {
 
     #[test]
     fn numbers_print_as_fmt_prints_them() {
-        for v in [0u64, 9, 10, 99, 100, 255, 256, 4095, 1 << 32, u64::MAX] {
+        for v in (0u64..300).chain([4095, 1 << 32, u64::MAX]) {
             let (out, _) = collect(|l| {
                 l.dec(v);
                 l.byte(b' ');

@@ -158,7 +158,11 @@ fn write_value(o: &mut Line<'_>, arch: Arch, kind: &Kind, b: &[u8]) {
                 if i > 0 {
                     o.byte(b',');
                 }
-                write_value(o, arch, k, &b[i * s..(i + 1) * s]);
+                let x = &b[i * s..(i + 1) * s];
+                match *k {
+                    Kind::Uint(_) => write_num(o, read_uint(x)),
+                    _ => write_value(o, arch, k, x),
+                }
             }
             o.byte(b']');
         }
@@ -221,8 +225,17 @@ fn write_fields<'a>(
     let mut first = true;
     for field in fields {
         let Some(b) = record.get(field.range()) else { continue };
-        if !shown(b, implied(binding, field)) {
-            continue;
+        let implied = implied(binding, field);
+        // Integers and enums (most fields): read once, for the test and the text.
+        let scalar = match field.kind {
+            Kind::Uint(w) if w <= 8 => Some(read_uint(b)),
+            Kind::Enum(e) if e.width <= 8 => Some(read_uint(b)),
+            _ => None,
+        };
+        match scalar {
+            Some(v) if v == implied.unwrap_or(0) => continue,
+            None if !shown(b, implied) => continue,
+            _ => {}
         }
         if sep == b' ' || !first {
             o.byte(sep);
@@ -232,7 +245,11 @@ fn write_fields<'a>(
             o.str(field.name);
             o.byte(b'=');
         }
-        write_value(o, arch, &field.kind, b);
+        match (scalar, field.kind) {
+            (Some(v), Kind::Enum(e)) => write_enum_value(o, e, v),
+            (Some(v), _) => write_num(o, v),
+            (None, kind) => write_value(o, arch, &kind, b),
+        }
     }
 }
 
