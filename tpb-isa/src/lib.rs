@@ -16,6 +16,7 @@ extern crate std;
 pub mod address;
 pub mod arm;
 pub mod disasm;
+mod dispatch_table;
 mod enum_table;
 pub mod error;
 pub mod facts;

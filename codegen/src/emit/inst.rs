@@ -205,12 +205,39 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
         None,
         quote! { None },
     );
+    if disc_width(model, record).size() != 1 {
+        return quote! {
+            /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
+            /// `Inst::Unknown`).
+            #[must_use]
+            #[inline]
+            pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
+                #body
+            }
+        };
+    }
     quote! {
         /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
-        /// `Inst::Unknown`).
+        /// `Inst::Unknown`): one load from [`DISPATCH`], and the match only for an
+        /// opcode with sub-opcode bindings.
         #[must_use]
         #[inline]
         pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
+            use crate::dispatch_table::Slot;
+            match DISPATCH[b[DISCRIMINANT_OFFSET] as usize] {
+                Slot::Arm(k) => Some(k),
+                Slot::NoArm => None,
+                Slot::BySub => dispatch_match(b),
+            }
+        }
+
+        /// The arm of every opcode value, built at compile time from [`dispatch_match`].
+        const DISPATCH: [crate::dispatch_table::Slot<ArmKind>; 256] =
+            crate::dispatch_table::dispatch_table!(dispatch_match);
+
+        /// [`dispatch`] as a `match` on the discriminant and the sub-opcode byte.
+        #[must_use]
+        pub(crate) const fn dispatch_match(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
             #body
         }
     }
