@@ -2,7 +2,6 @@
 //! stream as before; or the same as one JSON object. Written as it is decoded, record
 //! by record, so a large NEFF never becomes one string.
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -89,7 +88,7 @@ fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let mut line = String::with_capacity(1024);
     for (off, r) in records::split(unit.bytes).0 {
         line.clear();
-        let _ = write!(line, "{off:08x}  ");
+        push_offset(&mut line, off);
         if hex {
             push_hex(&mut line, r);
             line.push_str("  ");
@@ -113,7 +112,8 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
             writeln!(out, "{off:08x} <{name}>:")?;
         }
         line.clear();
-        let _ = write!(line, "{i:6}  {off:08x}  ");
+        push_index(&mut line, i);
+        push_offset(&mut line, off);
         if hex {
             push_hex(&mut line, r);
             line.push_str("  ");
@@ -125,11 +125,66 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     Ok(())
 }
 
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// Push ASCII bytes (the columns are digits and spaces only).
+fn push_ascii(line: &mut String, b: &[u8]) {
+    line.push_str(std::str::from_utf8(b).unwrap_or_default());
+}
+
+/// The record index right-aligned in six columns (wider when it needs more), and two
+/// spaces: `format!("{i:6}  ")` without the formatting machinery, per record.
+fn push_index(line: &mut String, i: usize) {
+    let mut buf = [b' '; 22];
+    let mut at = buf.len() - 2;
+    let mut v = i;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    push_ascii(line, &buf[at.min(buf.len() - 8)..]);
+}
+
+/// The byte offset as eight hex digits (more when it needs them), and two spaces.
+fn push_offset(line: &mut String, off: usize) {
+    let digits = (usize::BITS - (off | 1).leading_zeros()).div_ceil(4).max(8) as usize;
+    let mut buf = [b' '; 18];
+    for (k, d) in buf[..digits].iter_mut().rev().enumerate() {
+        *d = DIGITS[(off >> (4 * k)) & 15];
+    }
+    push_ascii(line, &buf[..digits + 2]);
+}
+
 fn push_hex(line: &mut String, r: &Record) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for b in r {
-        line.push(char::from(DIGITS[usize::from(b >> 4)]));
-        line.push(char::from(DIGITS[usize::from(b & 15)]));
+    let mut buf = [0u8; 2 * RECORD_SIZE];
+    for (pair, b) in buf.chunks_exact_mut(2).zip(r) {
+        pair[0] = DIGITS[usize::from(b >> 4)];
+        pair[1] = DIGITS[usize::from(b & 15)];
+    }
+    push_ascii(line, &buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_columns_are_what_format_gives() {
+        for v in [0usize, 7, 99_999, 999_999, 1_000_000, 0xffff_ffff, 0x1_0000_0000, usize::MAX] {
+            let mut line = String::new();
+            push_index(&mut line, v);
+            push_offset(&mut line, v);
+            assert_eq!(line, format!("{v:6}  {v:08x}  "));
+        }
+        let mut line = String::new();
+        let r: Record = core::array::from_fn(|i| (i * 37) as u8);
+        push_hex(&mut line, &r);
+        let want: String = r.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(line, want);
     }
 }
 
