@@ -168,25 +168,6 @@ fn push_hex(line: &mut String, r: &Record) {
     push_ascii(line, &buf);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_columns_are_what_format_gives() {
-        for v in [0usize, 7, 99_999, 999_999, 1_000_000, 0xffff_ffff, 0x1_0000_0000, usize::MAX] {
-            let mut line = String::new();
-            push_index(&mut line, v);
-            push_offset(&mut line, v);
-            assert_eq!(line, format!("{v:6}  {v:08x}  "));
-        }
-        let mut line = String::new();
-        let r: Record = core::array::from_fn(|i| (i * 37) as u8);
-        push_hex(&mut line, &r);
-        let want: String = r.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(line, want);
-    }
-}
 
 /// The NEFF's units as a JSON array, serialised one stream at a time.
 struct Streams<'a>(&'a [Unit<'a>]);
@@ -251,4 +232,24 @@ fn hex(r: &Record) -> String {
     let mut s = String::with_capacity(2 * RECORD_SIZE);
     push_hex(&mut s, r);
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_columns_are_what_format_gives() {
+        for v in [0usize, 7, 99_999, 999_999, 1_000_000, 0xffff_ffff, 0x1_0000_0000, usize::MAX] {
+            let mut line = String::new();
+            push_index(&mut line, v);
+            push_offset(&mut line, v);
+            assert_eq!(line, format!("{v:6}  {v:08x}  "));
+        }
+        let mut line = String::new();
+        let r: Record = core::array::from_fn(|i| (i * 37) as u8);
+        push_hex(&mut line, &r);
+        let want: String = r.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(line, want);
+    }
 }
