@@ -20,20 +20,20 @@ pub enum Slot<K> {
 macro_rules! dispatch_table {
     ($by_match:ident) => {{
         use $crate::dispatch_table::Slot;
+        let mut by_sub = [false; 256];
+        let mut i = 0;
+        while i < BINDINGS.len() {
+            if BINDINGS[i].sub.is_some() {
+                by_sub[BINDINGS[i].opcode as usize] = true;
+            }
+            i += 1;
+        }
         let mut t = [Slot::NoArm; 256];
         let mut op = 0usize;
         while op < 256 {
-            let mut by_sub = false;
-            let mut i = 0;
-            while i < BINDINGS.len() {
-                if BINDINGS[i].opcode as usize == op && BINDINGS[i].sub.is_some() {
-                    by_sub = true;
-                }
-                i += 1;
-            }
             let mut record = [0u8; RECORD_SIZE];
             record[DISCRIMINANT_OFFSET] = op as u8;
-            t[op] = if by_sub {
+            t[op] = if by_sub[op] {
                 Slot::BySub
             } else {
                 match $by_match(&record) {

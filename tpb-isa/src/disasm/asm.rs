@@ -1,7 +1,7 @@
 //! The assembler: a line of text back into its 64 bytes, from the generated tables.
 
 use super::desc::{
-    self, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role, Target,
+    self, same, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role, Target,
 };
 use super::error::{AsmError, AsmErrorKind, Name};
 use super::print::UNKNOWN;
@@ -44,32 +44,11 @@ macro_rules! byte_table {
 /// [`word_byte`] of every byte.
 static WORD: [bool; 256] = byte_table!(word_byte);
 
-/// `a == b` for names, eight bytes at a time in line: names are short, and a call into
-/// `memcmp` per name cost more than the compare.
-#[inline]
-fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n < 8 {
-        return a.iter().zip(b).all(|(x, y)| x == y);
-    }
-    let word = |s: &[u8], i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&s[i..i + 8]);
-        u64::from_le_bytes(w)
-    };
-    let mut i = 0;
-    while i + 8 < n {
-        if word(a, i) != word(b, i) {
-            return false;
-        }
-        i += 8;
-    }
-    word(a, n - 8) == word(b, n - 8)
+/// Where a form's or view's `{` is: a short scan, cheaper than `str::find`'s setup.
+fn brace(s: &str) -> Option<usize> {
+    s.bytes().position(|c| c == b'{')
 }
+
 
 fn write_uint(b: &mut [u8], v: u64) {
     for (i, x) in b.iter_mut().enumerate() {
@@ -295,7 +274,7 @@ fn parse_bits(
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         return parse_uint(s, bits, at, field, expected);
     }
-    let open = s.find('{').ok_or_else(bad)?;
+    let open = brace(s).ok_or_else(bad)?;
     if !s.ends_with('}') {
         return Err(bad());
     }
@@ -402,7 +381,7 @@ fn parse_value(
         }
         Kind::Bits(d) => write_uint(out, parse_bits(s, at, d, field, expected)?),
         Kind::Union(u) => {
-            let open = s.find('{').ok_or_else(bad)?;
+            let open = brace(s).ok_or_else(bad)?;
             if !s.ends_with('}') {
                 return Err(bad());
             }
@@ -521,6 +500,21 @@ impl Leaves {
         } else {
             &self.tail[i - self.head.len()]
         }
+    }
+
+    /// The length of the name of the first leaf from `from` on whose name, followed by
+    /// `=`, starts `line` at `at`.
+    fn named_at(&self, line: &str, at: usize, from: usize) -> Option<usize> {
+        let b = line.as_bytes();
+        (from..self.len())
+            .map(|i| self.get(i).name)
+            .find(|name| {
+                let n = name.len();
+                n > 0
+                    && b.get(at + n) == Some(&b'=')
+                    && line.get(at..at + n).is_some_and(|x| same(x, name))
+            })
+            .map(str::len)
     }
 
     /// The index of the leaf named `name`, searched from `from` on and then from the
@@ -647,8 +641,15 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
             break;
         }
         let name_at = i;
-        while i < b.len() && is_word(b[i]) {
-            i += 1;
+        // The printer lists fields in table order: the name is usually that of a leaf
+        // after the cursor, followed by `=`, and then needs no scan.
+        match leaves.named_at(s, name_at, cursor) {
+            Some(n) => i += n,
+            None => {
+                while i < b.len() && is_word(b[i]) {
+                    i += 1;
+                }
+            }
         }
         if i == name_at || i == b.len() || b[i] != b'=' {
             return Err(err(name_at, AsmErrorKind::Syntax { expected: "field=value" }));

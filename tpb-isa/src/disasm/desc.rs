@@ -40,6 +40,11 @@ impl EnumDesc {
     /// The value named `name`.
     #[must_use]
     pub fn value_of(&self, name: &str) -> Option<u64> {
+        // Most enums name a few values: a scan that compares lengths first beats the
+        // string compares of a binary search.
+        if self.by_name.len() <= 16 {
+            return self.by_name.iter().find(|(n, _)| same(n, name)).map(|&(_, v)| v);
+        }
         let i = self.by_name.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
         Some(self.by_name[i].1)
     }
@@ -431,8 +436,47 @@ pub enum Target {
 /// What `mnemonic` assembles, if it is one.
 #[must_use]
 pub fn target(mnemonic: &str) -> Option<Target> {
-    let i = MNEMONICS.binary_search_by(|(m, _)| (*m).cmp(mnemonic)).ok()?;
-    Some(MNEMONICS[i].1)
+    let mut slot = fnv1a(mnemonic.as_bytes()) as usize & (SLOTS - 1);
+    loop {
+        let i = BY_HASH[slot] as usize;
+        let (m, t) = MNEMONICS.get(i)?;
+        if same(m, mnemonic) {
+            return Some(*t);
+        }
+        slot = (slot + 1) & (SLOTS - 1);
+    }
+}
+
+/// Slots of [`BY_HASH`]: a power of two, at least twice the mnemonics, so that a probe
+/// run is short and always reaches an empty slot.
+const SLOTS: usize = (2 * MNEMONICS.len()).next_power_of_two();
+
+/// Indexes into `MNEMONICS` by the FNV-1a hash of the mnemonic, linear probing;
+/// `u32::MAX` is empty. Built at compile time: the assembler looks a line's mnemonic
+/// up in one or two probes where a binary search compared eight strings.
+static BY_HASH: [u32; SLOTS] = {
+    let mut t = [u32::MAX; SLOTS];
+    let mut i = 0;
+    while i < MNEMONICS.len() {
+        let mut slot = fnv1a(MNEMONICS[i].0.as_bytes()) as usize & (SLOTS - 1);
+        while t[slot] != u32::MAX {
+            slot = (slot + 1) & (SLOTS - 1);
+        }
+        t[slot] = i as u32;
+        i += 1;
+    }
+    t
+};
+
+/// The 32-bit FNV-1a hash.
+const fn fnv1a(b: &[u8]) -> u32 {
+    let mut h = 0x811c_9dc5u32;
+    let mut i = 0;
+    while i < b.len() {
+        h = (h ^ b[i] as u32).wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
 }
 
 pub(crate) const fn ones(w: u8) -> u64 {
@@ -440,5 +484,61 @@ pub(crate) const fn ones(w: u8) -> u64 {
         u64::MAX
     } else {
         (1u64 << w) - 1
+    }
+}
+
+/// `a == b` for names, eight bytes at a time in line: names are short, and a call into
+/// `memcmp` per name cost more than the compare.
+#[inline]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let word = |s: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    word(a, n - 8) == word(b, n - 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{same, target, MNEMONICS};
+
+    #[test]
+    fn every_mnemonic_is_found_and_nothing_else() {
+        for (i, (m, t)) in MNEMONICS.iter().enumerate() {
+            assert_eq!(target(m), Some(*t), "{m}");
+            assert_eq!(MNEMONICS.iter().position(|(x, _)| x == m), Some(i), "{m} twice");
+        }
+        for m in ["", "nop_", "NOP", "unknown", "pseudo_dma_direct2", "pseudo_dma_direct2d_and_a_long_tail_past_any_mnemonic"] {
+            assert_eq!(target(m), None, "{m}");
+        }
+    }
+
+    #[test]
+    fn names_compare_as_str_does() {
+        let names = [
+            "", "a", "ab", "abcdefg", "abcdefgh", "abcdefgi", "abcdefghi", "abcdefghj",
+            "src_mem_pattern.start_addr", "src_mem_pattern.start_addq", "dst_mem_pattern.num_elem",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
     }
 }
