@@ -16,8 +16,9 @@
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
 //! (rep 1 of every kernel, then rep 2 of every kernel, …) so drift on a noisy machine
-//! hits every kernel alike, and each kernel's median is divided by the stride-scan
-//! limit's and the owned decoder's medians from the same run.
+//! hits every kernel alike, in both orders (odd reps run the kernels last to first), so
+//! no kernel always runs after the same one, and each kernel's median is divided by the
+//! stride-scan limit's and the owned decoder's medians from the same run.
 //!
 //! One decode table per bench stream: the uniform mix over every bound arm, and the
 //! corpus (`testdata/nkipy/*.neff`) per engine and mixed. Each table also times the text
@@ -103,7 +104,7 @@ fn main() {
     println!("# tpb-isa bench report");
     println!();
     println!(
-        "machine: {}; stream: {} records ({} MiB), seed {:#x}; {} interleaved reps, medians",
+        "machine: {}; stream: {} records ({} MiB), seed {:#x}; {} interleaved reps in both orders, medians",
         machine(),
         records,
         (records * 64) >> 20,
@@ -170,8 +171,9 @@ fn decode_table(stream: b::Stream, reps: usize) {
             black_box(k(black_box(&ctx)));
         }
     }
-    for _ in 0..reps {
-        for (i, (_, h, k)) in KERNELS.iter().enumerate() {
+    for rep in 0..reps {
+        for i in in_order(rep, KERNELS.len()) {
+            let (_, h, k) = &KERNELS[i];
             if !runs(*h) {
                 continue;
             }
@@ -427,8 +429,9 @@ fn neff_table(reps: usize) {
         ),
     ];
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); rows.len()];
-    for _ in 0..reps {
-        for (i, (_, f)) in rows.iter().enumerate() {
+    for rep in 0..reps {
+        for i in in_order(rep, rows.len()) {
+            let f = &rows[i].1;
             let t = Instant::now();
             black_box(f());
             times[i].push(t.elapsed());
@@ -437,7 +440,7 @@ fn neff_table(reps: usize) {
     let ms: Vec<f64> = times.iter_mut().map(|v| median(v).as_secs_f64() * 1e3).collect();
     println!();
     println!(
-        "## NEFF: {} ({} KiB, {records} records), {reps} interleaved reps, medians",
+        "## NEFF: {} ({} KiB, {records} records), {reps} interleaved reps in both orders, medians",
         path.file_name().unwrap_or_default().to_string_lossy(),
         file.len() >> 10
     );
@@ -461,4 +464,14 @@ fn neff_table(reps: usize) {
         ms[3] / ms[4],
         ms[5] / ms[4]
     );
+}
+
+/// The kernels' order in repetition `rep`: first to last, and last to first on odd
+/// repetitions, so that each kernel's median mixes both neighbours' cache states.
+fn in_order(rep: usize, n: usize) -> Box<dyn Iterator<Item = usize>> {
+    if rep % 2 == 0 {
+        Box::new(0..n)
+    } else {
+        Box::new((0..n).rev())
+    }
 }
