@@ -469,7 +469,7 @@ fn neff_table(reps: usize) {
 /// The kernels' order in repetition `rep`: first to last, and last to first on odd
 /// repetitions, so that each kernel's median mixes both neighbours' cache states.
 fn in_order(rep: usize, n: usize) -> Box<dyn Iterator<Item = usize>> {
-    if rep % 2 == 0 {
+    if rep.is_multiple_of(2) {
         Box::new(0..n)
     } else {
         Box::new((0..n).rev())
