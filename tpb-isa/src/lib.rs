@@ -24,6 +24,7 @@ mod float;
 pub mod generated;
 pub mod raw;
 pub mod stream;
+mod validate_plan;
 
 pub use arm::Arm;
 pub use error::{

@@ -312,6 +312,12 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 }
             }
         });
+    let masks_plan: Vec<Ident> = model
+        .bitmasks
+        .iter()
+        .filter(|b| b.enum_id == op_enum && b.meta.confidence != Confidence::Inferred)
+        .map(|b| names::snake(&b.name))
+        .collect();
     let binding_check = binding_available(model, record);
     let binding_call = (!binding_check.is_empty()).then(|| {
         quote! {
@@ -395,6 +401,16 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         quote! {}
     };
     let n_arch = usize_lit(model.arch_ids().count() as u32);
+    let check_entry = if width == Prim::U8 {
+        plan_entry(&masks_plan, !binding_check.is_empty(), &op_ty)
+    } else {
+        quote! {
+            /// The rules every generation shares.
+            fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+                check_by_rules(arch, record)
+            }
+        }
+    };
     quote! {
         /// An enum-typed field (or typed bit-field) a validator checks.
         #[derive(Clone, Copy, Debug)]
@@ -411,6 +427,9 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// The value test of the field's enum.
             pub check: &'static EnumCheck,
+            /// `check`'s bit table, when the field is one whole byte of a byte-wide
+            /// enum: the validator's hot path reads the byte and tests one bit.
+            byte_table: Option<&'static [[u64; 4]; #n_arch]>,
         }
 
         /// Which values of an enum the spec names and makes available on a generation.
@@ -425,7 +444,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         impl EnumLeaf {
             const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck) -> EnumLeaf {
-                EnumLeaf { name, offset, width, shift, bits, check }
+                let byte_table = match &check.table {
+                    Some(t) if width == 1 && shift == 0 && bits == 8 => Some(t),
+                    _ => None,
+                };
+                EnumLeaf { name, offset, width, shift, bits, check, byte_table }
             }
 
             /// Whether `v` is a value the spec names and makes available on `arch`
@@ -459,7 +482,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         /// The enum-typed fields of an arm's layout on a generation.
         #[must_use]
-        pub fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
+        pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
             let _ = arch;
             #[allow(unreachable_patterns)]
             match kind {
@@ -468,8 +491,10 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             }
         }
 
+        #check_entry
+
         /// The rules every generation shares; `arch` decides availability and layouts.
-        fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+        pub(crate) fn check_by_rules(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             let opcode = #read_op;
             #(#masks)*
             let op = #op_ty(opcode);
@@ -486,10 +511,23 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 }
                 None => PREAMBLE_LEAVES,
             };
+            check_leaves(arch, record, leaves)
+        }
+
+        /// The enum rules: every leaf's value is one its enum names on `arch`.
+        #[inline]
+        fn check_leaves(arch: Arch, record: &[u8; RECORD_SIZE], leaves: &[EnumLeaf]) -> Result<(), ValidateError> {
             for l in leaves {
-                let v = l.value(record);
-                if !l.holds(arch, v) {
-                    return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value: v });
+                let ok = match l.byte_table {
+                    Some(t) => {
+                        let v = record[l.offset as usize];
+                        (t[arch as usize][usize::from(v >> 6)] >> (v & 63)) & 1 == 1
+                    }
+                    None => l.holds(arch, l.value(record)),
+                };
+                if !ok {
+                    let value = l.value(record);
+                    return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
                 }
             }
             Ok(())
@@ -498,6 +536,61 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         #binding_check
         #table_use
         #(#named_fns)*
+    }
+}
+
+/// `fn check` for a byte-wide opcode: one load from `PLAN` (built at compile time by
+/// the hand-written `plan_table!` from `plan_of`, the rules before the fields for one
+/// opcode value), then the leaves; the full rules only for sub-opcode values.
+fn plan_entry(masks: &[Ident], binding: bool, op_ty: &Ident) -> TokenStream {
+    let binding = binding.then(|| {
+        quote! {
+            if !binding_available(arch, &record) {
+                return Plan::NotOnArch;
+            }
+        }
+    });
+    quote! {
+        use crate::generated::inst::{dispatch_match, BINDINGS, DISCRIMINANT_OFFSET};
+        use crate::validate_plan::{plan_table, Plan};
+
+        /// The rules every generation shares, planned per opcode value.
+        #[inline]
+        fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+            let opcode = record[DISCRIMINANT_OFFSET];
+            match PLAN[arch as usize][opcode as usize] {
+                Plan::Check(leaves) => check_leaves(arch, record, leaves),
+                Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { opcode }),
+                Plan::NotOnArch => Err(ValidateError::NotOnArch { opcode, arch }),
+                Plan::BySub => check_by_rules(arch, record),
+            }
+        }
+
+        /// What [`check_by_rules`] checks before the fields, per generation and opcode
+        /// value (sub-opcode values aside).
+        static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
+
+        /// [`check_by_rules`] before the fields, for an opcode value whose arm does not
+        /// depend on a sub-opcode.
+        const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
+            #(
+                if !#masks(opcode) {
+                    return Plan::OpcodeNotValid;
+                }
+            )*
+            let op = #op_ty(opcode);
+            if op.is_known() && !op.available_on(arch) {
+                return Plan::NotOnArch;
+            }
+            let mut record = [0u8; RECORD_SIZE];
+            record[DISCRIMINANT_OFFSET] = opcode;
+            #binding
+            match dispatch_match(&record) {
+                Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
+                Some(kind) => Plan::Check(enum_leaves(kind, arch)),
+                None => Plan::Check(PREAMBLE_LEAVES),
+            }
+        }
     }
 }
 

@@ -249,6 +249,9 @@ pub struct EnumLeaf {
     pub bits: u8,
     /// The value test of the field's enum.
     pub check: &'static EnumCheck,
+    /// `check`'s bit table, when the field is one whole byte of a byte-wide
+    /// enum: the validator's hot path reads the byte and tests one bit.
+    byte_table: Option<&'static [[u64; 4]; 4]>,
 }
 
 /// Which values of an enum the spec names and makes available on a generation.
@@ -270,6 +273,10 @@ impl EnumLeaf {
         bits: u8,
         check: &'static EnumCheck,
     ) -> EnumLeaf {
+        let byte_table = match &check.table {
+            Some(t) if width == 1 && shift == 0 && bits == 8 => Some(t),
+            _ => None,
+        };
         EnumLeaf {
             name,
             offset,
@@ -277,6 +284,7 @@ impl EnumLeaf {
             shift,
             bits,
             check,
+            byte_table,
         }
     }
 
@@ -1610,7 +1618,7 @@ static LEAVES_100_0: &[EnumLeaf] = &[
 
 /// The enum-typed fields of an arm's layout on a generation.
 #[must_use]
-pub fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
+pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
     let _ = arch;
 
     #[allow(unreachable_patterns)]
@@ -1754,8 +1762,58 @@ pub fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
     }
 }
 
-/// The rules every generation shares; `arch` decides availability and layouts.
+use crate::generated::inst::{dispatch_match, BINDINGS, DISCRIMINANT_OFFSET};
+use crate::validate_plan::{plan_table, Plan};
+
+/// The rules every generation shares, planned per opcode value.
+#[inline]
 fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+    let opcode = record[DISCRIMINANT_OFFSET];
+    match PLAN[arch as usize][opcode as usize] {
+        Plan::Check(leaves) => check_leaves(arch, record, leaves),
+        Plan::OpcodeNotValid => {
+            Err(ValidateError::OpcodeNotValid {
+                opcode,
+            })
+        }
+        Plan::NotOnArch => {
+            Err(ValidateError::NotOnArch {
+                opcode,
+                arch,
+            })
+        }
+        Plan::BySub => check_by_rules(arch, record),
+    }
+}
+
+/// What [`check_by_rules`] checks before the fields, per generation and opcode
+/// value (sub-opcode values aside).
+static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
+
+/// [`check_by_rules`] before the fields, for an opcode value whose arm does not
+/// depend on a sub-opcode.
+const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
+    let op = Opcode(opcode);
+    if op.is_known() && !op.available_on(arch) {
+        return Plan::NotOnArch;
+    }
+    let mut record = [0u8; RECORD_SIZE];
+    record[DISCRIMINANT_OFFSET] = opcode;
+    if !binding_available(arch, &record) {
+        return Plan::NotOnArch;
+    }
+    match dispatch_match(&record) {
+        Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
+        Some(kind) => Plan::Check(enum_leaves(kind, arch)),
+        None => Plan::Check(PREAMBLE_LEAVES),
+    }
+}
+
+/// The rules every generation shares; `arch` decides availability and layouts.
+pub(crate) fn check_by_rules(
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> Result<(), ValidateError> {
     let opcode = record[0];
     let op = Opcode(opcode);
     if op.is_known() && !op.available_on(arch) {
@@ -1782,13 +1840,30 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
         }
         None => PREAMBLE_LEAVES,
     };
+    check_leaves(arch, record, leaves)
+}
+
+/// The enum rules: every leaf's value is one its enum names on `arch`.
+#[inline]
+fn check_leaves(
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+    leaves: &[EnumLeaf],
+) -> Result<(), ValidateError> {
     for l in leaves {
-        let v = l.value(record);
-        if !l.holds(arch, v) {
+        let ok = match l.byte_table {
+            Some(t) => {
+                let v = record[l.offset as usize];
+                (t[arch as usize][usize::from(v >> 6)] >> (v & 63)) & 1 == 1
+            }
+            None => l.holds(arch, l.value(record)),
+        };
+        if !ok {
+            let value = l.value(record);
             return Err(ValidateError::BadEnum {
                 field: l.name,
                 offset: l.offset as usize,
-                value: v,
+                value,
             });
         }
     }
