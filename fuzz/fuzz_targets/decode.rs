@@ -1,10 +1,12 @@
 //! Fuzz the record decoder on every generation: `Inst::decode` and every arm's explicit
 //! decode (`Inst::decode_as` over `ArmKind::ALL`) are lossless, and dispatch agrees.
+//! Validation never panics, and a bad field it names lies inside the record.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tpb_isa::inst::dispatch;
-use tpb_isa::{Arch, ArmKind, Inst, Opcode, RECORD_SIZE};
+use tpb_isa::validate::validate;
+use tpb_isa::{Arch, ArmKind, Inst, Opcode, ValidateError, RECORD_SIZE};
 
 fuzz_target!(|data: &[u8]| {
     for arch in Arch::ALL {
@@ -21,6 +23,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(inst.encode(), *b);
         assert_eq!(inst.opcode(), Opcode(b[0]));
         assert_eq!(inst.kind(), dispatch(b));
+        if let Err(ValidateError::BadEnum { offset, .. }) = validate(arch, b) {
+            assert!(offset < RECORD_SIZE);
+        }
         for &kind in ArmKind::ALL {
             let x = Inst::decode_as(kind, arch, b);
             assert_eq!(x.kind(), Some(kind));
