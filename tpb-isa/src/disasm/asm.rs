@@ -115,7 +115,8 @@ fn nested_value_end(s: &[u8], mut i: usize) -> usize {
         }
         i += 1;
     }
-    i
+    // A backslash that ends the line steps one past it.
+    i.min(s.len())
 }
 
 /// Where a line's comment starts (`#` or `;` outside quotes), or its end.

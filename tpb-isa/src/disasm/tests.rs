@@ -118,3 +118,14 @@ fn inst_text_is_the_record_text() {
     assert_eq!(a.as_str(), Buf::of(Arch::Mariana, &r).as_str());
     assert_eq!(Inst::parse(Arch::Mariana, a.as_str()), Ok(inst));
 }
+
+#[test]
+fn a_quoted_value_that_ends_in_a_backslash_is_an_error() {
+    // Found by the text fuzz target: the value's end was one past the line.
+    for line in ["activate\r\nt=\"\x0c\n{\\", r#"nop x="\"#, r#"nop x=["a\"] y=1"#] {
+        for arch in Arch::ALL {
+            let e = assemble_line(arch, line, 1).unwrap_err();
+            assert!(e.col >= 1 && e.col <= line.chars().count() + 1, "{e} on {line:?}");
+        }
+    }
+}
