@@ -51,15 +51,6 @@ fn write_hex_num(o: &mut Line<'_>, v: u64) {
     o.hex(v, 2);
 }
 
-/// Lowercase hex, two digits a byte.
-#[cfg(test)]
-pub(crate) fn write_hex<W: Write + ?Sized>(f: &mut W, b: &[u8]) -> fmt::Result {
-    let mut sink = |s: &str| f.write_str(s);
-    let mut o = Line::new(&mut sink);
-    o.hex_bytes(b);
-    o.finish()
-}
-
 fn write_enum_value(o: &mut Line<'_>, e: &super::desc::EnumDesc, v: u64) {
     match e.name_of(v) {
         Some(n) => o.str(n),

@@ -89,7 +89,9 @@ fn a_listing_line_assembles_as_its_text_column() {
     let t = Buf::of(Arch::Cayman, &r);
     let mut line = Buf { b: [0; 4096], n: 0 };
     fmt::write(&mut line, format_args!("00000040  ")).unwrap();
-    print::write_hex(&mut line, &r).unwrap();
+    for x in r {
+        fmt::write(&mut line, format_args!("{x:02x}")).unwrap();
+    }
     fmt::write(&mut line, format_args!("  {}", t.as_str())).unwrap();
     assert_eq!(assemble_line(Arch::Cayman, line.as_str(), 1), Ok(Some(r)));
 }
