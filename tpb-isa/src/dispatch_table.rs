@@ -20,14 +20,7 @@ pub enum Slot<K> {
 macro_rules! dispatch_table {
     ($by_match:ident) => {{
         use $crate::dispatch_table::Slot;
-        let mut by_sub = [false; 256];
-        let mut i = 0;
-        while i < BINDINGS.len() {
-            if BINDINGS[i].sub.is_some() {
-                by_sub[BINDINGS[i].opcode as usize] = true;
-            }
-            i += 1;
-        }
+        let by_sub = $crate::dispatch_table::by_sub();
         let mut t = [Slot::NoArm; 256];
         let mut op = 0usize;
         while op < 256 {
@@ -47,6 +40,21 @@ macro_rules! dispatch_table {
     }};
 }
 pub(crate) use dispatch_table;
+
+/// Which opcode values have a binding with a sub-opcode: their arm (and so their
+/// validation) depends on more than the opcode byte.
+pub(crate) const fn by_sub() -> [bool; 256] {
+    use crate::generated::inst::BINDINGS;
+    let mut by_sub = [false; 256];
+    let mut i = 0;
+    while i < BINDINGS.len() {
+        if BINDINGS[i].sub.is_some() {
+            by_sub[BINDINGS[i].opcode as usize] = true;
+        }
+        i += 1;
+    }
+    by_sub
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,5 @@
 //! `plan_table!`: what validating a record checks, per generation and opcode value,
-//! built at compile time from the generated rules themselves (`plan_of`), so that the
+//! built at compile time from the generated rules themselves (`plan_for`), so that the
 //! validator's checks before the fields (bitmask, availability, binding, dispatch, the
 //! layout's leaves) are one load where they were five matches. An opcode with
 //! sub-opcode bindings is marked [`Plan::BySub`] and left to the full rules.
@@ -29,19 +29,13 @@ impl<L> Copy for Plan<L> {}
 
 /// `plan_table!(plan_of)`: `[[Plan<EnumLeaf>; 256]; Arch::ALL.len()]` whose row
 /// `arch as usize`, column `opcode` is `plan_of(arch, opcode)` (a `const fn`), or
-/// [`Plan::BySub`] when a binding of the opcode has a sub-opcode.
+/// [`Plan::BySub`] when a binding of the opcode has a sub-opcode
+/// ([`by_sub`](crate::dispatch_table::by_sub)).
 macro_rules! plan_table {
     ($plan_of:ident) => {{
         use $crate::generated::geometry::Arch;
         use $crate::validate_plan::Plan;
-        let mut by_sub = [false; 256];
-        let mut i = 0;
-        while i < BINDINGS.len() {
-            if BINDINGS[i].sub.is_some() {
-                by_sub[BINDINGS[i].opcode as usize] = true;
-            }
-            i += 1;
-        }
+        let by_sub = $crate::dispatch_table::by_sub();
         let mut t = [[Plan::BySub; 256]; Arch::ALL.len()];
         let mut a = 0;
         while a < Arch::ALL.len() {

@@ -26,6 +26,7 @@ pub fn emit(model: &Model) -> TokenStream {
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
         use crate::generated::inst::{dispatch, RECORD_SIZE};
+        use crate::validate_plan::Plan;
         use crate::generated::opcode::*;
     };
     quote! {
@@ -280,19 +281,25 @@ fn engine_type(model: &Model) -> TokenStream {
     }
 }
 
+/// The expression reading a record's discriminant from `record` (a `const` read).
+fn read_opcode(model: &Model, record: &Record) -> TokenStream {
+    let width = model[record.discriminant.ty].width;
+    let disc = usize_lit(record.discriminant.offset);
+    if width.size() == 1 {
+        quote! { record[#disc] }
+    } else {
+        let f = format_ident!("{}_at", width.as_str());
+        quote! { crate::raw::le::#f(record, #disc) }
+    }
+}
+
 /// The shared rule set: `fn check(arch, record)`, the leaf tables, and the per-enum
 /// `named_*` tests the tables point at.
 fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let op_enum = record.discriminant.ty;
     let width = model[op_enum].width;
     let op_ty = names::ident(&model[op_enum].rust);
-    let disc = usize_lit(record.discriminant.offset);
-    let read_op = if width.size() == 1 {
-        quote! { record[#disc] }
-    } else {
-        let f = format_ident!("{}_at", width.as_str());
-        quote! { crate::raw::le::#f(record, #disc) }
-    };
+    let read_op = read_opcode(model, record);
     // Error payloads carry the opcode byte.
     let op_byte = if width == Prim::U8 {
         quote! { opcode }
@@ -300,19 +307,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         quote! { opcode: opcode as u8 }
     };
     // A table whose reading is inferred decides nothing: only confirmed ones reject.
-    let masks = model
-        .bitmasks
-        .iter()
-        .filter(|b| b.enum_id == op_enum && b.meta.confidence != Confidence::Inferred)
-        .map(|b| {
-            let f = names::snake(&b.name);
-            quote! {
-                if !#f(opcode) {
-                    return Err(ValidateError::OpcodeNotValid { #op_byte });
-                }
-            }
-        });
-    let masks_plan: Vec<Ident> = model
+    let masks: Vec<Ident> = model
         .bitmasks
         .iter()
         .filter(|b| b.enum_id == op_enum && b.meta.confidence != Confidence::Inferred)
@@ -322,7 +317,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let binding_call = (!binding_check.is_empty()).then(|| {
         quote! {
             if !binding_available(arch, record) {
-                return Err(ValidateError::NotOnArch { #op_byte, arch });
+                return Plan::NotOnArch;
             }
         }
     });
@@ -402,7 +397,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     };
     let n_arch = usize_lit(model.arch_ids().count() as u32);
     let check_entry = if width == Prim::U8 {
-        plan_entry(&masks_plan, !binding_check.is_empty(), &op_ty)
+        plan_table()
     } else {
         quote! {
             /// The rules every generation shares.
@@ -495,23 +490,42 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         /// The rules every generation shares; `arch` decides availability and layouts.
         pub(crate) fn check_by_rules(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+            apply(plan_for(arch, record), arch, record)
+        }
+
+        /// The rules before the fields, for one record: the first error in the order
+        /// the validator reports them, else the enum-typed leaves to check.
+        const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
             let opcode = #read_op;
-            #(#masks)*
+            #(
+                if !#masks(opcode) {
+                    return Plan::OpcodeNotValid;
+                }
+            )*
             let op = #op_ty(opcode);
             if op.is_known() && !op.available_on(arch) {
-                return Err(ValidateError::NotOnArch { #op_byte, arch });
+                return Plan::NotOnArch;
             }
             #binding_call
-            let leaves = match dispatch(record) {
-                Some(kind) => {
-                    if !kind.available_on(arch) {
-                        return Err(ValidateError::NotOnArch { #op_byte, arch });
-                    }
-                    enum_leaves(kind, arch)
-                }
-                None => PREAMBLE_LEAVES,
-            };
-            check_leaves(arch, record, leaves)
+            match dispatch(record) {
+                Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
+                Some(kind) => Plan::Check(enum_leaves(kind, arch)),
+                None => Plan::Check(PREAMBLE_LEAVES),
+            }
+        }
+
+        /// The result of a plan for `record` (the full rules for [`Plan::BySub`]).
+        /// Always inlined: the validator's hot path is `check` with this in it.
+        #[inline(always)]
+        fn apply(plan: Plan<EnumLeaf>, arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+            let opcode = #read_op;
+            match plan {
+                Plan::Check(leaves) => check_leaves(arch, record, leaves),
+                Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { #op_byte }),
+                Plan::NotOnArch => Err(ValidateError::NotOnArch { #op_byte, arch }),
+                // The table's entry for sub-opcode values (`plan_for` never gives it).
+                Plan::BySub => check_by_rules(arch, record),
+            }
         }
 
         /// The enum rules: every leaf's value is one its enum names on `arch`.
@@ -540,56 +554,29 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 }
 
 /// `fn check` for a byte-wide opcode: one load from `PLAN` (built at compile time by
-/// the hand-written `plan_table!` from `plan_of`, the rules before the fields for one
-/// opcode value), then the leaves; the full rules only for sub-opcode values.
-fn plan_entry(masks: &[Ident], binding: bool, op_ty: &Ident) -> TokenStream {
-    let binding = binding.then(|| {
-        quote! {
-            if !binding_available(arch, &record) {
-                return Plan::NotOnArch;
-            }
-        }
-    });
+/// the hand-written `plan_table!` from `plan_for` on each opcode value), then the
+/// leaves; the full rules only for sub-opcode values.
+fn plan_table() -> TokenStream {
     quote! {
-        use crate::generated::inst::{dispatch_match, BINDINGS, DISCRIMINANT_OFFSET};
-        use crate::validate_plan::{plan_table, Plan};
+        use crate::generated::inst::DISCRIMINANT_OFFSET;
+        use crate::validate_plan::plan_table;
 
         /// The rules every generation shares, planned per opcode value.
         #[inline]
         fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-            let opcode = record[DISCRIMINANT_OFFSET];
-            match PLAN[arch as usize][opcode as usize] {
-                Plan::Check(leaves) => check_leaves(arch, record, leaves),
-                Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { opcode }),
-                Plan::NotOnArch => Err(ValidateError::NotOnArch { opcode, arch }),
-                Plan::BySub => check_by_rules(arch, record),
-            }
+            apply(PLAN[arch as usize][record[DISCRIMINANT_OFFSET] as usize], arch, record)
         }
 
         /// What [`check_by_rules`] checks before the fields, per generation and opcode
         /// value (sub-opcode values aside).
         static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
 
-        /// [`check_by_rules`] before the fields, for an opcode value whose arm does not
-        /// depend on a sub-opcode.
+        /// [`plan_for`] a record of opcode value `opcode` whose arm does not depend on a
+        /// sub-opcode (so no other byte matters).
         const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
-            #(
-                if !#masks(opcode) {
-                    return Plan::OpcodeNotValid;
-                }
-            )*
-            let op = #op_ty(opcode);
-            if op.is_known() && !op.available_on(arch) {
-                return Plan::NotOnArch;
-            }
             let mut record = [0u8; RECORD_SIZE];
             record[DISCRIMINANT_OFFSET] = opcode;
-            #binding
-            match dispatch_match(&record) {
-                Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
-                Some(kind) => Plan::Check(enum_leaves(kind, arch)),
-                None => Plan::Check(PREAMBLE_LEAVES),
-            }
+            plan_for(arch, &record)
         }
     }
 }
@@ -662,7 +649,6 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
         return TokenStream::new();
     }
     let width = model[record.discriminant.ty].width;
-    let disc = usize_lit(record.discriminant.offset);
     let arch = quote! { arch };
     let test = |b: &Binding| match &b.meta.archs {
         Some(archs) => arch_test(model, archs, &arch),
@@ -685,12 +671,7 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
             quote! { #lit => #body, }
         },
     );
-    let read_op = if width.size() == 1 {
-        quote! { record[#disc] }
-    } else {
-        let f = format_ident!("{}_at", width.as_str());
-        quote! { crate::raw::le::#f(record, #disc) }
-    };
+    let read_op = read_opcode(model, record);
     quote! {
         /// Whether the binding that selects the record's arm exists on `arch`; true when
         /// no binding selects it (the opcode's own availability is checked apart).

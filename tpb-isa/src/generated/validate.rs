@@ -5,6 +5,7 @@ use crate::error::ValidateError;
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{dispatch, RECORD_SIZE};
+use crate::validate_plan::Plan;
 use crate::generated::opcode::*;
 
 /// One address window of an aperture: `base..base + size`.
@@ -1762,14 +1763,63 @@ pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
     }
 }
 
-use crate::generated::inst::{dispatch_match, BINDINGS, DISCRIMINANT_OFFSET};
-use crate::validate_plan::{plan_table, Plan};
+use crate::generated::inst::DISCRIMINANT_OFFSET;
+use crate::validate_plan::plan_table;
 
 /// The rules every generation shares, planned per opcode value.
 #[inline]
 fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-    let opcode = record[DISCRIMINANT_OFFSET];
-    match PLAN[arch as usize][opcode as usize] {
+    apply(PLAN[arch as usize][record[DISCRIMINANT_OFFSET] as usize], arch, record)
+}
+
+/// What [`check_by_rules`] checks before the fields, per generation and opcode
+/// value (sub-opcode values aside).
+static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
+
+/// [`plan_for`] a record of opcode value `opcode` whose arm does not depend on a
+/// sub-opcode (so no other byte matters).
+const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
+    let mut record = [0u8; RECORD_SIZE];
+    record[DISCRIMINANT_OFFSET] = opcode;
+    plan_for(arch, &record)
+}
+
+/// The rules every generation shares; `arch` decides availability and layouts.
+pub(crate) fn check_by_rules(
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> Result<(), ValidateError> {
+    apply(plan_for(arch, record), arch, record)
+}
+
+/// The rules before the fields, for one record: the first error in the order
+/// the validator reports them, else the enum-typed leaves to check.
+const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
+    let opcode = record[0];
+    let op = Opcode(opcode);
+    if op.is_known() && !op.available_on(arch) {
+        return Plan::NotOnArch;
+    }
+    if !binding_available(arch, record) {
+        return Plan::NotOnArch;
+    }
+    match dispatch(record) {
+        Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
+        Some(kind) => Plan::Check(enum_leaves(kind, arch)),
+        None => Plan::Check(PREAMBLE_LEAVES),
+    }
+}
+
+/// The result of a plan for `record` (the full rules for [`Plan::BySub`]).
+/// Always inlined: the validator's hot path is `check` with this in it.
+#[inline(always)]
+fn apply(
+    plan: Plan<EnumLeaf>,
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> Result<(), ValidateError> {
+    let opcode = record[0];
+    match plan {
         Plan::Check(leaves) => check_leaves(arch, record, leaves),
         Plan::OpcodeNotValid => {
             Err(ValidateError::OpcodeNotValid {
@@ -1784,63 +1834,6 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
         }
         Plan::BySub => check_by_rules(arch, record),
     }
-}
-
-/// What [`check_by_rules`] checks before the fields, per generation and opcode
-/// value (sub-opcode values aside).
-static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
-
-/// [`check_by_rules`] before the fields, for an opcode value whose arm does not
-/// depend on a sub-opcode.
-const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
-    let op = Opcode(opcode);
-    if op.is_known() && !op.available_on(arch) {
-        return Plan::NotOnArch;
-    }
-    let mut record = [0u8; RECORD_SIZE];
-    record[DISCRIMINANT_OFFSET] = opcode;
-    if !binding_available(arch, &record) {
-        return Plan::NotOnArch;
-    }
-    match dispatch_match(&record) {
-        Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
-        Some(kind) => Plan::Check(enum_leaves(kind, arch)),
-        None => Plan::Check(PREAMBLE_LEAVES),
-    }
-}
-
-/// The rules every generation shares; `arch` decides availability and layouts.
-pub(crate) fn check_by_rules(
-    arch: Arch,
-    record: &[u8; RECORD_SIZE],
-) -> Result<(), ValidateError> {
-    let opcode = record[0];
-    let op = Opcode(opcode);
-    if op.is_known() && !op.available_on(arch) {
-        return Err(ValidateError::NotOnArch {
-            opcode,
-            arch,
-        });
-    }
-    if !binding_available(arch, record) {
-        return Err(ValidateError::NotOnArch {
-            opcode,
-            arch,
-        });
-    }
-    let leaves = match dispatch(record) {
-        Some(kind) => {
-            if !kind.available_on(arch) {
-                return Err(ValidateError::NotOnArch {
-                    opcode,
-                    arch,
-                });
-            }
-            enum_leaves(kind, arch)
-        }
-        None => PREAMBLE_LEAVES,
-    };
-    check_leaves(arch, record, leaves)
 }
 
 /// The enum rules: every leaf's value is one its enum names on `arch`.
