@@ -168,7 +168,6 @@ fn push_hex(line: &mut String, r: &Record) {
     push_ascii(line, &buf);
 }
 
-
 /// The NEFF's units as a JSON array, serialised one stream at a time.
 struct Streams<'a>(&'a [Unit<'a>]);
 

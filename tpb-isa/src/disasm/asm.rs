@@ -49,7 +49,6 @@ fn brace(s: &str) -> Option<usize> {
     s.bytes().position(|c| c == b'{')
 }
 
-
 fn write_uint(b: &mut [u8], v: u64) {
     for (i, x) in b.iter_mut().enumerate() {
         *x = (v >> (8 * i)) as u8;
@@ -153,7 +152,9 @@ fn parse_plain(b: &[u8]) -> Option<u64> {
         if hex.is_empty() || hex.len() > 16 {
             return None;
         }
-        return hex.iter().try_fold(0u64, |v, &c| Some(v << 4 | u64::from((c as char).to_digit(16)?)));
+        return hex
+            .iter()
+            .try_fold(0u64, |v, &c| Some(v << 4 | u64::from((c as char).to_digit(16)?)));
     }
     if b.is_empty() || b.len() > 19 {
         return None;

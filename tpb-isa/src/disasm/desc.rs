@@ -524,7 +524,14 @@ mod tests {
             assert_eq!(target(m), Some(*t), "{m}");
             assert_eq!(MNEMONICS.iter().position(|(x, _)| x == m), Some(i), "{m} twice");
         }
-        for m in ["", "nop_", "NOP", "unknown", "pseudo_dma_direct2", "pseudo_dma_direct2d_and_a_long_tail_past_any_mnemonic"] {
+        for m in [
+            "",
+            "nop_",
+            "NOP",
+            "unknown",
+            "pseudo_dma_direct2",
+            "pseudo_dma_direct2d_and_a_long_tail_past_any_mnemonic",
+        ] {
             assert_eq!(target(m), None, "{m}");
         }
     }
@@ -532,8 +539,17 @@ mod tests {
     #[test]
     fn names_compare_as_str_does() {
         let names = [
-            "", "a", "ab", "abcdefg", "abcdefgh", "abcdefgi", "abcdefghi", "abcdefghj",
-            "src_mem_pattern.start_addr", "src_mem_pattern.start_addq", "dst_mem_pattern.num_elem",
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghi",
+            "abcdefghj",
+            "src_mem_pattern.start_addr",
+            "src_mem_pattern.start_addq",
+            "dst_mem_pattern.num_elem",
         ];
         for a in names {
             for b in names {
