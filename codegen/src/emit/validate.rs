@@ -26,7 +26,7 @@ pub fn emit(model: &Model) -> TokenStream {
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
         use crate::generated::inst::{dispatch, RECORD_SIZE};
-        use crate::validate_plan::Plan;
+        use crate::validate_plan::{ByteChecks, Plan};
         use crate::generated::opcode::*;
     };
     quote! {
@@ -182,10 +182,13 @@ struct Leaf {
 }
 
 /// Enum-typed leaves of `fields` (through nested structs, arrays and typed bit-fields;
-/// unions are many readings at once, so nothing in them is required).
+/// unions are many readings at once, so nothing in them is required). An enum whose
+/// values no source gives (declared `{}`) checks nothing: the spec does not know its
+/// values, which is not to say that no value is valid.
 fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Vec<Leaf>) {
     fn walk(model: &Model, ty: &FieldType, name: String, offset: u32, out: &mut Vec<Leaf>) {
         match ty {
+            FieldType::Enum(e) if model[*e].variants.is_empty() => {}
             FieldType::Enum(e) => {
                 let width = model[*e].width.size();
                 out.push(Leaf { name, offset, width, shift: 0, bits: width * 8, enum_id: *e })
@@ -194,6 +197,9 @@ fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Ve
                 let bits = &model[*b];
                 for f in &bits.fields {
                     if let BitType::Enum(e) = f.ty {
+                        if model[e].variants.is_empty() {
+                            continue;
+                        }
                         out.push(Leaf {
                             name: format!("{name}.{}", f.name),
                             offset,
@@ -240,13 +246,15 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
         "Checks, in order: the record's bit in every validator bitmask over {} whose reading a source confirms (an inferred table is not enforced); that the opcode value, \
          the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every \
          enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the \
-         spec names and makes available on `arch`. A record no binding selects is checked as far as \
+         spec names and makes available on `arch`; a field of an enum whose values no source gives \
+         is not checked. A record no binding selects is checked as far as \
          the preamble: the spec knows nothing else of it.",
         code(op_name)
     ));
     let check = check_fn(model, record);
     quote! {
         #doc
+        #[inline]
         pub fn validate(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             check(arch, record)
         }
@@ -355,7 +363,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             );
             tables.push(quote! {
                 #[doc = #doc]
-                static #t: &[EnumLeaf] = &[#(#rows),*];
+                static #t: LayoutLeaves = LayoutLeaves::new(&[#(#rows),*]);
             });
             per_layout.push(Some((t, l)));
         }
@@ -364,7 +372,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
         if arm.layouts.len() == 1 {
             let (t, _) = per_layout[0].as_ref().expect("checked");
-            kind_arms.push(quote! { ArmKind::#k => #t, });
+            kind_arms.push(quote! { ArmKind::#k => &#t, });
         } else {
             // Generations the arm does not exist on read its records as the oldest layout.
             let elsewhere: Vec<TokenStream> = model
@@ -379,8 +387,8 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     archs.extend(elsewhere.iter().cloned());
                 }
                 match p {
-                    Some((t, _)) => quote! { #(#archs)|* => #t, },
-                    None => quote! { #(#archs)|* => &[], },
+                    Some((t, _)) => quote! { #(#archs)|* => &#t, },
+                    None => quote! { #(#archs)|* => &NO_LEAVES, },
                 }
             });
             kind_arms.push(quote! { ArmKind::#k => match arch { #(#rows)* }, });
@@ -422,9 +430,6 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// The value test of the field's enum.
             pub check: &'static EnumCheck,
-            /// `check`'s bit table, when the field is one whole byte of a byte-wide
-            /// enum: the validator's hot path reads the byte and tests one bit.
-            byte_table: Option<&'static [[u64; 4]; #n_arch]>,
         }
 
         /// Which values of an enum the spec names and makes available on a generation.
@@ -439,11 +444,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         impl EnumLeaf {
             const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck) -> EnumLeaf {
-                let byte_table = match &check.table {
-                    Some(t) if width == 1 && shift == 0 && bits == 8 => Some(t),
-                    _ => None,
-                };
-                EnumLeaf { name, offset, width, shift, bits, check, byte_table }
+                EnumLeaf { name, offset, width, shift, bits, check }
             }
 
             /// Whether `v` is a value the spec names and makes available on `arch`
@@ -460,29 +461,86 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
             /// The leaf's value in `record`.
             #[must_use]
+            #[inline]
             pub fn value(&self, record: &[u8; RECORD_SIZE]) -> u64 {
-                let mut v = 0u64;
-                for i in 0..self.width as usize {
-                    v |= u64::from(record[self.offset as usize + i]) << (8 * i);
-                }
+                let (at, width) = (self.offset as usize, self.width as usize);
+                let v = match record.get(at..at + 8) {
+                    // One little-endian word, cut to the leaf's bytes.
+                    Some(w) if width <= 8 => {
+                        let mut word = [0u8; 8];
+                        word.copy_from_slice(w);
+                        let v = u64::from_le_bytes(word);
+                        if width == 8 { v } else { v & ((1u64 << (8 * width)) - 1) }
+                    }
+                    _ => {
+                        let mut v = 0u64;
+                        for i in 0..width {
+                            v |= u64::from(record[at + i]) << (8 * i);
+                        }
+                        v
+                    }
+                };
                 let v = v >> self.shift;
                 if self.bits >= 64 { v } else { v & ((1u64 << self.bits) - 1) }
+            }
+
+            /// The error of a record whose value of this leaf does not hold.
+            fn error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
+                ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value: self.value(record) }
+            }
+        }
+
+        /// A layout's enum-typed leaves, and per generation the byte checks that
+        /// stand for most of them (`crate::validate_plan::ByteChecks`).
+        #[derive(Debug)]
+        pub struct LayoutLeaves {
+            /// The leaves, in the order the validator reports them.
+            pub leaves: &'static [EnumLeaf],
+            bytes: [ByteChecks<RECORD_SIZE>; #n_arch],
+        }
+
+        impl LayoutLeaves {
+            const fn new(leaves: &'static [EnumLeaf]) -> LayoutLeaves {
+                let mut bytes = [ByteChecks::NONE; #n_arch];
+                let mut a = 0;
+                while a < bytes.len() {
+                    let mut i = 0;
+                    while i < leaves.len() {
+                        let l = &leaves[i];
+                        let named = match &l.check.table {
+                            Some(t) => Some(&t[a]),
+                            None => None,
+                        };
+                        bytes[a] = bytes[a].with_leaf(i, l.offset, l.width, l.shift, l.bits, named);
+                        i += 1;
+                    }
+                    a += 1;
+                }
+                LayoutLeaves { leaves, bytes }
             }
         }
 
         /// The enum-typed fields of the preamble, for a record no binding selects.
-        static PREAMBLE_LEAVES: &[EnumLeaf] = &[#(#pre_rows),*];
+        static PREAMBLE_LEAVES: LayoutLeaves = LayoutLeaves::new(&[#(#pre_rows),*]);
+
+        /// No enum-typed field.
+        static NO_LEAVES: LayoutLeaves = LayoutLeaves::new(&[]);
 
         #(#tables)*
 
         /// The enum-typed fields of an arm's layout on a generation.
         #[must_use]
         pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
+            layout_leaves(kind, arch).leaves
+        }
+
+        /// [`enum_leaves`] with its byte checks.
+        pub(crate) const fn layout_leaves(kind: ArmKind, arch: Arch) -> &'static LayoutLeaves {
             let _ = arch;
             #[allow(unreachable_patterns)]
             match kind {
                 #(#kind_arms)*
-                _ => &[],
+                _ => &NO_LEAVES,
             }
         }
 
@@ -495,7 +553,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         /// The rules before the fields, for one record: the first error in the order
         /// the validator reports them, else the enum-typed leaves to check.
-        const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
+        const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<LayoutLeaves> {
             let opcode = #read_op;
             #(
                 if !#masks(opcode) {
@@ -509,18 +567,18 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             #binding_call
             match dispatch(record) {
                 Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
-                Some(kind) => Plan::Check(enum_leaves(kind, arch)),
-                None => Plan::Check(PREAMBLE_LEAVES),
+                Some(kind) => Plan::Check(layout_leaves(kind, arch)),
+                None => Plan::Check(&PREAMBLE_LEAVES),
             }
         }
 
         /// The result of a plan for `record` (the full rules for [`Plan::BySub`]).
         /// Always inlined: the validator's hot path is `check` with this in it.
         #[inline(always)]
-        fn apply(plan: Plan<EnumLeaf>, arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+        fn apply(plan: Plan<LayoutLeaves>, arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             let opcode = #read_op;
             match plan {
-                Plan::Check(leaves) => check_leaves(arch, record, leaves),
+                Plan::Check(leaves) => check_layout(arch, record, leaves),
                 Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { #op_byte }),
                 Plan::NotOnArch => Err(ValidateError::NotOnArch { #op_byte, arch }),
                 // The table's entry for sub-opcode values (`plan_for` never gives it).
@@ -528,23 +586,32 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             }
         }
 
-        /// The enum rules: every leaf's value is one its enum names on `arch`.
+        /// The enum rules: every leaf's value is one its enum names on `arch`. The
+        /// byte checks first, which name the leaves that fail and those that may;
+        /// then, in leaf order, the first that fails.
         #[inline]
-        fn check_leaves(arch: Arch, record: &[u8; RECORD_SIZE], leaves: &[EnumLeaf]) -> Result<(), ValidateError> {
-            for l in leaves {
-                let ok = match l.byte_table {
-                    Some(t) => {
-                        let v = record[l.offset as usize];
-                        (t[arch as usize][usize::from(v >> 6)] >> (v & 63)) & 1 == 1
-                    }
-                    None => l.holds(arch, l.value(record)),
-                };
-                if !ok {
-                    let value = l.value(record);
-                    return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
-                }
+        pub(crate) fn check_layout(arch: Arch, record: &[u8; RECORD_SIZE], layout: &LayoutLeaves) -> Result<(), ValidateError> {
+            let suspects = match layout.bytes[arch as usize].suspects(record) {
+                Some(s) => s,
+                None => return check_leaves(arch, record, layout.leaves),
+            };
+            let fails = |i: usize| {
+                let l = &layout.leaves[i];
+                !l.holds(arch, l.value(record))
+            };
+            match suspects.first(fails) {
+                Some(i) => Err(layout.leaves[i].error(record)),
+                None => Ok(()),
             }
-            Ok(())
+        }
+
+        /// Every leaf, in order: the first whose value its enum does not name on `arch`.
+        #[cold]
+        pub(crate) fn check_leaves(arch: Arch, record: &[u8; RECORD_SIZE], leaves: &[EnumLeaf]) -> Result<(), ValidateError> {
+            match leaves.iter().find(|l| !l.holds(arch, l.value(record))) {
+                Some(l) => Err(l.error(record)),
+                None => Ok(()),
+            }
         }
 
         #binding_check
@@ -569,11 +636,11 @@ fn plan_table() -> TokenStream {
 
         /// What [`check_by_rules`] checks before the fields, per generation and opcode
         /// value (sub-opcode values aside).
-        static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
+        static PLAN: [[Plan<LayoutLeaves>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
 
         /// [`plan_for`] a record of opcode value `opcode` whose arm does not depend on a
         /// sub-opcode (so no other byte matters).
-        const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
+        const fn plan_of(arch: Arch, opcode: u8) -> Plan<LayoutLeaves> {
             let mut record = [0u8; RECORD_SIZE];
             record[DISCRIMINANT_OFFSET] = opcode;
             plan_for(arch, &record)
