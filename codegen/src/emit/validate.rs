@@ -26,7 +26,7 @@ pub fn emit(model: &Model) -> TokenStream {
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
         use crate::generated::inst::{dispatch, RECORD_SIZE};
-        use crate::validate_plan::{ByteChecks, Plan};
+        use crate::validate_plan::Plan;
         use crate::generated::opcode::*;
     };
     quote! {
@@ -363,7 +363,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             );
             tables.push(quote! {
                 #[doc = #doc]
-                static #t: LayoutLeaves = LayoutLeaves::new(&[#(#rows),*]);
+                static #t: &[EnumLeaf] = &[#(#rows),*];
             });
             per_layout.push(Some((t, l)));
         }
@@ -372,7 +372,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
         if arm.layouts.len() == 1 {
             let (t, _) = per_layout[0].as_ref().expect("checked");
-            kind_arms.push(quote! { ArmKind::#k => &#t, });
+            kind_arms.push(quote! { ArmKind::#k => #t, });
         } else {
             // Generations the arm does not exist on read its records as the oldest layout.
             let elsewhere: Vec<TokenStream> = model
@@ -387,8 +387,8 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     archs.extend(elsewhere.iter().cloned());
                 }
                 match p {
-                    Some((t, _)) => quote! { #(#archs)|* => &#t, },
-                    None => quote! { #(#archs)|* => &NO_LEAVES, },
+                    Some((t, _)) => quote! { #(#archs)|* => #t, },
+                    None => quote! { #(#archs)|* => &[], },
                 }
             });
             kind_arms.push(quote! { ArmKind::#k => match arch { #(#rows)* }, });
@@ -430,6 +430,12 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// The value test of the field's enum.
             pub check: &'static EnumCheck,
+            /// `check`'s bit table, when the field is one whole byte of a byte-wide
+            /// enum (a field, or a bit-field that is a byte of its word): the
+            /// validator's hot path reads the byte and tests one bit.
+            byte_table: Option<&'static [[u64; 4]; #n_arch]>,
+            /// That byte's offset in the record.
+            byte_at: u8,
         }
 
         /// Which values of an enum the spec names and makes available on a generation.
@@ -444,7 +450,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         impl EnumLeaf {
             const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck) -> EnumLeaf {
-                EnumLeaf { name, offset, width, shift, bits, check }
+                let byte_table = match &check.table {
+                    Some(t) if bits == 8 && shift % 8 == 0 && shift / 8 < width => Some(t),
+                    _ => None,
+                };
+                EnumLeaf { name, offset, width, shift, bits, check, byte_table, byte_at: offset + shift / 8 }
             }
 
             /// Whether `v` is a value the spec names and makes available on `arch`
@@ -483,64 +493,21 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 let v = v >> self.shift;
                 if self.bits >= 64 { v } else { v & ((1u64 << self.bits) - 1) }
             }
-
-            /// The error of a record whose value of this leaf does not hold.
-            fn error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
-                ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value: self.value(record) }
-            }
-        }
-
-        /// A layout's enum-typed leaves, and per generation the byte checks that
-        /// stand for most of them (`crate::validate_plan::ByteChecks`).
-        #[derive(Debug)]
-        pub struct LayoutLeaves {
-            /// The leaves, in the order the validator reports them.
-            pub leaves: &'static [EnumLeaf],
-            bytes: [ByteChecks<RECORD_SIZE>; #n_arch],
-        }
-
-        impl LayoutLeaves {
-            const fn new(leaves: &'static [EnumLeaf]) -> LayoutLeaves {
-                let mut bytes = [ByteChecks::NONE; #n_arch];
-                let mut a = 0;
-                while a < bytes.len() {
-                    let mut i = 0;
-                    while i < leaves.len() {
-                        let l = &leaves[i];
-                        let named = match &l.check.table {
-                            Some(t) => Some(&t[a]),
-                            None => None,
-                        };
-                        bytes[a] = bytes[a].with_leaf(i, l.offset, l.width, l.shift, l.bits, named);
-                        i += 1;
-                    }
-                    a += 1;
-                }
-                LayoutLeaves { leaves, bytes }
-            }
         }
 
         /// The enum-typed fields of the preamble, for a record no binding selects.
-        static PREAMBLE_LEAVES: LayoutLeaves = LayoutLeaves::new(&[#(#pre_rows),*]);
-
-        /// No enum-typed field.
-        static NO_LEAVES: LayoutLeaves = LayoutLeaves::new(&[]);
+        static PREAMBLE_LEAVES: &[EnumLeaf] = &[#(#pre_rows),*];
 
         #(#tables)*
 
         /// The enum-typed fields of an arm's layout on a generation.
         #[must_use]
         pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
-            layout_leaves(kind, arch).leaves
-        }
-
-        /// [`enum_leaves`] with its byte checks.
-        pub(crate) const fn layout_leaves(kind: ArmKind, arch: Arch) -> &'static LayoutLeaves {
             let _ = arch;
             #[allow(unreachable_patterns)]
             match kind {
                 #(#kind_arms)*
-                _ => &NO_LEAVES,
+                _ => &[],
             }
         }
 
@@ -553,7 +520,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         /// The rules before the fields, for one record: the first error in the order
         /// the validator reports them, else the enum-typed leaves to check.
-        const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<LayoutLeaves> {
+        const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
             let opcode = #read_op;
             #(
                 if !#masks(opcode) {
@@ -567,18 +534,18 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             #binding_call
             match dispatch(record) {
                 Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
-                Some(kind) => Plan::Check(layout_leaves(kind, arch)),
-                None => Plan::Check(&PREAMBLE_LEAVES),
+                Some(kind) => Plan::Check(enum_leaves(kind, arch)),
+                None => Plan::Check(PREAMBLE_LEAVES),
             }
         }
 
         /// The result of a plan for `record` (the full rules for [`Plan::BySub`]).
         /// Always inlined: the validator's hot path is `check` with this in it.
         #[inline(always)]
-        fn apply(plan: Plan<LayoutLeaves>, arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+        fn apply(plan: Plan<EnumLeaf>, arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             let opcode = #read_op;
             match plan {
-                Plan::Check(leaves) => check_layout(arch, record, leaves),
+                Plan::Check(leaves) => check_leaves(arch, record, leaves),
                 Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { #op_byte }),
                 Plan::NotOnArch => Err(ValidateError::NotOnArch { #op_byte, arch }),
                 // The table's entry for sub-opcode values (`plan_for` never gives it).
@@ -586,32 +553,23 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             }
         }
 
-        /// The enum rules: every leaf's value is one its enum names on `arch`. The
-        /// byte checks first, which name the leaves that fail and those that may;
-        /// then, in leaf order, the first that fails.
+        /// The enum rules: every leaf's value is one its enum names on `arch`.
         #[inline]
-        pub(crate) fn check_layout(arch: Arch, record: &[u8; RECORD_SIZE], layout: &LayoutLeaves) -> Result<(), ValidateError> {
-            let suspects = match layout.bytes[arch as usize].suspects(record) {
-                Some(s) => s,
-                None => return check_leaves(arch, record, layout.leaves),
-            };
-            let fails = |i: usize| {
-                let l = &layout.leaves[i];
-                !l.holds(arch, l.value(record))
-            };
-            match suspects.first(fails) {
-                Some(i) => Err(layout.leaves[i].error(record)),
-                None => Ok(()),
-            }
-        }
-
-        /// Every leaf, in order: the first whose value its enum does not name on `arch`.
-        #[cold]
         pub(crate) fn check_leaves(arch: Arch, record: &[u8; RECORD_SIZE], leaves: &[EnumLeaf]) -> Result<(), ValidateError> {
-            match leaves.iter().find(|l| !l.holds(arch, l.value(record))) {
-                Some(l) => Err(l.error(record)),
-                None => Ok(()),
+            for l in leaves {
+                let ok = match l.byte_table {
+                    Some(t) => {
+                        let v = record[l.byte_at as usize];
+                        (t[arch as usize][usize::from(v >> 6)] >> (v & 63)) & 1 == 1
+                    }
+                    None => l.holds(arch, l.value(record)),
+                };
+                if !ok {
+                    let value = l.value(record);
+                    return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
+                }
             }
+            Ok(())
         }
 
         #binding_check
@@ -636,11 +594,11 @@ fn plan_table() -> TokenStream {
 
         /// What [`check_by_rules`] checks before the fields, per generation and opcode
         /// value (sub-opcode values aside).
-        static PLAN: [[Plan<LayoutLeaves>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
+        static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
 
         /// [`plan_for`] a record of opcode value `opcode` whose arm does not depend on a
         /// sub-opcode (so no other byte matters).
-        const fn plan_of(arch: Arch, opcode: u8) -> Plan<LayoutLeaves> {
+        const fn plan_of(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
             let mut record = [0u8; RECORD_SIZE];
             record[DISCRIMINANT_OFFSET] = opcode;
             plan_for(arch, &record)
