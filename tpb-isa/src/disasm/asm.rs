@@ -205,7 +205,7 @@ fn parse_uint(
 /// Split `s` (without its brackets) at commas at depth 0 outside quotes; calls
 /// `each(offset, item)`.
 fn split_items(s: &str, mut each: impl FnMut(usize, &str) -> Result<(), Err1>) -> Result<(), Err1> {
-    if s.trim().is_empty() {
+    if s.chars().all(char::is_whitespace) {
         return Ok(());
     }
     let b = s.as_bytes();
@@ -399,6 +399,7 @@ fn parse_value(
                     &mut cursor,
                     u.name,
                     k,
+                    None,
                     at,
                     val,
                     at + skip,
@@ -504,19 +505,15 @@ impl Leaves {
         }
     }
 
-    /// The length of the name of the first leaf from `from` on whose name, followed by
-    /// `=`, starts `line` at `at`.
-    fn named_at(&self, line: &str, at: usize, from: usize) -> Option<usize> {
+    /// The index and name length of the first leaf from `from` on whose name, followed
+    /// by `=`, starts `line` at `at`.
+    fn named_at(&self, line: &str, at: usize, from: usize) -> Option<(usize, usize)> {
         let b = line.as_bytes();
-        (from..self.len())
-            .map(|i| self.get(i).name)
-            .find(|name| {
-                let n = name.len();
-                n > 0
-                    && b.get(at + n) == Some(&b'=')
-                    && line.get(at..at + n).is_some_and(|x| same(x, name))
-            })
-            .map(str::len)
+        (from..self.len()).map(|i| (i, self.get(i).name.len())).find(|&(i, n)| {
+            n > 0
+                && b.get(at + n) == Some(&b'=')
+                && line.get(at..at + n).is_some_and(|x| same(x, self.get(i).name))
+        })
     }
 
     /// The index of the leaf named `name`, searched from `from` on and then from the
@@ -528,20 +525,22 @@ impl Leaves {
 }
 
 /// `name=value` into `out` by the table `leaves` (whose owner, for errors, is `owner`);
-/// `cursor` is where the next name is looked for first.
+/// `cursor` is where the next name is looked for first; `known` is the leaf's index
+/// when the caller has found it already.
 #[allow(clippy::too_many_arguments)]
 fn assign(
     leaves: Leaves,
     cursor: &mut usize,
     owner: &'static str,
     name: &str,
+    known: Option<usize>,
     name_at: usize,
     value: &str,
     value_at: usize,
     out: &mut [u8],
     seen: &mut Seen,
 ) -> Result<(), Err1> {
-    let idx = leaves.find(name, *cursor).ok_or_else(|| {
+    let idx = known.or_else(|| leaves.find(name, *cursor)).ok_or_else(|| {
         err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) })
     })?;
     *cursor = idx + 1;
@@ -645,8 +644,9 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
         let name_at = i;
         // The printer lists fields in table order: the name is usually that of a leaf
         // after the cursor, followed by `=`, and then needs no scan.
-        match leaves.named_at(s, name_at, cursor) {
-            Some(n) => i += n,
+        let known = leaves.named_at(s, name_at, cursor);
+        match known {
+            Some((_, n)) => i += n,
             None => {
                 while i < b.len() && is_word(b[i]) {
                     i += 1;
@@ -668,7 +668,19 @@ fn line_bytes(arch: Arch, line: &str) -> Result<Option<[u8; RECORD_SIZE]>, Err1>
             parse_value(value, v_at, &Kind::Uint(1), "opcode", &mut one)?;
             opcode = Some((one[0], v_at));
         } else {
-            assign(leaves, &mut cursor, owner, name, name_at, value, v_at, &mut out, &mut seen)?;
+            let known = known.map(|(k, _)| k);
+            assign(
+                leaves,
+                &mut cursor,
+                owner,
+                name,
+                known,
+                name_at,
+                value,
+                v_at,
+                &mut out,
+                &mut seen,
+            )?;
         }
         i = end;
     }

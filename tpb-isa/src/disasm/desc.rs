@@ -40,9 +40,9 @@ impl EnumDesc {
     /// The value named `name`.
     #[must_use]
     pub fn value_of(&self, name: &str) -> Option<u64> {
-        // Most enums name a few values: a scan that compares lengths first beats the
-        // string compares of a binary search.
-        if self.by_name.len() <= 16 {
+        // Most enums name a few dozen values at most: a scan that compares lengths
+        // first beats the string compares of a binary search.
+        if self.by_name.len() <= 64 {
             return self.by_name.iter().find(|(n, _)| same(n, name)).map(|&(_, v)| v);
         }
         let i = self.by_name.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
