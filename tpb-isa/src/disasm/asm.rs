@@ -163,8 +163,17 @@ fn parse_plain(b: &[u8]) -> Option<u64> {
 }
 
 fn parse_int(s: &str) -> Option<i128> {
-    if let Some(v) = parse_plain(s.as_bytes()) {
-        return Some(i128::from(v));
+    match s.as_bytes() {
+        [b'-', rest @ ..] => {
+            if let Some(v) = parse_plain(rest) {
+                return Some(-i128::from(v));
+            }
+        }
+        b => {
+            if let Some(v) = parse_plain(b) {
+                return Some(i128::from(v));
+            }
+        }
     }
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
@@ -344,6 +353,44 @@ fn parse_bits(
     Ok(v)
 }
 
+/// An array of integers the printer writes (`1,0,-32`: `n` plain numbers that fit
+/// `kind`, comma-separated, nothing else) into `out`; `None` for anything else, which
+/// the general parser then reads (and reports).
+fn plain_array(inner: &str, kind: &Kind, n: usize, out: &mut [u8]) -> Option<()> {
+    let (size, signed) = match *kind {
+        Kind::Uint(w) => (usize::from(w), false),
+        Kind::Int(w) => (usize::from(w), true),
+        _ => return None,
+    };
+    if size > 8 {
+        return None;
+    }
+    let bits = 8 * size as u32;
+    let mut items = inner.as_bytes().split(|&c| c == b',');
+    for i in 0..n {
+        let item = items.next()?;
+        let v = match item {
+            [b'-', digits @ ..] if signed => {
+                let v = parse_plain(digits)?;
+                if v > 1 << (bits - 1) {
+                    return None;
+                }
+                v.wrapping_neg()
+            }
+            _ => {
+                let v = parse_plain(item)?;
+                let max = if signed { (1u64 << (bits - 1)) - 1 } else { u64::MAX >> (64 - bits) };
+                if v > max {
+                    return None;
+                }
+                v
+            }
+        };
+        write_uint(out.get_mut(i * size..(i + 1) * size)?, v);
+    }
+    items.next().is_none().then_some(())
+}
+
 /// Parse a value of `kind` from `s` (which starts at byte `at` of the line) into `out`.
 fn parse_value(
     s: &str,
@@ -411,6 +458,9 @@ fn parse_value(
         Kind::Array(k, n) => {
             let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?;
             let size = k.size();
+            if let Some(()) = plain_array(inner, k, n as usize, out) {
+                return Ok(());
+            }
             let mut i = 0usize;
             split_items(inner, |off, item| {
                 if i >= n as usize {
@@ -745,6 +795,95 @@ impl Inst {
                 col: 1,
                 kind: AsmErrorKind::Syntax { expected: "a mnemonic" },
             }),
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::{parse_int, parse_value};
+    use crate::disasm::desc::Kind;
+
+    /// Arrays of integers read as each item through the general number parser
+    /// would: the same bytes, or an error, for the printer's plain form and for what
+    /// it does not write (hex, `_`, signs, wrong counts, values out of range).
+    #[test]
+    fn integer_arrays_read_as_their_items_do() {
+        static KINDS: [Kind; 5] =
+            [Kind::Uint(1), Kind::Int(1), Kind::Int(2), Kind::Uint(4), Kind::Int(8)];
+        let items = [
+            "0",
+            "1",
+            "-1",
+            "-0",
+            "127",
+            "-128",
+            "128",
+            "-129",
+            "255",
+            "256",
+            "32767",
+            "-32768",
+            "32768",
+            "65535",
+            "0x10",
+            "0xff",
+            "1_0",
+            "",
+            "-",
+            "x",
+            "4294967295",
+            "4294967296",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "+1",
+        ];
+        for kind in &KINDS {
+            let (size, signed) = match *kind {
+                Kind::Uint(w) => (usize::from(w), false),
+                Kind::Int(w) => (usize::from(w), true),
+                _ => unreachable!(),
+            };
+            let bits = 8 * size as u32;
+            let (lo, hi) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            for (a, b) in items.iter().flat_map(|a| items.iter().map(move |b| (a, b))) {
+                for list in
+                    [[*a, *b, "0"].join(","), [*a, *b].join(","), [*a, *b, "0", "1"].join(",")]
+                {
+                    let want: Option<[u8; 24]> = (|| {
+                        let vals: std::vec::Vec<&str> = list.split(',').collect();
+                        if vals.len() != 3 {
+                            return None;
+                        }
+                        let mut out = [0u8; 24];
+                        for (i, v) in vals.iter().enumerate() {
+                            let v = parse_int(v).filter(|v| (lo..=hi).contains(v))?;
+                            let v = v as i64 as u64;
+                            for j in 0..size {
+                                out[i * size + j] = (v >> (8 * j)) as u8;
+                            }
+                        }
+                        Some(out)
+                    })();
+                    let array = Kind::Array(kind, 3);
+                    let mut out = [0u8; 24];
+                    let got = parse_value(
+                        &std::format!("[{list}]"),
+                        0,
+                        &array,
+                        "f",
+                        &mut out[..3 * size],
+                    );
+                    assert_eq!(got.ok().map(|()| out), want, "{kind:?} [{list}]");
+                }
+            }
         }
     }
 }
