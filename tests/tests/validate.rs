@@ -52,3 +52,23 @@ fn a_field_of_an_enum_with_no_known_value_is_not_checked() {
         assert_eq!(tpb_isa::validate::validate(Arch::Cayman, &r), Ok(()), "perf_opt {v:#04x}");
     }
 }
+
+/// An ADDR4 marker byte is not checked against `ADDR4MARKER`: in the immediate reading
+/// its low bits are bits 24..29 of the address, so a PSUM address (bit 25) has 0x02
+/// there, which AWS's compiler writes in every MATMUL's destination.
+#[test]
+fn an_addr4_marker_byte_is_not_checked_as_an_enum() {
+    for &kind in ArmKind::ALL {
+        for arch in Arch::ALL {
+            for l in enum_leaves(kind, arch) {
+                assert!(!l.name.ends_with("marker"), "{} of {} is checked", l.name, kind.name());
+            }
+        }
+    }
+    let op = tpb_isa::inst::BINDINGS.iter().find(|b| b.arm == ArmKind::S3d3Mm).unwrap().opcode;
+    let mut r = [0u8; 64];
+    r[0] = op;
+    // dst_mem_pattern.start_addr at +48: PSUM address 0x2002800.
+    r[48..52].copy_from_slice(&0x0200_2800u32.to_le_bytes());
+    assert_eq!(tpb_isa::validate::validate(Arch::Cayman, &r), Ok(()));
+}

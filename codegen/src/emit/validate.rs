@@ -7,8 +7,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
 use crate::model::{
-    Aperture, Binding, BitType, Bitmask, Confidence, EnumId, Field, FieldType, Model, Prim, Record,
-    SubOpcode,
+    Aperture, Binding, BitField, BitType, Bitmask, Bits, Confidence, EnumId, Field, FieldType,
+    Model, Prim, Record, SubOpcode,
 };
 
 use super::arch_set::arch_test;
@@ -197,7 +197,7 @@ fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Ve
                 let bits = &model[*b];
                 for f in &bits.fields {
                     if let BitType::Enum(e) = f.ty {
-                        if model[e].variants.is_empty() {
+                        if model[e].variants.is_empty() || shared_by_a_reading(bits, f) {
                             continue;
                         }
                         out.push(Leaf {
@@ -230,6 +230,14 @@ fn leaves(model: &Model, fields: &[Field], base: u32, prefix: &str, out: &mut Ve
     }
 }
 
+/// Whether a reading (`alt`) of `bits` gives some of `field`'s bits to a field of its
+/// own: then the field's value also carries that reading's data, and a value its enum
+/// does not name is no error. The ADDR4 marker is the case: its byte holds bits 24..29
+/// of a 29-bit immediate address (a PSUM address has 0x02 there).
+fn shared_by_a_reading(bits: &Bits, field: &BitField) -> bool {
+    bits.alts.iter().flat_map(|a| &a.fields).any(|x| x.lo < field.hi && field.lo < x.hi)
+}
+
 /// The leaves of a layout (or the preamble alone), the discriminant aside.
 fn layout_leaves(model: &Model, record: &Record, fields: &[Field]) -> Vec<Leaf> {
     let mut out = Vec::new();
@@ -246,8 +254,9 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
         "Checks, in order: the record's bit in every validator bitmask over {} whose reading a source confirms (an inferred table is not enforced); that the opcode value, \
          the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every \
          enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the \
-         spec names and makes available on `arch`; a field of an enum whose values no source gives \
-         is not checked. A record no binding selects is checked as far as \
+         spec names and makes available on `arch`; a field of an enum whose values no source gives, \
+         and an enum bit-field whose bits a reading of its operand gives to other fields (the ADDR4 \
+         marker byte, which holds the top of an immediate address), are not checked. A record no binding selects is checked as far as \
          the preamble: the spec knows nothing else of it.",
         code(op_name)
     ));

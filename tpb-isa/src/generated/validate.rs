@@ -215,7 +215,7 @@ pub const fn addresses_in_same_sbuf_quadrant(a: u64, b: u64) -> bool {
 
 /// Validate one record for a generation.
 ///
-/// Checks, in order: the record's bit in every validator bitmask over `OPCODE` whose reading a source confirms (an inferred table is not enforced); that the opcode value, the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the spec names and makes available on `arch`; a field of an enum whose values no source gives is not checked. A record no binding selects is checked as far as the preamble: the spec knows nothing else of it.
+/// Checks, in order: the record's bit in every validator bitmask over `OPCODE` whose reading a source confirms (an inferred table is not enforced); that the opcode value, the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the spec names and makes available on `arch`; a field of an enum whose values no source gives, and an enum bit-field whose bits a reading of its operand gives to other fields (the ADDR4 marker byte, which holds the top of an immediate address), are not checked. A record no binding selects is checked as far as the preamble: the spec knows nothing else of it.
 #[inline]
 pub fn validate(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     check(arch, record)
@@ -465,7 +465,6 @@ static LEAVES_15_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D3_RAND`.
@@ -478,7 +477,6 @@ static LEAVES_16_0: &[EnumLeaf] = &[
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("min_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("max_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D4_IOTA`.
@@ -487,7 +485,6 @@ static LEAVES_17_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D4_MR`.
@@ -496,7 +493,6 @@ static LEAVES_18_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `D4_RAND`.
@@ -508,7 +504,6 @@ static LEAVES_19_0: &[EnumLeaf] = &[
     EnumLeaf::new("post_process", 14, 1, 0, 8, &CHECK_RAND_POST_PROC),
     EnumLeaf::new("rand_generator", 15, 1, 0, 8, &CHECK_RAND_SRC),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `DMA_COPY2D`.
@@ -544,7 +539,6 @@ static LEAVES_23_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_idx_start_addr.marker", 36, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("dtype.dtype_lo", 62, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("dtype.dtype_hi", 62, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("flags.gather_dim", 63, 1, 0, 2, &CHECK_INDIRECT_DIM),
@@ -575,8 +569,6 @@ static LEAVES_25_0: &[EnumLeaf] = &[
     ),
     EnumLeaf::new("flags.gather_dim", 15, 1, 4, 2, &CHECK_INDIRECT_DIM),
     EnumLeaf::new("flags.scatter_dim", 15, 1, 6, 2, &CHECK_INDIRECT_DIM),
-    EnumLeaf::new("src_idx_start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_idx_start_addr.marker", 52, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 56, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 57, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("compute_op", 60, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
@@ -616,8 +608,6 @@ static LEAVES_30_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
-    EnumLeaf::new("src_addr.marker", 28, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_addr.marker", 32, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_START`.
@@ -659,23 +649,6 @@ static LEAVES_35_0: &[EnumLeaf] = &[
     EnumLeaf::new("in0_in1_dtype.dtype_hi", 14, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 16, 1, 0, 8, &CHECK_ALU_OP),
-    EnumLeaf::new(
-        "src0_mem_pattern.start_addr.marker",
-        20,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new(
-        "src1_mem_pattern.start_addr.marker",
-        32,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `MEM_2D`.
@@ -732,8 +705,6 @@ static LEAVES_41_0: &[EnumLeaf] = &[
     EnumLeaf::new("flags.gather_dim", 1, 1, 4, 2, &CHECK_INDIRECT_DIM),
     EnumLeaf::new("flags.scatter_dim", 1, 1, 6, 2, &CHECK_INDIRECT_DIM),
     EnumLeaf::new("compute_op", 3, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
-    EnumLeaf::new("src_idx_start_addr.marker", 4, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_idx_start_addr.marker", 8, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `PSEUDO_DMA_MEMCPY_FULL_IND`.
@@ -749,17 +720,6 @@ static LEAVES_43_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("embed_data_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("embed_index_in.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("embed_data_in.start_addr.marker", 24, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new(
-        "desc_mem_pattern.start_addr.marker",
-        36,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new("embedding_table_num_entries.marker", 56, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
@@ -848,14 +808,6 @@ static LEAVES_54_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_dtype", 31, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("reverse_operands", 35, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-    EnumLeaf::new(
-        "prev_pass_mem_pattern.start_addr.marker",
-        40,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
 ];
 
 /// The enum-typed fields of `S1_RAND`.
@@ -865,7 +817,6 @@ static LEAVES_55_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, &CHECK_RAND_ALGORITHM),
     EnumLeaf::new("in_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("rand_generator", 24, 1, 0, 8, &CHECK_RAND_SRC),
 ];
 
@@ -875,27 +826,10 @@ static LEAVES_56_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 20, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_tag_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_COMPRESS_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-    EnumLeaf::new(
-        "data_dst_mem_pattern.start_addr.marker",
-        40,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new(
-        "tag_dst_mem_pattern.start_addr.marker",
-        52,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
 ];
 
 /// The enum-typed fields of `S2D2D2_TS_WIDE`.
@@ -934,7 +868,6 @@ static LEAVES_59_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("imm0_imm1_dtype.dtype_lo", 40, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("imm0_imm1_dtype.dtype_hi", 40, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_out_dtype.dtype_lo", 41, 1, 0, 4, &CHECK_DTYPE),
@@ -944,7 +877,6 @@ static LEAVES_59_0: &[EnumLeaf] = &[
     EnumLeaf::new("op0", 44, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op1", 45, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 47, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 52, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2D2_JPEG`.
@@ -963,12 +895,10 @@ static LEAVES_61_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("reduce_cmd", 14, 1, 0, 8, &CHECK_ACCUM_CMD),
     EnumLeaf::new("reduce_op", 15, 1, 0, 8, &CHECK_ALU_OP),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 24, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("comp_op0", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("comp_op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("bound0_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("bound1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2D2_TR`.
@@ -985,8 +915,6 @@ static LEAVES_63_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 36, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2S1D2_PE_SEED`.
@@ -994,32 +922,8 @@ static LEAVES_64_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new(
-        "src_seed_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new(
-        "identity_mem_pattern.start_addr.marker",
-        24,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
     EnumLeaf::new("identity_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("mode", 33, 1, 0, 8, &CHECK_PE_SEED_MODE),
-    EnumLeaf::new(
-        "dst_seed_mem_pattern.start_addr.marker",
-        36,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
 ];
 
 /// The enum-typed fields of `S2S2D2D2_TT`.
@@ -1039,22 +943,6 @@ static LEAVES_66_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new(
-        "src0_mem_pattern.start_addr.marker",
-        12,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new(
-        "src1_mem_pattern.start_addr.marker",
-        24,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
     EnumLeaf::new("op0", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
@@ -1064,7 +952,6 @@ static LEAVES_66_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_dtype", 43, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("accumulator_cmd", 44, 1, 0, 8, &CHECK_ACCUM_CMD),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S2_BN`.
@@ -1072,7 +959,6 @@ static LEAVES_67_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
 ];
@@ -1082,7 +968,6 @@ static LEAVES_68_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("src_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("immediate_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
@@ -1094,7 +979,6 @@ static LEAVES_69_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
 ];
@@ -1116,11 +1000,9 @@ static LEAVES_70_0: &[EnumLeaf] = &[
     EnumLeaf::new("imm_src", 12, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("scale_src", 13, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("accumulator_cmd", 14, 1, 0, 8, &CHECK_ACCUM_CMD),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_AQ`.
@@ -1128,11 +1010,9 @@ static LEAVES_71_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_COLLECTIVE`.
@@ -1142,8 +1022,6 @@ static LEAVES_72_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_CP_PRED_SCALAR`.
@@ -1151,19 +1029,10 @@ static LEAVES_73_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new(
-        "pred_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
     EnumLeaf::new("pred_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("in_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 42, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("src0_imm_src", 43, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_DROPOUT`.
@@ -1171,13 +1040,11 @@ static LEAVES_74_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("threshold_src", 35, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("threshold_dtype", 36, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("threshold_type", 43, 1, 0, 8, &CHECK_DROPOUT_THRESHOLD_TYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on sunda.
@@ -1185,11 +1052,9 @@ static LEAVES_75_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on cayman.
@@ -1197,12 +1062,10 @@ static LEAVES_75_1: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_MM` on mariana.
@@ -1235,9 +1098,7 @@ static LEAVES_76_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("index_offset_src", 15, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("padding_val_src", 36, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_SC`.
@@ -1246,12 +1107,10 @@ static LEAVES_77_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("out_data_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_struct_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_COMPRESS_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_SEQ_BOUNDS`.
@@ -1261,8 +1120,6 @@ static LEAVES_78_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 32, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on cayman.
@@ -1270,11 +1127,9 @@ static LEAVES_79_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on mariana, maverick.
@@ -1293,7 +1148,6 @@ static LEAVES_80_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("accumulator_cmd", 12, 1, 0, 8, &CHECK_ACCUM_CMD),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_src", 35, 1, 0, 8, &CHECK_IMM_SRC),
@@ -1301,7 +1155,6 @@ static LEAVES_80_0: &[EnumLeaf] = &[
     EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
     EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3D3_TS` on mariana, maverick.
@@ -1324,19 +1177,10 @@ static LEAVES_81_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new(
-        "src0_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
     EnumLeaf::new("dtype", 34, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("pred_imm_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("src1_imm_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("pred_imm_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3DMX1_QUANT`.
@@ -1346,8 +1190,6 @@ static LEAVES_82_0: &[EnumLeaf] = &[
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.data.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("dst_mem_pattern.scale.marker", 52, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3S3D1_BN`.
@@ -1355,23 +1197,6 @@ static LEAVES_83_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new(
-        "src0_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new(
-        "src1_mem_pattern.start_addr.marker",
-        32,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in0_in1_dtype.dtype_lo", 60, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in0_in1_dtype.dtype_hi", 60, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("immediate_dtype", 61, 1, 0, 8, &CHECK_DTYPE),
@@ -1398,23 +1223,6 @@ static LEAVES_85_0: &[EnumLeaf] = &[
     EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
-    EnumLeaf::new(
-        "src0_mem_pattern.start_addr.marker",
-        16,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new(
-        "src1_mem_pattern.start_addr.marker",
-        32,
-        4,
-        24,
-        8,
-        &CHECK_ADDR4MARKER,
-    ),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S3_LT`.
@@ -1429,7 +1237,6 @@ static LEAVES_87_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
@@ -1438,7 +1245,6 @@ static LEAVES_87_1: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
@@ -1464,10 +1270,8 @@ static LEAVES_88_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D3_MM`.
@@ -1475,12 +1279,10 @@ static LEAVES_89_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("out_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 48, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_CR`.
@@ -1488,12 +1290,10 @@ static LEAVES_90_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("reduce_op", 35, 1, 0, 8, &CHECK_REDUCE_OP),
     EnumLeaf::new("reduce_axis", 36, 1, 0, 8, &CHECK_REDUCE_AXIS),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_GT`.
@@ -1501,10 +1301,8 @@ static LEAVES_91_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_IC`.
@@ -1521,10 +1319,8 @@ static LEAVES_93_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_PL`.
@@ -1532,11 +1328,9 @@ static LEAVES_94_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("pool_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_TR` on sunda, cayman.
@@ -1544,12 +1338,10 @@ static LEAVES_95_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4D4_TR` on mariana, maverick.
@@ -1568,13 +1360,11 @@ static LEAVES_96_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-    EnumLeaf::new("dst_mem_pattern.start_addr.marker", 44, 4, 24, 8, &CHECK_ADDR4MARKER),
 ];
 
 /// The enum-typed fields of `S4_PB`.
@@ -1582,7 +1372,6 @@ static LEAVES_97_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.start_addr.marker", 12, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
@@ -1598,8 +1387,6 @@ static LEAVES_99_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.data.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("src_mem_pattern.scale.marker", 20, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
@@ -1610,8 +1397,6 @@ static LEAVES_100_0: &[EnumLeaf] = &[
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("src_mem_pattern.data.marker", 16, 4, 24, 8, &CHECK_ADDR4MARKER),
-    EnumLeaf::new("src_mem_pattern.scale.marker", 20, 4, 24, 8, &CHECK_ADDR4MARKER),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ];
 
@@ -1921,22 +1706,6 @@ const fn named_accum_cmd(arch: Arch, v: u64) -> bool {
 static CHECK_ACCUM_CMD: EnumCheck = EnumCheck {
     named: named_accum_cmd,
     table: Some(enum_table!(named_accum_cmd)),
-};
-
-/// Whether `v` is a value of `ADDR4MARKER` the spec names and makes available on `arch`.
-const fn named_addr4marker(arch: Arch, v: u64) -> bool {
-    if v > u8::MAX as u64 {
-        return false;
-    }
-    let raw = v as u8;
-    let x = Addr4marker(raw);
-    x.is_known() && x.available_on(arch)
-}
-
-/// The value test of `ADDR4MARKER`.
-static CHECK_ADDR4MARKER: EnumCheck = EnumCheck {
-    named: named_addr4marker,
-    table: Some(enum_table!(named_addr4marker)),
 };
 
 /// Whether `v` is a value of `ALU_OP` the spec names and makes available on `arch`.
