@@ -120,8 +120,12 @@ mod tests {
                         seed = seed
                             .wrapping_mul(6364136223846793005)
                             .wrapping_add(1442695040888963407);
-                        // Small values, so that enum fields are often named.
-                        *x = if fill == 0 { 0 } else { (seed >> 60) as u8 * (fill % 3) };
+                        // Mostly small values, so that enum fields are often named.
+                        *x = match fill {
+                            0 => 0,
+                            7 => (seed >> 56) as u8,
+                            _ => (seed >> 60) as u8 * (fill % 3),
+                        };
                     }
                     r[0] = op;
                     assert_eq!(validate(arch, &r), check_by_rules(arch, &r), "{arch:?} {op:#04x}");
