@@ -61,6 +61,12 @@ mod tests {
     use crate::generated::inst::{BINDINGS, RECORD_SIZE};
     use crate::generated::validate::{check_by_rules, check_leaves, enum_leaves, validate};
 
+    /// The next value of a linear congruential generator (the tests' random payloads).
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *seed
+    }
+
     /// The leaf loop's fast path (one byte, one bit; for a marker byte too, the top
     /// byte of its word) answers as each leaf's own value and test, error for error:
     /// for every arm, generation and leaf, every value of each of the leaf's bytes
@@ -77,10 +83,7 @@ mod tests {
                         for v in 0..=255u8 {
                             let mut r = [0u8; RECORD_SIZE];
                             for x in &mut r {
-                                seed = seed
-                                    .wrapping_mul(6364136223846793005)
-                                    .wrapping_add(1442695040888963407);
-                                *x = (seed >> 62) as u8;
+                                *x = (next(&mut seed) >> 62) as u8;
                             }
                             r[at] = v;
                             let want = match leaves.iter().find(|l| !l.holds(arch, l.value(&r))) {
@@ -117,9 +120,7 @@ mod tests {
                 for fill in 0..8u8 {
                     let mut r = [0u8; RECORD_SIZE];
                     for x in &mut r {
-                        seed = seed
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
+                        let seed = next(&mut seed);
                         // Mostly small values, so that enum fields are often named.
                         *x = match fill {
                             0 => 0,

@@ -163,22 +163,14 @@ fn parse_plain(b: &[u8]) -> Option<u64> {
 }
 
 fn parse_int(s: &str) -> Option<i128> {
-    match s.as_bytes() {
-        [b'-', rest @ ..] => {
-            if let Some(v) = parse_plain(rest) {
-                return Some(-i128::from(v));
-            }
-        }
-        b => {
-            if let Some(v) = parse_plain(b) {
-                return Some(i128::from(v));
-            }
-        }
-    }
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, s),
     };
+    if let Some(v) = parse_plain(s.as_bytes()) {
+        let v = i128::from(v);
+        return Some(if neg { -v } else { v });
+    }
     let (radix, digits) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         Some(h) => (16, h),
         None => (10, s),
