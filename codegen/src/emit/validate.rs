@@ -338,7 +338,9 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             }
         }
     });
-    // One table of enum leaves per distinct layout; `leaves(kind, arch)` picks it.
+    let n_arch = usize_lit(model.arch_ids().count() as u32);
+    // One table of enum leaves per distinct layout, a copy per generation (each leaf's
+    // bit table row resolved for it); `leaves(kind, arch)` picks it.
     let mut used: BTreeSet<EnumId> = BTreeSet::new();
     let mut tables: Vec<TokenStream> = Vec::new();
     let mut kind_arms = Vec::new();
@@ -370,9 +372,10 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     String::new()
                 }
             );
+            let n = usize_lit(ls.len() as u32);
             tables.push(quote! {
                 #[doc = #doc]
-                static #t: &[EnumLeaf] = &[#(#rows),*];
+                static #t: [[EnumLeaf; #n]; #n_arch] = EnumLeaf::per_arch([#(#rows),*]);
             });
             per_layout.push(Some((t, l)));
         }
@@ -381,7 +384,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
         if arm.layouts.len() == 1 {
             let (t, _) = per_layout[0].as_ref().expect("checked");
-            kind_arms.push(quote! { ArmKind::#k => #t, });
+            kind_arms.push(quote! { ArmKind::#k => &#t[arch as usize], });
         } else {
             // Generations the arm does not exist on read its records as the oldest layout.
             let elsewhere: Vec<TokenStream> = model
@@ -396,7 +399,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     archs.extend(elsewhere.iter().cloned());
                 }
                 match p {
-                    Some((t, _)) => quote! { #(#archs)|* => #t, },
+                    Some((t, _)) => quote! { #(#archs)|* => &#t[arch as usize], },
                     None => quote! { #(#archs)|* => &[], },
                 }
             });
@@ -406,13 +409,13 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let pre = layout_leaves(model, record, &record.preamble);
     used.extend(pre.iter().map(|l| l.enum_id));
     let pre_rows = pre.iter().map(|x| leaf_row(model, x));
+    let n_pre = usize_lit(pre.len() as u32);
     let named_fns = used.iter().map(|&e| named_fn(model, e));
     let table_use = if used.iter().any(|&e| model[e].width == Prim::U8) {
         quote! { use crate::enum_table::enum_table; }
     } else {
         quote! {}
     };
-    let n_arch = usize_lit(model.arch_ids().count() as u32);
     let check_entry = if width == Prim::U8 {
         plan_table()
     } else {
@@ -439,13 +442,20 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// The value test of the field's enum.
             pub check: &'static EnumCheck,
-            /// `check`'s bit table, when the field is one whole byte of a byte-wide
-            /// enum (a field, or a bit-field that is a byte of its word): the
-            /// validator's hot path reads the byte and tests one bit.
-            byte_table: Option<&'static [[u64; 4]; #n_arch]>,
+            /// The row of `check`'s bit table for the generation of the leaf list this
+            /// leaf is in, when the field is one whole byte of a byte-wide enum (a field,
+            /// or a bit-field that is a byte of its word): the validator's hot path reads
+            /// the byte and tests one bit. Any other leaf has the empty row, which no
+            /// byte passes, so the hot path hands it to the full test.
+            byte_row: &'static [u64; 4],
+            /// Whether `byte_row` is the leaf's own test (not the empty row).
+            byte_path: bool,
             /// That byte's offset in the record.
             byte_at: u8,
         }
+
+        /// The bit table row of a leaf that is not one whole byte of a byte-wide enum.
+        static NO_BYTE_ROW: [u64; 4] = [0; 4];
 
         /// Which values of an enum the spec names and makes available on a generation.
         #[derive(Debug)]
@@ -458,12 +468,28 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
 
         impl EnumLeaf {
+            /// A leaf whose byte row is not resolved yet ([`EnumLeaf::per_arch`] does).
             const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck) -> EnumLeaf {
-                let byte_table = match &check.table {
-                    Some(t) if bits == 8 && shift % 8 == 0 && shift / 8 < width => Some(t),
-                    _ => None,
-                };
-                EnumLeaf { name, offset, width, shift, bits, check, byte_table, byte_at: offset + shift / 8 }
+                let byte_path = check.table.is_some() && bits == 8 && shift % 8 == 0 && shift / 8 < width;
+                EnumLeaf { name, offset, width, shift, bits, check, byte_row: &NO_BYTE_ROW, byte_path, byte_at: offset + shift / 8 }
+            }
+
+            /// A layout's leaves once per generation, each with its byte row for it.
+            const fn per_arch<const N: usize>(leaves: [EnumLeaf; N]) -> [[EnumLeaf; N]; #n_arch] {
+                let mut out = [leaves; #n_arch];
+                let mut a = 0;
+                while a < #n_arch {
+                    let mut i = 0;
+                    while i < N {
+                        let check: &'static EnumCheck = leaves[i].check;
+                        if let (true, Some(t)) = (leaves[i].byte_path, &check.table) {
+                            out[a][i].byte_row = &t[a];
+                        }
+                        i += 1;
+                    }
+                    a += 1;
+                }
+                out
             }
 
             /// Whether `v` is a value the spec names and makes available on `arch`
@@ -505,7 +531,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
 
         /// The enum-typed fields of the preamble, for a record no binding selects.
-        static PREAMBLE_LEAVES: &[EnumLeaf] = &[#(#pre_rows),*];
+        static PREAMBLE_LEAVES: [[EnumLeaf; #n_pre]; #n_arch] = EnumLeaf::per_arch([#(#pre_rows),*]);
 
         #(#tables)*
 
@@ -544,7 +570,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             match dispatch(record) {
                 Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
                 Some(kind) => Plan::Check(enum_leaves(kind, arch)),
-                None => Plan::Check(PREAMBLE_LEAVES),
+                None => Plan::Check(&PREAMBLE_LEAVES[arch as usize]),
             }
         }
 
@@ -566,17 +592,23 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         #[inline]
         pub(crate) fn check_leaves(arch: Arch, record: &[u8; RECORD_SIZE], leaves: &[EnumLeaf]) -> Result<(), ValidateError> {
             for l in leaves {
-                let ok = match l.byte_table {
-                    Some(t) => {
-                        let v = record[l.byte_at as usize];
-                        (t[arch as usize][usize::from(v >> 6)] >> (v & 63)) & 1 == 1
-                    }
-                    None => l.holds(arch, l.value(record)),
-                };
-                if !ok {
-                    let value = l.value(record);
-                    return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
+                // `byte_at` is inside the record: the modulus only spares a bounds test.
+                let v = record[usize::from(l.byte_at) % RECORD_SIZE];
+                if (l.byte_row[usize::from(v >> 6)] >> (v & 63)) & 1 == 1 {
+                    continue;
                 }
+                // Not passed by its byte row: a leaf on the byte path fails with that
+                // byte, any other takes the full test.
+                let value = if l.byte_path {
+                    u64::from(v)
+                } else {
+                    let value = l.value(record);
+                    if l.holds(arch, value) {
+                        continue;
+                    }
+                    value
+                };
+                return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
             }
             Ok(())
         }

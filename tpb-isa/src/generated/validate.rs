@@ -251,13 +251,20 @@ pub struct EnumLeaf {
     pub bits: u8,
     /// The value test of the field's enum.
     pub check: &'static EnumCheck,
-    /// `check`'s bit table, when the field is one whole byte of a byte-wide
-    /// enum (a field, or a bit-field that is a byte of its word): the
-    /// validator's hot path reads the byte and tests one bit.
-    byte_table: Option<&'static [[u64; 4]; 4]>,
+    /// The row of `check`'s bit table for the generation of the leaf list this
+    /// leaf is in, when the field is one whole byte of a byte-wide enum (a field,
+    /// or a bit-field that is a byte of its word): the validator's hot path reads
+    /// the byte and tests one bit. Any other leaf has the empty row, which no
+    /// byte passes, so the hot path hands it to the full test.
+    byte_row: &'static [u64; 4],
+    /// Whether `byte_row` is the leaf's own test (not the empty row).
+    byte_path: bool,
     /// That byte's offset in the record.
     byte_at: u8,
 }
+
+/// The bit table row of a leaf that is not one whole byte of a byte-wide enum.
+static NO_BYTE_ROW: [u64; 4] = [0; 4];
 
 /// Which values of an enum the spec names and makes available on a generation.
 #[derive(Debug)]
@@ -270,6 +277,7 @@ pub struct EnumCheck {
 }
 
 impl EnumLeaf {
+    /// A leaf whose byte row is not resolved yet ([`EnumLeaf::per_arch`] does).
     const fn new(
         name: &'static str,
         offset: u8,
@@ -278,10 +286,8 @@ impl EnumLeaf {
         bits: u8,
         check: &'static EnumCheck,
     ) -> EnumLeaf {
-        let byte_table = match &check.table {
-            Some(t) if bits == 8 && shift % 8 == 0 && shift / 8 < width => Some(t),
-            _ => None,
-        };
+        let byte_path = check.table.is_some() && bits == 8 && shift % 8 == 0
+            && shift / 8 < width;
         EnumLeaf {
             name,
             offset,
@@ -289,9 +295,28 @@ impl EnumLeaf {
             shift,
             bits,
             check,
-            byte_table,
+            byte_row: &NO_BYTE_ROW,
+            byte_path,
             byte_at: offset + shift / 8,
         }
+    }
+
+    /// A layout's leaves once per generation, each with its byte row for it.
+    const fn per_arch<const N: usize>(leaves: [EnumLeaf; N]) -> [[EnumLeaf; N]; 4] {
+        let mut out = [leaves; 4];
+        let mut a = 0;
+        while a < 4 {
+            let mut i = 0;
+            while i < N {
+                let check: &'static EnumCheck = leaves[i].check;
+                if let (true, Some(t)) = (leaves[i].byte_path, &check.table) {
+                    out[a][i].byte_row = &t[a];
+                }
+                i += 1;
+            }
+            a += 1;
+        }
+        out
     }
 
     /// Whether `v` is a value the spec names and makes available on `arch`
@@ -334,14 +359,14 @@ impl EnumLeaf {
 }
 
 /// The enum-typed fields of the preamble, for a record no binding selects.
-static PREAMBLE_LEAVES: &[EnumLeaf] = &[
+static PREAMBLE_LEAVES: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_AL`.
-static LEAVES_0_0: &[EnumLeaf] = &[
+static LEAVES_0_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -349,126 +374,126 @@ static LEAVES_0_0: &[EnumLeaf] = &[
     EnumLeaf::new("dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("src_datasrc", 14, 1, 0, 8, &CHECK_DATA_SRC),
     EnumLeaf::new("dst_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_BR`.
-static LEAVES_1_0: &[EnumLeaf] = &[
+static LEAVES_1_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("cmp_op", 12, 1, 0, 8, &CHECK_BR_CMP_OP),
     EnumLeaf::new("dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("target_mode", 14, 1, 0, 8, &CHECK_BR_TARGET_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_CCI`.
-static LEAVES_2_0: &[EnumLeaf] = &[
+static LEAVES_2_0: [[EnumLeaf; 1]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
-];
+]);
 
 /// The enum-typed fields of `CTRL_ER`.
-static LEAVES_3_0: &[EnumLeaf] = &[
+static LEAVES_3_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_ES`.
-static LEAVES_4_0: &[EnumLeaf] = &[
+static LEAVES_4_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("events_extended.wait_mode", 32, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events_extended.update_mode", 34, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_IM`.
-static LEAVES_5_0: &[EnumLeaf] = &[
+static LEAVES_5_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_MS`.
-static LEAVES_6_0: &[EnumLeaf] = &[
+static LEAVES_6_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("move_type", 12, 1, 0, 8, &CHECK_TENSOR_SHAPE_MOVE_TYPE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_MV`.
-static LEAVES_7_0: &[EnumLeaf] = &[
+static LEAVES_7_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("move_source", 14, 1, 0, 8, &CHECK_DATA_SRC),
-];
+]);
 
 /// The enum-typed fields of `CTRL_NO`.
-static LEAVES_8_0: &[EnumLeaf] = &[
+static LEAVES_8_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_POLL_SEM`.
-static LEAVES_9_0: &[EnumLeaf] = &[
+static LEAVES_9_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
-];
+]);
 
 /// The enum-typed fields of `CTRL_RS`.
-static LEAVES_10_0: &[EnumLeaf] = &[
+static LEAVES_10_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_TEST_ES`.
-static LEAVES_11_0: &[EnumLeaf] = &[
+static LEAVES_11_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("mode", 12, 1, 0, 8, &CHECK_TEST_EVT_SEM_MODE),
     EnumLeaf::new("update_type", 13, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CTRL_WR`.
-static LEAVES_12_0: &[EnumLeaf] = &[
+static LEAVES_12_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CUSTOM_OP_HEADER`.
-static LEAVES_13_0: &[EnumLeaf] = &[
+static LEAVES_13_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `CUSTOM_OP_PAYLOAD`.
-static LEAVES_14_0: &[EnumLeaf] = &[
+static LEAVES_14_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("arg_type", 15, 1, 0, 8, &CHECK_CUSTOM_OP_ARG_TYPE),
-];
+]);
 
 /// The enum-typed fields of `D1_RD`.
-static LEAVES_15_0: &[EnumLeaf] = &[
+static LEAVES_15_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `D3_RAND`.
-static LEAVES_16_0: &[EnumLeaf] = &[
+static LEAVES_16_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -477,26 +502,26 @@ static LEAVES_16_0: &[EnumLeaf] = &[
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("min_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("max_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `D4_IOTA`.
-static LEAVES_17_0: &[EnumLeaf] = &[
+static LEAVES_17_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `D4_MR`.
-static LEAVES_18_0: &[EnumLeaf] = &[
+static LEAVES_18_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `D4_RAND`.
-static LEAVES_19_0: &[EnumLeaf] = &[
+static LEAVES_19_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -504,58 +529,58 @@ static LEAVES_19_0: &[EnumLeaf] = &[
     EnumLeaf::new("post_process", 14, 1, 0, 8, &CHECK_RAND_POST_PROC),
     EnumLeaf::new("rand_generator", 15, 1, 0, 8, &CHECK_RAND_SRC),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `DMA_COPY2D`.
-static LEAVES_20_0: &[EnumLeaf] = &[
+static LEAVES_20_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, &CHECK_DMA_ENGINE_COUNT),
     EnumLeaf::new("addr_mode.src_addr_mode", 12, 1, 0, 4, &CHECK_DMA_ADDR_MODE),
     EnumLeaf::new("addr_mode.dst_addr_mode", 12, 1, 4, 4, &CHECK_DMA_ADDR_MODE),
-];
+]);
 
 /// The enum-typed fields of `DMA_DIRECT2D`.
-static LEAVES_21_0: &[EnumLeaf] = &[
+static LEAVES_21_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("compute_op", 15, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
     EnumLeaf::new("in_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 63, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `DMA_DIRECT2D_XPOSE`.
-static LEAVES_22_0: &[EnumLeaf] = &[
+static LEAVES_22_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `DMA_GATHER_XPOSE`.
-static LEAVES_23_0: &[EnumLeaf] = &[
+static LEAVES_23_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype.dtype_lo", 62, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("dtype.dtype_hi", 62, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("flags.gather_dim", 63, 1, 0, 2, &CHECK_INDIRECT_DIM),
-];
+]);
 
 /// The enum-typed fields of `DMA_IMMEDIATE`.
-static LEAVES_24_0: &[EnumLeaf] = &[
+static LEAVES_24_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, &CHECK_DMA_ENGINE_COUNT),
     EnumLeaf::new("descriptor_flags.desc0_src", 12, 1, 2, 1, &CHECK_DMA_DESC_MODE),
     EnumLeaf::new("descriptor_flags.desc1_src", 12, 1, 3, 1, &CHECK_DMA_DESC_MODE),
     EnumLeaf::new("descriptor_flags.desc2_src", 12, 1, 4, 1, &CHECK_DMA_DESC_MODE),
-];
+]);
 
 /// The enum-typed fields of `DMA_INDIRECT1D`.
-static LEAVES_25_0: &[EnumLeaf] = &[
+static LEAVES_25_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -572,75 +597,75 @@ static LEAVES_25_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_dtype", 56, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 57, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("compute_op", 60, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED`.
-static LEAVES_26_0: &[EnumLeaf] = &[
+static LEAVES_26_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_COPY`.
-static LEAVES_27_0: &[EnumLeaf] = &[
+static LEAVES_27_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_CPTCD`.
-static LEAVES_28_0: &[EnumLeaf] = &[
+static LEAVES_28_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_ENOP`.
-static LEAVES_29_0: &[EnumLeaf] = &[
+static LEAVES_29_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_GEN`.
-static LEAVES_30_0: &[EnumLeaf] = &[
+static LEAVES_30_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_START`.
-static LEAVES_31_0: &[EnumLeaf] = &[
+static LEAVES_31_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_RGS`.
-static LEAVES_32_0: &[EnumLeaf] = &[
+static LEAVES_32_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_RSS`.
-static LEAVES_33_0: &[EnumLeaf] = &[
+static LEAVES_33_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_SB2SB`.
-static LEAVES_34_0: &[EnumLeaf] = &[
+static LEAVES_34_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `EXTENDED_TTA`.
-static LEAVES_35_0: &[EnumLeaf] = &[
+static LEAVES_35_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -649,51 +674,51 @@ static LEAVES_35_0: &[EnumLeaf] = &[
     EnumLeaf::new("in0_in1_dtype.dtype_hi", 14, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 16, 1, 0, 8, &CHECK_ALU_OP),
-];
+]);
 
 /// The enum-typed fields of `MEM_2D`.
-static LEAVES_36_0: &[EnumLeaf] = &[
+static LEAVES_36_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 12, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("src_datasrc", 13, 1, 0, 8, &CHECK_DATA_SRC),
-];
+]);
 
 /// The enum-typed fields of `MODIFY_POOL_CONFIG`.
-static LEAVES_37_0: &[EnumLeaf] = &[
+static LEAVES_37_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("modify_op", 12, 1, 0, 8, &CHECK_MODIFY_POOL_OP),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_CORE_BARRIER`.
-static LEAVES_38_0: &[EnumLeaf] = &[
+static LEAVES_38_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_DMABARRIER`.
-static LEAVES_39_0: &[EnumLeaf] = &[
+static LEAVES_39_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_DMA_DIRECT2D`.
-static LEAVES_40_0: &[EnumLeaf] = &[
+static LEAVES_40_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dge_op", 15, 1, 0, 8, &CHECK_DGE_OPCODE),
     EnumLeaf::new("in_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 63, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_DMA_EXT`.
-static LEAVES_41_0: &[EnumLeaf] = &[
+static LEAVES_41_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new(
         "flags.indirect_mode",
         1,
@@ -705,97 +730,97 @@ static LEAVES_41_0: &[EnumLeaf] = &[
     EnumLeaf::new("flags.gather_dim", 1, 1, 4, 2, &CHECK_INDIRECT_DIM),
     EnumLeaf::new("flags.scatter_dim", 1, 1, 6, 2, &CHECK_INDIRECT_DIM),
     EnumLeaf::new("compute_op", 3, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_DMA_MEMCPY_FULL_IND`.
-static LEAVES_42_0: &[EnumLeaf] = &[
+static LEAVES_42_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_EMBEDDING_UPDATE`.
-static LEAVES_43_0: &[EnumLeaf] = &[
+static LEAVES_43_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("embed_data_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
-static LEAVES_44_0: &[EnumLeaf] = &[
+static LEAVES_44_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_FUNCTION_BEGIN`.
-static LEAVES_45_0: &[EnumLeaf] = &[
+static LEAVES_45_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_FUNCTION_CALL`.
-static LEAVES_46_0: &[EnumLeaf] = &[
+static LEAVES_46_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_JPEG_DECODE`.
-static LEAVES_47_0: &[EnumLeaf] = &[
+static LEAVES_47_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_LIBRARY_RELOAD_INDEX`.
-static LEAVES_48_0: &[EnumLeaf] = &[
+static LEAVES_48_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_LOAD_ACT_FUNC_SET`.
-static LEAVES_49_0: &[EnumLeaf] = &[
+static LEAVES_49_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_MEM_2D`.
-static LEAVES_50_0: &[EnumLeaf] = &[
+static LEAVES_50_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_RANGE_CHECK`.
-static LEAVES_51_0: &[EnumLeaf] = &[
+static LEAVES_51_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_SET_RNG_SEED`.
-static LEAVES_52_0: &[EnumLeaf] = &[
+static LEAVES_52_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `PSEUDO_SYNC_BARRIER`.
-static LEAVES_53_0: &[EnumLeaf] = &[
+static LEAVES_53_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `S1S2D2_AM`.
-static LEAVES_54_0: &[EnumLeaf] = &[
+static LEAVES_54_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -808,20 +833,20 @@ static LEAVES_54_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_dtype", 31, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("reverse_operands", 35, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-];
+]);
 
 /// The enum-typed fields of `S1_RAND`.
-static LEAVES_55_0: &[EnumLeaf] = &[
+static LEAVES_55_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("rand_algorithm", 12, 1, 0, 8, &CHECK_RAND_ALGORITHM),
     EnumLeaf::new("in_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("rand_generator", 24, 1, 0, 8, &CHECK_RAND_SRC),
-];
+]);
 
 /// The enum-typed fields of `S2D2D2_SC`.
-static LEAVES_56_0: &[EnumLeaf] = &[
+static LEAVES_56_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -830,10 +855,10 @@ static LEAVES_56_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_tag_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_COMPRESS_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-];
+]);
 
 /// The enum-typed fields of `S2D2D2_TS_WIDE`.
-static LEAVES_57_0: &[EnumLeaf] = &[
+static LEAVES_57_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -843,10 +868,10 @@ static LEAVES_57_0: &[EnumLeaf] = &[
     EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("imm_src", 52, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S2D2_AC`.
-static LEAVES_58_0: &[EnumLeaf] = &[
+static LEAVES_58_0: [[EnumLeaf; 14]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -861,10 +886,10 @@ static LEAVES_58_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("reverse_operands", 60, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-];
+]);
 
 /// The enum-typed fields of `S2D2_ADDR`.
-static LEAVES_59_0: &[EnumLeaf] = &[
+static LEAVES_59_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -877,17 +902,17 @@ static LEAVES_59_0: &[EnumLeaf] = &[
     EnumLeaf::new("op0", 44, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op1", 45, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 47, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-];
+]);
 
 /// The enum-typed fields of `S2D2_JPEG`.
-static LEAVES_60_0: &[EnumLeaf] = &[
+static LEAVES_60_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `S2D2_RS`.
-static LEAVES_61_0: &[EnumLeaf] = &[
+static LEAVES_61_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -899,35 +924,35 @@ static LEAVES_61_0: &[EnumLeaf] = &[
     EnumLeaf::new("comp_op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("bound0_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("bound1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S2D2_TR`.
-static LEAVES_62_0: &[EnumLeaf] = &[
+static LEAVES_62_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `S2D2_TS_AS`.
-static LEAVES_63_0: &[EnumLeaf] = &[
+static LEAVES_63_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S2S1D2_PE_SEED`.
-static LEAVES_64_0: &[EnumLeaf] = &[
+static LEAVES_64_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("identity_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("mode", 33, 1, 0, 8, &CHECK_PE_SEED_MODE),
-];
+]);
 
 /// The enum-typed fields of `S2S2D2D2_TT`.
-static LEAVES_65_0: &[EnumLeaf] = &[
+static LEAVES_65_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -936,10 +961,10 @@ static LEAVES_65_0: &[EnumLeaf] = &[
     EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
-];
+]);
 
 /// The enum-typed fields of `S2S2D2_STT`.
-static LEAVES_66_0: &[EnumLeaf] = &[
+static LEAVES_66_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -952,19 +977,19 @@ static LEAVES_66_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_dtype", 43, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("accumulator_cmd", 44, 1, 0, 8, &CHECK_ACCUM_CMD),
-];
+]);
 
 /// The enum-typed fields of `S2_BN`.
-static LEAVES_67_0: &[EnumLeaf] = &[
+static LEAVES_67_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S2_BNPL2`.
-static LEAVES_68_0: &[EnumLeaf] = &[
+static LEAVES_68_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -972,28 +997,28 @@ static LEAVES_68_0: &[EnumLeaf] = &[
     EnumLeaf::new("immediate_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("imm1_src", 49, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S2_CONVLUT` on cayman, mariana.
-static LEAVES_69_0: &[EnumLeaf] = &[
+static LEAVES_69_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S2_CONVLUT` on maverick.
-static LEAVES_69_1: &[EnumLeaf] = &[
+static LEAVES_69_1: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_AC`.
-static LEAVES_70_0: &[EnumLeaf] = &[
+static LEAVES_70_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1003,29 +1028,29 @@ static LEAVES_70_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_AQ`.
-static LEAVES_71_0: &[EnumLeaf] = &[
+static LEAVES_71_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
     EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_COLLECTIVE`.
-static LEAVES_72_0: &[EnumLeaf] = &[
+static LEAVES_72_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_CP_PRED_SCALAR`.
-static LEAVES_73_0: &[EnumLeaf] = &[
+static LEAVES_73_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1033,10 +1058,10 @@ static LEAVES_73_0: &[EnumLeaf] = &[
     EnumLeaf::new("in_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 42, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("src0_imm_src", 43, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S3D3_DROPOUT`.
-static LEAVES_74_0: &[EnumLeaf] = &[
+static LEAVES_74_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1045,20 +1070,20 @@ static LEAVES_74_0: &[EnumLeaf] = &[
     EnumLeaf::new("threshold_src", 35, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("threshold_dtype", 36, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("threshold_type", 43, 1, 0, 8, &CHECK_DROPOUT_THRESHOLD_TYPE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_MM` on sunda.
-static LEAVES_75_0: &[EnumLeaf] = &[
+static LEAVES_75_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-];
+]);
 
 /// The enum-typed fields of `S3D3_MM` on cayman.
-static LEAVES_75_1: &[EnumLeaf] = &[
+static LEAVES_75_1: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1066,10 +1091,10 @@ static LEAVES_75_1: &[EnumLeaf] = &[
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-];
+]);
 
 /// The enum-typed fields of `S3D3_MM` on mariana.
-static LEAVES_75_2: &[EnumLeaf] = &[
+static LEAVES_75_2: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1077,10 +1102,10 @@ static LEAVES_75_2: &[EnumLeaf] = &[
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-];
+]);
 
 /// The enum-typed fields of `S3D3_MM` on maverick.
-static LEAVES_75_3: &[EnumLeaf] = &[
+static LEAVES_75_3: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1088,10 +1113,10 @@ static LEAVES_75_3: &[EnumLeaf] = &[
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("out_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("perf_mode", 40, 1, 0, 8, &CHECK_MX_PERF_MODE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_NONZERO_WITH_COUNT`.
-static LEAVES_76_0: &[EnumLeaf] = &[
+static LEAVES_76_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1099,10 +1124,10 @@ static LEAVES_76_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("index_offset_src", 15, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("padding_val_src", 36, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S3D3_SC`.
-static LEAVES_77_0: &[EnumLeaf] = &[
+static LEAVES_77_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1111,39 +1136,39 @@ static LEAVES_77_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_struct_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_COMPRESS_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-];
+]);
 
 /// The enum-typed fields of `S3D3_SEQ_BOUNDS`.
-static LEAVES_78_0: &[EnumLeaf] = &[
+static LEAVES_78_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 14, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on cayman.
-static LEAVES_79_0: &[EnumLeaf] = &[
+static LEAVES_79_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
-];
+]);
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on mariana, maverick.
-static LEAVES_79_1: &[EnumLeaf] = &[
+static LEAVES_79_1: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
-];
+]);
 
 /// The enum-typed fields of `S3D3_TS` on sunda, cayman.
-static LEAVES_80_0: &[EnumLeaf] = &[
+static LEAVES_80_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1155,10 +1180,10 @@ static LEAVES_80_0: &[EnumLeaf] = &[
     EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
     EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S3D3_TS` on mariana, maverick.
-static LEAVES_80_1: &[EnumLeaf] = &[
+static LEAVES_80_1: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1170,10 +1195,10 @@ static LEAVES_80_1: &[EnumLeaf] = &[
     EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
     EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S3D3_TS_SELECT`.
-static LEAVES_81_0: &[EnumLeaf] = &[
+static LEAVES_81_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1181,19 +1206,19 @@ static LEAVES_81_0: &[EnumLeaf] = &[
     EnumLeaf::new("pred_imm_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("src1_imm_src", 38, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("pred_imm_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S3DMX1_QUANT`.
-static LEAVES_82_0: &[EnumLeaf] = &[
+static LEAVES_82_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3S3D1_BN`.
-static LEAVES_83_0: &[EnumLeaf] = &[
+static LEAVES_83_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1201,10 +1226,10 @@ static LEAVES_83_0: &[EnumLeaf] = &[
     EnumLeaf::new("in0_in1_dtype.dtype_hi", 60, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("immediate_dtype", 61, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3S3D1_BN2`.
-static LEAVES_84_0: &[EnumLeaf] = &[
+static LEAVES_84_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1212,10 +1237,10 @@ static LEAVES_84_0: &[EnumLeaf] = &[
     EnumLeaf::new("immediate_out_dtype.dtype_hi", 61, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("imm0_imm1_src.imm0_src", 62, 1, 0, 4, &CHECK_IMM_SRC),
     EnumLeaf::new("imm0_imm1_src.imm1_src", 62, 1, 4, 4, &CHECK_IMM_SRC),
-];
+]);
 
 /// The enum-typed fields of `S3S3D3_TT`.
-static LEAVES_85_0: &[EnumLeaf] = &[
+static LEAVES_85_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1223,59 +1248,59 @@ static LEAVES_85_0: &[EnumLeaf] = &[
     EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
-];
+]);
 
 /// The enum-typed fields of `S3_LT`.
-static LEAVES_86_0: &[EnumLeaf] = &[
+static LEAVES_86_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `S3_LW` on sunda.
-static LEAVES_87_0: &[EnumLeaf] = &[
+static LEAVES_87_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3_LW` on cayman.
-static LEAVES_87_1: &[EnumLeaf] = &[
+static LEAVES_87_1: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S3_LW` on mariana.
-static LEAVES_87_2: &[EnumLeaf] = &[
+static LEAVES_87_2: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `S3_LW` on maverick.
-static LEAVES_87_3: &[EnumLeaf] = &[
+static LEAVES_87_3: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("perf_mode", 39, 1, 0, 8, &CHECK_MX_PERF_MODE),
-];
+]);
 
 /// The enum-typed fields of `S4D2_BN`.
-static LEAVES_88_0: &[EnumLeaf] = &[
+static LEAVES_88_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S4D3_MM`.
-static LEAVES_89_0: &[EnumLeaf] = &[
+static LEAVES_89_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1283,10 +1308,10 @@ static LEAVES_89_0: &[EnumLeaf] = &[
     EnumLeaf::new("fp32_mode", 33, 1, 0, 8, &CHECK_PE_FP32MODE),
     EnumLeaf::new("out_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-];
+]);
 
 /// The enum-typed fields of `S4D4_CR`.
-static LEAVES_90_0: &[EnumLeaf] = &[
+static LEAVES_90_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1294,47 +1319,47 @@ static LEAVES_90_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("reduce_op", 35, 1, 0, 8, &CHECK_REDUCE_OP),
     EnumLeaf::new("reduce_axis", 36, 1, 0, 8, &CHECK_REDUCE_AXIS),
-];
+]);
 
 /// The enum-typed fields of `S4D4_GT`.
-static LEAVES_91_0: &[EnumLeaf] = &[
+static LEAVES_91_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S4D4_IC`.
-static LEAVES_92_0: &[EnumLeaf] = &[
+static LEAVES_92_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S4D4_MR`.
-static LEAVES_93_0: &[EnumLeaf] = &[
+static LEAVES_93_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S4D4_PL`.
-static LEAVES_94_0: &[EnumLeaf] = &[
+static LEAVES_94_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("pool_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-];
+]);
 
 /// The enum-typed fields of `S4D4_TR` on sunda, cayman.
-static LEAVES_95_0: &[EnumLeaf] = &[
+static LEAVES_95_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1342,10 +1367,10 @@ static LEAVES_95_0: &[EnumLeaf] = &[
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-];
+]);
 
 /// The enum-typed fields of `S4D4_TR` on mariana, maverick.
-static LEAVES_95_1: &[EnumLeaf] = &[
+static LEAVES_95_1: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1353,10 +1378,10 @@ static LEAVES_95_1: &[EnumLeaf] = &[
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
-];
+]);
 
 /// The enum-typed fields of `S4D4_TSM`.
-static LEAVES_96_0: &[EnumLeaf] = &[
+static LEAVES_96_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
@@ -1365,40 +1390,40 @@ static LEAVES_96_0: &[EnumLeaf] = &[
     EnumLeaf::new("op", 36, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
-];
+]);
 
 /// The enum-typed fields of `S4_PB`.
-static LEAVES_97_0: &[EnumLeaf] = &[
+static LEAVES_97_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of `S4_RL`.
-static LEAVES_98_0: &[EnumLeaf] = &[
+static LEAVES_98_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-];
+]);
 
 /// The enum-typed fields of `SMX1D3_MM`.
-static LEAVES_99_0: &[EnumLeaf] = &[
+static LEAVES_99_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 40, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
-];
+]);
 
 /// The enum-typed fields of `SMX1_LW`.
-static LEAVES_100_0: &[EnumLeaf] = &[
+static LEAVES_100_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
-];
+]);
 
 /// The enum-typed fields of an arm's layout on a generation.
 #[must_use]
@@ -1407,141 +1432,141 @@ pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
 
     #[allow(unreachable_patterns)]
     match kind {
-        ArmKind::CtrlAl => LEAVES_0_0,
-        ArmKind::CtrlBr => LEAVES_1_0,
-        ArmKind::CtrlCci => LEAVES_2_0,
-        ArmKind::CtrlEr => LEAVES_3_0,
-        ArmKind::CtrlEs => LEAVES_4_0,
-        ArmKind::CtrlIm => LEAVES_5_0,
-        ArmKind::CtrlMs => LEAVES_6_0,
-        ArmKind::CtrlMv => LEAVES_7_0,
-        ArmKind::CtrlNo => LEAVES_8_0,
-        ArmKind::CtrlPollSem => LEAVES_9_0,
-        ArmKind::CtrlRs => LEAVES_10_0,
-        ArmKind::CtrlTestEs => LEAVES_11_0,
-        ArmKind::CtrlWr => LEAVES_12_0,
-        ArmKind::CustomOpHeader => LEAVES_13_0,
-        ArmKind::CustomOpPayload => LEAVES_14_0,
-        ArmKind::D1Rd => LEAVES_15_0,
-        ArmKind::D3Rand => LEAVES_16_0,
-        ArmKind::D4Iota => LEAVES_17_0,
-        ArmKind::D4Mr => LEAVES_18_0,
-        ArmKind::D4Rand => LEAVES_19_0,
-        ArmKind::DmaCopy2d => LEAVES_20_0,
-        ArmKind::DmaDirect2d => LEAVES_21_0,
-        ArmKind::DmaDirect2dXpose => LEAVES_22_0,
-        ArmKind::DmaGatherXpose => LEAVES_23_0,
-        ArmKind::DmaImmediate => LEAVES_24_0,
-        ArmKind::DmaIndirect1d => LEAVES_25_0,
-        ArmKind::Extended => LEAVES_26_0,
-        ArmKind::ExtendedCopy => LEAVES_27_0,
-        ArmKind::ExtendedCptcd => LEAVES_28_0,
-        ArmKind::ExtendedEnop => LEAVES_29_0,
-        ArmKind::ExtendedRdmaDescGen => LEAVES_30_0,
-        ArmKind::ExtendedRdmaDescStart => LEAVES_31_0,
-        ArmKind::ExtendedRgs => LEAVES_32_0,
-        ArmKind::ExtendedRss => LEAVES_33_0,
-        ArmKind::ExtendedSb2sb => LEAVES_34_0,
-        ArmKind::ExtendedTta => LEAVES_35_0,
-        ArmKind::Mem2d => LEAVES_36_0,
-        ArmKind::ModifyPoolConfig => LEAVES_37_0,
-        ArmKind::PseudoCoreBarrier => LEAVES_38_0,
-        ArmKind::PseudoDmabarrier => LEAVES_39_0,
-        ArmKind::PseudoDmaDirect2d => LEAVES_40_0,
-        ArmKind::PseudoDmaExt => LEAVES_41_0,
-        ArmKind::PseudoDmaMemcpyFullInd => LEAVES_42_0,
-        ArmKind::PseudoEmbeddingUpdate => LEAVES_43_0,
-        ArmKind::PseudoExitExecution => LEAVES_44_0,
-        ArmKind::PseudoFunctionBegin => LEAVES_45_0,
-        ArmKind::PseudoFunctionCall => LEAVES_46_0,
-        ArmKind::PseudoJpegDecode => LEAVES_47_0,
-        ArmKind::PseudoLibraryReloadIndex => LEAVES_48_0,
-        ArmKind::PseudoLoadActFuncSet => LEAVES_49_0,
-        ArmKind::PseudoMem2d => LEAVES_50_0,
-        ArmKind::PseudoRangeCheck => LEAVES_51_0,
-        ArmKind::PseudoSetRngSeed => LEAVES_52_0,
-        ArmKind::PseudoSyncBarrier => LEAVES_53_0,
-        ArmKind::S1s2d2Am => LEAVES_54_0,
-        ArmKind::S1Rand => LEAVES_55_0,
-        ArmKind::S2d2d2Sc => LEAVES_56_0,
-        ArmKind::S2d2d2TsWide => LEAVES_57_0,
-        ArmKind::S2d2Ac => LEAVES_58_0,
-        ArmKind::S2d2Addr => LEAVES_59_0,
-        ArmKind::S2d2Jpeg => LEAVES_60_0,
-        ArmKind::S2d2Rs => LEAVES_61_0,
-        ArmKind::S2d2Tr => LEAVES_62_0,
-        ArmKind::S2d2TsAs => LEAVES_63_0,
-        ArmKind::S2s1d2PeSeed => LEAVES_64_0,
-        ArmKind::S2s2d2d2Tt => LEAVES_65_0,
-        ArmKind::S2s2d2Stt => LEAVES_66_0,
-        ArmKind::S2Bn => LEAVES_67_0,
-        ArmKind::S2Bnpl2 => LEAVES_68_0,
+        ArmKind::CtrlAl => &LEAVES_0_0[arch as usize],
+        ArmKind::CtrlBr => &LEAVES_1_0[arch as usize],
+        ArmKind::CtrlCci => &LEAVES_2_0[arch as usize],
+        ArmKind::CtrlEr => &LEAVES_3_0[arch as usize],
+        ArmKind::CtrlEs => &LEAVES_4_0[arch as usize],
+        ArmKind::CtrlIm => &LEAVES_5_0[arch as usize],
+        ArmKind::CtrlMs => &LEAVES_6_0[arch as usize],
+        ArmKind::CtrlMv => &LEAVES_7_0[arch as usize],
+        ArmKind::CtrlNo => &LEAVES_8_0[arch as usize],
+        ArmKind::CtrlPollSem => &LEAVES_9_0[arch as usize],
+        ArmKind::CtrlRs => &LEAVES_10_0[arch as usize],
+        ArmKind::CtrlTestEs => &LEAVES_11_0[arch as usize],
+        ArmKind::CtrlWr => &LEAVES_12_0[arch as usize],
+        ArmKind::CustomOpHeader => &LEAVES_13_0[arch as usize],
+        ArmKind::CustomOpPayload => &LEAVES_14_0[arch as usize],
+        ArmKind::D1Rd => &LEAVES_15_0[arch as usize],
+        ArmKind::D3Rand => &LEAVES_16_0[arch as usize],
+        ArmKind::D4Iota => &LEAVES_17_0[arch as usize],
+        ArmKind::D4Mr => &LEAVES_18_0[arch as usize],
+        ArmKind::D4Rand => &LEAVES_19_0[arch as usize],
+        ArmKind::DmaCopy2d => &LEAVES_20_0[arch as usize],
+        ArmKind::DmaDirect2d => &LEAVES_21_0[arch as usize],
+        ArmKind::DmaDirect2dXpose => &LEAVES_22_0[arch as usize],
+        ArmKind::DmaGatherXpose => &LEAVES_23_0[arch as usize],
+        ArmKind::DmaImmediate => &LEAVES_24_0[arch as usize],
+        ArmKind::DmaIndirect1d => &LEAVES_25_0[arch as usize],
+        ArmKind::Extended => &LEAVES_26_0[arch as usize],
+        ArmKind::ExtendedCopy => &LEAVES_27_0[arch as usize],
+        ArmKind::ExtendedCptcd => &LEAVES_28_0[arch as usize],
+        ArmKind::ExtendedEnop => &LEAVES_29_0[arch as usize],
+        ArmKind::ExtendedRdmaDescGen => &LEAVES_30_0[arch as usize],
+        ArmKind::ExtendedRdmaDescStart => &LEAVES_31_0[arch as usize],
+        ArmKind::ExtendedRgs => &LEAVES_32_0[arch as usize],
+        ArmKind::ExtendedRss => &LEAVES_33_0[arch as usize],
+        ArmKind::ExtendedSb2sb => &LEAVES_34_0[arch as usize],
+        ArmKind::ExtendedTta => &LEAVES_35_0[arch as usize],
+        ArmKind::Mem2d => &LEAVES_36_0[arch as usize],
+        ArmKind::ModifyPoolConfig => &LEAVES_37_0[arch as usize],
+        ArmKind::PseudoCoreBarrier => &LEAVES_38_0[arch as usize],
+        ArmKind::PseudoDmabarrier => &LEAVES_39_0[arch as usize],
+        ArmKind::PseudoDmaDirect2d => &LEAVES_40_0[arch as usize],
+        ArmKind::PseudoDmaExt => &LEAVES_41_0[arch as usize],
+        ArmKind::PseudoDmaMemcpyFullInd => &LEAVES_42_0[arch as usize],
+        ArmKind::PseudoEmbeddingUpdate => &LEAVES_43_0[arch as usize],
+        ArmKind::PseudoExitExecution => &LEAVES_44_0[arch as usize],
+        ArmKind::PseudoFunctionBegin => &LEAVES_45_0[arch as usize],
+        ArmKind::PseudoFunctionCall => &LEAVES_46_0[arch as usize],
+        ArmKind::PseudoJpegDecode => &LEAVES_47_0[arch as usize],
+        ArmKind::PseudoLibraryReloadIndex => &LEAVES_48_0[arch as usize],
+        ArmKind::PseudoLoadActFuncSet => &LEAVES_49_0[arch as usize],
+        ArmKind::PseudoMem2d => &LEAVES_50_0[arch as usize],
+        ArmKind::PseudoRangeCheck => &LEAVES_51_0[arch as usize],
+        ArmKind::PseudoSetRngSeed => &LEAVES_52_0[arch as usize],
+        ArmKind::PseudoSyncBarrier => &LEAVES_53_0[arch as usize],
+        ArmKind::S1s2d2Am => &LEAVES_54_0[arch as usize],
+        ArmKind::S1Rand => &LEAVES_55_0[arch as usize],
+        ArmKind::S2d2d2Sc => &LEAVES_56_0[arch as usize],
+        ArmKind::S2d2d2TsWide => &LEAVES_57_0[arch as usize],
+        ArmKind::S2d2Ac => &LEAVES_58_0[arch as usize],
+        ArmKind::S2d2Addr => &LEAVES_59_0[arch as usize],
+        ArmKind::S2d2Jpeg => &LEAVES_60_0[arch as usize],
+        ArmKind::S2d2Rs => &LEAVES_61_0[arch as usize],
+        ArmKind::S2d2Tr => &LEAVES_62_0[arch as usize],
+        ArmKind::S2d2TsAs => &LEAVES_63_0[arch as usize],
+        ArmKind::S2s1d2PeSeed => &LEAVES_64_0[arch as usize],
+        ArmKind::S2s2d2d2Tt => &LEAVES_65_0[arch as usize],
+        ArmKind::S2s2d2Stt => &LEAVES_66_0[arch as usize],
+        ArmKind::S2Bn => &LEAVES_67_0[arch as usize],
+        ArmKind::S2Bnpl2 => &LEAVES_68_0[arch as usize],
         ArmKind::S2Convlut => {
             match arch {
-                Arch::Cayman | Arch::Mariana | Arch::Sunda => LEAVES_69_0,
-                Arch::Maverick => LEAVES_69_1,
+                Arch::Cayman | Arch::Mariana | Arch::Sunda => &LEAVES_69_0[arch as usize],
+                Arch::Maverick => &LEAVES_69_1[arch as usize],
             }
         }
-        ArmKind::S3d3Ac => LEAVES_70_0,
-        ArmKind::S3d3Aq => LEAVES_71_0,
-        ArmKind::S3d3Collective => LEAVES_72_0,
-        ArmKind::S3d3CpPredScalar => LEAVES_73_0,
-        ArmKind::S3d3Dropout => LEAVES_74_0,
+        ArmKind::S3d3Ac => &LEAVES_70_0[arch as usize],
+        ArmKind::S3d3Aq => &LEAVES_71_0[arch as usize],
+        ArmKind::S3d3Collective => &LEAVES_72_0[arch as usize],
+        ArmKind::S3d3CpPredScalar => &LEAVES_73_0[arch as usize],
+        ArmKind::S3d3Dropout => &LEAVES_74_0[arch as usize],
         ArmKind::S3d3Mm => {
             match arch {
-                Arch::Sunda => LEAVES_75_0,
-                Arch::Cayman => LEAVES_75_1,
-                Arch::Mariana => LEAVES_75_2,
-                Arch::Maverick => LEAVES_75_3,
+                Arch::Sunda => &LEAVES_75_0[arch as usize],
+                Arch::Cayman => &LEAVES_75_1[arch as usize],
+                Arch::Mariana => &LEAVES_75_2[arch as usize],
+                Arch::Maverick => &LEAVES_75_3[arch as usize],
             }
         }
-        ArmKind::S3d3NonzeroWithCount => LEAVES_76_0,
-        ArmKind::S3d3Sc => LEAVES_77_0,
-        ArmKind::S3d3SeqBounds => LEAVES_78_0,
+        ArmKind::S3d3NonzeroWithCount => &LEAVES_76_0[arch as usize],
+        ArmKind::S3d3Sc => &LEAVES_77_0[arch as usize],
+        ArmKind::S3d3SeqBounds => &LEAVES_78_0[arch as usize],
         ArmKind::S3d3TensDequant => {
             match arch {
-                Arch::Cayman | Arch::Sunda => LEAVES_79_0,
-                Arch::Mariana | Arch::Maverick => LEAVES_79_1,
+                Arch::Cayman | Arch::Sunda => &LEAVES_79_0[arch as usize],
+                Arch::Mariana | Arch::Maverick => &LEAVES_79_1[arch as usize],
             }
         }
         ArmKind::S3d3Ts => {
             match arch {
-                Arch::Sunda | Arch::Cayman => LEAVES_80_0,
-                Arch::Mariana | Arch::Maverick => LEAVES_80_1,
+                Arch::Sunda | Arch::Cayman => &LEAVES_80_0[arch as usize],
+                Arch::Mariana | Arch::Maverick => &LEAVES_80_1[arch as usize],
             }
         }
-        ArmKind::S3d3TsSelect => LEAVES_81_0,
-        ArmKind::S3dmx1Quant => LEAVES_82_0,
-        ArmKind::S3s3d1Bn => LEAVES_83_0,
-        ArmKind::S3s3d1Bn2 => LEAVES_84_0,
-        ArmKind::S3s3d3Tt => LEAVES_85_0,
-        ArmKind::S3Lt => LEAVES_86_0,
+        ArmKind::S3d3TsSelect => &LEAVES_81_0[arch as usize],
+        ArmKind::S3dmx1Quant => &LEAVES_82_0[arch as usize],
+        ArmKind::S3s3d1Bn => &LEAVES_83_0[arch as usize],
+        ArmKind::S3s3d1Bn2 => &LEAVES_84_0[arch as usize],
+        ArmKind::S3s3d3Tt => &LEAVES_85_0[arch as usize],
+        ArmKind::S3Lt => &LEAVES_86_0[arch as usize],
         ArmKind::S3Lw => {
             match arch {
-                Arch::Sunda => LEAVES_87_0,
-                Arch::Cayman => LEAVES_87_1,
-                Arch::Mariana => LEAVES_87_2,
-                Arch::Maverick => LEAVES_87_3,
+                Arch::Sunda => &LEAVES_87_0[arch as usize],
+                Arch::Cayman => &LEAVES_87_1[arch as usize],
+                Arch::Mariana => &LEAVES_87_2[arch as usize],
+                Arch::Maverick => &LEAVES_87_3[arch as usize],
             }
         }
-        ArmKind::S4d2Bn => LEAVES_88_0,
-        ArmKind::S4d3Mm => LEAVES_89_0,
-        ArmKind::S4d4Cr => LEAVES_90_0,
-        ArmKind::S4d4Gt => LEAVES_91_0,
-        ArmKind::S4d4Ic => LEAVES_92_0,
-        ArmKind::S4d4Mr => LEAVES_93_0,
-        ArmKind::S4d4Pl => LEAVES_94_0,
+        ArmKind::S4d2Bn => &LEAVES_88_0[arch as usize],
+        ArmKind::S4d3Mm => &LEAVES_89_0[arch as usize],
+        ArmKind::S4d4Cr => &LEAVES_90_0[arch as usize],
+        ArmKind::S4d4Gt => &LEAVES_91_0[arch as usize],
+        ArmKind::S4d4Ic => &LEAVES_92_0[arch as usize],
+        ArmKind::S4d4Mr => &LEAVES_93_0[arch as usize],
+        ArmKind::S4d4Pl => &LEAVES_94_0[arch as usize],
         ArmKind::S4d4Tr => {
             match arch {
-                Arch::Sunda | Arch::Cayman => LEAVES_95_0,
-                Arch::Mariana | Arch::Maverick => LEAVES_95_1,
+                Arch::Sunda | Arch::Cayman => &LEAVES_95_0[arch as usize],
+                Arch::Mariana | Arch::Maverick => &LEAVES_95_1[arch as usize],
             }
         }
-        ArmKind::S4d4Tsm => LEAVES_96_0,
-        ArmKind::S4Pb => LEAVES_97_0,
-        ArmKind::S4Rl => LEAVES_98_0,
-        ArmKind::Smx1d3Mm => LEAVES_99_0,
-        ArmKind::Smx1Lw => LEAVES_100_0,
+        ArmKind::S4d4Tsm => &LEAVES_96_0[arch as usize],
+        ArmKind::S4Pb => &LEAVES_97_0[arch as usize],
+        ArmKind::S4Rl => &LEAVES_98_0[arch as usize],
+        ArmKind::Smx1d3Mm => &LEAVES_99_0[arch as usize],
+        ArmKind::Smx1Lw => &LEAVES_100_0[arch as usize],
         _ => &[],
     }
 }
@@ -1589,7 +1614,7 @@ const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
     match dispatch(record) {
         Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
         Some(kind) => Plan::Check(enum_leaves(kind, arch)),
-        None => Plan::Check(PREAMBLE_LEAVES),
+        None => Plan::Check(&PREAMBLE_LEAVES[arch as usize]),
     }
 }
 
@@ -1627,21 +1652,24 @@ pub(crate) fn check_leaves(
     leaves: &[EnumLeaf],
 ) -> Result<(), ValidateError> {
     for l in leaves {
-        let ok = match l.byte_table {
-            Some(t) => {
-                let v = record[l.byte_at as usize];
-                (t[arch as usize][usize::from(v >> 6)] >> (v & 63)) & 1 == 1
-            }
-            None => l.holds(arch, l.value(record)),
-        };
-        if !ok {
-            let value = l.value(record);
-            return Err(ValidateError::BadEnum {
-                field: l.name,
-                offset: l.offset as usize,
-                value,
-            });
+        let v = record[usize::from(l.byte_at) % RECORD_SIZE];
+        if (l.byte_row[usize::from(v >> 6)] >> (v & 63)) & 1 == 1 {
+            continue;
         }
+        let value = if l.byte_path {
+            u64::from(v)
+        } else {
+            let value = l.value(record);
+            if l.holds(arch, value) {
+                continue;
+            }
+            value
+        };
+        return Err(ValidateError::BadEnum {
+            field: l.name,
+            offset: l.offset as usize,
+            value,
+        });
     }
     Ok(())
 }
