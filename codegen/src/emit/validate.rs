@@ -340,7 +340,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     });
     let n_arch = usize_lit(model.arch_ids().count() as u32);
     // One table of enum leaves per distinct layout, a copy per generation (each leaf's
-    // bit table row resolved for it); `leaves(kind, arch)` picks it.
+    // value table row resolved for it); `leaves(kind, arch)` picks it.
     let mut used: BTreeSet<EnumId> = BTreeSet::new();
     let mut tables: Vec<TokenStream> = Vec::new();
     let mut kind_arms = Vec::new();
@@ -428,7 +428,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     };
     quote! {
         /// An enum-typed field (or typed bit-field) a validator checks.
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct EnumLeaf {
             /// The field's dotted name.
             pub name: &'static str,
@@ -442,29 +442,52 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// The value test of the field's enum.
             pub check: &'static EnumCheck,
-            /// The row of `check`'s bit table for the generation of the leaf list this
+            /// The row of `check`'s value table for the generation of the leaf list this
             /// leaf is in, when the field is one whole byte of a byte-wide enum (a field,
             /// or a bit-field that is a byte of its word): the validator's hot path reads
-            /// the byte and tests one bit. Any other leaf has the empty row, which no
+            /// the byte and tests one flag. Any other leaf has the empty row, which no
             /// byte passes, so the hot path hands it to the full test.
-            byte_row: &'static [u64; 4],
+            byte_row: &'static [bool; 256],
             /// Whether `byte_row` is the leaf's own test (not the empty row).
             byte_path: bool,
             /// That byte's offset in the record.
             byte_at: u8,
         }
 
-        /// The bit table row of a leaf that is not one whole byte of a byte-wide enum.
-        static NO_BYTE_ROW: [u64; 4] = [0; 4];
+        /// The value table row of a leaf that is not one whole byte of a byte-wide enum.
+        static NO_BYTE_ROW: [bool; 256] = [false; 256];
 
         /// Which values of an enum the spec names and makes available on a generation.
-        #[derive(Debug)]
         pub struct EnumCheck {
             /// The test.
             pub named: fn(Arch, u64) -> bool,
-            /// `named` as a bit per value and generation, for a byte-wide enum: the
+            /// `named` as a flag per value and generation, for a byte-wide enum: the
             /// validator's hot path (an indirect call per field was most of its cost).
-            table: Option<[[u64; 4]; #n_arch]>,
+            table: Option<[[bool; 256]; #n_arch]>,
+        }
+
+        /// The spec's facts; the hot path's table row is left out.
+        impl core::fmt::Debug for EnumLeaf {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("EnumLeaf")
+                    .field("name", &self.name)
+                    .field("offset", &self.offset)
+                    .field("width", &self.width)
+                    .field("shift", &self.shift)
+                    .field("bits", &self.bits)
+                    .field("check", &self.check)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        /// The test; its table of 256 flags a generation is left out.
+        impl core::fmt::Debug for EnumCheck {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("EnumCheck")
+                    .field("named", &self.named)
+                    .field("table", &self.table.is_some())
+                    .finish()
+            }
         }
 
         impl EnumLeaf {
@@ -498,7 +521,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             #[inline]
             pub fn holds(&self, arch: Arch, v: u64) -> bool {
                 match &self.check.table {
-                    Some(t) if v < 256 => (t[arch as usize][(v >> 6) as usize] >> (v & 63)) & 1 == 1,
+                    Some(t) if v < 256 => t[arch as usize][v as usize],
                     Some(_) => false,
                     None => (self.check.named)(arch, v),
                 }
@@ -594,7 +617,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             for l in leaves {
                 // `byte_at` is inside the record: the modulus only spares a bounds test.
                 let v = record[usize::from(l.byte_at) % RECORD_SIZE];
-                if (l.byte_row[usize::from(v >> 6)] >> (v & 63)) & 1 == 1 {
+                if l.byte_row[usize::from(v)] {
                     continue;
                 }
                 // Not passed by its byte row: a leaf on the byte path fails with that
