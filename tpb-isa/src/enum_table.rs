@@ -21,5 +21,21 @@ macro_rules! enum_table {
         }
         t
     }};
+    // `enum_table!(named_x, shift, bits)`: the same for a bit-field of `bits` bits at
+    // bit `shift` of a byte: column `b` is `named_x(arch, (b >> shift) & mask)`.
+    ($named:ident, $shift:expr, $bits:expr) => {{
+        use $crate::generated::geometry::Arch;
+        let mut t = [[false; 256]; Arch::ALL.len()];
+        let mut a = 0;
+        while a < Arch::ALL.len() {
+            let mut b = 0u64;
+            while b < 256 {
+                t[a][b as usize] = $named(Arch::ALL[a], (b >> $shift) & ((1 << $bits) - 1));
+                b += 1;
+            }
+            a += 1;
+        }
+        t
+    }};
 }
 pub(crate) use enum_table;

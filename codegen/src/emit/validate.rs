@@ -342,6 +342,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     // One table of enum leaves per distinct layout, a copy per generation (each leaf's
     // value table row resolved for it); `leaves(kind, arch)` picks it.
     let mut used: BTreeSet<EnumId> = BTreeSet::new();
+    let mut sub_rows: BTreeSet<(EnumId, u32, u32)> = BTreeSet::new();
     let mut tables: Vec<TokenStream> = Vec::new();
     let mut kind_arms = Vec::new();
     for (ai, arm) in model.arms.iter().enumerate() {
@@ -354,6 +355,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 continue;
             }
             used.extend(ls.iter().map(|x| x.enum_id));
+            sub_rows.extend(ls.iter().filter_map(in_byte));
             let t = format_ident!("LEAVES_{}_{}", ai, li);
             let rows = ls.iter().map(|x| leaf_row(model, x));
             let doc = format!(
@@ -408,10 +410,12 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     }
     let pre = layout_leaves(model, record, &record.preamble);
     used.extend(pre.iter().map(|l| l.enum_id));
+    sub_rows.extend(pre.iter().filter_map(in_byte));
+    let sub_rows: Vec<TokenStream> = sub_rows.into_iter().map(|k| rows_static(model, k)).collect();
     let pre_rows = pre.iter().map(|x| leaf_row(model, x));
     let n_pre = usize_lit(pre.len() as u32);
     let named_fns = used.iter().map(|&e| named_fn(model, e));
-    let table_use = if used.iter().any(|&e| model[e].width == Prim::U8) {
+    let table_use = if used.iter().any(|&e| model[e].width == Prim::U8) || !sub_rows.is_empty() {
         quote! { use crate::enum_table::enum_table; }
     } else {
         quote! {}
@@ -442,14 +446,16 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub bits: u8,
             /// The value test of the field's enum.
             pub check: &'static EnumCheck,
-            /// The row of `check`'s value table for the generation of the leaf list this
-            /// leaf is in, when the field is one whole byte of a byte-wide enum (a field,
-            /// or a bit-field that is a byte of its word): the validator's hot path reads
-            /// the byte and tests one flag. Any other leaf has the empty row, which no
-            /// byte passes, so the hot path hands it to the full test.
+            /// Whether each value of the leaf's byte passes, on the generation of the
+            /// leaf list this leaf is in, when the field lies in one byte (a byte of a
+            /// byte-wide enum, or a bit-field inside one byte): the validator's hot path
+            /// reads the byte and tests one flag. Any other leaf has the empty row, which
+            /// no byte passes, so the hot path hands it to the full test.
             byte_row: &'static [bool; 256],
-            /// Whether `byte_row` is the leaf's own test (not the empty row).
-            byte_path: bool,
+            /// The rows `byte_row` is taken from (one a generation), when the leaf lies
+            /// in one byte: its enum's table for a whole byte, a table of the byte's
+            /// values for a bit-field inside one.
+            byte_rows: Option<&'static [[bool; 256]; #n_arch]>,
             /// That byte's offset in the record.
             byte_at: u8,
         }
@@ -493,8 +499,18 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         impl EnumLeaf {
             /// A leaf whose byte row is not resolved yet ([`EnumLeaf::per_arch`] does).
             const fn new(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck) -> EnumLeaf {
-                let byte_path = check.table.is_some() && bits == 8 && shift % 8 == 0 && shift / 8 < width;
-                EnumLeaf { name, offset, width, shift, bits, check, byte_row: &NO_BYTE_ROW, byte_path, byte_at: offset + shift / 8 }
+                let byte_rows = match &check.table {
+                    Some(t) if bits == 8 && shift % 8 == 0 && shift / 8 < width => Some(t),
+                    _ => None,
+                };
+                EnumLeaf { name, offset, width, shift, bits, check, byte_row: &NO_BYTE_ROW, byte_rows, byte_at: offset + shift / 8 }
+            }
+
+            /// A bit-field inside one byte, with `rows`: for each generation, whether
+            /// each value of that byte holds a named value in the field's bits.
+            const fn in_byte(name: &'static str, offset: u8, width: u8, shift: u8, bits: u8, check: &'static EnumCheck, rows: &'static [[bool; 256]; #n_arch]) -> EnumLeaf {
+                let leaf = EnumLeaf::new(name, offset, width, shift, bits, check);
+                EnumLeaf { byte_rows: Some(rows), ..leaf }
             }
 
             /// A layout's leaves once per generation, each with its byte row for it.
@@ -504,8 +520,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 while a < #n_arch {
                     let mut i = 0;
                     while i < N {
-                        let check: &'static EnumCheck = leaves[i].check;
-                        if let (true, Some(t)) = (leaves[i].byte_path, &check.table) {
+                        if let Some(t) = leaves[i].byte_rows {
                             out[a][i].byte_row = &t[a];
                         }
                         i += 1;
@@ -557,6 +572,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         static PREAMBLE_LEAVES: [[EnumLeaf; #n_pre]; #n_arch] = EnumLeaf::per_arch([#(#pre_rows),*]);
 
         #(#tables)*
+        #(#sub_rows)*
 
         /// The enum-typed fields of an arm's layout on a generation.
         #[must_use]
@@ -620,10 +636,10 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 if l.byte_row[usize::from(v)] {
                     continue;
                 }
-                // Not passed by its byte row: a leaf on the byte path fails with that
-                // byte, any other takes the full test.
-                let value = if l.byte_path {
-                    u64::from(v)
+                // Not passed by its byte row: a leaf in one byte fails with the value
+                // of its bits there, any other takes the full test.
+                let value = if l.byte_rows.is_some() {
+                    (u64::from(v) >> (l.shift % 8)) & ((1u64 << l.bits) - 1)
                 } else {
                     let value = l.value(record);
                     if l.holds(arch, value) {
@@ -676,7 +692,44 @@ fn leaf_row(model: &Model, l: &Leaf) -> TokenStream {
     let name = &l.name;
     let (off, w, sh, bits) =
         (usize_lit(l.offset), usize_lit(l.width), usize_lit(l.shift), usize_lit(l.bits));
-    quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, &#check) }
+    match in_byte(l) {
+        Some(key) => {
+            let rows = rows_ident(model, key);
+            quote! { EnumLeaf::in_byte(#name, #off, #w, #sh, #bits, &#check, &#rows) }
+        }
+        None => quote! { EnumLeaf::new(#name, #off, #w, #sh, #bits, &#check) },
+    }
+}
+
+/// A bit-field narrower than a byte that lies inside one byte: its enum, its lowest
+/// bit in that byte and its width, which key the table of that byte's values.
+fn in_byte(l: &Leaf) -> Option<(EnumId, u32, u32)> {
+    let at = l.shift % 8;
+    (l.bits < 8 && at + l.bits <= 8 && l.shift / 8 < l.width).then_some((l.enum_id, at, l.bits))
+}
+
+fn rows_ident(model: &Model, (e, at, bits): (EnumId, u32, u32)) -> Ident {
+    format_ident!("ROWS_{}_{}_{}", names::const_str(&model[e].name), at, bits)
+}
+
+/// `static ROWS_X_AT_BITS`: for each generation and byte value, whether bits
+/// `at..at + bits` of the byte hold a value of `X` (from its `named_x` test).
+fn rows_static(model: &Model, key: (EnumId, u32, u32)) -> TokenStream {
+    let rows = rows_ident(model, key);
+    let f = named_ident(model, key.0);
+    let (at, bits) = (usize_lit(key.1), usize_lit(key.2));
+    let n_arch = usize_lit(model.arch_ids().count() as u32);
+    let doc = format!(
+        " Whether bits {}..{} of a byte hold a value of `{}` the spec names and makes \
+         available, per generation and byte value.",
+        key.1,
+        key.1 + key.2,
+        model[key.0].name
+    );
+    quote! {
+        #[doc = #doc]
+        static #rows: [[bool; 256]; #n_arch] = enum_table!(#f, #at, #bits);
+    }
 }
 
 fn named_ident(model: &Model, e: EnumId) -> Ident {

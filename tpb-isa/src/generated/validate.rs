@@ -251,14 +251,16 @@ pub struct EnumLeaf {
     pub bits: u8,
     /// The value test of the field's enum.
     pub check: &'static EnumCheck,
-    /// The row of `check`'s value table for the generation of the leaf list this
-    /// leaf is in, when the field is one whole byte of a byte-wide enum (a field,
-    /// or a bit-field that is a byte of its word): the validator's hot path reads
-    /// the byte and tests one flag. Any other leaf has the empty row, which no
-    /// byte passes, so the hot path hands it to the full test.
+    /// Whether each value of the leaf's byte passes, on the generation of the
+    /// leaf list this leaf is in, when the field lies in one byte (a byte of a
+    /// byte-wide enum, or a bit-field inside one byte): the validator's hot path
+    /// reads the byte and tests one flag. Any other leaf has the empty row, which
+    /// no byte passes, so the hot path hands it to the full test.
     byte_row: &'static [bool; 256],
-    /// Whether `byte_row` is the leaf's own test (not the empty row).
-    byte_path: bool,
+    /// The rows `byte_row` is taken from (one a generation), when the leaf lies
+    /// in one byte: its enum's table for a whole byte, a table of the byte's
+    /// values for a bit-field inside one.
+    byte_rows: Option<&'static [[bool; 256]; 4]>,
     /// That byte's offset in the record.
     byte_at: u8,
 }
@@ -309,8 +311,10 @@ impl EnumLeaf {
         bits: u8,
         check: &'static EnumCheck,
     ) -> EnumLeaf {
-        let byte_path = check.table.is_some() && bits == 8 && shift % 8 == 0
-            && shift / 8 < width;
+        let byte_rows = match &check.table {
+            Some(t) if bits == 8 && shift % 8 == 0 && shift / 8 < width => Some(t),
+            _ => None,
+        };
         EnumLeaf {
             name,
             offset,
@@ -319,8 +323,26 @@ impl EnumLeaf {
             bits,
             check,
             byte_row: &NO_BYTE_ROW,
-            byte_path,
+            byte_rows,
             byte_at: offset + shift / 8,
+        }
+    }
+
+    /// A bit-field inside one byte, with `rows`: for each generation, whether
+    /// each value of that byte holds a named value in the field's bits.
+    const fn in_byte(
+        name: &'static str,
+        offset: u8,
+        width: u8,
+        shift: u8,
+        bits: u8,
+        check: &'static EnumCheck,
+        rows: &'static [[bool; 256]; 4],
+    ) -> EnumLeaf {
+        let leaf = EnumLeaf::new(name, offset, width, shift, bits, check);
+        EnumLeaf {
+            byte_rows: Some(rows),
+            ..leaf
         }
     }
 
@@ -331,8 +353,7 @@ impl EnumLeaf {
         while a < 4 {
             let mut i = 0;
             while i < N {
-                let check: &'static EnumCheck = leaves[i].check;
-                if let (true, Some(t)) = (leaves[i].byte_path, &check.table) {
+                if let Some(t) = leaves[i].byte_rows {
                     out[a][i].byte_row = &t[a];
                 }
                 i += 1;
@@ -556,9 +577,33 @@ static LEAVES_19_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
 static LEAVES_20_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, &CHECK_WAIT_MODE),
-    EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, &CHECK_DMA_ENGINE_COUNT),
-    EnumLeaf::new("addr_mode.src_addr_mode", 12, 1, 0, 4, &CHECK_DMA_ADDR_MODE),
-    EnumLeaf::new("addr_mode.dst_addr_mode", 12, 1, 4, 4, &CHECK_DMA_ADDR_MODE),
+    EnumLeaf::in_byte(
+        "dma_engines.engine_count",
+        10,
+        1,
+        5,
+        2,
+        &CHECK_DMA_ENGINE_COUNT,
+        &ROWS_DMA_ENGINE_COUNT_5_2,
+    ),
+    EnumLeaf::in_byte(
+        "addr_mode.src_addr_mode",
+        12,
+        1,
+        0,
+        4,
+        &CHECK_DMA_ADDR_MODE,
+        &ROWS_DMA_ADDR_MODE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "addr_mode.dst_addr_mode",
+        12,
+        1,
+        4,
+        4,
+        &CHECK_DMA_ADDR_MODE,
+        &ROWS_DMA_ADDR_MODE_4_4,
+    ),
 ]);
 
 /// The enum-typed fields of `DMA_DIRECT2D`.
@@ -585,19 +630,59 @@ static LEAVES_23_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("dtype.dtype_lo", 62, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("dtype.dtype_hi", 62, 1, 4, 4, &CHECK_DTYPE),
-    EnumLeaf::new("flags.gather_dim", 63, 1, 0, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::in_byte("dtype.dtype_lo", 62, 1, 0, 4, &CHECK_DTYPE, &ROWS_DTYPE_0_4),
+    EnumLeaf::in_byte("dtype.dtype_hi", 62, 1, 4, 4, &CHECK_DTYPE, &ROWS_DTYPE_4_4),
+    EnumLeaf::in_byte(
+        "flags.gather_dim",
+        63,
+        1,
+        0,
+        2,
+        &CHECK_INDIRECT_DIM,
+        &ROWS_INDIRECT_DIM_0_2,
+    ),
 ]);
 
 /// The enum-typed fields of `DMA_IMMEDIATE`.
 static LEAVES_24_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("wait_sema_mode", 9, 1, 0, 8, &CHECK_WAIT_MODE),
-    EnumLeaf::new("dma_engines.engine_count", 10, 1, 5, 2, &CHECK_DMA_ENGINE_COUNT),
-    EnumLeaf::new("descriptor_flags.desc0_src", 12, 1, 2, 1, &CHECK_DMA_DESC_MODE),
-    EnumLeaf::new("descriptor_flags.desc1_src", 12, 1, 3, 1, &CHECK_DMA_DESC_MODE),
-    EnumLeaf::new("descriptor_flags.desc2_src", 12, 1, 4, 1, &CHECK_DMA_DESC_MODE),
+    EnumLeaf::in_byte(
+        "dma_engines.engine_count",
+        10,
+        1,
+        5,
+        2,
+        &CHECK_DMA_ENGINE_COUNT,
+        &ROWS_DMA_ENGINE_COUNT_5_2,
+    ),
+    EnumLeaf::in_byte(
+        "descriptor_flags.desc0_src",
+        12,
+        1,
+        2,
+        1,
+        &CHECK_DMA_DESC_MODE,
+        &ROWS_DMA_DESC_MODE_2_1,
+    ),
+    EnumLeaf::in_byte(
+        "descriptor_flags.desc1_src",
+        12,
+        1,
+        3,
+        1,
+        &CHECK_DMA_DESC_MODE,
+        &ROWS_DMA_DESC_MODE_3_1,
+    ),
+    EnumLeaf::in_byte(
+        "descriptor_flags.desc2_src",
+        12,
+        1,
+        4,
+        1,
+        &CHECK_DMA_DESC_MODE,
+        &ROWS_DMA_DESC_MODE_4_1,
+    ),
 ]);
 
 /// The enum-typed fields of `DMA_INDIRECT1D`.
@@ -605,16 +690,33 @@ static LEAVES_25_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new(
+    EnumLeaf::in_byte(
         "flags.indirect_mode",
         15,
         1,
         0,
         2,
         &CHECK_INDIRECT_DMA_ADDRESSING_MODE,
+        &ROWS_INDIRECT_DMA_ADDRESSING_MODE_0_2,
     ),
-    EnumLeaf::new("flags.gather_dim", 15, 1, 4, 2, &CHECK_INDIRECT_DIM),
-    EnumLeaf::new("flags.scatter_dim", 15, 1, 6, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::in_byte(
+        "flags.gather_dim",
+        15,
+        1,
+        4,
+        2,
+        &CHECK_INDIRECT_DIM,
+        &ROWS_INDIRECT_DIM_4_2,
+    ),
+    EnumLeaf::in_byte(
+        "flags.scatter_dim",
+        15,
+        1,
+        6,
+        2,
+        &CHECK_INDIRECT_DIM,
+        &ROWS_INDIRECT_DIM_6_2,
+    ),
     EnumLeaf::new("in_dtype", 56, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 57, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("compute_op", 60, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
@@ -691,8 +793,24 @@ static LEAVES_35_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
-    EnumLeaf::new("in0_in1_dtype.dtype_lo", 14, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in0_in1_dtype.dtype_hi", 14, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_lo",
+        14,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_hi",
+        14,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 16, 1, 0, 8, &CHECK_ALU_OP),
 ]);
@@ -740,16 +858,33 @@ static LEAVES_40_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
 
 /// The enum-typed fields of `PSEUDO_DMA_EXT`.
 static LEAVES_41_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
-    EnumLeaf::new(
+    EnumLeaf::in_byte(
         "flags.indirect_mode",
         1,
         1,
         0,
         2,
         &CHECK_INDIRECT_DMA_ADDRESSING_MODE,
+        &ROWS_INDIRECT_DMA_ADDRESSING_MODE_0_2,
     ),
-    EnumLeaf::new("flags.gather_dim", 1, 1, 4, 2, &CHECK_INDIRECT_DIM),
-    EnumLeaf::new("flags.scatter_dim", 1, 1, 6, 2, &CHECK_INDIRECT_DIM),
+    EnumLeaf::in_byte(
+        "flags.gather_dim",
+        1,
+        1,
+        4,
+        2,
+        &CHECK_INDIRECT_DIM,
+        &ROWS_INDIRECT_DIM_4_2,
+    ),
+    EnumLeaf::in_byte(
+        "flags.scatter_dim",
+        1,
+        1,
+        6,
+        2,
+        &CHECK_INDIRECT_DIM,
+        &ROWS_INDIRECT_DIM_6_2,
+    ),
     EnumLeaf::new("compute_op", 3, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
 ]);
 
@@ -883,10 +1018,42 @@ static LEAVES_57_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in_imm_dtype.dtype_lo", 12, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_imm_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
-    EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in_imm_dtype.dtype_lo",
+        12,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_imm_dtype.dtype_hi",
+        12,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
+    EnumLeaf::in_byte(
+        "out0_out1_dtype.dtype_lo",
+        13,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "out0_out1_dtype.dtype_hi",
+        13,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("imm_src", 52, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
@@ -914,10 +1081,42 @@ static LEAVES_59_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("imm0_imm1_dtype.dtype_lo", 40, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("imm0_imm1_dtype.dtype_hi", 40, 1, 4, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_out_dtype.dtype_lo", 41, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_out_dtype.dtype_hi", 41, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "imm0_imm1_dtype.dtype_lo",
+        40,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "imm0_imm1_dtype.dtype_hi",
+        40,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_out_dtype.dtype_lo",
+        41,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_out_dtype.dtype_hi",
+        41,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("imm0_is_ptr", 42, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("imm1_is_ptr", 43, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("op0", 44, 1, 0, 8, &CHECK_ALU_OP),
@@ -937,8 +1136,24 @@ static LEAVES_61_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in_out_dtype.dtype_lo",
+        13,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_out_dtype.dtype_hi",
+        13,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("reduce_cmd", 14, 1, 0, 8, &CHECK_ACCUM_CMD),
     EnumLeaf::new("reduce_op", 15, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("comp_op0", 36, 1, 0, 8, &CHECK_ALU_OP),
@@ -959,8 +1174,24 @@ static LEAVES_63_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in_out_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_out_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in_out_dtype.dtype_lo",
+        13,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_out_dtype.dtype_hi",
+        13,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
 ]);
 
 /// The enum-typed fields of `S2S1D2_PE_SEED`.
@@ -977,10 +1208,42 @@ static LEAVES_65_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in0_in1_dtype.dtype_lo", 12, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
-    EnumLeaf::new("out0_out1_dtype.dtype_lo", 13, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("out0_out1_dtype.dtype_hi", 13, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_lo",
+        12,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_hi",
+        12,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
+    EnumLeaf::in_byte(
+        "out0_out1_dtype.dtype_lo",
+        13,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "out0_out1_dtype.dtype_hi",
+        13,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ]);
 
@@ -993,8 +1256,24 @@ static LEAVES_66_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op1", 37, 1, 0, 8, &CHECK_ALU_OP),
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
     EnumLeaf::new("imm0_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
-    EnumLeaf::new("in0_in1_dtype.dtype_lo", 40, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in0_in1_dtype.dtype_hi", 40, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_lo",
+        40,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_hi",
+        40,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("out_dtype", 41, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("imm0_dtype", 43, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("accumulator_cmd", 44, 1, 0, 8, &CHECK_ACCUM_CMD),
@@ -1046,8 +1325,24 @@ static LEAVES_70_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("imm_src", 12, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("scale_src", 13, 1, 0, 8, &CHECK_IMM_SRC),
     EnumLeaf::new("accumulator_cmd", 14, 1, 0, 8, &CHECK_ACCUM_CMD),
-    EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in_bias_dtype.dtype_lo",
+        32,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_bias_dtype.dtype_hi",
+        32,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
@@ -1056,8 +1351,24 @@ static LEAVES_71_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in_bias_dtype.dtype_lo", 32, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in_bias_dtype.dtype_hi", 32, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in_bias_dtype.dtype_lo",
+        32,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in_bias_dtype.dtype_hi",
+        32,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
@@ -1243,8 +1554,24 @@ static LEAVES_83_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in0_in1_dtype.dtype_lo", 60, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in0_in1_dtype.dtype_hi", 60, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_lo",
+        60,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_hi",
+        60,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("immediate_dtype", 61, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("out_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
 ]);
@@ -1254,10 +1581,42 @@ static LEAVES_84_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("immediate_out_dtype.dtype_lo", 61, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("immediate_out_dtype.dtype_hi", 61, 1, 4, 4, &CHECK_DTYPE),
-    EnumLeaf::new("imm0_imm1_src.imm0_src", 62, 1, 0, 4, &CHECK_IMM_SRC),
-    EnumLeaf::new("imm0_imm1_src.imm1_src", 62, 1, 4, 4, &CHECK_IMM_SRC),
+    EnumLeaf::in_byte(
+        "immediate_out_dtype.dtype_lo",
+        61,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "immediate_out_dtype.dtype_hi",
+        61,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
+    EnumLeaf::in_byte(
+        "imm0_imm1_src.imm0_src",
+        62,
+        1,
+        0,
+        4,
+        &CHECK_IMM_SRC,
+        &ROWS_IMM_SRC_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "imm0_imm1_src.imm1_src",
+        62,
+        1,
+        4,
+        4,
+        &CHECK_IMM_SRC,
+        &ROWS_IMM_SRC_4_4,
+    ),
 ]);
 
 /// The enum-typed fields of `S3S3D3_TT`.
@@ -1265,8 +1624,24 @@ static LEAVES_85_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
-    EnumLeaf::new("in0_in1_dtype.dtype_lo", 12, 1, 0, 4, &CHECK_DTYPE),
-    EnumLeaf::new("in0_in1_dtype.dtype_hi", 12, 1, 4, 4, &CHECK_DTYPE),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_lo",
+        12,
+        1,
+        0,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_0_4,
+    ),
+    EnumLeaf::in_byte(
+        "in0_in1_dtype.dtype_hi",
+        12,
+        1,
+        4,
+        4,
+        &CHECK_DTYPE,
+        &ROWS_DTYPE_4_4,
+    ),
     EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ]);
@@ -1445,6 +1820,52 @@ static LEAVES_100_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
+
+/// Whether bits 0..4 of a byte hold a value of `DMA_ADDR_MODE` the spec names and makes available, per generation and byte value.
+static ROWS_DMA_ADDR_MODE_0_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 0, 4);
+
+/// Whether bits 4..8 of a byte hold a value of `DMA_ADDR_MODE` the spec names and makes available, per generation and byte value.
+static ROWS_DMA_ADDR_MODE_4_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 4, 4);
+
+/// Whether bits 2..3 of a byte hold a value of `DMA_DESC_MODE` the spec names and makes available, per generation and byte value.
+static ROWS_DMA_DESC_MODE_2_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 2, 1);
+
+/// Whether bits 3..4 of a byte hold a value of `DMA_DESC_MODE` the spec names and makes available, per generation and byte value.
+static ROWS_DMA_DESC_MODE_3_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 3, 1);
+
+/// Whether bits 4..5 of a byte hold a value of `DMA_DESC_MODE` the spec names and makes available, per generation and byte value.
+static ROWS_DMA_DESC_MODE_4_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 4, 1);
+
+/// Whether bits 5..7 of a byte hold a value of `DMA_ENGINE_COUNT` the spec names and makes available, per generation and byte value.
+static ROWS_DMA_ENGINE_COUNT_5_2: [[bool; 256]; 4] = enum_table!(
+    named_dma_engine_count, 5, 2
+);
+
+/// Whether bits 0..4 of a byte hold a value of `DTYPE` the spec names and makes available, per generation and byte value.
+static ROWS_DTYPE_0_4: [[bool; 256]; 4] = enum_table!(named_dtype, 0, 4);
+
+/// Whether bits 4..8 of a byte hold a value of `DTYPE` the spec names and makes available, per generation and byte value.
+static ROWS_DTYPE_4_4: [[bool; 256]; 4] = enum_table!(named_dtype, 4, 4);
+
+/// Whether bits 0..4 of a byte hold a value of `IMM_SRC` the spec names and makes available, per generation and byte value.
+static ROWS_IMM_SRC_0_4: [[bool; 256]; 4] = enum_table!(named_imm_src, 0, 4);
+
+/// Whether bits 4..8 of a byte hold a value of `IMM_SRC` the spec names and makes available, per generation and byte value.
+static ROWS_IMM_SRC_4_4: [[bool; 256]; 4] = enum_table!(named_imm_src, 4, 4);
+
+/// Whether bits 0..2 of a byte hold a value of `INDIRECT_DIM` the spec names and makes available, per generation and byte value.
+static ROWS_INDIRECT_DIM_0_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 0, 2);
+
+/// Whether bits 4..6 of a byte hold a value of `INDIRECT_DIM` the spec names and makes available, per generation and byte value.
+static ROWS_INDIRECT_DIM_4_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 4, 2);
+
+/// Whether bits 6..8 of a byte hold a value of `INDIRECT_DIM` the spec names and makes available, per generation and byte value.
+static ROWS_INDIRECT_DIM_6_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 6, 2);
+
+/// Whether bits 0..2 of a byte hold a value of `INDIRECT_DMA_ADDRESSING_MODE` the spec names and makes available, per generation and byte value.
+static ROWS_INDIRECT_DMA_ADDRESSING_MODE_0_2: [[bool; 256]; 4] = enum_table!(
+    named_indirect_dma_addressing_mode, 0, 2
+);
 
 /// The enum-typed fields of an arm's layout on a generation.
 #[must_use]
@@ -1677,8 +2098,8 @@ pub(crate) fn check_leaves(
         if l.byte_row[usize::from(v)] {
             continue;
         }
-        let value = if l.byte_path {
-            u64::from(v)
+        let value = if l.byte_rows.is_some() {
+            (u64::from(v) >> (l.shift % 8)) & ((1u64 << l.bits) - 1)
         } else {
             let value = l.value(record);
             if l.holds(arch, value) {
