@@ -2,7 +2,9 @@
 //! built at compile time from the generated rules themselves (`plan_for`), so that the
 //! validator's checks before the fields (bitmask, availability, binding, dispatch, the
 //! layout's leaves) are one load where they were five matches. An opcode with
-//! sub-opcode bindings is marked [`Plan::BySub`] and left to the full rules.
+//! sub-opcode bindings that all read one byte is planned per value of that byte
+//! (`sub_plan_table!`, [`Plan::Sub`]); one whose bindings read different bytes is
+//! marked [`Plan::BySub`] and left to the full rules.
 
 /// What a record with a given opcode value on a given generation checks.
 #[derive(Debug)]
@@ -17,6 +19,9 @@ pub enum Plan<L: 'static> {
     NotOnArch,
     /// The rules depend on a sub-opcode byte: run them in full.
     BySub,
+    /// The rules depend on a sub-opcode byte that every sub-opcode binding of the
+    /// opcode reads: the plan for each of its values.
+    Sub(&'static SubPlan<L>),
 }
 
 impl<L> Clone for Plan<L> {
@@ -27,14 +32,117 @@ impl<L> Clone for Plan<L> {
 
 impl<L> Copy for Plan<L> {}
 
-/// `plan_table!(plan_of)`: `[[Plan<EnumLeaf>; 256]; Arch::ALL.len()]` whose row
-/// `arch as usize`, column `opcode` is `plan_of(arch, opcode)` (a `const fn`), or
-/// [`Plan::BySub`] when a binding of the opcode has a sub-opcode
-/// ([`by_sub`](crate::dispatch_table::by_sub)).
+/// The plans of one opcode value on one generation, by the value of its sub-opcode
+/// byte.
+#[derive(Debug)]
+pub struct SubPlan<L: 'static> {
+    /// The sub-opcode byte's offset in the record.
+    pub offset: u8,
+    /// The plan for each value of that byte (never [`Plan::Sub`]).
+    pub plans: [Plan<L>; 256],
+}
+
+impl<L> Clone for SubPlan<L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for SubPlan<L> {}
+
+/// How many opcode values have a binding with a sub-opcode.
+pub(crate) const fn sub_opcode_count() -> usize {
+    let by_sub = crate::dispatch_table::by_sub();
+    let (mut n, mut op) = (0, 0);
+    while op < 256 {
+        if by_sub[op] {
+            n += 1;
+        }
+        op += 1;
+    }
+    n
+}
+
+/// The opcode values that have a binding with a sub-opcode, in order, each with the
+/// offset of the byte its sub-opcode bindings read when they all read the same one
+/// (`None` when they read different bytes). `N` is [`sub_opcode_count`].
+pub(crate) const fn sub_opcodes<const N: usize>() -> [(u8, Option<u8>); N] {
+    use crate::generated::inst::BINDINGS;
+    let by_sub = crate::dispatch_table::by_sub();
+    let mut out = [(0u8, None); N];
+    let (mut k, mut op) = (0, 0);
+    while op < 256 && k < N {
+        if by_sub[op] {
+            let mut offset: Option<usize> = None;
+            let mut shared = true;
+            let mut i = 0;
+            while i < BINDINGS.len() {
+                if let (true, Some(s)) = (BINDINGS[i].opcode as usize == op, BINDINGS[i].sub) {
+                    match offset {
+                        Some(o) if o != s.offset => shared = false,
+                        _ => offset = Some(s.offset),
+                    }
+                }
+                i += 1;
+            }
+            out[k] = match offset {
+                Some(o) if shared && o < 256 => (op as u8, Some(o as u8)),
+                _ => (op as u8, None),
+            };
+            k += 1;
+        }
+        op += 1;
+    }
+    out
+}
+
+/// `sub_plan_table!(plan_for)`: `[[SubPlan<EnumLeaf>; sub_opcode_count()];
+/// Arch::ALL.len()]` whose row `arch as usize`, entry `k` holds, for the `k`-th opcode
+/// of [`sub_opcodes`] whose sub-opcode bindings read one byte, `plan_for(arch, r)` of a
+/// record `r` of that opcode and each value of that byte (a `const fn`; no other byte
+/// decides a plan of such an opcode). Entries of the other opcodes are not used.
+macro_rules! sub_plan_table {
+    ($plan_for:ident) => {{
+        use $crate::generated::geometry::Arch;
+        use $crate::validate_plan::{Plan, SubPlan};
+        const N: usize = $crate::validate_plan::sub_opcode_count();
+        const OPS: [(u8, Option<u8>); N] = $crate::validate_plan::sub_opcodes::<N>();
+        let mut t = [[SubPlan { offset: 0, plans: [Plan::BySub; 256] }; N]; Arch::ALL.len()];
+        let mut a = 0;
+        while a < Arch::ALL.len() {
+            let mut k = 0;
+            while k < N {
+                if let Some(offset) = OPS[k].1 {
+                    t[a][k].offset = offset;
+                    let mut v = 0;
+                    while v < 256 {
+                        let mut record = [0u8; RECORD_SIZE];
+                        record[DISCRIMINANT_OFFSET] = OPS[k].0;
+                        record[offset as usize] = v as u8;
+                        t[a][k].plans[v] = $plan_for(Arch::ALL[a], &record);
+                        v += 1;
+                    }
+                }
+                k += 1;
+            }
+            a += 1;
+        }
+        t
+    }};
+}
+pub(crate) use sub_plan_table;
+
+/// `plan_table!(plan_of, SUB_PLAN)`: `[[Plan<EnumLeaf>; 256]; Arch::ALL.len()]` whose
+/// row `arch as usize`, column `opcode` is `plan_of(arch, opcode)` (a `const fn`); for
+/// an opcode with a sub-opcode binding ([`by_sub`](crate::dispatch_table::by_sub)),
+/// [`Plan::Sub`] into `SUB_PLAN` (the static `sub_plan_table!` builds) when its
+/// sub-opcode bindings read one byte, else [`Plan::BySub`].
 macro_rules! plan_table {
-    ($plan_of:ident) => {{
+    ($plan_of:ident, $sub:ident) => {{
         use $crate::generated::geometry::Arch;
         use $crate::validate_plan::Plan;
+        const N: usize = $crate::validate_plan::sub_opcode_count();
+        const OPS: [(u8, Option<u8>); N] = $crate::validate_plan::sub_opcodes::<N>();
         let by_sub = $crate::dispatch_table::by_sub();
         let mut t = [[Plan::BySub; 256]; Arch::ALL.len()];
         let mut a = 0;
@@ -45,6 +153,13 @@ macro_rules! plan_table {
                     t[a][op] = $plan_of(Arch::ALL[a], op as u8);
                 }
                 op += 1;
+            }
+            let mut k = 0;
+            while k < N {
+                if OPS[k].1.is_some() {
+                    t[a][OPS[k].0 as usize] = Plan::Sub(&$sub[a][k]);
+                }
+                k += 1;
             }
             a += 1;
         }

@@ -622,8 +622,8 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 Plan::Check(leaves) => check_leaves(arch, record, leaves),
                 Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { #op_byte }),
                 Plan::NotOnArch => Err(ValidateError::NotOnArch { #op_byte, arch }),
-                // The table's entry for sub-opcode values (`plan_for` never gives it).
-                Plan::BySub => check_by_rules(arch, record),
+                // Entries for a sub-opcode byte (`plan_for` gives neither; `check` resolves `Sub`).
+                Plan::BySub | Plan::Sub(_) => check_by_rules(arch, record),
             }
         }
 
@@ -664,17 +664,27 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 fn plan_table() -> TokenStream {
     quote! {
         use crate::generated::inst::DISCRIMINANT_OFFSET;
-        use crate::validate_plan::plan_table;
+        use crate::validate_plan::{plan_table, sub_plan_table, SubPlan};
 
-        /// The rules every generation shares, planned per opcode value.
+        /// The rules every generation shares, planned per opcode value (and per value
+        /// of a sub-opcode byte).
         #[inline]
         fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-            apply(PLAN[arch as usize][record[DISCRIMINANT_OFFSET] as usize], arch, record)
+            let plan = match PLAN[arch as usize][record[DISCRIMINANT_OFFSET] as usize] {
+                Plan::Sub(s) => s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])],
+                plan => plan,
+            };
+            apply(plan, arch, record)
         }
 
         /// What [`check_by_rules`] checks before the fields, per generation and opcode
-        /// value (sub-opcode values aside).
-        static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of);
+        /// value.
+        static PLAN: [[Plan<EnumLeaf>; 256]; Arch::ALL.len()] = plan_table!(plan_of, SUB_PLAN);
+
+        /// The same per value of the sub-opcode byte, for an opcode value whose
+        /// sub-opcode bindings read one byte.
+        static SUB_PLAN: [[SubPlan<EnumLeaf>; crate::validate_plan::sub_opcode_count()]; Arch::ALL.len()] =
+            sub_plan_table!(plan_for);
 
         /// [`plan_for`] a record of opcode value `opcode` whose arm does not depend on a
         /// sub-opcode (so no other byte matters).
