@@ -7,20 +7,9 @@
 /// column `v` is `named_x(arch, v)`; `named_x` is a `const fn`. A byte a value, not a
 /// bit: the validator's test is then one compare with memory.
 macro_rules! enum_table {
-    ($named:ident) => {{
-        use $crate::generated::geometry::Arch;
-        let mut t = [[false; 256]; Arch::ALL.len()];
-        let mut a = 0;
-        while a < Arch::ALL.len() {
-            let mut v = 0u64;
-            while v < 256 {
-                t[a][v as usize] = $named(Arch::ALL[a], v);
-                v += 1;
-            }
-            a += 1;
-        }
-        t
-    }};
+    ($named:ident) => {
+        $crate::enum_table::enum_table!($named, 0, 8)
+    };
     // `enum_table!(named_x, shift, bits)`: the same for a bit-field of `bits` bits at
     // bit `shift` of a byte: column `b` is `named_x(arch, (b >> shift) & mask)`.
     ($named:ident, $shift:expr, $bits:expr) => {{
