@@ -182,8 +182,8 @@ mod tests {
         *seed
     }
 
-    /// The leaf loop's fast path (one byte, one bit; for a marker byte too, the top
-    /// byte of its word) answers as each leaf's own value and test, error for error:
+    /// The leaf loop's fast path (the leaf's byte against its row: a whole byte, or a
+    /// bit-field inside one) answers as each leaf's own value and test, error for error:
     /// for every arm, generation and leaf, every value of each of the leaf's bytes
     /// over random small payloads.
     #[test]
