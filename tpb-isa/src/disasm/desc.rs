@@ -1,6 +1,7 @@
 //! The descriptor types of the text form. `cargo xtask gen` writes one table per arm
-//! layout, enum, operand type and union (`generated::disasm`); the printer and the
-//! assembler walk them, so neither knows any arm by name.
+//! layout, enum, operand type and union (`generated::disasm`). The assembler walks
+//! them; the printer runs one generated function per arm that takes each row of its
+//! layout table in turn (the walk unrolled), so no hand-written code knows an arm.
 
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
@@ -19,19 +20,43 @@ pub struct EnumDesc {
     pub by_value: &'static [(u64, &'static str)],
     /// `(name, value)` sorted by name.
     pub by_name: &'static [(&'static str, u64)],
+    /// The index in `by_value` of each value below 256, [`NO_NAME`] where none: the
+    /// printer names a byte with one load, where a search of a sparse enum cost a
+    /// mispredicted branch per step.
+    by_byte: [u16; 256],
 }
 
+/// A value below 256 that an enum does not name, in [`EnumDesc`]'s byte index.
+const NO_NAME: u16 = u16::MAX;
+
 impl EnumDesc {
+    /// A table row: `by_value` sorted by value without repeats, `by_name` by name.
+    #[must_use]
+    pub const fn new(
+        name: &'static str,
+        width: u8,
+        by_value: &'static [(u64, &'static str)],
+        by_name: &'static [(&'static str, u64)],
+    ) -> EnumDesc {
+        let mut by_byte = [NO_NAME; 256];
+        let mut i = 0;
+        while i < by_value.len() && i < NO_NAME as usize {
+            let v = by_value[i].0;
+            if v < 256 && by_byte[v as usize] == NO_NAME {
+                by_byte[v as usize] = i as u16;
+            }
+            i += 1;
+        }
+        EnumDesc { name, width, by_value, by_name, by_byte }
+    }
+
     /// The name of `v`, if the spec names it.
     #[must_use]
     #[inline]
     pub fn name_of(&self, v: u64) -> Option<&'static str> {
-        // Most enums number their values from 0 without gaps: one probe finds the name,
-        // and one more rejects a value past the last.
-        match self.by_value.get(v as usize) {
-            Some(&(x, name)) if x == v => return Some(name),
-            None if self.by_value.last().is_none_or(|&(x, _)| v > x) => return None,
-            _ => {}
+        if v < 256 {
+            let i = self.by_byte[v as usize];
+            return self.by_value.get(usize::from(i)).map(|&(_, n)| n);
         }
         let i = self.by_value.binary_search_by_key(&v, |(x, _)| *x).ok()?;
         Some(self.by_value[i].1)
@@ -83,23 +108,27 @@ pub struct BitDesc {
     pub hi: u8,
     /// What the bits hold.
     pub kind: BitKind,
+    /// `mask()`, kept so that the printer does not compute it per value.
+    mask: u64,
 }
 
 impl BitDesc {
     /// A table row.
     #[must_use]
     pub const fn new(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
-        BitDesc { name, lo, hi, kind }
+        BitDesc { name, lo, hi, kind, mask: ones(hi - lo) << lo }
     }
 
     /// The field's mask in place.
     #[must_use]
+    #[inline]
     pub const fn mask(&self) -> u64 {
-        ones(self.hi - self.lo) << self.lo
+        self.mask
     }
 
     /// The field's value in `v`.
     #[must_use]
+    #[inline]
     pub const fn get(&self, v: u64) -> u64 {
         (v & self.mask()) >> self.lo
     }
@@ -375,7 +404,7 @@ pub const fn f(
 /// A bit-field row of a generated table.
 #[must_use]
 pub const fn bit(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
-    BitDesc { name, lo, hi, kind }
+    BitDesc::new(name, lo, hi, kind)
 }
 
 /// The text form of one arm.
@@ -516,7 +545,7 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{same, target, MNEMONICS};
+    use super::{same, target, EnumDesc, Kind, ARMS, MNEMONICS};
 
     #[test]
     fn every_mnemonic_is_found_and_nothing_else() {
@@ -554,6 +583,34 @@ mod tests {
         for a in names {
             for b in names {
                 assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    /// `name_of` by a search of `by_value`, as the index must answer.
+    fn searched(e: &EnumDesc, v: u64) -> Option<&'static str> {
+        e.by_value.iter().find(|(x, _)| *x == v).map(|&(_, n)| n)
+    }
+
+    #[test]
+    fn an_enum_names_a_value_as_a_search_of_its_values_does() {
+        static SPARSE: EnumDesc = EnumDesc::new(
+            "SPARSE",
+            2,
+            &[(0x3, "A"), (0x80, "B"), (0xFF, "C"), (0x100, "D"), (0xC000, "E")],
+            &[("A", 0x3), ("B", 0x80), ("C", 0xFF), ("D", 0x100), ("E", 0xC000)],
+        );
+        static EMPTY: EnumDesc = EnumDesc::new("EMPTY", 1, &[], &[]);
+        let check = |e: &EnumDesc| {
+            for v in (0..0x300).chain([0xC000, 0xFFFF, u64::MAX]) {
+                assert_eq!(e.name_of(v), searched(e, v), "{} {v:#x}", e.name);
+            }
+        };
+        check(&SPARSE);
+        check(&EMPTY);
+        for leaf in ARMS.iter().flat_map(|a| a.layouts).flat_map(|l| l.leaves()) {
+            if let Kind::Enum(e) = leaf.kind {
+                check(e);
             }
         }
     }

@@ -32,8 +32,8 @@
 mod asm;
 pub mod desc;
 mod error;
-mod line;
-mod print;
+pub(crate) mod line;
+pub(crate) mod print;
 #[cfg(test)]
 mod tests;
 

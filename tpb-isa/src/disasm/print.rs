@@ -2,10 +2,10 @@
 
 use core::fmt::{self, Write};
 
-use super::desc::{ArmText, BitKind, BitsDesc, FieldDesc, Kind, Role, Target, UnionDesc};
+use super::desc::{ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, Role, Target, UnionDesc};
 use super::line::Line;
 use crate::generated::arms::ArmKind;
-use crate::generated::disasm::{MNEMONICS, OPAQUE};
+use crate::generated::disasm::{MNEMONICS, OPAQUE, PRINTERS};
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{dispatch, Binding, Inst, RECORD_SIZE};
 use crate::generated::opcode::Opcode;
@@ -34,7 +34,7 @@ fn sign_extend(v: u64, w: usize) -> i64 {
 }
 
 /// Decimal below 256, `0x` hex above.
-#[inline]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_num(o: &mut Line<'_>, v: u64) {
     if v < 0x100 {
         o.dec(v);
@@ -58,6 +58,7 @@ fn write_enum_value(o: &mut Line<'_>, e: &super::desc::EnumDesc, v: u64) {
     }
 }
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_bit(o: &mut Line<'_>, kind: BitKind, v: u64) {
     match kind {
         BitKind::Uint => write_num(o, v),
@@ -71,43 +72,43 @@ fn write_bit(o: &mut Line<'_>, kind: BitKind, v: u64) {
 /// selector implied by the form's name), and any bit no field explains.
 fn write_bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
     let alt = d.form_of(v);
-    let skip = alt.and_then(|a| a.select).map(|s| s.field as usize);
+    let skip = alt.and_then(|a| a.select).map_or(usize::MAX, |s| s.field as usize);
     if let Some(a) = alt {
         o.str(a.name);
     }
     o.byte(b'{');
     let mut mask = 0u64;
     let mut first = true;
-    let own = alt.map_or(&[][..], |a| a.fields);
-    for (i, bit) in
-        d.fields.iter().enumerate().map(|(i, b)| (Some(i), b)).chain(own.iter().map(|b| (None, b)))
-    {
-        if i.is_some() && i == skip {
-            continue;
+    for (i, bit) in d.fields.iter().enumerate() {
+        if i != skip {
+            mask |= bit.mask();
+            write_bit_field(o, bit, v, &mut first);
         }
+    }
+    for bit in alt.map_or(&[][..], |a| a.fields) {
         mask |= bit.mask();
-        let x = bit.get(v);
-        if x == 0 {
-            continue;
-        }
-        if !first {
-            o.byte(b',');
-        }
-        first = false;
-        o.str(bit.name);
-        o.byte(b'=');
-        write_bit(o, bit.kind, x);
+        write_bit_field(o, bit, v, &mut first);
     }
     let pinned = alt.map_or(0, |a| d.selector_bits(a));
     let rest = (v & !mask) ^ (pinned & !mask);
     if rest != 0 {
-        if !first {
-            o.byte(b',');
-        }
-        o.str("rest=");
+        let sep = (!first).then_some(b',');
+        o.label(sep, "rest");
         write_hex_num(o, rest);
     }
     o.byte(b'}');
+}
+
+/// `name=value` of one bit-field of `v` unless it is zero, after a comma unless `first`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_bit_field(o: &mut Line<'_>, bit: &BitDesc, v: u64, first: &mut bool) {
+    let x = bit.get(v);
+    if x == 0 {
+        return;
+    }
+    o.label((!*first).then_some(b','), bit.name);
+    *first = false;
+    write_bit(o, bit.kind, x);
 }
 
 fn write_f32(o: &mut Line<'_>, bits: u32) {
@@ -127,36 +128,62 @@ fn write_union(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) {
     o.byte(b'}');
 }
 
+/// `[a,b,...]`: the integers of `W` bytes in `b`, signed when `SIGNED`. One copy per
+/// width, out of line: the common arrays cost one call and no test of their kind.
+#[inline(never)]
+fn write_items<const W: usize, const SIGNED: bool>(o: &mut Line<'_>, b: &[u8]) {
+    o.byte(b'[');
+    for (i, x) in b.chunks_exact(W).enumerate() {
+        if i > 0 {
+            o.byte(b',');
+        }
+        if SIGNED {
+            write_int(o, x, W as u8);
+        } else {
+            write_num(o, read_uint(x));
+        }
+    }
+    o.byte(b']');
+}
+
+/// `[a,b,...]`: `n` values of `k` read from `b`.
+fn write_array(o: &mut Line<'_>, arch: Arch, k: &Kind, n: u8, b: &[u8]) {
+    o.byte(b'[');
+    let s = k.size();
+    for i in 0..n as usize {
+        if i > 0 {
+            o.byte(b',');
+        }
+        let x = &b[i * s..(i + 1) * s];
+        match *k {
+            Kind::Uint(_) => write_num(o, read_uint(x)),
+            Kind::Int(w) => write_int(o, x, w),
+            _ => write_value(o, arch, k, x),
+        }
+    }
+    o.byte(b']');
+}
+
+/// A signed integer of `w` bytes: `-` and the magnitude.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_int(o: &mut Line<'_>, b: &[u8], w: u8) {
+    let v = sign_extend(read_uint(b), w as usize);
+    if v < 0 {
+        o.byte(b'-');
+    }
+    write_num(o, v.unsigned_abs());
+}
+
 /// Write one value of `kind` read from `b` (exactly `kind.size()` bytes).
 fn write_value(o: &mut Line<'_>, arch: Arch, kind: &Kind, b: &[u8]) {
     match *kind {
         Kind::Uint(_) => write_num(o, read_uint(b)),
-        Kind::Int(w) => {
-            let v = sign_extend(read_uint(b), w as usize);
-            if v < 0 {
-                o.byte(b'-');
-            }
-            write_num(o, v.unsigned_abs());
-        }
+        Kind::Int(w) => write_int(o, b, w),
         Kind::F32 => write_f32(o, read_uint(b) as u32),
         Kind::Enum(e) => write_enum_value(o, e, read_uint(b)),
         Kind::Bits(d) => write_bits(o, d, read_uint(b)),
         Kind::Union(u) => write_union(o, arch, u, b),
-        Kind::Array(k, n) => {
-            o.byte(b'[');
-            let s = k.size();
-            for i in 0..n as usize {
-                if i > 0 {
-                    o.byte(b',');
-                }
-                let x = &b[i * s..(i + 1) * s];
-                match *k {
-                    Kind::Uint(_) => write_num(o, read_uint(x)),
-                    _ => write_value(o, arch, k, x),
-                }
-            }
-            o.byte(b']');
-        }
+        Kind::Array(k, n) => write_array(o, arch, k, n, b),
         Kind::Str(_) => {
             let end = b.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
             o.byte(b'"');
@@ -203,6 +230,74 @@ fn shown(b: &[u8], implied: Option<u64>) -> bool {
     }
 }
 
+/// Write `field` of `bytes` with `sep` before it (when `Some`) unless it is hidden: zero,
+/// or what the binding implies. Whether it was written.
+///
+/// Inlined into each caller: the generated printers call it once per leaf with a
+/// constant row, so the row's offset, kind and name fold into straight-line code.
+/// Here and on the small writers it calls, `inline(always)` holds in optimized builds
+/// only: a debug build keeps the calls and compiles in half the time.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_leaf(
+    o: &mut Line<'_>,
+    arch: Arch,
+    bytes: &[u8],
+    binding: Option<&Binding>,
+    field: &FieldDesc,
+    sep: Option<u8>,
+) -> bool {
+    let Some(b) = bytes.get(field.range()) else { return false };
+    let implied = implied(binding, field);
+    // Integers and enums (most fields): read once, for the test and the text.
+    let scalar = match field.kind {
+        Kind::Uint(w) if w <= 8 => Some(read_uint(b)),
+        Kind::Enum(e) if e.width <= 8 => Some(read_uint(b)),
+        _ => None,
+    };
+    match scalar {
+        Some(v) if v == implied.unwrap_or(0) => return false,
+        None if !shown(b, implied) => return false,
+        _ => {}
+    }
+    if field.name.is_empty() {
+        if let Some(sep) = sep {
+            o.byte(sep);
+        }
+    } else {
+        o.label(sep, field.name);
+    }
+    match (scalar, field.kind) {
+        (Some(v), Kind::Enum(e)) => write_enum_value(o, e, v),
+        (Some(v), _) => write_num(o, v),
+        (None, Kind::Array(Kind::Uint(1), _)) => write_items::<1, false>(o, b),
+        (None, Kind::Array(Kind::Uint(2), _)) => write_items::<2, false>(o, b),
+        (None, Kind::Array(Kind::Uint(4), _)) => write_items::<4, false>(o, b),
+        (None, Kind::Array(Kind::Int(1), _)) => write_items::<1, true>(o, b),
+        (None, Kind::Array(Kind::Int(2), _)) => write_items::<2, true>(o, b),
+        (None, Kind::Array(Kind::Int(4), _)) => write_items::<4, true>(o, b),
+        (None, Kind::Array(k, n)) => write_array(o, arch, k, n, b),
+        (None, Kind::Bits(d)) => write_bits(o, d, read_uint(b)),
+        (None, kind) => write_value(o, arch, &kind, b),
+    }
+    true
+}
+
+/// Write one leaf of a layout, after a space, unless it is hidden. The generated
+/// printers (`generated::disasm::PRINTERS`) call it once per row of a layout's table.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn leaf(
+    o: &mut Line<'_>,
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+    binding: Option<&Binding>,
+    field: &FieldDesc,
+) {
+    write_leaf(o, arch, record, binding, field, Some(b' '));
+}
+
+/// A layout's printer: the shown leaves of `record`, each after a space.
+pub(crate) type Printer = fn(&mut Line<'_>, Arch, &[u8; RECORD_SIZE], Option<&'static Binding>);
+
 /// Write `fields` of `record` (`name=value` joined by `sep`, a leading `sep` before
 /// each when `sep` is a space), skipping what the binding implies.
 fn write_fields<'a>(
@@ -215,31 +310,9 @@ fn write_fields<'a>(
 ) {
     let mut first = true;
     for field in fields {
-        let Some(b) = record.get(field.range()) else { continue };
-        let implied = implied(binding, field);
-        // Integers and enums (most fields): read once, for the test and the text.
-        let scalar = match field.kind {
-            Kind::Uint(w) if w <= 8 => Some(read_uint(b)),
-            Kind::Enum(e) if e.width <= 8 => Some(read_uint(b)),
-            _ => None,
-        };
-        match scalar {
-            Some(v) if v == implied.unwrap_or(0) => continue,
-            None if !shown(b, implied) => continue,
-            _ => {}
-        }
-        if sep == b' ' || !first {
-            o.byte(sep);
-        }
-        first = false;
-        if !field.name.is_empty() {
-            o.str(field.name);
-            o.byte(b'=');
-        }
-        match (scalar, field.kind) {
-            (Some(v), Kind::Enum(e)) => write_enum_value(o, e, v),
-            (Some(v), _) => write_num(o, v),
-            (None, kind) => write_value(o, arch, &kind, b),
+        let lead = (sep == b' ' || !first).then_some(sep);
+        if write_leaf(o, arch, record, binding, field, lead) {
+            first = false;
         }
     }
 }
@@ -256,7 +329,7 @@ fn arm_line(o: &mut Line<'_>, kind: ArmKind, arch: Arch, record: &[u8; RECORD_SI
     let arm = ArmText::of(kind);
     let binding = arm.binding_for(record);
     o.str(binding.map_or(arm.mnemonic, |b| b.mnemonic));
-    write_fields(o, arch, arm.layout(arch).leaves(), record, binding, b' ');
+    PRINTERS[kind as usize](o, arch, record, binding);
 }
 
 /// Write `record` read as the arm `kind` in the layout of `arch`: the mnemonic of the
@@ -397,5 +470,48 @@ impl Inst {
     #[must_use]
     pub fn text(&self, arch: Arch) -> Text<'_> {
         Text { inst: self, arch }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disasm::tests::Buf;
+    use crate::generated::inst::BINDINGS;
+
+    /// The text `print` writes.
+    fn text(print: impl FnOnce(&mut Line<'_>)) -> Buf {
+        let mut buf = Buf::new();
+        with_line(&mut buf, print).unwrap();
+        buf
+    }
+
+    #[test]
+    fn each_printer_prints_what_the_walk_of_its_layout_table_prints() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for arch in Arch::ALL {
+            for arm in crate::generated::disasm::ARMS.iter() {
+                let bindings = arm.bindings.iter().map(|&i| Some(&BINDINGS[i as usize]));
+                for binding in bindings.chain([None]) {
+                    for round in 0..48 {
+                        let mut r = [0u8; RECORD_SIZE];
+                        for b in r.iter_mut() {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            // Zero bytes hide fields; a third of them are zero, and every
+                            // fourth record is all zero but its last byte.
+                            *b = if x % 3 == 0 || round % 4 == 0 { 0 } else { x as u8 };
+                        }
+                        r[RECORD_SIZE - 1] |= 1;
+                        let layout = arm.layout(arch);
+                        let walked =
+                            text(|o| write_fields(o, arch, layout.leaves(), &r, binding, b' '));
+                        let printed = text(|o| PRINTERS[arm.kind as usize](o, arch, &r, binding));
+                        assert_eq!(walked.as_str(), printed.as_str(), "{} on {arch:?}", arm.name);
+                    }
+                }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ use crate::generated::geometry::Arch;
 use crate::generated::inst::{Inst, RECORD_SIZE};
 
 /// A fixed buffer that a line is written into (the crate is `no_std`).
-struct Buf {
+pub(super) struct Buf {
     b: [u8; 4096],
     n: usize,
 }
@@ -22,13 +22,17 @@ impl fmt::Write for Buf {
 }
 
 impl Buf {
+    pub(super) fn new() -> Buf {
+        Buf { b: [0; 4096], n: 0 }
+    }
+
     fn of(arch: Arch, r: &[u8; RECORD_SIZE]) -> Buf {
         let mut b = Buf { b: [0; 4096], n: 0 };
         write_record(&mut b, arch, r).unwrap();
         b
     }
 
-    fn as_str(&self) -> &str {
+    pub(super) fn as_str(&self) -> &str {
         core::str::from_utf8(&self.b[..self.n]).unwrap()
     }
 }

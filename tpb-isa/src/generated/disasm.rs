@@ -8,36 +8,35 @@ use crate::disasm::desc::{
     Target, UnionDesc, ViewDesc, ViewSelect,
 };
 
+use crate::disasm::line::Line;
+use crate::disasm::print::{leaf, Printer};
 use crate::facts::Confidence::{Certain, Medium, Inferred};
 use crate::generated::arms::ArmKind;
-static ENUM_ACCUM_CMD: EnumDesc = EnumDesc {
-    name: "ACCUM_CMD",
-    width: 1,
-    by_value: &[
+use crate::generated::geometry::Arch;
+use crate::generated::inst::{Binding, RECORD_SIZE};
+static ENUM_ACCUM_CMD: EnumDesc = EnumDesc::new(
+    "ACCUM_CMD",
+    1,
+    &[
         (0x0, "IDLE"),
         (0x1, "ZERO"),
         (0x2, "ACCUMULATE"),
         (0x3, "ZERO_ACCUMULATE"),
         (0x4, "LOAD_ACCUMULATE"),
     ],
-    by_name: &[
+    &[
         ("ACCUMULATE", 0x2),
         ("IDLE", 0x0),
         ("LOAD_ACCUMULATE", 0x4),
         ("ZERO", 0x1),
         ("ZERO_ACCUMULATE", 0x3),
     ],
-};
-static ENUM_ACTIVE_ROW_MODE: EnumDesc = EnumDesc {
-    name: "ACTIVE_ROW_MODE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_ADDR4MARKER: EnumDesc = EnumDesc {
-    name: "ADDR4MARKER",
-    width: 1,
-    by_value: &[
+);
+static ENUM_ACTIVE_ROW_MODE: EnumDesc = EnumDesc::new("ACTIVE_ROW_MODE", 1, &[], &[]);
+static ENUM_ADDR4MARKER: EnumDesc = EnumDesc::new(
+    "ADDR4MARKER",
+    1,
+    &[
         (0x0, "IMM"),
         (0x1, "MXTENSOR_V2"),
         (0x20, "INDIRECT_IMM"),
@@ -45,7 +44,7 @@ static ENUM_ADDR4MARKER: EnumDesc = EnumDesc {
         (0x80, "ADDR_REG"),
         (0xC0, "ADDR_SHAPE_REG"),
     ],
-    by_name: &[
+    &[
         ("ADDR_REG", 0x80),
         ("ADDR_SHAPE_REG", 0xC0),
         ("IMM", 0x0),
@@ -53,17 +52,17 @@ static ENUM_ADDR4MARKER: EnumDesc = EnumDesc {
         ("MXTENSOR_V2", 0x1),
         ("SHAPE_REG", 0x40),
     ],
-};
-static ENUM_AFFINE_SELECT_CMP: EnumDesc = EnumDesc {
-    name: "AFFINE_SELECT_CMP",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_ALU_OP: EnumDesc = EnumDesc {
-    name: "ALU_OP",
-    width: 1,
-    by_value: &[
+);
+static ENUM_AFFINE_SELECT_CMP: EnumDesc = EnumDesc::new(
+    "AFFINE_SELECT_CMP",
+    1,
+    &[],
+    &[],
+);
+static ENUM_ALU_OP: EnumDesc = EnumDesc::new(
+    "ALU_OP",
+    1,
+    &[
         (0x0, "BYPASS"),
         (0x1, "BITWISE_NOT"),
         (0x2, "ARITH_SHIFT_LEFT"),
@@ -130,7 +129,7 @@ static ENUM_ALU_OP: EnumDesc = EnumDesc {
         (0xE0, "AMAX_UINT"),
         (0xE1, "AMIN_UINT"),
     ],
-    by_name: &[
+    &[
         ("ABSOLUTE_DIFF", 0x17),
         ("ABSOLUTE_VALUE", 0x19),
         ("ABS_DIFF_INT", 0xCD),
@@ -197,35 +196,25 @@ static ENUM_ALU_OP: EnumDesc = EnumDesc {
         ("SUBTRACT_INT", 0xC6),
         ("SYMMETRIC_CLAMP", 0x24),
     ],
-};
-static ENUM_BG_XPOSE_MODE: EnumDesc = EnumDesc {
-    name: "BG_XPOSE_MODE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_BR_CMP_OP: EnumDesc = EnumDesc {
-    name: "BR_CMP_OP",
-    width: 1,
-    by_value: &[(0x3, "EQIMM"), (0x6, "GTIMM")],
-    by_name: &[("EQIMM", 0x3), ("GTIMM", 0x6)],
-};
-static ENUM_BR_TARGET_MODE: EnumDesc = EnumDesc {
-    name: "BR_TARGET_MODE",
-    width: 1,
-    by_value: &[(0x1, "REGISTER"), (0x3, "RELATIVE_IMMEDIATE"), (0x4, "REL_REGISTER")],
-    by_name: &[("REGISTER", 0x1), ("RELATIVE_IMMEDIATE", 0x3), ("REL_REGISTER", 0x4)],
-};
-static ENUM_CCE_OP: EnumDesc = EnumDesc {
-    name: "CCE_OP",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_CCOP: EnumDesc = EnumDesc {
-    name: "CCOP",
-    width: 1,
-    by_value: &[
+);
+static ENUM_BG_XPOSE_MODE: EnumDesc = EnumDesc::new("BG_XPOSE_MODE", 1, &[], &[]);
+static ENUM_BR_CMP_OP: EnumDesc = EnumDesc::new(
+    "BR_CMP_OP",
+    1,
+    &[(0x3, "EQIMM"), (0x6, "GTIMM")],
+    &[("EQIMM", 0x3), ("GTIMM", 0x6)],
+);
+static ENUM_BR_TARGET_MODE: EnumDesc = EnumDesc::new(
+    "BR_TARGET_MODE",
+    1,
+    &[(0x1, "REGISTER"), (0x3, "RELATIVE_IMMEDIATE"), (0x4, "REL_REGISTER")],
+    &[("REGISTER", 0x1), ("RELATIVE_IMMEDIATE", 0x3), ("REL_REGISTER", 0x4)],
+);
+static ENUM_CCE_OP: EnumDesc = EnumDesc::new("CCE_OP", 1, &[], &[]);
+static ENUM_CCOP: EnumDesc = EnumDesc::new(
+    "CCOP",
+    1,
+    &[
         (0x0, "NOP"),
         (0x1, "MOV"),
         (0x2, "MOV_IMM_LO"),
@@ -281,7 +270,7 @@ static ENUM_CCOP: EnumDesc = EnumDesc {
         (0xB1, "SEM_WRITE"),
         (0xB2, "SEM_ADD"),
     ],
-    by_name: &[
+    &[
         ("ABS_MAXF", 0x38),
         ("ABS_MIN64", 0x3F),
         ("ABS_MINF", 0x39),
@@ -337,29 +326,29 @@ static ENUM_CCOP: EnumDesc = EnumDesc {
         ("SUBF", 0x31),
         ("TRUNCF", 0x34),
     ],
-};
-static ENUM_COMPRESS_OP: EnumDesc = EnumDesc {
-    name: "COMPRESS_OP",
-    width: 1,
-    by_value: &[(0x8, "MIN"), (0x9, "MAX"), (0x20, "ABS_MIN"), (0x21, "ABS_MAX")],
-    by_name: &[("ABS_MAX", 0x21), ("ABS_MIN", 0x20), ("MAX", 0x9), ("MIN", 0x8)],
-};
-static ENUM_CUSTOM_OP_ARG_TYPE: EnumDesc = EnumDesc {
-    name: "CUSTOM_OP_ARG_TYPE",
-    width: 1,
-    by_value: &[(0x0, "INVALID"), (0x1, "TENSOR"), (0x2, "ARRAY_OF_TENSOR")],
-    by_name: &[("ARRAY_OF_TENSOR", 0x2), ("INVALID", 0x0), ("TENSOR", 0x1)],
-};
-static ENUM_DATA_SRC: EnumDesc = EnumDesc {
-    name: "DATA_SRC",
-    width: 1,
-    by_value: &[(0x0, "REGISTER"), (0x1, "IMMEDIATE")],
-    by_name: &[("IMMEDIATE", 0x1), ("REGISTER", 0x0)],
-};
-static ENUM_DEBUG_CMD_LEVELS: EnumDesc = EnumDesc {
-    name: "DEBUG_CMD_LEVELS",
-    width: 1,
-    by_value: &[
+);
+static ENUM_COMPRESS_OP: EnumDesc = EnumDesc::new(
+    "COMPRESS_OP",
+    1,
+    &[(0x8, "MIN"), (0x9, "MAX"), (0x20, "ABS_MIN"), (0x21, "ABS_MAX")],
+    &[("ABS_MAX", 0x21), ("ABS_MIN", 0x20), ("MAX", 0x9), ("MIN", 0x8)],
+);
+static ENUM_CUSTOM_OP_ARG_TYPE: EnumDesc = EnumDesc::new(
+    "CUSTOM_OP_ARG_TYPE",
+    1,
+    &[(0x0, "INVALID"), (0x1, "TENSOR"), (0x2, "ARRAY_OF_TENSOR")],
+    &[("ARRAY_OF_TENSOR", 0x2), ("INVALID", 0x0), ("TENSOR", 0x1)],
+);
+static ENUM_DATA_SRC: EnumDesc = EnumDesc::new(
+    "DATA_SRC",
+    1,
+    &[(0x0, "REGISTER"), (0x1, "IMMEDIATE")],
+    &[("IMMEDIATE", 0x1), ("REGISTER", 0x0)],
+);
+static ENUM_DEBUG_CMD_LEVELS: EnumDesc = EnumDesc::new(
+    "DEBUG_CMD_LEVELS",
+    1,
+    &[
         (0x0, "NONE"),
         (0x1, "NOTIFY"),
         (0x3, "START"),
@@ -367,7 +356,7 @@ static ENUM_DEBUG_CMD_LEVELS: EnumDesc = EnumDesc {
         (0x7, "START_END"),
         (0x9, "INS_FIELD"),
     ],
-    by_name: &[
+    &[
         ("END", 0x5),
         ("INS_FIELD", 0x9),
         ("NONE", 0x0),
@@ -375,63 +364,51 @@ static ENUM_DEBUG_CMD_LEVELS: EnumDesc = EnumDesc {
         ("START", 0x3),
         ("START_END", 0x7),
     ],
-};
-static ENUM_DEQUANT_FMT: EnumDesc = EnumDesc {
-    name: "DEQUANT_FMT",
-    width: 1,
-    by_value: &[
+);
+static ENUM_DEQUANT_FMT: EnumDesc = EnumDesc::new(
+    "DEQUANT_FMT",
+    1,
+    &[
         (0x0, "INVALID"),
         (0x1, "E2M1TO_E5M2"),
         (0x2, "INT4TO_E5M2"),
         (0x3, "NF4TO_E4M3"),
         (0x4, "E2M3TO_E4M3"),
     ],
-    by_name: &[
+    &[
         ("E2M1TO_E5M2", 0x1),
         ("E2M3TO_E4M3", 0x4),
         ("INT4TO_E5M2", 0x2),
         ("INVALID", 0x0),
         ("NF4TO_E4M3", 0x3),
     ],
-};
-static ENUM_DGE_COMPUTE_OP: EnumDesc = EnumDesc {
-    name: "DGE_COMPUTE_OP",
-    width: 1,
-    by_value: &[
-        (0x0, "NONE"),
-        (0x1, "ADD"),
-        (0x2, "MULTIPLY"),
-        (0x3, "MAX"),
-        (0x4, "MIN"),
-    ],
-    by_name: &[
-        ("ADD", 0x1),
-        ("MAX", 0x3),
-        ("MIN", 0x4),
-        ("MULTIPLY", 0x2),
-        ("NONE", 0x0),
-    ],
-};
-static ENUM_DGE_OPCODE: EnumDesc = EnumDesc {
-    name: "DGE_OPCODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_DGE_COMPUTE_OP: EnumDesc = EnumDesc::new(
+    "DGE_COMPUTE_OP",
+    1,
+    &[(0x0, "NONE"), (0x1, "ADD"), (0x2, "MULTIPLY"), (0x3, "MAX"), (0x4, "MIN")],
+    &[("ADD", 0x1), ("MAX", 0x3), ("MIN", 0x4), ("MULTIPLY", 0x2), ("NONE", 0x0)],
+);
+static ENUM_DGE_OPCODE: EnumDesc = EnumDesc::new(
+    "DGE_OPCODE",
+    1,
+    &[
         (0x0, "DMA_DIRECT2D"),
         (0x1, "DMA_INDIRECT1D"),
         (0x2, "DMA_TRANSPOSE"),
         (0x3, "DMA_GATHER_TRANSPOSE"),
     ],
-    by_name: &[
+    &[
         ("DMA_DIRECT2D", 0x0),
         ("DMA_GATHER_TRANSPOSE", 0x3),
         ("DMA_INDIRECT1D", 0x1),
         ("DMA_TRANSPOSE", 0x2),
     ],
-};
-static ENUM_DMA_ADDR_MODE: EnumDesc = EnumDesc {
-    name: "DMA_ADDR_MODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_DMA_ADDR_MODE: EnumDesc = EnumDesc::new(
+    "DMA_ADDR_MODE",
+    1,
+    &[
         (0x0, "IMM64"),
         (0x1, "REG_PAIR"),
         (0x2, "REG_IMM_OFFSET32"),
@@ -440,7 +417,7 @@ static ENUM_DMA_ADDR_MODE: EnumDesc = EnumDesc {
         (0x8, "REG_REG_IMM_SCALE"),
         (0xA, "REG_REG_REG_SCALE"),
     ],
-    by_name: &[
+    &[
         ("IMM64", 0x0),
         ("REG_IMM_OFFSET32", 0x2),
         ("REG_PAIR", 0x1),
@@ -449,35 +426,35 @@ static ENUM_DMA_ADDR_MODE: EnumDesc = EnumDesc {
         ("REG_REG_OFFSET64", 0x6),
         ("REG_REG_REG_SCALE", 0xA),
     ],
-};
-static ENUM_DMA_DESC_MODE: EnumDesc = EnumDesc {
-    name: "DMA_DESC_MODE",
-    width: 1,
-    by_value: &[(0x0, "IMMEDIATE"), (0x1, "REGISTER")],
-    by_name: &[("IMMEDIATE", 0x0), ("REGISTER", 0x1)],
-};
-static ENUM_DMA_ENGINE_COUNT: EnumDesc = EnumDesc {
-    name: "DMA_ENGINE_COUNT",
-    width: 1,
-    by_value: &[(0x0, "ONE"), (0x1, "TWO"), (0x2, "FOUR"), (0x3, "EIGHT")],
-    by_name: &[("EIGHT", 0x3), ("FOUR", 0x2), ("ONE", 0x0), ("TWO", 0x1)],
-};
-static ENUM_DMA_SEMA_UPDATE_MODE: EnumDesc = EnumDesc {
-    name: "DMA_SEMA_UPDATE_MODE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_DROPOUT_THRESHOLD_TYPE: EnumDesc = EnumDesc {
-    name: "DROPOUT_THRESHOLD_TYPE",
-    width: 1,
-    by_value: &[(0x0, "DROP_RATE"), (0x1, "KEEP_RATE")],
-    by_name: &[("DROP_RATE", 0x0), ("KEEP_RATE", 0x1)],
-};
-static ENUM_DTYPE: EnumDesc = EnumDesc {
-    name: "DTYPE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_DMA_DESC_MODE: EnumDesc = EnumDesc::new(
+    "DMA_DESC_MODE",
+    1,
+    &[(0x0, "IMMEDIATE"), (0x1, "REGISTER")],
+    &[("IMMEDIATE", 0x0), ("REGISTER", 0x1)],
+);
+static ENUM_DMA_ENGINE_COUNT: EnumDesc = EnumDesc::new(
+    "DMA_ENGINE_COUNT",
+    1,
+    &[(0x0, "ONE"), (0x1, "TWO"), (0x2, "FOUR"), (0x3, "EIGHT")],
+    &[("EIGHT", 0x3), ("FOUR", 0x2), ("ONE", 0x0), ("TWO", 0x1)],
+);
+static ENUM_DMA_SEMA_UPDATE_MODE: EnumDesc = EnumDesc::new(
+    "DMA_SEMA_UPDATE_MODE",
+    1,
+    &[],
+    &[],
+);
+static ENUM_DROPOUT_THRESHOLD_TYPE: EnumDesc = EnumDesc::new(
+    "DROPOUT_THRESHOLD_TYPE",
+    1,
+    &[(0x0, "DROP_RATE"), (0x1, "KEEP_RATE")],
+    &[("DROP_RATE", 0x0), ("KEEP_RATE", 0x1)],
+);
+static ENUM_DTYPE: EnumDesc = EnumDesc::new(
+    "DTYPE",
+    1,
+    &[
         (0x0, "INVALID"),
         (0x1, "UINT64"),
         (0x2, "INT8"),
@@ -509,7 +486,7 @@ static ENUM_DTYPE: EnumDesc = EnumDesc {
         (0x1E, "CPTC6"),
         (0x1F, "CPTC7"),
     ],
-    by_name: &[
+    &[
         ("BFLOAT16", 0x6),
         ("CPTC1", 0x19),
         ("CPTC2", 0x1A),
@@ -541,11 +518,11 @@ static ENUM_DTYPE: EnumDesc = EnumDesc {
         ("UINT64", 0x1),
         ("UINT8", 0x3),
     ],
-};
-static ENUM_EXAMPLE_EXTENDED_OPCODES1: EnumDesc = EnumDesc {
-    name: "EXAMPLE_EXTENDED_OPCODES1",
-    width: 1,
-    by_value: &[
+);
+static ENUM_EXAMPLE_EXTENDED_OPCODES1: EnumDesc = EnumDesc::new(
+    "EXAMPLE_EXTENDED_OPCODES1",
+    1,
+    &[
         (0x0, "ENGINE_NOP"),
         (0x1, "COPY"),
         (0x2, "TENSOR_TENSOR_ARITH"),
@@ -556,7 +533,7 @@ static ENUM_EXAMPLE_EXTENDED_OPCODES1: EnumDesc = EnumDesc {
         (0x8, "RDMA_DESC_GEN"),
         (0x9, "RDMA_DESC_START"),
     ],
-    by_name: &[
+    &[
         ("COPY", 0x1),
         ("CPTC_DECODE", 0x7),
         ("ENGINE_NOP", 0x0),
@@ -567,85 +544,57 @@ static ENUM_EXAMPLE_EXTENDED_OPCODES1: EnumDesc = EnumDesc {
         ("SBUF_TO_SBUF", 0x6),
         ("TENSOR_TENSOR_ARITH", 0x2),
     ],
-};
-static ENUM_IMM_SRC: EnumDesc = EnumDesc {
-    name: "IMM_SRC",
-    width: 1,
-    by_value: &[
+);
+static ENUM_IMM_SRC: EnumDesc = EnumDesc::new(
+    "IMM_SRC",
+    1,
+    &[
         (0x0, "INSTRUCTION_IMMEDIATE"),
         (0x1, "POINTER_IMMEDIATE"),
         (0x2, "REG_PTR_IMMEDIATE"),
     ],
-    by_name: &[
+    &[
         ("INSTRUCTION_IMMEDIATE", 0x0),
         ("POINTER_IMMEDIATE", 0x1),
         ("REG_PTR_IMMEDIATE", 0x2),
     ],
-};
-static ENUM_IMM_SRC_N: EnumDesc = EnumDesc {
-    name: "IMM_SRC_N",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_INDEX_MISS_BEHAVIOR: EnumDesc = EnumDesc {
-    name: "INDEX_MISS_BEHAVIOR",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_INDIRECT_DIM: EnumDesc = EnumDesc {
-    name: "INDIRECT_DIM",
-    width: 1,
-    by_value: &[(0x0, "X"), (0x1, "Y"), (0x2, "Z"), (0x3, "W")],
-    by_name: &[("W", 0x3), ("X", 0x0), ("Y", 0x1), ("Z", 0x2)],
-};
-static ENUM_INDIRECT_DMA_ADDRESSING_MODE: EnumDesc = EnumDesc {
-    name: "INDIRECT_DMA_ADDRESSING_MODE",
-    width: 1,
-    by_value: &[
-        (0x0, "SRC_INDIRECTION"),
-        (0x1, "DST_INDIRECTION"),
-        (0x2, "SRC_DST_INDIRECTION"),
-    ],
-    by_name: &[
-        ("DST_INDIRECTION", 0x1),
-        ("SRC_DST_INDIRECTION", 0x2),
-        ("SRC_INDIRECTION", 0x0),
-    ],
-};
-static ENUM_LNC_SIZE_FMT: EnumDesc = EnumDesc {
-    name: "LNC_SIZE_FMT",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_MATMUL_ZERO_REGION: EnumDesc = EnumDesc {
-    name: "MATMUL_ZERO_REGION",
-    width: 1,
-    by_value: &[
-        (0x0, "SIZE2048"),
-        (0x1, "SIZE4096"),
-        (0x2, "SIZE8192"),
-        (0x3, "SIZE16384"),
-    ],
-    by_name: &[
-        ("SIZE16384", 0x3),
-        ("SIZE2048", 0x0),
-        ("SIZE4096", 0x1),
-        ("SIZE8192", 0x2),
-    ],
-};
-static ENUM_MODIFY_POOL_OP: EnumDesc = EnumDesc {
-    name: "MODIFY_POOL_OP",
-    width: 1,
-    by_value: &[(0x0, "INVALID"), (0x1, "LOAD_LIB"), (0x2, "UNLOAD_LIB")],
-    by_name: &[("INVALID", 0x0), ("LOAD_LIB", 0x1), ("UNLOAD_LIB", 0x2)],
-};
-static ENUM_MX_PERF_MODE: EnumDesc = EnumDesc {
-    name: "MX_PERF_MODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_IMM_SRC_N: EnumDesc = EnumDesc::new("IMM_SRC_N", 1, &[], &[]);
+static ENUM_INDEX_MISS_BEHAVIOR: EnumDesc = EnumDesc::new(
+    "INDEX_MISS_BEHAVIOR",
+    1,
+    &[],
+    &[],
+);
+static ENUM_INDIRECT_DIM: EnumDesc = EnumDesc::new(
+    "INDIRECT_DIM",
+    1,
+    &[(0x0, "X"), (0x1, "Y"), (0x2, "Z"), (0x3, "W")],
+    &[("W", 0x3), ("X", 0x0), ("Y", 0x1), ("Z", 0x2)],
+);
+static ENUM_INDIRECT_DMA_ADDRESSING_MODE: EnumDesc = EnumDesc::new(
+    "INDIRECT_DMA_ADDRESSING_MODE",
+    1,
+    &[(0x0, "SRC_INDIRECTION"), (0x1, "DST_INDIRECTION"), (0x2, "SRC_DST_INDIRECTION")],
+    &[("DST_INDIRECTION", 0x1), ("SRC_DST_INDIRECTION", 0x2), ("SRC_INDIRECTION", 0x0)],
+);
+static ENUM_LNC_SIZE_FMT: EnumDesc = EnumDesc::new("LNC_SIZE_FMT", 1, &[], &[]);
+static ENUM_MATMUL_ZERO_REGION: EnumDesc = EnumDesc::new(
+    "MATMUL_ZERO_REGION",
+    1,
+    &[(0x0, "SIZE2048"), (0x1, "SIZE4096"), (0x2, "SIZE8192"), (0x3, "SIZE16384")],
+    &[("SIZE16384", 0x3), ("SIZE2048", 0x0), ("SIZE4096", 0x1), ("SIZE8192", 0x2)],
+);
+static ENUM_MODIFY_POOL_OP: EnumDesc = EnumDesc::new(
+    "MODIFY_POOL_OP",
+    1,
+    &[(0x0, "INVALID"), (0x1, "LOAD_LIB"), (0x2, "UNLOAD_LIB")],
+    &[("INVALID", 0x0), ("LOAD_LIB", 0x1), ("UNLOAD_LIB", 0x2)],
+);
+static ENUM_MX_PERF_MODE: EnumDesc = EnumDesc::new(
+    "MX_PERF_MODE",
+    1,
+    &[
         (0x0, "NONE"),
         (0x1, "QUAD_ROW"),
         (0x2, "QUAD_ROW_INTERLEAVE"),
@@ -654,7 +603,7 @@ static ENUM_MX_PERF_MODE: EnumDesc = EnumDesc {
         (0x5, "OCT_ROW_INTERLEAVE"),
         (0x6, "OCT_ROW_TILED"),
     ],
-    by_name: &[
+    &[
         ("NONE", 0x0),
         ("OCT_ROW", 0x4),
         ("OCT_ROW_INTERLEAVE", 0x5),
@@ -663,11 +612,11 @@ static ENUM_MX_PERF_MODE: EnumDesc = EnumDesc {
         ("QUAD_ROW_INTERLEAVE", 0x2),
         ("QUAD_ROW_TILED", 0x3),
     ],
-};
-static ENUM_OPCODE: EnumDesc = EnumDesc {
-    name: "OPCODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_OPCODE: EnumDesc = EnumDesc::new(
+    "OPCODE",
+    1,
+    &[
         (0x1, "LDWEIGHTS"),
         (0x2, "MATMUL"),
         (0x3, "PE_REG_WRITE"),
@@ -841,7 +790,7 @@ static ENUM_OPCODE: EnumDesc = EnumDesc {
         (0xF4, "TENSOR_SCALAR_INT_WIDE"),
         (0xFF, "INVALID"),
     ],
-    by_name: &[
+    &[
         ("ACTIVATE", 0x21),
         ("ACTIVATE2", 0x25),
         ("ACTIVATE_MULTIPASS", 0x26),
@@ -1015,95 +964,85 @@ static ENUM_OPCODE: EnumDesc = EnumDesc {
         ("WEIGHT_SHIFT", 0x5),
         ("WRITE", 0xA5),
     ],
-};
-static ENUM_PERF_OPT_MODE: EnumDesc = EnumDesc {
-    name: "PERF_OPT_MODE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_PE_FP32MODE: EnumDesc = EnumDesc {
-    name: "PE_FP32MODE",
-    width: 1,
-    by_value: &[(0x0, "NONE"), (0x1, "LOW"), (0x2, "HIGH"), (0x3, "LOW_HIGH")],
-    by_name: &[("HIGH", 0x2), ("LOW", 0x1), ("LOW_HIGH", 0x3), ("NONE", 0x0)],
-};
-static ENUM_PE_SEED_MODE: EnumDesc = EnumDesc {
-    name: "PE_SEED_MODE",
-    width: 1,
-    by_value: &[(0x0, "NONE"), (0x1, "LOAD_SEED"), (0x2, "SAVE_SEED")],
-    by_name: &[("LOAD_SEED", 0x1), ("NONE", 0x0), ("SAVE_SEED", 0x2)],
-};
-static ENUM_POOL_TYPE: EnumDesc = EnumDesc {
-    name: "POOL_TYPE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_PSEUDO_OPCODE: EnumDesc = EnumDesc {
-    name: "PSEUDO_OPCODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_PERF_OPT_MODE: EnumDesc = EnumDesc::new("PERF_OPT_MODE", 1, &[], &[]);
+static ENUM_PE_FP32MODE: EnumDesc = EnumDesc::new(
+    "PE_FP32MODE",
+    1,
+    &[(0x0, "NONE"), (0x1, "LOW"), (0x2, "HIGH"), (0x3, "LOW_HIGH")],
+    &[("HIGH", 0x2), ("LOW", 0x1), ("LOW_HIGH", 0x3), ("NONE", 0x0)],
+);
+static ENUM_PE_SEED_MODE: EnumDesc = EnumDesc::new(
+    "PE_SEED_MODE",
+    1,
+    &[(0x0, "NONE"), (0x1, "LOAD_SEED"), (0x2, "SAVE_SEED")],
+    &[("LOAD_SEED", 0x1), ("NONE", 0x0), ("SAVE_SEED", 0x2)],
+);
+static ENUM_POOL_TYPE: EnumDesc = EnumDesc::new("POOL_TYPE", 1, &[], &[]);
+static ENUM_PSEUDO_OPCODE: EnumDesc = EnumDesc::new(
+    "PSEUDO_OPCODE",
+    1,
+    &[
         (0x0, "INVALID"),
         (0x1, "PSEUDO_EXIT_EXECUTION"),
         (0x2, "PSEUDO_LIBRARY_RELOAD_INDEX"),
     ],
-    by_name: &[
+    &[
         ("INVALID", 0x0),
         ("PSEUDO_EXIT_EXECUTION", 0x1),
         ("PSEUDO_LIBRARY_RELOAD_INDEX", 0x2),
     ],
-};
-static ENUM_RAND_ALGORITHM: EnumDesc = EnumDesc {
-    name: "RAND_ALGORITHM",
-    width: 1,
-    by_value: &[(0x0, "LFSR"), (0x1, "PCG32"), (0x2, "PHILOX"), (0x3, "XORWOW")],
-    by_name: &[("LFSR", 0x0), ("PCG32", 0x1), ("PHILOX", 0x2), ("XORWOW", 0x3)],
-};
-static ENUM_RAND_POST_PROC: EnumDesc = EnumDesc {
-    name: "RAND_POST_PROC",
-    width: 1,
-    by_value: &[(0x0, "RAW_U32"), (0x1, "UNIFORM_IN_RANGE"), (0x2, "NORMAL")],
-    by_name: &[("NORMAL", 0x2), ("RAW_U32", 0x0), ("UNIFORM_IN_RANGE", 0x1)],
-};
-static ENUM_RAND_SRC: EnumDesc = EnumDesc {
-    name: "RAND_SRC",
-    width: 1,
-    by_value: &[
+);
+static ENUM_RAND_ALGORITHM: EnumDesc = EnumDesc::new(
+    "RAND_ALGORITHM",
+    1,
+    &[(0x0, "LFSR"), (0x1, "PCG32"), (0x2, "PHILOX"), (0x3, "XORWOW")],
+    &[("LFSR", 0x0), ("PCG32", 0x1), ("PHILOX", 0x2), ("XORWOW", 0x3)],
+);
+static ENUM_RAND_POST_PROC: EnumDesc = EnumDesc::new(
+    "RAND_POST_PROC",
+    1,
+    &[(0x0, "RAW_U32"), (0x1, "UNIFORM_IN_RANGE"), (0x2, "NORMAL")],
+    &[("NORMAL", 0x2), ("RAW_U32", 0x0), ("UNIFORM_IN_RANGE", 0x1)],
+);
+static ENUM_RAND_SRC: EnumDesc = EnumDesc::new(
+    "RAND_SRC",
+    1,
+    &[
         (0x0, "RNG_LFSR"),
         (0x1, "RNG_XORWOW"),
         (0x2, "RNG_PHILOX"),
         (0x3, "OUTPUT_CVT_LFSR"),
     ],
-    by_name: &[
+    &[
         ("OUTPUT_CVT_LFSR", 0x3),
         ("RNG_LFSR", 0x0),
         ("RNG_PHILOX", 0x2),
         ("RNG_XORWOW", 0x1),
     ],
-};
-static ENUM_RAND_STATE_UPDATE: EnumDesc = EnumDesc {
-    name: "RAND_STATE_UPDATE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_REDUCE_AXIS: EnumDesc = EnumDesc {
-    name: "REDUCE_AXIS",
-    width: 1,
-    by_value: &[(0x0, "ALL"), (0x1, "PARTITIONS")],
-    by_name: &[("ALL", 0x0), ("PARTITIONS", 0x1)],
-};
-static ENUM_REDUCE_CMD: EnumDesc = EnumDesc {
-    name: "REDUCE_CMD",
-    width: 1,
-    by_value: &[(0x0, "IDLE"), (0x1, "RESET"), (0x2, "REDUCE"), (0x3, "RESET_REDUCE")],
-    by_name: &[("IDLE", 0x0), ("REDUCE", 0x2), ("RESET", 0x1), ("RESET_REDUCE", 0x3)],
-};
-static ENUM_REDUCE_OP: EnumDesc = EnumDesc {
-    name: "REDUCE_OP",
-    width: 1,
-    by_value: &[
+);
+static ENUM_RAND_STATE_UPDATE: EnumDesc = EnumDesc::new(
+    "RAND_STATE_UPDATE",
+    1,
+    &[],
+    &[],
+);
+static ENUM_REDUCE_AXIS: EnumDesc = EnumDesc::new(
+    "REDUCE_AXIS",
+    1,
+    &[(0x0, "ALL"), (0x1, "PARTITIONS")],
+    &[("ALL", 0x0), ("PARTITIONS", 0x1)],
+);
+static ENUM_REDUCE_CMD: EnumDesc = EnumDesc::new(
+    "REDUCE_CMD",
+    1,
+    &[(0x0, "IDLE"), (0x1, "RESET"), (0x2, "REDUCE"), (0x3, "RESET_REDUCE")],
+    &[("IDLE", 0x0), ("REDUCE", 0x2), ("RESET", 0x1), ("RESET_REDUCE", 0x3)],
+);
+static ENUM_REDUCE_OP: EnumDesc = EnumDesc::new(
+    "REDUCE_OP",
+    1,
+    &[
         (0x0, "ADD"),
         (0x1, "AVERAGE"),
         (0x2, "MAX"),
@@ -1111,7 +1050,7 @@ static ENUM_REDUCE_OP: EnumDesc = EnumDesc {
         (0x4, "BITWISE_AND"),
         (0x5, "BITWISE_XOR"),
     ],
-    by_name: &[
+    &[
         ("ADD", 0x0),
         ("AVERAGE", 0x1),
         ("BITWISE_AND", 0x4),
@@ -1119,65 +1058,50 @@ static ENUM_REDUCE_OP: EnumDesc = EnumDesc {
         ("BITWISE_XOR", 0x5),
         ("MAX", 0x2),
     ],
-};
-static ENUM_REG_SERIAL_MODE: EnumDesc = EnumDesc {
-    name: "REG_SERIAL_MODE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_SHAPE_REG_TYPE: EnumDesc = EnumDesc {
-    name: "SHAPE_REG_TYPE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_TENSOR_SHAPE_MOVE_TYPE: EnumDesc = EnumDesc {
-    name: "TENSOR_SHAPE_MOVE_TYPE",
-    width: 1,
-    by_value: &[(0x0, "IMM"), (0x1, "REG_TO_SHAPE"), (0x2, "SHAPE_TO_REG")],
-    by_name: &[("IMM", 0x0), ("REG_TO_SHAPE", 0x1), ("SHAPE_TO_REG", 0x2)],
-};
-static ENUM_TENSOR_SUBDIM: EnumDesc = EnumDesc {
-    name: "TENSOR_SUBDIM",
-    width: 1,
-    by_value: &[(0x0, "UNUSED"), (0x2, "X"), (0x3, "XY"), (0x4, "XYZ"), (0x5, "XYZW")],
-    by_name: &[("UNUSED", 0x0), ("X", 0x2), ("XY", 0x3), ("XYZ", 0x4), ("XYZW", 0x5)],
-};
-static ENUM_TENS_SCALAR_REV_OPS: EnumDesc = EnumDesc {
-    name: "TENS_SCALAR_REV_OPS",
-    width: 1,
-    by_value: &[(0x0, "NONE"), (0x1, "FIRST"), (0x2, "SECOND"), (0x3, "BOTH")],
-    by_name: &[("BOTH", 0x3), ("FIRST", 0x1), ("NONE", 0x0), ("SECOND", 0x2)],
-};
-static ENUM_TEST_EVT_SEM_MODE: EnumDesc = EnumDesc {
-    name: "TEST_EVT_SEM_MODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_REG_SERIAL_MODE: EnumDesc = EnumDesc::new("REG_SERIAL_MODE", 1, &[], &[]);
+static ENUM_SHAPE_REG_TYPE: EnumDesc = EnumDesc::new("SHAPE_REG_TYPE", 1, &[], &[]);
+static ENUM_TENSOR_SHAPE_MOVE_TYPE: EnumDesc = EnumDesc::new(
+    "TENSOR_SHAPE_MOVE_TYPE",
+    1,
+    &[(0x0, "IMM"), (0x1, "REG_TO_SHAPE"), (0x2, "SHAPE_TO_REG")],
+    &[("IMM", 0x0), ("REG_TO_SHAPE", 0x1), ("SHAPE_TO_REG", 0x2)],
+);
+static ENUM_TENSOR_SUBDIM: EnumDesc = EnumDesc::new(
+    "TENSOR_SUBDIM",
+    1,
+    &[(0x0, "UNUSED"), (0x2, "X"), (0x3, "XY"), (0x4, "XYZ"), (0x5, "XYZW")],
+    &[("UNUSED", 0x0), ("X", 0x2), ("XY", 0x3), ("XYZ", 0x4), ("XYZW", 0x5)],
+);
+static ENUM_TENS_SCALAR_REV_OPS: EnumDesc = EnumDesc::new(
+    "TENS_SCALAR_REV_OPS",
+    1,
+    &[(0x0, "NONE"), (0x1, "FIRST"), (0x2, "SECOND"), (0x3, "BOTH")],
+    &[("BOTH", 0x3), ("FIRST", 0x1), ("NONE", 0x0), ("SECOND", 0x2)],
+);
+static ENUM_TEST_EVT_SEM_MODE: EnumDesc = EnumDesc::new(
+    "TEST_EVT_SEM_MODE",
+    1,
+    &[
         (0x0, "READ_SEM"),
         (0x1, "READ_EVT"),
         (0x2, "UPDATE_SEM"),
         (0x3, "UPDATE_EVT"),
         (0x4, "COND_UPDATE_SEM"),
     ],
-    by_name: &[
+    &[
         ("COND_UPDATE_SEM", 0x4),
         ("READ_EVT", 0x1),
         ("READ_SEM", 0x0),
         ("UPDATE_EVT", 0x3),
         ("UPDATE_SEM", 0x2),
     ],
-};
-static ENUM_TILE_SIZE: EnumDesc = EnumDesc {
-    name: "TILE_SIZE",
-    width: 1,
-    by_value: &[],
-    by_name: &[],
-};
-static ENUM_UPDATE_MODE: EnumDesc = EnumDesc {
-    name: "UPDATE_MODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_TILE_SIZE: EnumDesc = EnumDesc::new("TILE_SIZE", 1, &[], &[]);
+static ENUM_UPDATE_MODE: EnumDesc = EnumDesc::new(
+    "UPDATE_MODE",
+    1,
+    &[
         (0x0, "NONE"),
         (0x1, "EVT_SET_READ"),
         (0x2, "EVT_CLR_READ"),
@@ -1192,7 +1116,7 @@ static ENUM_UPDATE_MODE: EnumDesc = EnumDesc {
         (0x87, "SEM_SUB_REG_READ"),
         (0x97, "SEM_SUB_REG_COMPLETE"),
     ],
-    by_name: &[
+    &[
         ("EVT_CLR_READ", 0x2),
         ("EVT_SET_READ", 0x1),
         ("NONE", 0x0),
@@ -1207,11 +1131,11 @@ static ENUM_UPDATE_MODE: EnumDesc = EnumDesc {
         ("SEM_SUB_REG_READ", 0x87),
         ("SEM_WR_IMM_READ", 0x9),
     ],
-};
-static ENUM_WAIT_MODE: EnumDesc = EnumDesc {
-    name: "WAIT_MODE",
-    width: 1,
-    by_value: &[
+);
+static ENUM_WAIT_MODE: EnumDesc = EnumDesc::new(
+    "WAIT_MODE",
+    1,
+    &[
         (0x0, "NONE"),
         (0x1, "SEM_EQ_IMM"),
         (0x2, "SEM_LT_IMM"),
@@ -1234,7 +1158,7 @@ static ENUM_WAIT_MODE: EnumDesc = EnumDesc {
         (0x95, "SEM_GE_REG_OFFSET"),
         (0xFE, "UNORDERED"),
     ],
-    by_name: &[
+    &[
         ("EVT_CLEAR", 0xE),
         ("EVT_CLEAR_THEN_SET", 0xF),
         ("EVT_SET", 0x6),
@@ -1257,7 +1181,7 @@ static ENUM_WAIT_MODE: EnumDesc = EnumDesc {
         ("SEM_LT_REG_OFFSET", 0x92),
         ("UNORDERED", 0xFE),
     ],
-};
+);
 static BITS_ADDR4: BitsDesc = BitsDesc {
     name: "ADDR4",
     width: 4,
@@ -1924,6 +1848,29 @@ static L_CTRL_AL: [FieldDesc; 13usize] = [
     f("immediate", 24, Uint(8), Normal, Certain),
     f("reserved2", 32, Bytes(32), Reserved, Certain),
 ];
+
+fn print_ctrl_al(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_AL[0]);
+    leaf(o, arch, r, b, &L_CTRL_AL[1]);
+    leaf(o, arch, r, b, &L_CTRL_AL[2]);
+    leaf(o, arch, r, b, &L_CTRL_AL[3]);
+    leaf(o, arch, r, b, &L_CTRL_AL[4]);
+    leaf(o, arch, r, b, &L_CTRL_AL[5]);
+    leaf(o, arch, r, b, &L_CTRL_AL[6]);
+    leaf(o, arch, r, b, &L_CTRL_AL[7]);
+    leaf(o, arch, r, b, &L_CTRL_AL[8]);
+    leaf(o, arch, r, b, &L_CTRL_AL[9]);
+    leaf(o, arch, r, b, &L_CTRL_AL[10]);
+    leaf(o, arch, r, b, &L_CTRL_AL[11]);
+    leaf(o, arch, r, b, &L_CTRL_AL[12]);
+}
 static L_CTRL_BR: [FieldDesc; 13usize] = [
     f("cmp_op", 12, Enum(&ENUM_BR_CMP_OP), Normal, Medium),
     f("dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -1939,6 +1886,29 @@ static L_CTRL_BR: [FieldDesc; 13usize] = [
     f("br_immediate", 48, Uint(8), Normal, Medium),
     f("unknown4", 56, Bytes(8), Reserved, Medium),
 ];
+
+fn print_ctrl_br(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_BR[0]);
+    leaf(o, arch, r, b, &L_CTRL_BR[1]);
+    leaf(o, arch, r, b, &L_CTRL_BR[2]);
+    leaf(o, arch, r, b, &L_CTRL_BR[3]);
+    leaf(o, arch, r, b, &L_CTRL_BR[4]);
+    leaf(o, arch, r, b, &L_CTRL_BR[5]);
+    leaf(o, arch, r, b, &L_CTRL_BR[6]);
+    leaf(o, arch, r, b, &L_CTRL_BR[7]);
+    leaf(o, arch, r, b, &L_CTRL_BR[8]);
+    leaf(o, arch, r, b, &L_CTRL_BR[9]);
+    leaf(o, arch, r, b, &L_CTRL_BR[10]);
+    leaf(o, arch, r, b, &L_CTRL_BR[11]);
+    leaf(o, arch, r, b, &L_CTRL_BR[12]);
+}
 static L_CTRL_CCI: [FieldDesc; 5usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("header.reserved0", 1, Bytes(1), Reserved, Medium),
@@ -1946,7 +1916,32 @@ static L_CTRL_CCI: [FieldDesc; 5usize] = [
     f("header.debug_hint", 3, Uint(1), Normal, Medium),
     f("insts", 4, Array(&Union(&UNION_CCINST), 15), Normal, Medium),
 ];
+
+fn print_ctrl_cci(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    leaf(o, arch, r, b, &L_CTRL_CCI[0]);
+    leaf(o, arch, r, b, &L_CTRL_CCI[1]);
+    leaf(o, arch, r, b, &L_CTRL_CCI[2]);
+    leaf(o, arch, r, b, &L_CTRL_CCI[3]);
+    leaf(o, arch, r, b, &L_CTRL_CCI[4]);
+}
 static L_CTRL_ER: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_ctrl_er(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_ER[0]);
+}
 static L_CTRL_ES: [FieldDesc; 9usize] = [
     f("setter_signature", 12, Uint(1), Normal, Inferred),
     f("unknown0", 13, Bytes(19), Reserved, Medium),
@@ -1958,7 +1953,37 @@ static L_CTRL_ES: [FieldDesc; 9usize] = [
     f("events_extended.sem_update_value", 40, Uint(4), Normal, Certain),
     f("unknown1", 44, Bytes(20), Reserved, Medium),
 ];
+
+fn print_ctrl_es(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_ES[0]);
+    leaf(o, arch, r, b, &L_CTRL_ES[1]);
+    leaf(o, arch, r, b, &L_CTRL_ES[2]);
+    leaf(o, arch, r, b, &L_CTRL_ES[3]);
+    leaf(o, arch, r, b, &L_CTRL_ES[4]);
+    leaf(o, arch, r, b, &L_CTRL_ES[5]);
+    leaf(o, arch, r, b, &L_CTRL_ES[6]);
+    leaf(o, arch, r, b, &L_CTRL_ES[7]);
+    leaf(o, arch, r, b, &L_CTRL_ES[8]);
+}
 static L_CTRL_IM: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_ctrl_im(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_IM[0]);
+}
 static L_CTRL_MS: [FieldDesc; 7usize] = [
     f("move_type", 12, Enum(&ENUM_TENSOR_SHAPE_MOVE_TYPE), Normal, Medium),
     f("num_move", 13, Uint(1), Normal, Medium),
@@ -1968,6 +1993,23 @@ static L_CTRL_MS: [FieldDesc; 7usize] = [
     f("reserved1", 20, Bytes(12), Reserved, Medium),
     f("data.unknown0", 32, Bytes(32), Reserved, Medium),
 ];
+
+fn print_ctrl_ms(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_MS[0]);
+    leaf(o, arch, r, b, &L_CTRL_MS[1]);
+    leaf(o, arch, r, b, &L_CTRL_MS[2]);
+    leaf(o, arch, r, b, &L_CTRL_MS[3]);
+    leaf(o, arch, r, b, &L_CTRL_MS[4]);
+    leaf(o, arch, r, b, &L_CTRL_MS[5]);
+    leaf(o, arch, r, b, &L_CTRL_MS[6]);
+}
 static L_CTRL_MV: [FieldDesc; 7usize] = [
     f("num_mov", 12, Uint(1), Normal, Medium),
     f("dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -1977,7 +2019,35 @@ static L_CTRL_MV: [FieldDesc; 7usize] = [
     f("dst_registers", 24, Array(&Uint(1), 8), Normal, Medium),
     f("immediate", 32, Union(&UNION_MOVE_IMMEDIATE), Normal, Medium),
 ];
+
+fn print_ctrl_mv(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_MV[0]);
+    leaf(o, arch, r, b, &L_CTRL_MV[1]);
+    leaf(o, arch, r, b, &L_CTRL_MV[2]);
+    leaf(o, arch, r, b, &L_CTRL_MV[3]);
+    leaf(o, arch, r, b, &L_CTRL_MV[4]);
+    leaf(o, arch, r, b, &L_CTRL_MV[5]);
+    leaf(o, arch, r, b, &L_CTRL_MV[6]);
+}
 static L_CTRL_NO: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_ctrl_no(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_NO[0]);
+}
 static L_CTRL_POLL_SEM: [FieldDesc; 7usize] = [
     f("n_read", 12, Uint(1), Normal, Medium),
     f("result", 13, Uint(1), Normal, Medium),
@@ -1987,7 +2057,35 @@ static L_CTRL_POLL_SEM: [FieldDesc; 7usize] = [
     f("res_writeback_addr", 24, Uint(8), Normal, Inferred),
     f("unknown1", 32, Bytes(32), Reserved, Medium),
 ];
+
+fn print_ctrl_poll_sem(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[0]);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[1]);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[2]);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[3]);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[4]);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[5]);
+    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[6]);
+}
 static L_CTRL_RS: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_ctrl_rs(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_RS[0]);
+}
 static L_CTRL_TEST_ES: [FieldDesc; 9usize] = [
     f("mode", 12, Enum(&ENUM_TEST_EVT_SEM_MODE), Normal, Medium),
     f("update_type", 13, Enum(&ENUM_UPDATE_MODE), Normal, Medium),
@@ -1999,7 +2097,37 @@ static L_CTRL_TEST_ES: [FieldDesc; 9usize] = [
     f("setter_signature", 52, Uint(1), Normal, Medium),
     f("reserved0", 53, Bytes(11), Reserved, Medium),
 ];
+
+fn print_ctrl_test_es(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[0]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[1]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[2]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[3]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[4]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[5]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[6]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[7]);
+    leaf(o, arch, r, b, &L_CTRL_TEST_ES[8]);
+}
 static L_CTRL_WR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_ctrl_wr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CTRL_WR[0]);
+}
 static L_CUSTOM_OP_HEADER: [FieldDesc; 10usize] = [
     f("num_payloads", 12, Uint(2), Normal, Medium),
     f("function_id", 14, Uint(1), Normal, Medium),
@@ -2012,11 +2140,44 @@ static L_CUSTOM_OP_HEADER: [FieldDesc; 10usize] = [
     f("unknown1", 29, Bytes(3), Reserved, Medium),
     f("reserved2", 32, Bytes(32), Reserved, Medium),
 ];
+
+fn print_custom_op_header(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[0]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[1]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[2]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[3]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[4]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[5]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[6]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[7]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[8]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[9]);
+}
 static L_CUSTOM_OP_PAYLOAD: [FieldDesc; 3usize] = [
     f("reserved0", 12, Bytes(3), Reserved, Medium),
     f("arg_type", 15, Enum(&ENUM_CUSTOM_OP_ARG_TYPE), Normal, Medium),
     f("arg", 16, Bytes(48), Reserved, Medium),
 ];
+
+fn print_custom_op_payload(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[0]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[1]);
+    leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[2]);
+}
 static L_D1_RD: [FieldDesc; 10usize] = [
     f("reserved0", 12, Bytes(16), Reserved, Medium),
     f("dst_element_count", 28, Uint(4), Normal, Medium),
@@ -2029,6 +2190,26 @@ static L_D1_RD: [FieldDesc; 10usize] = [
     f("dst_mem_pattern.num_elem", 50, Array(&Uint(2), 1), Normal, Medium),
     f("reserved2", 52, Bytes(12), Reserved, Medium),
 ];
+
+fn print_d1_rd(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_D1_RD[0]);
+    leaf(o, arch, r, b, &L_D1_RD[1]);
+    leaf(o, arch, r, b, &L_D1_RD[2]);
+    leaf(o, arch, r, b, &L_D1_RD[3]);
+    leaf(o, arch, r, b, &L_D1_RD[4]);
+    leaf(o, arch, r, b, &L_D1_RD[5]);
+    leaf(o, arch, r, b, &L_D1_RD[6]);
+    leaf(o, arch, r, b, &L_D1_RD[7]);
+    leaf(o, arch, r, b, &L_D1_RD[8]);
+    leaf(o, arch, r, b, &L_D1_RD[9]);
+}
 static L_D3_RAND: [FieldDesc; 15usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
     f("unknown0", 13, Bytes(1), Reserved, Medium),
@@ -2046,6 +2227,31 @@ static L_D3_RAND: [FieldDesc; 15usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_d3_rand(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_D3_RAND[0]);
+    leaf(o, arch, r, b, &L_D3_RAND[1]);
+    leaf(o, arch, r, b, &L_D3_RAND[2]);
+    leaf(o, arch, r, b, &L_D3_RAND[3]);
+    leaf(o, arch, r, b, &L_D3_RAND[4]);
+    leaf(o, arch, r, b, &L_D3_RAND[5]);
+    leaf(o, arch, r, b, &L_D3_RAND[6]);
+    leaf(o, arch, r, b, &L_D3_RAND[7]);
+    leaf(o, arch, r, b, &L_D3_RAND[8]);
+    leaf(o, arch, r, b, &L_D3_RAND[9]);
+    leaf(o, arch, r, b, &L_D3_RAND[10]);
+    leaf(o, arch, r, b, &L_D3_RAND[11]);
+    leaf(o, arch, r, b, &L_D3_RAND[12]);
+    leaf(o, arch, r, b, &L_D3_RAND[13]);
+    leaf(o, arch, r, b, &L_D3_RAND[14]);
+}
 static L_D4_IOTA: [FieldDesc; 12usize] = [
     f("src_data_pattern.base", 12, Int(4), Normal, Medium),
     f("src_data_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -2060,6 +2266,28 @@ static L_D4_IOTA: [FieldDesc; 12usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_d4_iota(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_D4_IOTA[0]);
+    leaf(o, arch, r, b, &L_D4_IOTA[1]);
+    leaf(o, arch, r, b, &L_D4_IOTA[2]);
+    leaf(o, arch, r, b, &L_D4_IOTA[3]);
+    leaf(o, arch, r, b, &L_D4_IOTA[4]);
+    leaf(o, arch, r, b, &L_D4_IOTA[5]);
+    leaf(o, arch, r, b, &L_D4_IOTA[6]);
+    leaf(o, arch, r, b, &L_D4_IOTA[7]);
+    leaf(o, arch, r, b, &L_D4_IOTA[8]);
+    leaf(o, arch, r, b, &L_D4_IOTA[9]);
+    leaf(o, arch, r, b, &L_D4_IOTA[10]);
+    leaf(o, arch, r, b, &L_D4_IOTA[11]);
+}
 static L_D4_MR: [FieldDesc; 12usize] = [
     f("reserved0", 12, Bytes(16), Reserved, Medium),
     f("dst_element_count", 28, Uint(4), Normal, Medium),
@@ -2074,6 +2302,28 @@ static L_D4_MR: [FieldDesc; 12usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_d4_mr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_D4_MR[0]);
+    leaf(o, arch, r, b, &L_D4_MR[1]);
+    leaf(o, arch, r, b, &L_D4_MR[2]);
+    leaf(o, arch, r, b, &L_D4_MR[3]);
+    leaf(o, arch, r, b, &L_D4_MR[4]);
+    leaf(o, arch, r, b, &L_D4_MR[5]);
+    leaf(o, arch, r, b, &L_D4_MR[6]);
+    leaf(o, arch, r, b, &L_D4_MR[7]);
+    leaf(o, arch, r, b, &L_D4_MR[8]);
+    leaf(o, arch, r, b, &L_D4_MR[9]);
+    leaf(o, arch, r, b, &L_D4_MR[10]);
+    leaf(o, arch, r, b, &L_D4_MR[11]);
+}
 static L_D4_RAND: [FieldDesc; 15usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
     f("rand_num_steps", 13, Uint(1), Normal, Medium),
@@ -2091,6 +2341,31 @@ static L_D4_RAND: [FieldDesc; 15usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_d4_rand(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_D4_RAND[0]);
+    leaf(o, arch, r, b, &L_D4_RAND[1]);
+    leaf(o, arch, r, b, &L_D4_RAND[2]);
+    leaf(o, arch, r, b, &L_D4_RAND[3]);
+    leaf(o, arch, r, b, &L_D4_RAND[4]);
+    leaf(o, arch, r, b, &L_D4_RAND[5]);
+    leaf(o, arch, r, b, &L_D4_RAND[6]);
+    leaf(o, arch, r, b, &L_D4_RAND[7]);
+    leaf(o, arch, r, b, &L_D4_RAND[8]);
+    leaf(o, arch, r, b, &L_D4_RAND[9]);
+    leaf(o, arch, r, b, &L_D4_RAND[10]);
+    leaf(o, arch, r, b, &L_D4_RAND[11]);
+    leaf(o, arch, r, b, &L_D4_RAND[12]);
+    leaf(o, arch, r, b, &L_D4_RAND[13]);
+    leaf(o, arch, r, b, &L_D4_RAND[14]);
+}
 static L_DMA_COPY2D: [FieldDesc; 23usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Certain),
     f("header.inst_word_len", 1, Uint(1), Preamble, Certain),
@@ -2116,6 +2391,38 @@ static L_DMA_COPY2D: [FieldDesc; 23usize] = [
     f("remote_core_id", 62, Uint(1), Normal, Medium),
     f("reserved0", 63, Bytes(1), Reserved, Medium),
 ];
+
+fn print_dma_copy2d(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    leaf(o, arch, r, b, &L_DMA_COPY2D[0]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[1]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[2]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[3]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[4]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[5]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[6]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[7]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[8]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[9]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[10]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[11]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[12]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[13]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[14]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[15]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[16]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[17]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[18]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[19]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[20]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[21]);
+    leaf(o, arch, r, b, &L_DMA_COPY2D[22]);
+}
 static L_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("dma_configs", 12, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
     f("semaphore", 13, Uint(1), Normal, Certain),
@@ -2134,6 +2441,32 @@ static L_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("in_dtype", 62, Enum(&ENUM_DTYPE), Normal, Certain),
     f("out_dtype", 63, Enum(&ENUM_DTYPE), Normal, Certain),
 ];
+
+fn print_dma_direct2d(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[0]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[1]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[2]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[3]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[4]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[5]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[6]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[7]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[8]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[9]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[10]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[11]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[12]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[13]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[14]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D[15]);
+}
 static L_DMA_DIRECT2D_XPOSE: [FieldDesc; 15usize] = [
     f("src_bound_reg", 12, Bits(&BITS_BOUND_CHECK_REG), Normal, Medium),
     f("dst_bound_reg", 13, Bits(&BITS_BOUND_CHECK_REG), Normal, Medium),
@@ -2151,6 +2484,31 @@ static L_DMA_DIRECT2D_XPOSE: [FieldDesc; 15usize] = [
     f("semaphore", 62, Uint(1), Normal, Medium),
     f("dma_configs", 63, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
 ];
+
+fn print_dma_direct2d_xpose(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[0]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[1]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[2]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[3]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[4]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[5]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[6]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[7]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[8]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[9]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[10]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[11]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[12]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[13]);
+    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[14]);
+}
 static L_DMA_GATHER_XPOSE: [FieldDesc; 16usize] = [
     f("semaphore", 12, Uint(1), Normal, Medium),
     f("dma_configs", 13, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
@@ -2169,6 +2527,32 @@ static L_DMA_GATHER_XPOSE: [FieldDesc; 16usize] = [
     f("dtype", 62, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("flags", 63, Bits(&BITS_DMA_GATHER_TRANSPOSE_FLAGS), Normal, Medium),
 ];
+
+fn print_dma_gather_xpose(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[0]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[1]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[2]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[3]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[4]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[5]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[6]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[7]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[8]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[9]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[10]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[11]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[12]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[13]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[14]);
+    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[15]);
+}
 static L_DMA_IMMEDIATE: [FieldDesc; 14usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Certain),
     f("header.inst_word_len", 1, Uint(1), Preamble, Certain),
@@ -2185,6 +2569,29 @@ static L_DMA_IMMEDIATE: [FieldDesc; 14usize] = [
     f("descriptor_imm.1.bytes", 32, Array(&Uint(1), 16), Normal, Medium),
     f("descriptor_imm.2.bytes", 48, Array(&Uint(1), 16), Normal, Medium),
 ];
+
+fn print_dma_immediate(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[0]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[1]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[2]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[3]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[4]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[5]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[6]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[7]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[8]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[9]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[10]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[11]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[12]);
+    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[13]);
+}
 static L_DMA_INDIRECT1D: [FieldDesc; 21usize] = [
     f("semaphore", 12, Uint(1), Normal, Medium),
     f("sem_increment", 13, Uint(1), Normal, Medium),
@@ -2208,16 +2615,91 @@ static L_DMA_INDIRECT1D: [FieldDesc; 21usize] = [
     f("dma_configs", 61, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
     f("reserved0", 62, Bytes(2), Reserved, Medium),
 ];
+
+fn print_dma_indirect1d(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[0]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[1]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[2]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[3]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[4]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[5]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[6]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[7]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[8]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[9]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[10]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[11]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[12]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[13]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[14]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[15]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[16]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[17]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[18]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[19]);
+    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[20]);
+}
 static L_EXTENDED: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_extended(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED[0]);
+}
 static L_EXTENDED_COPY: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_extended_copy(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_COPY[0]);
+}
 static L_EXTENDED_CPTCD: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_extended_cptcd(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_CPTCD[0]);
+}
 static L_EXTENDED_ENOP: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_extended_enop(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_ENOP[0]);
+}
 static L_EXTENDED_RDMA_DESC_GEN: [FieldDesc; 14usize] = [
     f("extended_opcode", 12, Enum(&ENUM_EXAMPLE_EXTENDED_OPCODES1), Normal, Inferred),
     f("completion_info", 13, Bits(&BITS_EXT_COMPLETION_INFO), Normal, Medium),
@@ -2234,21 +2716,92 @@ static L_EXTENDED_RDMA_DESC_GEN: [FieldDesc; 14usize] = [
     f("reserved0", 42, Bytes(2), Reserved, Medium),
     f("reserved1", 44, Bytes(20), Reserved, Medium),
 ];
+
+fn print_extended_rdma_desc_gen(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[0]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[1]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[2]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[3]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[4]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[5]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[6]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[7]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[8]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[9]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[10]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[11]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[12]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[13]);
+}
 static L_EXTENDED_RDMA_DESC_START: [FieldDesc; 4usize] = [
     f("extended_opcode", 12, Enum(&ENUM_EXAMPLE_EXTENDED_OPCODES1), Normal, Inferred),
     f("completion_info", 13, Bits(&BITS_EXT_COMPLETION_INFO), Normal, Inferred),
     f("reserved0", 14, Bytes(2), Reserved, Medium),
     f("reserved1", 16, Bytes(48), Reserved, Medium),
 ];
+
+fn print_extended_rdma_desc_start(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[0]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[1]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[2]);
+    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[3]);
+}
 static L_EXTENDED_RGS: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_extended_rgs(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_RGS[0]);
+}
 static L_EXTENDED_RSS: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_extended_rss(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_RSS[0]);
+}
 static L_EXTENDED_SB2SB: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_extended_sb2sb(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_SB2SB[0]);
+}
 static L_EXTENDED_TTA: [FieldDesc; 16usize] = [
     f("extended_opcode", 12, Enum(&ENUM_EXAMPLE_EXTENDED_OPCODES1), Normal, Medium),
     f("completion_info", 13, Bits(&BITS_EXT_COMPLETION_INFO), Normal, Medium),
@@ -2267,6 +2820,32 @@ static L_EXTENDED_TTA: [FieldDesc; 16usize] = [
     f("dst_mem_pattern.num_elem", 52, Array(&Uint(2), 2), Normal, Medium),
     f("reserved1", 56, Bytes(8), Reserved, Medium),
 ];
+
+fn print_extended_tta(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[0]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[1]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[2]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[3]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[4]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[5]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[6]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[7]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[8]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[9]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[10]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[11]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[12]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[13]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[14]);
+    leaf(o, arch, r, b, &L_EXTENDED_TTA[15]);
+}
 static L_MEM2D: [FieldDesc; 6usize] = [
     f("dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
     f("src_datasrc", 13, Enum(&ENUM_DATA_SRC), Normal, Medium),
@@ -2275,6 +2854,22 @@ static L_MEM2D: [FieldDesc; 6usize] = [
     f("step_elem", 24, Array(&Int(4), 2), Normal, Medium),
     f("data", 32, Union(&UNION_MEM2D_DATA), Normal, Medium),
 ];
+
+fn print_mem2d(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_MEM2D[0]);
+    leaf(o, arch, r, b, &L_MEM2D[1]);
+    leaf(o, arch, r, b, &L_MEM2D[2]);
+    leaf(o, arch, r, b, &L_MEM2D[3]);
+    leaf(o, arch, r, b, &L_MEM2D[4]);
+    leaf(o, arch, r, b, &L_MEM2D[5]);
+}
 static L_MODIFY_POOL_CONFIG: [FieldDesc; 7usize] = [
     f("modify_op", 12, Enum(&ENUM_MODIFY_POOL_OP), Normal, Medium),
     f("core_mask", 13, Uint(1), Normal, Medium),
@@ -2284,15 +2879,57 @@ static L_MODIFY_POOL_CONFIG: [FieldDesc; 7usize] = [
     f("library_size", 28, Uint(4), Normal, Medium),
     f("reserved1", 32, Bytes(32), Reserved, Medium),
 ];
+
+fn print_modify_pool_config(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[0]);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[1]);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[2]);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[3]);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[4]);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[5]);
+    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[6]);
+}
 static L_PSEUDO_CORE_BARRIER: [FieldDesc; 3usize] = [
     f("id", 12, Uint(4), Normal, Medium),
     f("semaphore", 16, Uint(4), Normal, Medium),
     f("reserved1", 20, Bytes(44), Reserved, Medium),
 ];
+
+fn print_pseudo_core_barrier(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[2]);
+}
 static L_PSEUDO_DMABARRIER: [FieldDesc; 2usize] = [
     f("barrier_metadata", 12, Uint(4), Normal, Medium),
     f("reserved0", 16, Bytes(48), Reserved, Medium),
 ];
+
+fn print_pseudo_dmabarrier(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_DMABARRIER[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMABARRIER[1]);
+}
 static L_PSEUDO_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("dma_configs", 12, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
     f("semaphore", 13, Uint(1), Normal, Medium),
@@ -2311,6 +2948,32 @@ static L_PSEUDO_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("in_dtype", 62, Enum(&ENUM_DTYPE), Normal, Certain),
     f("out_dtype", 63, Enum(&ENUM_DTYPE), Normal, Certain),
 ];
+
+fn print_pseudo_dma_direct2d(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[2]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[3]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[4]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[5]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[6]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[7]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[8]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[9]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[10]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[11]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[12]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[13]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[14]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[15]);
+}
 static L_PSEUDO_DMA_EXT: [FieldDesc; 14usize] = [
     f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("flags", 1, Bits(&BITS_DMA_INDIRECT_FLAGS), Normal, Medium),
@@ -2327,6 +2990,29 @@ static L_PSEUDO_DMA_EXT: [FieldDesc; 14usize] = [
     f("src_bound_size_bytes_upper", 56, Uint(4), Normal, Medium),
     f("dst_bound_size_bytes_upper", 60, Uint(4), Normal, Medium),
 ];
+
+fn print_pseudo_dma_ext(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[2]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[3]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[4]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[5]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[6]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[7]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[8]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[9]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[10]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[11]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[12]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[13]);
+}
 static L_PSEUDO_DMA_MEMCPY_FULL_IND: [FieldDesc; 10usize] = [
     f("indirect_start_offset", 12, Bytes(4), Reserved, Medium),
     f("indirect_step_elems", 16, Bytes(8), Reserved, Medium),
@@ -2339,6 +3025,26 @@ static L_PSEUDO_DMA_MEMCPY_FULL_IND: [FieldDesc; 10usize] = [
     f("semaphore_wait_value", 58, Bytes(2), Reserved, Medium),
     f("indirection_mode", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_pseudo_dma_memcpy_full_ind(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[2]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[3]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[4]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[5]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[6]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
+    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
+}
 static L_PSEUDO_EMBEDDING_UPDATE: [FieldDesc; 20usize] = [
     f("embed_data_dtype", 12, Enum(&ENUM_DTYPE), Normal, Inferred),
     f("cce_op", 13, Enum(&ENUM_CCE_OP), Normal, Inferred),
@@ -2361,10 +3067,52 @@ static L_PSEUDO_EMBEDDING_UPDATE: [FieldDesc; 20usize] = [
     f("embed_entry_stride_bytes_hi", 60, Uint(2), Normal, Inferred),
     f("unknown2", 62, Bytes(2), Reserved, Medium),
 ];
+
+fn print_pseudo_embedding_update(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[2]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[3]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[4]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[5]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[6]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[7]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[8]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[9]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[10]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[11]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[12]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[13]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[14]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[15]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[16]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[17]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[18]);
+    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[19]);
+}
 static L_PSEUDO_EXIT_EXECUTION: [FieldDesc; 2usize] = [
     f("pseudo_opcode", 12, Enum(&ENUM_PSEUDO_OPCODE), Normal, Certain),
     f("payload", 13, Bytes(51), Reserved, Certain),
 ];
+
+fn print_pseudo_exit_execution(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[1]);
+}
 static L_PSEUDO_FUNCTION_BEGIN: [FieldDesc; 5usize] = [
     f("function_name", 12, Str(36), Normal, Certain),
     f("return_reset_semaphores", 48, Uint(1), Normal, Medium),
@@ -2372,33 +3120,139 @@ static L_PSEUDO_FUNCTION_BEGIN: [FieldDesc; 5usize] = [
     f("return_addr_reg_hi", 50, Uint(1), Normal, Medium),
     f("reserved0", 51, Bytes(13), Reserved, Certain),
 ];
+
+fn print_pseudo_function_begin(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[2]);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[3]);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[4]);
+}
 static L_PSEUDO_FUNCTION_CALL: [FieldDesc; 3usize] = [
     f("function_name", 12, Str(36), Normal, Certain),
     f("args_table_var_id", 48, Uint(4), Normal, Certain),
     f("reserved0", 52, Bytes(12), Reserved, Certain),
 ];
+
+fn print_pseudo_function_call(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[1]);
+    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[2]);
+}
 static L_PSEUDO_JPEG_DECODE: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_pseudo_jpeg_decode(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_JPEG_DECODE[0]);
+}
 static L_PSEUDO_LIBRARY_RELOAD_INDEX: [FieldDesc; 2usize] = [
     f("pseudo_opcode", 12, Enum(&ENUM_PSEUDO_OPCODE), Normal, Certain),
     f("payload", 13, Bytes(51), Reserved, Certain),
 ];
+
+fn print_pseudo_library_reload_index(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[0]);
+    leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
+}
 static L_PSEUDO_LOAD_ACT_FUNC_SET: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_pseudo_load_act_func_set(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
+}
 static L_PSEUDO_MEM2D: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_pseudo_mem2d(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_MEM2D[0]);
+}
 static L_PSEUDO_RANGE_CHECK: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_pseudo_range_check(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_RANGE_CHECK[0]);
+}
 static L_PSEUDO_SET_RNG_SEED: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_pseudo_set_rng_seed(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_SET_RNG_SEED[0]);
+}
 static L_PSEUDO_SYNC_BARRIER: [FieldDesc; 1usize] = [
     f("reserved0", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_pseudo_sync_barrier(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_PSEUDO_SYNC_BARRIER[0]);
+}
 static L_S1S2D2_AM: [FieldDesc; 19usize] = [
     f("unknown0", 12, Bytes(12), Reserved, Medium),
     f("imm0_src", 24, Enum(&ENUM_IMM_SRC), Normal, Medium),
@@ -2420,6 +3274,35 @@ static L_S1S2D2_AM: [FieldDesc; 19usize] = [
     f("dst_mem_pattern", 48, Union(&UNION_MEM_PATTERN2D), Normal, Medium),
     f("imm1", 60, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Inferred),
 ];
+
+fn print_s1s2d2_am(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[0]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[1]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[2]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[3]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[4]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[5]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[6]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[7]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[8]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[9]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[10]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[11]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[12]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[13]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[14]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[15]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[16]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[17]);
+    leaf(o, arch, r, b, &L_S1S2D2_AM[18]);
+}
 static L_S1_RAND: [FieldDesc; 10usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
     f("num_active_channels", 13, Uint(1), Normal, Medium),
@@ -2432,6 +3315,26 @@ static L_S1_RAND: [FieldDesc; 10usize] = [
     f("unknown0", 25, Bytes(7), Reserved, Medium),
     f("imm_state", 32, Array(&Uint(4), 8), Normal, Medium),
 ];
+
+fn print_s1_rand(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S1_RAND[0]);
+    leaf(o, arch, r, b, &L_S1_RAND[1]);
+    leaf(o, arch, r, b, &L_S1_RAND[2]);
+    leaf(o, arch, r, b, &L_S1_RAND[3]);
+    leaf(o, arch, r, b, &L_S1_RAND[4]);
+    leaf(o, arch, r, b, &L_S1_RAND[5]);
+    leaf(o, arch, r, b, &L_S1_RAND[6]);
+    leaf(o, arch, r, b, &L_S1_RAND[7]);
+    leaf(o, arch, r, b, &L_S1_RAND[8]);
+    leaf(o, arch, r, b, &L_S1_RAND[9]);
+}
 static L_S2D2D2_SC: [FieldDesc; 20usize] = [
     f("in_dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
     f("transpose_src", 13, Uint(1), Normal, Medium),
@@ -2454,6 +3357,36 @@ static L_S2D2D2_SC: [FieldDesc; 20usize] = [
     f("tag_dst_mem_pattern.step_elem", 56, Array(&Int(2), 2), Normal, Medium),
     f("tag_dst_mem_pattern.num_elem", 60, Array(&Uint(2), 2), Normal, Medium),
 ];
+
+fn print_s2d2d2_sc(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[0]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[1]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[2]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[3]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[4]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[5]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[6]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[7]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[8]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[9]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[10]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[11]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[12]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[13]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[14]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[15]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[16]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[17]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[18]);
+    leaf(o, arch, r, b, &L_S2D2D2_SC[19]);
+}
 static L_S2D2D2_TS_WIDE: [FieldDesc; 11usize] = [
     f("in_imm_dtype", 12, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("out0_out1_dtype", 13, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -2467,6 +3400,27 @@ static L_S2D2D2_TS_WIDE: [FieldDesc; 11usize] = [
     f("imm", 56, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
     f("reserved1", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_s2d2d2_ts_wide(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[0]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[1]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[2]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[3]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[4]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[5]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[6]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[7]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[8]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[9]);
+    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[10]);
+}
 static L_S2D2_AC: [FieldDesc; 19usize] = [
     f("src_mem_pattern", 12, Union(&UNION_MEM_PATTERN2D), Normal, Medium),
     f("relu_param_src", 24, Enum(&ENUM_IMM_SRC), Normal, Medium),
@@ -2488,6 +3442,35 @@ static L_S2D2_AC: [FieldDesc; 19usize] = [
     f("reverse_operands", 60, Enum(&ENUM_TENS_SCALAR_REV_OPS), Normal, Medium),
     f("unknown0", 61, Bytes(3), Reserved, Medium),
 ];
+
+fn print_s2d2_ac(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2_AC[0]);
+    leaf(o, arch, r, b, &L_S2D2_AC[1]);
+    leaf(o, arch, r, b, &L_S2D2_AC[2]);
+    leaf(o, arch, r, b, &L_S2D2_AC[3]);
+    leaf(o, arch, r, b, &L_S2D2_AC[4]);
+    leaf(o, arch, r, b, &L_S2D2_AC[5]);
+    leaf(o, arch, r, b, &L_S2D2_AC[6]);
+    leaf(o, arch, r, b, &L_S2D2_AC[7]);
+    leaf(o, arch, r, b, &L_S2D2_AC[8]);
+    leaf(o, arch, r, b, &L_S2D2_AC[9]);
+    leaf(o, arch, r, b, &L_S2D2_AC[10]);
+    leaf(o, arch, r, b, &L_S2D2_AC[11]);
+    leaf(o, arch, r, b, &L_S2D2_AC[12]);
+    leaf(o, arch, r, b, &L_S2D2_AC[13]);
+    leaf(o, arch, r, b, &L_S2D2_AC[14]);
+    leaf(o, arch, r, b, &L_S2D2_AC[15]);
+    leaf(o, arch, r, b, &L_S2D2_AC[16]);
+    leaf(o, arch, r, b, &L_S2D2_AC[17]);
+    leaf(o, arch, r, b, &L_S2D2_AC[18]);
+}
 static L_S2D2_ADDR: [FieldDesc; 17usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 2), Normal, Medium),
@@ -2507,9 +3490,47 @@ static L_S2D2_ADDR: [FieldDesc; 17usize] = [
     f("dst_mem_pattern.step_elem", 56, Array(&Int(2), 2), Normal, Medium),
     f("dst_mem_pattern.num_elem", 60, Array(&Uint(2), 2), Normal, Medium),
 ];
+
+fn print_s2d2_addr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[0]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[1]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[2]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[3]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[4]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[5]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[6]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[7]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[8]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[9]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[10]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[11]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[12]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[13]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[14]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[15]);
+    leaf(o, arch, r, b, &L_S2D2_ADDR[16]);
+}
 static L_S2D2_JPEG: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
+
+fn print_s2d2_jpeg(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2_JPEG[0]);
+}
 static L_S2D2_RS: [FieldDesc; 19usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
     f("in_out_dtype", 13, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -2531,7 +3552,47 @@ static L_S2D2_RS: [FieldDesc; 19usize] = [
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 2), Normal, Medium),
     f("reserved1", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_s2d2_rs(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2_RS[0]);
+    leaf(o, arch, r, b, &L_S2D2_RS[1]);
+    leaf(o, arch, r, b, &L_S2D2_RS[2]);
+    leaf(o, arch, r, b, &L_S2D2_RS[3]);
+    leaf(o, arch, r, b, &L_S2D2_RS[4]);
+    leaf(o, arch, r, b, &L_S2D2_RS[5]);
+    leaf(o, arch, r, b, &L_S2D2_RS[6]);
+    leaf(o, arch, r, b, &L_S2D2_RS[7]);
+    leaf(o, arch, r, b, &L_S2D2_RS[8]);
+    leaf(o, arch, r, b, &L_S2D2_RS[9]);
+    leaf(o, arch, r, b, &L_S2D2_RS[10]);
+    leaf(o, arch, r, b, &L_S2D2_RS[11]);
+    leaf(o, arch, r, b, &L_S2D2_RS[12]);
+    leaf(o, arch, r, b, &L_S2D2_RS[13]);
+    leaf(o, arch, r, b, &L_S2D2_RS[14]);
+    leaf(o, arch, r, b, &L_S2D2_RS[15]);
+    leaf(o, arch, r, b, &L_S2D2_RS[16]);
+    leaf(o, arch, r, b, &L_S2D2_RS[17]);
+    leaf(o, arch, r, b, &L_S2D2_RS[18]);
+}
 static L_S2D2_TR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_s2d2_tr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2_TR[0]);
+}
 static L_S2D2_TS_AS: [FieldDesc; 14usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
     f("in_out_dtype", 13, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -2548,6 +3609,30 @@ static L_S2D2_TS_AS: [FieldDesc; 14usize] = [
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 2), Normal, Medium),
     f("channel_multiplier", 60, Int(4), Normal, Medium),
 ];
+
+fn print_s2d2_ts_as(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[0]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[1]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[2]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[3]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[4]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[5]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[6]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[7]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[8]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[9]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[10]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[11]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[12]);
+    leaf(o, arch, r, b, &L_S2D2_TS_AS[13]);
+}
 static L_S2S1D2_PE_SEED: [FieldDesc; 14usize] = [
     f("src_seed_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_seed_mem_pattern.step_elem", 16, Array(&Int(2), 2), Normal, Medium),
@@ -2564,6 +3649,30 @@ static L_S2S1D2_PE_SEED: [FieldDesc; 14usize] = [
     f("dst_seed_mem_pattern.num_elem", 44, Array(&Uint(2), 2), Normal, Medium),
     f("reserved0", 48, Bytes(16), Reserved, Medium),
 ];
+
+fn print_s2s1d2_pe_seed(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[0]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[1]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[2]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[3]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[4]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[5]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[6]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[7]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[8]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[9]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[10]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[11]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[12]);
+    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[13]);
+}
 static L_S2S2D2D2_TT: [FieldDesc; 8usize] = [
     f("in0_in1_dtype", 12, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("out0_out1_dtype", 13, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -2574,6 +3683,24 @@ static L_S2S2D2D2_TT: [FieldDesc; 8usize] = [
     f("dst0_mem_pattern", 40, Union(&UNION_MEM_PATTERN2D), Normal, Medium),
     f("dst1_mem_pattern", 52, Union(&UNION_MEM_PATTERN2D), Normal, Medium),
 ];
+
+fn print_s2s2d2d2_tt(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[0]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[1]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[2]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[3]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[4]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[5]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[6]);
+    leaf(o, arch, r, b, &L_S2S2D2D2_TT[7]);
+}
 static L_S2S2D2_STT: [FieldDesc; 20usize] = [
     f("src0_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src0_mem_pattern.step_elem", 16, Array(&Int(2), 2), Normal, Medium),
@@ -2596,6 +3723,36 @@ static L_S2S2D2_STT: [FieldDesc; 20usize] = [
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 2), Normal, Medium),
     f("imm0", 60, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
 ];
+
+fn print_s2s2d2_stt(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[0]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[1]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[2]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[3]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[4]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[5]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[6]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[7]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[8]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[9]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[10]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[11]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[12]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[13]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[14]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[15]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[16]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[17]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[18]);
+    leaf(o, arch, r, b, &L_S2S2D2_STT[19]);
+}
 static L_S2_BN: [FieldDesc; 12usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2610,6 +3767,28 @@ static L_S2_BN: [FieldDesc; 12usize] = [
     f("imm0_src", 48, Enum(&ENUM_IMM_SRC), Normal, Medium),
     f("reserved3", 49, Bytes(15), Reserved, Medium),
 ];
+
+fn print_s2_bn(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2_BN[0]);
+    leaf(o, arch, r, b, &L_S2_BN[1]);
+    leaf(o, arch, r, b, &L_S2_BN[2]);
+    leaf(o, arch, r, b, &L_S2_BN[3]);
+    leaf(o, arch, r, b, &L_S2_BN[4]);
+    leaf(o, arch, r, b, &L_S2_BN[5]);
+    leaf(o, arch, r, b, &L_S2_BN[6]);
+    leaf(o, arch, r, b, &L_S2_BN[7]);
+    leaf(o, arch, r, b, &L_S2_BN[8]);
+    leaf(o, arch, r, b, &L_S2_BN[9]);
+    leaf(o, arch, r, b, &L_S2_BN[10]);
+    leaf(o, arch, r, b, &L_S2_BN[11]);
+}
 static L_S2_BNPL2: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 2), Normal, Medium),
@@ -2626,6 +3805,30 @@ static L_S2_BNPL2: [FieldDesc; 14usize] = [
     f("imm1_src", 49, Enum(&ENUM_IMM_SRC), Normal, Medium),
     f("reserved2", 50, Bytes(14), Reserved, Medium),
 ];
+
+fn print_s2_bnpl2(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S2_BNPL2[0]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[1]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[2]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[3]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[4]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[5]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[6]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[7]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[8]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[9]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[10]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[11]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[12]);
+    leaf(o, arch, r, b, &L_S2_BNPL2[13]);
+}
 static L_S2_CONVLUT_CAYMAN: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2658,6 +3861,50 @@ static L_S2_CONVLUT_MAVERICK: [FieldDesc; 13usize] = [
     f("lut_dtype", 47, Enum(&ENUM_DTYPE), Normal, Medium),
     f("reserved4", 48, Bytes(16), Reserved, Medium),
 ];
+
+fn print_s2_convlut(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    match arch {
+        Arch::Maverick => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[0]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[1]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[2]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[3]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[4]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[5]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[6]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[7]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[8]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[9]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[10]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[11]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[12]);
+        }
+        _ => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[0]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[1]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[2]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[3]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[4]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[5]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[6]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[7]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[8]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[9]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[10]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[11]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[12]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[13]);
+            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[14]);
+        }
+    }
+}
 static L_S3D3_AC: [FieldDesc; 17usize] = [
     f("imm_src", 12, Enum(&ENUM_IMM_SRC), Normal, Medium),
     f("scale_src", 13, Enum(&ENUM_IMM_SRC), Normal, Medium),
@@ -2677,6 +3924,33 @@ static L_S3D3_AC: [FieldDesc; 17usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_ac(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_AC[0]);
+    leaf(o, arch, r, b, &L_S3D3_AC[1]);
+    leaf(o, arch, r, b, &L_S3D3_AC[2]);
+    leaf(o, arch, r, b, &L_S3D3_AC[3]);
+    leaf(o, arch, r, b, &L_S3D3_AC[4]);
+    leaf(o, arch, r, b, &L_S3D3_AC[5]);
+    leaf(o, arch, r, b, &L_S3D3_AC[6]);
+    leaf(o, arch, r, b, &L_S3D3_AC[7]);
+    leaf(o, arch, r, b, &L_S3D3_AC[8]);
+    leaf(o, arch, r, b, &L_S3D3_AC[9]);
+    leaf(o, arch, r, b, &L_S3D3_AC[10]);
+    leaf(o, arch, r, b, &L_S3D3_AC[11]);
+    leaf(o, arch, r, b, &L_S3D3_AC[12]);
+    leaf(o, arch, r, b, &L_S3D3_AC[13]);
+    leaf(o, arch, r, b, &L_S3D3_AC[14]);
+    leaf(o, arch, r, b, &L_S3D3_AC[15]);
+    leaf(o, arch, r, b, &L_S3D3_AC[16]);
+}
 static L_S3D3_AQ: [FieldDesc; 14usize] = [
     f("quant_scale_value", 12, F32, Normal, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2693,6 +3967,30 @@ static L_S3D3_AQ: [FieldDesc; 14usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_aq(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_AQ[0]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[1]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[2]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[3]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[4]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[5]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[6]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[7]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[8]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[9]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[10]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[11]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[12]);
+    leaf(o, arch, r, b, &L_S3D3_AQ[13]);
+}
 static L_S3D3_COLLECTIVE: [FieldDesc; 12usize] = [
     f("in_dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
     f("out_dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -2707,6 +4005,28 @@ static L_S3D3_COLLECTIVE: [FieldDesc; 12usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_collective(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[0]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[1]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[2]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[3]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[4]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[5]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[6]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[7]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[8]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[9]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[10]);
+    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[11]);
+}
 static L_S3D3_CP_PRED_SCALAR: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("pred_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2724,6 +4044,31 @@ static L_S3D3_CP_PRED_SCALAR: [FieldDesc; 15usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_cp_pred_scalar(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[0]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[1]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[2]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[3]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[4]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[5]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[6]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[7]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[8]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[9]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[10]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[11]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[12]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[13]);
+    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[14]);
+}
 static L_S3D3_DROPOUT: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2741,6 +4086,31 @@ static L_S3D3_DROPOUT: [FieldDesc; 15usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_dropout(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[0]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[1]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[2]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[3]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[4]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[5]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[6]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[7]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[8]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[9]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[10]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[11]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[12]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[13]);
+    leaf(o, arch, r, b, &L_S3D3_DROPOUT[14]);
+}
 static L_S3D3_MM_SUNDA: [FieldDesc; 20usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2839,6 +4209,100 @@ static L_S3D3_MM_MAVERICK: [FieldDesc; 13usize] = [
     f("reserved1", 41, Bytes(7), Reserved, Medium),
     f("dst_mem_pattern", 48, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
 ];
+
+fn print_s3d3_mm(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    match arch {
+        Arch::Cayman => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[0]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[1]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[2]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[3]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[4]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[5]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[6]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[7]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[8]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[9]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[10]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[11]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[12]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[13]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[14]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[15]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[16]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[17]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[18]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[19]);
+            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[20]);
+        }
+        Arch::Mariana => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[0]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[1]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[2]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[3]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[4]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[5]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[6]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[7]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[8]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[9]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[10]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[11]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[12]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[13]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[14]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[15]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[16]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[17]);
+        }
+        Arch::Maverick => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[0]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[1]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[2]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[3]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[4]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[5]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[6]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[7]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[8]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[9]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[10]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[11]);
+            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[12]);
+        }
+        _ => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[0]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[1]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[2]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[3]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[4]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[5]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[6]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[7]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[8]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[9]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[10]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[11]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[12]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[13]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[14]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[15]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[16]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[17]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[18]);
+            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[19]);
+        }
+    }
+}
 static L_S3D3_NONZERO_WITH_COUNT: [FieldDesc; 15usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
     f("in_dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -2856,6 +4320,31 @@ static L_S3D3_NONZERO_WITH_COUNT: [FieldDesc; 15usize] = [
     f("dst_mem_pattern.num_elem", 54, Array(&Uint(2), 3), Normal, Medium),
     f("reserved1", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_s3d3_nonzero_with_count(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[0]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[1]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[2]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[3]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[4]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[5]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[6]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[7]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[8]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[9]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[10]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[11]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[12]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[13]);
+    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[14]);
+}
 static L_S3D3_SC: [FieldDesc; 16usize] = [
     f("in_dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
     f("transpose_src", 13, Uint(1), Normal, Medium),
@@ -2874,6 +4363,32 @@ static L_S3D3_SC: [FieldDesc; 16usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_sc(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_SC[0]);
+    leaf(o, arch, r, b, &L_S3D3_SC[1]);
+    leaf(o, arch, r, b, &L_S3D3_SC[2]);
+    leaf(o, arch, r, b, &L_S3D3_SC[3]);
+    leaf(o, arch, r, b, &L_S3D3_SC[4]);
+    leaf(o, arch, r, b, &L_S3D3_SC[5]);
+    leaf(o, arch, r, b, &L_S3D3_SC[6]);
+    leaf(o, arch, r, b, &L_S3D3_SC[7]);
+    leaf(o, arch, r, b, &L_S3D3_SC[8]);
+    leaf(o, arch, r, b, &L_S3D3_SC[9]);
+    leaf(o, arch, r, b, &L_S3D3_SC[10]);
+    leaf(o, arch, r, b, &L_S3D3_SC[11]);
+    leaf(o, arch, r, b, &L_S3D3_SC[12]);
+    leaf(o, arch, r, b, &L_S3D3_SC[13]);
+    leaf(o, arch, r, b, &L_S3D3_SC[14]);
+    leaf(o, arch, r, b, &L_S3D3_SC[15]);
+}
 static L_S3D3_SEQ_BOUNDS: [FieldDesc; 11usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
     f("reserved0", 13, Bytes(1), Reserved, Medium),
@@ -2887,6 +4402,27 @@ static L_S3D3_SEQ_BOUNDS: [FieldDesc; 11usize] = [
     f("dst_mem_pattern.num_elem", 42, Array(&Uint(2), 3), Normal, Medium),
     f("reserved1", 48, Bytes(16), Reserved, Medium),
 ];
+
+fn print_s3d3_seq_bounds(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[0]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[1]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[2]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[3]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[4]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[5]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[6]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[7]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[8]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[9]);
+    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[10]);
+}
 static L_S3D3_TENS_DEQUANT_CAYMAN: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 3), Normal, Medium),
@@ -2915,6 +4451,46 @@ static L_S3D3_TENS_DEQUANT_MARIANA: [FieldDesc; 10usize] = [
     f("dst_mem_pattern", 44, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
     f("reserved2", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_s3d3_tens_dequant(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    match arch {
+        Arch::Mariana | Arch::Maverick => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[0]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[1]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[2]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[3]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[4]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[5]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[6]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[7]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[8]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[9]);
+        }
+        _ => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[0]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[1]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[2]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[3]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[4]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[5]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[6]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[7]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[8]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[9]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[10]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
+            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
+        }
+    }
+}
 static L_S3D3_TS_SUNDA: [FieldDesc; 18usize] = [
     f("accumulator_cmd", 12, Enum(&ENUM_ACCUM_CMD), Normal, Certain),
     f("reserved0", 13, Bytes(3), Reserved, Certain),
@@ -2951,6 +4527,54 @@ static L_S3D3_TS_MARIANA: [FieldDesc; 14usize] = [
     f("imm1", 44, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Certain),
     f("dst_mem_pattern", 48, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
 ];
+
+fn print_s3d3_ts(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    match arch {
+        Arch::Mariana | Arch::Maverick => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[0]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[1]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[2]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[3]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[4]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[5]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[6]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[7]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[8]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[9]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[10]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[11]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[12]);
+            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[13]);
+        }
+        _ => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[0]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[1]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[2]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[3]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[4]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[5]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[6]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[7]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[8]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[9]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[10]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[11]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[12]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[13]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[14]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[15]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[16]);
+            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[17]);
+        }
+    }
+}
 static L_S3D3_TS_SELECT: [FieldDesc; 16usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src0_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -2969,6 +4593,32 @@ static L_S3D3_TS_SELECT: [FieldDesc; 16usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3d3_ts_select(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[0]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[1]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[2]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[3]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[4]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[5]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[6]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[7]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[8]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[9]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[10]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[11]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[12]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[13]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[14]);
+    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[15]);
+}
 static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern", 16, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
@@ -2984,6 +4634,29 @@ static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.partition", 59, Uint(1), Normal, Medium),
     f("dst_mem_pattern.unknown0", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_s3dmx1_quant(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[0]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[1]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[2]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[3]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[4]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[5]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[6]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[7]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[8]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[9]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[10]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[11]);
+    leaf(o, arch, r, b, &L_S3DMX1_QUANT[12]);
+}
 static L_S3S3D1_BN: [FieldDesc; 15usize] = [
     f("imm0", 12, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
     f("src0_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -3001,12 +4674,51 @@ static L_S3S3D1_BN: [FieldDesc; 15usize] = [
     f("out_dtype", 62, Enum(&ENUM_DTYPE), Normal, Medium),
     f("num_active_channels", 63, Uint(1), Normal, Medium),
 ];
+
+fn print_s3s3d1_bn(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[0]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[1]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[2]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[3]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[4]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[5]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[6]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[7]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[8]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[9]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[10]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[11]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[12]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[13]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN[14]);
+}
 static L_S3S3D1_BN2: [FieldDesc; 4usize] = [
     f("unknown0", 12, Bytes(49), Reserved, Medium),
     f("immediate_out_dtype", 61, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("imm0_imm1_src", 62, Bits(&BITS_IMM_SRC_PAIR), Normal, Medium),
     f("unknown1", 63, Bytes(1), Reserved, Medium),
 ];
+
+fn print_s3s3d1_bn2(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3S3D1_BN2[0]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN2[1]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN2[2]);
+    leaf(o, arch, r, b, &L_S3S3D1_BN2[3]);
+}
 static L_S3S3D3_TT: [FieldDesc; 13usize] = [
     f("in0_in1_dtype", 12, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("out_dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -3022,7 +4734,41 @@ static L_S3S3D3_TT: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s3s3d3_tt(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[0]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[1]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[2]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[3]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[4]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[5]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[6]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[7]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[8]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[9]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[10]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[11]);
+    leaf(o, arch, r, b, &L_S3S3D3_TT[12]);
+}
 static L_S3_LT: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_s3_lt(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S3_LT[0]);
+}
 static L_S3_LW_SUNDA: [FieldDesc; 6usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -3072,6 +4818,69 @@ static L_S3_LW_MAVERICK: [FieldDesc; 11usize] = [
     f("perf_mode", 39, Enum(&ENUM_MX_PERF_MODE), Normal, Medium),
     f("reserved1", 40, Bytes(24), Reserved, Medium),
 ];
+
+fn print_s3_lw(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    match arch {
+        Arch::Cayman => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[0]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[1]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[2]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[3]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[4]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[5]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[6]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[7]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[8]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[9]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[10]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[11]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[12]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[13]);
+            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[14]);
+        }
+        Arch::Mariana => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[0]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[1]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[2]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[3]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[4]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[5]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[6]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[7]);
+            leaf(o, arch, r, b, &L_S3_LW_MARIANA[8]);
+        }
+        Arch::Maverick => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[0]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[1]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[2]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[3]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[4]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[5]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[6]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[7]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[8]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[9]);
+            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[10]);
+        }
+        _ => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S3_LW_SUNDA[0]);
+            leaf(o, arch, r, b, &L_S3_LW_SUNDA[1]);
+            leaf(o, arch, r, b, &L_S3_LW_SUNDA[2]);
+            leaf(o, arch, r, b, &L_S3_LW_SUNDA[3]);
+            leaf(o, arch, r, b, &L_S3_LW_SUNDA[4]);
+            leaf(o, arch, r, b, &L_S3_LW_SUNDA[5]);
+        }
+    }
+}
 static L_S4D2_BN: [FieldDesc; 13usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3087,6 +4896,29 @@ static L_S4D2_BN: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 2), Normal, Medium),
     f("reserved1", 60, Bytes(4), Reserved, Medium),
 ];
+
+fn print_s4d2_bn(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D2_BN[0]);
+    leaf(o, arch, r, b, &L_S4D2_BN[1]);
+    leaf(o, arch, r, b, &L_S4D2_BN[2]);
+    leaf(o, arch, r, b, &L_S4D2_BN[3]);
+    leaf(o, arch, r, b, &L_S4D2_BN[4]);
+    leaf(o, arch, r, b, &L_S4D2_BN[5]);
+    leaf(o, arch, r, b, &L_S4D2_BN[6]);
+    leaf(o, arch, r, b, &L_S4D2_BN[7]);
+    leaf(o, arch, r, b, &L_S4D2_BN[8]);
+    leaf(o, arch, r, b, &L_S4D2_BN[9]);
+    leaf(o, arch, r, b, &L_S4D2_BN[10]);
+    leaf(o, arch, r, b, &L_S4D2_BN[11]);
+    leaf(o, arch, r, b, &L_S4D2_BN[12]);
+}
 static L_S4D3_MM: [FieldDesc; 19usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3114,6 +4946,35 @@ static L_S4D3_MM: [FieldDesc; 19usize] = [
     f("dst_mem_pattern.step_elem", 52, Array(&Int(2), 3), Normal, Medium),
     f("dst_mem_pattern.num_elem", 58, Array(&Uint(2), 3), Normal, Medium),
 ];
+
+fn print_s4d3_mm(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D3_MM[0]);
+    leaf(o, arch, r, b, &L_S4D3_MM[1]);
+    leaf(o, arch, r, b, &L_S4D3_MM[2]);
+    leaf(o, arch, r, b, &L_S4D3_MM[3]);
+    leaf(o, arch, r, b, &L_S4D3_MM[4]);
+    leaf(o, arch, r, b, &L_S4D3_MM[5]);
+    leaf(o, arch, r, b, &L_S4D3_MM[6]);
+    leaf(o, arch, r, b, &L_S4D3_MM[7]);
+    leaf(o, arch, r, b, &L_S4D3_MM[8]);
+    leaf(o, arch, r, b, &L_S4D3_MM[9]);
+    leaf(o, arch, r, b, &L_S4D3_MM[10]);
+    leaf(o, arch, r, b, &L_S4D3_MM[11]);
+    leaf(o, arch, r, b, &L_S4D3_MM[12]);
+    leaf(o, arch, r, b, &L_S4D3_MM[13]);
+    leaf(o, arch, r, b, &L_S4D3_MM[14]);
+    leaf(o, arch, r, b, &L_S4D3_MM[15]);
+    leaf(o, arch, r, b, &L_S4D3_MM[16]);
+    leaf(o, arch, r, b, &L_S4D3_MM[17]);
+    leaf(o, arch, r, b, &L_S4D3_MM[18]);
+}
 static L_S4D4_CR: [FieldDesc; 13usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3129,6 +4990,29 @@ static L_S4D4_CR: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_s4d4_cr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D4_CR[0]);
+    leaf(o, arch, r, b, &L_S4D4_CR[1]);
+    leaf(o, arch, r, b, &L_S4D4_CR[2]);
+    leaf(o, arch, r, b, &L_S4D4_CR[3]);
+    leaf(o, arch, r, b, &L_S4D4_CR[4]);
+    leaf(o, arch, r, b, &L_S4D4_CR[5]);
+    leaf(o, arch, r, b, &L_S4D4_CR[6]);
+    leaf(o, arch, r, b, &L_S4D4_CR[7]);
+    leaf(o, arch, r, b, &L_S4D4_CR[8]);
+    leaf(o, arch, r, b, &L_S4D4_CR[9]);
+    leaf(o, arch, r, b, &L_S4D4_CR[10]);
+    leaf(o, arch, r, b, &L_S4D4_CR[11]);
+    leaf(o, arch, r, b, &L_S4D4_CR[12]);
+}
 static L_S4D4_GT: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3145,6 +5029,30 @@ static L_S4D4_GT: [FieldDesc; 14usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_s4d4_gt(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D4_GT[0]);
+    leaf(o, arch, r, b, &L_S4D4_GT[1]);
+    leaf(o, arch, r, b, &L_S4D4_GT[2]);
+    leaf(o, arch, r, b, &L_S4D4_GT[3]);
+    leaf(o, arch, r, b, &L_S4D4_GT[4]);
+    leaf(o, arch, r, b, &L_S4D4_GT[5]);
+    leaf(o, arch, r, b, &L_S4D4_GT[6]);
+    leaf(o, arch, r, b, &L_S4D4_GT[7]);
+    leaf(o, arch, r, b, &L_S4D4_GT[8]);
+    leaf(o, arch, r, b, &L_S4D4_GT[9]);
+    leaf(o, arch, r, b, &L_S4D4_GT[10]);
+    leaf(o, arch, r, b, &L_S4D4_GT[11]);
+    leaf(o, arch, r, b, &L_S4D4_GT[12]);
+    leaf(o, arch, r, b, &L_S4D4_GT[13]);
+}
 static L_S4D4_IC: [FieldDesc; 11usize] = [
     f("src_mem_pattern", 12, Union(&UNION_MEM_PATTERN4D), Normal, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -3158,6 +5066,27 @@ static L_S4D4_IC: [FieldDesc; 11usize] = [
     f("unknown1", 42, Bytes(2), Reserved, Medium),
     f("dst_mem_pattern", 44, Union(&UNION_MEM_PATTERN4D), Normal, Medium),
 ];
+
+fn print_s4d4_ic(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D4_IC[0]);
+    leaf(o, arch, r, b, &L_S4D4_IC[1]);
+    leaf(o, arch, r, b, &L_S4D4_IC[2]);
+    leaf(o, arch, r, b, &L_S4D4_IC[3]);
+    leaf(o, arch, r, b, &L_S4D4_IC[4]);
+    leaf(o, arch, r, b, &L_S4D4_IC[5]);
+    leaf(o, arch, r, b, &L_S4D4_IC[6]);
+    leaf(o, arch, r, b, &L_S4D4_IC[7]);
+    leaf(o, arch, r, b, &L_S4D4_IC[8]);
+    leaf(o, arch, r, b, &L_S4D4_IC[9]);
+    leaf(o, arch, r, b, &L_S4D4_IC[10]);
+}
 static L_S4D4_MR: [FieldDesc; 11usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3171,6 +5100,27 @@ static L_S4D4_MR: [FieldDesc; 11usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_s4d4_mr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D4_MR[0]);
+    leaf(o, arch, r, b, &L_S4D4_MR[1]);
+    leaf(o, arch, r, b, &L_S4D4_MR[2]);
+    leaf(o, arch, r, b, &L_S4D4_MR[3]);
+    leaf(o, arch, r, b, &L_S4D4_MR[4]);
+    leaf(o, arch, r, b, &L_S4D4_MR[5]);
+    leaf(o, arch, r, b, &L_S4D4_MR[6]);
+    leaf(o, arch, r, b, &L_S4D4_MR[7]);
+    leaf(o, arch, r, b, &L_S4D4_MR[8]);
+    leaf(o, arch, r, b, &L_S4D4_MR[9]);
+    leaf(o, arch, r, b, &L_S4D4_MR[10]);
+}
 static L_S4D4_PL: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3187,6 +5137,30 @@ static L_S4D4_PL: [FieldDesc; 14usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_s4d4_pl(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D4_PL[0]);
+    leaf(o, arch, r, b, &L_S4D4_PL[1]);
+    leaf(o, arch, r, b, &L_S4D4_PL[2]);
+    leaf(o, arch, r, b, &L_S4D4_PL[3]);
+    leaf(o, arch, r, b, &L_S4D4_PL[4]);
+    leaf(o, arch, r, b, &L_S4D4_PL[5]);
+    leaf(o, arch, r, b, &L_S4D4_PL[6]);
+    leaf(o, arch, r, b, &L_S4D4_PL[7]);
+    leaf(o, arch, r, b, &L_S4D4_PL[8]);
+    leaf(o, arch, r, b, &L_S4D4_PL[9]);
+    leaf(o, arch, r, b, &L_S4D4_PL[10]);
+    leaf(o, arch, r, b, &L_S4D4_PL[11]);
+    leaf(o, arch, r, b, &L_S4D4_PL[12]);
+    leaf(o, arch, r, b, &L_S4D4_PL[13]);
+}
 static L_S4D4_TR_SUNDA: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3215,6 +5189,46 @@ static L_S4D4_TR_MARIANA: [FieldDesc; 10usize] = [
     f("reserved1", 39, Bytes(5), Reserved, Medium),
     f("dst_mem_pattern", 44, Union(&UNION_MEM_PATTERN4D), Normal, Medium),
 ];
+
+fn print_s4d4_tr(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    match arch {
+        Arch::Mariana | Arch::Maverick => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[0]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[1]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[2]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[3]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[4]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[5]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[6]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[7]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[8]);
+            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[9]);
+        }
+        _ => {
+            print_preamble(o, arch, r, b);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[0]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[1]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[2]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[3]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[4]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[5]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[6]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[7]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[8]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[9]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[10]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[11]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[12]);
+            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[13]);
+        }
+    }
+}
 static L_S4D4_TSM: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3231,6 +5245,30 @@ static L_S4D4_TSM: [FieldDesc; 14usize] = [
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
     f("dst_mem_pattern.num_elem", 56, Array(&Uint(2), 4), Normal, Medium),
 ];
+
+fn print_s4d4_tsm(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4D4_TSM[0]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[1]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[2]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[3]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[4]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[5]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[6]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[7]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[8]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[9]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[10]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[11]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[12]);
+    leaf(o, arch, r, b, &L_S4D4_TSM[13]);
+}
 static L_S4_PB: [FieldDesc; 10usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -3243,7 +5281,38 @@ static L_S4_PB: [FieldDesc; 10usize] = [
     f("mask", 44, Uint(4), Normal, Medium),
     f("reserved2", 48, Bytes(16), Reserved, Medium),
 ];
+
+fn print_s4_pb(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4_PB[0]);
+    leaf(o, arch, r, b, &L_S4_PB[1]);
+    leaf(o, arch, r, b, &L_S4_PB[2]);
+    leaf(o, arch, r, b, &L_S4_PB[3]);
+    leaf(o, arch, r, b, &L_S4_PB[4]);
+    leaf(o, arch, r, b, &L_S4_PB[5]);
+    leaf(o, arch, r, b, &L_S4_PB[6]);
+    leaf(o, arch, r, b, &L_S4_PB[7]);
+    leaf(o, arch, r, b, &L_S4_PB[8]);
+    leaf(o, arch, r, b, &L_S4_PB[9]);
+}
 static L_S4_RL: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+
+fn print_s4_rl(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_S4_RL[0]);
+}
 static L_SMX1D3_MM: [FieldDesc; 19usize] = [
     f("unknown0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.data", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -3271,6 +5340,35 @@ static L_SMX1D3_MM: [FieldDesc; 19usize] = [
     f("psum_zero_region", 47, Enum(&ENUM_MATMUL_ZERO_REGION), Normal, Medium),
     f("dst_mem_pattern", 48, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
 ];
+
+fn print_smx1d3_mm(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[0]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[1]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[2]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[3]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[4]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[5]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[6]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[7]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[8]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[9]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[10]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[11]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[12]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[13]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[14]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[15]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[16]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[17]);
+    leaf(o, arch, r, b, &L_SMX1D3_MM[18]);
+}
 static L_SMX1_LW: [FieldDesc; 15usize] = [
     f("unknown0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.data", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -3288,10 +5386,46 @@ static L_SMX1_LW: [FieldDesc; 15usize] = [
     f("col_grp", 45, Uint(1), Normal, Inferred),
     f("unknown3", 46, Bytes(18), Reserved, Medium),
 ];
+
+fn print_smx1_lw(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    print_preamble(o, arch, r, b);
+    leaf(o, arch, r, b, &L_SMX1_LW[0]);
+    leaf(o, arch, r, b, &L_SMX1_LW[1]);
+    leaf(o, arch, r, b, &L_SMX1_LW[2]);
+    leaf(o, arch, r, b, &L_SMX1_LW[3]);
+    leaf(o, arch, r, b, &L_SMX1_LW[4]);
+    leaf(o, arch, r, b, &L_SMX1_LW[5]);
+    leaf(o, arch, r, b, &L_SMX1_LW[6]);
+    leaf(o, arch, r, b, &L_SMX1_LW[7]);
+    leaf(o, arch, r, b, &L_SMX1_LW[8]);
+    leaf(o, arch, r, b, &L_SMX1_LW[9]);
+    leaf(o, arch, r, b, &L_SMX1_LW[10]);
+    leaf(o, arch, r, b, &L_SMX1_LW[11]);
+    leaf(o, arch, r, b, &L_SMX1_LW[12]);
+    leaf(o, arch, r, b, &L_SMX1_LW[13]);
+    leaf(o, arch, r, b, &L_SMX1_LW[14]);
+}
 static L_TRIGGER_COLLECTIVE2_EXT: [FieldDesc; 2usize] = [
     f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("payload", 1, Bytes(63), Reserved, Medium),
 ];
+
+fn print_trigger_collective2_ext(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    let _ = arch;
+    leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[0]);
+    leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[1]);
+}
 
 /// Every arm's text form, indexed by `ArmKind as usize` (the order of `ArmKind::ALL`).
 pub static ARMS: [ArmText; 102usize] = [
@@ -4673,6 +6807,114 @@ pub static ARMS: [ArmText; 102usize] = [
     },
 ];
 
+/// Every arm's printer, indexed by `ArmKind as usize`: the shown leaves of a
+/// record, each row of the arm's layout table written out as one call, so that
+/// the row's constants fold into the code (the table walk, unrolled).
+pub(crate) static PRINTERS: [Printer; 102usize] = [
+    print_ctrl_al,
+    print_ctrl_br,
+    print_ctrl_cci,
+    print_ctrl_er,
+    print_ctrl_es,
+    print_ctrl_im,
+    print_ctrl_ms,
+    print_ctrl_mv,
+    print_ctrl_no,
+    print_ctrl_poll_sem,
+    print_ctrl_rs,
+    print_ctrl_test_es,
+    print_ctrl_wr,
+    print_custom_op_header,
+    print_custom_op_payload,
+    print_d1_rd,
+    print_d3_rand,
+    print_d4_iota,
+    print_d4_mr,
+    print_d4_rand,
+    print_dma_copy2d,
+    print_dma_direct2d,
+    print_dma_direct2d_xpose,
+    print_dma_gather_xpose,
+    print_dma_immediate,
+    print_dma_indirect1d,
+    print_extended,
+    print_extended_copy,
+    print_extended_cptcd,
+    print_extended_enop,
+    print_extended_rdma_desc_gen,
+    print_extended_rdma_desc_start,
+    print_extended_rgs,
+    print_extended_rss,
+    print_extended_sb2sb,
+    print_extended_tta,
+    print_mem2d,
+    print_modify_pool_config,
+    print_pseudo_core_barrier,
+    print_pseudo_dmabarrier,
+    print_pseudo_dma_direct2d,
+    print_pseudo_dma_ext,
+    print_pseudo_dma_memcpy_full_ind,
+    print_pseudo_embedding_update,
+    print_pseudo_exit_execution,
+    print_pseudo_function_begin,
+    print_pseudo_function_call,
+    print_pseudo_jpeg_decode,
+    print_pseudo_library_reload_index,
+    print_pseudo_load_act_func_set,
+    print_pseudo_mem2d,
+    print_pseudo_range_check,
+    print_pseudo_set_rng_seed,
+    print_pseudo_sync_barrier,
+    print_s1s2d2_am,
+    print_s1_rand,
+    print_s2d2d2_sc,
+    print_s2d2d2_ts_wide,
+    print_s2d2_ac,
+    print_s2d2_addr,
+    print_s2d2_jpeg,
+    print_s2d2_rs,
+    print_s2d2_tr,
+    print_s2d2_ts_as,
+    print_s2s1d2_pe_seed,
+    print_s2s2d2d2_tt,
+    print_s2s2d2_stt,
+    print_s2_bn,
+    print_s2_bnpl2,
+    print_s2_convlut,
+    print_s3d3_ac,
+    print_s3d3_aq,
+    print_s3d3_collective,
+    print_s3d3_cp_pred_scalar,
+    print_s3d3_dropout,
+    print_s3d3_mm,
+    print_s3d3_nonzero_with_count,
+    print_s3d3_sc,
+    print_s3d3_seq_bounds,
+    print_s3d3_tens_dequant,
+    print_s3d3_ts,
+    print_s3d3_ts_select,
+    print_s3dmx1_quant,
+    print_s3s3d1_bn,
+    print_s3s3d1_bn2,
+    print_s3s3d3_tt,
+    print_s3_lt,
+    print_s3_lw,
+    print_s4d2_bn,
+    print_s4d3_mm,
+    print_s4d4_cr,
+    print_s4d4_gt,
+    print_s4d4_ic,
+    print_s4d4_mr,
+    print_s4d4_pl,
+    print_s4d4_tr,
+    print_s4d4_tsm,
+    print_s4_pb,
+    print_s4_rl,
+    print_smx1d3_mm,
+    print_smx1_lw,
+    print_trigger_collective2_ext,
+];
+
 /// The record's preamble, shared by the arms that inherit all of it.
 pub static PREAMBLE: [FieldDesc; 9usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Certain),
@@ -4685,6 +6927,24 @@ pub static PREAMBLE: [FieldDesc; 9usize] = [
     f("events.update_idx", 7, Uint(1), Preamble, Certain),
     f("events.semaphore_value", 8, Uint(4), Preamble, Certain),
 ];
+
+/// The shown leaves of `PREAMBLE`.
+fn print_preamble(
+    o: &mut Line<'_>,
+    arch: Arch,
+    r: &[u8; RECORD_SIZE],
+    b: Option<&'static Binding>,
+) {
+    leaf(o, arch, r, b, &PREAMBLE[0]);
+    leaf(o, arch, r, b, &PREAMBLE[1]);
+    leaf(o, arch, r, b, &PREAMBLE[2]);
+    leaf(o, arch, r, b, &PREAMBLE[3]);
+    leaf(o, arch, r, b, &PREAMBLE[4]);
+    leaf(o, arch, r, b, &PREAMBLE[5]);
+    leaf(o, arch, r, b, &PREAMBLE[6]);
+    leaf(o, arch, r, b, &PREAMBLE[7]);
+    leaf(o, arch, r, b, &PREAMBLE[8]);
+}
 
 /// The text form of a record whose opcode the spec names but no arm reads: its
 /// preamble, then the payload as bytes.
