@@ -339,14 +339,12 @@ pub fn text_lines(arch: Arch, bytes: &[u8]) -> String {
     s
 }
 
-/// The generated assembler: `disasm::assemble_line(arch, line, 1)` of every line;
+/// The generated assembler: `disasm::assemble(arch, text)`, one record per line;
 /// returns a checksum of the records (panics on a line that does not assemble).
 #[inline(never)]
 pub fn gen_assemble(arch: Arch, text: &str) -> u64 {
-    text.lines().fold(0, |acc, l| {
-        let r = tpb_isa::disasm::assemble_line(arch, l, 1)
-            .expect("a line assembles")
-            .expect("a record");
+    tpb_isa::disasm::assemble(arch, text).fold(0, |acc, r| {
+        let r = r.expect("a line assembles");
         fold(acc, u64::from(r[0]) ^ u64::from(r[63]))
     })
 }

@@ -65,7 +65,7 @@ const KERNELS: &[Kernel] = &[
     ("gen: disasm write_record (reused String)", false, |c| {
         b::gen_disasm(c.stream.arch, &c.stream.bytes)
     }),
-    ("gen: assemble_line of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
+    ("gen: assemble of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
     ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
     ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
     ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
