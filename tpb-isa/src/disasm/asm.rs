@@ -51,6 +51,7 @@ fn brace(s: &str) -> Option<usize> {
 }
 
 /// `v` little-endian into `b` (at most 8 bytes; the bytes past `v`'s eight are zero).
+#[inline]
 fn write_uint(b: &mut [u8], v: u64) {
     let le = v.to_le_bytes();
     // The common widths as one store each, not a call to `memcpy`.
@@ -364,12 +365,17 @@ impl BitsParse {
     /// The item of the `i`th printed bit-field, `bit`.
     fn set(&mut self, i: usize, bit: &BitDesc, val: &str, vat: usize) -> Result<(), Err1> {
         let x = parse_bit(val, bit, vat, self.field, self.expected)?;
+        self.put(i, bit, x, vat);
+        Ok(())
+    }
+
+    /// The `i`th printed bit-field, `bit`, is `x` (its text at byte `vat`).
+    fn put(&mut self, i: usize, bit: &BitDesc, x: u64, vat: usize) {
         if let Some(g) = self.given.get_mut(i) {
             *g = (x, vat);
             self.given_mask |= 1 << i;
         }
         self.v |= x << bit.lo;
-        Ok(())
     }
 
     /// The operand's bits, once every item is read.
@@ -469,18 +475,33 @@ fn plain_bits(
             let key = |name: &str| {
                 !name.is_empty()
                     && b.get(i + name.len()) == Some(&b'=')
-                    && b.get(i..i + name.len()) == Some(name.as_bytes())
+                    && s.get(i..i + name.len()).is_some_and(|k| same(k, name))
             };
             let bit = if key("rest") { None } else { Some(p.first_printed(key)?) };
             let vat = i + bit.map_or(4, |(_, b)| b.name.len()) + 1;
-            i = skip_plain(b, vat);
-            let (&end, val) = (b.get(i)?, &s[vat..i]);
+            match bit {
+                // A number is read as its digits are scanned.
+                Some((n, bit)) if b.get(vat).is_some_and(u8::is_ascii_digit) => {
+                    let (x, end) = read_plain(b, vat)?;
+                    let width = u32::from(bit.hi - bit.lo);
+                    if width < 64 && x >> width != 0 {
+                        return None;
+                    }
+                    p.put(n, bit, x, vat);
+                    i = end;
+                }
+                Some((n, bit)) => {
+                    i = skip_plain(b, vat);
+                    p.set(n, bit, &s[vat..i], vat).ok()?;
+                }
+                None => {
+                    i = skip_plain(b, vat);
+                    p.rest(&s[vat..i], vat).ok()?;
+                }
+            }
+            let end = *b.get(i)?;
             if end != b',' && end != b'}' {
                 return None;
-            }
-            match bit {
-                Some((n, bit)) => p.set(n, bit, val, vat).ok()?,
-                None => p.rest(val, vat).ok()?,
             }
             i += 1;
             if end == b'}' {
