@@ -16,7 +16,6 @@ extern crate std;
 pub mod address;
 pub mod arm;
 pub mod disasm;
-mod dispatch_table;
 mod enum_table;
 pub mod error;
 pub mod facts;

@@ -52,7 +52,7 @@ impl<L> Copy for SubPlan<L> {}
 
 /// How many opcode values have a binding with a sub-opcode.
 pub(crate) const fn sub_opcode_count() -> usize {
-    let by_sub = crate::dispatch_table::by_sub();
+    let by_sub = by_sub();
     let (mut n, mut op) = (0, 0);
     while op < 256 {
         if by_sub[op] {
@@ -68,7 +68,7 @@ pub(crate) const fn sub_opcode_count() -> usize {
 /// (`None` when they read different bytes). `N` is [`sub_opcode_count`].
 pub(crate) const fn sub_opcodes<const N: usize>() -> [(u8, Option<u8>); N] {
     use crate::generated::inst::BINDINGS;
-    let by_sub = crate::dispatch_table::by_sub();
+    let by_sub = by_sub();
     let mut out = [(0u8, None); N];
     let (mut k, mut op) = (0, 0);
     while op < 256 && k < N {
@@ -134,7 +134,7 @@ pub(crate) use sub_plan_table;
 
 /// `plan_table!(plan_of, SUB_PLAN)`: `[[Plan<EnumLeaf>; 256]; Arch::ALL.len()]` whose
 /// row `arch as usize`, column `opcode` is `plan_of(arch, opcode)` (a `const fn`); for
-/// an opcode with a sub-opcode binding ([`by_sub`](crate::dispatch_table::by_sub)),
+/// an opcode with a sub-opcode binding ([`by_sub`]),
 /// [`Plan::Sub`] into `SUB_PLAN` (the static `sub_plan_table!` builds) when its
 /// sub-opcode bindings read one byte, else [`Plan::BySub`].
 macro_rules! plan_table {
@@ -143,7 +143,7 @@ macro_rules! plan_table {
         use $crate::validate_plan::Plan;
         const N: usize = $crate::validate_plan::sub_opcode_count();
         const OPS: [(u8, Option<u8>); N] = $crate::validate_plan::sub_opcodes::<N>();
-        let by_sub = $crate::dispatch_table::by_sub();
+        let by_sub = $crate::validate_plan::by_sub();
         let mut t = [[Plan::BySub; 256]; Arch::ALL.len()];
         let mut a = 0;
         while a < Arch::ALL.len() {
@@ -167,6 +167,21 @@ macro_rules! plan_table {
     }};
 }
 pub(crate) use plan_table;
+
+/// Which opcode values have a binding with a sub-opcode: their arm (and so their
+/// validation) depends on more than the opcode byte.
+pub(crate) const fn by_sub() -> [bool; 256] {
+    use crate::generated::inst::BINDINGS;
+    let mut by_sub = [false; 256];
+    let mut i = 0;
+    while i < BINDINGS.len() {
+        if BINDINGS[i].sub.is_some() {
+            by_sub[BINDINGS[i].opcode as usize] = true;
+        }
+        i += 1;
+    }
+    by_sub
+}
 
 #[cfg(test)]
 mod tests {

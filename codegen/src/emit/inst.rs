@@ -111,9 +111,10 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
 
         impl Inst {
             /// Decode a record in the layouts of generation `arch`, dispatching on the
-            /// discriminant (and sub-opcode) bytes.
+            /// discriminant (and sub-opcode) bytes. Always inlined: decoding in a caller's loop
+            /// ran a quarter faster than through a call.
             #[must_use]
-            #[inline]
+            #[inline(always)]
             pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
                 // One match on the opcode that builds the arm (`dispatch` then
                 // `decode_as` would be two).
@@ -205,39 +206,14 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
         None,
         quote! { None },
     );
-    if disc_width(model, record).size() != 1 {
-        return quote! {
-            /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
-            /// `Inst::Unknown`).
-            #[must_use]
-            #[inline]
-            pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
-                #body
-            }
-        };
-    }
     quote! {
         /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
-        /// `Inst::Unknown`): one load from [`DISPATCH`], and the match only for an
-        /// opcode with sub-opcode bindings.
+        /// `Inst::Unknown`). Always inlined: a caller that matches on the arm then
+        /// compiles the two matches into one jump on the discriminant (a table of arms
+        /// read first cost a view a third of its speed).
         #[must_use]
-        #[inline]
+        #[inline(always)]
         pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
-            use crate::dispatch_table::Slot;
-            match DISPATCH[b[DISCRIMINANT_OFFSET] as usize] {
-                Slot::Arm(k) => Some(k),
-                Slot::NoArm => None,
-                Slot::BySub => dispatch_match(b),
-            }
-        }
-
-        /// The arm of every opcode value, built at compile time from [`dispatch_match`].
-        const DISPATCH: [crate::dispatch_table::Slot<ArmKind>; 256] =
-            crate::dispatch_table::dispatch_table!(dispatch_match);
-
-        /// [`dispatch`] as a `match` on the discriminant and the sub-opcode byte.
-        #[must_use]
-        pub(crate) const fn dispatch_match(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
             #body
         }
     }
