@@ -92,6 +92,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         },
         Some(quote! { Inst::Opaque(Raw(*b)) }),
         quote! { Inst::Unknown(Raw(*b)) },
+        true,
     );
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
@@ -196,26 +197,49 @@ fn read_disc(width: Prim, b: TokenStream) -> TokenStream {
 /// `pub const fn dispatch(b) -> Option<ArmKind>`: a `match` on the discriminant and,
 /// for sub-opcode bindings, on the sub byte.
 fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
-    let body = opcode_match(
-        model,
-        record,
-        &|a| {
-            let t = names::ident(&model[a].rust);
-            quote! { Some(ArmKind::#t) }
-        },
-        None,
-        quote! { None },
-    );
+    let hit = |a: ArmId| {
+        let t = names::ident(&model[a].rust);
+        quote! { Some(ArmKind::#t) }
+    };
+    let full = opcode_match(model, record, &hit, None, quote! { None }, true);
+    let plain = opcode_match(model, record, &hit, None, quote! { None }, false);
+    let width = disc_width(model, record);
+    let mut by_sub: Vec<u64> =
+        model.bindings.iter().filter(|b| b.sub.is_some()).map(|b| b.opcode).collect();
+    by_sub.dedup();
+    let by_sub: Vec<_> = by_sub.into_iter().map(|op| hex_width(op, width.size())).collect();
+    let disc = read_disc(width, quote! { b });
+    let (body, by_sub_fn) = if by_sub.is_empty() {
+        (plain, quote! {})
+    } else {
+        let body = quote! {
+            match #disc {
+                #(#by_sub)|* => dispatch_by_sub(b),
+                _ => #plain,
+            }
+        };
+        let f = quote! {
+            /// [`dispatch`] of an opcode with sub-opcode bindings.
+            #[must_use]
+            const fn dispatch_by_sub(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
+                #full
+            }
+        };
+        (body, f)
+    };
     quote! {
         /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
-        /// `Inst::Unknown`). Always inlined: a caller that matches on the arm then
-        /// compiles the two matches into one jump on the discriminant (a table of arms
-        /// read first cost a view a third of its speed).
+        /// `Inst::Unknown`). Always inlined, and a `match` whose every answer is a
+        /// constant but for the opcodes with sub-opcode bindings: a caller that uses the
+        /// arm as a value reads it from a table, and a caller that matches on the arm
+        /// compiles the two matches into one jump on the discriminant.
         #[must_use]
         #[inline(always)]
         pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
             #body
         }
+
+        #by_sub_fn
     }
 }
 
@@ -228,6 +252,7 @@ fn opcode_match(
     hit: &dyn Fn(ArmId) -> TokenStream,
     opaque: Option<TokenStream>,
     unknown: TokenStream,
+    with_subs: bool,
 ) -> TokenStream {
     let width = disc_width(model, record);
     let op_enum = &model[record.discriminant.ty];
@@ -246,8 +271,11 @@ fn opcode_match(
             Some(o) if named => o.clone(),
             _ => unknown.clone(),
         });
-        let subs: Vec<(&SubOpcode, ArmId)> =
-            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
+        let subs: Vec<(&SubOpcode, ArmId)> = bs
+            .iter()
+            .filter(|_| with_subs)
+            .filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm)))
+            .collect();
         let body = sub_match(&subs, fallback, hit);
         quote! { #lit => #body, }
     });
