@@ -92,7 +92,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         },
         Some(quote! { Inst::Opaque(Raw(*b)) }),
         quote! { Inst::Unknown(Raw(*b)) },
-        true,
+        Groups::All,
     );
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
@@ -201,8 +201,8 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
         let t = names::ident(&model[a].rust);
         quote! { Some(ArmKind::#t) }
     };
-    let full = opcode_match(model, record, &hit, None, quote! { None }, true);
-    let plain = opcode_match(model, record, &hit, None, quote! { None }, false);
+    let by_sub_match = opcode_match(model, record, &hit, None, quote! { None }, Groups::BySub);
+    let plain = opcode_match(model, record, &hit, None, quote! { None }, Groups::Plain);
     let width = disc_width(model, record);
     let mut by_sub: Vec<u64> =
         model.bindings.iter().filter(|b| b.sub.is_some()).map(|b| b.opcode).collect();
@@ -222,7 +222,7 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
             /// [`dispatch`] of an opcode with sub-opcode bindings.
             #[must_use]
             const fn dispatch_by_sub(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
-                #full
+                #by_sub_match
             }
         };
         (body, f)
@@ -243,6 +243,17 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     }
 }
 
+/// Which opcodes an [`opcode_match`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Groups {
+    /// Every bound opcode, with its sub-opcode bindings.
+    All,
+    /// Every bound opcode, without its sub-opcode bindings.
+    Plain,
+    /// Only the opcodes with sub-opcode bindings.
+    BySub,
+}
+
 /// `match` on the discriminant (and, for sub-opcode bindings, the sub byte) with
 /// `hit(arm)` for a binding and, where none selects, `opaque` for a value the opcode
 /// table names (when the caller tells them apart) and `unknown` for the rest.
@@ -252,7 +263,7 @@ fn opcode_match(
     hit: &dyn Fn(ArmId) -> TokenStream,
     opaque: Option<TokenStream>,
     unknown: TokenStream,
-    with_subs: bool,
+    which: Groups,
 ) -> TokenStream {
     let width = disc_width(model, record);
     let op_enum = &model[record.discriminant.ty];
@@ -263,6 +274,9 @@ fn opcode_match(
             _ => groups.push((b.opcode, vec![b])),
         }
     }
+    let with_subs = which != Groups::Plain;
+    let has_sub = |bs: &[&Binding]| bs.iter().any(|b| b.sub.is_some());
+    groups.retain(|(_, bs)| which != Groups::BySub || has_sub(bs));
     let arms = groups.iter().map(|(op, bs)| {
         let lit = hex_width(*op, width.size());
         let plain = bs.iter().find(|b| b.sub.is_none()).map(|b| hit(b.arm));
@@ -287,7 +301,9 @@ fn opcode_match(
         .map(|v| hex_width(v.value, width.size()))
         .collect();
     let opaque_arm = match &opaque {
-        Some(o) if !unbound.is_empty() => quote! { #(#unbound)|* => #o, },
+        Some(o) if !unbound.is_empty() && which == Groups::All => {
+            quote! { #(#unbound)|* => #o, }
+        }
         _ => quote! {},
     };
     let disc = read_disc(width, quote! { b });
