@@ -285,6 +285,10 @@ pub(crate) mod unit_tests {
         };
         let (inst, validate) = (file("generated/inst.rs"), file("generated/validate.rs"));
         assert!(inst.contains("pub const fn dispatch") && !inst.contains("DISPATCH"));
+        // The record is read through the reference it already is (a `&&[u8; N]` does
+        // not coerce to the accessor's `&[u8]`: found by compiling this spec's crate).
+        assert!(inst.contains("u16_at(b, DISCRIMINANT_OFFSET)"), "{inst}");
+        assert!(!inst.contains("u16_at(&b,") && !inst.contains("u16_at(&record,"));
         assert!(validate.contains("check_by_rules") && !validate.contains("PLAN"));
         let narrow = generate(&round_two_model());
         let narrow_validate = narrow.iter().find(|f| f.path.ends_with("generated/validate.rs"));

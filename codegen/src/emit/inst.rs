@@ -82,7 +82,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         quote! { ArmKind::#t => Inst::#t(#t::decode_on(arch, b)), }
     });
     let op_width = model[record.discriminant.ty].width;
-    let read_op = read_disc(op_width, quote! { r.0 });
+    let read_op = read_disc(op_width, quote! { r.0 }, true);
     let decode_body = opcode_match(
         model,
         record,
@@ -184,13 +184,19 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
     }
 }
 
-/// Read the discriminant of `b` (a byte slice or array).
-fn read_disc(width: Prim, b: TokenStream) -> TokenStream {
+/// Read the discriminant of `b`: the record's bytes, an array when `array`, else a
+/// reference to them.
+fn read_disc(width: Prim, b: TokenStream, array: bool) -> TokenStream {
     if width.size() == 1 {
         quote! { #b[DISCRIMINANT_OFFSET] }
     } else {
         let f = quote::format_ident!("{}_at", width.as_str());
-        quote! { crate::raw::le::#f(&#b, DISCRIMINANT_OFFSET) }
+        let b = if array {
+            quote! { &#b }
+        } else {
+            b
+        };
+        quote! { crate::raw::le::#f(#b, DISCRIMINANT_OFFSET) }
     }
 }
 
@@ -208,7 +214,7 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
         model.bindings.iter().filter(|b| b.sub.is_some()).map(|b| b.opcode).collect();
     by_sub.dedup();
     let by_sub: Vec<_> = by_sub.into_iter().map(|op| hex_width(op, width.size())).collect();
-    let disc = read_disc(width, quote! { b });
+    let disc = read_disc(width, quote! { b }, false);
     let (body, by_sub_fn) = if by_sub.is_empty() {
         (plain, quote! {})
     } else {
@@ -306,7 +312,7 @@ fn opcode_match(
         }
         _ => quote! {},
     };
-    let disc = read_disc(width, quote! { b });
+    let disc = read_disc(width, quote! { b }, false);
     quote! {
         match #disc {
             #(#arms)*
@@ -351,7 +357,7 @@ fn binding_table(model: &Model, record: &Record) -> TokenStream {
         let mnemonic = &b.mnemonic;
         quote! { Binding { opcode: #op, sub: #sub, arm: ArmKind::#t, mnemonic: #mnemonic }, }
     });
-    let disc = read_disc(width, quote! { record });
+    let disc = read_disc(width, quote! { record }, false);
     let need = usize_lit(width.size());
     quote! {
         /// A byte of the record that must hold a value (a sub-opcode).
