@@ -75,34 +75,54 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
         ),
     ];
     // Rendering (syn + prettyplease) is most of the cost and each file is independent,
-    // so every module is emitted and rendered on its own thread; tokens are not `Send`,
-    // so a thread builds the tokens it renders. The order of the output stays fixed.
-    std::thread::scope(|s| {
-        let crate_files = MODULES.map(|(name, what, emit)| {
-            s.spawn(move || {
-                let path = format!("{GENERATED_DIR}/{name}.rs");
-                let contents = render(&path, what, emit(model));
-                OutputFile { path, contents }
-            })
-        });
-        let test_files = s.spawn(move || {
-            tests::emit(model)
-                .into_iter()
-                .map(|(name, what, tokens)| {
-                    let path = format!("{TESTS_DIR}/{name}.rs");
-                    let contents = render(&path, what, tokens);
-                    OutputFile { path, contents }
+    // so the modules are emitted and rendered by one worker per CPU, each taking the
+    // next module; tokens are not `Send`, so a worker builds the tokens it renders.
+    // More workers than CPUs only held more modules' tokens at once (at × 100 arms the
+    // kernel's page zeroing was a sixth of the time). The order of the output stays
+    // fixed.
+    enum Job {
+        Module(usize),
+        Tests,
+    }
+    let jobs: Vec<Job> = (0..MODULES.len()).map(Job::Module).chain([Job::Tests]).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(jobs.len());
+    let mut done: Vec<(usize, Vec<OutputFile>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { return out };
+                        let files = match *job {
+                            Job::Module(m) => {
+                                let (name, what, emit) = MODULES[m];
+                                let path = format!("{GENERATED_DIR}/{name}.rs");
+                                let contents = render(&path, what, emit(model));
+                                vec![OutputFile { path, contents }]
+                            }
+                            Job::Tests => tests::emit(model)
+                                .into_iter()
+                                .map(|(name, what, tokens)| {
+                                    let path = format!("{TESTS_DIR}/{name}.rs");
+                                    let contents = render(&path, what, tokens);
+                                    OutputFile { path, contents }
+                                })
+                                .collect(),
+                        };
+                        out.push((i, files));
+                    }
                 })
-                .collect::<Vec<_>>()
-        });
-        let mut files: Vec<OutputFile> = crate_files.into_iter().map(join).collect();
-        files.extend(join(test_files));
-        files.push(OutputFile {
-            path: layout_doc::PATH.to_string(),
-            contents: layout_doc::emit(model),
-        });
-        files
-    })
+            })
+            .collect();
+        handles.into_iter().flat_map(join).collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    let mut files: Vec<OutputFile> = done.into_iter().flat_map(|(_, f)| f).collect();
+    files
+        .push(OutputFile { path: layout_doc::PATH.to_string(), contents: layout_doc::emit(model) });
+    files
 }
 
 /// The result of a render thread; its panic, if any, is the caller's.
