@@ -469,31 +469,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             pub named: fn(Arch, u64) -> bool,
             /// `named` as a flag per value and generation, for a byte-wide enum: the
             /// validator's hot path (an indirect call per field was most of its cost).
-            table: Option<[[bool; 256]; #n_arch]>,
-        }
-
-        /// The spec's facts; the hot path's table row is left out.
-        impl core::fmt::Debug for EnumLeaf {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct("EnumLeaf")
-                    .field("name", &self.name)
-                    .field("offset", &self.offset)
-                    .field("width", &self.width)
-                    .field("shift", &self.shift)
-                    .field("bits", &self.bits)
-                    .field("check", &self.check)
-                    .finish_non_exhaustive()
-            }
-        }
-
-        /// The test; its table of 256 flags a generation is left out.
-        impl core::fmt::Debug for EnumCheck {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct("EnumCheck")
-                    .field("named", &self.named)
-                    .field("table", &self.table.is_some())
-                    .finish()
-            }
+            pub(crate) table: Option<[[bool; 256]; #n_arch]>,
         }
 
         impl EnumLeaf {

@@ -146,20 +146,29 @@ fn write_items<const W: usize, const SIGNED: bool>(o: &mut Line<'_>, b: &[u8]) {
     o.byte(b']');
 }
 
-/// `[a,b,...]`: `n` values of `k` read from `b`.
-fn write_array(o: &mut Line<'_>, arch: Arch, k: &Kind, n: u8, b: &[u8]) {
+/// `[a,b,...]`: the values of `k` in `b`. Inlined where the kind is a constant, so
+/// that an array of integers goes straight to the copy of [`write_items`] for its width.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_array(o: &mut Line<'_>, arch: Arch, k: &Kind, b: &[u8]) {
+    match *k {
+        Kind::Uint(1) => write_items::<1, false>(o, b),
+        Kind::Uint(2) => write_items::<2, false>(o, b),
+        Kind::Uint(4) => write_items::<4, false>(o, b),
+        Kind::Int(1) => write_items::<1, true>(o, b),
+        Kind::Int(2) => write_items::<2, true>(o, b),
+        Kind::Int(4) => write_items::<4, true>(o, b),
+        _ => write_values(o, arch, k, b),
+    }
+}
+
+/// `[a,b,...]`: the values of any other kind `k` in `b`.
+fn write_values(o: &mut Line<'_>, arch: Arch, k: &Kind, b: &[u8]) {
     o.byte(b'[');
-    let s = k.size();
-    for i in 0..n as usize {
+    for (i, x) in b.chunks_exact(k.size().max(1)).enumerate() {
         if i > 0 {
             o.byte(b',');
         }
-        let x = &b[i * s..(i + 1) * s];
-        match *k {
-            Kind::Uint(_) => write_num(o, read_uint(x)),
-            Kind::Int(w) => write_int(o, x, w),
-            _ => write_value(o, arch, k, x),
-        }
+        write_value(o, arch, k, x);
     }
     o.byte(b']');
 }
@@ -183,7 +192,7 @@ fn write_value(o: &mut Line<'_>, arch: Arch, kind: &Kind, b: &[u8]) {
         Kind::Enum(e) => write_enum_value(o, e, read_uint(b)),
         Kind::Bits(d) => write_bits(o, d, read_uint(b)),
         Kind::Union(u) => write_union(o, arch, u, b),
-        Kind::Array(k, n) => write_array(o, arch, k, n, b),
+        Kind::Array(k, _) => write_array(o, arch, k, b),
         Kind::Str(_) => {
             let end = b.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
             o.byte(b'"');
@@ -269,13 +278,7 @@ fn write_leaf(
     match (scalar, field.kind) {
         (Some(v), Kind::Enum(e)) => write_enum_value(o, e, v),
         (Some(v), _) => write_num(o, v),
-        (None, Kind::Array(Kind::Uint(1), _)) => write_items::<1, false>(o, b),
-        (None, Kind::Array(Kind::Uint(2), _)) => write_items::<2, false>(o, b),
-        (None, Kind::Array(Kind::Uint(4), _)) => write_items::<4, false>(o, b),
-        (None, Kind::Array(Kind::Int(1), _)) => write_items::<1, true>(o, b),
-        (None, Kind::Array(Kind::Int(2), _)) => write_items::<2, true>(o, b),
-        (None, Kind::Array(Kind::Int(4), _)) => write_items::<4, true>(o, b),
-        (None, Kind::Array(k, n)) => write_array(o, arch, k, n, b),
+        (None, Kind::Array(k, _)) => write_array(o, arch, k, b),
         (None, Kind::Bits(d)) => write_bits(o, d, read_uint(b)),
         (None, kind) => write_value(o, arch, &kind, b),
     }
