@@ -26,7 +26,7 @@ pub fn emit(model: &Model) -> TokenStream {
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
         use crate::generated::inst::{dispatch, RECORD_SIZE};
-        use crate::validate_plan::Plan;
+        use crate::validate_plan::{pass_table, LeafMask, Plan, Unrolled};
         use crate::generated::opcode::*;
     };
     quote! {
@@ -339,6 +339,8 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         }
     });
     let n_arch = usize_lit(model.arch_ids().count() as u32);
+    let arch_indices: Vec<proc_macro2::Literal> =
+        (0..model.arch_ids().count() as u32).map(usize_lit).collect();
     // One table of enum leaves per distinct layout, a copy per generation (each leaf's
     // value table row resolved for it); `leaves(kind, arch)` picks it.
     let mut used: BTreeSet<EnumId> = BTreeSet::new();
@@ -357,6 +359,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             used.extend(ls.iter().map(|x| x.enum_id));
             sub_rows.extend(ls.iter().filter_map(in_byte));
             let t = format_ident!("LEAVES_{}_{}", ai, li);
+            let p = format_ident!("PASS_{}_{}", ai, li);
             let rows = ls.iter().map(|x| leaf_row(model, x));
             let doc = format!(
                 " The enum-typed fields of `{}`{}.",
@@ -378,15 +381,16 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             tables.push(quote! {
                 #[doc = #doc]
                 static #t: [[EnumLeaf; #n]; #n_arch] = EnumLeaf::per_arch([#(#rows),*]);
+                const #p: [Option<Unrolled>; #n_arch] = pass_table!(#t; #(#arch_indices)*);
             });
-            per_layout.push(Some((t, l)));
+            per_layout.push(Some((t, p)));
         }
         if per_layout.iter().all(Option::is_none) {
             continue;
         }
         if arm.layouts.len() == 1 {
-            let (t, _) = per_layout[0].as_ref().expect("checked");
-            kind_arms.push(quote! { ArmKind::#k => &#t[arch as usize], });
+            let (t, p) = per_layout[0].as_ref().expect("checked");
+            kind_arms.push(quote! { ArmKind::#k => (&#t[arch as usize], #p[arch as usize]), });
         } else {
             // Generations the arm does not exist on read its records as the oldest layout.
             let elsewhere: Vec<TokenStream> = model
@@ -401,8 +405,10 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     archs.extend(elsewhere.iter().cloned());
                 }
                 match p {
-                    Some((t, _)) => quote! { #(#archs)|* => &#t[arch as usize], },
-                    None => quote! { #(#archs)|* => &[], },
+                    Some((t, p)) => {
+                        quote! { #(#archs)|* => (&#t[arch as usize], #p[arch as usize]), }
+                    }
+                    None => quote! { #(#archs)|* => (&[], None), },
                 }
             });
             kind_arms.push(quote! { ArmKind::#k => match arch { #(#rows)* }, });
@@ -506,6 +512,46 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                 out
             }
 
+            /// The unrolled test `failing` of `leaves`, when the list is not empty, is
+            /// short enough for [`EnumLeaf::failing`]'s mask, and each of its leaves lies
+            /// in one byte (so that its byte row alone decides it).
+            const fn unrolled(leaves: &'static [EnumLeaf], failing: LeafMask) -> Option<Unrolled> {
+                if leaves.is_empty() || leaves.len() > 64 {
+                    return None;
+                }
+                let mut i = 0;
+                while i < leaves.len() {
+                    if leaves[i].byte_rows.is_none() {
+                        return None;
+                    }
+                    i += 1;
+                }
+                Some(Unrolled { failing, first_at: leaves[0].byte_at, first_row: leaves[0].byte_row })
+            }
+
+            /// Which leaves after the first fail their byte row, as a mask (bit `i`
+            /// for leaf `i`), without a branch per leaf (the caller tests the first,
+            /// [`Unrolled::first_at`]). On a `static` list of fixed length
+            /// (`pass_table!`) the loop unrolls and each leaf's byte and row fold into
+            /// the code: two loads a leaf, where the list's loop makes four and a branch.
+            #[inline(always)]
+            fn failing<const N: usize>(leaves: &'static [EnumLeaf; N], record: &[u8; RECORD_SIZE]) -> u64 {
+                let mut failing = 0u64;
+                for (i, l) in leaves.iter().enumerate().skip(1) {
+                    let pass = l.byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])];
+                    failing |= u64::from(!pass) << (i % 64);
+                }
+                failing
+            }
+
+            /// The error of a leaf in one byte whose byte row fails `record`.
+            #[cold]
+            fn byte_error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
+                let v = record[usize::from(self.byte_at) % RECORD_SIZE];
+                let value = (u64::from(v) >> (self.shift % 8)) & ((1u64 << self.bits) - 1);
+                ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value }
+            }
+
             /// Whether `v` is a value the spec names and makes available on `arch`
             /// (`check.named`, through its table when there is one).
             #[must_use]
@@ -533,6 +579,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         /// The enum-typed fields of the preamble, for a record no binding selects.
         static PREAMBLE_LEAVES: [[EnumLeaf; #n_pre]; #n_arch] = EnumLeaf::per_arch([#(#pre_rows),*]);
+        const PREAMBLE_PASS: [Option<Unrolled>; #n_arch] = pass_table!(PREAMBLE_LEAVES; #(#arch_indices)*);
 
         #(#tables)*
         #(#sub_rows)*
@@ -540,11 +587,16 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         /// The enum-typed fields of an arm's layout on a generation.
         #[must_use]
         pub const fn enum_leaves(kind: ArmKind, arch: Arch) -> &'static [EnumLeaf] {
+            leaf_list(kind, arch).0
+        }
+
+        /// [`enum_leaves`] with its unrolled test, when it has one.
+        pub(crate) const fn leaf_list(kind: ArmKind, arch: Arch) -> (&'static [EnumLeaf], Option<Unrolled>) {
             let _ = arch;
             #[allow(unreachable_patterns)]
             match kind {
                 #(#kind_arms)*
-                _ => &[],
+                _ => (&[], None),
             }
         }
 
@@ -571,8 +623,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             #binding_call
             match dispatch(record) {
                 Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
-                Some(kind) => Plan::Check(enum_leaves(kind, arch)),
-                None => Plan::Check(&PREAMBLE_LEAVES[arch as usize]),
+                Some(kind) => {
+                    let (leaves, pass) = leaf_list(kind, arch);
+                    Plan::Check(leaves, pass)
+                }
+                None => Plan::Check(&PREAMBLE_LEAVES[arch as usize], PREAMBLE_PASS[arch as usize]),
             }
         }
 
@@ -582,11 +637,27 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         fn apply(plan: Plan<EnumLeaf>, arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             let opcode = #read_op;
             match plan {
-                Plan::Check(leaves) => check_leaves(arch, record, leaves),
+                Plan::Check(leaves, unrolled) => check_list(arch, record, leaves, unrolled),
                 Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { #op_byte }),
                 Plan::NotOnArch => Err(ValidateError::NotOnArch { #op_byte, arch }),
                 // Entries for a sub-opcode byte (`plan_for` gives neither; `check` resolves `Sub`).
                 Plan::BySub | Plan::Sub(_) => check_by_rules(arch, record),
+            }
+        }
+
+        /// The enum rules for a leaf list of [`leaf_list`]: through its unrolled test
+        /// when it has one, else the loop.
+        #[inline(always)]
+        pub(crate) fn check_list(arch: Arch, record: &[u8; RECORD_SIZE], leaves: &[EnumLeaf], unrolled: Option<Unrolled>) -> Result<(), ValidateError> {
+            let Some(u) = unrolled else {
+                return check_leaves(arch, record, leaves);
+            };
+            if !u.first_row[usize::from(record[usize::from(u.first_at) % RECORD_SIZE])] {
+                return Err(leaves[0].byte_error(record));
+            }
+            match (u.failing)(record) {
+                0 => Ok(()),
+                mask => Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(record)),
             }
         }
 
