@@ -743,6 +743,15 @@ fn record_without_discriminant() {
     insta::assert_snapshot!("record_without_discriminant", render("no_discriminant"));
 }
 
+/// The runtime indexes its tables by the opcode byte: a wider discriminant is an error
+/// at the spec, not a crate that does not compile.
+#[test]
+fn discriminant_wider_than_a_byte() {
+    let f = fail_with("discriminant_wider_than_a_byte", After::Nothing);
+    assert_eq!(f.diagnostics.len(), 1, "{}", f.short());
+    insta::assert_snapshot!("discriminant_wider_than_a_byte", f.render());
+}
+
 #[test]
 fn sub_opcode_without_field() {
     insta::assert_snapshot!("sub_opcode_without_field", render_on_base("sub_opcode_no_field"));

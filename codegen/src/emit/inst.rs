@@ -81,8 +81,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         let t = names::ident(&arm.rust);
         quote! { ArmKind::#t => Inst::#t(#t::decode_on(arch, b)), }
     });
-    let op_width = model[record.discriminant.ty].width;
-    let read_op = read_disc(op_width, quote! { r.0 }, true);
+    let read_op = read_disc(quote! { r.0 });
     let decode_body = opcode_match(
         model,
         record,
@@ -184,20 +183,9 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
     }
 }
 
-/// Read the discriminant of `b`: the record's bytes, an array when `array`, else a
-/// reference to them.
-fn read_disc(width: Prim, b: TokenStream, array: bool) -> TokenStream {
-    if width.size() == 1 {
-        quote! { #b[DISCRIMINANT_OFFSET] }
-    } else {
-        let f = quote::format_ident!("{}_at", width.as_str());
-        let b = if array {
-            quote! { &#b }
-        } else {
-            b
-        };
-        quote! { crate::raw::le::#f(#b, DISCRIMINANT_OFFSET) }
-    }
+/// Read the discriminant (one byte, as the checker requires) of the record `b`.
+fn read_disc(b: TokenStream) -> TokenStream {
+    quote! { #b[DISCRIMINANT_OFFSET] }
 }
 
 /// `pub const fn dispatch(b) -> Option<ArmKind>`: a `match` on the discriminant and,
@@ -214,7 +202,7 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
         model.bindings.iter().filter(|b| b.sub.is_some()).map(|b| b.opcode).collect();
     by_sub.dedup();
     let by_sub: Vec<_> = by_sub.into_iter().map(|op| hex_width(op, width.size())).collect();
-    let disc = read_disc(width, quote! { b }, false);
+    let disc = read_disc(quote! { b });
     let (body, by_sub_fn) = if by_sub.is_empty() {
         (plain, quote! {})
     } else {
@@ -312,7 +300,7 @@ fn opcode_match(
         }
         _ => quote! {},
     };
-    let disc = read_disc(width, quote! { b }, false);
+    let disc = read_disc(quote! { b });
     quote! {
         match #disc {
             #(#arms)*
@@ -357,7 +345,7 @@ fn binding_table(model: &Model, record: &Record) -> TokenStream {
         let mnemonic = &b.mnemonic;
         quote! { Binding { opcode: #op, sub: #sub, arm: ArmKind::#t, mnemonic: #mnemonic }, }
     });
-    let disc = read_disc(width, quote! { record }, false);
+    let disc = read_disc(quote! { record });
     let need = usize_lit(width.size());
     quote! {
         /// A byte of the record that must hold a value (a sub-opcode).

@@ -299,30 +299,17 @@ fn engine_type(model: &Model) -> TokenStream {
 }
 
 /// The expression reading a record's discriminant from `record` (a `const` read).
-fn read_opcode(model: &Model, record: &Record) -> TokenStream {
-    let width = model[record.discriminant.ty].width;
+fn read_opcode(record: &Record) -> TokenStream {
     let disc = usize_lit(record.discriminant.offset);
-    if width.size() == 1 {
-        quote! { record[#disc] }
-    } else {
-        let f = format_ident!("{}_at", width.as_str());
-        quote! { crate::raw::le::#f(record, #disc) }
-    }
+    quote! { record[#disc] }
 }
 
 /// The shared rule set: `fn check(arch, record)`, the leaf tables, and the per-enum
 /// `named_*` tests the tables point at.
 fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let op_enum = record.discriminant.ty;
-    let width = model[op_enum].width;
     let op_ty = names::ident(&model[op_enum].rust);
-    let read_op = read_opcode(model, record);
-    // Error payloads carry the opcode byte.
-    let op_byte = if width == Prim::U8 {
-        quote! { opcode }
-    } else {
-        quote! { opcode: opcode as u8 }
-    };
+    let read_op = read_opcode(record);
     // A table whose reading is inferred decides nothing: only confirmed ones reject.
     let masks: Vec<Ident> = model
         .bitmasks
@@ -426,16 +413,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     } else {
         quote! {}
     };
-    let check_entry = if width == Prim::U8 {
-        plan_table()
-    } else {
-        quote! {
-            /// The rules every generation shares.
-            fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-                check_by_rules(arch, record)
-            }
-        }
-    };
+    let check_entry = plan_table();
     quote! {
         /// An enum-typed field (or typed bit-field) a validator checks.
         #[derive(Clone, Copy)]
@@ -638,8 +616,8 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             let opcode = #read_op;
             match plan {
                 Plan::Check(leaves, unrolled) => check_list(arch, record, leaves, unrolled),
-                Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { #op_byte }),
-                Plan::NotOnArch => Err(ValidateError::NotOnArch { #op_byte, arch }),
+                Plan::OpcodeNotValid => Err(ValidateError::OpcodeNotValid { opcode }),
+                Plan::NotOnArch => Err(ValidateError::NotOnArch { opcode, arch }),
                 // Entries for a sub-opcode byte (`plan_for` gives neither; `check` resolves `Sub`).
                 Plan::BySub | Plan::Sub(_) => check_by_rules(arch, record),
             }
@@ -692,7 +670,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     }
 }
 
-/// `fn check` for a byte-wide opcode: one load from `PLAN` (built at compile time by
+/// `fn check`: one load from `PLAN` (built at compile time by
 /// the hand-written `plan_table!` from `plan_for` on each opcode value), then the
 /// leaves; the full rules only for sub-opcode values.
 fn plan_table() -> TokenStream {
@@ -857,7 +835,7 @@ fn binding_available(model: &Model, record: &Record) -> TokenStream {
             quote! { #lit => #body, }
         },
     );
-    let read_op = read_opcode(model, record);
+    let read_op = read_opcode(record);
     quote! {
         /// Whether the binding that selects the record's arm exists on `arch`; true when
         /// no binding selects it (the opcode's own availability is checked apart).

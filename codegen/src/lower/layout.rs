@@ -390,6 +390,20 @@ fn discriminant(
         return None;
     };
     let e = &t.enums[eid];
+    if e.width.size() != 1 {
+        cx.error(
+            Diagnostic::error(
+                ty.span,
+                format!("the discriminant '{}' is {} bytes wide", ty.name, e.width.size()),
+            )
+            .label("the discriminant must be a one-byte enum")
+            .note(
+                "the runtime reads the opcode as one byte: the validator's plans, the text \
+                 form and the stream walk index their tables by it",
+            ),
+        );
+        return None;
+    }
     let offset = u32_of(cx, off, "discriminant offset")?;
     if offset.saturating_add(e.width.size()) > size {
         cx.error(Diagnostic::error(

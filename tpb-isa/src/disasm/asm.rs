@@ -9,7 +9,7 @@ use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::disasm::OPAQUE;
 use crate::generated::geometry::Arch;
-use crate::generated::inst::{Inst, BINDINGS, RECORD_SIZE};
+use crate::generated::inst::{Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
 /// An error at byte `at` of the line (converted to a character column at the end).
 struct Err1 {
@@ -896,14 +896,14 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
         match desc::target(mnemonic).ok_or_else(unknown_mnemonic)? {
             Target::Binding(n) => {
                 let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
-                out[0] = binding.opcode;
+                out[DISCRIMINANT_OFFSET] = binding.opcode;
                 if let Some(sub) = binding.sub {
                     out[sub.offset] = sub.value;
                 }
                 (Some(ArmText::of(binding.arm).layout(arch)), binding.mnemonic)
             }
             Target::Opaque(op) => {
-                out[0] = op;
+                out[DISCRIMINANT_OFFSET] = op;
                 (Some(&OPAQUE), "opaque record")
             }
             Target::Arm(kind) => {

@@ -7,14 +7,11 @@ use super::line::Line;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{MNEMONICS, OPAQUE, PRINTERS};
 use crate::generated::geometry::Arch;
-use crate::generated::inst::{dispatch, Binding, Inst, RECORD_SIZE};
+use crate::generated::inst::{dispatch, Binding, Inst, DISCRIMINANT_OFFSET, RECORD_SIZE};
 use crate::generated::opcode::Opcode;
 
 /// The mnemonic of a record whose opcode the spec does not name.
 pub const UNKNOWN: &str = "unknown";
-
-/// The offset of the discriminant (the opcode byte).
-const DISCRIMINANT: usize = 0;
 
 /// A little-endian unsigned integer of up to 8 bytes.
 #[inline]
@@ -357,7 +354,7 @@ fn opaque_mnemonic(opcode: u8) -> Option<&'static str> {
 }
 
 fn opaque_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
-    let opcode = record[DISCRIMINANT];
+    let opcode = record[DISCRIMINANT_OFFSET];
     match opaque_mnemonic(opcode) {
         Some(m) => {
             o.str(m);
@@ -386,7 +383,7 @@ pub fn write_opaque<W: Write + ?Sized>(
 fn unknown_line(o: &mut Line<'_>, record: &[u8; RECORD_SIZE]) {
     o.str(UNKNOWN);
     o.str(" opcode=");
-    write_hex_num(o, u64::from(record[DISCRIMINANT]));
+    write_hex_num(o, u64::from(record[DISCRIMINANT_OFFSET]));
     o.str(" bytes=");
     o.hex_bytes(record);
 }
@@ -403,7 +400,7 @@ pub fn write_unknown<W: Write + ?Sized>(f: &mut W, record: &[u8; RECORD_SIZE]) -
 fn record_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
     match dispatch(record) {
         Some(kind) => arm_line(o, kind, arch, record),
-        None if Opcode(record[DISCRIMINANT]).is_known() => opaque_line(o, arch, record),
+        None if Opcode(record[DISCRIMINANT_OFFSET]).is_known() => opaque_line(o, arch, record),
         None => unknown_line(o, record),
     }
 }
