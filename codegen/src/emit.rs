@@ -47,7 +47,7 @@ pub struct OutputFile {
 
 /// Every generated file, in a fixed order. The same model gives byte-identical output.
 pub fn generate(model: &Model) -> Vec<OutputFile> {
-    type Module = (&'static str, &'static str, fn(&Model) -> Vec<TokenStream>);
+    type Module = (&'static str, &'static str, for<'m> fn(&'m Model) -> Box<dyn Chunks + 'm>);
     const MODULES: [Module; 8] = [
         ("arms", "One owned type and one borrowed view per arm of the record, and `ArmKind`.", arms::emit),
         (
@@ -55,23 +55,23 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
             "The tables of the text form: per-arm leaf fields, enum names, operand forms, union views, mnemonics.",
             disasm::emit,
         ),
-        ("geometry", "The NeuronCore generations and their hardware geometry.", |m| vec![geometry::emit(m)]),
+        ("geometry", "The NeuronCore generations and their hardware geometry.", |m| Box::new(Whole(geometry::emit(m)))),
         (
             "inst",
             "The record as a sum of its arms, opcode dispatch and stream sentinels.",
-            |m| vec![inst::emit(m)],
+            |m| Box::new(Whole(inst::emit(m))),
         ),
-        ("layout", "The shared structs and unions that arms embed.", |m| vec![layout::emit(m)]),
+        ("layout", "The shared structs and unions that arms embed.", |m| Box::new(Whole(layout::emit(m)))),
         (
             "opcode",
             "The spec's enums as open newtypes: values, names, bands, availability, the opcode table.",
-            |m| vec![opcode::emit(m)],
+            |m| Box::new(Whole(opcode::emit(m))),
         ),
-        ("operand", "Operand types with bit-fields, as integer newtypes.", |m| vec![operand::emit(m)]),
+        ("operand", "Operand types with bit-fields, as integer newtypes.", |m| Box::new(Whole(operand::emit(m)))),
         (
             "validate",
             "Validator tables, address apertures and per-generation record validation.",
-            |m| vec![validate::emit(m)],
+            |m| Box::new(Whole(validate::emit(m))),
         ),
     ];
     // Rendering (syn + prettyplease) is most of the cost and each file is independent,
@@ -130,28 +130,70 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
     h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
+/// A module emitted a chunk of whole items at a time, each rendered and dropped before
+/// the next is emitted (see [`render`]): codegen holds one chunk's tokens at a time.
+/// Holding every arm's at once made the kernel's page zeroing a fifth of codegen at
+/// × 100 arms.
+pub(crate) trait Chunks {
+    /// The next chunk of the module's body, in order; `None` after the last.
+    fn next_chunk(&mut self) -> Option<TokenStream>;
+    /// The items before the body (its `use` lines and whatever else depends on the
+    /// whole body) and after it, once the last chunk has been given.
+    fn finish(self: Box<Self>) -> (TokenStream, TokenStream);
+}
+
+/// The arms in model order, one a call: where a module emitted one arm a chunk is.
+#[derive(Default)]
+pub(crate) struct ArmCursor(usize);
+
+impl ArmCursor {
+    /// The next arm of `model`, if any is left.
+    pub(crate) fn next(&mut self, model: &Model) -> Option<crate::model::ArmId> {
+        let id = (self.0 < model.arms.len()).then_some(crate::model::ArmId(self.0 as u32));
+        self.0 += usize::from(id.is_some());
+        id
+    }
+}
+
+/// A module emitted whole: all head, no body.
+pub(crate) struct Whole(pub TokenStream);
+
+impl Chunks for Whole {
+    fn next_chunk(&mut self) -> Option<TokenStream> {
+        None
+    }
+
+    fn finish(self: Box<Self>) -> (TokenStream, TokenStream) {
+        (self.0, TokenStream::new())
+    }
+}
+
 /// Parse, pretty-print and prepend the header and the module's one-line `//!` doc.
 ///
-/// A module may come in chunks of whole items, each parsed and printed on its own:
-/// prettyplease prints items back to back, so the texts join as printed and
-/// `space_items` spaces the whole; the cost stays linear in the module's size.
-fn render(path: &str, what: &str, chunks: Vec<TokenStream>) -> String {
+/// Each chunk is parsed and printed on its own: prettyplease prints items back to back,
+/// so the texts join as printed and `space_items` spaces the whole; the cost stays
+/// linear in the module's size.
+fn render(path: &str, what: &str, mut chunks: Box<dyn Chunks + '_>) -> String {
+    let print = |tokens: TokenStream| match syn::parse2::<syn::File>(tokens) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(e) => panic!("bug in codegen::emit: {path} is not valid Rust: {e}"),
+    };
+    let mut body = String::new();
+    while let Some(chunk) = chunks.next_chunk() {
+        if !chunk.is_empty() {
+            body.push_str(&print(chunk));
+        }
+    }
+    let (head, tail) = chunks.finish();
     let what = format!(" {what}");
-    let mut printed = String::with_capacity(64 * 1024);
-    for (i, chunk) in chunks.into_iter().enumerate() {
-        let tokens = if i == 0 {
-            quote! {
-                #![doc = #what]
-                #chunk
-            }
-        } else {
-            chunk
-        };
-        let file = match syn::parse2::<syn::File>(tokens) {
-            Ok(file) => file,
-            Err(e) => panic!("bug in codegen::emit: {path} is not valid Rust: {e}"),
-        };
-        printed.push_str(&prettyplease::unparse(&file));
+    let mut printed = print(quote! {
+        #![doc = #what]
+        #head
+    });
+    printed.push_str(&body);
+    drop(body);
+    if !tail.is_empty() {
+        printed.push_str(&print(tail));
     }
     let mut out = String::with_capacity(printed.len() + printed.len() / 16);
     out.push_str(HEADER);

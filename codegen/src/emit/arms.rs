@@ -11,22 +11,20 @@ use crate::model::{Arm, ArmId, FieldType, Layout, Model};
 
 use super::arch_set::arch_variant;
 use super::doc::{code, Doc};
+use super::imports::Imports;
 use super::layout::{fields_decl, read_fields, write_fields};
 use super::names;
 use super::tokens::{field_type, hex_text, hex_width, read, usize_lit, Offset};
+use super::{ArmCursor, Chunks};
 
 /// The whole file.
 ///
 /// One chunk per arm, rendered apart (see `emit::render`): the file grows with the arms,
 /// and one token stream and syntax tree for all of it made codegen superlinear.
-pub fn emit(model: &Model) -> Vec<TokenStream> {
-    let mut chunks = vec![arm_kind(model)];
-    chunks.extend(model.arm_ids().map(|id| arm_items(model, id)));
-    let uses = super::imports::needed_in(
-        model,
-        &chunks,
+pub fn emit(model: &Model) -> Box<dyn Chunks + '_> {
+    let imports = Imports::new(
         &["layout", "opcode", "operand"],
-        &[
+        vec![
             ("impl_arm", quote! { crate::arm::impl_arm }),
             ("Arch", quote! { crate::generated::geometry::Arch }),
             ("Inst", quote! { crate::generated::inst::Inst }),
@@ -35,9 +33,31 @@ pub fn emit(model: &Model) -> Vec<TokenStream> {
             ("F32", quote! { crate::F32 }),
         ],
     );
-    let kind = &chunks[0];
-    chunks[0] = quote! { #uses #kind };
-    chunks
+    Box::new(ArmChunks { model, next: ArmCursor::default(), imports })
+}
+
+/// The arms' items one arm at a time; `ArmKind` and the `use` lines head the file.
+struct ArmChunks<'m> {
+    model: &'m Model,
+    /// Where the chunks are.
+    next: ArmCursor,
+    imports: Imports<'static>,
+}
+
+impl Chunks for ArmChunks<'_> {
+    fn next_chunk(&mut self) -> Option<TokenStream> {
+        let id = self.next.next(self.model)?;
+        let items = arm_items(self.model, id);
+        self.imports.scan(&items);
+        Some(items)
+    }
+
+    fn finish(mut self: Box<Self>) -> (TokenStream, TokenStream) {
+        let kind = arm_kind(self.model);
+        self.imports.scan(&kind);
+        let uses = self.imports.uses(self.model);
+        (quote! { #uses #kind }, TokenStream::new())
+    }
 }
 
 /// The opcode values that select an arm, sorted and unique.

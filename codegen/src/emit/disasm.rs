@@ -19,20 +19,51 @@ use crate::model::*;
 
 use super::names;
 use super::tokens::{dec, hex};
+use super::{ArmCursor, Chunks};
 
 /// The whole file.
 ///
-/// In chunks (see `emit::render`): the head, one per layout table, the tail.
-pub fn emit(model: &Model) -> Vec<TokenStream> {
-    let mut cx = Cx {
+/// In chunks (see `emit::render`): the head (the tables the arms reach), each arm's
+/// layout tables and printer, the tail (`ARMS`, `PRINTERS`, the opaque record and the
+/// mnemonics).
+pub fn emit(model: &Model) -> Box<dyn Chunks + '_> {
+    let cx = Cx {
         model,
         confidences: [false; 3],
         used: Used::default(),
         in_view: false,
         printers: Vec::new(),
     };
-    let mut layouts = Vec::new();
-    let arms: Vec<TokenStream> = model.arm_ids().map(|id| cx.arm_text(id, &mut layouts)).collect();
+    Box::new(ArmTexts { cx, next: ArmCursor::default(), arms: Vec::new() })
+}
+
+/// The arms' layout tables and printers one arm at a time, noting what they reach.
+struct ArmTexts<'m> {
+    cx: Cx<'m>,
+    /// Where the chunks are.
+    next: ArmCursor,
+    /// Each given arm's `ArmText`, for `ARMS`.
+    arms: Vec<TokenStream>,
+}
+
+impl Chunks for ArmTexts<'_> {
+    fn next_chunk(&mut self) -> Option<TokenStream> {
+        let id = self.next.next(self.cx.model)?;
+        let mut layouts = Vec::new();
+        self.arms.push(self.cx.arm_text(id, &mut layouts));
+        Some(quote! { #(#layouts)* })
+    }
+
+    fn finish(self: Box<Self>) -> (TokenStream, TokenStream) {
+        let ArmTexts { mut cx, arms, .. } = *self;
+        head_and_tail(&mut cx, &arms)
+    }
+}
+
+/// The tables the arms reach, then `ARMS`, `PRINTERS`, the opaque record and the
+/// mnemonics.
+fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenStream) {
+    let model = cx.model;
     let opaque = cx.preamble_and_opaque();
     // Only the tables some leaf reaches: unions first (their views reach more), then
     // operand types, then enums.
@@ -85,10 +116,7 @@ pub fn emit(model: &Model) -> Vec<TokenStream> {
 
         #mnemonics
     };
-    let mut chunks = vec![head];
-    chunks.extend(layouts);
-    chunks.push(tail);
-    chunks
+    (head, tail)
 }
 
 struct Cx<'m> {

@@ -62,31 +62,45 @@ pub fn needed(
     globs: &[&str],
     items: &[(&str, TokenStream)],
 ) -> TokenStream {
-    needed_in(model, std::slice::from_ref(body), globs, items)
+    let mut imports = Imports::new(globs, items.to_vec());
+    imports.scan(body);
+    imports.uses(model)
 }
 
-/// [`needed`] for a module emitted in several chunks.
-pub fn needed_in(
-    model: &Model,
-    bodies: &[TokenStream],
-    globs: &[&str],
-    items: &[(&str, TokenStream)],
-) -> TokenStream {
-    let mut used = BTreeSet::new();
-    for body in bodies {
-        idents(body, &mut used);
+/// The `use` lines of a module emitted in chunks: each chunk is scanned as it is
+/// emitted (and then dropped), and the lines are known after the last.
+pub struct Imports<'a> {
+    globs: &'a [&'a str],
+    items: Vec<(&'a str, TokenStream)>,
+    used: BTreeSet<String>,
+}
+
+impl<'a> Imports<'a> {
+    /// Imports from `globs` (generated modules imported with `*`) and `items`
+    /// (`(name, path)` pairs imported by name).
+    pub fn new(globs: &'a [&'a str], items: Vec<(&'a str, TokenStream)>) -> Imports<'a> {
+        Imports { globs, items, used: BTreeSet::new() }
     }
-    let mut out = TokenStream::new();
-    for m in globs {
-        if provided(model, m).iter().any(|n| used.contains(n)) {
-            let m = proc_macro2::Ident::new(m, proc_macro2::Span::call_site());
-            out.extend(quote! { use crate::generated::#m::*; });
+
+    /// Note the names `body` uses.
+    pub fn scan(&mut self, body: &TokenStream) {
+        idents(body, &mut self.used);
+    }
+
+    /// The `use` lines the scanned chunks need.
+    pub fn uses(&self, model: &Model) -> TokenStream {
+        let mut out = TokenStream::new();
+        for m in self.globs {
+            if provided(model, m).iter().any(|n| self.used.contains(n)) {
+                let m = proc_macro2::Ident::new(m, proc_macro2::Span::call_site());
+                out.extend(quote! { use crate::generated::#m::*; });
+            }
         }
-    }
-    for (name, path) in items {
-        if used.contains(*name) {
-            out.extend(quote! { use #path; });
+        for (name, path) in &self.items {
+            if self.used.contains(*name) {
+                out.extend(quote! { use #path; });
+            }
         }
+        out
     }
-    out
 }

@@ -8,7 +8,7 @@
 //! itself: a layout, bit range or rule change in the emitters without the model, or the
 //! reverse, fails.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use crate::model::*;
@@ -16,88 +16,107 @@ use crate::model::*;
 use super::arch_set::arch_variant;
 use super::names;
 use super::tokens::{hex, usize_lit};
+use super::{ArmCursor, Chunks, Whole};
 
 /// The generated test modules: `(file stem, one-line doc, chunks of tokens)` (see
 /// `emit::render`).
-pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, Vec<TokenStream>)> {
+pub fn emit(model: &Model) -> Vec<(&'static str, &'static str, Box<dyn Chunks + '_>)> {
     vec![
         (
             "arms",
             "Every layout of every arm: its generations, and each field's byte range.",
-            arms(model),
+            Box::new(ArmRows { model, next: ArmCursor::default(), names: Vec::new() }),
         ),
-        ("bits", "Every bit-field of every operand type, with its bit range.", vec![bits(model)]),
+        ("bits", "Every bit-field of every operand type, with its bit range.", Box::new(Whole(bits(model)))),
         (
             "unions",
             "Every view of every union, with the generations it exists on and how it is chosen.",
-            vec![unions(model)],
+            Box::new(Whole(unions(model))),
         ),
         (
             "rules",
             "Every geometry rule on every generation with a geometry, inside and just outside its guards, with the result the model computes.",
-            vec![rules(model)],
+            Box::new(Whole(rules(model))),
         ),
     ]
 }
 
-/// `arms.rs`: `ARMS`, one row per (arm, layout) with one `field!` line per field.
+/// `arms.rs`: `ARMS`, one row per (arm, layout) with one `field!` line per field, in
+/// one chunk per arm.
 ///
 /// Each row is its own `const` item: the field probes are closures, and closures all in
 /// one static's body make rustc superlinear (a spec of 2,040 arms took over 5 minutes
 /// to build this file, one const per row 50 s).
-fn arms(model: &Model) -> Vec<TokenStream> {
-    let mut names = Vec::new();
-    let rows: Vec<TokenStream> = model
-        .arm_ids()
-        .flat_map(|id| {
-            let arm = &model[id];
-            let kind = names::ident(&arm.rust);
-            arm.layouts.iter().map(move |l| {
-                let ty = names::ident(&l.rust);
-                let view = names::ident(&format!("{}Ref", l.rust));
-                // How the arm's type holds this layout: itself, or the variant named after
-                // the layout's oldest generation.
-                let wrap = if arm.is_per_generation() {
-                    let v = names::ident(&names::type_str(&model[l.archs[0]].name));
-                    quote! { #kind::#v }
-                } else {
-                    quote! { #kind::from }
-                };
-                let archs = l.archs.iter().map(|&a| arch_variant(model, a));
-                let fields = l.fields.iter().map(|f| {
-                    let name = names::ident(&f.rust);
-                    let (off, size) = (usize_lit(f.offset), usize_lit(f.size));
-                    quote! { field!(#ty, #view, #name, #off, #size), }
-                });
-                let shown = l.rust.as_str();
-                let row = names::ident(&names::const_str(&l.rust));
-                (
-                    row.clone(),
-                    quote! {
-                        const #row: LayoutCase = LayoutCase {
-                            kind: ArmKind::#kind,
-                            name: #shown,
-                            archs: &[#(#archs),*],
-                            check: layout!(#kind, #wrap, #ty, #view),
-                            fields: &[#(#fields)*],
-                        };
-                    },
-                )
-            })
-        })
-        .map(|(row, item)| {
-            names.push(row);
-            item
-        })
-        .collect();
-    let head = quote! {
-        use super::LayoutCase;
-        use tpb_isa::*;
+struct ArmRows<'m> {
+    model: &'m Model,
+    /// Where the chunks are.
+    next: ArmCursor,
+    /// The rows given so far, for `ARMS`.
+    names: Vec<Ident>,
+}
 
-        /// Every layout of every arm, in model order.
-        pub(crate) static ARMS: &[LayoutCase] = &[#(#names),*];
-    };
-    std::iter::once(head).chain(rows).collect()
+impl Chunks for ArmRows<'_> {
+    fn next_chunk(&mut self) -> Option<TokenStream> {
+        let id = self.next.next(self.model)?;
+        let rows = arm_rows(self.model, id);
+        let items = rows.iter().map(|(_, item)| item);
+        let chunk = quote! { #(#items)* };
+        self.names.extend(rows.into_iter().map(|(row, _)| row));
+        Some(chunk)
+    }
+
+    fn finish(self: Box<Self>) -> (TokenStream, TokenStream) {
+        let names = &self.names;
+        let head = quote! {
+            use super::LayoutCase;
+            use tpb_isa::*;
+
+            /// Every layout of every arm, in model order.
+            pub(crate) static ARMS: &[LayoutCase] = &[#(#names),*];
+        };
+        (head, TokenStream::new())
+    }
+}
+
+/// One arm's rows: each layout's `const` name and item.
+fn arm_rows(model: &Model, id: ArmId) -> Vec<(Ident, TokenStream)> {
+    let arm = &model[id];
+    let kind = names::ident(&arm.rust);
+    arm.layouts
+        .iter()
+        .map(|l| {
+            let ty = names::ident(&l.rust);
+            let view = names::ident(&format!("{}Ref", l.rust));
+            // How the arm's type holds this layout: itself, or the variant named after
+            // the layout's oldest generation.
+            let wrap = if arm.is_per_generation() {
+                let v = names::ident(&names::type_str(&model[l.archs[0]].name));
+                quote! { #kind::#v }
+            } else {
+                quote! { #kind::from }
+            };
+            let archs = l.archs.iter().map(|&a| arch_variant(model, a));
+            let fields = l.fields.iter().map(|f| {
+                let name = names::ident(&f.rust);
+                let (off, size) = (usize_lit(f.offset), usize_lit(f.size));
+                quote! { field!(#ty, #view, #name, #off, #size), }
+            });
+            let shown = l.rust.as_str();
+            let row = names::ident(&names::const_str(&l.rust));
+            (
+                row.clone(),
+                quote! {
+                    const #row: LayoutCase = LayoutCase {
+                        kind: ArmKind::#kind,
+                        name: #shown,
+                        archs: &[#(#archs),*],
+                        check: layout!(#kind, #wrap, #ty, #view),
+                        fields: &[#(#fields)*],
+                    };
+                },
+            )
+        })
+        .collect()
 }
 
 /// `bits.rs`: `BITS`, one row per bits type with fields, one `bit!` line per bit-field
@@ -362,11 +381,14 @@ mod unit_tests {
     use crate::emit::unit_tests::round_two_model;
 
     fn table(model: &Model, stem: &str) -> String {
-        let (_, _, chunks) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
-        chunks
-            .into_iter()
-            .map(|c| prettyplease::unparse(&syn::parse2(c).expect("the table parses")))
-            .collect()
+        let (_, _, mut chunks) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
+        let print = |c| prettyplease::unparse(&syn::parse2(c).expect("the table parses"));
+        let mut body = Vec::new();
+        while let Some(c) = chunks.next_chunk() {
+            body.push(print(c));
+        }
+        let (head, tail) = chunks.finish();
+        [print(head)].into_iter().chain(body).chain([print(tail)]).collect()
     }
 
     #[test]
