@@ -186,18 +186,18 @@ macro_rules! plan_table {
 }
 pub(crate) use plan_table;
 
-/// `pass_table!(LEAVES; 0 1 2 3)`: `[Option<Unrolled>; N]` whose entry `a` is the
+/// `unrolled_table!(LEAVES; 0 1 2 3)`: `[Option<Unrolled>; N]` whose entry `a` is the
 /// unrolled test of the leaf list `LEAVES[a]` (a `static` of fixed-length lists, so
 /// that each leaf's byte and row fold into the code), or `None` when the list is
 /// empty or a leaf of it does not lie in one byte.
-macro_rules! pass_table {
+macro_rules! unrolled_table {
     ($leaves:ident; $($a:literal)*) => {
         [$(
             EnumLeaf::unrolled(&$leaves[$a], |r: &[u8; RECORD_SIZE]| EnumLeaf::failing(&$leaves[$a], r))
         ),*]
     };
 }
-pub(crate) use pass_table;
+pub(crate) use unrolled_table;
 
 /// Which opcode values have a binding with a sub-opcode: their arm (and so their
 /// validation) depends on more than the opcode byte.

@@ -26,7 +26,7 @@ pub fn emit(model: &Model) -> TokenStream {
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
         use crate::generated::inst::{dispatch, RECORD_SIZE};
-        use crate::validate_plan::{pass_table, LeafMask, Plan, Unrolled};
+        use crate::validate_plan::{unrolled_table, LeafMask, Plan, Unrolled};
         use crate::generated::opcode::*;
     };
     quote! {
@@ -346,7 +346,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             used.extend(ls.iter().map(|x| x.enum_id));
             sub_rows.extend(ls.iter().filter_map(in_byte));
             let t = format_ident!("LEAVES_{}_{}", ai, li);
-            let p = format_ident!("PASS_{}_{}", ai, li);
+            let p = format_ident!("UNROLLED_{}_{}", ai, li);
             let rows = ls.iter().map(|x| leaf_row(model, x));
             let doc = format!(
                 " The enum-typed fields of `{}`{}.",
@@ -368,7 +368,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             tables.push(quote! {
                 #[doc = #doc]
                 static #t: [[EnumLeaf; #n]; #n_arch] = EnumLeaf::per_arch([#(#rows),*]);
-                const #p: [Option<Unrolled>; #n_arch] = pass_table!(#t; #(#arch_indices)*);
+                const #p: [Option<Unrolled>; #n_arch] = unrolled_table!(#t; #(#arch_indices)*);
             });
             per_layout.push(Some((t, p)));
         }
@@ -510,7 +510,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             /// Which leaves after the first fail their byte row, as a mask (bit `i`
             /// for leaf `i`), without a branch per leaf (the caller tests the first,
             /// [`Unrolled::first_at`]). On a `static` list of fixed length
-            /// (`pass_table!`) the loop unrolls and each leaf's byte and row fold into
+            /// (`unrolled_table!`) the loop unrolls and each leaf's byte and row fold into
             /// the code: two loads a leaf, where the list's loop makes four and a branch.
             #[inline(always)]
             fn failing<const N: usize>(leaves: &'static [EnumLeaf; N], record: &[u8; RECORD_SIZE]) -> u64 {
@@ -557,7 +557,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 
         /// The enum-typed fields of the preamble, for a record no binding selects.
         static PREAMBLE_LEAVES: [[EnumLeaf; #n_pre]; #n_arch] = EnumLeaf::per_arch([#(#pre_rows),*]);
-        const PREAMBLE_PASS: [Option<Unrolled>; #n_arch] = pass_table!(PREAMBLE_LEAVES; #(#arch_indices)*);
+        const PREAMBLE_UNROLLED: [Option<Unrolled>; #n_arch] = unrolled_table!(PREAMBLE_LEAVES; #(#arch_indices)*);
 
         #(#tables)*
         #(#sub_rows)*
@@ -605,7 +605,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     let (leaves, pass) = leaf_list(kind, arch);
                     Plan::Check(leaves, pass)
                 }
-                None => Plan::Check(&PREAMBLE_LEAVES[arch as usize], PREAMBLE_PASS[arch as usize]),
+                None => Plan::Check(&PREAMBLE_LEAVES[arch as usize], PREAMBLE_UNROLLED[arch as usize]),
             }
         }
 

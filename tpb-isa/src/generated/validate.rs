@@ -5,7 +5,7 @@ use crate::error::ValidateError;
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{dispatch, RECORD_SIZE};
-use crate::validate_plan::{pass_table, LeafMask, Plan, Unrolled};
+use crate::validate_plan::{unrolled_table, LeafMask, Plan, Unrolled};
 use crate::generated::opcode::*;
 
 /// One address window of an aperture: `base..base + size`.
@@ -366,7 +366,7 @@ impl EnumLeaf {
     /// Which leaves after the first fail their byte row, as a mask (bit `i`
     /// for leaf `i`), without a branch per leaf (the caller tests the first,
     /// [`Unrolled::first_at`]). On a `static` list of fixed length
-    /// (`pass_table!`) the loop unrolls and each leaf's byte and row fold into
+    /// (`unrolled_table!`) the loop unrolls and each leaf's byte and row fold into
     /// the code: two loads a leaf, where the list's loop makes four and a branch.
     #[inline(always)]
     fn failing<const N: usize>(
@@ -426,7 +426,9 @@ static PREAMBLE_LEAVES: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PREAMBLE_PASS: [Option<Unrolled>; 4] = pass_table!(PREAMBLE_LEAVES; 0 1 2 3);
+const PREAMBLE_UNROLLED: [Option<Unrolled>; 4] = unrolled_table!(
+    PREAMBLE_LEAVES; 0 1 2 3
+);
 
 /// The enum-typed fields of `CTRL_AL`.
 static LEAVES_0_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -439,7 +441,7 @@ static LEAVES_0_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("dst_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_0_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_0_0; 0 1 2 3);
+const UNROLLED_0_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_0_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_BR`.
 static LEAVES_1_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -451,14 +453,14 @@ static LEAVES_1_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("target_mode", 14, 1, 0, 8, &CHECK_BR_TARGET_MODE),
 ]);
 
-const PASS_1_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_1_0; 0 1 2 3);
+const UNROLLED_1_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_1_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_CCI`.
 static LEAVES_2_0: [[EnumLeaf; 1]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
 ]);
 
-const PASS_2_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_2_0; 0 1 2 3);
+const UNROLLED_2_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_2_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_ER`.
 static LEAVES_3_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -467,7 +469,7 @@ static LEAVES_3_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_3_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_3_0; 0 1 2 3);
+const UNROLLED_3_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_3_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_ES`.
 static LEAVES_4_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -478,7 +480,7 @@ static LEAVES_4_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events_extended.update_mode", 34, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_4_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_4_0; 0 1 2 3);
+const UNROLLED_4_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_4_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_IM`.
 static LEAVES_5_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -487,7 +489,7 @@ static LEAVES_5_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_5_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_5_0; 0 1 2 3);
+const UNROLLED_5_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_5_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_MS`.
 static LEAVES_6_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -497,7 +499,7 @@ static LEAVES_6_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("move_type", 12, 1, 0, 8, &CHECK_TENSOR_SHAPE_MOVE_TYPE),
 ]);
 
-const PASS_6_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_6_0; 0 1 2 3);
+const UNROLLED_6_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_6_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_MV`.
 static LEAVES_7_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -508,7 +510,7 @@ static LEAVES_7_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("move_source", 14, 1, 0, 8, &CHECK_DATA_SRC),
 ]);
 
-const PASS_7_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_7_0; 0 1 2 3);
+const UNROLLED_7_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_7_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_NO`.
 static LEAVES_8_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -517,7 +519,7 @@ static LEAVES_8_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_8_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_8_0; 0 1 2 3);
+const UNROLLED_8_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_8_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_POLL_SEM`.
 static LEAVES_9_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -527,7 +529,7 @@ static LEAVES_9_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ]);
 
-const PASS_9_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_9_0; 0 1 2 3);
+const UNROLLED_9_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_9_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_RS`.
 static LEAVES_10_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -536,7 +538,7 @@ static LEAVES_10_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_10_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_10_0; 0 1 2 3);
+const UNROLLED_10_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_10_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_TEST_ES`.
 static LEAVES_11_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -547,7 +549,7 @@ static LEAVES_11_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("update_type", 13, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_11_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_11_0; 0 1 2 3);
+const UNROLLED_11_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_11_0; 0 1 2 3);
 
 /// The enum-typed fields of `CTRL_WR`.
 static LEAVES_12_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -556,7 +558,7 @@ static LEAVES_12_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_12_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_12_0; 0 1 2 3);
+const UNROLLED_12_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_12_0; 0 1 2 3);
 
 /// The enum-typed fields of `CUSTOM_OP_HEADER`.
 static LEAVES_13_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -565,7 +567,7 @@ static LEAVES_13_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_13_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_13_0; 0 1 2 3);
+const UNROLLED_13_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_13_0; 0 1 2 3);
 
 /// The enum-typed fields of `CUSTOM_OP_PAYLOAD`.
 static LEAVES_14_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -575,7 +577,7 @@ static LEAVES_14_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("arg_type", 15, 1, 0, 8, &CHECK_CUSTOM_OP_ARG_TYPE),
 ]);
 
-const PASS_14_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_14_0; 0 1 2 3);
+const UNROLLED_14_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_14_0; 0 1 2 3);
 
 /// The enum-typed fields of `D1_RD`.
 static LEAVES_15_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -585,7 +587,7 @@ static LEAVES_15_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_15_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_15_0; 0 1 2 3);
+const UNROLLED_15_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_15_0; 0 1 2 3);
 
 /// The enum-typed fields of `D3_RAND`.
 static LEAVES_16_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -599,7 +601,7 @@ static LEAVES_16_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("max_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_16_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_16_0; 0 1 2 3);
+const UNROLLED_16_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_16_0; 0 1 2 3);
 
 /// The enum-typed fields of `D4_IOTA`.
 static LEAVES_17_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -609,7 +611,7 @@ static LEAVES_17_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_17_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_17_0; 0 1 2 3);
+const UNROLLED_17_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_17_0; 0 1 2 3);
 
 /// The enum-typed fields of `D4_MR`.
 static LEAVES_18_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -619,7 +621,7 @@ static LEAVES_18_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_18_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_18_0; 0 1 2 3);
+const UNROLLED_18_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_18_0; 0 1 2 3);
 
 /// The enum-typed fields of `D4_RAND`.
 static LEAVES_19_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -632,7 +634,7 @@ static LEAVES_19_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_19_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_19_0; 0 1 2 3);
+const UNROLLED_19_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_19_0; 0 1 2 3);
 
 /// The enum-typed fields of `DMA_COPY2D`.
 static LEAVES_20_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -667,7 +669,7 @@ static LEAVES_20_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     ),
 ]);
 
-const PASS_20_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_20_0; 0 1 2 3);
+const UNROLLED_20_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_20_0; 0 1 2 3);
 
 /// The enum-typed fields of `DMA_DIRECT2D`.
 static LEAVES_21_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -679,7 +681,7 @@ static LEAVES_21_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 63, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_21_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_21_0; 0 1 2 3);
+const UNROLLED_21_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_21_0; 0 1 2 3);
 
 /// The enum-typed fields of `DMA_DIRECT2D_XPOSE`.
 static LEAVES_22_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -690,7 +692,7 @@ static LEAVES_22_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_22_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_22_0; 0 1 2 3);
+const UNROLLED_22_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_22_0; 0 1 2 3);
 
 /// The enum-typed fields of `DMA_GATHER_XPOSE`.
 static LEAVES_23_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -710,7 +712,7 @@ static LEAVES_23_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     ),
 ]);
 
-const PASS_23_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_23_0; 0 1 2 3);
+const UNROLLED_23_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_23_0; 0 1 2 3);
 
 /// The enum-typed fields of `DMA_IMMEDIATE`.
 static LEAVES_24_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -754,7 +756,7 @@ static LEAVES_24_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     ),
 ]);
 
-const PASS_24_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_24_0; 0 1 2 3);
+const UNROLLED_24_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_24_0; 0 1 2 3);
 
 /// The enum-typed fields of `DMA_INDIRECT1D`.
 static LEAVES_25_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
@@ -793,7 +795,7 @@ static LEAVES_25_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("compute_op", 60, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
 ]);
 
-const PASS_25_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_25_0; 0 1 2 3);
+const UNROLLED_25_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_25_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED`.
 static LEAVES_26_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -802,7 +804,7 @@ static LEAVES_26_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_26_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_26_0; 0 1 2 3);
+const UNROLLED_26_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_26_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_COPY`.
 static LEAVES_27_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -811,7 +813,7 @@ static LEAVES_27_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_27_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_27_0; 0 1 2 3);
+const UNROLLED_27_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_27_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_CPTCD`.
 static LEAVES_28_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -820,7 +822,7 @@ static LEAVES_28_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_28_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_28_0; 0 1 2 3);
+const UNROLLED_28_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_28_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_ENOP`.
 static LEAVES_29_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -829,7 +831,7 @@ static LEAVES_29_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_29_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_29_0; 0 1 2 3);
+const UNROLLED_29_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_29_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_GEN`.
 static LEAVES_30_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -839,7 +841,7 @@ static LEAVES_30_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
 ]);
 
-const PASS_30_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_30_0; 0 1 2 3);
+const UNROLLED_30_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_30_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_RDMA_DESC_START`.
 static LEAVES_31_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -849,7 +851,7 @@ static LEAVES_31_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("extended_opcode", 12, 1, 0, 8, &CHECK_EXAMPLE_EXTENDED_OPCODES1),
 ]);
 
-const PASS_31_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_31_0; 0 1 2 3);
+const UNROLLED_31_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_31_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_RGS`.
 static LEAVES_32_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -858,7 +860,7 @@ static LEAVES_32_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_32_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_32_0; 0 1 2 3);
+const UNROLLED_32_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_32_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_RSS`.
 static LEAVES_33_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -867,7 +869,7 @@ static LEAVES_33_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_33_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_33_0; 0 1 2 3);
+const UNROLLED_33_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_33_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_SB2SB`.
 static LEAVES_34_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -876,7 +878,7 @@ static LEAVES_34_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_34_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_34_0; 0 1 2 3);
+const UNROLLED_34_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_34_0; 0 1 2 3);
 
 /// The enum-typed fields of `EXTENDED_TTA`.
 static LEAVES_35_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -906,7 +908,7 @@ static LEAVES_35_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op", 16, 1, 0, 8, &CHECK_ALU_OP),
 ]);
 
-const PASS_35_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_35_0; 0 1 2 3);
+const UNROLLED_35_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_35_0; 0 1 2 3);
 
 /// The enum-typed fields of `MEM_2D`.
 static LEAVES_36_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -917,7 +919,7 @@ static LEAVES_36_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("src_datasrc", 13, 1, 0, 8, &CHECK_DATA_SRC),
 ]);
 
-const PASS_36_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_36_0; 0 1 2 3);
+const UNROLLED_36_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_36_0; 0 1 2 3);
 
 /// The enum-typed fields of `MODIFY_POOL_CONFIG`.
 static LEAVES_37_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -927,7 +929,7 @@ static LEAVES_37_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("modify_op", 12, 1, 0, 8, &CHECK_MODIFY_POOL_OP),
 ]);
 
-const PASS_37_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_37_0; 0 1 2 3);
+const UNROLLED_37_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_37_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_CORE_BARRIER`.
 static LEAVES_38_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -936,7 +938,7 @@ static LEAVES_38_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_38_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_38_0; 0 1 2 3);
+const UNROLLED_38_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_38_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_DMABARRIER`.
 static LEAVES_39_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -945,7 +947,7 @@ static LEAVES_39_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_39_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_39_0; 0 1 2 3);
+const UNROLLED_39_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_39_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_DMA_DIRECT2D`.
 static LEAVES_40_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -957,7 +959,7 @@ static LEAVES_40_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 63, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_40_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_40_0; 0 1 2 3);
+const UNROLLED_40_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_40_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_DMA_EXT`.
 static LEAVES_41_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -991,7 +993,7 @@ static LEAVES_41_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("compute_op", 3, 1, 0, 8, &CHECK_DGE_COMPUTE_OP),
 ]);
 
-const PASS_41_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_41_0; 0 1 2 3);
+const UNROLLED_41_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_41_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_DMA_MEMCPY_FULL_IND`.
 static LEAVES_42_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1000,7 +1002,7 @@ static LEAVES_42_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_42_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_42_0; 0 1 2 3);
+const UNROLLED_42_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_42_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_EMBEDDING_UPDATE`.
 static LEAVES_43_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -1010,7 +1012,7 @@ static LEAVES_43_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("embed_data_dtype", 12, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_43_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_43_0; 0 1 2 3);
+const UNROLLED_43_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_43_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_EXIT_EXECUTION`.
 static LEAVES_44_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -1020,7 +1022,7 @@ static LEAVES_44_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
 ]);
 
-const PASS_44_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_44_0; 0 1 2 3);
+const UNROLLED_44_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_44_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_FUNCTION_BEGIN`.
 static LEAVES_45_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1029,7 +1031,7 @@ static LEAVES_45_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_45_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_45_0; 0 1 2 3);
+const UNROLLED_45_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_45_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_FUNCTION_CALL`.
 static LEAVES_46_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1038,7 +1040,7 @@ static LEAVES_46_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_46_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_46_0; 0 1 2 3);
+const UNROLLED_46_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_46_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_JPEG_DECODE`.
 static LEAVES_47_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1047,7 +1049,7 @@ static LEAVES_47_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_47_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_47_0; 0 1 2 3);
+const UNROLLED_47_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_47_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_LIBRARY_RELOAD_INDEX`.
 static LEAVES_48_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -1057,7 +1059,7 @@ static LEAVES_48_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
 ]);
 
-const PASS_48_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_48_0; 0 1 2 3);
+const UNROLLED_48_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_48_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_LOAD_ACT_FUNC_SET`.
 static LEAVES_49_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1066,7 +1068,7 @@ static LEAVES_49_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_49_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_49_0; 0 1 2 3);
+const UNROLLED_49_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_49_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_MEM_2D`.
 static LEAVES_50_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1075,7 +1077,7 @@ static LEAVES_50_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_50_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_50_0; 0 1 2 3);
+const UNROLLED_50_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_50_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_RANGE_CHECK`.
 static LEAVES_51_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1084,7 +1086,7 @@ static LEAVES_51_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_51_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_51_0; 0 1 2 3);
+const UNROLLED_51_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_51_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_SET_RNG_SEED`.
 static LEAVES_52_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1093,7 +1095,7 @@ static LEAVES_52_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_52_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_52_0; 0 1 2 3);
+const UNROLLED_52_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_52_0; 0 1 2 3);
 
 /// The enum-typed fields of `PSEUDO_SYNC_BARRIER`.
 static LEAVES_53_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1102,7 +1104,7 @@ static LEAVES_53_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_53_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_53_0; 0 1 2 3);
+const UNROLLED_53_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_53_0; 0 1 2 3);
 
 /// The enum-typed fields of `S1S2D2_AM`.
 static LEAVES_54_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
@@ -1120,7 +1122,7 @@ static LEAVES_54_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("reverse_operands", 35, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
 ]);
 
-const PASS_54_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_54_0; 0 1 2 3);
+const UNROLLED_54_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_54_0; 0 1 2 3);
 
 /// The enum-typed fields of `S1_RAND`.
 static LEAVES_55_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1132,7 +1134,7 @@ static LEAVES_55_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("rand_generator", 24, 1, 0, 8, &CHECK_RAND_SRC),
 ]);
 
-const PASS_55_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_55_0; 0 1 2 3);
+const UNROLLED_55_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_55_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2D2_SC`.
 static LEAVES_56_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -1146,7 +1148,7 @@ static LEAVES_56_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
 ]);
 
-const PASS_56_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_56_0; 0 1 2 3);
+const UNROLLED_56_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_56_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2D2_TS_WIDE`.
 static LEAVES_57_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
@@ -1193,7 +1195,7 @@ static LEAVES_57_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("imm_src", 52, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_57_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_57_0; 0 1 2 3);
+const UNROLLED_57_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_57_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2_AC`.
 static LEAVES_58_0: [[EnumLeaf; 14]; 4] = EnumLeaf::per_arch([
@@ -1213,7 +1215,7 @@ static LEAVES_58_0: [[EnumLeaf; 14]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("reverse_operands", 60, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
 ]);
 
-const PASS_58_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_58_0; 0 1 2 3);
+const UNROLLED_58_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_58_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2_ADDR`.
 static LEAVES_59_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
@@ -1263,7 +1265,7 @@ static LEAVES_59_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("reverse_operands", 47, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
 ]);
 
-const PASS_59_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_59_0; 0 1 2 3);
+const UNROLLED_59_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_59_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2_JPEG`.
 static LEAVES_60_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1272,7 +1274,7 @@ static LEAVES_60_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_60_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_60_0; 0 1 2 3);
+const UNROLLED_60_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_60_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2_RS`.
 static LEAVES_61_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
@@ -1305,7 +1307,7 @@ static LEAVES_61_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("bound1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_61_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_61_0; 0 1 2 3);
+const UNROLLED_61_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_61_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2_TR`.
 static LEAVES_62_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1314,7 +1316,7 @@ static LEAVES_62_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_62_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_62_0; 0 1 2 3);
+const UNROLLED_62_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_62_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2D2_TS_AS`.
 static LEAVES_63_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1341,7 +1343,7 @@ static LEAVES_63_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     ),
 ]);
 
-const PASS_63_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_63_0; 0 1 2 3);
+const UNROLLED_63_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_63_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2S1D2_PE_SEED`.
 static LEAVES_64_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1352,7 +1354,7 @@ static LEAVES_64_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("mode", 33, 1, 0, 8, &CHECK_PE_SEED_MODE),
 ]);
 
-const PASS_64_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_64_0; 0 1 2 3);
+const UNROLLED_64_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_64_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2S2D2D2_TT`.
 static LEAVES_65_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -1398,7 +1400,7 @@ static LEAVES_65_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ]);
 
-const PASS_65_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_65_0; 0 1 2 3);
+const UNROLLED_65_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_65_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2S2D2_STT`.
 static LEAVES_66_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
@@ -1432,7 +1434,7 @@ static LEAVES_66_0: [[EnumLeaf; 12]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("accumulator_cmd", 44, 1, 0, 8, &CHECK_ACCUM_CMD),
 ]);
 
-const PASS_66_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_66_0; 0 1 2 3);
+const UNROLLED_66_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_66_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2_BN`.
 static LEAVES_67_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1443,7 +1445,7 @@ static LEAVES_67_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("imm0_src", 48, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_67_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_67_0; 0 1 2 3);
+const UNROLLED_67_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_67_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2_BNPL2`.
 static LEAVES_68_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1456,7 +1458,7 @@ static LEAVES_68_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("imm1_src", 49, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_68_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_68_0; 0 1 2 3);
+const UNROLLED_68_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_68_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2_CONVLUT` on cayman, mariana.
 static LEAVES_69_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1467,7 +1469,7 @@ static LEAVES_69_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_69_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_69_0; 0 1 2 3);
+const UNROLLED_69_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_69_0; 0 1 2 3);
 
 /// The enum-typed fields of `S2_CONVLUT` on maverick.
 static LEAVES_69_1: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1478,7 +1480,7 @@ static LEAVES_69_1: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("lut_dtype", 47, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_69_1: [Option<Unrolled>; 4] = pass_table!(LEAVES_69_1; 0 1 2 3);
+const UNROLLED_69_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_69_1; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_AC`.
 static LEAVES_70_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
@@ -1509,7 +1511,7 @@ static LEAVES_70_0: [[EnumLeaf; 9]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_70_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_70_0; 0 1 2 3);
+const UNROLLED_70_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_70_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_AQ`.
 static LEAVES_71_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1537,7 +1539,7 @@ static LEAVES_71_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_71_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_71_0; 0 1 2 3);
+const UNROLLED_71_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_71_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_COLLECTIVE`.
 static LEAVES_72_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1548,7 +1550,7 @@ static LEAVES_72_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 13, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_72_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_72_0; 0 1 2 3);
+const UNROLLED_72_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_72_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_CP_PRED_SCALAR`.
 static LEAVES_73_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1561,7 +1563,7 @@ static LEAVES_73_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("src0_imm_src", 43, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_73_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_73_0; 0 1 2 3);
+const UNROLLED_73_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_73_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_DROPOUT`.
 static LEAVES_74_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -1575,7 +1577,7 @@ static LEAVES_74_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("threshold_type", 43, 1, 0, 8, &CHECK_DROPOUT_THRESHOLD_TYPE),
 ]);
 
-const PASS_74_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_74_0; 0 1 2 3);
+const UNROLLED_74_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_74_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_MM` on sunda.
 static LEAVES_75_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1587,7 +1589,7 @@ static LEAVES_75_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ]);
 
-const PASS_75_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_75_0; 0 1 2 3);
+const UNROLLED_75_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_75_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_MM` on cayman.
 static LEAVES_75_1: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1600,7 +1602,7 @@ static LEAVES_75_1: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ]);
 
-const PASS_75_1: [Option<Unrolled>; 4] = pass_table!(LEAVES_75_1; 0 1 2 3);
+const UNROLLED_75_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_75_1; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_MM` on mariana.
 static LEAVES_75_2: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1613,7 +1615,7 @@ static LEAVES_75_2: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ]);
 
-const PASS_75_2: [Option<Unrolled>; 4] = pass_table!(LEAVES_75_2; 0 1 2 3);
+const UNROLLED_75_2: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_75_2; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_MM` on maverick.
 static LEAVES_75_3: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1626,7 +1628,7 @@ static LEAVES_75_3: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("perf_mode", 40, 1, 0, 8, &CHECK_MX_PERF_MODE),
 ]);
 
-const PASS_75_3: [Option<Unrolled>; 4] = pass_table!(LEAVES_75_3; 0 1 2 3);
+const UNROLLED_75_3: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_75_3; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_NONZERO_WITH_COUNT`.
 static LEAVES_76_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1639,7 +1641,7 @@ static LEAVES_76_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("padding_val_src", 36, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_76_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_76_0; 0 1 2 3);
+const UNROLLED_76_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_76_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_SC`.
 static LEAVES_77_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -1653,7 +1655,7 @@ static LEAVES_77_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
 ]);
 
-const PASS_77_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_77_0; 0 1 2 3);
+const UNROLLED_77_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_77_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_SEQ_BOUNDS`.
 static LEAVES_78_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1664,7 +1666,7 @@ static LEAVES_78_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 15, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_78_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_78_0; 0 1 2 3);
+const UNROLLED_78_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_78_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on cayman.
 static LEAVES_79_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1676,7 +1678,7 @@ static LEAVES_79_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
 ]);
 
-const PASS_79_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_79_0; 0 1 2 3);
+const UNROLLED_79_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_79_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_TENS_DEQUANT` on mariana, maverick.
 static LEAVES_79_1: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1688,7 +1690,7 @@ static LEAVES_79_1: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("dequant_fmt", 35, 1, 0, 8, &CHECK_DEQUANT_FMT),
 ]);
 
-const PASS_79_1: [Option<Unrolled>; 4] = pass_table!(LEAVES_79_1; 0 1 2 3);
+const UNROLLED_79_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_79_1; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_TS` on sunda, cayman.
 static LEAVES_80_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
@@ -1705,7 +1707,7 @@ static LEAVES_80_0: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_80_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_80_0; 0 1 2 3);
+const UNROLLED_80_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_80_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_TS` on mariana, maverick.
 static LEAVES_80_1: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
@@ -1722,7 +1724,7 @@ static LEAVES_80_1: [[EnumLeaf; 11]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("imm1_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_80_1: [Option<Unrolled>; 4] = pass_table!(LEAVES_80_1; 0 1 2 3);
+const UNROLLED_80_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_80_1; 0 1 2 3);
 
 /// The enum-typed fields of `S3D3_TS_SELECT`.
 static LEAVES_81_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1735,7 +1737,7 @@ static LEAVES_81_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("pred_imm_src", 39, 1, 0, 8, &CHECK_IMM_SRC),
 ]);
 
-const PASS_81_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_81_0; 0 1 2 3);
+const UNROLLED_81_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_81_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3DMX1_QUANT`.
 static LEAVES_82_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1746,7 +1748,7 @@ static LEAVES_82_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_82_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_82_0; 0 1 2 3);
+const UNROLLED_82_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_82_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3S3D1_BN`.
 static LEAVES_83_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1775,7 +1777,7 @@ static LEAVES_83_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 62, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_83_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_83_0; 0 1 2 3);
+const UNROLLED_83_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_83_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3S3D1_BN2`.
 static LEAVES_84_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1820,7 +1822,7 @@ static LEAVES_84_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     ),
 ]);
 
-const PASS_84_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_84_0; 0 1 2 3);
+const UNROLLED_84_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_84_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3S3D3_TT`.
 static LEAVES_85_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1849,7 +1851,7 @@ static LEAVES_85_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op", 14, 1, 0, 8, &CHECK_ALU_OP),
 ]);
 
-const PASS_85_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_85_0; 0 1 2 3);
+const UNROLLED_85_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_85_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3_LT`.
 static LEAVES_86_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1858,7 +1860,7 @@ static LEAVES_86_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_86_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_86_0; 0 1 2 3);
+const UNROLLED_86_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_86_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3_LW` on sunda.
 static LEAVES_87_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -1868,7 +1870,7 @@ static LEAVES_87_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_87_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_87_0; 0 1 2 3);
+const UNROLLED_87_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_87_0; 0 1 2 3);
 
 /// The enum-typed fields of `S3_LW` on cayman.
 static LEAVES_87_1: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -1878,7 +1880,7 @@ static LEAVES_87_1: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_87_1: [Option<Unrolled>; 4] = pass_table!(LEAVES_87_1; 0 1 2 3);
+const UNROLLED_87_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_87_1; 0 1 2 3);
 
 /// The enum-typed fields of `S3_LW` on mariana.
 static LEAVES_87_2: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -1887,7 +1889,7 @@ static LEAVES_87_2: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_87_2: [Option<Unrolled>; 4] = pass_table!(LEAVES_87_2; 0 1 2 3);
+const UNROLLED_87_2: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_87_2; 0 1 2 3);
 
 /// The enum-typed fields of `S3_LW` on maverick.
 static LEAVES_87_3: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1899,7 +1901,7 @@ static LEAVES_87_3: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("perf_mode", 39, 1, 0, 8, &CHECK_MX_PERF_MODE),
 ]);
 
-const PASS_87_3: [Option<Unrolled>; 4] = pass_table!(LEAVES_87_3; 0 1 2 3);
+const UNROLLED_87_3: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_87_3; 0 1 2 3);
 
 /// The enum-typed fields of `S4D2_BN`.
 static LEAVES_88_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1910,7 +1912,7 @@ static LEAVES_88_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_88_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_88_0; 0 1 2 3);
+const UNROLLED_88_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_88_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D3_MM`.
 static LEAVES_89_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1923,7 +1925,7 @@ static LEAVES_89_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ]);
 
-const PASS_89_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_89_0; 0 1 2 3);
+const UNROLLED_89_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_89_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_CR`.
 static LEAVES_90_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1936,7 +1938,7 @@ static LEAVES_90_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("reduce_axis", 36, 1, 0, 8, &CHECK_REDUCE_AXIS),
 ]);
 
-const PASS_90_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_90_0; 0 1 2 3);
+const UNROLLED_90_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_90_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_GT`.
 static LEAVES_91_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1947,7 +1949,7 @@ static LEAVES_91_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_91_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_91_0; 0 1 2 3);
+const UNROLLED_91_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_91_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_IC`.
 static LEAVES_92_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1958,7 +1960,7 @@ static LEAVES_92_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_92_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_92_0; 0 1 2 3);
+const UNROLLED_92_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_92_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_MR`.
 static LEAVES_93_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
@@ -1969,7 +1971,7 @@ static LEAVES_93_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("out_dtype", 33, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_93_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_93_0; 0 1 2 3);
+const UNROLLED_93_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_93_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_PL`.
 static LEAVES_94_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -1981,7 +1983,7 @@ static LEAVES_94_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("pool_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
 ]);
 
-const PASS_94_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_94_0; 0 1 2 3);
+const UNROLLED_94_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_94_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_TR` on sunda, cayman.
 static LEAVES_95_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -1994,7 +1996,7 @@ static LEAVES_95_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
 ]);
 
-const PASS_95_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_95_0; 0 1 2 3);
+const UNROLLED_95_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_95_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_TR` on mariana, maverick.
 static LEAVES_95_1: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -2007,7 +2009,7 @@ static LEAVES_95_1: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("op_dim", 37, 1, 0, 8, &CHECK_TENSOR_SUBDIM),
 ]);
 
-const PASS_95_1: [Option<Unrolled>; 4] = pass_table!(LEAVES_95_1; 0 1 2 3);
+const UNROLLED_95_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_95_1; 0 1 2 3);
 
 /// The enum-typed fields of `S4D4_TSM`.
 static LEAVES_96_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
@@ -2021,7 +2023,7 @@ static LEAVES_96_0: [[EnumLeaf; 8]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("reverse_operands", 38, 1, 0, 8, &CHECK_TENS_SCALAR_REV_OPS),
 ]);
 
-const PASS_96_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_96_0; 0 1 2 3);
+const UNROLLED_96_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_96_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4_PB`.
 static LEAVES_97_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -2031,7 +2033,7 @@ static LEAVES_97_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_97_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_97_0; 0 1 2 3);
+const UNROLLED_97_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_97_0; 0 1 2 3);
 
 /// The enum-typed fields of `S4_RL`.
 static LEAVES_98_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
@@ -2040,7 +2042,7 @@ static LEAVES_98_0: [[EnumLeaf; 3]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
 ]);
 
-const PASS_98_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_98_0; 0 1 2 3);
+const UNROLLED_98_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_98_0; 0 1 2 3);
 
 /// The enum-typed fields of `SMX1D3_MM`.
 static LEAVES_99_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
@@ -2052,7 +2054,7 @@ static LEAVES_99_0: [[EnumLeaf; 6]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("psum_zero_region", 47, 1, 0, 8, &CHECK_MATMUL_ZERO_REGION),
 ]);
 
-const PASS_99_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_99_0; 0 1 2 3);
+const UNROLLED_99_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_99_0; 0 1 2 3);
 
 /// The enum-typed fields of `SMX1_LW`.
 static LEAVES_100_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
@@ -2062,7 +2064,7 @@ static LEAVES_100_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("in_dtype", 32, 1, 0, 8, &CHECK_DTYPE),
 ]);
 
-const PASS_100_0: [Option<Unrolled>; 4] = pass_table!(LEAVES_100_0; 0 1 2 3);
+const UNROLLED_100_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_100_0; 0 1 2 3);
 
 /// Whether bits 0..4 of a byte hold a value of `DMA_ADDR_MODE` the spec names and makes available, per generation and byte value.
 static ROWS_DMA_ADDR_MODE_0_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 0, 4);
@@ -2125,203 +2127,261 @@ pub(crate) const fn leaf_list(
 
     #[allow(unreachable_patterns)]
     match kind {
-        ArmKind::CtrlAl => (&LEAVES_0_0[arch as usize], PASS_0_0[arch as usize]),
-        ArmKind::CtrlBr => (&LEAVES_1_0[arch as usize], PASS_1_0[arch as usize]),
-        ArmKind::CtrlCci => (&LEAVES_2_0[arch as usize], PASS_2_0[arch as usize]),
-        ArmKind::CtrlEr => (&LEAVES_3_0[arch as usize], PASS_3_0[arch as usize]),
-        ArmKind::CtrlEs => (&LEAVES_4_0[arch as usize], PASS_4_0[arch as usize]),
-        ArmKind::CtrlIm => (&LEAVES_5_0[arch as usize], PASS_5_0[arch as usize]),
-        ArmKind::CtrlMs => (&LEAVES_6_0[arch as usize], PASS_6_0[arch as usize]),
-        ArmKind::CtrlMv => (&LEAVES_7_0[arch as usize], PASS_7_0[arch as usize]),
-        ArmKind::CtrlNo => (&LEAVES_8_0[arch as usize], PASS_8_0[arch as usize]),
-        ArmKind::CtrlPollSem => (&LEAVES_9_0[arch as usize], PASS_9_0[arch as usize]),
-        ArmKind::CtrlRs => (&LEAVES_10_0[arch as usize], PASS_10_0[arch as usize]),
-        ArmKind::CtrlTestEs => (&LEAVES_11_0[arch as usize], PASS_11_0[arch as usize]),
-        ArmKind::CtrlWr => (&LEAVES_12_0[arch as usize], PASS_12_0[arch as usize]),
+        ArmKind::CtrlAl => (&LEAVES_0_0[arch as usize], UNROLLED_0_0[arch as usize]),
+        ArmKind::CtrlBr => (&LEAVES_1_0[arch as usize], UNROLLED_1_0[arch as usize]),
+        ArmKind::CtrlCci => (&LEAVES_2_0[arch as usize], UNROLLED_2_0[arch as usize]),
+        ArmKind::CtrlEr => (&LEAVES_3_0[arch as usize], UNROLLED_3_0[arch as usize]),
+        ArmKind::CtrlEs => (&LEAVES_4_0[arch as usize], UNROLLED_4_0[arch as usize]),
+        ArmKind::CtrlIm => (&LEAVES_5_0[arch as usize], UNROLLED_5_0[arch as usize]),
+        ArmKind::CtrlMs => (&LEAVES_6_0[arch as usize], UNROLLED_6_0[arch as usize]),
+        ArmKind::CtrlMv => (&LEAVES_7_0[arch as usize], UNROLLED_7_0[arch as usize]),
+        ArmKind::CtrlNo => (&LEAVES_8_0[arch as usize], UNROLLED_8_0[arch as usize]),
+        ArmKind::CtrlPollSem => (&LEAVES_9_0[arch as usize], UNROLLED_9_0[arch as usize]),
+        ArmKind::CtrlRs => (&LEAVES_10_0[arch as usize], UNROLLED_10_0[arch as usize]),
+        ArmKind::CtrlTestEs => {
+            (&LEAVES_11_0[arch as usize], UNROLLED_11_0[arch as usize])
+        }
+        ArmKind::CtrlWr => (&LEAVES_12_0[arch as usize], UNROLLED_12_0[arch as usize]),
         ArmKind::CustomOpHeader => {
-            (&LEAVES_13_0[arch as usize], PASS_13_0[arch as usize])
+            (&LEAVES_13_0[arch as usize], UNROLLED_13_0[arch as usize])
         }
         ArmKind::CustomOpPayload => {
-            (&LEAVES_14_0[arch as usize], PASS_14_0[arch as usize])
+            (&LEAVES_14_0[arch as usize], UNROLLED_14_0[arch as usize])
         }
-        ArmKind::D1Rd => (&LEAVES_15_0[arch as usize], PASS_15_0[arch as usize]),
-        ArmKind::D3Rand => (&LEAVES_16_0[arch as usize], PASS_16_0[arch as usize]),
-        ArmKind::D4Iota => (&LEAVES_17_0[arch as usize], PASS_17_0[arch as usize]),
-        ArmKind::D4Mr => (&LEAVES_18_0[arch as usize], PASS_18_0[arch as usize]),
-        ArmKind::D4Rand => (&LEAVES_19_0[arch as usize], PASS_19_0[arch as usize]),
-        ArmKind::DmaCopy2d => (&LEAVES_20_0[arch as usize], PASS_20_0[arch as usize]),
-        ArmKind::DmaDirect2d => (&LEAVES_21_0[arch as usize], PASS_21_0[arch as usize]),
+        ArmKind::D1Rd => (&LEAVES_15_0[arch as usize], UNROLLED_15_0[arch as usize]),
+        ArmKind::D3Rand => (&LEAVES_16_0[arch as usize], UNROLLED_16_0[arch as usize]),
+        ArmKind::D4Iota => (&LEAVES_17_0[arch as usize], UNROLLED_17_0[arch as usize]),
+        ArmKind::D4Mr => (&LEAVES_18_0[arch as usize], UNROLLED_18_0[arch as usize]),
+        ArmKind::D4Rand => (&LEAVES_19_0[arch as usize], UNROLLED_19_0[arch as usize]),
+        ArmKind::DmaCopy2d => (&LEAVES_20_0[arch as usize], UNROLLED_20_0[arch as usize]),
+        ArmKind::DmaDirect2d => {
+            (&LEAVES_21_0[arch as usize], UNROLLED_21_0[arch as usize])
+        }
         ArmKind::DmaDirect2dXpose => {
-            (&LEAVES_22_0[arch as usize], PASS_22_0[arch as usize])
+            (&LEAVES_22_0[arch as usize], UNROLLED_22_0[arch as usize])
         }
         ArmKind::DmaGatherXpose => {
-            (&LEAVES_23_0[arch as usize], PASS_23_0[arch as usize])
+            (&LEAVES_23_0[arch as usize], UNROLLED_23_0[arch as usize])
         }
-        ArmKind::DmaImmediate => (&LEAVES_24_0[arch as usize], PASS_24_0[arch as usize]),
-        ArmKind::DmaIndirect1d => (&LEAVES_25_0[arch as usize], PASS_25_0[arch as usize]),
-        ArmKind::Extended => (&LEAVES_26_0[arch as usize], PASS_26_0[arch as usize]),
-        ArmKind::ExtendedCopy => (&LEAVES_27_0[arch as usize], PASS_27_0[arch as usize]),
-        ArmKind::ExtendedCptcd => (&LEAVES_28_0[arch as usize], PASS_28_0[arch as usize]),
-        ArmKind::ExtendedEnop => (&LEAVES_29_0[arch as usize], PASS_29_0[arch as usize]),
+        ArmKind::DmaImmediate => {
+            (&LEAVES_24_0[arch as usize], UNROLLED_24_0[arch as usize])
+        }
+        ArmKind::DmaIndirect1d => {
+            (&LEAVES_25_0[arch as usize], UNROLLED_25_0[arch as usize])
+        }
+        ArmKind::Extended => (&LEAVES_26_0[arch as usize], UNROLLED_26_0[arch as usize]),
+        ArmKind::ExtendedCopy => {
+            (&LEAVES_27_0[arch as usize], UNROLLED_27_0[arch as usize])
+        }
+        ArmKind::ExtendedCptcd => {
+            (&LEAVES_28_0[arch as usize], UNROLLED_28_0[arch as usize])
+        }
+        ArmKind::ExtendedEnop => {
+            (&LEAVES_29_0[arch as usize], UNROLLED_29_0[arch as usize])
+        }
         ArmKind::ExtendedRdmaDescGen => {
-            (&LEAVES_30_0[arch as usize], PASS_30_0[arch as usize])
+            (&LEAVES_30_0[arch as usize], UNROLLED_30_0[arch as usize])
         }
         ArmKind::ExtendedRdmaDescStart => {
-            (&LEAVES_31_0[arch as usize], PASS_31_0[arch as usize])
+            (&LEAVES_31_0[arch as usize], UNROLLED_31_0[arch as usize])
         }
-        ArmKind::ExtendedRgs => (&LEAVES_32_0[arch as usize], PASS_32_0[arch as usize]),
-        ArmKind::ExtendedRss => (&LEAVES_33_0[arch as usize], PASS_33_0[arch as usize]),
-        ArmKind::ExtendedSb2sb => (&LEAVES_34_0[arch as usize], PASS_34_0[arch as usize]),
-        ArmKind::ExtendedTta => (&LEAVES_35_0[arch as usize], PASS_35_0[arch as usize]),
-        ArmKind::Mem2d => (&LEAVES_36_0[arch as usize], PASS_36_0[arch as usize]),
+        ArmKind::ExtendedRgs => {
+            (&LEAVES_32_0[arch as usize], UNROLLED_32_0[arch as usize])
+        }
+        ArmKind::ExtendedRss => {
+            (&LEAVES_33_0[arch as usize], UNROLLED_33_0[arch as usize])
+        }
+        ArmKind::ExtendedSb2sb => {
+            (&LEAVES_34_0[arch as usize], UNROLLED_34_0[arch as usize])
+        }
+        ArmKind::ExtendedTta => {
+            (&LEAVES_35_0[arch as usize], UNROLLED_35_0[arch as usize])
+        }
+        ArmKind::Mem2d => (&LEAVES_36_0[arch as usize], UNROLLED_36_0[arch as usize]),
         ArmKind::ModifyPoolConfig => {
-            (&LEAVES_37_0[arch as usize], PASS_37_0[arch as usize])
+            (&LEAVES_37_0[arch as usize], UNROLLED_37_0[arch as usize])
         }
         ArmKind::PseudoCoreBarrier => {
-            (&LEAVES_38_0[arch as usize], PASS_38_0[arch as usize])
+            (&LEAVES_38_0[arch as usize], UNROLLED_38_0[arch as usize])
         }
         ArmKind::PseudoDmabarrier => {
-            (&LEAVES_39_0[arch as usize], PASS_39_0[arch as usize])
+            (&LEAVES_39_0[arch as usize], UNROLLED_39_0[arch as usize])
         }
         ArmKind::PseudoDmaDirect2d => {
-            (&LEAVES_40_0[arch as usize], PASS_40_0[arch as usize])
+            (&LEAVES_40_0[arch as usize], UNROLLED_40_0[arch as usize])
         }
-        ArmKind::PseudoDmaExt => (&LEAVES_41_0[arch as usize], PASS_41_0[arch as usize]),
+        ArmKind::PseudoDmaExt => {
+            (&LEAVES_41_0[arch as usize], UNROLLED_41_0[arch as usize])
+        }
         ArmKind::PseudoDmaMemcpyFullInd => {
-            (&LEAVES_42_0[arch as usize], PASS_42_0[arch as usize])
+            (&LEAVES_42_0[arch as usize], UNROLLED_42_0[arch as usize])
         }
         ArmKind::PseudoEmbeddingUpdate => {
-            (&LEAVES_43_0[arch as usize], PASS_43_0[arch as usize])
+            (&LEAVES_43_0[arch as usize], UNROLLED_43_0[arch as usize])
         }
         ArmKind::PseudoExitExecution => {
-            (&LEAVES_44_0[arch as usize], PASS_44_0[arch as usize])
+            (&LEAVES_44_0[arch as usize], UNROLLED_44_0[arch as usize])
         }
         ArmKind::PseudoFunctionBegin => {
-            (&LEAVES_45_0[arch as usize], PASS_45_0[arch as usize])
+            (&LEAVES_45_0[arch as usize], UNROLLED_45_0[arch as usize])
         }
         ArmKind::PseudoFunctionCall => {
-            (&LEAVES_46_0[arch as usize], PASS_46_0[arch as usize])
+            (&LEAVES_46_0[arch as usize], UNROLLED_46_0[arch as usize])
         }
         ArmKind::PseudoJpegDecode => {
-            (&LEAVES_47_0[arch as usize], PASS_47_0[arch as usize])
+            (&LEAVES_47_0[arch as usize], UNROLLED_47_0[arch as usize])
         }
         ArmKind::PseudoLibraryReloadIndex => {
-            (&LEAVES_48_0[arch as usize], PASS_48_0[arch as usize])
+            (&LEAVES_48_0[arch as usize], UNROLLED_48_0[arch as usize])
         }
         ArmKind::PseudoLoadActFuncSet => {
-            (&LEAVES_49_0[arch as usize], PASS_49_0[arch as usize])
+            (&LEAVES_49_0[arch as usize], UNROLLED_49_0[arch as usize])
         }
-        ArmKind::PseudoMem2d => (&LEAVES_50_0[arch as usize], PASS_50_0[arch as usize]),
+        ArmKind::PseudoMem2d => {
+            (&LEAVES_50_0[arch as usize], UNROLLED_50_0[arch as usize])
+        }
         ArmKind::PseudoRangeCheck => {
-            (&LEAVES_51_0[arch as usize], PASS_51_0[arch as usize])
+            (&LEAVES_51_0[arch as usize], UNROLLED_51_0[arch as usize])
         }
         ArmKind::PseudoSetRngSeed => {
-            (&LEAVES_52_0[arch as usize], PASS_52_0[arch as usize])
+            (&LEAVES_52_0[arch as usize], UNROLLED_52_0[arch as usize])
         }
         ArmKind::PseudoSyncBarrier => {
-            (&LEAVES_53_0[arch as usize], PASS_53_0[arch as usize])
+            (&LEAVES_53_0[arch as usize], UNROLLED_53_0[arch as usize])
         }
-        ArmKind::S1s2d2Am => (&LEAVES_54_0[arch as usize], PASS_54_0[arch as usize]),
-        ArmKind::S1Rand => (&LEAVES_55_0[arch as usize], PASS_55_0[arch as usize]),
-        ArmKind::S2d2d2Sc => (&LEAVES_56_0[arch as usize], PASS_56_0[arch as usize]),
-        ArmKind::S2d2d2TsWide => (&LEAVES_57_0[arch as usize], PASS_57_0[arch as usize]),
-        ArmKind::S2d2Ac => (&LEAVES_58_0[arch as usize], PASS_58_0[arch as usize]),
-        ArmKind::S2d2Addr => (&LEAVES_59_0[arch as usize], PASS_59_0[arch as usize]),
-        ArmKind::S2d2Jpeg => (&LEAVES_60_0[arch as usize], PASS_60_0[arch as usize]),
-        ArmKind::S2d2Rs => (&LEAVES_61_0[arch as usize], PASS_61_0[arch as usize]),
-        ArmKind::S2d2Tr => (&LEAVES_62_0[arch as usize], PASS_62_0[arch as usize]),
-        ArmKind::S2d2TsAs => (&LEAVES_63_0[arch as usize], PASS_63_0[arch as usize]),
-        ArmKind::S2s1d2PeSeed => (&LEAVES_64_0[arch as usize], PASS_64_0[arch as usize]),
-        ArmKind::S2s2d2d2Tt => (&LEAVES_65_0[arch as usize], PASS_65_0[arch as usize]),
-        ArmKind::S2s2d2Stt => (&LEAVES_66_0[arch as usize], PASS_66_0[arch as usize]),
-        ArmKind::S2Bn => (&LEAVES_67_0[arch as usize], PASS_67_0[arch as usize]),
-        ArmKind::S2Bnpl2 => (&LEAVES_68_0[arch as usize], PASS_68_0[arch as usize]),
+        ArmKind::S1s2d2Am => (&LEAVES_54_0[arch as usize], UNROLLED_54_0[arch as usize]),
+        ArmKind::S1Rand => (&LEAVES_55_0[arch as usize], UNROLLED_55_0[arch as usize]),
+        ArmKind::S2d2d2Sc => (&LEAVES_56_0[arch as usize], UNROLLED_56_0[arch as usize]),
+        ArmKind::S2d2d2TsWide => {
+            (&LEAVES_57_0[arch as usize], UNROLLED_57_0[arch as usize])
+        }
+        ArmKind::S2d2Ac => (&LEAVES_58_0[arch as usize], UNROLLED_58_0[arch as usize]),
+        ArmKind::S2d2Addr => (&LEAVES_59_0[arch as usize], UNROLLED_59_0[arch as usize]),
+        ArmKind::S2d2Jpeg => (&LEAVES_60_0[arch as usize], UNROLLED_60_0[arch as usize]),
+        ArmKind::S2d2Rs => (&LEAVES_61_0[arch as usize], UNROLLED_61_0[arch as usize]),
+        ArmKind::S2d2Tr => (&LEAVES_62_0[arch as usize], UNROLLED_62_0[arch as usize]),
+        ArmKind::S2d2TsAs => (&LEAVES_63_0[arch as usize], UNROLLED_63_0[arch as usize]),
+        ArmKind::S2s1d2PeSeed => {
+            (&LEAVES_64_0[arch as usize], UNROLLED_64_0[arch as usize])
+        }
+        ArmKind::S2s2d2d2Tt => {
+            (&LEAVES_65_0[arch as usize], UNROLLED_65_0[arch as usize])
+        }
+        ArmKind::S2s2d2Stt => (&LEAVES_66_0[arch as usize], UNROLLED_66_0[arch as usize]),
+        ArmKind::S2Bn => (&LEAVES_67_0[arch as usize], UNROLLED_67_0[arch as usize]),
+        ArmKind::S2Bnpl2 => (&LEAVES_68_0[arch as usize], UNROLLED_68_0[arch as usize]),
         ArmKind::S2Convlut => {
             match arch {
                 Arch::Cayman | Arch::Mariana | Arch::Sunda => {
-                    (&LEAVES_69_0[arch as usize], PASS_69_0[arch as usize])
+                    (&LEAVES_69_0[arch as usize], UNROLLED_69_0[arch as usize])
                 }
-                Arch::Maverick => (&LEAVES_69_1[arch as usize], PASS_69_1[arch as usize]),
+                Arch::Maverick => {
+                    (&LEAVES_69_1[arch as usize], UNROLLED_69_1[arch as usize])
+                }
             }
         }
-        ArmKind::S3d3Ac => (&LEAVES_70_0[arch as usize], PASS_70_0[arch as usize]),
-        ArmKind::S3d3Aq => (&LEAVES_71_0[arch as usize], PASS_71_0[arch as usize]),
+        ArmKind::S3d3Ac => (&LEAVES_70_0[arch as usize], UNROLLED_70_0[arch as usize]),
+        ArmKind::S3d3Aq => (&LEAVES_71_0[arch as usize], UNROLLED_71_0[arch as usize]),
         ArmKind::S3d3Collective => {
-            (&LEAVES_72_0[arch as usize], PASS_72_0[arch as usize])
+            (&LEAVES_72_0[arch as usize], UNROLLED_72_0[arch as usize])
         }
         ArmKind::S3d3CpPredScalar => {
-            (&LEAVES_73_0[arch as usize], PASS_73_0[arch as usize])
+            (&LEAVES_73_0[arch as usize], UNROLLED_73_0[arch as usize])
         }
-        ArmKind::S3d3Dropout => (&LEAVES_74_0[arch as usize], PASS_74_0[arch as usize]),
+        ArmKind::S3d3Dropout => {
+            (&LEAVES_74_0[arch as usize], UNROLLED_74_0[arch as usize])
+        }
         ArmKind::S3d3Mm => {
             match arch {
-                Arch::Sunda => (&LEAVES_75_0[arch as usize], PASS_75_0[arch as usize]),
-                Arch::Cayman => (&LEAVES_75_1[arch as usize], PASS_75_1[arch as usize]),
-                Arch::Mariana => (&LEAVES_75_2[arch as usize], PASS_75_2[arch as usize]),
-                Arch::Maverick => (&LEAVES_75_3[arch as usize], PASS_75_3[arch as usize]),
+                Arch::Sunda => {
+                    (&LEAVES_75_0[arch as usize], UNROLLED_75_0[arch as usize])
+                }
+                Arch::Cayman => {
+                    (&LEAVES_75_1[arch as usize], UNROLLED_75_1[arch as usize])
+                }
+                Arch::Mariana => {
+                    (&LEAVES_75_2[arch as usize], UNROLLED_75_2[arch as usize])
+                }
+                Arch::Maverick => {
+                    (&LEAVES_75_3[arch as usize], UNROLLED_75_3[arch as usize])
+                }
             }
         }
         ArmKind::S3d3NonzeroWithCount => {
-            (&LEAVES_76_0[arch as usize], PASS_76_0[arch as usize])
+            (&LEAVES_76_0[arch as usize], UNROLLED_76_0[arch as usize])
         }
-        ArmKind::S3d3Sc => (&LEAVES_77_0[arch as usize], PASS_77_0[arch as usize]),
-        ArmKind::S3d3SeqBounds => (&LEAVES_78_0[arch as usize], PASS_78_0[arch as usize]),
+        ArmKind::S3d3Sc => (&LEAVES_77_0[arch as usize], UNROLLED_77_0[arch as usize]),
+        ArmKind::S3d3SeqBounds => {
+            (&LEAVES_78_0[arch as usize], UNROLLED_78_0[arch as usize])
+        }
         ArmKind::S3d3TensDequant => {
             match arch {
                 Arch::Cayman | Arch::Sunda => {
-                    (&LEAVES_79_0[arch as usize], PASS_79_0[arch as usize])
+                    (&LEAVES_79_0[arch as usize], UNROLLED_79_0[arch as usize])
                 }
                 Arch::Mariana | Arch::Maverick => {
-                    (&LEAVES_79_1[arch as usize], PASS_79_1[arch as usize])
+                    (&LEAVES_79_1[arch as usize], UNROLLED_79_1[arch as usize])
                 }
             }
         }
         ArmKind::S3d3Ts => {
             match arch {
                 Arch::Sunda | Arch::Cayman => {
-                    (&LEAVES_80_0[arch as usize], PASS_80_0[arch as usize])
+                    (&LEAVES_80_0[arch as usize], UNROLLED_80_0[arch as usize])
                 }
                 Arch::Mariana | Arch::Maverick => {
-                    (&LEAVES_80_1[arch as usize], PASS_80_1[arch as usize])
+                    (&LEAVES_80_1[arch as usize], UNROLLED_80_1[arch as usize])
                 }
             }
         }
-        ArmKind::S3d3TsSelect => (&LEAVES_81_0[arch as usize], PASS_81_0[arch as usize]),
-        ArmKind::S3dmx1Quant => (&LEAVES_82_0[arch as usize], PASS_82_0[arch as usize]),
-        ArmKind::S3s3d1Bn => (&LEAVES_83_0[arch as usize], PASS_83_0[arch as usize]),
-        ArmKind::S3s3d1Bn2 => (&LEAVES_84_0[arch as usize], PASS_84_0[arch as usize]),
-        ArmKind::S3s3d3Tt => (&LEAVES_85_0[arch as usize], PASS_85_0[arch as usize]),
-        ArmKind::S3Lt => (&LEAVES_86_0[arch as usize], PASS_86_0[arch as usize]),
+        ArmKind::S3d3TsSelect => {
+            (&LEAVES_81_0[arch as usize], UNROLLED_81_0[arch as usize])
+        }
+        ArmKind::S3dmx1Quant => {
+            (&LEAVES_82_0[arch as usize], UNROLLED_82_0[arch as usize])
+        }
+        ArmKind::S3s3d1Bn => (&LEAVES_83_0[arch as usize], UNROLLED_83_0[arch as usize]),
+        ArmKind::S3s3d1Bn2 => (&LEAVES_84_0[arch as usize], UNROLLED_84_0[arch as usize]),
+        ArmKind::S3s3d3Tt => (&LEAVES_85_0[arch as usize], UNROLLED_85_0[arch as usize]),
+        ArmKind::S3Lt => (&LEAVES_86_0[arch as usize], UNROLLED_86_0[arch as usize]),
         ArmKind::S3Lw => {
             match arch {
-                Arch::Sunda => (&LEAVES_87_0[arch as usize], PASS_87_0[arch as usize]),
-                Arch::Cayman => (&LEAVES_87_1[arch as usize], PASS_87_1[arch as usize]),
-                Arch::Mariana => (&LEAVES_87_2[arch as usize], PASS_87_2[arch as usize]),
-                Arch::Maverick => (&LEAVES_87_3[arch as usize], PASS_87_3[arch as usize]),
+                Arch::Sunda => {
+                    (&LEAVES_87_0[arch as usize], UNROLLED_87_0[arch as usize])
+                }
+                Arch::Cayman => {
+                    (&LEAVES_87_1[arch as usize], UNROLLED_87_1[arch as usize])
+                }
+                Arch::Mariana => {
+                    (&LEAVES_87_2[arch as usize], UNROLLED_87_2[arch as usize])
+                }
+                Arch::Maverick => {
+                    (&LEAVES_87_3[arch as usize], UNROLLED_87_3[arch as usize])
+                }
             }
         }
-        ArmKind::S4d2Bn => (&LEAVES_88_0[arch as usize], PASS_88_0[arch as usize]),
-        ArmKind::S4d3Mm => (&LEAVES_89_0[arch as usize], PASS_89_0[arch as usize]),
-        ArmKind::S4d4Cr => (&LEAVES_90_0[arch as usize], PASS_90_0[arch as usize]),
-        ArmKind::S4d4Gt => (&LEAVES_91_0[arch as usize], PASS_91_0[arch as usize]),
-        ArmKind::S4d4Ic => (&LEAVES_92_0[arch as usize], PASS_92_0[arch as usize]),
-        ArmKind::S4d4Mr => (&LEAVES_93_0[arch as usize], PASS_93_0[arch as usize]),
-        ArmKind::S4d4Pl => (&LEAVES_94_0[arch as usize], PASS_94_0[arch as usize]),
+        ArmKind::S4d2Bn => (&LEAVES_88_0[arch as usize], UNROLLED_88_0[arch as usize]),
+        ArmKind::S4d3Mm => (&LEAVES_89_0[arch as usize], UNROLLED_89_0[arch as usize]),
+        ArmKind::S4d4Cr => (&LEAVES_90_0[arch as usize], UNROLLED_90_0[arch as usize]),
+        ArmKind::S4d4Gt => (&LEAVES_91_0[arch as usize], UNROLLED_91_0[arch as usize]),
+        ArmKind::S4d4Ic => (&LEAVES_92_0[arch as usize], UNROLLED_92_0[arch as usize]),
+        ArmKind::S4d4Mr => (&LEAVES_93_0[arch as usize], UNROLLED_93_0[arch as usize]),
+        ArmKind::S4d4Pl => (&LEAVES_94_0[arch as usize], UNROLLED_94_0[arch as usize]),
         ArmKind::S4d4Tr => {
             match arch {
                 Arch::Sunda | Arch::Cayman => {
-                    (&LEAVES_95_0[arch as usize], PASS_95_0[arch as usize])
+                    (&LEAVES_95_0[arch as usize], UNROLLED_95_0[arch as usize])
                 }
                 Arch::Mariana | Arch::Maverick => {
-                    (&LEAVES_95_1[arch as usize], PASS_95_1[arch as usize])
+                    (&LEAVES_95_1[arch as usize], UNROLLED_95_1[arch as usize])
                 }
             }
         }
-        ArmKind::S4d4Tsm => (&LEAVES_96_0[arch as usize], PASS_96_0[arch as usize]),
-        ArmKind::S4Pb => (&LEAVES_97_0[arch as usize], PASS_97_0[arch as usize]),
-        ArmKind::S4Rl => (&LEAVES_98_0[arch as usize], PASS_98_0[arch as usize]),
-        ArmKind::Smx1d3Mm => (&LEAVES_99_0[arch as usize], PASS_99_0[arch as usize]),
-        ArmKind::Smx1Lw => (&LEAVES_100_0[arch as usize], PASS_100_0[arch as usize]),
+        ArmKind::S4d4Tsm => (&LEAVES_96_0[arch as usize], UNROLLED_96_0[arch as usize]),
+        ArmKind::S4Pb => (&LEAVES_97_0[arch as usize], UNROLLED_97_0[arch as usize]),
+        ArmKind::S4Rl => (&LEAVES_98_0[arch as usize], UNROLLED_98_0[arch as usize]),
+        ArmKind::Smx1d3Mm => (&LEAVES_99_0[arch as usize], UNROLLED_99_0[arch as usize]),
+        ArmKind::Smx1Lw => (&LEAVES_100_0[arch as usize], UNROLLED_100_0[arch as usize]),
         _ => (&[], None),
     }
 }
@@ -2386,7 +2446,10 @@ const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
             Plan::Check(leaves, pass)
         }
         None => {
-            Plan::Check(&PREAMBLE_LEAVES[arch as usize], PREAMBLE_PASS[arch as usize])
+            Plan::Check(
+                &PREAMBLE_LEAVES[arch as usize],
+                PREAMBLE_UNROLLED[arch as usize],
+            )
         }
     }
 }
