@@ -149,7 +149,11 @@ fn build(
         Some(r) => bindings::bindings(cx, &items, r, &arms, &enums),
         None => Vec::new(),
     };
-    let sentinels = bindings::sentinels(cx, &items.sentinels, &arms, &bindings);
+    // Without a record there are no arms: a sentinel naming one would be a second error.
+    let sentinels = match &record {
+        Some(_) => bindings::sentinels(cx, &items.sentinels, &arms, &bindings),
+        None => Vec::new(),
+    };
     let bitmasks = bindings::bitmasks(cx, &items.bitmasks, &enums);
     let apertures = bindings::apertures(cx, &items.apertures);
     let geometry = geometry::schema(cx, &items.geometry, &enums);

@@ -752,6 +752,16 @@ fn discriminant_wider_than_a_byte() {
     insta::assert_snapshot!("discriminant_wider_than_a_byte", f.render());
 }
 
+/// A record that fails to lower leaves no arms: a sentinel naming one is not a second
+/// error.
+#[test]
+fn sentinel_after_a_broken_record() {
+    let f = fail_with("sentinel_after_broken_record", After::Nothing);
+    assert!(f.short().contains("unknown enum 'NOPE'"), "{}", f.short());
+    assert!(!f.short().contains("unknown arm"), "{}", f.short());
+    assert_eq!(f.diagnostics.len(), 1, "{}", f.short());
+}
+
 #[test]
 fn sub_opcode_without_field() {
     insta::assert_snapshot!("sub_opcode_without_field", render_on_base("sub_opcode_no_field"));

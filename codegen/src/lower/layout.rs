@@ -402,7 +402,8 @@ fn discriminant(
                  form and the stream walk index their tables by it",
             ),
         );
-        return None;
+        // Lowering goes on with it, so that what follows is checked too (an error
+        // here already keeps the generator from writing anything).
     }
     let offset = u32_of(cx, off, "discriminant offset")?;
     if offset.saturating_add(e.width.size()) > size {
