@@ -21,6 +21,7 @@ pub mod error;
 pub mod facts;
 mod float;
 pub mod generated;
+mod leaf_test;
 pub mod raw;
 pub mod stream;
 mod validate_plan;

@@ -6,29 +6,12 @@
 //! (`sub_plan_table!`, [`Plan::Sub`]); one whose bindings read different bytes is
 //! marked [`Plan::BySub`] and left to the full rules.
 
-/// A leaf list's test unrolled into straight-line code: which of its leaves fail
-/// their byte row, as a mask (bit `i` for leaf `i`; 0 when the record passes).
-pub type LeafMask = fn(&[u8; crate::generated::inst::RECORD_SIZE]) -> u64;
-
-/// The unrolled test of a leaf list whose leaves each lie in one byte.
-#[derive(Clone, Copy, Debug)]
-pub struct Unrolled {
-    /// Which leaves fail.
-    pub failing: LeafMask,
-    /// The first leaf's byte, tested before the call: a record that fails it (random
-    /// bytes mostly do) is answered without an indirect call, which would mispredict
-    /// on a stream of mixed arms.
-    pub first_at: u8,
-    /// The first leaf's byte row.
-    pub first_row: &'static [bool; 256],
-}
-
 /// What a record with a given opcode value on a given generation checks.
 #[derive(Debug)]
 pub enum Plan<L: 'static> {
     /// These enum-typed leaves, with their unrolled test when every leaf lies in one
     /// byte (so that its byte row alone decides it).
-    Check(&'static [L], Option<Unrolled>),
+    Check(&'static [L], Option<crate::leaf_test::Unrolled>),
     /// Nothing: the opcode fails a validator bitmask (a spec whose bitmasks are all
     /// inferred checks none).
     #[allow(dead_code)]
@@ -186,19 +169,6 @@ macro_rules! plan_table {
 }
 pub(crate) use plan_table;
 
-/// `unrolled_table!(LEAVES; 0 1 2 3)`: `[Option<Unrolled>; N]` whose entry `a` is the
-/// unrolled test of the leaf list `LEAVES[a]` (a `static` of fixed-length lists, so
-/// that each leaf's byte and row fold into the code), or `None` when the list is
-/// empty or a leaf of it does not lie in one byte.
-macro_rules! unrolled_table {
-    ($leaves:ident; $($a:literal)*) => {
-        [$(
-            EnumLeaf::unrolled(&$leaves[$a], |r: &[u8; RECORD_SIZE]| EnumLeaf::failing(&$leaves[$a], r))
-        ),*]
-    };
-}
-pub(crate) use unrolled_table;
-
 /// Which opcode values have a binding with a sub-opcode: their arm (and so their
 /// validation) depends on more than the opcode byte.
 pub(crate) const fn by_sub() -> [bool; 256] {
@@ -215,70 +185,15 @@ pub(crate) const fn by_sub() -> [bool; 256] {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::error::ValidateError;
-    use crate::generated::arms::ArmKind;
+pub(crate) mod tests {
     use crate::generated::geometry::Arch;
     use crate::generated::inst::{BINDINGS, RECORD_SIZE};
-    use crate::generated::validate::{
-        check_by_rules, check_leaves, check_list, enum_leaves, leaf_list, validate,
-    };
+    use crate::generated::validate::{check_by_rules, validate};
 
     /// The next value of a linear congruential generator (the tests' random payloads).
-    fn next(seed: &mut u64) -> u64 {
+    pub(crate) fn next(seed: &mut u64) -> u64 {
         *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         *seed
-    }
-
-    /// The leaf loop's fast path (the leaf's byte against its row: a whole byte, or a
-    /// bit-field inside one) and the list's unrolled test answer as each leaf's own
-    /// value and test, error for error: for every arm, generation and leaf, every value
-    /// of each of the leaf's bytes over random small payloads.
-    #[test]
-    fn the_leaf_loop_and_the_unrolled_test_answer_as_each_leaf_does() {
-        let mut seed = 0x7062_6973_6100_0003u64;
-        let (mut checked, mut unrolled) = (0usize, 0usize);
-        for arch in Arch::ALL {
-            for &kind in ArmKind::ALL {
-                let (leaves, u) = leaf_list(kind, arch);
-                assert_eq!(leaves.as_ptr(), enum_leaves(kind, arch).as_ptr());
-                for l in leaves {
-                    for at in l.offset as usize..(l.offset + l.width) as usize {
-                        for v in 0..=255u8 {
-                            let mut r = [0u8; RECORD_SIZE];
-                            for x in &mut r {
-                                *x = (next(&mut seed) >> 62) as u8;
-                            }
-                            r[at] = v;
-                            let want = match leaves.iter().find(|l| !l.holds(arch, l.value(&r))) {
-                                Some(l) => Err(ValidateError::BadEnum {
-                                    field: l.name,
-                                    offset: l.offset as usize,
-                                    value: l.value(&r),
-                                }),
-                                None => Ok(()),
-                            };
-                            assert_eq!(
-                                check_leaves(arch, &r, leaves),
-                                want,
-                                "{kind:?} {arch:?} {}",
-                                l.name
-                            );
-                            assert_eq!(
-                                check_list(arch, &r, leaves, u),
-                                want,
-                                "unrolled: {kind:?} {arch:?} {}",
-                                l.name
-                            );
-                            checked += 1;
-                            unrolled += usize::from(u.is_some());
-                        }
-                    }
-                }
-            }
-        }
-        assert!(checked > 100_000, "{checked}");
-        assert!(unrolled > checked / 2, "{unrolled} of {checked} through an unrolled test");
     }
 
     /// The planned validator gives what the full rules give, error for error, on every

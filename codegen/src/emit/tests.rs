@@ -381,14 +381,8 @@ mod unit_tests {
     use crate::emit::unit_tests::round_two_model;
 
     fn table(model: &Model, stem: &str) -> String {
-        let (_, _, mut chunks) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
-        let print = |c| prettyplease::unparse(&syn::parse2(c).expect("the table parses"));
-        let mut body = Vec::new();
-        while let Some(c) = chunks.next_chunk() {
-            body.push(print(c));
-        }
-        let (head, tail) = chunks.finish();
-        [print(head)].into_iter().chain(body).chain([print(tail)]).collect()
+        let (_, what, chunks) = emit(model).into_iter().find(|(s, _, _)| *s == stem).unwrap();
+        crate::emit::render(stem, what, chunks)
     }
 
     #[test]

@@ -5,7 +5,8 @@ use crate::error::ValidateError;
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{dispatch, RECORD_SIZE};
-use crate::validate_plan::{unrolled_table, LeafMask, Plan, Unrolled};
+use crate::leaf_test::{check_list, unrolled_table, Unrolled};
+use crate::validate_plan::Plan;
 use crate::generated::opcode::*;
 
 /// One address window of an aperture: `base..base + size`.
@@ -256,13 +257,13 @@ pub struct EnumLeaf {
     /// byte-wide enum, or a bit-field inside one byte): the validator's hot path
     /// reads the byte and tests one flag. Any other leaf has the empty row, which
     /// no byte passes, so the hot path hands it to the full test.
-    byte_row: &'static [bool; 256],
+    pub(crate) byte_row: &'static [bool; 256],
     /// The rows `byte_row` is taken from (one a generation), when the leaf lies
     /// in one byte: its enum's table for a whole byte, a table of the byte's
     /// values for a bit-field inside one.
-    byte_rows: Option<&'static [[bool; 256]; 4]>,
+    pub(crate) byte_rows: Option<&'static [[bool; 256]; 4]>,
     /// That byte's offset in the record.
-    byte_at: u8,
+    pub(crate) byte_at: u8,
 }
 
 /// The value table row of a leaf that is not one whole byte of a byte-wide enum.
@@ -337,61 +338,6 @@ impl EnumLeaf {
             a += 1;
         }
         out
-    }
-
-    /// The unrolled test `failing` of `leaves`, when the list is not empty, is
-    /// short enough for [`EnumLeaf::failing`]'s mask, and each of its leaves lies
-    /// in one byte (so that its byte row alone decides it).
-    const fn unrolled(
-        leaves: &'static [EnumLeaf],
-        failing: LeafMask,
-    ) -> Option<Unrolled> {
-        if leaves.is_empty() || leaves.len() > 64 {
-            return None;
-        }
-        let mut i = 0;
-        while i < leaves.len() {
-            if leaves[i].byte_rows.is_none() {
-                return None;
-            }
-            i += 1;
-        }
-        Some(Unrolled {
-            failing,
-            first_at: leaves[0].byte_at,
-            first_row: leaves[0].byte_row,
-        })
-    }
-
-    /// Which leaves after the first fail their byte row, as a mask (bit `i`
-    /// for leaf `i`), without a branch per leaf (the caller tests the first,
-    /// [`Unrolled::first_at`]). On a `static` list of fixed length
-    /// (`unrolled_table!`) the loop unrolls and each leaf's byte and row fold into
-    /// the code: two loads a leaf, where the list's loop makes four and a branch.
-    #[inline(always)]
-    fn failing<const N: usize>(
-        leaves: &'static [EnumLeaf; N],
-        record: &[u8; RECORD_SIZE],
-    ) -> u64 {
-        let mut failing = 0u64;
-        for (i, l) in leaves.iter().enumerate().skip(1) {
-            let pass = l
-                .byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])];
-            failing |= u64::from(!pass) << (i % 64);
-        }
-        failing
-    }
-
-    /// The error of a leaf in one byte whose byte row fails `record`.
-    #[cold]
-    fn byte_error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
-        let v = record[usize::from(self.byte_at) % RECORD_SIZE];
-        let value = (u64::from(v) >> (self.shift % 8)) & ((1u64 << self.bits) - 1);
-        ValidateError::BadEnum {
-            field: self.name,
-            offset: self.offset as usize,
-            value,
-        }
     }
 
     /// Whether `v` is a value the spec names and makes available on `arch`
@@ -2478,59 +2424,6 @@ fn apply(
         }
         Plan::BySub | Plan::Sub(_) => check_by_rules(arch, record),
     }
-}
-
-/// The enum rules for a leaf list of [`leaf_list`]: through its unrolled test
-/// when it has one, else the loop.
-#[inline(always)]
-pub(crate) fn check_list(
-    arch: Arch,
-    record: &[u8; RECORD_SIZE],
-    leaves: &[EnumLeaf],
-    unrolled: Option<Unrolled>,
-) -> Result<(), ValidateError> {
-    let Some(u) = unrolled else {
-        return check_leaves(arch, record, leaves);
-    };
-    if !u.first_row[usize::from(record[usize::from(u.first_at) % RECORD_SIZE])] {
-        return Err(leaves[0].byte_error(record));
-    }
-    match (u.failing)(record) {
-        0 => Ok(()),
-        mask => {
-            Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(record))
-        }
-    }
-}
-
-/// The enum rules: every leaf's value is one its enum names on `arch`.
-#[inline]
-pub(crate) fn check_leaves(
-    arch: Arch,
-    record: &[u8; RECORD_SIZE],
-    leaves: &[EnumLeaf],
-) -> Result<(), ValidateError> {
-    for l in leaves {
-        let v = record[usize::from(l.byte_at) % RECORD_SIZE];
-        if l.byte_row[usize::from(v)] {
-            continue;
-        }
-        let value = if l.byte_rows.is_some() {
-            (u64::from(v) >> (l.shift % 8)) & ((1u64 << l.bits) - 1)
-        } else {
-            let value = l.value(record);
-            if l.holds(arch, value) {
-                continue;
-            }
-            value
-        };
-        return Err(ValidateError::BadEnum {
-            field: l.name,
-            offset: l.offset as usize,
-            value,
-        });
-    }
-    Ok(())
 }
 
 /// Whether the binding that selects the record's arm exists on `arch`; true when

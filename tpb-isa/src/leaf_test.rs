@@ -1,0 +1,195 @@
+//! How a plan's enum-typed leaves are tested: the list's loop, and the unrolled test
+//! generated for a list whose leaves each lie in one byte ([`unrolled_table!`]).
+
+use crate::error::ValidateError;
+use crate::generated::geometry::Arch;
+use crate::generated::inst::RECORD_SIZE;
+use crate::generated::validate::EnumLeaf;
+
+/// A leaf list's test unrolled into straight-line code: which of its leaves fail
+/// their byte row, as a mask (bit `i` for leaf `i`; 0 when the record passes).
+pub type LeafMask = fn(&[u8; RECORD_SIZE]) -> u64;
+
+/// The unrolled test of a leaf list whose leaves each lie in one byte.
+#[derive(Clone, Copy, Debug)]
+pub struct Unrolled {
+    /// Which leaves fail.
+    pub failing: LeafMask,
+    /// The first leaf's byte, tested before the call: a record that fails it (random
+    /// bytes mostly do) is answered without an indirect call, which would mispredict
+    /// on a stream of mixed arms. A copy of the leaf's, held in the plan so that the
+    /// test needs no load through the list.
+    pub first_at: u8,
+    /// The first leaf's byte row.
+    pub first_row: &'static [bool; 256],
+}
+
+/// `unrolled_table!(LEAVES; 0 1 2 3)`: `[Option<Unrolled>; N]` whose entry `a` is the
+/// unrolled test of the leaf list `LEAVES[a]` (a `static` of fixed-length lists, so
+/// that each leaf's byte and row fold into the code), or `None` when the list is
+/// empty or a leaf of it does not lie in one byte.
+macro_rules! unrolled_table {
+    ($leaves:ident; $($a:literal)*) => {
+        [$(
+            EnumLeaf::unrolled(&$leaves[$a], |r: &[u8; RECORD_SIZE]| EnumLeaf::failing(&$leaves[$a], r))
+        ),*]
+    };
+}
+pub(crate) use unrolled_table;
+
+impl EnumLeaf {
+    /// The unrolled test `failing` of `leaves`, when the list is not empty, is short
+    /// enough for [`EnumLeaf::failing`]'s mask, and each of its leaves lies in one byte
+    /// (so that its byte row alone decides it).
+    pub(crate) const fn unrolled(
+        leaves: &'static [EnumLeaf],
+        failing: LeafMask,
+    ) -> Option<Unrolled> {
+        if leaves.is_empty() || leaves.len() > 64 {
+            return None;
+        }
+        let mut i = 0;
+        while i < leaves.len() {
+            if leaves[i].byte_rows.is_none() {
+                return None;
+            }
+            i += 1;
+        }
+        Some(Unrolled { failing, first_at: leaves[0].byte_at, first_row: leaves[0].byte_row })
+    }
+
+    /// Which leaves after the first fail their byte row, as a mask (bit `i` for leaf
+    /// `i`), without a branch per leaf (the caller tests the first,
+    /// [`Unrolled::first_at`]). On a `static` list of fixed length (`unrolled_table!`)
+    /// the loop unrolls and each leaf's byte and row fold into the code: two loads a
+    /// leaf, where the list's loop makes four and a branch.
+    #[inline(always)]
+    pub(crate) fn failing<const N: usize>(
+        leaves: &'static [EnumLeaf; N],
+        record: &[u8; RECORD_SIZE],
+    ) -> u64 {
+        let mut failing = 0u64;
+        for (i, l) in leaves.iter().enumerate().skip(1) {
+            let pass = l.byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])];
+            failing |= u64::from(!pass) << (i % 64);
+        }
+        failing
+    }
+
+    /// The error of a leaf in one byte whose byte row fails `record`: the value of its
+    /// bits in that byte.
+    #[cold]
+    fn byte_error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
+        let v = record[usize::from(self.byte_at) % RECORD_SIZE];
+        let value = (u64::from(v) >> (self.shift % 8)) & ((1u64 << self.bits) - 1);
+        ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value }
+    }
+}
+
+/// The enum rules for a leaf list: through its unrolled test when it has one, else the
+/// loop.
+#[inline(always)]
+pub(crate) fn check_list(
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+    leaves: &[EnumLeaf],
+    unrolled: Option<Unrolled>,
+) -> Result<(), ValidateError> {
+    let Some(u) = unrolled else {
+        return check_leaves(arch, record, leaves);
+    };
+    if !u.first_row[usize::from(record[usize::from(u.first_at) % RECORD_SIZE])] {
+        return Err(leaves[0].byte_error(record));
+    }
+    match (u.failing)(record) {
+        0 => Ok(()),
+        mask => Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(record)),
+    }
+}
+
+/// The enum rules: every leaf's value is one its enum names on `arch`.
+#[inline]
+pub(crate) fn check_leaves(
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+    leaves: &[EnumLeaf],
+) -> Result<(), ValidateError> {
+    for l in leaves {
+        // `byte_at` is inside the record: the modulus only spares a bounds test.
+        if l.byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])] {
+            continue;
+        }
+        // Not passed by its byte row: a leaf in one byte fails with the value of its
+        // bits there, any other takes the full test.
+        if l.byte_rows.is_some() {
+            return Err(l.byte_error(record));
+        }
+        let value = l.value(record);
+        if !l.holds(arch, value) {
+            return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_leaves, check_list};
+    use crate::error::ValidateError;
+    use crate::generated::arms::ArmKind;
+    use crate::generated::geometry::Arch;
+    use crate::generated::inst::RECORD_SIZE;
+    use crate::generated::validate::{enum_leaves, leaf_list};
+    use crate::validate_plan::tests::next;
+
+    /// The leaf loop's fast path (the leaf's byte against its row: a whole byte, or a
+    /// bit-field inside one) and the list's unrolled test answer as each leaf's own
+    /// value and test, error for error: for every arm, generation and leaf, every value
+    /// of each of the leaf's bytes over random small payloads.
+    #[test]
+    fn the_leaf_loop_and_the_unrolled_test_answer_as_each_leaf_does() {
+        let mut seed = 0x7062_6973_6100_0003u64;
+        let (mut checked, mut unrolled) = (0usize, 0usize);
+        for arch in Arch::ALL {
+            for &kind in ArmKind::ALL {
+                let (leaves, u) = leaf_list(kind, arch);
+                assert_eq!(leaves.as_ptr(), enum_leaves(kind, arch).as_ptr());
+                for l in leaves {
+                    for at in l.offset as usize..(l.offset + l.width) as usize {
+                        for v in 0..=255u8 {
+                            let mut r = [0u8; RECORD_SIZE];
+                            for x in &mut r {
+                                *x = (next(&mut seed) >> 62) as u8;
+                            }
+                            r[at] = v;
+                            let want = match leaves.iter().find(|l| !l.holds(arch, l.value(&r))) {
+                                Some(l) => Err(ValidateError::BadEnum {
+                                    field: l.name,
+                                    offset: l.offset as usize,
+                                    value: l.value(&r),
+                                }),
+                                None => Ok(()),
+                            };
+                            assert_eq!(
+                                check_leaves(arch, &r, leaves),
+                                want,
+                                "{kind:?} {arch:?} {}",
+                                l.name
+                            );
+                            assert_eq!(
+                                check_list(arch, &r, leaves, u),
+                                want,
+                                "unrolled: {kind:?} {arch:?} {}",
+                                l.name
+                            );
+                            checked += 1;
+                            unrolled += usize::from(u.is_some());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+        assert!(unrolled > checked / 2, "{unrolled} of {checked} through an unrolled test");
+    }
+}
