@@ -528,22 +528,8 @@ fn plain_array(b: &[u8], mut i: usize, kind: &Kind, n: usize, out: &mut [u8]) ->
     if size > 8 || n == 0 {
         return None;
     }
-    let bits = 8 * size as u32;
     for k in 0..n {
-        let neg = signed && b.get(i) == Some(&b'-');
-        let (v, end) = read_plain(b, i + usize::from(neg))?;
-        let v = if neg {
-            if v > 1 << (bits - 1) {
-                return None;
-            }
-            v.wrapping_neg()
-        } else {
-            let max = if signed { (1u64 << (bits - 1)) - 1 } else { u64::MAX >> (64 - bits) };
-            if v > max {
-                return None;
-            }
-            v
-        };
+        let (v, end) = read_plain_int(b, i, size, signed)?;
         write_uint(out.get_mut(k * size..(k + 1) * size)?, v);
         let sep = if k + 1 < n { b',' } else { b']' };
         if b.get(end) != Some(&sep) {
@@ -554,6 +540,41 @@ fn plain_array(b: &[u8], mut i: usize, kind: &Kind, n: usize, out: &mut [u8]) ->
     Some(i)
 }
 
+/// A plain integer of `size` bytes (at most 8) from byte `i` of `b`, as the printer
+/// writes it (`-` when `signed` and negative, then [`read_plain`]'s digits), that fits:
+/// its bits and where its digits end.
+#[inline(always)]
+fn read_plain_int(b: &[u8], i: usize, size: usize, signed: bool) -> Option<(u64, usize)> {
+    let bits = 8 * size as u32;
+    let neg = signed && b.get(i) == Some(&b'-');
+    let (v, end) = read_plain(b, i + usize::from(neg))?;
+    let v = if neg {
+        if v > 1 << (bits - 1) {
+            return None;
+        }
+        v.wrapping_neg()
+    } else {
+        let max = if signed { (1u64 << (bits - 1)) - 1 } else { u64::MAX >> (64 - bits) };
+        if v > max {
+            return None;
+        }
+        v
+    };
+    Some((v, end))
+}
+
+/// Exactly `out.len()` bytes as two lowercase or uppercase hex digits each from byte `i`
+/// of `b`, as the printer writes them: where they end.
+fn read_plain_bytes(b: &[u8], i: usize, out: &mut [u8]) -> Option<usize> {
+    let digits = b.get(i..i + 2 * out.len())?;
+    for (x, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        let hi = char::from(pair[0]).to_digit(16)?;
+        let lo = char::from(pair[1]).to_digit(16)?;
+        *x = (hi << 4 | lo) as u8;
+    }
+    Some(i + digits.len())
+}
+
 /// A plain unsigned number from byte `i` of `b` (1 to 19 decimal digits, or `0x` and 1
 /// to 16 hex digits, so that it fits in 64 bits): its value and where its digits end.
 fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
@@ -561,6 +582,7 @@ fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
         (Some(b'0'), Some(b'x' | b'X')) => (16, i + 2, 16),
         _ => (10, i, 19),
     };
+
     let mut j = start;
     let mut v = 0u64;
     while let Some(d) = b.get(j).and_then(|&c| char::from(c).to_digit(radix)) {
@@ -597,6 +619,12 @@ fn plain_value(
             write_uint(out, Some(v).filter(|v| fits(v, w))?);
             end
         }
+        Kind::Int(w) if (1..=8).contains(&w) => {
+            let (v, end) = read_plain_int(b, at, usize::from(w), true)?;
+            write_uint(out, v);
+            end
+        }
+        Kind::Bytes(_) => read_plain_bytes(b, at, out)?,
         Kind::Enum(e) if b.get(at).is_some_and(u8::is_ascii_digit) => {
             let (v, end) = read_plain(b, at)?;
             write_uint(out, Some(v).filter(|v| fits(v, e.width))?);
