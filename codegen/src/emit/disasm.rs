@@ -85,6 +85,8 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
         .zip(cx.confidences)
         .filter(|(_, used)| *used)
         .map(|(c, _)| format_ident!("{c}"));
+    // The operand types' printers share the generic body.
+    let bits_use = (!bits.is_empty()).then(|| quote! { bits, });
     let head = quote! {
         use crate::disasm::desc::Kind::*;
         use crate::disasm::desc::Role::*;
@@ -93,7 +95,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
             Target, UnionDesc, ViewDesc, ViewSelect,
         };
         use crate::disasm::line::Line;
-        use crate::disasm::print::{leaf, Printer};
+        use crate::disasm::print::{#bits_use leaf, Printer};
         use crate::facts::Confidence::{#(#conf_uses),*};
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
@@ -236,13 +238,19 @@ impl Cx<'_> {
                 quote! { AltDesc { name: #an, select: #select, fields: &[#(#fields),*] } }
             })
             .collect();
+        let print = format_ident!("print_bits_{}", names::const_str(&b.name).to_lowercase());
         quote! {
             static #ident: BitsDesc = BitsDesc {
                 name: #name,
                 width: #width,
                 fields: &[#(#fields),*],
                 alts: &[#(#alts),*],
+                print: #print,
             };
+
+            fn #print(o: &mut Line<'_>, v: u64) {
+                bits(o, &#ident, v);
+            }
         }
     }
 

@@ -156,7 +156,14 @@ pub struct BitsDesc {
     pub fields: &'static [BitDesc],
     /// Alternative forms; empty when the operand has one reading.
     pub alts: &'static [AltDesc],
+    /// The printer of this operand type: the generic printer with this table folded
+    /// into it (generated, one per type), so that each bit-field's name, position and
+    /// kind are constants in the code.
+    pub(crate) print: BitsPrinter,
 }
+
+/// A generated printer of one operand type's values.
+pub(crate) type BitsPrinter = fn(&mut crate::disasm::line::Line<'_>, u64);
 
 impl BitsDesc {
     /// The form that applies to `v`: the first whose selector holds, else the one without.

@@ -6,23 +6,31 @@ use core::fmt;
 
 /// Bytes held before they are handed on; a longer line is handed on in pieces. Most
 /// lines fit (the corpus averages 420 bytes a line, random records 630).
-const CAP: usize = 1024;
+pub(crate) const CAP: usize = 1024;
 
 /// Lowercase hex digits.
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
 
+/// The bytes of a [`Line`].
+pub(crate) type Buf = [u8; CAP];
+
 /// A line being printed into `sink`. Only whole `str`s and ASCII bytes go in, so every
 /// piece handed on is UTF-8.
+///
+/// The buffer is borrowed, not held: a store into it then cannot alias `len` (the
+/// printers take `&mut Line`, which LLVM knows aliases nothing else), so a printer
+/// keeps `len` in a register. Held in the same struct, every appended byte was
+/// followed by a reload of `len` from memory, a chain of store-to-load latencies.
 pub(crate) struct Line<'a> {
-    buf: [u8; CAP],
     len: usize,
+    buf: &'a mut Buf,
     sink: &'a mut dyn FnMut(&str) -> fmt::Result,
     failed: bool,
 }
 
 impl<'a> Line<'a> {
-    pub(crate) fn new(sink: &'a mut dyn FnMut(&str) -> fmt::Result) -> Line<'a> {
-        Line { buf: [0; CAP], len: 0, sink, failed: false }
+    pub(crate) fn new(buf: &'a mut Buf, sink: &'a mut dyn FnMut(&str) -> fmt::Result) -> Line<'a> {
+        Line { len: 0, buf, sink, failed: false }
     }
 
     /// Append `s`. Pieces up to 32 bytes (names, numbers) are copied as two overlapping
@@ -93,6 +101,18 @@ impl<'a> Line<'a> {
         self.len += 1;
     }
 
+    /// Append `c` when `keep`, without a branch on `keep`: `c` is stored either way and
+    /// kept by the length.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn byte_if(&mut self, c: u8, keep: bool) {
+        debug_assert!(c.is_ascii());
+        if self.len == CAP {
+            self.flush();
+        }
+        self.buf[self.len] = c;
+        self.len += usize::from(keep);
+    }
+
     /// Append `n` ASCII bytes made by `fill` (at most 64).
     #[inline]
     pub(crate) fn bytes_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
@@ -128,29 +148,42 @@ impl<'a> Line<'a> {
         });
     }
 
-    /// Lowercase hex digits of `v`, at least `min` of them.
-    #[inline]
+    /// Lowercase hex digits of `v`, at least `min` of them (`min` ≤ 16): all sixteen
+    /// digits are made at once, without a branch per digit, and stored as one 16-byte
+    /// move; the line then keeps the last `n` (random values have digit counts a loop's
+    /// exit test cannot predict).
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex(&mut self, v: u64, min: usize) {
         let n = ((64 - (v | 1).leading_zeros() as usize).div_ceil(4)).max(min);
-        self.bytes_with(n, |out| {
-            let mut v = v;
-            for d in out.iter_mut().rev() {
-                *d = DIGITS[(v & 15) as usize];
-                v >>= 4;
-            }
-        });
+        let digits = hex16(v) >> (8 * (16 - n));
+        if self.len + 16 > CAP {
+            self.flush();
+        }
+        self.buf[self.len..self.len + 16].copy_from_slice(&digits.to_le_bytes());
+        self.len += n;
     }
 
-    /// Two lowercase hex digits a byte, in order.
+    /// Two lowercase hex digits a byte, in order: eight bytes make sixteen digits at
+    /// once.
     pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
-        for chunk in b.chunks(32) {
-            self.bytes_with(2 * chunk.len(), |out| {
-                for (pair, x) in out.chunks_exact_mut(2).zip(chunk) {
-                    pair[0] = DIGITS[usize::from(x >> 4)];
-                    pair[1] = DIGITS[usize::from(x & 15)];
-                }
-            });
+        let mut words = b.chunks_exact(8);
+        for w in &mut words {
+            let mut x = [0u8; 8];
+            x.copy_from_slice(w);
+            if self.len + 16 > CAP {
+                self.flush();
+            }
+            let digits = hex16(u64::from_be_bytes(x));
+            self.buf[self.len..self.len + 16].copy_from_slice(&digits.to_le_bytes());
+            self.len += 16;
         }
+        let rest = words.remainder();
+        self.bytes_with(2 * rest.len(), |out| {
+            for (pair, x) in out.chunks_exact_mut(2).zip(rest) {
+                pair[0] = DIGITS[usize::from(x >> 4)];
+                pair[1] = DIGITS[usize::from(x & 15)];
+            }
+        });
     }
 
     /// Hand the bytes held to the writer. Out of line: it runs once a line, and the
@@ -201,6 +234,31 @@ impl fmt::Write for Line<'_> {
     }
 }
 
+/// The sixteen hex digits of `v` as ASCII, the most significant in the lowest byte.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn hex16(v: u64) -> u128 {
+    let hi = ascii_nibbles(spread_nibbles(v >> 32));
+    let lo = ascii_nibbles(spread_nibbles(v & 0xffff_ffff));
+    u128::from(hi.swap_bytes()) | (u128::from(lo.swap_bytes()) << 64)
+}
+
+/// The eight nibbles of a 32-bit `x`, one a byte, the lowest in the lowest byte.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn spread_nibbles(x: u64) -> u64 {
+    let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    let x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+    (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f
+}
+
+/// Each byte's nibble (`0..16`) as its lowercase hex digit.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn ascii_nibbles(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // 1 in each byte above 9; `a` is 39 past `0` + 10.
+    let letters = ((x + 6 * ONES) >> 4) & ONES;
+    x + u64::from(b'0') * ONES + letters * 39
+}
+
 /// The decimal digits of every byte value, then their count.
 static DEC: [[u8; 4]; 256] = {
     let mut t = [[0u8; 4]; 256];
@@ -244,7 +302,8 @@ mod tests {
             pieces += 1;
             Ok(())
         };
-        let mut line = Line::new(&mut sink);
+        let mut buf = [0; CAP];
+        let mut line = Line::new(&mut buf, &mut sink);
         fill(&mut line);
         line.finish().unwrap();
         (out, pieces)
@@ -280,7 +339,8 @@ mod tests {
     #[test]
     fn the_first_writer_error_is_returned() {
         let mut sink = |_: &str| Err(fmt::Error);
-        let mut line = Line::new(&mut sink);
+        let mut buf = [0; CAP];
+        let mut line = Line::new(&mut buf, &mut sink);
         line.str("x");
         assert!(line.finish().is_err());
     }

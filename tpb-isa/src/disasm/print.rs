@@ -66,8 +66,17 @@ fn write_bit(o: &mut Line<'_>, kind: BitKind, v: u64) {
 }
 
 /// `form{field=value,...,rest=0x..}`: the bit-fields of the form that applies (the
-/// selector implied by the form's name), and any bit no field explains.
+/// selector implied by the form's name), and any bit no field explains. Through the
+/// operand type's generated printer, [`bits`] with the table folded in.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
+    (d.print)(o, v);
+}
+
+/// The body of each operand type's generated printer: inlined there with a constant
+/// `d`, its loops over forms and bit-fields unroll into straight-line code.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
     let alt = d.form_of(v);
     let skip = alt.and_then(|a| a.select).map_or(usize::MAX, |s| s.field as usize);
     if let Some(a) = alt {
@@ -82,9 +91,14 @@ fn write_bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
             write_bit_field(o, bit, v, &mut first);
         }
     }
-    for bit in alt.map_or(&[][..], |a| a.fields) {
-        mask |= bit.mask();
-        write_bit_field(o, bit, v, &mut first);
+    // Each form's own loop, so that its fields are constants too.
+    for a in d.alts {
+        if alt.is_some_and(|x| core::ptr::eq(x, a)) {
+            for bit in a.fields {
+                mask |= bit.mask();
+                write_bit_field(o, bit, v, &mut first);
+            }
+        }
     }
     let pinned = alt.map_or(0, |a| d.selector_bits(a));
     let rest = (v & !mask) ^ (pinned & !mask);
@@ -174,9 +188,8 @@ fn write_values(o: &mut Line<'_>, arch: Arch, k: &Kind, b: &[u8]) {
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_int(o: &mut Line<'_>, b: &[u8], w: u8) {
     let v = sign_extend(read_uint(b), w as usize);
-    if v < 0 {
-        o.byte(b'-');
-    }
+    // Without a branch: the sign of random values is a coin toss.
+    o.byte_if(b'-', v < 0);
     write_num(o, v.unsigned_abs());
 }
 
@@ -320,7 +333,8 @@ fn write_fields<'a>(
 /// Run `print` on a [`Line`] that hands its text to `f`.
 fn with_line<W: Write + ?Sized>(f: &mut W, print: impl FnOnce(&mut Line<'_>)) -> fmt::Result {
     let mut sink = |s: &str| f.write_str(s);
-    let mut line = Line::new(&mut sink);
+    let mut buf = [0; super::line::CAP];
+    let mut line = Line::new(&mut buf, &mut sink);
     print(&mut line);
     line.finish()
 }

@@ -9,7 +9,7 @@ use crate::disasm::desc::{
 };
 
 use crate::disasm::line::Line;
-use crate::disasm::print::{leaf, Printer};
+use crate::disasm::print::{bits, leaf, Printer};
 use crate::facts::Confidence::{Certain, Medium, Inferred};
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
@@ -1221,7 +1221,12 @@ static BITS_ADDR4: BitsDesc = BitsDesc {
             ],
         },
     ],
+    print: print_bits_addr4,
 };
+
+fn print_bits_addr4(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_ADDR4, v);
+}
 static BITS_ADDR8: BitsDesc = BitsDesc {
     name: "ADDR8",
     width: 8,
@@ -1259,7 +1264,12 @@ static BITS_ADDR8: BitsDesc = BitsDesc {
             ],
         },
     ],
+    print: print_bits_addr8,
 };
+
+fn print_bits_addr8(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_ADDR8, v);
+}
 static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
     name: "BOUND_CHECK_REG",
     width: 1,
@@ -1269,7 +1279,12 @@ static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
         bit("bc_enabled", 7, 8, BitKind::Bool),
     ],
     alts: &[],
+    print: print_bits_bound_check_reg,
 };
+
+fn print_bits_bound_check_reg(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_BOUND_CHECK_REG, v);
+}
 static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
     name: "DESC_FLAGS",
     width: 1,
@@ -1281,7 +1296,12 @@ static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
         bit("reserved0", 5, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_desc_flags,
 };
+
+fn print_bits_desc_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DESC_FLAGS, v);
+}
 static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
     name: "DMA_ADDR_MODE_PAIR",
     width: 1,
@@ -1290,7 +1310,12 @@ static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
         bit("dst_addr_mode", 4, 8, BitKind::Enum(&ENUM_DMA_ADDR_MODE)),
     ],
     alts: &[],
+    print: print_bits_dma_addr_mode_pair,
 };
+
+fn print_bits_dma_addr_mode_pair(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_ADDR_MODE_PAIR, v);
+}
 static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
     name: "DMA_CONFIGS",
     width: 1,
@@ -1299,7 +1324,12 @@ static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
         bit("reserved0", 3, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_dma_configs,
 };
+
+fn print_bits_dma_configs(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_CONFIGS, v);
+}
 static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
     name: "DMA_ENGINE_CONFIG",
     width: 1,
@@ -1309,7 +1339,12 @@ static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
         bit("reserved0", 7, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_dma_engine_config,
 };
+
+fn print_bits_dma_engine_config(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_ENGINE_CONFIG, v);
+}
 static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_FLAGS",
     width: 1,
@@ -1320,7 +1355,12 @@ static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
         bit("reserved0", 5, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_dma_flags,
 };
+
+fn print_bits_dma_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_FLAGS, v);
+}
 static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_GATHER_TRANSPOSE_FLAGS",
     width: 1,
@@ -1329,7 +1369,12 @@ static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
         bit("reserved0", 2, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_dma_gather_transpose_flags,
 };
+
+fn print_bits_dma_gather_transpose_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_GATHER_TRANSPOSE_FLAGS, v);
+}
 static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_INDIRECT_FLAGS",
     width: 1,
@@ -1341,7 +1386,12 @@ static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
         bit("scatter_dim", 6, 8, BitKind::Enum(&ENUM_INDIRECT_DIM)),
     ],
     alts: &[],
+    print: print_bits_dma_indirect_flags,
 };
+
+fn print_bits_dma_indirect_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_INDIRECT_FLAGS, v);
+}
 static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
     name: "DMA_SEMA_UPDATES",
     width: 1,
@@ -1350,7 +1400,12 @@ static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
         bit("wr_done", 4, 8, BitKind::Enum(&ENUM_DMA_SEMA_UPDATE_MODE)),
     ],
     alts: &[],
+    print: print_bits_dma_sema_updates,
 };
+
+fn print_bits_dma_sema_updates(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DMA_SEMA_UPDATES, v);
+}
 static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
     name: "DTYPE_PAIR",
     width: 1,
@@ -1359,7 +1414,12 @@ static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
         bit("dtype_hi", 4, 8, BitKind::Enum(&ENUM_DTYPE)),
     ],
     alts: &[],
+    print: print_bits_dtype_pair,
 };
+
+fn print_bits_dtype_pair(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_DTYPE_PAIR, v);
+}
 static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
     name: "EXT_COMPLETION_INFO",
     width: 1,
@@ -1369,7 +1429,12 @@ static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
         bit("num_active_ports", 3, 6, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_ext_completion_info,
 };
+
+fn print_bits_ext_completion_info(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_EXT_COMPLETION_INFO, v);
+}
 static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
     name: "IMM_SRC_PAIR",
     width: 1,
@@ -1378,7 +1443,12 @@ static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
         bit("imm1_src", 4, 8, BitKind::Enum(&ENUM_IMM_SRC)),
     ],
     alts: &[],
+    print: print_bits_imm_src_pair,
 };
+
+fn print_bits_imm_src_pair(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_IMM_SRC_PAIR, v);
+}
 static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
     name: "LD_WEIGHT_FLAGS",
     width: 1,
@@ -1390,7 +1460,12 @@ static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
         bit("reserved0", 6, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_ld_weight_flags,
 };
+
+fn print_bits_ld_weight_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_LD_WEIGHT_FLAGS, v);
+}
 static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
     name: "MATMUL_FLAGS",
     width: 1,
@@ -1402,7 +1477,12 @@ static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
         bit("reserved0", 6, 8, BitKind::Uint),
     ],
     alts: &[],
+    print: print_bits_matmul_flags,
 };
+
+fn print_bits_matmul_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_MATMUL_FLAGS, v);
+}
 static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
     name: "MATMUL_PSUM_ACCUMULATE_FLAGS",
     width: 1,
@@ -1412,7 +1492,12 @@ static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
         bit("begin_accum_matmul_group", 2, 3, BitKind::Bool),
     ],
     alts: &[],
+    print: print_bits_matmul_psum_accumulate_flags,
 };
+
+fn print_bits_matmul_psum_accumulate_flags(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_MATMUL_PSUM_ACCUMULATE_FLAGS, v);
+}
 static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
     name: "PARTITION_OFFSET",
     width: 4,
@@ -1423,7 +1508,12 @@ static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
         bit("psum", 25, 26, BitKind::Bool),
     ],
     alts: &[],
+    print: print_bits_partition_offset,
 };
+
+fn print_bits_partition_offset(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_PARTITION_OFFSET, v);
+}
 static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
     name: "PSEUDO_ADDR8",
     width: 8,
@@ -1448,13 +1538,23 @@ static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
             fields: &[],
         },
     ],
+    print: print_bits_pseudo_addr8,
 };
+
+fn print_bits_pseudo_addr8(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_PSEUDO_ADDR8, v);
+}
 static BITS_TILE_SEL: BitsDesc = BitsDesc {
     name: "TILE_SEL",
     width: 1,
     fields: &[bit("row_sel", 0, 4, BitKind::Uint), bit("col_sel", 4, 8, BitKind::Uint)],
     alts: &[],
+    print: print_bits_tile_sel,
 };
+
+fn print_bits_tile_sel(o: &mut Line<'_>, v: u64) {
+    bits(o, &BITS_TILE_SEL, v);
+}
 static UNION_ACTIVATION_IMM: UnionDesc = UnionDesc {
     name: "ACTIVATION_IMM",
     size: 4,
