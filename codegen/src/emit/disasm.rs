@@ -8,7 +8,8 @@
 //! search. The parser in `tpb_isa::disasm` is generic over these tables. Each arm also
 //! gets a printer, `PRINTERS[kind]`: per generation, one `leaf` call per row of the
 //! layout table, so that the optimizer folds each row's offset, kind and name into
-//! straight-line code (the generic walk ran 1.6 times slower on the corpus). A new
+//! straight-line code (the generic walk ran 1.6 times slower on the corpus); each operand
+//! type with bit-fields likewise gets one (`BitsDesc::print`), its forms under a match. A new
 //! arm in the spec is printable and assemblable once generated.
 
 use heck::ToShoutySnakeCase;
@@ -86,7 +87,8 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
         .filter(|(_, used)| *used)
         .map(|(c, _)| format_ident!("{c}"));
     // The operand types' printers share the generic body.
-    let bits_use = (!bits.is_empty()).then(|| quote! { bits, });
+    let bits_use =
+        (!bits.is_empty()).then(|| quote! { bits_begin, bits_end, bits_field, form_field, });
     let head = quote! {
         use crate::disasm::desc::Kind::*;
         use crate::disasm::desc::Role::*;
@@ -238,6 +240,22 @@ impl Cx<'_> {
                 quote! { AltDesc { name: #an, select: #select, fields: &[#(#fields),*] } }
             })
             .collect();
+        // The printer: one call per bit-field row, the forms' rows under a match.
+        let field_rows: Vec<proc_macro2::Literal> =
+            (0..b.fields.len()).map(proc_macro2::Literal::usize_unsuffixed).collect();
+        let form_arms = b.alts.iter().enumerate().map(|(a, alt)| {
+            let ai = proc_macro2::Literal::usize_unsuffixed(a);
+            let rows = (0..alt.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+            quote! { Some(#ai) => { #(form_field(o, &mut s, &d.alts[#ai].fields[#rows]);)* } }
+        });
+        let forms = (!b.alts.is_empty()).then(|| {
+            quote! {
+                match s.form {
+                    #(#form_arms)*
+                    _ => {}
+                }
+            }
+        });
         let print = format_ident!("print_bits_{}", names::const_str(&b.name).to_lowercase());
         quote! {
             static #ident: BitsDesc = BitsDesc {
@@ -249,7 +267,11 @@ impl Cx<'_> {
             };
 
             fn #print(o: &mut Line<'_>, v: u64) {
-                bits(o, &#ident, v);
+                let d = &#ident;
+                let mut s = bits_begin(o, d, v);
+                #(bits_field(o, &mut s, #field_rows, &d.fields[#field_rows]);)*
+                #forms
+                bits_end(o, d, &s);
             }
         }
     }

@@ -156,9 +156,9 @@ pub struct BitsDesc {
     pub fields: &'static [BitDesc],
     /// Alternative forms; empty when the operand has one reading.
     pub alts: &'static [AltDesc],
-    /// The printer of this operand type: the generic printer with this table folded
-    /// into it (generated, one per type), so that each bit-field's name, position and
-    /// kind are constants in the code.
+    /// The printer of this operand type, generated: one call per bit-field of the
+    /// table, so that each field's name, position and kind are constants in the code
+    /// (what the generic walk, `print::bits`, prints).
     pub(crate) print: BitsPrinter,
 }
 
@@ -169,13 +169,20 @@ impl BitsDesc {
     /// The form that applies to `v`: the first whose selector holds, else the one without.
     #[must_use]
     pub fn form_of(&self, v: u64) -> Option<&'static AltDesc> {
+        self.form_index(v).map(|i| &self.alts[i])
+    }
+
+    /// The index in `alts` of [`BitsDesc::form_of`].
+    #[must_use]
+    #[inline]
+    pub fn form_index(&self, v: u64) -> Option<usize> {
         let holds = |s: &Select| {
             self.fields.get(s.field as usize).is_some_and(|f| f.get(v) & s.mask == s.value)
         };
         self.alts
             .iter()
-            .find(|a| a.select.as_ref().is_some_and(holds))
-            .or_else(|| self.alts.iter().find(|a| a.select.is_none()))
+            .position(|a| a.select.as_ref().is_some_and(holds))
+            .or_else(|| self.alts.iter().position(|a| a.select.is_none()))
     }
 
     /// The bits a form's selector pins, in place.

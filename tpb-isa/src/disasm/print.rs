@@ -67,43 +67,76 @@ fn write_bit(o: &mut Line<'_>, kind: BitKind, v: u64) {
 
 /// `form{field=value,...,rest=0x..}`: the bit-fields of the form that applies (the
 /// selector implied by the form's name), and any bit no field explains. Through the
-/// operand type's generated printer, [`bits`] with the table folded in.
+/// operand type's generated printer, which makes the calls [`bits`] makes, each with
+/// a constant row.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
     (d.print)(o, v);
 }
 
-/// The body of each operand type's generated printer: inlined there with a constant
-/// `d`, its loops over forms and bit-fields unroll into straight-line code.
-#[cfg_attr(not(debug_assertions), inline(always))]
+/// The walk of an operand type's table that its generated printer unrolls.
+#[cfg(test)]
 pub(crate) fn bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
-    let alt = d.form_of(v);
+    let mut s = bits_begin(o, d, v);
+    for (i, bit) in d.fields.iter().enumerate() {
+        bits_field(o, &mut s, i, bit);
+    }
+    if let Some(a) = s.form {
+        for bit in d.alts[a].fields {
+            form_field(o, &mut s, bit);
+        }
+    }
+    bits_end(o, d, &s);
+}
+
+/// What an operand's printer carries from one bit-field to the next.
+pub(crate) struct BitsState {
+    v: u64,
+    /// The form that applies: its index in `alts`.
+    pub(crate) form: Option<usize>,
+    /// The index in `fields` of the selector the form's name implies (not printed).
+    skip: usize,
+    /// The bits the printed fields explain.
+    mask: u64,
+    first: bool,
+}
+
+/// Open an operand's value `v`: the form's name and `{`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn bits_begin(o: &mut Line<'_>, d: &BitsDesc, v: u64) -> BitsState {
+    let form = d.form_index(v);
+    let alt = form.map(|i| &d.alts[i]);
     let skip = alt.and_then(|a| a.select).map_or(usize::MAX, |s| s.field as usize);
     if let Some(a) = alt {
         o.str(a.name);
     }
     o.byte(b'{');
-    let mut mask = 0u64;
-    let mut first = true;
-    for (i, bit) in d.fields.iter().enumerate() {
-        if i != skip {
-            mask |= bit.mask();
-            write_bit_field(o, bit, v, &mut first);
-        }
+    BitsState { v, form, skip, mask: 0, first: true }
+}
+
+/// The bit-field `bit`, the `i`th of the operand's `fields`, unless it is the implied
+/// selector or zero.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn bits_field(o: &mut Line<'_>, s: &mut BitsState, i: usize, bit: &BitDesc) {
+    if i != s.skip {
+        form_field(o, s, bit);
     }
-    // Each form's own loop, so that its fields are constants too.
-    for a in d.alts {
-        if alt.is_some_and(|x| core::ptr::eq(x, a)) {
-            for bit in a.fields {
-                mask |= bit.mask();
-                write_bit_field(o, bit, v, &mut first);
-            }
-        }
-    }
-    let pinned = alt.map_or(0, |a| d.selector_bits(a));
-    let rest = (v & !mask) ^ (pinned & !mask);
+}
+
+/// The bit-field `bit` of the form that applies, unless it is zero.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn form_field(o: &mut Line<'_>, s: &mut BitsState, bit: &BitDesc) {
+    s.mask |= bit.mask();
+    write_bit_field(o, bit, s.v, &mut s.first);
+}
+
+/// Close an operand's value: any bit no printed field explains, and `}`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn bits_end(o: &mut Line<'_>, d: &BitsDesc, s: &BitsState) {
+    let pinned = s.form.map_or(0, |a| d.selector_bits(&d.alts[a]));
+    let rest = (s.v & !s.mask) ^ (pinned & !s.mask);
     if rest != 0 {
-        let sep = (!first).then_some(b',');
+        let sep = (!s.first).then_some(b',');
         o.label(sep, "rest");
         write_hex_num(o, rest);
     }
@@ -498,6 +531,54 @@ mod tests {
         let mut buf = Buf::new();
         with_line(&mut buf, print).unwrap();
         buf
+    }
+
+    /// Every operand type with bit-fields that a leaf reaches (through arrays and union
+    /// views too), once each.
+    fn operand_types() -> std::vec::Vec<&'static BitsDesc> {
+        fn visit(k: &Kind, out: &mut std::vec::Vec<&'static BitsDesc>) {
+            match *k {
+                Kind::Bits(d) if !out.iter().any(|x| core::ptr::eq(*x, d)) => out.push(d),
+                Kind::Array(k, _) => visit(k, out),
+                Kind::Union(u) => {
+                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out))
+                }
+                _ => {}
+            }
+        }
+        let mut out = std::vec::Vec::new();
+        for arm in crate::generated::disasm::ARMS.iter() {
+            for layout in arm.layouts {
+                layout.leaves().for_each(|f| visit(&f.kind, &mut out));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn each_operand_printer_prints_what_the_walk_of_its_table_prints() {
+        let types = operand_types();
+        assert!(types.len() > 10, "{} operand types", types.len());
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for d in types {
+            let width = 8 * u32::from(d.width);
+            let top = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+            for round in 0..4096 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Random values, sparse ones (most fields zero), and the extremes.
+                let v = match round {
+                    0 => 0,
+                    1 => top,
+                    _ if round % 2 == 0 => x & top,
+                    _ => x & (x >> 17) & (x >> 31) & top,
+                };
+                let walked = text(|o| bits(o, d, v));
+                let printed = text(|o| (d.print)(o, v));
+                assert_eq!(walked.as_str(), printed.as_str(), "{} of {v:#x}", d.name);
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::disasm::desc::{
 };
 
 use crate::disasm::line::Line;
-use crate::disasm::print::{bits, leaf, Printer};
+use crate::disasm::print::{bits_begin, bits_end, bits_field, form_field, leaf, Printer};
 use crate::facts::Confidence::{Certain, Medium, Inferred};
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
@@ -1225,7 +1225,26 @@ static BITS_ADDR4: BitsDesc = BitsDesc {
 };
 
 fn print_bits_addr4(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_ADDR4, v);
+    let d = &BITS_ADDR4;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    match s.form {
+        Some(0) => {
+            form_field(o, &mut s, &d.alts[0].fields[0]);
+            form_field(o, &mut s, &d.alts[0].fields[1]);
+        }
+        Some(1) => {}
+        Some(2) => {
+            form_field(o, &mut s, &d.alts[2].fields[0]);
+            form_field(o, &mut s, &d.alts[2].fields[1]);
+            form_field(o, &mut s, &d.alts[2].fields[2]);
+            form_field(o, &mut s, &d.alts[2].fields[3]);
+            form_field(o, &mut s, &d.alts[2].fields[4]);
+            form_field(o, &mut s, &d.alts[2].fields[5]);
+        }
+        _ => {}
+    }
+    bits_end(o, d, &s);
 }
 static BITS_ADDR8: BitsDesc = BitsDesc {
     name: "ADDR8",
@@ -1268,7 +1287,24 @@ static BITS_ADDR8: BitsDesc = BitsDesc {
 };
 
 fn print_bits_addr8(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_ADDR8, v);
+    let d = &BITS_ADDR8;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    match s.form {
+        Some(0) => {
+            form_field(o, &mut s, &d.alts[0].fields[0]);
+            form_field(o, &mut s, &d.alts[0].fields[1]);
+            form_field(o, &mut s, &d.alts[0].fields[2]);
+        }
+        Some(1) => {}
+        Some(2) => {
+            form_field(o, &mut s, &d.alts[2].fields[0]);
+            form_field(o, &mut s, &d.alts[2].fields[1]);
+            form_field(o, &mut s, &d.alts[2].fields[2]);
+        }
+        _ => {}
+    }
+    bits_end(o, d, &s);
 }
 static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
     name: "BOUND_CHECK_REG",
@@ -1283,7 +1319,12 @@ static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
 };
 
 fn print_bits_bound_check_reg(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_BOUND_CHECK_REG, v);
+    let d = &BITS_BOUND_CHECK_REG;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_end(o, d, &s);
 }
 static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
     name: "DESC_FLAGS",
@@ -1300,7 +1341,14 @@ static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_desc_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DESC_FLAGS, v);
+    let d = &BITS_DESC_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_field(o, &mut s, 3, &d.fields[3]);
+    bits_field(o, &mut s, 4, &d.fields[4]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
     name: "DMA_ADDR_MODE_PAIR",
@@ -1314,7 +1362,11 @@ static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_addr_mode_pair(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_ADDR_MODE_PAIR, v);
+    let d = &BITS_DMA_ADDR_MODE_PAIR;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
     name: "DMA_CONFIGS",
@@ -1328,7 +1380,11 @@ static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_configs(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_CONFIGS, v);
+    let d = &BITS_DMA_CONFIGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
     name: "DMA_ENGINE_CONFIG",
@@ -1343,7 +1399,12 @@ static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_engine_config(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_ENGINE_CONFIG, v);
+    let d = &BITS_DMA_ENGINE_CONFIG;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_FLAGS",
@@ -1359,7 +1420,13 @@ static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_FLAGS, v);
+    let d = &BITS_DMA_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_field(o, &mut s, 3, &d.fields[3]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_GATHER_TRANSPOSE_FLAGS",
@@ -1373,7 +1440,11 @@ static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_gather_transpose_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_GATHER_TRANSPOSE_FLAGS, v);
+    let d = &BITS_DMA_GATHER_TRANSPOSE_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_INDIRECT_FLAGS",
@@ -1390,7 +1461,14 @@ static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_indirect_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_INDIRECT_FLAGS, v);
+    let d = &BITS_DMA_INDIRECT_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_field(o, &mut s, 3, &d.fields[3]);
+    bits_field(o, &mut s, 4, &d.fields[4]);
+    bits_end(o, d, &s);
 }
 static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
     name: "DMA_SEMA_UPDATES",
@@ -1404,7 +1482,11 @@ static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dma_sema_updates(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DMA_SEMA_UPDATES, v);
+    let d = &BITS_DMA_SEMA_UPDATES;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
     name: "DTYPE_PAIR",
@@ -1418,7 +1500,11 @@ static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
 };
 
 fn print_bits_dtype_pair(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_DTYPE_PAIR, v);
+    let d = &BITS_DTYPE_PAIR;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
     name: "EXT_COMPLETION_INFO",
@@ -1433,7 +1519,12 @@ static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
 };
 
 fn print_bits_ext_completion_info(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_EXT_COMPLETION_INFO, v);
+    let d = &BITS_EXT_COMPLETION_INFO;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_end(o, d, &s);
 }
 static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
     name: "IMM_SRC_PAIR",
@@ -1447,7 +1538,11 @@ static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
 };
 
 fn print_bits_imm_src_pair(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_IMM_SRC_PAIR, v);
+    let d = &BITS_IMM_SRC_PAIR;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
     name: "LD_WEIGHT_FLAGS",
@@ -1464,7 +1559,14 @@ static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_ld_weight_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_LD_WEIGHT_FLAGS, v);
+    let d = &BITS_LD_WEIGHT_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_field(o, &mut s, 3, &d.fields[3]);
+    bits_field(o, &mut s, 4, &d.fields[4]);
+    bits_end(o, d, &s);
 }
 static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
     name: "MATMUL_FLAGS",
@@ -1481,7 +1583,14 @@ static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_matmul_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_MATMUL_FLAGS, v);
+    let d = &BITS_MATMUL_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_field(o, &mut s, 3, &d.fields[3]);
+    bits_field(o, &mut s, 4, &d.fields[4]);
+    bits_end(o, d, &s);
 }
 static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
     name: "MATMUL_PSUM_ACCUMULATE_FLAGS",
@@ -1496,7 +1605,12 @@ static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
 };
 
 fn print_bits_matmul_psum_accumulate_flags(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_MATMUL_PSUM_ACCUMULATE_FLAGS, v);
+    let d = &BITS_MATMUL_PSUM_ACCUMULATE_FLAGS;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_end(o, d, &s);
 }
 static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
     name: "PARTITION_OFFSET",
@@ -1512,7 +1626,13 @@ static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
 };
 
 fn print_bits_partition_offset(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_PARTITION_OFFSET, v);
+    let d = &BITS_PARTITION_OFFSET;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_field(o, &mut s, 2, &d.fields[2]);
+    bits_field(o, &mut s, 3, &d.fields[3]);
+    bits_end(o, d, &s);
 }
 static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
     name: "PSEUDO_ADDR8",
@@ -1542,7 +1662,15 @@ static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
 };
 
 fn print_bits_pseudo_addr8(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_PSEUDO_ADDR8, v);
+    let d = &BITS_PSEUDO_ADDR8;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    match s.form {
+        Some(0) => {}
+        Some(1) => {}
+        _ => {}
+    }
+    bits_end(o, d, &s);
 }
 static BITS_TILE_SEL: BitsDesc = BitsDesc {
     name: "TILE_SEL",
@@ -1553,7 +1681,11 @@ static BITS_TILE_SEL: BitsDesc = BitsDesc {
 };
 
 fn print_bits_tile_sel(o: &mut Line<'_>, v: u64) {
-    bits(o, &BITS_TILE_SEL, v);
+    let d = &BITS_TILE_SEL;
+    let mut s = bits_begin(o, d, v);
+    bits_field(o, &mut s, 0, &d.fields[0]);
+    bits_field(o, &mut s, 1, &d.fields[1]);
+    bits_end(o, d, &s);
 }
 static UNION_ACTIVATION_IMM: UnionDesc = UnionDesc {
     name: "ACTIVATION_IMM",
