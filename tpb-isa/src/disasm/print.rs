@@ -559,14 +559,12 @@ mod tests {
     fn each_operand_printer_prints_what_the_walk_of_its_table_prints() {
         let types = operand_types();
         assert!(types.len() > 10, "{} operand types", types.len());
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
         for d in types {
             let width = 8 * u32::from(d.width);
             let top = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
             for round in 0..4096 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = crate::validate_plan::tests::next(&mut seed);
                 // Random values, sparse ones (most fields zero), and the extremes.
                 let v = match round {
                     0 => 0,
