@@ -66,6 +66,7 @@ const KERNELS: &[Kernel] = &[
         b::gen_disasm(c.stream.arch, &c.stream.bytes)
     }),
     ("gen: assemble of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
+    ("limit: byte scan of the printed lines", false, |c| b::text_scan(&c.text)),
     ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
     ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
     ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
@@ -217,7 +218,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
 
     // Ratios of records per second (above 1: the first kernel is faster).
     let r = |a: &str, b: &str| Some(rate(idx(a))? / rate(idx(b))?);
-    let ratios: [(&str, Option<f64>, Option<f64>); 5] = [
+    let ratios: [(&str, Option<f64>, Option<f64>); 6] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -234,6 +235,11 @@ fn decode_table(stream: b::Stream, reps: usize) {
                 "gen: disasm write_record (reused String)",
                 "hand: formatter (write!, reused String)",
             ),
+            None,
+        ),
+        (
+            "assemble ÷ byte scan of the text",
+            r("gen: assemble of the printed lines", "limit: byte scan of the printed lines"),
             None,
         ),
         (
