@@ -495,11 +495,12 @@ fn neff_table(reps: usize) {
 
 /// Run `f` with the stack moved down by one of eight amounts, 512 bytes apart, chosen
 /// by `rep`, so that a kernel's stack slots sit somewhere else in their 4 KiB page each
-/// repetition. At a few stack positions `Inst::decode` into its `black_box` slot ran
-/// 2.5× slower (134 instead of 400 M records/s; most likely its stores then share
-/// their low 12 address bits with loads it makes every record), and ASLR deals one
-/// stack position a process, so one whole run could report it. Shifted per repetition, at most one repetition in
-/// eight meets such a position, and the median does not.
+/// repetition. At a few stack positions within 48 bytes `Inst::decode` into its
+/// `black_box` slot ran 2.5× slower (134 instead of 400 M records/s; most likely its
+/// stores then share their low 12 address bits with loads it makes every record), and
+/// ASLR deals one stack position a process, so one whole run could report it. Shifted
+/// per repetition, at most one repetition in eight meets so narrow a band, and the
+/// median does not.
 fn on_shifted_stack<R>(rep: usize, f: impl FnOnce() -> R) -> R {
     #[inline(never)]
     fn below<const N: usize, R>(f: impl FnOnce() -> R) -> R {
