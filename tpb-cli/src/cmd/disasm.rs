@@ -87,14 +87,7 @@ impl Args {
 fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let mut line = String::with_capacity(1024);
     for (off, r) in records::split(unit.bytes).0 {
-        line.clear();
-        push_offset(&mut line, off);
-        if hex {
-            push_hex(&mut line, r);
-            line.push_str("  ");
-        }
-        records::write_text(&mut line, unit.arch, r);
-        line.push('\n');
+        record_line(&mut line, None, off, unit.arch, r, hex);
         out.write_all(line.as_bytes())?;
     }
     Ok(())
@@ -111,18 +104,33 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
         if let Some(name) = records::function_label(unit.arch, r) {
             writeln!(out, "{off:08x} <{name}>:")?;
         }
-        line.clear();
-        push_index(&mut line, i);
-        push_offset(&mut line, off);
-        if hex {
-            push_hex(&mut line, r);
-            line.push_str("  ");
-        }
-        records::write_text(&mut line, unit.arch, r);
-        line.push('\n');
+        record_line(&mut line, Some(i), off, unit.arch, r, hex);
         out.write_all(line.as_bytes())?;
     }
     Ok(())
+}
+
+/// One record's line in `line`: its index (in a NEFF listing), offset and hex (unless
+/// `--no-hex`) columns, its text, and the line end.
+fn record_line(
+    line: &mut String,
+    index: Option<usize>,
+    off: usize,
+    arch: Option<Arch>,
+    r: &Record,
+    hex: bool,
+) {
+    line.clear();
+    if let Some(i) = index {
+        push_index(line, i);
+    }
+    push_offset(line, off);
+    if hex {
+        push_hex(line, r);
+        line.push_str("  ");
+    }
+    records::write_text(line, arch, r);
+    line.push('\n');
 }
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
