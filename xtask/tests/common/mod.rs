@@ -4,27 +4,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The checkout these tests were built from.
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
-}
+pub use tpb_isa_tests::{copy_dir, root};
 
 /// The committed spec folder (`TPB_SPEC_DIR` overrides, for scratch builds).
 pub fn spec_dir() -> PathBuf {
     std::env::var_os("TPB_SPEC_DIR").map_or_else(|| root().join("isa"), PathBuf::from)
-}
-
-pub fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("create a folder");
-    for e in fs::read_dir(from).expect("read the spec") {
-        let p = e.expect("an entry").path();
-        let dest = to.join(p.file_name().expect("a name"));
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            fs::copy(&p, &dest).expect("copy a file");
-        }
-    }
 }
 
 pub fn edit(file: &Path, from: &str, to: &str) {
