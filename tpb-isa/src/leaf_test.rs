@@ -86,6 +86,20 @@ impl EnumLeaf {
     }
 }
 
+/// The spec's facts; the hot path's table row is left out.
+impl core::fmt::Debug for EnumLeaf {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EnumLeaf")
+            .field("name", &self.name)
+            .field("offset", &self.offset)
+            .field("width", &self.width)
+            .field("shift", &self.shift)
+            .field("bits", &self.bits)
+            .field("check", &self.check)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The enum rules for a leaf list: through its unrolled test when it has one, else the
 /// loop.
 #[inline(always)]

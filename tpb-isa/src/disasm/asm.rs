@@ -582,7 +582,6 @@ fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
         (Some(b'0'), Some(b'x' | b'X')) => (16, i + 2, 16),
         _ => (10, i, 19),
     };
-
     let mut j = start;
     let mut v = 0u64;
     while let Some(d) = b.get(j).and_then(|&c| char::from(c).to_digit(radix)) {
