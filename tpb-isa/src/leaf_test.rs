@@ -79,7 +79,7 @@ impl EnumLeaf {
     /// The error of a leaf in one byte whose byte row fails `record`: the value of its
     /// bits in that byte.
     #[cold]
-    fn byte_error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
+    pub(crate) fn byte_error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
         let v = record[usize::from(self.byte_at) % RECORD_SIZE];
         let value = (u64::from(v) >> (self.shift % 8)) & ((1u64 << self.bits) - 1);
         ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value }
@@ -115,6 +115,17 @@ pub(crate) fn check_list(
     if !u.first_row[usize::from(record[usize::from(u.first_at) % RECORD_SIZE])] {
         return Err(leaves[0].byte_error(record));
     }
+    check_rest(record, leaves, u)
+}
+
+/// The enum rules for a leaf list with an unrolled test, but for its first leaf (which
+/// the caller tested).
+#[inline(always)]
+pub(crate) fn check_rest(
+    record: &[u8; RECORD_SIZE],
+    leaves: &[EnumLeaf],
+    u: Unrolled,
+) -> Result<(), ValidateError> {
     match (u.failing)(record) {
         0 => Ok(()),
         mask => Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(record)),

@@ -51,6 +51,92 @@ impl<L> Clone for SubPlan<L> {
 
 impl<L> Copy for SubPlan<L> {}
 
+/// The first test of a plan, run before the plan is read: one byte of the record
+/// against a row of flags, and the error when the byte fails it. On random records
+/// most plans fail their first test (a refusal for the generation, or a first leaf
+/// out of its enum), and which kind of plan a record has is a coin toss; the gate
+/// answers them all with one load and one branch, where reading the plan first
+/// branched on its kind.
+#[derive(Debug)]
+pub struct Gate<L: 'static> {
+    /// The byte tested (any byte when the row is uniform).
+    pub at: u8,
+    /// Whether each value of that byte passes.
+    pub row: &'static [bool; 256],
+    /// The error when it does not (unused when every value passes).
+    pub fail: Refusal<L>,
+}
+
+impl<L> Clone for Gate<L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for Gate<L> {}
+
+/// The error a [`Gate`] gives.
+#[derive(Debug)]
+pub enum Refusal<L: 'static> {
+    /// [`Plan::OpcodeNotValid`].
+    OpcodeNotValid,
+    /// [`Plan::NotOnArch`].
+    NotOnArch,
+    /// The first leaf of a [`Plan::Check`] whose leaves each lie in one byte: its
+    /// error for the value of its byte.
+    Leaf(&'static L),
+}
+
+impl<L> Clone for Refusal<L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for Refusal<L> {}
+
+/// No value passes.
+static NEVER: [bool; 256] = [false; 256];
+/// Every value passes.
+static ALWAYS: [bool; 256] = [true; 256];
+
+impl<L> Gate<L> {
+    /// The gate of `plan`: a refusal fails every byte, a leaf list with an unrolled
+    /// test tests its first leaf's byte, and every other plan passes (the plan then
+    /// decides).
+    pub(crate) const fn of(plan: &Plan<L>) -> Gate<L> {
+        match *plan {
+            Plan::OpcodeNotValid => Gate { at: 0, row: &NEVER, fail: Refusal::OpcodeNotValid },
+            Plan::NotOnArch => Gate { at: 0, row: &NEVER, fail: Refusal::NotOnArch },
+            Plan::Check([first, ..], Some(u)) => {
+                Gate { at: u.first_at, row: u.first_row, fail: Refusal::Leaf(first) }
+            }
+            _ => Gate { at: 0, row: &ALWAYS, fail: Refusal::NotOnArch },
+        }
+    }
+}
+
+/// `gate_table!(PLAN)`: the [`Gate`] of each plan of the `static` plan table `PLAN`
+/// (`[[Plan<EnumLeaf>; 256]; Arch::ALL.len()]`).
+macro_rules! gate_table {
+    ($plans:ident) => {{
+        use $crate::generated::geometry::Arch;
+        use $crate::validate_plan::{Gate, Plan};
+        let mut t = [[Gate::of(&Plan::BySub); 256]; Arch::ALL.len()];
+        let mut a = 0;
+        while a < Arch::ALL.len() {
+            let mut op = 0;
+            while op < 256 {
+                t[a][op] = Gate::of(&$plans[a][op]);
+                op += 1;
+            }
+            a += 1;
+        }
+        t
+    }};
+}
+pub(crate) use gate_table;
+
 /// How many opcode values have a binding with a sub-opcode.
 pub(crate) const fn sub_opcode_count() -> usize {
     let by_sub = by_sub();

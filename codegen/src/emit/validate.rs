@@ -596,18 +596,39 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 fn plan_table() -> TokenStream {
     quote! {
         use crate::generated::inst::DISCRIMINANT_OFFSET;
-        use crate::validate_plan::{plan_table, sub_plan_table, SubPlan};
+        use crate::leaf_test::check_rest;
+        use crate::validate_plan::{gate_table, plan_table, sub_plan_table, Gate, Refusal, SubPlan};
 
         /// The rules every generation shares, planned per opcode value (and per value
-        /// of a sub-opcode byte).
+        /// of a sub-opcode byte): the plan's gate first, then the plan.
         #[inline]
         fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-            let plan = match PLAN[arch as usize][record[DISCRIMINANT_OFFSET] as usize] {
-                Plan::Sub(s) => s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])],
-                plan => plan,
-            };
-            apply(plan, arch, record)
+            let op = usize::from(record[DISCRIMINANT_OFFSET]);
+            let gate = &GATE[arch as usize][op];
+            if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
+                return Err(refusal(gate.fail, arch, record));
+            }
+            match PLAN[arch as usize][op] {
+                // The gate tested the first leaf.
+                Plan::Check(leaves, Some(u)) => check_rest(record, leaves, u),
+                Plan::Sub(s) => apply(s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])], arch, record),
+                plan => apply(plan, arch, record),
+            }
         }
+
+        /// The error of a gate a record fails: what [`apply`] gives for its plan.
+        #[inline(always)]
+        fn refusal(fail: Refusal<EnumLeaf>, arch: Arch, record: &[u8; RECORD_SIZE]) -> ValidateError {
+            let opcode = record[DISCRIMINANT_OFFSET];
+            match fail {
+                Refusal::OpcodeNotValid => ValidateError::OpcodeNotValid { opcode },
+                Refusal::NotOnArch => ValidateError::NotOnArch { opcode, arch },
+                Refusal::Leaf(leaf) => leaf.byte_error(record),
+            }
+        }
+
+        /// The gate of each entry of [`PLAN`].
+        static GATE: [[Gate<EnumLeaf>; 256]; Arch::ALL.len()] = gate_table!(PLAN);
 
         /// What [`check_by_rules`] checks before the fields, per generation and opcode
         /// value.
