@@ -155,12 +155,28 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex(&mut self, v: u64, min: usize) {
         let n = ((64 - (v | 1).leading_zeros() as usize).div_ceil(4)).max(min);
-        let digits = hex16(v) >> (8 * (16 - n));
         if self.len + 16 > CAP {
             self.flush();
         }
-        self.buf[self.len..self.len + 16].copy_from_slice(&digits.to_le_bytes());
+        if n <= 8 {
+            // Most values: eight digits from the low half, half the work.
+            let digits = hex8(v as u32) >> (8 * (8 - n));
+            self.buf[self.len..self.len + 8].copy_from_slice(&digits.to_le_bytes());
+        } else {
+            let digits = hex16(v) >> (8 * (16 - n));
+            self.buf[self.len..self.len + 16].copy_from_slice(&digits.to_le_bytes());
+        }
         self.len += n;
+    }
+
+    /// `0x` and the two lowercase hex digits of `v`, as one four-byte move.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn hex_byte(&mut self, v: u8) {
+        if self.len + 4 > CAP {
+            self.flush();
+        }
+        self.buf[self.len..self.len + 4].copy_from_slice(&HEX_BYTE[usize::from(v)]);
+        self.len += 4;
     }
 
     /// Two lowercase hex digits a byte, in order: eight bytes make sixteen digits at
@@ -242,6 +258,23 @@ fn hex16(v: u64) -> u128 {
     u128::from(hi.swap_bytes()) | (u128::from(lo.swap_bytes()) << 64)
 }
 
+/// The eight hex digits of `v` as ASCII, the most significant in the lowest byte.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn hex8(v: u32) -> u64 {
+    ascii_nibbles(spread_nibbles(u64::from(v))).swap_bytes()
+}
+
+/// `0x` and the two hex digits of every byte value.
+static HEX_BYTE: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = [b'0', b'x', DIGITS[v >> 4], DIGITS[v & 15]];
+        v += 1;
+    }
+    t
+};
+
 /// The eight nibbles of a 32-bit `x`, one a byte, the lowest in the lowest byte.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn spread_nibbles(x: u64) -> u64 {
@@ -311,15 +344,19 @@ mod tests {
 
     #[test]
     fn numbers_print_as_fmt_prints_them() {
-        for v in (0u64..300).chain([4095, 1 << 32, u64::MAX]) {
+        for v in (0u64..300).chain([4095, 0xffff_ffff, 1 << 32, 0x1_2345_6789, u64::MAX]) {
             let (out, _) = collect(|l| {
                 l.dec(v);
                 l.byte(b' ');
                 l.hex(v, 2);
                 l.byte(b' ');
+                l.hex(v, 9);
+                l.byte(b' ');
+                l.hex_byte(v as u8);
+                l.byte(b' ');
                 l.hex_bytes(&v.to_be_bytes());
             });
-            assert_eq!(out, format!("{v} {v:02x} {v:016x}"));
+            assert_eq!(out, format!("{v} {v:02x} {v:09x} {:#04x} {v:016x}", v as u8));
         }
     }
 

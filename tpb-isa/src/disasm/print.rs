@@ -44,8 +44,14 @@ fn write_num(o: &mut Line<'_>, v: u64) {
 /// `0x` and lowercase hex, at least two digits.
 #[inline]
 fn write_hex_num(o: &mut Line<'_>, v: u64) {
-    o.str("0x");
-    o.hex(v, 2);
+    match u8::try_from(v) {
+        // An unnamed value of a byte-wide enum, most often.
+        Ok(b) => o.hex_byte(b),
+        Err(_) => {
+            o.str("0x");
+            o.hex(v, 2);
+        }
+    }
 }
 
 fn write_enum_value(o: &mut Line<'_>, e: &super::desc::EnumDesc, v: u64) {
