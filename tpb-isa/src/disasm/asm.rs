@@ -2,7 +2,7 @@
 
 use super::desc::{
     self, same, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role,
-    Target,
+    Target, UnionDesc,
 };
 use super::error::{AsmError, AsmErrorKind, Name};
 use super::print::UNKNOWN;
@@ -445,8 +445,8 @@ fn parse_bits(
 }
 
 /// `form{k=v,...}` as the printer writes it (a word, `{`, items of plain words joined
-/// by commas, `}`, then a space or the end), read in one pass from byte `at` of `b`:
-/// the bits and where the value ends. `None` for any other text, and for a value in
+/// by commas, `}`), read in one pass from byte `at` of `b`: the bits and where the
+/// value ends, past its `}`. `None` for any other text, and for a value in
 /// error: the general reader then reads it and reports.
 fn plain_bits(
     s: &str,
@@ -509,9 +509,6 @@ fn plain_bits(
             }
         }
     }
-    if b.get(i).is_some_and(|c| !c.is_ascii_whitespace()) {
-        return None;
-    }
     Some((p.finish(at).ok()?, i))
 }
 
@@ -525,7 +522,7 @@ fn plain_array(b: &[u8], mut i: usize, kind: &Kind, n: usize, out: &mut [u8]) ->
         Kind::Int(w) => (usize::from(w), true),
         _ => return None,
     };
-    if size > 8 || n == 0 {
+    if size > 8 || size == 0 || n == 0 {
         return None;
     }
     for k in 0..n {
@@ -595,10 +592,28 @@ fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
 }
 
 /// A value as the printer writes it, read in one pass from byte `at` of `s` into `out`
-/// (exactly `kind.size()` bytes): where it ends. `None` for any other text, and for a
-/// value in error, which the general reader ([`value_end`], [`parse_value`]) then reads
-/// and reports; `out` is left for it to overwrite.
+/// (exactly `kind.size()` bytes), ending at a space or the end of the line: where it
+/// ends. `None` for any other text, and for a value in error, which the general reader
+/// ([`value_end`], [`parse_value`]) then reads and reports; `out` is left for it to
+/// overwrite.
+#[inline]
 fn plain_value(
+    s: &str,
+    at: usize,
+    kind: &Kind,
+    field: &'static str,
+    out: &mut [u8],
+) -> Option<usize> {
+    let end = plain_item(s, at, kind, field, out)?;
+    s.as_bytes().get(end).is_none_or(u8::is_ascii_whitespace).then_some(end)
+}
+
+/// [`plain_value`] without the test of what follows: where the value's text ends
+/// (a field's value then needs a space, an item of a view or array a comma or its
+/// closing bracket). Inlined into the line's reader; the nested readers it calls are
+/// not, which breaks the recursion there.
+#[inline]
+fn plain_item(
     s: &str,
     at: usize,
     kind: &Kind,
@@ -630,20 +645,108 @@ fn plain_value(
             end
         }
         Kind::Enum(e) => {
-            let mut end = at;
-            while end < b.len() && !SPECIAL[usize::from(b[end])] {
-                end += 1;
-            }
+            let end = skip_plain(b, at);
             write_uint(out, e.value_of(&s[at..end])?);
             end
         }
-        Kind::Array(k, n) if b.get(at) == Some(&b'[') => {
-            plain_array(b, at + 1, k, usize::from(n), out)?
+        Kind::F32 => {
+            let (bits, end) = plain_f32(s, at)?;
+            write_uint(out, u64::from(bits));
+            end
         }
+        Kind::Array(k, n) if b.get(at) == Some(&b'[') => {
+            let n = usize::from(n);
+            match plain_array(b, at + 1, k, n, out) {
+                Some(end) => end,
+                None if matches!(*k, Kind::Uint(_) | Kind::Int(_)) => return None,
+                None => plain_items(s, at + 1, k, n, field, out)?,
+            }
+        }
+        Kind::Union(u) => plain_union(s, at, u, field, out)?,
         _ => return None,
     };
-    // A value ends at a space or the end of the line.
-    b.get(end).is_none_or(u8::is_ascii_whitespace).then_some(end)
+    Some(end)
+}
+
+/// An `f32` as the printer writes it (the shortest decimal that reads back, or `0x`
+/// and the bits of a NaN) from byte `at` of `s`: its bits and where it ends.
+fn plain_f32(s: &str, at: usize) -> Option<(u32, usize)> {
+    let b = s.as_bytes();
+    // The general reader takes a lowercase `0x` only.
+    if b.get(at) == Some(&b'0') && b.get(at + 1) == Some(&b'x') {
+        let (v, end) = read_plain(b, at)?;
+        return Some((u32::try_from(v).ok()?, end));
+    }
+    // The token the general reader would parse: up to a space, bracket or comma.
+    let end = skip_plain(b, at);
+    Some((s[at..end].parse::<f32>().ok()?.to_bits(), end))
+}
+
+/// `n` items of `kind` (not integers) as the printer writes them (`a,b,...]`) from
+/// byte `i` of `s` (past the `[`) into `out`: where the array ends, past its `]`.
+#[inline(never)]
+fn plain_items(
+    s: &str,
+    mut i: usize,
+    kind: &Kind,
+    n: usize,
+    field: &'static str,
+    out: &mut [u8],
+) -> Option<usize> {
+    let size = kind.size();
+    if size == 0 || n == 0 {
+        return None;
+    }
+    for k in 0..n {
+        let end = plain_item(s, i, kind, field, out.get_mut(k * size..(k + 1) * size)?)?;
+        let sep = if k + 1 < n { b',' } else { b']' };
+        if s.as_bytes().get(end) != Some(&sep) {
+            return None;
+        }
+        i = end + 1;
+    }
+    Some(i)
+}
+
+/// `view{field=value,...}` as the printer writes it (a view's name, its shown fields
+/// in table order, `value` alone for a scalar view's unnamed leaf) from byte `at` of
+/// `s` into `out` (zero, as the line's record starts): where it ends, past its `}`.
+#[inline(never)]
+fn plain_union(
+    s: &str,
+    at: usize,
+    u: &'static UnionDesc,
+    field: &'static str,
+    out: &mut [u8],
+) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = at;
+    while i < b.len() && is_word(b[i]) {
+        i += 1;
+    }
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let leaves = Leaves::of(u.view(&s[at..i])?.fields);
+    i += 1;
+    if b.get(i) == Some(&b'}') {
+        return Some(i + 1);
+    }
+    let mut cursor = 0;
+    loop {
+        let (k, value_at) = match leaves.named_at(s, i, cursor) {
+            Some((k, n)) => (k, i + n + 1),
+            None => ((cursor..leaves.len()).find(|&k| leaves.get(k).name.is_empty())?, i),
+        };
+        let f = leaves.get(k);
+        let end = plain_item(s, value_at, &f.kind, field, out.get_mut(f.range())?)?;
+        cursor = k + 1;
+        match b.get(end) {
+            Some(b',') => i = end + 1,
+            Some(b'}') => return Some(end + 1),
+            _ => return None,
+        }
+    }
 }
 
 /// Parse a value of `kind` from `s` (which starts at byte `at` of the line) into `out`.
