@@ -115,7 +115,7 @@ pub(crate) fn check_list(
     if !u.first_row[usize::from(record[usize::from(u.first_at) % RECORD_SIZE])] {
         return Err(leaves[0].byte_error(record));
     }
-    check_rest(record, leaves, u)
+    check_rest(record, leaves, u.failing)
 }
 
 /// The enum rules for a leaf list with an unrolled test, but for its first leaf (which
@@ -124,9 +124,9 @@ pub(crate) fn check_list(
 pub(crate) fn check_rest(
     record: &[u8; RECORD_SIZE],
     leaves: &[EnumLeaf],
-    u: Unrolled,
+    failing: LeafMask,
 ) -> Result<(), ValidateError> {
-    match (u.failing)(record) {
+    match failing(record) {
         0 => Ok(()),
         mask => Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(record)),
     }

@@ -65,6 +65,9 @@ pub struct Gate<L: 'static> {
     pub row: &'static [bool; 256],
     /// The error when it does not (unused when every value passes).
     pub fail: Refusal<L>,
+    /// When the plan is a leaf list with an unrolled test: that test and the list,
+    /// which then decide the record without a read of the plan.
+    pub rest: Option<(crate::leaf_test::LeafMask, &'static [L])>,
 }
 
 impl<L> Clone for Gate<L> {
@@ -105,14 +108,15 @@ impl<L> Gate<L> {
     /// test tests its first leaf's byte, and every other plan passes (the plan then
     /// decides).
     pub(crate) const fn of(plan: &Plan<L>) -> Gate<L> {
-        match *plan {
-            Plan::OpcodeNotValid => Gate { at: 0, row: &NEVER, fail: Refusal::OpcodeNotValid },
-            Plan::NotOnArch => Gate { at: 0, row: &NEVER, fail: Refusal::NotOnArch },
-            Plan::Check([first, ..], Some(u)) => {
-                Gate { at: u.first_at, row: u.first_row, fail: Refusal::Leaf(first) }
+        let (at, row, fail, rest) = match *plan {
+            Plan::OpcodeNotValid => (0, &NEVER, Refusal::OpcodeNotValid, None),
+            Plan::NotOnArch => (0, &NEVER, Refusal::NotOnArch, None),
+            Plan::Check(leaves @ [first, ..], Some(u)) => {
+                (u.first_at, u.first_row, Refusal::Leaf(first), Some((u.failing, leaves)))
             }
-            _ => Gate { at: 0, row: &ALWAYS, fail: Refusal::NotOnArch },
-        }
+            _ => (0, &ALWAYS, Refusal::NotOnArch, None),
+        };
+        Gate { at, row, fail, rest }
     }
 }
 

@@ -608,9 +608,11 @@ fn plan_table() -> TokenStream {
             if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
                 return Err(refusal(gate.fail, arch, record));
             }
+            // A leaf list whose first leaf the gate tested: its unrolled test of the rest.
+            if let Some((failing, leaves)) = gate.rest {
+                return check_rest(record, leaves, failing);
+            }
             match PLAN[arch as usize][op] {
-                // The gate tested the first leaf.
-                Plan::Check(leaves, Some(u)) => check_rest(record, leaves, u),
                 Plan::Sub(s) => apply(s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])], arch, record),
                 plan => apply(plan, arch, record),
             }

@@ -2347,8 +2347,10 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
         return Err(refusal(gate.fail, arch, record));
     }
+    if let Some((failing, leaves)) = gate.rest {
+        return check_rest(record, leaves, failing);
+    }
     match PLAN[arch as usize][op] {
-        Plan::Check(leaves, Some(u)) => check_rest(record, leaves, u),
         Plan::Sub(s) => {
             apply(
                 s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])],
