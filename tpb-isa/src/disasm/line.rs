@@ -193,13 +193,21 @@ impl<'a> Line<'a> {
             self.buf[self.len..self.len + 16].copy_from_slice(&digits.to_le_bytes());
             self.len += 16;
         }
-        let rest = words.remainder();
-        self.bytes_with(2 * rest.len(), |out| {
-            for (pair, x) in out.chunks_exact_mut(2).zip(rest) {
-                pair[0] = DIGITS[usize::from(x >> 4)];
-                pair[1] = DIGITS[usize::from(x & 15)];
-            }
-        });
+        let mut rest = words.remainder();
+        if self.len + 16 > CAP {
+            self.flush();
+        }
+        if let [a, b, c, d, tail @ ..] = rest {
+            let digits = hex8(u32::from_be_bytes([*a, *b, *c, *d]));
+            self.buf[self.len..self.len + 8].copy_from_slice(&digits.to_le_bytes());
+            self.len += 8;
+            rest = tail;
+        }
+        for &x in rest {
+            let [.., hi, lo] = HEX_BYTE[usize::from(x)];
+            self.buf[self.len..self.len + 2].copy_from_slice(&[hi, lo]);
+            self.len += 2;
+        }
     }
 
     /// Hand the bytes held to the writer. Out of line: it runs once a line, and the
@@ -357,6 +365,16 @@ mod tests {
                 l.hex_bytes(&v.to_be_bytes());
             });
             assert_eq!(out, format!("{v} {v:02x} {v:09x} {:#04x} {v:016x}", v as u8));
+        }
+    }
+
+    #[test]
+    fn bytes_of_every_length_print_as_two_digits_each() {
+        let bytes: std::vec::Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+        for n in 0..bytes.len() {
+            let (out, _) = collect(|l| l.hex_bytes(&bytes[..n]));
+            let want: String = bytes[..n].iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(out, want, "{n} bytes");
         }
     }
 

@@ -329,6 +329,9 @@ fn write_leaf(
         (Some(v), _) => write_num(o, v),
         (None, Kind::Array(k, _)) => write_array(o, arch, k, b),
         (None, Kind::Bits(d)) => write_bits(o, d, read_uint(b)),
+        // The other common kinds, without the general writer's dispatch.
+        (None, Kind::Int(w)) if w <= 8 => write_int(o, b, w),
+        (None, Kind::Bytes(_)) => o.hex_bytes(b),
         (None, kind) => write_value(o, arch, &kind, b),
     }
     true
