@@ -4,7 +4,8 @@
 //! layout's leaves) are one load where they were five matches. An opcode with
 //! sub-opcode bindings that all read one byte is planned per value of that byte
 //! (`sub_plan_table!`, [`Plan::Sub`]); one whose bindings read different bytes is
-//! marked [`Plan::BySub`] and left to the full rules.
+//! marked [`Plan::BySub`] and left to the full rules. Each plan's [`Gate`]
+//! (`gate_table!`), one byte against a row, is tested before the plan is read.
 
 /// What a record with a given opcode value on a given generation checks.
 #[derive(Debug)]
