@@ -1,8 +1,8 @@
 //! The assembler: a line of text back into its 64 bytes, from the generated tables.
 
 use super::desc::{
-    self, same, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, LayoutText, Role,
-    Target, UnionDesc,
+    self, same, same_bytes, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind,
+    LayoutText, Role, Target, UnionDesc,
 };
 use super::error::{AsmError, AsmErrorKind, Name};
 use super::print::UNKNOWN;
@@ -475,7 +475,7 @@ fn plain_bits(
             let key = |name: &str| {
                 !name.is_empty()
                     && b.get(i + name.len()) == Some(&b'=')
-                    && s.get(i..i + name.len()).is_some_and(|k| same(k, name))
+                    && b.get(i..i + name.len()).is_some_and(|k| same_bytes(k, name.as_bytes()))
             };
             let bit = if key("rest") { None } else { Some(p.first_printed(key)?) };
             let vat = i + bit.map_or(4, |(_, b)| b.name.len()) + 1;
@@ -565,30 +565,64 @@ fn read_plain_int(b: &[u8], i: usize, size: usize, signed: bool) -> Option<(u64,
 fn read_plain_bytes(b: &[u8], i: usize, out: &mut [u8]) -> Option<usize> {
     let digits = b.get(i..i + 2 * out.len())?;
     for (x, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
-        let hi = char::from(pair[0]).to_digit(16)?;
-        let lo = char::from(pair[1]).to_digit(16)?;
-        *x = (hi << 4 | lo) as u8;
+        let (hi, lo) = (HEX[usize::from(pair[0])], HEX[usize::from(pair[1])]);
+        if (hi | lo) >= 16 {
+            return None;
+        }
+        *x = hi << 4 | lo;
     }
     Some(i + digits.len())
 }
 
+/// The value of each hex digit (either case); 0xFF for every other byte.
+static HEX: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            d @ b'0'..=b'9' => d - b'0',
+            d @ b'a'..=b'f' => d - b'a' + 10,
+            d @ b'A'..=b'F' => d - b'A' + 10,
+            _ => 0xFF,
+        };
+        c += 1;
+    }
+    t
+};
+
 /// A plain unsigned number from byte `i` of `b` (1 to 19 decimal digits, or `0x` and 1
 /// to 16 hex digits, so that it fits in 64 bits): its value and where its digits end.
+/// One loop per radix, so that a digit costs a table load (or a subtraction) and a
+/// shift (or a multiply).
+#[inline(always)]
 fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
-    let (radix, start, most) = match (b.get(i), b.get(i + 1)) {
-        (Some(b'0'), Some(b'x' | b'X')) => (16, i + 2, 16),
-        _ => (10, i, 19),
-    };
-    let mut j = start;
-    let mut v = 0u64;
-    while let Some(d) = b.get(j).and_then(|&c| char::from(c).to_digit(radix)) {
-        if j - start == most {
+    let (mut j, mut v) = (i, 0u64);
+    if let (Some(b'0'), Some(b'x' | b'X')) = (b.get(i), b.get(i + 1)) {
+        j += 2;
+        while let Some(&d) = b.get(j).map(|&c| &HEX[usize::from(c)]) {
+            if d >= 16 {
+                break;
+            }
+            if j - (i + 2) == 16 {
+                return None;
+            }
+            v = v << 4 | u64::from(d);
+            j += 1;
+        }
+        return (j > i + 2).then_some((v, j));
+    }
+    while let Some(&c) = b.get(j) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        if j - i == 19 {
             return None;
         }
-        v = v * u64::from(radix) + u64::from(d);
+        v = v * 10 + u64::from(d);
         j += 1;
     }
-    (j > start).then_some((v, j))
+    (j > i).then_some((v, j))
 }
 
 /// A value as the printer writes it, read in one pass from byte `at` of `s` into `out`
@@ -922,10 +956,12 @@ impl Leaves {
     /// by `=`, starts `line` at `at`.
     fn named_at(&self, line: &str, at: usize, from: usize) -> Option<(usize, usize)> {
         let b = line.as_bytes();
-        (from..self.len()).map(|i| (i, self.get(i).name.len())).find(|&(i, n)| {
-            n > 0
+        (from..self.len()).map(|i| (i, self.get(i).name.as_bytes())).find_map(|(i, name)| {
+            let n = name.len();
+            let hit = n > 0
                 && b.get(at + n) == Some(&b'=')
-                && line.get(at..at + n).is_some_and(|x| same(x, self.get(i).name))
+                && b.get(at..at + n).is_some_and(|x| same_bytes(x, name));
+            hit.then_some((i, n))
         })
     }
 
@@ -1049,6 +1085,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
     let mut cursor = 0;
     let mut seen = Seen::default();
     let mut opcode: Option<(u8, usize)> = None;
+    let fast = fast && owner != UNKNOWN;
     loop {
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
@@ -1074,7 +1111,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
         let name = &s[name_at..i];
         let v_at = i + 1;
         // Most values are as the printer writes them: read them in one pass.
-        if let Some((k, _)) = known.filter(|(k, _)| fast && owner != UNKNOWN && !seen.has(*k)) {
+        if let Some((k, _)) = known.filter(|(k, _)| fast && !seen.has(*k)) {
             let f = leaves.get(k);
             let end =
                 out.get_mut(f.range()).and_then(|dst| plain_value(s, v_at, &f.kind, f.name, dst));
@@ -1200,6 +1237,58 @@ mod tests {
     use crate::disasm::desc::Kind;
     use crate::generated::geometry::Arch;
     use std::string::String;
+
+    /// Numbers and byte fields read through the digit table as `char::to_digit` reads
+    /// them: the same value and end, or `None`, for decimal and hex runs of either case,
+    /// too long runs, runs cut by other bytes, and runs that end the text.
+    #[test]
+    fn numbers_read_as_to_digit_reads_them() {
+        fn by_digit(b: &[u8], i: usize) -> Option<(u64, usize)> {
+            let (radix, start, most) = match (b.get(i), b.get(i + 1)) {
+                (Some(b'0'), Some(b'x' | b'X')) => (16, i + 2, 16),
+                _ => (10, i, 19),
+            };
+            let (mut j, mut v) = (start, 0u64);
+            while let Some(d) = b.get(j).and_then(|&c| char::from(c).to_digit(radix)) {
+                if j - start == most {
+                    return None;
+                }
+                v = v * u64::from(radix) + u64::from(d);
+                j += 1;
+            }
+            (j > start).then_some((v, j))
+        }
+        fn bytes_by_digit(b: &[u8], n: usize) -> Option<std::vec::Vec<u8>> {
+            let digits = b.get(..2 * n)?;
+            let d = |c: u8| char::from(c).to_digit(16);
+            digits.chunks_exact(2).map(|p| Some((d(p[0])? << 4 | d(p[1])?) as u8)).collect()
+        }
+        const BYTES: &[u8] = b"0123456789abcdefABCDEFgG/:@`x,} \xff\xc3";
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut t = match round % 3 {
+                0 => std::vec![b'0', b'x'],
+                1 => std::vec![b'0', b'X'],
+                _ => std::vec![],
+            };
+            let mut y = x;
+            for k in 0..(x % 26) as usize {
+                // Mostly digits, so that long runs are common.
+                y = y.rotate_left(7) ^ (k as u64).wrapping_mul(0x2545_f491);
+                let pick = if y % 5 == 0 { y >> 8 } else { y % 22 };
+                t.push(BYTES[pick as usize % BYTES.len()]);
+            }
+            let text = String::from_utf8_lossy(&t);
+            assert_eq!(super::read_plain(&t, 0), by_digit(&t, 0), "{text:?}");
+            let n = (x >> 40) as usize % 12;
+            let mut out = std::vec![0u8; n];
+            let got = super::read_plain_bytes(&t, 0, &mut out).map(|_| out);
+            assert_eq!(got, bytes_by_digit(&t, n), "{text:?} as {n} bytes");
+        }
+    }
 
     #[test]
     fn text_splits_into_lines_as_str_lines_does() {

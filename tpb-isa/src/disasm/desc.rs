@@ -534,7 +534,13 @@ pub(crate) const fn ones(w: u8) -> u64 {
 /// `memcmp` per name cost more than the compare.
 #[inline]
 pub(crate) fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`same`] of bytes (a name against the bytes of a line, without the line's `str`
+/// boundary tests).
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
