@@ -5,7 +5,8 @@
 //! that the caller passes through `black_box`, so no kernel can be optimised away.
 //!
 //! Streams come from two sources, and nothing here names an arm: a uniform mix over
-//! every bound arm of the spec (`ArmKind::ALL`, `BINDINGS`), and the real compiler
+//! every bound arm of the spec (`ArmKind::ALL`, `BINDINGS`), in random order and in
+//! runs of 1..=64 records of one binding, and the real compiler
 //! output in `testdata/nkipy/*.neff` (read with `tpb-neff`), per engine and mixed, each
 //! repeated up to the stream length. [`check_round_trip`] proves every record of a
 //! stream decodes and encodes back before anything is timed.
@@ -86,12 +87,21 @@ impl Stream {
     }
 }
 
-/// Every bench stream of `records` records: the uniform mix, then the corpus streams
-/// per engine and mixed.
+/// Every bench stream of `records` records: the uniform mix in both orders, then the
+/// corpus streams per engine and mixed.
 pub fn streams(records: usize) -> Vec<Stream> {
-    let mut v = vec![uniform_stream(records)];
+    let mut v = vec![uniform_stream(records), uniform_runs_stream(records)];
     v.extend(corpus_streams(records));
     v
+}
+
+/// How the records of the uniform mix follow one another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Each record's arm drawn at random.
+    Random,
+    /// Runs of 1..=64 records of one binding, as real streams are.
+    Runs,
 }
 
 /// Every bound arm equally often: per record an arm drawn uniformly from the bound arms
@@ -99,6 +109,16 @@ pub fn streams(records: usize) -> Vec<Stream> {
 /// sentinel is only the last record, so the EXIT scan walks the whole stream. Decoded
 /// on cayman.
 pub fn uniform_stream(records: usize) -> Stream {
+    uniform(records, Order::Random)
+}
+
+/// [`uniform_stream`] in runs: each draw of an arm and binding holds for 1..=64
+/// records (each with its own random payload).
+pub fn uniform_runs_stream(records: usize) -> Stream {
+    uniform(records, Order::Runs)
+}
+
+fn uniform(records: usize, order: Order) -> Stream {
     let bound: Vec<(ArmKind, Vec<usize>)> = ArmKind::ALL
         .iter()
         .filter(|k| k.is_bound())
@@ -106,9 +126,18 @@ pub fn uniform_stream(records: usize) -> Stream {
         .collect();
     let mut rng = Rng::new(SEED);
     let mut out = Vec::with_capacity(records * RECORD_SIZE);
+    let (mut binding, mut run_left) = (0usize, 0u64);
     while out.len() < records.saturating_sub(1) * RECORD_SIZE {
-        let (_, bindings) = &bound[rng.below(bound.len() as u64) as usize];
-        let b = &BINDINGS[bindings[rng.below(bindings.len() as u64) as usize]];
+        if run_left == 0 {
+            let (_, bindings) = &bound[rng.below(bound.len() as u64) as usize];
+            binding = bindings[rng.below(bindings.len() as u64) as usize];
+            run_left = match order {
+                Order::Random => 1,
+                Order::Runs => 1 + rng.below(64),
+            };
+        }
+        run_left -= 1;
+        let b = &BINDINGS[binding];
         let mut r = rng.record();
         r[0] = b.opcode;
         if let Some(s) = b.sub {
@@ -128,7 +157,11 @@ pub fn uniform_stream(records: usize) -> Stream {
         }
         out.extend_from_slice(&r);
     }
-    Stream { name: "uniform".into(), arch: Arch::Cayman, bytes: out }
+    let name = match order {
+        Order::Random => "uniform",
+        Order::Runs => "uniform/runs",
+    };
+    Stream { name: name.into(), arch: Arch::Cayman, bytes: out }
 }
 
 /// The corpus folder: `testdata/nkipy/`.
@@ -596,17 +629,31 @@ mod tests {
     }
 
     #[test]
-    fn the_uniform_stream_holds_every_bound_arm_and_ends_with_exit() {
-        let s = uniform_stream(20_000);
-        assert_eq!(s.records(), 20_000);
-        check_round_trip(&s).unwrap();
-        let hist = arm_histogram(&s);
-        for &k in ArmKind::ALL.iter().filter(|k| k.is_bound()) {
-            assert!(hist.contains_key(&Some(k)), "{} is missing", k.name());
+    fn the_uniform_streams_hold_every_bound_arm_and_end_with_exit() {
+        for s in [uniform_stream(20_000), uniform_runs_stream(200_000)] {
+            assert_eq!(s.records(), if s.name == "uniform" { 20_000 } else { 200_000 });
+            check_round_trip(&s).unwrap();
+            let hist = arm_histogram(&s);
+            for &k in ArmKind::ALL.iter().filter(|k| k.is_bound()) {
+                assert!(hist.contains_key(&Some(k)), "{}: {} is missing", s.name, k.name());
+            }
+            let exits = recs(&s.bytes).filter(|r| EXIT.matches(&r[..])).count();
+            assert_eq!(exits, 1);
+            assert!(EXIT.matches(&s.bytes[s.bytes.len() - RECORD_SIZE..]));
         }
-        let exits = recs(&s.bytes).filter(|r| EXIT.matches(&r[..])).count();
-        assert_eq!(exits, 1);
-        assert!(EXIT.matches(&s.bytes[s.bytes.len() - RECORD_SIZE..]));
+    }
+
+    /// In runs, a record's arm is most often its predecessor's (runs average 32.5
+    /// records); in random order, seldom.
+    #[test]
+    fn the_runs_stream_repeats_arms_and_the_random_one_does_not() {
+        let same_as_previous = |s: &Stream| {
+            let kinds: Vec<_> = recs(&s.bytes).map(dispatch).collect();
+            kinds.windows(2).filter(|w| w[0] == w[1]).count() as f64 / kinds.len() as f64
+        };
+        let (random, runs) = (uniform_stream(50_000), uniform_runs_stream(50_000));
+        assert!(same_as_previous(&random) < 0.05, "{}", same_as_previous(&random));
+        assert!(same_as_previous(&runs) > 0.9, "{}", same_as_previous(&runs));
     }
 
     #[test]
