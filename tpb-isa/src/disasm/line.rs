@@ -154,10 +154,27 @@ impl<'a> Line<'a> {
     /// exit test cannot predict).
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex(&mut self, v: u64, min: usize) {
-        let n = ((64 - (v | 1).leading_zeros() as usize).div_ceil(4)).max(min);
         if self.len + 16 > CAP {
             self.flush();
         }
+        self.hex_at(v, min);
+    }
+
+    /// `0x` and [`Line::hex`] of `v`, with one test of the room left.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn hex_prefixed(&mut self, v: u64, min: usize) {
+        if self.len + 18 > CAP {
+            self.flush();
+        }
+        self.buf[self.len..self.len + 2].copy_from_slice(b"0x");
+        self.len += 2;
+        self.hex_at(v, min);
+    }
+
+    /// [`Line::hex`] with room for sixteen bytes.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn hex_at(&mut self, v: u64, min: usize) {
+        let n = ((64 - (v | 1).leading_zeros() as usize).div_ceil(4)).max(min);
         if n <= 8 {
             // Most values: eight digits from the low half, half the work.
             let digits = hex8(v as u32) >> (8 * (8 - n));
@@ -360,11 +377,13 @@ mod tests {
                 l.byte(b' ');
                 l.hex(v, 9);
                 l.byte(b' ');
+                l.hex_prefixed(v, 1);
+                l.byte(b' ');
                 l.hex_byte(v as u8);
                 l.byte(b' ');
                 l.hex_bytes(&v.to_be_bytes());
             });
-            assert_eq!(out, format!("{v} {v:02x} {v:09x} {:#04x} {v:016x}", v as u8));
+            assert_eq!(out, format!("{v} {v:02x} {v:09x} {v:#x} {:#04x} {v:016x}", v as u8));
         }
     }
 

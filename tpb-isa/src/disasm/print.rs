@@ -36,8 +36,7 @@ fn write_num(o: &mut Line<'_>, v: u64) {
     if v < 0x100 {
         o.dec(v);
     } else {
-        o.str("0x");
-        o.hex(v, 1);
+        o.hex_prefixed(v, 1);
     }
 }
 
@@ -47,10 +46,7 @@ fn write_hex_num(o: &mut Line<'_>, v: u64) {
     match u8::try_from(v) {
         // An unnamed value of a byte-wide enum, most often.
         Ok(b) => o.hex_byte(b),
-        Err(_) => {
-            o.str("0x");
-            o.hex(v, 2);
-        }
+        Err(_) => o.hex_prefixed(v, 2),
     }
 }
 
