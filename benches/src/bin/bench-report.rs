@@ -12,7 +12,8 @@
 //! × 1 and × `--compile-scale N` (default 20), in temporary workspaces; slow;
 //! `--compile-only` runs that table alone), `--codegen-only` (only the codegen
 //! scaling table), `--no-neff`, `--neff-only` (only the NEFF table,
-//! which builds and runs the release `tpb` on the large corpus NEFF).
+//! which builds and runs the release `tpb` on the large corpus NEFF), `--stream NAME`
+//! (only that stream's decode table; repeat it for several).
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
 //! (rep 1 of every kernel, then rep 2 of every kernel, …) so drift on a noisy machine
@@ -135,8 +136,16 @@ fn main() {
         return;
     }
 
+    let only: Vec<&str> = args
+        .iter()
+        .zip(args.iter().skip(1))
+        .filter(|(flag, _)| *flag == "--stream")
+        .map(|(_, name)| name.as_str())
+        .collect();
     for stream in b::streams(records) {
-        decode_table(stream, reps);
+        if only.is_empty() || only.contains(&stream.name.as_str()) {
+            decode_table(stream, reps);
+        }
     }
     if !args.iter().any(|a| a == "--no-codegen") {
         codegen_table();
