@@ -768,11 +768,13 @@ fn plain_union(
     }
     let mut cursor = 0;
     loop {
-        let (k, value_at) = match leaves.named_at(s, i, cursor) {
-            Some((k, n)) => (k, i + n + 1),
-            None => ((cursor..leaves.len()).find(|&k| leaves.get(k).name.is_empty())?, i),
+        let (k, f, value_at) = match leaves.named_at(s, i, cursor) {
+            Some((k, f)) => (k, f, i + f.name.len() + 1),
+            None => {
+                let k = (cursor..leaves.len()).find(|&k| leaves.get(k).name.is_empty())?;
+                (k, leaves.get(k), i)
+            }
         };
-        let f = leaves.get(k);
         let end = plain_item(s, value_at, &f.kind, field, out.get_mut(f.range())?)?;
         cursor = k + 1;
         match b.get(end) {
@@ -952,16 +954,15 @@ impl Leaves {
         }
     }
 
-    /// The index and name length of the first leaf from `from` on whose name, followed
-    /// by `=`, starts `line` at `at`.
-    fn named_at(&self, line: &str, at: usize, from: usize) -> Option<(usize, usize)> {
+    /// The index and row of the first leaf from `from` on whose name, followed by `=`,
+    /// starts `line` at `at`.
+    fn named_at(&self, line: &str, at: usize, from: usize) -> Option<(usize, &'static FieldDesc)> {
         let b = line.as_bytes();
-        (from..self.len()).map(|i| (i, self.get(i).name.as_bytes())).find_map(|(i, name)| {
-            let n = name.len();
-            let hit = n > 0
+        (from..self.len()).map(|i| (i, self.get(i))).find(|&(_, f)| {
+            let n = f.name.len();
+            n > 0
                 && b.get(at + n) == Some(&b'=')
-                && b.get(at..at + n).is_some_and(|x| same_bytes(x, name));
-            hit.then_some((i, n))
+                && b.get(at..at + n).is_some_and(|x| same_bytes(x, f.name.as_bytes()))
         })
     }
 
@@ -1098,7 +1099,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
         // after the cursor, followed by `=`, and then needs no scan.
         let known = leaves.named_at(s, name_at, cursor);
         match known {
-            Some((_, n)) => i += n,
+            Some((_, f)) => i += f.name.len(),
             None => {
                 while i < b.len() && is_word(b[i]) {
                     i += 1;
@@ -1108,11 +1109,9 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
         if i == name_at || i == b.len() || b[i] != b'=' {
             return Err(err(name_at, AsmErrorKind::Syntax { expected: "field=value" }));
         }
-        let name = &s[name_at..i];
         let v_at = i + 1;
         // Most values are as the printer writes them: read them in one pass.
-        if let Some((k, _)) = known.filter(|(k, _)| fast && !seen.has(*k)) {
-            let f = leaves.get(k);
+        if let Some((k, f)) = known.filter(|(k, _)| fast && !seen.has(*k)) {
             let end =
                 out.get_mut(f.range()).and_then(|dst| plain_value(s, v_at, &f.kind, f.name, dst));
             if let Some(end) = end {
@@ -1122,6 +1121,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
                 continue;
             }
         }
+        let name = &s[name_at..i];
         let end = value_end(b, v_at);
         let value = &s[v_at..end];
         if owner == UNKNOWN && name == "opcode" {
