@@ -3,8 +3,8 @@
 //! an owned decoder (a hand enum with plain fields, read with `from_le_bytes`), a
 //! one-field view (one `match` on byte 0), an encoder, and a `write!`-based formatter
 //! that gives the generated text form character for character. The layout structs also
-//! derive binrw's `BinRead`, for a binrw decoder of the same records
-//! ([`binrw_decode`]).
+//! derive binrw's `BinRead` and deku's `DekuRead`, for a binrw and a deku decoder of the
+//! same records ([`binrw_decode`], [`deku_decode`]).
 //!
 //! Covered: 0x01 LDWEIGHTS (S3_LW), 0x02 MATMUL (S3D3_MM), 0x23 ACTIVATION_TABLE_LOAD and
 //! 0xA4 NOP (CTRL_NO), 0x41 TENSOR_TENSOR_ARITH_OP (S3S3D3_TT), 0x46 COPY and 0x47 CAST
@@ -21,6 +21,7 @@ use std::fmt::Write;
 use std::io::Cursor;
 
 use binrw::BinRead;
+use deku::{DekuContainerRead, DekuRead};
 
 use tpb_isa::disasm::write_record;
 use tpb_isa::inst::{dispatch, Inst, RECORD_SIZE};
@@ -69,8 +70,9 @@ fn put(b: &mut Rec, o: usize, x: &[u8]) {
 }
 
 /// The 12-byte preamble: header (+0..4) and events (+4..12).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "endian", ctx = "endian: deku::ctx::Endian")]
 pub struct Preamble {
     pub opcode: u8,
     pub inst_word_len: u8,
@@ -108,8 +110,9 @@ impl Preamble {
 }
 
 /// A tensor access pattern of `N` dimensions: start address (ADDR4), steps, counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "endian", ctx = "endian: deku::ctx::Endian")]
 pub struct Tensor<const N: usize> {
     pub start_addr: u32,
     pub step_elem: [i16; N],
@@ -139,8 +142,9 @@ impl<const N: usize> Tensor<N> {
 }
 
 /// 0x01 LDWEIGHTS, S3_LW on cayman.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct Ldweights {
     pub pre: Preamble,
     pub reserved0: [u8; 4],
@@ -159,8 +163,9 @@ pub struct Ldweights {
 }
 
 /// 0x02 MATMUL, S3D3_MM on cayman.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct Matmul {
     pub pre: Preamble,
     pub reserved0: [u8; 4],
@@ -183,16 +188,18 @@ pub struct Matmul {
 }
 
 /// 0x23 ACTIVATION_TABLE_LOAD and 0xA4 NOP, CTRL_NO: the preamble and 52 opaque bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct CtrlNo {
     pub pre: Preamble,
     pub payload: [u8; 52],
 }
 
 /// 0x41 TENSOR_TENSOR_ARITH_OP, S3S3D3_TT.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct TensorTensor {
     pub pre: Preamble,
     pub in0_in1_dtype: u8,
@@ -205,8 +212,9 @@ pub struct TensorTensor {
 }
 
 /// 0x46 COPY and 0x47 CAST, S4D4_TR on cayman.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct Transform {
     pub pre: Preamble,
     pub src: Tensor<4>,
@@ -222,8 +230,9 @@ pub struct Transform {
 }
 
 /// 0x49 MEMSET, D4_MR.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct Memset {
     pub pre: Preamble,
     pub reserved0: [u8; 16],
@@ -239,8 +248,9 @@ pub struct Memset {
 }
 
 /// 0xA0 EVENT_SEMAPHORE, CTRL_ES.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct EventSemaphore {
     pub pre: Preamble,
     pub setter_signature: u8,
@@ -255,8 +265,9 @@ pub struct EventSemaphore {
 }
 
 /// 0xD4 PSEUDO_DMA_DIRECT2D.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, BinRead, DekuRead)]
 #[br(little)]
+#[deku(endian = "little")]
 pub struct PseudoDma {
     pub pre: Preamble,
     pub dma_configs: u8,
@@ -593,6 +604,27 @@ impl PseudoDma {
 pub fn binrw_decode(b: &Rec) -> HandInst {
     fn read<T: for<'a> BinRead<Args<'a> = ()>>(b: &Rec) -> T {
         T::read_le(&mut Cursor::new(&b[..])).expect("a 64-byte layout reads a 64-byte record")
+    }
+    match b[0] {
+        0x01 => HandInst::Ldweights(read(b)),
+        0x02 => HandInst::Matmul(read(b)),
+        0x23 | 0xA4 => HandInst::CtrlNo(read(b)),
+        0x41 => HandInst::TensorTensor(read(b)),
+        0x46 | 0x47 => HandInst::Transform(read(b)),
+        0x49 => HandInst::Memset(read(b)),
+        0xA0 => HandInst::EventSemaphore(read(b)),
+        0xD4 => HandInst::PseudoDma(read(b)),
+        _ => HandInst::Other(*b),
+    }
+}
+
+/// The same decode through deku: the layout structs derive `DekuRead` too (the
+/// preamble and tensors take the endianness from the layout that holds them), behind
+/// the same match on byte 0.
+#[inline]
+pub fn deku_decode(b: &Rec) -> HandInst {
+    fn read<'a, T: DekuContainerRead<'a>>(b: &'a Rec) -> T {
+        T::from_bytes((&b[..], 0)).expect("a 64-byte layout reads a 64-byte record").1
     }
     match b[0] {
         0x01 => HandInst::Ldweights(read(b)),
@@ -1304,6 +1336,9 @@ pub fn check_record(arch: Arch, r: &Rec, text: &mut String) -> Result<(), String
     same("encode", h.encode(), *r)?;
     if binrw_decode(r) != h {
         return Err(format!("binrw decodes {:?}, the hand decoder {h:?}", binrw_decode(r)));
+    }
+    if deku_decode(r) != h {
+        return Err(format!("deku decodes {:?}, the hand decoder {h:?}", deku_decode(r)));
     }
     let g = Inst::decode(arch, r);
     match (&h, &g) {

@@ -437,6 +437,18 @@ pub fn binrw_decode(bytes: &[u8]) -> u64 {
     n
 }
 
+/// deku decode of every record (`hand::deku_decode`: the hand structs' `DekuRead`
+/// derives behind the hand decoder's match).
+#[inline(never)]
+pub fn deku_decode(bytes: &[u8]) -> u64 {
+    let mut n = 0u64;
+    for r in recs(bytes) {
+        black_box(&hand::deku_decode(r));
+        n += 1;
+    }
+    n
+}
+
 /// Hand-decode every record, kept for the encode kernel.
 pub fn hand_decoded(bytes: &[u8]) -> Vec<hand::HandInst> {
     recs(bytes).map(hand::decode).collect()

@@ -73,6 +73,7 @@ const KERNELS: &[Kernel] = &[
     ("limit: byte scan of the printed lines", false, |c| b::text_scan(&c.text)),
     ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
     ("binrw: owned decode (derive, same match)", true, |c| b::binrw_decode(&c.stream.bytes)),
+    ("deku: owned decode (derive, same match)", true, |c| b::deku_decode(&c.stream.bytes)),
     ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
     ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
     ("hand: formatter (write!, reused String)", true, |c| b::hand_disasm(&c.stream.bytes)),
@@ -249,7 +250,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
 
     // Ratios of records per second (above 1: the first kernel is faster).
     let r = |a: &str, b: &str| Some(rate(idx(a))? / rate(idx(b))?);
-    let ratios: [(&str, Option<f64>, Option<f64>); 7] = [
+    let ratios: [(&str, Option<f64>, Option<f64>); 8] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -258,6 +259,11 @@ fn decode_table(stream: b::Stream, reps: usize) {
         (
             "Inst::decode ÷ binrw decode",
             r("gen: Inst::decode (owned)", "binrw: owned decode (derive, same match)"),
+            None,
+        ),
+        (
+            "Inst::decode ÷ deku decode",
+            r("gen: Inst::decode (owned)", "deku: owned decode (derive, same match)"),
             None,
         ),
         (
