@@ -653,6 +653,66 @@ pub fn first_addr(b: &Rec) -> u64 {
     }
 }
 
+/// zerocopy views of the first address operand: the record's bytes as a `#[repr(C)]`
+/// struct of unaligned little-endian fields, one struct per offset, chosen by the same
+/// match on byte 0 as [`first_addr`].
+pub mod zc {
+    use zerocopy::little_endian::{U32, U64};
+    use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+
+    use super::Rec;
+
+    /// A record whose field at byte `12` is an ADDR4.
+    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+    #[repr(C)]
+    struct Addr4At12 {
+        head: [u8; 12],
+        addr: U32,
+        tail: [u8; 48],
+    }
+
+    /// A record whose field at byte `16` is an ADDR4.
+    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+    #[repr(C)]
+    struct Addr4At16 {
+        head: [u8; 16],
+        addr: U32,
+        tail: [u8; 44],
+    }
+
+    /// A record whose field at byte `44` is an ADDR4.
+    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+    #[repr(C)]
+    struct Addr4At44 {
+        head: [u8; 44],
+        addr: U32,
+        tail: [u8; 16],
+    }
+
+    /// A record whose field at byte `16` is a PSEUDO_ADDR8.
+    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+    #[repr(C)]
+    struct Addr8At16 {
+        head: [u8; 16],
+        addr: U64,
+        tail: [u8; 40],
+    }
+
+    /// [`super::first_addr`] through the views.
+    #[inline]
+    pub fn first_addr(b: &Rec) -> u64 {
+        match b[0] {
+            0x01 | 0x02 | 0x41 => {
+                u64::from(Addr4At16::ref_from_bytes(b).map_or(0, |v| v.addr.get()))
+            }
+            0x46 | 0x47 => u64::from(Addr4At12::ref_from_bytes(b).map_or(0, |v| v.addr.get())),
+            0x49 => u64::from(Addr4At44::ref_from_bytes(b).map_or(0, |v| v.addr.get())),
+            0xD4 => Addr8At16::ref_from_bytes(b).map_or(0, |v| v.addr.get()),
+            _ => 0,
+        }
+    }
+}
+
 /// The same field through the generated crate: `dispatch`, then the arm's view in the
 /// layout of `arch` and its accessor. Only the arms the hand code covers have one here
 /// (0 for every other arm, as the hand view gives).
@@ -1337,6 +1397,7 @@ pub fn check_record(arch: Arch, r: &Rec, text: &mut String) -> Result<(), String
     if binrw_decode(r) != h {
         return Err(format!("binrw decodes {:?}, the hand decoder {h:?}", binrw_decode(r)));
     }
+    same("first address operand (zerocopy)", first_addr(r), zc::first_addr(r))?;
     if deku_decode(r) != h {
         return Err(format!("deku decodes {:?}, the hand decoder {h:?}", deku_decode(r)));
     }

@@ -437,6 +437,13 @@ pub fn binrw_decode(bytes: &[u8]) -> u64 {
     n
 }
 
+/// The one-field view through zerocopy (`hand::zc::first_addr`): the same match on
+/// byte 0, then a `FromBytes` view of the record and its field.
+#[inline(never)]
+pub fn zerocopy_view(bytes: &[u8]) -> u64 {
+    recs(bytes).fold(0, |acc, r| fold(acc, hand::zc::first_addr(r)))
+}
+
 /// deku decode of every record (`hand::deku_decode`: the hand structs' `DekuRead`
 /// derives behind the hand decoder's match).
 #[inline(never)]

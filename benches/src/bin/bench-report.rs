@@ -75,6 +75,9 @@ const KERNELS: &[Kernel] = &[
     ("binrw: owned decode (derive, same match)", true, |c| b::binrw_decode(&c.stream.bytes)),
     ("deku: owned decode (derive, same match)", true, |c| b::deku_decode(&c.stream.bytes)),
     ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
+    ("zerocopy: one-field view (same match, FromBytes view)", true, |c| {
+        b::zerocopy_view(&c.stream.bytes)
+    }),
     ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
     ("hand: formatter (write!, reused String)", true, |c| b::hand_disasm(&c.stream.bytes)),
 ];
@@ -250,7 +253,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
 
     // Ratios of records per second (above 1: the first kernel is faster).
     let r = |a: &str, b: &str| Some(rate(idx(a))? / rate(idx(b))?);
-    let ratios: [(&str, Option<f64>, Option<f64>); 8] = [
+    let ratios: [(&str, Option<f64>, Option<f64>); 9] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -269,6 +272,14 @@ fn decode_table(stream: b::Stream, reps: usize) {
         (
             "one-field view ÷ hand single match",
             r("gen: one-field view (dispatch + arm view)", "hand: one-field view (single match)"),
+            None,
+        ),
+        (
+            "one-field view ÷ zerocopy view",
+            r(
+                "gen: one-field view (dispatch + arm view)",
+                "zerocopy: one-field view (same match, FromBytes view)",
+            ),
             None,
         ),
         (
