@@ -597,6 +597,24 @@ impl PseudoDma {
     }
 }
 
+/// The hand decoder's match on byte 0, each covered layout read by `$read` (a generic
+/// function of the layout struct), so that the crate decoders share it.
+macro_rules! by_layout {
+    ($b:expr, $read:ident) => {
+        match $b[0] {
+            0x01 => HandInst::Ldweights($read($b)),
+            0x02 => HandInst::Matmul($read($b)),
+            0x23 | 0xA4 => HandInst::CtrlNo($read($b)),
+            0x41 => HandInst::TensorTensor($read($b)),
+            0x46 | 0x47 => HandInst::Transform($read($b)),
+            0x49 => HandInst::Memset($read($b)),
+            0xA0 => HandInst::EventSemaphore($read($b)),
+            0xD4 => HandInst::PseudoDma($read($b)),
+            _ => HandInst::Other(*$b),
+        }
+    };
+}
+
 /// The same decode through binrw: the layout structs above derive `BinRead` (their
 /// fields in byte order, little-endian), behind the same match on byte 0. A record is
 /// 64 bytes and every struct reads exactly 64, so no read fails.
@@ -605,17 +623,7 @@ pub fn binrw_decode(b: &Rec) -> HandInst {
     fn read<T: for<'a> BinRead<Args<'a> = ()>>(b: &Rec) -> T {
         T::read_le(&mut Cursor::new(&b[..])).expect("a 64-byte layout reads a 64-byte record")
     }
-    match b[0] {
-        0x01 => HandInst::Ldweights(read(b)),
-        0x02 => HandInst::Matmul(read(b)),
-        0x23 | 0xA4 => HandInst::CtrlNo(read(b)),
-        0x41 => HandInst::TensorTensor(read(b)),
-        0x46 | 0x47 => HandInst::Transform(read(b)),
-        0x49 => HandInst::Memset(read(b)),
-        0xA0 => HandInst::EventSemaphore(read(b)),
-        0xD4 => HandInst::PseudoDma(read(b)),
-        _ => HandInst::Other(*b),
-    }
+    by_layout!(b, read)
 }
 
 /// The same decode through deku: the layout structs derive `DekuRead` too (the
@@ -626,17 +634,7 @@ pub fn deku_decode(b: &Rec) -> HandInst {
     fn read<'a, T: DekuContainerRead<'a>>(b: &'a Rec) -> T {
         T::from_bytes((&b[..], 0)).expect("a 64-byte layout reads a 64-byte record").1
     }
-    match b[0] {
-        0x01 => HandInst::Ldweights(read(b)),
-        0x02 => HandInst::Matmul(read(b)),
-        0x23 | 0xA4 => HandInst::CtrlNo(read(b)),
-        0x41 => HandInst::TensorTensor(read(b)),
-        0x46 | 0x47 => HandInst::Transform(read(b)),
-        0x49 => HandInst::Memset(read(b)),
-        0xA0 => HandInst::EventSemaphore(read(b)),
-        0xD4 => HandInst::PseudoDma(read(b)),
-        _ => HandInst::Other(*b),
-    }
+    by_layout!(b, read)
 }
 
 /// The one-field view: the record's first address operand (an ADDR4 as u32, a

@@ -311,15 +311,22 @@ pub fn gen_dispatch(bytes: &[u8]) -> u64 {
     recs(bytes).fold(0, |acc, r| fold(acc, dispatch(r).map_or(0xFFFF, |k| k as u64)))
 }
 
-/// Owned `Inst::decode` of every record (every field materialised).
-#[inline(never)]
-pub fn gen_decode(arch: Arch, bytes: &[u8]) -> u64 {
+/// `decode` of every record into a `black_box` slot (every field materialised): the
+/// loop every owned-decode kernel shares; returns the records decoded.
+#[inline(always)]
+fn decode_each<T>(bytes: &[u8], decode: impl Fn(&[u8; RECORD_SIZE]) -> T) -> u64 {
     let mut n = 0u64;
     for r in recs(bytes) {
-        black_box(&Inst::decode(arch, r));
+        black_box(&decode(r));
         n += 1;
     }
     n
+}
+
+/// Owned `Inst::decode` of every record (every field materialised).
+#[inline(never)]
+pub fn gen_decode(arch: Arch, bytes: &[u8]) -> u64 {
+    decode_each(bytes, |r| Inst::decode(arch, r))
 }
 
 /// Decode every record, kept for the encode kernel.
@@ -417,24 +424,14 @@ pub fn gen_assemble(arch: Arch, text: &str) -> u64 {
 /// Hand owned decode of every record.
 #[inline(never)]
 pub fn hand_decode(bytes: &[u8]) -> u64 {
-    let mut n = 0u64;
-    for r in recs(bytes) {
-        black_box(&hand::decode(r));
-        n += 1;
-    }
-    n
+    decode_each(bytes, hand::decode)
 }
 
 /// binrw decode of every record (`hand::binrw_decode`: the hand structs' `BinRead`
 /// derives behind the hand decoder's match).
 #[inline(never)]
 pub fn binrw_decode(bytes: &[u8]) -> u64 {
-    let mut n = 0u64;
-    for r in recs(bytes) {
-        black_box(&hand::binrw_decode(r));
-        n += 1;
-    }
-    n
+    decode_each(bytes, hand::binrw_decode)
 }
 
 /// The one-field view through zerocopy (`hand::zc::first_addr`): the same match on
@@ -448,12 +445,7 @@ pub fn zerocopy_view(bytes: &[u8]) -> u64 {
 /// derives behind the hand decoder's match).
 #[inline(never)]
 pub fn deku_decode(bytes: &[u8]) -> u64 {
-    let mut n = 0u64;
-    for r in recs(bytes) {
-        black_box(&hand::deku_decode(r));
-        n += 1;
-    }
-    n
+    decode_each(bytes, hand::deku_decode)
 }
 
 /// Hand-decode every record, kept for the encode kernel.
