@@ -18,6 +18,7 @@ pub use diff::{diff, diff_archs, export, export_json, Change, Class, Diff};
 pub use emit::{generate, OutputFile};
 pub use model::Model;
 pub use source::{FileId, SourceFile, Sources, Span};
+pub use syntax::MAX_NESTING;
 
 /// A spec that did not check: its diagnostics, and the sources to render them against.
 #[derive(Debug)]

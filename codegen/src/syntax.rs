@@ -17,6 +17,15 @@ struct IsaParser;
 /// Parse one file. A file with syntax errors yields all of them (see [`syntax_errors`])
 /// and no AST; the attachment of docs and attributes can add more diagnostics.
 pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
+    if let Some(at) = too_deep(text) {
+        let d = Diagnostic::error(
+            Span::new(file, at, at + 1),
+            format!("brackets nested deeper than {MAX_NESTING}"),
+        )
+        .label("this one opens too deep")
+        .note("an expression or a type this deep is no spec's; the parser stops here rather than run out of stack");
+        return Err(vec![d]);
+    }
     match IsaParser::parse(Rule::file, text) {
         Ok(mut pairs) => {
             let root = pairs.next().expect("the file rule always yields one pair");
@@ -24,6 +33,46 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
         }
         Err(e) => Err(syntax_errors(file, text, &e)),
     }
+}
+
+/// How deep `(`, `[` and `{` may nest. The parser and the lowering recurse once a level,
+/// so a bound on the depth bounds the stack they take, in any build profile.
+pub const MAX_NESTING: usize = 64;
+
+/// The offset of the first bracket that opens deeper than [`MAX_NESTING`], outside
+/// comments and strings.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = line_end(b, i);
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset of the next newline at or after `from`, or the end of `b`.
+fn line_end(b: &[u8], from: usize) -> usize {
+    b[from..].iter().position(|&c| c == b'\n').map_or(b.len(), |n| from + n)
 }
 
 /// The words that begin a top-level declaration; at column 0 they are where parsing
@@ -315,6 +364,20 @@ mod tests {
         assert_eq!(a.docs, ["trailing"]);
         let ast::Member::Field { ann: b, .. } = &members[1] else { panic!() };
         assert_eq!(b.attrs[0].name.name, "confidence");
+    }
+
+    #[test]
+    fn brackets_nested_past_the_limit_are_one_error_at_the_first_too_deep() {
+        let nest = |n: usize| format!("derived d : u32 = {}1{}\n", "(".repeat(n), ")".repeat(n));
+        assert!(parse(FileId(0), &nest(MAX_NESTING)).is_ok());
+        let text = nest(MAX_NESTING + 1);
+        let e = parse(FileId(0), &text).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert!(e[0].message.contains("nested deeper than 64"), "{}", e[0].message);
+        assert_eq!(e[0].span.start as usize, text.find('(').unwrap() + MAX_NESTING);
+        // Brackets in comments and strings do not count.
+        let quiet = format!("// {}\n/// {}\n@source(\"{}\")\nstruct A : 1 {{\n  0 a u8\n}}\n", "(".repeat(99), "[".repeat(99), "{".repeat(99));
+        assert!(parse(FileId(0), &quiet).is_ok(), "{:?}", parse(FileId(0), &quiet).err());
     }
 
     fn items(text: &str) -> Vec<ast::Item> {

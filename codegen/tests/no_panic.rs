@@ -907,6 +907,23 @@ fn deeply_nested_array_types() {
     });
 }
 
+/// As deep as the parser takes (`MAX_NESTING`): the whole pipeline, parse to
+/// generated text, on the test thread's stack.
+#[test]
+fn nested_to_the_limit() {
+    in_child("nested_to_the_limit", || {
+        let depth = codegen::MAX_NESTING;
+        let expr = format!("{}1{}", "(".repeat(depth), ")".repeat(depth));
+        // The struct's braces are one level.
+        let ty = format!("{}u8{}", "[".repeat(depth - 1), "; 1]".repeat(depth - 1));
+        load_all(&[
+            ("isa/g.isa".into(), format!("derived d : u32 = {expr}\n")),
+            ("isa/x.isa".into(), format!("struct A : 1 {{\n    0 a {ty}\n}}\n")),
+            ("isa/arch/a.toml".into(), ARCH.into()),
+        ]);
+    });
+}
+
 #[test]
 fn long_derived_chain() {
     in_child("long_derived_chain", || {
