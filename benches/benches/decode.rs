@@ -43,6 +43,9 @@ fn kernels(c: &mut Criterion) {
         g.bench_function("gen_encode", |bn| bn.iter(|| b::gen_encode(black_box(&gen))));
         g.bench_function("gen_view", |bn| bn.iter(|| b::gen_view(arch, black_box(&s.bytes))));
         g.bench_function("gen_disasm", |bn| bn.iter(|| b::gen_disasm(arch, black_box(&s.bytes))));
+        g.bench_function("gen_disasm_bytes", |bn| {
+            bn.iter(|| b::gen_disasm_bytes(arch, black_box(&s.bytes)))
+        });
         let text = b::text_lines(arch, &s.bytes);
         g.bench_function("gen_assemble", |bn| bn.iter(|| b::gen_assemble(arch, black_box(&text))));
         drop(text);

@@ -90,9 +90,13 @@ impl fmt::Display for Decoded {
 
 /// Append a record's one-line text form to `line`, without building its `Inst`: the
 /// listing's hot path.
-pub fn write_text(line: &mut String, arch: Option<Arch>, record: &Record) {
-    // Writing into a `String` cannot fail.
-    let _ = disasm::write_record(line, arch.unwrap_or(DEFAULT_ARCH), record);
+pub fn write_text(line: &mut Vec<u8>, arch: Option<Arch>, record: &Record) {
+    let append = |b: &[u8]| {
+        line.extend_from_slice(b);
+        Ok::<(), std::convert::Infallible>(())
+    };
+    // Appending to a `Vec` cannot fail.
+    let _ = disasm::write_record_bytes(append, arch.unwrap_or(DEFAULT_ARCH), record);
 }
 
 /// The function a PSEUDO_FUNCTION_BEGIN record opens, without decoding any other record.

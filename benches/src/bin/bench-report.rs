@@ -69,6 +69,9 @@ const KERNELS: &[Kernel] = &[
     ("gen: disasm write_record (reused String)", false, |c| {
         b::gen_disasm(c.stream.arch, &c.stream.bytes)
     }),
+    ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
+        b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
+    }),
     ("gen: assemble of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
     ("limit: byte scan of the printed lines", false, |c| b::text_scan(&c.text)),
     ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),

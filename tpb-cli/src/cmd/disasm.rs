@@ -85,10 +85,10 @@ impl Args {
 
 /// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
 fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
-    let mut line = String::with_capacity(1024);
+    let mut line = Vec::with_capacity(1024);
     for (off, r) in records::split(unit.bytes).0 {
         record_line(&mut line, None, off, unit.arch, r, hex);
-        out.write_all(line.as_bytes())?;
+        out.write_all(&line)?;
     }
     Ok(())
 }
@@ -99,21 +99,22 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
     let n = unit.bytes.len() / RECORD_SIZE;
     writeln!(out, "{}: {arch}, {n} records", unit.label)?;
-    let mut line = String::with_capacity(1024);
+    let mut line = Vec::with_capacity(1024);
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {
         if let Some(name) = records::function_label(unit.arch, r) {
             writeln!(out, "{off:08x} <{name}>:")?;
         }
         record_line(&mut line, Some(i), off, unit.arch, r, hex);
-        out.write_all(line.as_bytes())?;
+        out.write_all(&line)?;
     }
     Ok(())
 }
 
 /// One record's line in `line`: its index (in a NEFF listing), offset and hex (unless
-/// `--no-hex`) columns, its text, and the line end.
+/// `--no-hex`) columns, its text, and the line end. Bytes, not a `String`: every column
+/// is ASCII, and the output takes bytes, so no piece needs a UTF-8 check.
 fn record_line(
-    line: &mut String,
+    line: &mut Vec<u8>,
     index: Option<usize>,
     off: usize,
     arch: Option<Arch>,
@@ -127,22 +128,17 @@ fn record_line(
     push_offset(line, off);
     if hex {
         push_hex(line, r);
-        line.push_str("  ");
+        line.extend_from_slice(b"  ");
     }
     records::write_text(line, arch, r);
-    line.push('\n');
+    line.push(b'\n');
 }
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
 
-/// Push ASCII bytes (the columns are digits and spaces only).
-fn push_ascii(line: &mut String, b: &[u8]) {
-    line.push_str(std::str::from_utf8(b).unwrap_or_default());
-}
-
 /// The record index right-aligned in six columns (wider when it needs more), and two
 /// spaces: `format!("{i:6}  ")` without the formatting machinery, per record.
-fn push_index(line: &mut String, i: usize) {
+fn push_index(line: &mut Vec<u8>, i: usize) {
     let mut buf = [b' '; 22];
     let mut at = buf.len() - 2;
     let mut v = i;
@@ -154,26 +150,26 @@ fn push_index(line: &mut String, i: usize) {
             break;
         }
     }
-    push_ascii(line, &buf[at.min(buf.len() - 8)..]);
+    line.extend_from_slice(&buf[at.min(buf.len() - 8)..]);
 }
 
 /// The byte offset as eight hex digits (more when it needs them), and two spaces.
-fn push_offset(line: &mut String, off: usize) {
+fn push_offset(line: &mut Vec<u8>, off: usize) {
     let digits = (usize::BITS - (off | 1).leading_zeros()).div_ceil(4).max(8) as usize;
     let mut buf = [b' '; 18];
     for (k, d) in buf[..digits].iter_mut().rev().enumerate() {
         *d = DIGITS[(off >> (4 * k)) & 15];
     }
-    push_ascii(line, &buf[..digits + 2]);
+    line.extend_from_slice(&buf[..digits + 2]);
 }
 
-fn push_hex(line: &mut String, r: &Record) {
+fn push_hex(line: &mut Vec<u8>, r: &Record) {
     let mut buf = [0u8; 2 * RECORD_SIZE];
     for (pair, b) in buf.chunks_exact_mut(2).zip(r) {
         pair[0] = DIGITS[usize::from(b >> 4)];
         pair[1] = DIGITS[usize::from(b & 15)];
     }
-    push_ascii(line, &buf);
+    line.extend_from_slice(&buf);
 }
 
 /// The NEFF's units as a JSON array, serialised one stream at a time.
@@ -236,9 +232,9 @@ impl Serialize for RecordsJson<'_> {
 }
 
 fn hex(r: &Record) -> String {
-    let mut s = String::with_capacity(2 * RECORD_SIZE);
+    let mut s = Vec::with_capacity(2 * RECORD_SIZE);
     push_hex(&mut s, r);
-    s
+    s.into_iter().map(char::from).collect()
 }
 
 #[cfg(test)]
@@ -248,15 +244,13 @@ mod tests {
     #[test]
     fn the_columns_are_what_format_gives() {
         for v in [0usize, 7, 99_999, 999_999, 1_000_000, 0xffff_ffff, 0x1_0000_0000, usize::MAX] {
-            let mut line = String::new();
+            let mut line = Vec::new();
             push_index(&mut line, v);
             push_offset(&mut line, v);
-            assert_eq!(line, format!("{v:6}  {v:08x}  "));
+            assert_eq!(line, format!("{v:6}  {v:08x}  ").as_bytes());
         }
-        let mut line = String::new();
         let r: Record = core::array::from_fn(|i| (i * 37) as u8);
-        push_hex(&mut line, &r);
         let want: String = r.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(line, want);
+        assert_eq!(hex(&r), want);
     }
 }

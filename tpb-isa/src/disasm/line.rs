@@ -1,6 +1,6 @@
 //! The line being printed: its bytes gathered in a fixed buffer and handed to the
-//! writer in one `write_str`, so that a field costs a few stores instead of several
-//! calls into the writer.
+//! sink in one call, so that a field costs a few stores instead of several calls into
+//! the writer.
 
 use core::fmt;
 
@@ -15,7 +15,8 @@ const DIGITS: &[u8; 16] = b"0123456789abcdef";
 pub(crate) type Buf = [u8; CAP];
 
 /// A line being printed into `sink`. Only whole `str`s and ASCII bytes go in, so every
-/// piece handed on is UTF-8.
+/// piece handed on is UTF-8; a sink that needs a `str` checks it (`print::with_line`),
+/// a sink of bytes takes it as it is.
 ///
 /// The buffer is borrowed, not held: a store into it then cannot alias `len` (the
 /// printers take `&mut Line`, which LLVM knows aliases nothing else), so a printer
@@ -24,12 +25,12 @@ pub(crate) type Buf = [u8; CAP];
 pub(crate) struct Line<'a> {
     len: usize,
     buf: &'a mut Buf,
-    sink: &'a mut dyn FnMut(&str) -> fmt::Result,
+    sink: &'a mut dyn FnMut(&[u8]) -> fmt::Result,
     failed: bool,
 }
 
 impl<'a> Line<'a> {
-    pub(crate) fn new(buf: &'a mut Buf, sink: &'a mut dyn FnMut(&str) -> fmt::Result) -> Line<'a> {
+    pub(crate) fn new(buf: &'a mut Buf, sink: &'a mut dyn FnMut(&[u8]) -> fmt::Result) -> Line<'a> {
         Line { len: 0, buf, sink, failed: false }
     }
 
@@ -233,10 +234,7 @@ impl<'a> Line<'a> {
     #[inline(never)]
     fn flush(&mut self) {
         if self.len > 0 && !self.failed {
-            let r = core::str::from_utf8(&self.buf[..self.len])
-                .map_err(|_| fmt::Error)
-                .and_then(|s| (self.sink)(s));
-            self.failed |= r.is_err();
+            self.failed |= (self.sink)(&self.buf[..self.len]).is_err();
         }
         self.len = 0;
     }
@@ -249,7 +247,7 @@ impl<'a> Line<'a> {
         }
         if s.len() > CAP {
             if !self.failed {
-                self.failed |= (self.sink)(s).is_err();
+                self.failed |= (self.sink)(s.as_bytes()).is_err();
             }
         } else {
             self.buf[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
@@ -355,8 +353,8 @@ mod tests {
     fn collect(fill: impl FnOnce(&mut Line<'_>)) -> (String, usize) {
         let mut out = String::new();
         let mut pieces = 0;
-        let mut sink = |s: &str| {
-            out.push_str(s);
+        let mut sink = |b: &[u8]| {
+            out.push_str(core::str::from_utf8(b).expect("a line is ASCII"));
             pieces += 1;
             Ok(())
         };
@@ -412,7 +410,7 @@ mod tests {
 
     #[test]
     fn the_first_writer_error_is_returned() {
-        let mut sink = |_: &str| Err(fmt::Error);
+        let mut sink = |_: &[u8]| Err(fmt::Error);
         let mut buf = [0; CAP];
         let mut line = Line::new(&mut buf, &mut sink);
         line.str("x");

@@ -27,7 +27,9 @@
 //!   hex digits in byte order.
 //!
 //! Printing then parsing gives the same 64 bytes back for every record on every
-//! generation. Neither direction allocates.
+//! generation. Neither direction allocates. The writers take a `fmt::Write`; their
+//! `_bytes` forms hand the same text to a sink of bytes (a file, a pipe, a `Vec<u8>`),
+//! without the UTF-8 check that making a `str` of it takes.
 
 mod asm;
 pub mod desc;
@@ -41,5 +43,6 @@ pub use asm::{assemble, assemble_line};
 pub use desc::ArmText;
 pub use error::{AsmError, AsmErrorKind, Name};
 pub use print::{
-    write_arm, write_inst, write_opaque, write_record, write_stream, write_unknown, Text, UNKNOWN,
+    write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
+    write_stream_bytes, write_unknown, Text, UNKNOWN,
 };

@@ -368,11 +368,37 @@ fn write_fields<'a>(
     }
 }
 
-/// Run `print` on a [`Line`] that hands its text to `f`.
+/// Run `print` on a [`Line`] that hands its text to `f`. Each piece is ASCII, but a
+/// `str` needs the UTF-8 check to be made without `unsafe`.
 fn with_line<W: Write + ?Sized>(f: &mut W, print: impl FnOnce(&mut Line<'_>)) -> fmt::Result {
-    let mut sink = |s: &str| f.write_str(s);
+    let mut sink = |b: &[u8]| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?);
+    with_sink(&mut sink, print)
+}
+
+/// Run `print` on a [`Line`] that hands its bytes to `sink` as they are, and return the
+/// first error `sink` gives.
+fn with_bytes<E>(
+    mut sink: impl FnMut(&[u8]) -> Result<(), E>,
+    print: impl FnOnce(&mut Line<'_>),
+) -> Result<(), E> {
+    let mut error = None;
+    let mut keep = |b: &[u8]| {
+        sink(b).map_err(|e| {
+            error = Some(e);
+            fmt::Error
+        })
+    };
+    // The line stops handing on bytes at the first error, which `error` holds.
+    let _ = with_sink(&mut keep, print);
+    error.map_or(Ok(()), Err)
+}
+
+fn with_sink(
+    sink: &mut dyn FnMut(&[u8]) -> fmt::Result,
+    print: impl FnOnce(&mut Line<'_>),
+) -> fmt::Result {
     let mut buf = [0; super::line::CAP];
-    let mut line = Line::new(&mut buf, &mut sink);
+    let mut line = Line::new(&mut buf, sink);
     print(&mut line);
     line.finish()
 }
@@ -470,6 +496,48 @@ pub fn write_record<W: Write + ?Sized>(
     with_line(f, |o| record_line(o, arch, record))
 }
 
+/// [`write_record`] into a sink of bytes (a file, a socket, a `Vec<u8>`): the same
+/// text, handed on as it is printed, in pieces of up to a kilobyte. Every byte is
+/// ASCII; a sink of bytes is spared the UTF-8 check that makes a `str` of them, which
+/// on records of random fields is a sixth of the time of a line.
+///
+/// ```
+/// use tpb_isa::{disasm, Arch};
+///
+/// let mut record = [0u8; 64];
+/// record[0] = 0xDF; // PSEUDO_EXIT_EXECUTION, by its sub-opcode
+/// record[12] = 1;
+/// let mut out: Vec<u8> = Vec::new();
+/// disasm::write_record_bytes(|b| { out.extend_from_slice(b); Ok::<(), ()>(()) }, Arch::Cayman, &record)
+///     .unwrap();
+/// assert_eq!(out, b"pseudo_exit_execution");
+/// ```
+///
+/// # Errors
+///
+/// The first error of `sink`; nothing more is handed to it after one.
+pub fn write_record_bytes<E>(
+    sink: impl FnMut(&[u8]) -> Result<(), E>,
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> Result<(), E> {
+    with_bytes(sink, |o| record_line(o, arch, record))
+}
+
+/// [`write_stream`] into a sink of bytes, as [`write_record_bytes`]: every whole record
+/// of `bytes`, one line each.
+///
+/// # Errors
+///
+/// The first error of `sink`; nothing more is handed to it after one.
+pub fn write_stream_bytes<E>(
+    sink: impl FnMut(&[u8]) -> Result<(), E>,
+    arch: Arch,
+    bytes: &[u8],
+) -> Result<(), E> {
+    with_bytes(sink, |o| stream_lines(o, arch, bytes))
+}
+
 /// Write a decoded instruction.
 ///
 /// # Errors
@@ -494,14 +562,17 @@ pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt:
 ///
 /// Only those of `f`.
 pub fn write_stream<W: Write + ?Sized>(f: &mut W, arch: Arch, bytes: &[u8]) -> fmt::Result {
-    with_line(f, |o| {
-        for chunk in bytes.chunks_exact(RECORD_SIZE) {
-            let mut r = [0u8; RECORD_SIZE];
-            r.copy_from_slice(chunk);
-            record_line(o, arch, &r);
-            o.byte(b'\n');
-        }
-    })
+    with_line(f, |o| stream_lines(o, arch, bytes))
+}
+
+/// Every whole record of `bytes`, one line each.
+fn stream_lines(o: &mut Line<'_>, arch: Arch, bytes: &[u8]) {
+    for chunk in bytes.chunks_exact(RECORD_SIZE) {
+        let mut r = [0u8; RECORD_SIZE];
+        r.copy_from_slice(chunk);
+        record_line(o, arch, &r);
+        o.byte(b'\n');
+    }
 }
 
 /// An instruction in the text form of a generation: `inst.text(arch)` displays one line.

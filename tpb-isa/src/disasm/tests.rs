@@ -135,3 +135,66 @@ fn a_quoted_value_that_ends_in_a_backslash_is_an_error() {
         }
     }
 }
+
+/// A fixed buffer of bytes, and how many pieces reached it.
+struct Bytes {
+    b: [u8; 1 << 16],
+    n: usize,
+    pieces: usize,
+}
+
+impl Bytes {
+    fn new() -> Bytes {
+        Bytes { b: [0; 1 << 16], n: 0, pieces: 0 }
+    }
+
+    fn take(&mut self, b: &[u8]) -> Result<(), ()> {
+        let end = self.n + b.len();
+        self.b.get_mut(self.n..end).ok_or(())?.copy_from_slice(b);
+        self.n = end;
+        self.pieces += 1;
+        Ok(())
+    }
+}
+
+#[test]
+fn the_byte_sinks_get_the_text_the_str_writers_write() {
+    for arch in Arch::ALL {
+        let mut stream = [0u8; 40 * RECORD_SIZE];
+        for op in 0..=255u8 {
+            let r = record(u32::from(op) * 7 + arch as u32, op);
+            let mut out = Bytes::new();
+            write_record_bytes(|b| out.take(b), arch, &r).unwrap();
+            assert_eq!(&out.b[..out.n], Buf::of(arch, &r).as_str().as_bytes());
+            stream[usize::from(op % 40) * RECORD_SIZE..][..RECORD_SIZE].copy_from_slice(&r);
+        }
+        let mut out = Bytes::new();
+        write_stream_bytes(|b| out.take(b), arch, &stream).unwrap();
+        // Longer than one buffer: handed on in pieces, whole.
+        assert!(out.pieces > 1);
+        let mut want = Bytes::new();
+        for r in stream.chunks_exact(RECORD_SIZE) {
+            want.take(Buf::of(arch, r.try_into().unwrap()).as_str().as_bytes()).unwrap();
+            want.take(b"\n").unwrap();
+        }
+        assert_eq!(&out.b[..out.n], &want.b[..want.n]);
+    }
+}
+
+#[test]
+fn a_byte_sink_error_is_returned_and_ends_the_text() {
+    let mut stream = [0u8; 40 * RECORD_SIZE];
+    for (i, r) in stream.chunks_exact_mut(RECORD_SIZE).enumerate() {
+        r.copy_from_slice(&record(i as u32, crate::generated::inst::BINDINGS[i].opcode));
+    }
+    let mut calls = 0;
+    let r = write_stream_bytes(
+        |_| {
+            calls += 1;
+            Err(calls)
+        },
+        Arch::Cayman,
+        &stream,
+    );
+    assert_eq!((r, calls), (Err(1), 1));
+}
