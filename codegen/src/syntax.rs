@@ -376,7 +376,12 @@ mod tests {
         assert!(e[0].message.contains("nested deeper than 64"), "{}", e[0].message);
         assert_eq!(e[0].span.start as usize, text.find('(').unwrap() + MAX_NESTING);
         // Brackets in comments and strings do not count.
-        let quiet = format!("// {}\n/// {}\n@source(\"{}\")\nstruct A : 1 {{\n  0 a u8\n}}\n", "(".repeat(99), "[".repeat(99), "{".repeat(99));
+        let quiet = format!(
+            "// {}\n/// {}\n@source(\"{}\")\nstruct A : 1 {{\n  0 a u8\n}}\n",
+            "(".repeat(99),
+            "[".repeat(99),
+            "{".repeat(99)
+        );
         assert!(parse(FileId(0), &quiet).is_ok(), "{:?}", parse(FileId(0), &quiet).err());
     }
 
