@@ -393,6 +393,7 @@ fn with_bytes<E>(
     error.map_or(Ok(()), Err)
 }
 
+/// Run `print` on a [`Line`] over a fresh buffer that hands its bytes to `sink`.
 fn with_sink(
     sink: &mut dyn FnMut(&[u8]) -> fmt::Result,
     print: impl FnOnce(&mut Line<'_>),
