@@ -1,11 +1,12 @@
 //! Fuzz the text form. Bytes: any record prints and assembles back to the same 64 bytes on
-//! every generation, read by its binding or as any arm. Text: any line either assembles
-//! or gives an error whose column lies on the line, and never panics; a line that
-//! assembles prints as text that assembles to the same bytes.
+//! every generation, read by its binding or as any arm, and a sink of bytes gets the
+//! same text. Text: any line either assembles or gives an error whose column lies on
+//! the line, and never panics; a line that assembles prints as text that assembles to
+//! the same bytes.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tpb_isa::disasm::{assemble_line, write_arm, write_record};
+use tpb_isa::disasm::{assemble_line, write_arm, write_record, write_record_bytes};
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 
 fuzz_target!(|data: &[u8]| {
@@ -15,7 +16,19 @@ fuzz_target!(|data: &[u8]| {
             s.clear();
             write_record(&mut s, arch, b).unwrap();
             assert_eq!(assemble_line(arch, &s, 1), Ok(Some(*b)), "{s}");
-            let kind = ArmKind::ALL[usize::from(data.get(RECORD_SIZE).copied().unwrap_or(0)) % ArmKind::ALL.len()];
+            let mut bytes = Vec::new();
+            write_record_bytes(
+                |p| {
+                    bytes.extend_from_slice(p);
+                    Ok::<(), ()>(())
+                },
+                arch,
+                b,
+            )
+            .unwrap();
+            assert_eq!(bytes, s.as_bytes());
+            let kind = ArmKind::ALL
+                [usize::from(data.get(RECORD_SIZE).copied().unwrap_or(0)) % ArmKind::ALL.len()];
             s.clear();
             write_arm(&mut s, kind, arch, b).unwrap();
             assert_eq!(assemble_line(arch, &s, 1), Ok(Some(*b)), "{s}");
