@@ -328,6 +328,8 @@ fn write_leaf(
         // The other common kinds, without the general writer's dispatch.
         (None, Kind::Int(w)) if w <= 8 => write_int(o, b, w),
         (None, Kind::Bytes(_)) => o.hex_bytes(b),
+        (None, Kind::Union(u)) => write_union(o, arch, u, b),
+        (None, Kind::F32) => write_f32(o, read_uint(b) as u32),
         (None, kind) => write_value(o, arch, &kind, b),
     }
     true
