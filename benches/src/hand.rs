@@ -652,7 +652,7 @@ pub fn first_addr(b: &Rec) -> u64 {
 }
 
 /// zerocopy views of the first address operand: the record's bytes as a `#[repr(C)]`
-/// struct of unaligned little-endian fields, one struct per offset, chosen by the same
+/// struct of unaligned little-endian fields, one instance per offset, chosen by the same
 /// match on byte 0 as [`first_addr`].
 pub mod zc {
     use zerocopy::little_endian::{U32, U64};
@@ -660,41 +660,20 @@ pub mod zc {
 
     use super::Rec;
 
-    /// A record whose field at byte `12` is an ADDR4.
+    /// A record whose field at byte `HEAD` is an `A`, with `TAIL` bytes after it.
     #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
     #[repr(C)]
-    struct Addr4At12 {
-        head: [u8; 12],
-        addr: U32,
-        tail: [u8; 48],
+    struct AddrAt<const HEAD: usize, A, const TAIL: usize> {
+        head: [u8; HEAD],
+        addr: A,
+        tail: [u8; TAIL],
     }
 
-    /// A record whose field at byte `16` is an ADDR4.
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
-    #[repr(C)]
-    struct Addr4At16 {
-        head: [u8; 16],
-        addr: U32,
-        tail: [u8; 44],
-    }
-
-    /// A record whose field at byte `44` is an ADDR4.
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
-    #[repr(C)]
-    struct Addr4At44 {
-        head: [u8; 44],
-        addr: U32,
-        tail: [u8; 16],
-    }
-
-    /// A record whose field at byte `16` is a PSEUDO_ADDR8.
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
-    #[repr(C)]
-    struct Addr8At16 {
-        head: [u8; 16],
-        addr: U64,
-        tail: [u8; 40],
-    }
+    /// An ADDR4 at byte 12, 16 or 44; a PSEUDO_ADDR8 at byte 16.
+    type Addr4At12 = AddrAt<12, U32, 48>;
+    type Addr4At16 = AddrAt<16, U32, 44>;
+    type Addr4At44 = AddrAt<44, U32, 16>;
+    type Addr8At16 = AddrAt<16, U64, 40>;
 
     /// [`super::first_addr`] through the views.
     #[inline]
