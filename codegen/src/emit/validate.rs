@@ -405,7 +405,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let pre = layout_leaves(model, record, &record.preamble);
     used.extend(pre.iter().map(|l| l.enum_id));
     sub_rows.extend(pre.iter().filter_map(in_byte));
-    let sub_rows: Vec<TokenStream> = sub_rows.into_iter().map(|k| rows_static(model, k)).collect();
+    let sub_rows: Vec<TokenStream> = sub_rows.into_iter().map(|k| rows_const(model, k)).collect();
     let pre_rows = pre.iter().map(|x| leaf_row(model, x));
     let n_pre = usize_lit(pre.len() as u32);
     let named_fns = used.iter().map(|&e| named_fn(model, e));
@@ -677,9 +677,15 @@ fn rows_ident(model: &Model, (e, at, bits): (EnumId, u32, u32)) -> Ident {
     format_ident!("ROWS_{}_{}_{}", names::const_str(&model[e].name), at, bits)
 }
 
-/// `static ROWS_X_AT_BITS`: for each generation and byte value, whether bits
+/// `const ROWS_X_AT_BITS`: for each generation and byte value, whether bits
 /// `at..at + bits` of the byte hold a value of `X` (from its `named_x` test).
-fn rows_static(model: &Model, key: (EnumId, u32, u32)) -> TokenStream {
+///
+/// A `const`, like `CHECK_X`, not a `static`: a `static` here is an exported symbol of
+/// the crate, and position-independent code reads an exported symbol's address from
+/// the GOT, one more load for each leaf the unrolled tests read, which are bound by
+/// their loads. A `const` the leaf lists refer to becomes a private allocation of
+/// theirs, addressed directly.
+fn rows_const(model: &Model, key: (EnumId, u32, u32)) -> TokenStream {
     let rows = rows_ident(model, key);
     let f = named_ident(model, key.0);
     let (at, bits) = (usize_lit(key.1), usize_lit(key.2));
@@ -693,7 +699,7 @@ fn rows_static(model: &Model, key: (EnumId, u32, u32)) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        static #rows: [[bool; 256]; #n_arch] = enum_table!(#f, #at, #bits);
+        const #rows: [[bool; 256]; #n_arch] = enum_table!(#f, #at, #bits);
     }
 }
 
@@ -740,12 +746,13 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
     } else {
         quote! { None }
     };
+    // A `const` for the reason `rows_const` gives.
     let cdoc = format!(" The value test of `{}`.", en.name);
     quote! {
         #test
 
         #[doc = #cdoc]
-        static #check: EnumCheck = EnumCheck { named: #f, table: #table };
+        const #check: EnumCheck = EnumCheck { named: #f, table: #table };
     }
 }
 

@@ -2013,48 +2013,48 @@ static LEAVES_100_0: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
 const UNROLLED_100_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_100_0; 0 1 2 3);
 
 /// Whether bits 0..4 of a byte hold a value of `DMA_ADDR_MODE` the spec names and makes available, per generation and byte value.
-static ROWS_DMA_ADDR_MODE_0_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 0, 4);
+const ROWS_DMA_ADDR_MODE_0_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 0, 4);
 
 /// Whether bits 4..8 of a byte hold a value of `DMA_ADDR_MODE` the spec names and makes available, per generation and byte value.
-static ROWS_DMA_ADDR_MODE_4_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 4, 4);
+const ROWS_DMA_ADDR_MODE_4_4: [[bool; 256]; 4] = enum_table!(named_dma_addr_mode, 4, 4);
 
 /// Whether bits 2..3 of a byte hold a value of `DMA_DESC_MODE` the spec names and makes available, per generation and byte value.
-static ROWS_DMA_DESC_MODE_2_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 2, 1);
+const ROWS_DMA_DESC_MODE_2_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 2, 1);
 
 /// Whether bits 3..4 of a byte hold a value of `DMA_DESC_MODE` the spec names and makes available, per generation and byte value.
-static ROWS_DMA_DESC_MODE_3_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 3, 1);
+const ROWS_DMA_DESC_MODE_3_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 3, 1);
 
 /// Whether bits 4..5 of a byte hold a value of `DMA_DESC_MODE` the spec names and makes available, per generation and byte value.
-static ROWS_DMA_DESC_MODE_4_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 4, 1);
+const ROWS_DMA_DESC_MODE_4_1: [[bool; 256]; 4] = enum_table!(named_dma_desc_mode, 4, 1);
 
 /// Whether bits 5..7 of a byte hold a value of `DMA_ENGINE_COUNT` the spec names and makes available, per generation and byte value.
-static ROWS_DMA_ENGINE_COUNT_5_2: [[bool; 256]; 4] = enum_table!(
+const ROWS_DMA_ENGINE_COUNT_5_2: [[bool; 256]; 4] = enum_table!(
     named_dma_engine_count, 5, 2
 );
 
 /// Whether bits 0..4 of a byte hold a value of `DTYPE` the spec names and makes available, per generation and byte value.
-static ROWS_DTYPE_0_4: [[bool; 256]; 4] = enum_table!(named_dtype, 0, 4);
+const ROWS_DTYPE_0_4: [[bool; 256]; 4] = enum_table!(named_dtype, 0, 4);
 
 /// Whether bits 4..8 of a byte hold a value of `DTYPE` the spec names and makes available, per generation and byte value.
-static ROWS_DTYPE_4_4: [[bool; 256]; 4] = enum_table!(named_dtype, 4, 4);
+const ROWS_DTYPE_4_4: [[bool; 256]; 4] = enum_table!(named_dtype, 4, 4);
 
 /// Whether bits 0..4 of a byte hold a value of `IMM_SRC` the spec names and makes available, per generation and byte value.
-static ROWS_IMM_SRC_0_4: [[bool; 256]; 4] = enum_table!(named_imm_src, 0, 4);
+const ROWS_IMM_SRC_0_4: [[bool; 256]; 4] = enum_table!(named_imm_src, 0, 4);
 
 /// Whether bits 4..8 of a byte hold a value of `IMM_SRC` the spec names and makes available, per generation and byte value.
-static ROWS_IMM_SRC_4_4: [[bool; 256]; 4] = enum_table!(named_imm_src, 4, 4);
+const ROWS_IMM_SRC_4_4: [[bool; 256]; 4] = enum_table!(named_imm_src, 4, 4);
 
 /// Whether bits 0..2 of a byte hold a value of `INDIRECT_DIM` the spec names and makes available, per generation and byte value.
-static ROWS_INDIRECT_DIM_0_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 0, 2);
+const ROWS_INDIRECT_DIM_0_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 0, 2);
 
 /// Whether bits 4..6 of a byte hold a value of `INDIRECT_DIM` the spec names and makes available, per generation and byte value.
-static ROWS_INDIRECT_DIM_4_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 4, 2);
+const ROWS_INDIRECT_DIM_4_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 4, 2);
 
 /// Whether bits 6..8 of a byte hold a value of `INDIRECT_DIM` the spec names and makes available, per generation and byte value.
-static ROWS_INDIRECT_DIM_6_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 6, 2);
+const ROWS_INDIRECT_DIM_6_2: [[bool; 256]; 4] = enum_table!(named_indirect_dim, 6, 2);
 
 /// Whether bits 0..2 of a byte hold a value of `INDIRECT_DMA_ADDRESSING_MODE` the spec names and makes available, per generation and byte value.
-static ROWS_INDIRECT_DMA_ADDRESSING_MODE_0_2: [[bool; 256]; 4] = enum_table!(
+const ROWS_INDIRECT_DMA_ADDRESSING_MODE_0_2: [[bool; 256]; 4] = enum_table!(
     named_indirect_dma_addressing_mode, 0, 2
 );
 
@@ -2526,7 +2526,7 @@ const fn named_accum_cmd(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `ACCUM_CMD`.
-static CHECK_ACCUM_CMD: EnumCheck = EnumCheck {
+const CHECK_ACCUM_CMD: EnumCheck = EnumCheck {
     named: named_accum_cmd,
     table: Some(enum_table!(named_accum_cmd)),
 };
@@ -2542,7 +2542,7 @@ const fn named_alu_op(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `ALU_OP`.
-static CHECK_ALU_OP: EnumCheck = EnumCheck {
+const CHECK_ALU_OP: EnumCheck = EnumCheck {
     named: named_alu_op,
     table: Some(enum_table!(named_alu_op)),
 };
@@ -2558,7 +2558,7 @@ const fn named_br_cmp_op(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `BR_CMP_OP`.
-static CHECK_BR_CMP_OP: EnumCheck = EnumCheck {
+const CHECK_BR_CMP_OP: EnumCheck = EnumCheck {
     named: named_br_cmp_op,
     table: Some(enum_table!(named_br_cmp_op)),
 };
@@ -2574,7 +2574,7 @@ const fn named_br_target_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `BR_TARGET_MODE`.
-static CHECK_BR_TARGET_MODE: EnumCheck = EnumCheck {
+const CHECK_BR_TARGET_MODE: EnumCheck = EnumCheck {
     named: named_br_target_mode,
     table: Some(enum_table!(named_br_target_mode)),
 };
@@ -2590,7 +2590,7 @@ const fn named_compress_op(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `COMPRESS_OP`.
-static CHECK_COMPRESS_OP: EnumCheck = EnumCheck {
+const CHECK_COMPRESS_OP: EnumCheck = EnumCheck {
     named: named_compress_op,
     table: Some(enum_table!(named_compress_op)),
 };
@@ -2606,7 +2606,7 @@ const fn named_custom_op_arg_type(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `CUSTOM_OP_ARG_TYPE`.
-static CHECK_CUSTOM_OP_ARG_TYPE: EnumCheck = EnumCheck {
+const CHECK_CUSTOM_OP_ARG_TYPE: EnumCheck = EnumCheck {
     named: named_custom_op_arg_type,
     table: Some(enum_table!(named_custom_op_arg_type)),
 };
@@ -2622,7 +2622,7 @@ const fn named_data_src(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DATA_SRC`.
-static CHECK_DATA_SRC: EnumCheck = EnumCheck {
+const CHECK_DATA_SRC: EnumCheck = EnumCheck {
     named: named_data_src,
     table: Some(enum_table!(named_data_src)),
 };
@@ -2638,7 +2638,7 @@ const fn named_debug_cmd_levels(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DEBUG_CMD_LEVELS`.
-static CHECK_DEBUG_CMD_LEVELS: EnumCheck = EnumCheck {
+const CHECK_DEBUG_CMD_LEVELS: EnumCheck = EnumCheck {
     named: named_debug_cmd_levels,
     table: Some(enum_table!(named_debug_cmd_levels)),
 };
@@ -2654,7 +2654,7 @@ const fn named_dequant_fmt(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DEQUANT_FMT`.
-static CHECK_DEQUANT_FMT: EnumCheck = EnumCheck {
+const CHECK_DEQUANT_FMT: EnumCheck = EnumCheck {
     named: named_dequant_fmt,
     table: Some(enum_table!(named_dequant_fmt)),
 };
@@ -2670,7 +2670,7 @@ const fn named_dge_compute_op(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DGE_COMPUTE_OP`.
-static CHECK_DGE_COMPUTE_OP: EnumCheck = EnumCheck {
+const CHECK_DGE_COMPUTE_OP: EnumCheck = EnumCheck {
     named: named_dge_compute_op,
     table: Some(enum_table!(named_dge_compute_op)),
 };
@@ -2686,7 +2686,7 @@ const fn named_dge_opcode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DGE_OPCODE`.
-static CHECK_DGE_OPCODE: EnumCheck = EnumCheck {
+const CHECK_DGE_OPCODE: EnumCheck = EnumCheck {
     named: named_dge_opcode,
     table: Some(enum_table!(named_dge_opcode)),
 };
@@ -2702,7 +2702,7 @@ const fn named_dma_addr_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DMA_ADDR_MODE`.
-static CHECK_DMA_ADDR_MODE: EnumCheck = EnumCheck {
+const CHECK_DMA_ADDR_MODE: EnumCheck = EnumCheck {
     named: named_dma_addr_mode,
     table: Some(enum_table!(named_dma_addr_mode)),
 };
@@ -2718,7 +2718,7 @@ const fn named_dma_desc_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DMA_DESC_MODE`.
-static CHECK_DMA_DESC_MODE: EnumCheck = EnumCheck {
+const CHECK_DMA_DESC_MODE: EnumCheck = EnumCheck {
     named: named_dma_desc_mode,
     table: Some(enum_table!(named_dma_desc_mode)),
 };
@@ -2734,7 +2734,7 @@ const fn named_dma_engine_count(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DMA_ENGINE_COUNT`.
-static CHECK_DMA_ENGINE_COUNT: EnumCheck = EnumCheck {
+const CHECK_DMA_ENGINE_COUNT: EnumCheck = EnumCheck {
     named: named_dma_engine_count,
     table: Some(enum_table!(named_dma_engine_count)),
 };
@@ -2750,7 +2750,7 @@ const fn named_dropout_threshold_type(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DROPOUT_THRESHOLD_TYPE`.
-static CHECK_DROPOUT_THRESHOLD_TYPE: EnumCheck = EnumCheck {
+const CHECK_DROPOUT_THRESHOLD_TYPE: EnumCheck = EnumCheck {
     named: named_dropout_threshold_type,
     table: Some(enum_table!(named_dropout_threshold_type)),
 };
@@ -2766,7 +2766,7 @@ const fn named_dtype(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `DTYPE`.
-static CHECK_DTYPE: EnumCheck = EnumCheck {
+const CHECK_DTYPE: EnumCheck = EnumCheck {
     named: named_dtype,
     table: Some(enum_table!(named_dtype)),
 };
@@ -2782,7 +2782,7 @@ const fn named_example_extended_opcodes1(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `EXAMPLE_EXTENDED_OPCODES1`.
-static CHECK_EXAMPLE_EXTENDED_OPCODES1: EnumCheck = EnumCheck {
+const CHECK_EXAMPLE_EXTENDED_OPCODES1: EnumCheck = EnumCheck {
     named: named_example_extended_opcodes1,
     table: Some(enum_table!(named_example_extended_opcodes1)),
 };
@@ -2798,7 +2798,7 @@ const fn named_imm_src(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `IMM_SRC`.
-static CHECK_IMM_SRC: EnumCheck = EnumCheck {
+const CHECK_IMM_SRC: EnumCheck = EnumCheck {
     named: named_imm_src,
     table: Some(enum_table!(named_imm_src)),
 };
@@ -2814,7 +2814,7 @@ const fn named_indirect_dim(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `INDIRECT_DIM`.
-static CHECK_INDIRECT_DIM: EnumCheck = EnumCheck {
+const CHECK_INDIRECT_DIM: EnumCheck = EnumCheck {
     named: named_indirect_dim,
     table: Some(enum_table!(named_indirect_dim)),
 };
@@ -2830,7 +2830,7 @@ const fn named_indirect_dma_addressing_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `INDIRECT_DMA_ADDRESSING_MODE`.
-static CHECK_INDIRECT_DMA_ADDRESSING_MODE: EnumCheck = EnumCheck {
+const CHECK_INDIRECT_DMA_ADDRESSING_MODE: EnumCheck = EnumCheck {
     named: named_indirect_dma_addressing_mode,
     table: Some(enum_table!(named_indirect_dma_addressing_mode)),
 };
@@ -2846,7 +2846,7 @@ const fn named_matmul_zero_region(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `MATMUL_ZERO_REGION`.
-static CHECK_MATMUL_ZERO_REGION: EnumCheck = EnumCheck {
+const CHECK_MATMUL_ZERO_REGION: EnumCheck = EnumCheck {
     named: named_matmul_zero_region,
     table: Some(enum_table!(named_matmul_zero_region)),
 };
@@ -2862,7 +2862,7 @@ const fn named_modify_pool_op(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `MODIFY_POOL_OP`.
-static CHECK_MODIFY_POOL_OP: EnumCheck = EnumCheck {
+const CHECK_MODIFY_POOL_OP: EnumCheck = EnumCheck {
     named: named_modify_pool_op,
     table: Some(enum_table!(named_modify_pool_op)),
 };
@@ -2878,7 +2878,7 @@ const fn named_mx_perf_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `MX_PERF_MODE`.
-static CHECK_MX_PERF_MODE: EnumCheck = EnumCheck {
+const CHECK_MX_PERF_MODE: EnumCheck = EnumCheck {
     named: named_mx_perf_mode,
     table: Some(enum_table!(named_mx_perf_mode)),
 };
@@ -2894,7 +2894,7 @@ const fn named_pe_fp32mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `PE_FP32MODE`.
-static CHECK_PE_FP32MODE: EnumCheck = EnumCheck {
+const CHECK_PE_FP32MODE: EnumCheck = EnumCheck {
     named: named_pe_fp32mode,
     table: Some(enum_table!(named_pe_fp32mode)),
 };
@@ -2910,7 +2910,7 @@ const fn named_pe_seed_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `PE_SEED_MODE`.
-static CHECK_PE_SEED_MODE: EnumCheck = EnumCheck {
+const CHECK_PE_SEED_MODE: EnumCheck = EnumCheck {
     named: named_pe_seed_mode,
     table: Some(enum_table!(named_pe_seed_mode)),
 };
@@ -2926,7 +2926,7 @@ const fn named_pseudo_opcode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `PSEUDO_OPCODE`.
-static CHECK_PSEUDO_OPCODE: EnumCheck = EnumCheck {
+const CHECK_PSEUDO_OPCODE: EnumCheck = EnumCheck {
     named: named_pseudo_opcode,
     table: Some(enum_table!(named_pseudo_opcode)),
 };
@@ -2942,7 +2942,7 @@ const fn named_rand_algorithm(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `RAND_ALGORITHM`.
-static CHECK_RAND_ALGORITHM: EnumCheck = EnumCheck {
+const CHECK_RAND_ALGORITHM: EnumCheck = EnumCheck {
     named: named_rand_algorithm,
     table: Some(enum_table!(named_rand_algorithm)),
 };
@@ -2958,7 +2958,7 @@ const fn named_rand_post_proc(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `RAND_POST_PROC`.
-static CHECK_RAND_POST_PROC: EnumCheck = EnumCheck {
+const CHECK_RAND_POST_PROC: EnumCheck = EnumCheck {
     named: named_rand_post_proc,
     table: Some(enum_table!(named_rand_post_proc)),
 };
@@ -2974,7 +2974,7 @@ const fn named_rand_src(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `RAND_SRC`.
-static CHECK_RAND_SRC: EnumCheck = EnumCheck {
+const CHECK_RAND_SRC: EnumCheck = EnumCheck {
     named: named_rand_src,
     table: Some(enum_table!(named_rand_src)),
 };
@@ -2990,7 +2990,7 @@ const fn named_reduce_axis(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `REDUCE_AXIS`.
-static CHECK_REDUCE_AXIS: EnumCheck = EnumCheck {
+const CHECK_REDUCE_AXIS: EnumCheck = EnumCheck {
     named: named_reduce_axis,
     table: Some(enum_table!(named_reduce_axis)),
 };
@@ -3006,7 +3006,7 @@ const fn named_reduce_cmd(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `REDUCE_CMD`.
-static CHECK_REDUCE_CMD: EnumCheck = EnumCheck {
+const CHECK_REDUCE_CMD: EnumCheck = EnumCheck {
     named: named_reduce_cmd,
     table: Some(enum_table!(named_reduce_cmd)),
 };
@@ -3022,7 +3022,7 @@ const fn named_reduce_op(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `REDUCE_OP`.
-static CHECK_REDUCE_OP: EnumCheck = EnumCheck {
+const CHECK_REDUCE_OP: EnumCheck = EnumCheck {
     named: named_reduce_op,
     table: Some(enum_table!(named_reduce_op)),
 };
@@ -3038,7 +3038,7 @@ const fn named_tensor_shape_move_type(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `TENSOR_SHAPE_MOVE_TYPE`.
-static CHECK_TENSOR_SHAPE_MOVE_TYPE: EnumCheck = EnumCheck {
+const CHECK_TENSOR_SHAPE_MOVE_TYPE: EnumCheck = EnumCheck {
     named: named_tensor_shape_move_type,
     table: Some(enum_table!(named_tensor_shape_move_type)),
 };
@@ -3054,7 +3054,7 @@ const fn named_tensor_subdim(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `TENSOR_SUBDIM`.
-static CHECK_TENSOR_SUBDIM: EnumCheck = EnumCheck {
+const CHECK_TENSOR_SUBDIM: EnumCheck = EnumCheck {
     named: named_tensor_subdim,
     table: Some(enum_table!(named_tensor_subdim)),
 };
@@ -3070,7 +3070,7 @@ const fn named_tens_scalar_rev_ops(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `TENS_SCALAR_REV_OPS`.
-static CHECK_TENS_SCALAR_REV_OPS: EnumCheck = EnumCheck {
+const CHECK_TENS_SCALAR_REV_OPS: EnumCheck = EnumCheck {
     named: named_tens_scalar_rev_ops,
     table: Some(enum_table!(named_tens_scalar_rev_ops)),
 };
@@ -3086,7 +3086,7 @@ const fn named_test_evt_sem_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `TEST_EVT_SEM_MODE`.
-static CHECK_TEST_EVT_SEM_MODE: EnumCheck = EnumCheck {
+const CHECK_TEST_EVT_SEM_MODE: EnumCheck = EnumCheck {
     named: named_test_evt_sem_mode,
     table: Some(enum_table!(named_test_evt_sem_mode)),
 };
@@ -3102,7 +3102,7 @@ const fn named_update_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `UPDATE_MODE`.
-static CHECK_UPDATE_MODE: EnumCheck = EnumCheck {
+const CHECK_UPDATE_MODE: EnumCheck = EnumCheck {
     named: named_update_mode,
     table: Some(enum_table!(named_update_mode)),
 };
@@ -3118,7 +3118,7 @@ const fn named_wait_mode(arch: Arch, v: u64) -> bool {
 }
 
 /// The value test of `WAIT_MODE`.
-static CHECK_WAIT_MODE: EnumCheck = EnumCheck {
+const CHECK_WAIT_MODE: EnumCheck = EnumCheck {
     named: named_wait_mode,
     table: Some(enum_table!(named_wait_mode)),
 };
