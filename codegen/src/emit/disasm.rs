@@ -9,8 +9,10 @@
 //! gets a printer, `PRINTERS[kind]`: per generation, one `leaf` call per row of the
 //! layout table, so that the optimizer folds each row's offset, kind and name into
 //! straight-line code (the generic walk ran 1.6 times slower on the corpus); each operand
-//! type with bit-fields likewise gets one (`BitsDesc::print`), its forms under a match. A new
-//! arm in the spec is printable and assemblable once generated.
+//! type with bit-fields likewise gets one (`BitsDesc::print`), its forms under a match.
+//! Each arm gets a reader the same way, `READERS[kind]`: one `printed_leaf` call per row,
+//! which reads a line as the printer wrote it (the assembler's general reader takes any
+//! other line). A new arm in the spec is printable and assemblable once generated.
 
 use heck::ToShoutySnakeCase;
 use proc_macro2::{Ident, TokenStream};
@@ -34,6 +36,7 @@ pub fn emit(model: &Model) -> Box<dyn Chunks + '_> {
         used: Used::default(),
         in_view: false,
         printers: Vec::new(),
+        readers: Vec::new(),
     };
     Box::new(ArmTexts { cx, next: ArmCursor::default(), arms: Vec::new() })
 }
@@ -81,6 +84,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
     let mnemonics = mnemonics(model);
     let n = model.arms.len();
     let printers = &cx.printers;
+    let readers = &cx.readers;
     let conf_uses = ["Certain", "Medium", "Inferred"]
         .iter()
         .zip(cx.confidences)
@@ -92,6 +96,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
     let head = quote! {
         use crate::disasm::desc::Kind::*;
         use crate::disasm::desc::Role::*;
+        use crate::disasm::asm::{printed_leaf, Printed, Reader};
         use crate::disasm::desc::{
             bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
             Target, UnionDesc, ViewDesc, ViewSelect,
@@ -116,6 +121,12 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
         /// the row's constants fold into the code (the table walk, unrolled).
         pub(crate) static PRINTERS: [Printer; #n] = [#(#printers),*];
 
+        /// Every arm's reader, indexed by `ArmKind as usize`: a line as its printer
+        /// writes it, one `printed_leaf` call per row of the layout (the printer's
+        /// rows, on the same generation), so that the row's constants fold into the
+        /// code.
+        pub(crate) static READERS: [Reader; #n] = [#(#readers),*];
+
         #opaque
 
         #mnemonics
@@ -133,6 +144,8 @@ struct Cx<'m> {
     in_view: bool,
     /// Each arm's printer function, in arm order.
     printers: Vec<Ident>,
+    /// Each arm's reader function, in arm order.
+    readers: Vec<Ident>,
 }
 
 #[derive(Default)]
@@ -493,7 +506,12 @@ impl Cx<'_> {
                 quote! { LayoutText { archs: #archs, preamble: #preamble, fields: &#ident } }
             })
             .collect();
-        statics.push(self.printer(&arm.rust, bodies));
+        let (print, read): (Vec<_>, Vec<_>) = bodies
+            .into_iter()
+            .map(|(archs, c)| ((archs.clone(), c.print), (archs, c.read)))
+            .unzip();
+        statics.push(self.printer(&arm.rust, print));
+        statics.push(self.reader(&arm.rust, read));
         quote! {
             ArmText {
                 kind: ArmKind::#kind,
@@ -511,6 +529,35 @@ impl Cx<'_> {
     fn printer(&mut self, rust: &str, bodies: Vec<(Vec<ArchId>, TokenStream)>) -> TokenStream {
         let ident = names::snake_join(&["print", rust]);
         self.printers.push(ident.clone());
+        let body = self.by_arch(bodies);
+        quote! {
+            fn #ident(
+                o: &mut Line<'_>,
+                arch: Arch,
+                r: &[u8; RECORD_SIZE],
+                b: Option<&'static Binding>,
+            ) {
+                #body
+            }
+        }
+    }
+
+    /// The arm's reader: per generation, one `printed_leaf` call per row of the layout
+    /// its printer prints there.
+    fn reader(&mut self, rust: &str, bodies: Vec<(Vec<ArchId>, TokenStream)>) -> TokenStream {
+        let ident = names::snake_join(&["read", rust]);
+        self.readers.push(ident.clone());
+        let body = self.by_arch(bodies);
+        quote! {
+            fn #ident(p: &mut Printed<'_>, arch: Arch) {
+                #body
+            }
+        }
+    }
+
+    /// `bodies` (a body per layout, with the generations it names) under a match on
+    /// `arch`, as `ArmText::layout` picks a layout.
+    fn by_arch(&self, bodies: Vec<(Vec<ArchId>, TokenStream)>) -> TokenStream {
         let mut claimed: Vec<ArchId> = bodies.first().map(|b| b.0.clone()).unwrap_or_default();
         let mut arms = Vec::new();
         for (archs, body) in bodies.iter().skip(1) {
@@ -525,7 +572,7 @@ impl Cx<'_> {
             }
         }
         let first = bodies.into_iter().next().map(|b| b.1).unwrap_or_default();
-        let body = if arms.is_empty() {
+        if arms.is_empty() {
             quote! { let _ = arch; #first }
         } else {
             quote! {
@@ -533,16 +580,6 @@ impl Cx<'_> {
                     #(#arms)*
                     _ => { #first }
                 }
-            }
-        };
-        quote! {
-            fn #ident(
-                o: &mut Line<'_>,
-                arch: Arch,
-                r: &[u8; RECORD_SIZE],
-                b: Option<&'static Binding>,
-            ) {
-                #body
             }
         }
     }
@@ -556,6 +593,7 @@ impl Cx<'_> {
         let fields = self.layout_fields(&preamble);
         let n = fields.len();
         let indexes = (0..n).map(|i| dec(i as u64));
+        let indexes2 = indexes.clone();
         let off = u8l(rec.preamble_size);
         let size = u8l(rec.size - rec.preamble_size);
         let c = self.conf(Confidence::Certain);
@@ -574,6 +612,11 @@ impl Cx<'_> {
                 #(leaf(o, arch, r, b, &PREAMBLE[#indexes]);)*
             }
 
+            /// The leaves of `PREAMBLE`, read as `print_preamble` writes them.
+            fn read_preamble(p: &mut Printed<'_>) {
+                #(printed_leaf(p, &PREAMBLE[#indexes2]);)*
+            }
+
             /// The text form of a record whose opcode the spec names but no arm reads: its
             /// preamble, then the payload as bytes.
             pub static OPAQUE: LayoutText = LayoutText {
@@ -585,14 +628,28 @@ impl Cx<'_> {
     }
 }
 
-/// A layout's `leaf` calls: the shared preamble's (when it has it), then one per row
-/// of its table `ident` of `n` rows.
-fn leaf_calls(shared: bool, ident: &Ident, n: usize) -> TokenStream {
-    let preamble = shared.then(|| quote! { print_preamble(o, arch, r, b); });
-    let rows = (0..n).map(|i| dec(i as u64));
-    quote! {
-        #preamble
-        #(leaf(o, arch, r, b, &#ident[#rows]);)*
+/// A layout's calls, one per leaf: the shared preamble's (when it has it), then one
+/// per row of its table `ident` of `n` rows.
+struct Calls {
+    /// `leaf` calls, for the printer.
+    print: TokenStream,
+    /// `printed_leaf` calls, for the reader.
+    read: TokenStream,
+}
+
+fn leaf_calls(shared: bool, ident: &Ident, n: usize) -> Calls {
+    let rows: Vec<_> = (0..n).map(|i| dec(i as u64)).collect();
+    let print_preamble = shared.then(|| quote! { print_preamble(o, arch, r, b); });
+    let read_preamble = shared.then(|| quote! { read_preamble(p); });
+    Calls {
+        print: quote! {
+            #print_preamble
+            #(leaf(o, arch, r, b, &#ident[#rows]);)*
+        },
+        read: quote! {
+            #read_preamble
+            #(printed_leaf(p, &#ident[#rows]);)*
+        },
     }
 }
 

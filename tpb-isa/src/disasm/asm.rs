@@ -7,7 +7,8 @@ use super::desc::{
 use super::error::{AsmError, AsmErrorKind, Name};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
-use crate::generated::disasm::OPAQUE;
+use crate::generated::arms::ArmKind;
+use crate::generated::disasm::{OPAQUE, READERS};
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
@@ -1038,6 +1039,69 @@ fn skip_listing_columns(b: &[u8], at: usize) -> usize {
 
 /// The record of `line`; `fast` reads values as the printer writes them in one pass
 /// where it can (off only to test that it changes nothing).
+/// A line read as the printer writes it, by an arm's generated reader (`READERS`):
+/// ` name=value` for each shown leaf, in table order, one space before each. A reader
+/// calls [`printed_leaf`] once per leaf of the layout, so that each leaf's name, offset
+/// and kind fold into its code, as the printers' do (the table-driven reader of the same
+/// lines ran 1.2–1.5× slower). It gives up (`ok` false, or stopping short of the line's
+/// end) on anything else, which the general reader then reads and reports; where it
+/// finishes, the general reader gives the same bytes (`the_one_pass_reader_reads_as_the_general_reader_does`).
+pub(crate) struct Printed<'a> {
+    /// The line, without its comment.
+    s: &'a str,
+    /// Where the next leaf's space is.
+    i: usize,
+    /// The record so far: the opcode and sub-opcode its mnemonic implies, then each
+    /// leaf read.
+    out: [u8; RECORD_SIZE],
+    /// False once a named leaf's value is not as the printer writes it.
+    ok: bool,
+}
+
+/// An arm's reader: its layout's leaves on `arch`, in table order ([`Printed`]).
+pub(crate) type Reader = fn(&mut Printed<'_>, Arch);
+
+/// The leaf `f` at [`Printed::i`] when the text there is ` name=` (else the leaf is
+/// not shown, and the next is tried): its value into the record, read by
+/// [`plain_value`] as the general reader's one-pass path reads it. Inlined into each
+/// reader in optimized builds, where `f` is a constant.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
+    let b = p.s.as_bytes();
+    let (n, at) = (f.name.len(), p.i + 1);
+    if !p.ok || n == 0 || b.get(p.i) != Some(&b' ') || b.get(at + n) != Some(&b'=') {
+        return;
+    }
+    if b.get(at..at + n) != Some(f.name.as_bytes()) {
+        return;
+    }
+    // The value through `plain_value`, out of line: inlined into every leaf, it made the
+    // readers six times larger (1.1 MB) for 3-10% more lines a second.
+    match p
+        .out
+        .get_mut(f.range())
+        .and_then(|dst| plain_value(p.s, at + n + 1, &f.kind, f.name, dst))
+    {
+        Some(end) => p.i = end,
+        None => p.ok = false,
+    }
+}
+
+/// The record the reader of arm `kind` makes of `s` (a line without its comment) from
+/// byte `i`, the end of its mnemonic, into `out` (the bytes the mnemonic implies set);
+/// `None` where it gives up.
+fn read_printed(
+    kind: ArmKind,
+    arch: Arch,
+    s: &str,
+    i: usize,
+    out: [u8; RECORD_SIZE],
+) -> Option<[u8; RECORD_SIZE]> {
+    let mut p = Printed { s, i, out, ok: true };
+    READERS[kind as usize](&mut p, arch);
+    (p.ok && p.i == s.len()).then_some(p.out)
+}
+
 fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     let s = &line[..code_end(line.as_bytes())];
     let b = s.as_bytes();
@@ -1057,28 +1121,37 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
     let mut out = [0u8; RECORD_SIZE];
     let unknown_mnemonic =
         || err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) });
-    let (layout, owner): (Option<&'static LayoutText>, &'static str) = if mnemonic == UNKNOWN {
-        (None, UNKNOWN)
-    } else {
-        match desc::target(mnemonic).ok_or_else(unknown_mnemonic)? {
-            Target::Binding(n) => {
-                let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
-                out[DISCRIMINANT_OFFSET] = binding.opcode;
-                if let Some(sub) = binding.sub {
-                    out[sub.offset] = sub.value;
+    let (layout, owner, kind): (Option<&'static LayoutText>, &'static str, Option<ArmKind>) =
+        if mnemonic == UNKNOWN {
+            (None, UNKNOWN, None)
+        } else {
+            match desc::target(mnemonic).ok_or_else(unknown_mnemonic)? {
+                Target::Binding(n) => {
+                    let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
+                    out[DISCRIMINANT_OFFSET] = binding.opcode;
+                    if let Some(sub) = binding.sub {
+                        out[sub.offset] = sub.value;
+                    }
+                    (
+                        Some(ArmText::of(binding.arm).layout(arch)),
+                        binding.mnemonic,
+                        Some(binding.arm),
+                    )
                 }
-                (Some(ArmText::of(binding.arm).layout(arch)), binding.mnemonic)
+                Target::Opaque(op) => {
+                    out[DISCRIMINANT_OFFSET] = op;
+                    (Some(&OPAQUE), "opaque record", None)
+                }
+                Target::Arm(kind) => {
+                    let arm = ArmText::of(kind);
+                    (Some(arm.layout(arch)), arm.mnemonic, Some(kind))
+                }
             }
-            Target::Opaque(op) => {
-                out[DISCRIMINANT_OFFSET] = op;
-                (Some(&OPAQUE), "opaque record")
-            }
-            Target::Arm(kind) => {
-                let arm = ArmText::of(kind);
-                (Some(arm.layout(arch)), arm.mnemonic)
-            }
-        }
-    };
+        };
+    // Most lines are as the printer writes them: the arm's reader takes them whole.
+    if let Some(r) = kind.filter(|_| fast).and_then(|k| read_printed(k, arch, s, i, out)) {
+        return Ok(Some(r));
+    }
     let leaves = match layout {
         Some(l) => Leaves { head: l.preamble, tail: l.fields },
         None => Leaves::of(&UNKNOWN_FIELDS),
@@ -1233,9 +1306,11 @@ impl Inst {
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    use super::{line_bytes, lines, parse_int, parse_value};
+    use super::{line_bytes, lines, parse_int, parse_value, read_printed};
     use crate::disasm::desc::Kind;
+    use crate::disasm::desc::{self, Target};
     use crate::generated::geometry::Arch;
+    use crate::generated::inst::{BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
     use std::string::String;
 
     /// Numbers and byte fields read through the digit table as `char::to_digit` reads
@@ -1356,6 +1431,66 @@ mod tests {
         }
         // The edits leave enough lines whole, and break enough, for both paths to count.
         assert!(fast_ok > lines / 8 && fast_ok < lines * 7 / 8, "{fast_ok} of {lines}");
+    }
+
+    /// Each arm's reader takes every line its printer writes, whole, and makes the
+    /// bytes the assembler makes of it, but for a line with a quoted string (an `i8`
+    /// array's text, which the one-pass path leaves to the general reader): every
+    /// opcode on every generation, records with random and zero fields (so that leaves
+    /// are shown and hidden).
+    #[test]
+    fn each_arms_reader_reads_every_line_its_printer_writes() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut read, mut quoted) = (0, 0);
+        for arch in Arch::ALL {
+            for op in 0..=255u8 {
+                for round in 0..16 {
+                    let mut r = [0u8; RECORD_SIZE];
+                    for b in r.iter_mut() {
+                        let v = next();
+                        *b = if v % 3 == 0 || round == 0 { 0 } else { v as u8 };
+                    }
+                    r[0] = op;
+                    let Some(kind) = crate::generated::inst::dispatch(&r) else { continue };
+                    let mut text = String::new();
+                    crate::disasm::write_record(&mut text, arch, &r).unwrap();
+                    let end = text.find(' ').unwrap_or(text.len());
+                    let mut out = [0u8; RECORD_SIZE];
+                    match desc::target(&text[..end]) {
+                        Some(Target::Binding(n)) => {
+                            let b = &BINDINGS[n as usize];
+                            out[DISCRIMINANT_OFFSET] = b.opcode;
+                            if let Some(sub) = b.sub {
+                                out[sub.offset] = sub.value;
+                            }
+                        }
+                        Some(Target::Arm(_)) => {}
+                        t => panic!("{text}: {t:?}"),
+                    }
+                    let want = line_bytes(arch, &text, false)
+                        .ok()
+                        .flatten()
+                        .expect("a printed line assembles");
+                    match read_printed(kind, arch, &text, end, out) {
+                        Some(got) => {
+                            assert_eq!(got, want, "{text}");
+                            read += 1;
+                        }
+                        None => {
+                            assert!(text.contains('"'), "{text}");
+                            quoted += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(read > 8_000 && quoted * 50 < read, "{read} read, {quoted} not");
     }
 
     /// Arrays of integers read as each item through the general number parser

@@ -31,7 +31,7 @@
 //! `_bytes` forms hand the same text to a sink of bytes (a file, a pipe, a `Vec<u8>`),
 //! without the UTF-8 check that making a `str` of it takes.
 
-mod asm;
+pub(crate) mod asm;
 pub mod desc;
 mod error;
 pub(crate) mod line;

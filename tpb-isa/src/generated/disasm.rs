@@ -3,6 +3,7 @@
 
 use crate::disasm::desc::Kind::*;
 use crate::disasm::desc::Role::*;
+use crate::disasm::asm::{printed_leaf, Printed, Reader};
 use crate::disasm::desc::{
     bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
     Target, UnionDesc, ViewDesc, ViewSelect,
@@ -2103,6 +2104,24 @@ fn print_ctrl_al(
     leaf(o, arch, r, b, &L_CTRL_AL[11]);
     leaf(o, arch, r, b, &L_CTRL_AL[12]);
 }
+
+fn read_ctrl_al(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_AL[0]);
+    printed_leaf(p, &L_CTRL_AL[1]);
+    printed_leaf(p, &L_CTRL_AL[2]);
+    printed_leaf(p, &L_CTRL_AL[3]);
+    printed_leaf(p, &L_CTRL_AL[4]);
+    printed_leaf(p, &L_CTRL_AL[5]);
+    printed_leaf(p, &L_CTRL_AL[6]);
+    printed_leaf(p, &L_CTRL_AL[7]);
+    printed_leaf(p, &L_CTRL_AL[8]);
+    printed_leaf(p, &L_CTRL_AL[9]);
+    printed_leaf(p, &L_CTRL_AL[10]);
+    printed_leaf(p, &L_CTRL_AL[11]);
+    printed_leaf(p, &L_CTRL_AL[12]);
+}
 static L_CTRL_BR: [FieldDesc; 13usize] = [
     f("cmp_op", 12, Enum(&ENUM_BR_CMP_OP), Normal, Medium),
     f("dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -2141,6 +2160,24 @@ fn print_ctrl_br(
     leaf(o, arch, r, b, &L_CTRL_BR[11]);
     leaf(o, arch, r, b, &L_CTRL_BR[12]);
 }
+
+fn read_ctrl_br(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_BR[0]);
+    printed_leaf(p, &L_CTRL_BR[1]);
+    printed_leaf(p, &L_CTRL_BR[2]);
+    printed_leaf(p, &L_CTRL_BR[3]);
+    printed_leaf(p, &L_CTRL_BR[4]);
+    printed_leaf(p, &L_CTRL_BR[5]);
+    printed_leaf(p, &L_CTRL_BR[6]);
+    printed_leaf(p, &L_CTRL_BR[7]);
+    printed_leaf(p, &L_CTRL_BR[8]);
+    printed_leaf(p, &L_CTRL_BR[9]);
+    printed_leaf(p, &L_CTRL_BR[10]);
+    printed_leaf(p, &L_CTRL_BR[11]);
+    printed_leaf(p, &L_CTRL_BR[12]);
+}
 static L_CTRL_CCI: [FieldDesc; 5usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("header.reserved0", 1, Bytes(1), Reserved, Medium),
@@ -2162,6 +2199,15 @@ fn print_ctrl_cci(
     leaf(o, arch, r, b, &L_CTRL_CCI[3]);
     leaf(o, arch, r, b, &L_CTRL_CCI[4]);
 }
+
+fn read_ctrl_cci(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    printed_leaf(p, &L_CTRL_CCI[0]);
+    printed_leaf(p, &L_CTRL_CCI[1]);
+    printed_leaf(p, &L_CTRL_CCI[2]);
+    printed_leaf(p, &L_CTRL_CCI[3]);
+    printed_leaf(p, &L_CTRL_CCI[4]);
+}
 static L_CTRL_ER: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_er(
@@ -2173,6 +2219,12 @@ fn print_ctrl_er(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_CTRL_ER[0]);
+}
+
+fn read_ctrl_er(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_ER[0]);
 }
 static L_CTRL_ES: [FieldDesc; 9usize] = [
     f("setter_signature", 12, Uint(1), Normal, Inferred),
@@ -2204,6 +2256,20 @@ fn print_ctrl_es(
     leaf(o, arch, r, b, &L_CTRL_ES[7]);
     leaf(o, arch, r, b, &L_CTRL_ES[8]);
 }
+
+fn read_ctrl_es(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_ES[0]);
+    printed_leaf(p, &L_CTRL_ES[1]);
+    printed_leaf(p, &L_CTRL_ES[2]);
+    printed_leaf(p, &L_CTRL_ES[3]);
+    printed_leaf(p, &L_CTRL_ES[4]);
+    printed_leaf(p, &L_CTRL_ES[5]);
+    printed_leaf(p, &L_CTRL_ES[6]);
+    printed_leaf(p, &L_CTRL_ES[7]);
+    printed_leaf(p, &L_CTRL_ES[8]);
+}
 static L_CTRL_IM: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_im(
@@ -2215,6 +2281,12 @@ fn print_ctrl_im(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_CTRL_IM[0]);
+}
+
+fn read_ctrl_im(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_IM[0]);
 }
 static L_CTRL_MS: [FieldDesc; 7usize] = [
     f("move_type", 12, Enum(&ENUM_TENSOR_SHAPE_MOVE_TYPE), Normal, Medium),
@@ -2242,6 +2314,18 @@ fn print_ctrl_ms(
     leaf(o, arch, r, b, &L_CTRL_MS[5]);
     leaf(o, arch, r, b, &L_CTRL_MS[6]);
 }
+
+fn read_ctrl_ms(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_MS[0]);
+    printed_leaf(p, &L_CTRL_MS[1]);
+    printed_leaf(p, &L_CTRL_MS[2]);
+    printed_leaf(p, &L_CTRL_MS[3]);
+    printed_leaf(p, &L_CTRL_MS[4]);
+    printed_leaf(p, &L_CTRL_MS[5]);
+    printed_leaf(p, &L_CTRL_MS[6]);
+}
 static L_CTRL_MV: [FieldDesc; 7usize] = [
     f("num_mov", 12, Uint(1), Normal, Medium),
     f("dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -2268,6 +2352,18 @@ fn print_ctrl_mv(
     leaf(o, arch, r, b, &L_CTRL_MV[5]);
     leaf(o, arch, r, b, &L_CTRL_MV[6]);
 }
+
+fn read_ctrl_mv(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_MV[0]);
+    printed_leaf(p, &L_CTRL_MV[1]);
+    printed_leaf(p, &L_CTRL_MV[2]);
+    printed_leaf(p, &L_CTRL_MV[3]);
+    printed_leaf(p, &L_CTRL_MV[4]);
+    printed_leaf(p, &L_CTRL_MV[5]);
+    printed_leaf(p, &L_CTRL_MV[6]);
+}
 static L_CTRL_NO: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_no(
@@ -2279,6 +2375,12 @@ fn print_ctrl_no(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_CTRL_NO[0]);
+}
+
+fn read_ctrl_no(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_NO[0]);
 }
 static L_CTRL_POLL_SEM: [FieldDesc; 7usize] = [
     f("n_read", 12, Uint(1), Normal, Medium),
@@ -2306,6 +2408,18 @@ fn print_ctrl_poll_sem(
     leaf(o, arch, r, b, &L_CTRL_POLL_SEM[5]);
     leaf(o, arch, r, b, &L_CTRL_POLL_SEM[6]);
 }
+
+fn read_ctrl_poll_sem(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_POLL_SEM[0]);
+    printed_leaf(p, &L_CTRL_POLL_SEM[1]);
+    printed_leaf(p, &L_CTRL_POLL_SEM[2]);
+    printed_leaf(p, &L_CTRL_POLL_SEM[3]);
+    printed_leaf(p, &L_CTRL_POLL_SEM[4]);
+    printed_leaf(p, &L_CTRL_POLL_SEM[5]);
+    printed_leaf(p, &L_CTRL_POLL_SEM[6]);
+}
 static L_CTRL_RS: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_rs(
@@ -2317,6 +2431,12 @@ fn print_ctrl_rs(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_CTRL_RS[0]);
+}
+
+fn read_ctrl_rs(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_RS[0]);
 }
 static L_CTRL_TEST_ES: [FieldDesc; 9usize] = [
     f("mode", 12, Enum(&ENUM_TEST_EVT_SEM_MODE), Normal, Medium),
@@ -2348,6 +2468,20 @@ fn print_ctrl_test_es(
     leaf(o, arch, r, b, &L_CTRL_TEST_ES[7]);
     leaf(o, arch, r, b, &L_CTRL_TEST_ES[8]);
 }
+
+fn read_ctrl_test_es(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_TEST_ES[0]);
+    printed_leaf(p, &L_CTRL_TEST_ES[1]);
+    printed_leaf(p, &L_CTRL_TEST_ES[2]);
+    printed_leaf(p, &L_CTRL_TEST_ES[3]);
+    printed_leaf(p, &L_CTRL_TEST_ES[4]);
+    printed_leaf(p, &L_CTRL_TEST_ES[5]);
+    printed_leaf(p, &L_CTRL_TEST_ES[6]);
+    printed_leaf(p, &L_CTRL_TEST_ES[7]);
+    printed_leaf(p, &L_CTRL_TEST_ES[8]);
+}
 static L_CTRL_WR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_wr(
@@ -2359,6 +2493,12 @@ fn print_ctrl_wr(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_CTRL_WR[0]);
+}
+
+fn read_ctrl_wr(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CTRL_WR[0]);
 }
 static L_CUSTOM_OP_HEADER: [FieldDesc; 10usize] = [
     f("num_payloads", 12, Uint(2), Normal, Medium),
@@ -2392,6 +2532,21 @@ fn print_custom_op_header(
     leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[8]);
     leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[9]);
 }
+
+fn read_custom_op_header(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[0]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[1]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[2]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[3]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[4]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[5]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[6]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[7]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[8]);
+    printed_leaf(p, &L_CUSTOM_OP_HEADER[9]);
+}
 static L_CUSTOM_OP_PAYLOAD: [FieldDesc; 3usize] = [
     f("reserved0", 12, Bytes(3), Reserved, Medium),
     f("arg_type", 15, Enum(&ENUM_CUSTOM_OP_ARG_TYPE), Normal, Medium),
@@ -2409,6 +2564,14 @@ fn print_custom_op_payload(
     leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[0]);
     leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[1]);
     leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[2]);
+}
+
+fn read_custom_op_payload(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_CUSTOM_OP_PAYLOAD[0]);
+    printed_leaf(p, &L_CUSTOM_OP_PAYLOAD[1]);
+    printed_leaf(p, &L_CUSTOM_OP_PAYLOAD[2]);
 }
 static L_D1_RD: [FieldDesc; 10usize] = [
     f("reserved0", 12, Bytes(16), Reserved, Medium),
@@ -2441,6 +2604,21 @@ fn print_d1_rd(
     leaf(o, arch, r, b, &L_D1_RD[7]);
     leaf(o, arch, r, b, &L_D1_RD[8]);
     leaf(o, arch, r, b, &L_D1_RD[9]);
+}
+
+fn read_d1_rd(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_D1_RD[0]);
+    printed_leaf(p, &L_D1_RD[1]);
+    printed_leaf(p, &L_D1_RD[2]);
+    printed_leaf(p, &L_D1_RD[3]);
+    printed_leaf(p, &L_D1_RD[4]);
+    printed_leaf(p, &L_D1_RD[5]);
+    printed_leaf(p, &L_D1_RD[6]);
+    printed_leaf(p, &L_D1_RD[7]);
+    printed_leaf(p, &L_D1_RD[8]);
+    printed_leaf(p, &L_D1_RD[9]);
 }
 static L_D3_RAND: [FieldDesc; 15usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
@@ -2484,6 +2662,26 @@ fn print_d3_rand(
     leaf(o, arch, r, b, &L_D3_RAND[13]);
     leaf(o, arch, r, b, &L_D3_RAND[14]);
 }
+
+fn read_d3_rand(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_D3_RAND[0]);
+    printed_leaf(p, &L_D3_RAND[1]);
+    printed_leaf(p, &L_D3_RAND[2]);
+    printed_leaf(p, &L_D3_RAND[3]);
+    printed_leaf(p, &L_D3_RAND[4]);
+    printed_leaf(p, &L_D3_RAND[5]);
+    printed_leaf(p, &L_D3_RAND[6]);
+    printed_leaf(p, &L_D3_RAND[7]);
+    printed_leaf(p, &L_D3_RAND[8]);
+    printed_leaf(p, &L_D3_RAND[9]);
+    printed_leaf(p, &L_D3_RAND[10]);
+    printed_leaf(p, &L_D3_RAND[11]);
+    printed_leaf(p, &L_D3_RAND[12]);
+    printed_leaf(p, &L_D3_RAND[13]);
+    printed_leaf(p, &L_D3_RAND[14]);
+}
 static L_D4_IOTA: [FieldDesc; 12usize] = [
     f("src_data_pattern.base", 12, Int(4), Normal, Medium),
     f("src_data_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -2520,6 +2718,23 @@ fn print_d4_iota(
     leaf(o, arch, r, b, &L_D4_IOTA[10]);
     leaf(o, arch, r, b, &L_D4_IOTA[11]);
 }
+
+fn read_d4_iota(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_D4_IOTA[0]);
+    printed_leaf(p, &L_D4_IOTA[1]);
+    printed_leaf(p, &L_D4_IOTA[2]);
+    printed_leaf(p, &L_D4_IOTA[3]);
+    printed_leaf(p, &L_D4_IOTA[4]);
+    printed_leaf(p, &L_D4_IOTA[5]);
+    printed_leaf(p, &L_D4_IOTA[6]);
+    printed_leaf(p, &L_D4_IOTA[7]);
+    printed_leaf(p, &L_D4_IOTA[8]);
+    printed_leaf(p, &L_D4_IOTA[9]);
+    printed_leaf(p, &L_D4_IOTA[10]);
+    printed_leaf(p, &L_D4_IOTA[11]);
+}
 static L_D4_MR: [FieldDesc; 12usize] = [
     f("reserved0", 12, Bytes(16), Reserved, Medium),
     f("dst_element_count", 28, Uint(4), Normal, Medium),
@@ -2555,6 +2770,23 @@ fn print_d4_mr(
     leaf(o, arch, r, b, &L_D4_MR[9]);
     leaf(o, arch, r, b, &L_D4_MR[10]);
     leaf(o, arch, r, b, &L_D4_MR[11]);
+}
+
+fn read_d4_mr(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_D4_MR[0]);
+    printed_leaf(p, &L_D4_MR[1]);
+    printed_leaf(p, &L_D4_MR[2]);
+    printed_leaf(p, &L_D4_MR[3]);
+    printed_leaf(p, &L_D4_MR[4]);
+    printed_leaf(p, &L_D4_MR[5]);
+    printed_leaf(p, &L_D4_MR[6]);
+    printed_leaf(p, &L_D4_MR[7]);
+    printed_leaf(p, &L_D4_MR[8]);
+    printed_leaf(p, &L_D4_MR[9]);
+    printed_leaf(p, &L_D4_MR[10]);
+    printed_leaf(p, &L_D4_MR[11]);
 }
 static L_D4_RAND: [FieldDesc; 15usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
@@ -2597,6 +2829,26 @@ fn print_d4_rand(
     leaf(o, arch, r, b, &L_D4_RAND[12]);
     leaf(o, arch, r, b, &L_D4_RAND[13]);
     leaf(o, arch, r, b, &L_D4_RAND[14]);
+}
+
+fn read_d4_rand(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_D4_RAND[0]);
+    printed_leaf(p, &L_D4_RAND[1]);
+    printed_leaf(p, &L_D4_RAND[2]);
+    printed_leaf(p, &L_D4_RAND[3]);
+    printed_leaf(p, &L_D4_RAND[4]);
+    printed_leaf(p, &L_D4_RAND[5]);
+    printed_leaf(p, &L_D4_RAND[6]);
+    printed_leaf(p, &L_D4_RAND[7]);
+    printed_leaf(p, &L_D4_RAND[8]);
+    printed_leaf(p, &L_D4_RAND[9]);
+    printed_leaf(p, &L_D4_RAND[10]);
+    printed_leaf(p, &L_D4_RAND[11]);
+    printed_leaf(p, &L_D4_RAND[12]);
+    printed_leaf(p, &L_D4_RAND[13]);
+    printed_leaf(p, &L_D4_RAND[14]);
 }
 static L_DMA_COPY2D: [FieldDesc; 23usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Certain),
@@ -2655,6 +2907,33 @@ fn print_dma_copy2d(
     leaf(o, arch, r, b, &L_DMA_COPY2D[21]);
     leaf(o, arch, r, b, &L_DMA_COPY2D[22]);
 }
+
+fn read_dma_copy2d(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    printed_leaf(p, &L_DMA_COPY2D[0]);
+    printed_leaf(p, &L_DMA_COPY2D[1]);
+    printed_leaf(p, &L_DMA_COPY2D[2]);
+    printed_leaf(p, &L_DMA_COPY2D[3]);
+    printed_leaf(p, &L_DMA_COPY2D[4]);
+    printed_leaf(p, &L_DMA_COPY2D[5]);
+    printed_leaf(p, &L_DMA_COPY2D[6]);
+    printed_leaf(p, &L_DMA_COPY2D[7]);
+    printed_leaf(p, &L_DMA_COPY2D[8]);
+    printed_leaf(p, &L_DMA_COPY2D[9]);
+    printed_leaf(p, &L_DMA_COPY2D[10]);
+    printed_leaf(p, &L_DMA_COPY2D[11]);
+    printed_leaf(p, &L_DMA_COPY2D[12]);
+    printed_leaf(p, &L_DMA_COPY2D[13]);
+    printed_leaf(p, &L_DMA_COPY2D[14]);
+    printed_leaf(p, &L_DMA_COPY2D[15]);
+    printed_leaf(p, &L_DMA_COPY2D[16]);
+    printed_leaf(p, &L_DMA_COPY2D[17]);
+    printed_leaf(p, &L_DMA_COPY2D[18]);
+    printed_leaf(p, &L_DMA_COPY2D[19]);
+    printed_leaf(p, &L_DMA_COPY2D[20]);
+    printed_leaf(p, &L_DMA_COPY2D[21]);
+    printed_leaf(p, &L_DMA_COPY2D[22]);
+}
 static L_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("dma_configs", 12, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
     f("semaphore", 13, Uint(1), Normal, Certain),
@@ -2699,6 +2978,27 @@ fn print_dma_direct2d(
     leaf(o, arch, r, b, &L_DMA_DIRECT2D[14]);
     leaf(o, arch, r, b, &L_DMA_DIRECT2D[15]);
 }
+
+fn read_dma_direct2d(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_DMA_DIRECT2D[0]);
+    printed_leaf(p, &L_DMA_DIRECT2D[1]);
+    printed_leaf(p, &L_DMA_DIRECT2D[2]);
+    printed_leaf(p, &L_DMA_DIRECT2D[3]);
+    printed_leaf(p, &L_DMA_DIRECT2D[4]);
+    printed_leaf(p, &L_DMA_DIRECT2D[5]);
+    printed_leaf(p, &L_DMA_DIRECT2D[6]);
+    printed_leaf(p, &L_DMA_DIRECT2D[7]);
+    printed_leaf(p, &L_DMA_DIRECT2D[8]);
+    printed_leaf(p, &L_DMA_DIRECT2D[9]);
+    printed_leaf(p, &L_DMA_DIRECT2D[10]);
+    printed_leaf(p, &L_DMA_DIRECT2D[11]);
+    printed_leaf(p, &L_DMA_DIRECT2D[12]);
+    printed_leaf(p, &L_DMA_DIRECT2D[13]);
+    printed_leaf(p, &L_DMA_DIRECT2D[14]);
+    printed_leaf(p, &L_DMA_DIRECT2D[15]);
+}
 static L_DMA_DIRECT2D_XPOSE: [FieldDesc; 15usize] = [
     f("src_bound_reg", 12, Bits(&BITS_BOUND_CHECK_REG), Normal, Medium),
     f("dst_bound_reg", 13, Bits(&BITS_BOUND_CHECK_REG), Normal, Medium),
@@ -2740,6 +3040,26 @@ fn print_dma_direct2d_xpose(
     leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[12]);
     leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[13]);
     leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[14]);
+}
+
+fn read_dma_direct2d_xpose(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[0]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[1]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[2]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[3]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[4]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[5]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[6]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[7]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[8]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[9]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[10]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[11]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[12]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[13]);
+    printed_leaf(p, &L_DMA_DIRECT2D_XPOSE[14]);
 }
 static L_DMA_GATHER_XPOSE: [FieldDesc; 16usize] = [
     f("semaphore", 12, Uint(1), Normal, Medium),
@@ -2785,6 +3105,27 @@ fn print_dma_gather_xpose(
     leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[14]);
     leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[15]);
 }
+
+fn read_dma_gather_xpose(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[0]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[1]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[2]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[3]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[4]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[5]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[6]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[7]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[8]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[9]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[10]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[11]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[12]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[13]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[14]);
+    printed_leaf(p, &L_DMA_GATHER_XPOSE[15]);
+}
 static L_DMA_IMMEDIATE: [FieldDesc; 14usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Certain),
     f("header.inst_word_len", 1, Uint(1), Preamble, Certain),
@@ -2823,6 +3164,24 @@ fn print_dma_immediate(
     leaf(o, arch, r, b, &L_DMA_IMMEDIATE[11]);
     leaf(o, arch, r, b, &L_DMA_IMMEDIATE[12]);
     leaf(o, arch, r, b, &L_DMA_IMMEDIATE[13]);
+}
+
+fn read_dma_immediate(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    printed_leaf(p, &L_DMA_IMMEDIATE[0]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[1]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[2]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[3]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[4]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[5]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[6]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[7]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[8]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[9]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[10]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[11]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[12]);
+    printed_leaf(p, &L_DMA_IMMEDIATE[13]);
 }
 static L_DMA_INDIRECT1D: [FieldDesc; 21usize] = [
     f("semaphore", 12, Uint(1), Normal, Medium),
@@ -2878,6 +3237,32 @@ fn print_dma_indirect1d(
     leaf(o, arch, r, b, &L_DMA_INDIRECT1D[19]);
     leaf(o, arch, r, b, &L_DMA_INDIRECT1D[20]);
 }
+
+fn read_dma_indirect1d(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_DMA_INDIRECT1D[0]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[1]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[2]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[3]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[4]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[5]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[6]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[7]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[8]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[9]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[10]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[11]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[12]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[13]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[14]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[15]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[16]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[17]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[18]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[19]);
+    printed_leaf(p, &L_DMA_INDIRECT1D[20]);
+}
 static L_EXTENDED: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_extended(
@@ -2889,6 +3274,12 @@ fn print_extended(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED[0]);
+}
+
+fn read_extended(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED[0]);
 }
 static L_EXTENDED_COPY: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
@@ -2904,6 +3295,12 @@ fn print_extended_copy(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_COPY[0]);
 }
+
+fn read_extended_copy(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_COPY[0]);
+}
 static L_EXTENDED_CPTCD: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -2918,6 +3315,12 @@ fn print_extended_cptcd(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_CPTCD[0]);
 }
+
+fn read_extended_cptcd(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_CPTCD[0]);
+}
 static L_EXTENDED_ENOP: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -2931,6 +3334,12 @@ fn print_extended_enop(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_ENOP[0]);
+}
+
+fn read_extended_enop(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_ENOP[0]);
 }
 static L_EXTENDED_RDMA_DESC_GEN: [FieldDesc; 14usize] = [
     f("extended_opcode", 12, Enum(&ENUM_EXAMPLE_EXTENDED_OPCODES1), Normal, Inferred),
@@ -2972,6 +3381,25 @@ fn print_extended_rdma_desc_gen(
     leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[12]);
     leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[13]);
 }
+
+fn read_extended_rdma_desc_gen(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[0]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[1]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[2]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[3]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[4]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[5]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[6]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[7]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[8]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[9]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[10]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[11]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[12]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_GEN[13]);
+}
 static L_EXTENDED_RDMA_DESC_START: [FieldDesc; 4usize] = [
     f("extended_opcode", 12, Enum(&ENUM_EXAMPLE_EXTENDED_OPCODES1), Normal, Inferred),
     f("completion_info", 13, Bits(&BITS_EXT_COMPLETION_INFO), Normal, Inferred),
@@ -2992,6 +3420,15 @@ fn print_extended_rdma_desc_start(
     leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[2]);
     leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[3]);
 }
+
+fn read_extended_rdma_desc_start(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_START[0]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_START[1]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_START[2]);
+    printed_leaf(p, &L_EXTENDED_RDMA_DESC_START[3]);
+}
 static L_EXTENDED_RGS: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3005,6 +3442,12 @@ fn print_extended_rgs(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_RGS[0]);
+}
+
+fn read_extended_rgs(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_RGS[0]);
 }
 static L_EXTENDED_RSS: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
@@ -3020,6 +3463,12 @@ fn print_extended_rss(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_RSS[0]);
 }
+
+fn read_extended_rss(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_RSS[0]);
+}
 static L_EXTENDED_SB2SB: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3033,6 +3482,12 @@ fn print_extended_sb2sb(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_SB2SB[0]);
+}
+
+fn read_extended_sb2sb(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_SB2SB[0]);
 }
 static L_EXTENDED_TTA: [FieldDesc; 16usize] = [
     f("extended_opcode", 12, Enum(&ENUM_EXAMPLE_EXTENDED_OPCODES1), Normal, Medium),
@@ -3078,6 +3533,27 @@ fn print_extended_tta(
     leaf(o, arch, r, b, &L_EXTENDED_TTA[14]);
     leaf(o, arch, r, b, &L_EXTENDED_TTA[15]);
 }
+
+fn read_extended_tta(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_EXTENDED_TTA[0]);
+    printed_leaf(p, &L_EXTENDED_TTA[1]);
+    printed_leaf(p, &L_EXTENDED_TTA[2]);
+    printed_leaf(p, &L_EXTENDED_TTA[3]);
+    printed_leaf(p, &L_EXTENDED_TTA[4]);
+    printed_leaf(p, &L_EXTENDED_TTA[5]);
+    printed_leaf(p, &L_EXTENDED_TTA[6]);
+    printed_leaf(p, &L_EXTENDED_TTA[7]);
+    printed_leaf(p, &L_EXTENDED_TTA[8]);
+    printed_leaf(p, &L_EXTENDED_TTA[9]);
+    printed_leaf(p, &L_EXTENDED_TTA[10]);
+    printed_leaf(p, &L_EXTENDED_TTA[11]);
+    printed_leaf(p, &L_EXTENDED_TTA[12]);
+    printed_leaf(p, &L_EXTENDED_TTA[13]);
+    printed_leaf(p, &L_EXTENDED_TTA[14]);
+    printed_leaf(p, &L_EXTENDED_TTA[15]);
+}
 static L_MEM2D: [FieldDesc; 6usize] = [
     f("dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
     f("src_datasrc", 13, Enum(&ENUM_DATA_SRC), Normal, Medium),
@@ -3101,6 +3577,17 @@ fn print_mem2d(
     leaf(o, arch, r, b, &L_MEM2D[3]);
     leaf(o, arch, r, b, &L_MEM2D[4]);
     leaf(o, arch, r, b, &L_MEM2D[5]);
+}
+
+fn read_mem2d(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_MEM2D[0]);
+    printed_leaf(p, &L_MEM2D[1]);
+    printed_leaf(p, &L_MEM2D[2]);
+    printed_leaf(p, &L_MEM2D[3]);
+    printed_leaf(p, &L_MEM2D[4]);
+    printed_leaf(p, &L_MEM2D[5]);
 }
 static L_MODIFY_POOL_CONFIG: [FieldDesc; 7usize] = [
     f("modify_op", 12, Enum(&ENUM_MODIFY_POOL_OP), Normal, Medium),
@@ -3128,6 +3615,18 @@ fn print_modify_pool_config(
     leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[5]);
     leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[6]);
 }
+
+fn read_modify_pool_config(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[0]);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[1]);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[2]);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[3]);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[4]);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[5]);
+    printed_leaf(p, &L_MODIFY_POOL_CONFIG[6]);
+}
 static L_PSEUDO_CORE_BARRIER: [FieldDesc; 3usize] = [
     f("id", 12, Uint(4), Normal, Medium),
     f("semaphore", 16, Uint(4), Normal, Medium),
@@ -3146,6 +3645,14 @@ fn print_pseudo_core_barrier(
     leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[1]);
     leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[2]);
 }
+
+fn read_pseudo_core_barrier(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_CORE_BARRIER[0]);
+    printed_leaf(p, &L_PSEUDO_CORE_BARRIER[1]);
+    printed_leaf(p, &L_PSEUDO_CORE_BARRIER[2]);
+}
 static L_PSEUDO_DMABARRIER: [FieldDesc; 2usize] = [
     f("barrier_metadata", 12, Uint(4), Normal, Medium),
     f("reserved0", 16, Bytes(48), Reserved, Medium),
@@ -3161,6 +3668,13 @@ fn print_pseudo_dmabarrier(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_DMABARRIER[0]);
     leaf(o, arch, r, b, &L_PSEUDO_DMABARRIER[1]);
+}
+
+fn read_pseudo_dmabarrier(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_DMABARRIER[0]);
+    printed_leaf(p, &L_PSEUDO_DMABARRIER[1]);
 }
 static L_PSEUDO_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("dma_configs", 12, Bits(&BITS_DMA_CONFIGS), Normal, Medium),
@@ -3206,6 +3720,27 @@ fn print_pseudo_dma_direct2d(
     leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[14]);
     leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[15]);
 }
+
+fn read_pseudo_dma_direct2d(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[0]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[1]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[2]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[3]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[4]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[5]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[6]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[7]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[8]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[9]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[10]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[11]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[12]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[13]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[14]);
+    printed_leaf(p, &L_PSEUDO_DMA_DIRECT2D[15]);
+}
 static L_PSEUDO_DMA_EXT: [FieldDesc; 14usize] = [
     f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("flags", 1, Bits(&BITS_DMA_INDIRECT_FLAGS), Normal, Medium),
@@ -3245,6 +3780,24 @@ fn print_pseudo_dma_ext(
     leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[12]);
     leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[13]);
 }
+
+fn read_pseudo_dma_ext(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[0]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[1]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[2]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[3]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[4]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[5]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[6]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[7]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[8]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[9]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[10]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[11]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[12]);
+    printed_leaf(p, &L_PSEUDO_DMA_EXT[13]);
+}
 static L_PSEUDO_DMA_MEMCPY_FULL_IND: [FieldDesc; 10usize] = [
     f("indirect_start_offset", 12, Bytes(4), Reserved, Medium),
     f("indirect_step_elems", 16, Bytes(8), Reserved, Medium),
@@ -3276,6 +3829,21 @@ fn print_pseudo_dma_memcpy_full_ind(
     leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
     leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
     leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
+}
+
+fn read_pseudo_dma_memcpy_full_ind(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[0]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[1]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[2]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[3]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[4]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[5]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[6]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
+    printed_leaf(p, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
 }
 static L_PSEUDO_EMBEDDING_UPDATE: [FieldDesc; 20usize] = [
     f("embed_data_dtype", 12, Enum(&ENUM_DTYPE), Normal, Inferred),
@@ -3329,6 +3897,31 @@ fn print_pseudo_embedding_update(
     leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[18]);
     leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[19]);
 }
+
+fn read_pseudo_embedding_update(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[0]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[1]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[2]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[3]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[4]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[5]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[6]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[7]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[8]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[9]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[10]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[11]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[12]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[13]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[14]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[15]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[16]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[17]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[18]);
+    printed_leaf(p, &L_PSEUDO_EMBEDDING_UPDATE[19]);
+}
 static L_PSEUDO_EXIT_EXECUTION: [FieldDesc; 2usize] = [
     f("pseudo_opcode", 12, Enum(&ENUM_PSEUDO_OPCODE), Normal, Certain),
     f("payload", 13, Bytes(51), Reserved, Certain),
@@ -3344,6 +3937,13 @@ fn print_pseudo_exit_execution(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[0]);
     leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[1]);
+}
+
+fn read_pseudo_exit_execution(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_EXIT_EXECUTION[0]);
+    printed_leaf(p, &L_PSEUDO_EXIT_EXECUTION[1]);
 }
 static L_PSEUDO_FUNCTION_BEGIN: [FieldDesc; 5usize] = [
     f("function_name", 12, Str(36), Normal, Certain),
@@ -3367,6 +3967,16 @@ fn print_pseudo_function_begin(
     leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[3]);
     leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[4]);
 }
+
+fn read_pseudo_function_begin(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_BEGIN[0]);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_BEGIN[1]);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_BEGIN[2]);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_BEGIN[3]);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_BEGIN[4]);
+}
 static L_PSEUDO_FUNCTION_CALL: [FieldDesc; 3usize] = [
     f("function_name", 12, Str(36), Normal, Certain),
     f("args_table_var_id", 48, Uint(4), Normal, Certain),
@@ -3385,6 +3995,14 @@ fn print_pseudo_function_call(
     leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[1]);
     leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[2]);
 }
+
+fn read_pseudo_function_call(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_CALL[0]);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_CALL[1]);
+    printed_leaf(p, &L_PSEUDO_FUNCTION_CALL[2]);
+}
 static L_PSEUDO_JPEG_DECODE: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3398,6 +4016,12 @@ fn print_pseudo_jpeg_decode(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_JPEG_DECODE[0]);
+}
+
+fn read_pseudo_jpeg_decode(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_JPEG_DECODE[0]);
 }
 static L_PSEUDO_LIBRARY_RELOAD_INDEX: [FieldDesc; 2usize] = [
     f("pseudo_opcode", 12, Enum(&ENUM_PSEUDO_OPCODE), Normal, Certain),
@@ -3415,6 +4039,13 @@ fn print_pseudo_library_reload_index(
     leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[0]);
     leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
 }
+
+fn read_pseudo_library_reload_index(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_LIBRARY_RELOAD_INDEX[0]);
+    printed_leaf(p, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
+}
 static L_PSEUDO_LOAD_ACT_FUNC_SET: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3428,6 +4059,12 @@ fn print_pseudo_load_act_func_set(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
+}
+
+fn read_pseudo_load_act_func_set(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
 }
 static L_PSEUDO_MEM2D: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
@@ -3443,6 +4080,12 @@ fn print_pseudo_mem2d(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_MEM2D[0]);
 }
+
+fn read_pseudo_mem2d(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_MEM2D[0]);
+}
 static L_PSEUDO_RANGE_CHECK: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3456,6 +4099,12 @@ fn print_pseudo_range_check(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_RANGE_CHECK[0]);
+}
+
+fn read_pseudo_range_check(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_RANGE_CHECK[0]);
 }
 static L_PSEUDO_SET_RNG_SEED: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
@@ -3471,6 +4120,12 @@ fn print_pseudo_set_rng_seed(
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_SET_RNG_SEED[0]);
 }
+
+fn read_pseudo_set_rng_seed(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_SET_RNG_SEED[0]);
+}
 static L_PSEUDO_SYNC_BARRIER: [FieldDesc; 1usize] = [
     f("reserved0", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3484,6 +4139,12 @@ fn print_pseudo_sync_barrier(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_SYNC_BARRIER[0]);
+}
+
+fn read_pseudo_sync_barrier(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_PSEUDO_SYNC_BARRIER[0]);
 }
 static L_S1S2D2_AM: [FieldDesc; 19usize] = [
     f("unknown0", 12, Bytes(12), Reserved, Medium),
@@ -3535,6 +4196,30 @@ fn print_s1s2d2_am(
     leaf(o, arch, r, b, &L_S1S2D2_AM[17]);
     leaf(o, arch, r, b, &L_S1S2D2_AM[18]);
 }
+
+fn read_s1s2d2_am(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S1S2D2_AM[0]);
+    printed_leaf(p, &L_S1S2D2_AM[1]);
+    printed_leaf(p, &L_S1S2D2_AM[2]);
+    printed_leaf(p, &L_S1S2D2_AM[3]);
+    printed_leaf(p, &L_S1S2D2_AM[4]);
+    printed_leaf(p, &L_S1S2D2_AM[5]);
+    printed_leaf(p, &L_S1S2D2_AM[6]);
+    printed_leaf(p, &L_S1S2D2_AM[7]);
+    printed_leaf(p, &L_S1S2D2_AM[8]);
+    printed_leaf(p, &L_S1S2D2_AM[9]);
+    printed_leaf(p, &L_S1S2D2_AM[10]);
+    printed_leaf(p, &L_S1S2D2_AM[11]);
+    printed_leaf(p, &L_S1S2D2_AM[12]);
+    printed_leaf(p, &L_S1S2D2_AM[13]);
+    printed_leaf(p, &L_S1S2D2_AM[14]);
+    printed_leaf(p, &L_S1S2D2_AM[15]);
+    printed_leaf(p, &L_S1S2D2_AM[16]);
+    printed_leaf(p, &L_S1S2D2_AM[17]);
+    printed_leaf(p, &L_S1S2D2_AM[18]);
+}
 static L_S1_RAND: [FieldDesc; 10usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
     f("num_active_channels", 13, Uint(1), Normal, Medium),
@@ -3566,6 +4251,21 @@ fn print_s1_rand(
     leaf(o, arch, r, b, &L_S1_RAND[7]);
     leaf(o, arch, r, b, &L_S1_RAND[8]);
     leaf(o, arch, r, b, &L_S1_RAND[9]);
+}
+
+fn read_s1_rand(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S1_RAND[0]);
+    printed_leaf(p, &L_S1_RAND[1]);
+    printed_leaf(p, &L_S1_RAND[2]);
+    printed_leaf(p, &L_S1_RAND[3]);
+    printed_leaf(p, &L_S1_RAND[4]);
+    printed_leaf(p, &L_S1_RAND[5]);
+    printed_leaf(p, &L_S1_RAND[6]);
+    printed_leaf(p, &L_S1_RAND[7]);
+    printed_leaf(p, &L_S1_RAND[8]);
+    printed_leaf(p, &L_S1_RAND[9]);
 }
 static L_S2D2D2_SC: [FieldDesc; 20usize] = [
     f("in_dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -3619,6 +4319,31 @@ fn print_s2d2d2_sc(
     leaf(o, arch, r, b, &L_S2D2D2_SC[18]);
     leaf(o, arch, r, b, &L_S2D2D2_SC[19]);
 }
+
+fn read_s2d2d2_sc(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2D2_SC[0]);
+    printed_leaf(p, &L_S2D2D2_SC[1]);
+    printed_leaf(p, &L_S2D2D2_SC[2]);
+    printed_leaf(p, &L_S2D2D2_SC[3]);
+    printed_leaf(p, &L_S2D2D2_SC[4]);
+    printed_leaf(p, &L_S2D2D2_SC[5]);
+    printed_leaf(p, &L_S2D2D2_SC[6]);
+    printed_leaf(p, &L_S2D2D2_SC[7]);
+    printed_leaf(p, &L_S2D2D2_SC[8]);
+    printed_leaf(p, &L_S2D2D2_SC[9]);
+    printed_leaf(p, &L_S2D2D2_SC[10]);
+    printed_leaf(p, &L_S2D2D2_SC[11]);
+    printed_leaf(p, &L_S2D2D2_SC[12]);
+    printed_leaf(p, &L_S2D2D2_SC[13]);
+    printed_leaf(p, &L_S2D2D2_SC[14]);
+    printed_leaf(p, &L_S2D2D2_SC[15]);
+    printed_leaf(p, &L_S2D2D2_SC[16]);
+    printed_leaf(p, &L_S2D2D2_SC[17]);
+    printed_leaf(p, &L_S2D2D2_SC[18]);
+    printed_leaf(p, &L_S2D2D2_SC[19]);
+}
 static L_S2D2D2_TS_WIDE: [FieldDesc; 11usize] = [
     f("in_imm_dtype", 12, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("out0_out1_dtype", 13, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -3652,6 +4377,22 @@ fn print_s2d2d2_ts_wide(
     leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[8]);
     leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[9]);
     leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[10]);
+}
+
+fn read_s2d2d2_ts_wide(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[0]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[1]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[2]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[3]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[4]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[5]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[6]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[7]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[8]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[9]);
+    printed_leaf(p, &L_S2D2D2_TS_WIDE[10]);
 }
 static L_S2D2_AC: [FieldDesc; 19usize] = [
     f("src_mem_pattern", 12, Union(&UNION_MEM_PATTERN2D), Normal, Medium),
@@ -3703,6 +4444,30 @@ fn print_s2d2_ac(
     leaf(o, arch, r, b, &L_S2D2_AC[17]);
     leaf(o, arch, r, b, &L_S2D2_AC[18]);
 }
+
+fn read_s2d2_ac(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2_AC[0]);
+    printed_leaf(p, &L_S2D2_AC[1]);
+    printed_leaf(p, &L_S2D2_AC[2]);
+    printed_leaf(p, &L_S2D2_AC[3]);
+    printed_leaf(p, &L_S2D2_AC[4]);
+    printed_leaf(p, &L_S2D2_AC[5]);
+    printed_leaf(p, &L_S2D2_AC[6]);
+    printed_leaf(p, &L_S2D2_AC[7]);
+    printed_leaf(p, &L_S2D2_AC[8]);
+    printed_leaf(p, &L_S2D2_AC[9]);
+    printed_leaf(p, &L_S2D2_AC[10]);
+    printed_leaf(p, &L_S2D2_AC[11]);
+    printed_leaf(p, &L_S2D2_AC[12]);
+    printed_leaf(p, &L_S2D2_AC[13]);
+    printed_leaf(p, &L_S2D2_AC[14]);
+    printed_leaf(p, &L_S2D2_AC[15]);
+    printed_leaf(p, &L_S2D2_AC[16]);
+    printed_leaf(p, &L_S2D2_AC[17]);
+    printed_leaf(p, &L_S2D2_AC[18]);
+}
 static L_S2D2_ADDR: [FieldDesc; 17usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 2), Normal, Medium),
@@ -3749,6 +4514,28 @@ fn print_s2d2_addr(
     leaf(o, arch, r, b, &L_S2D2_ADDR[15]);
     leaf(o, arch, r, b, &L_S2D2_ADDR[16]);
 }
+
+fn read_s2d2_addr(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2_ADDR[0]);
+    printed_leaf(p, &L_S2D2_ADDR[1]);
+    printed_leaf(p, &L_S2D2_ADDR[2]);
+    printed_leaf(p, &L_S2D2_ADDR[3]);
+    printed_leaf(p, &L_S2D2_ADDR[4]);
+    printed_leaf(p, &L_S2D2_ADDR[5]);
+    printed_leaf(p, &L_S2D2_ADDR[6]);
+    printed_leaf(p, &L_S2D2_ADDR[7]);
+    printed_leaf(p, &L_S2D2_ADDR[8]);
+    printed_leaf(p, &L_S2D2_ADDR[9]);
+    printed_leaf(p, &L_S2D2_ADDR[10]);
+    printed_leaf(p, &L_S2D2_ADDR[11]);
+    printed_leaf(p, &L_S2D2_ADDR[12]);
+    printed_leaf(p, &L_S2D2_ADDR[13]);
+    printed_leaf(p, &L_S2D2_ADDR[14]);
+    printed_leaf(p, &L_S2D2_ADDR[15]);
+    printed_leaf(p, &L_S2D2_ADDR[16]);
+}
 static L_S2D2_JPEG: [FieldDesc; 1usize] = [
     f("payload", 12, Bytes(52), Reserved, Medium),
 ];
@@ -3762,6 +4549,12 @@ fn print_s2d2_jpeg(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_S2D2_JPEG[0]);
+}
+
+fn read_s2d2_jpeg(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2_JPEG[0]);
 }
 static L_S2D2_RS: [FieldDesc; 19usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
@@ -3813,6 +4606,30 @@ fn print_s2d2_rs(
     leaf(o, arch, r, b, &L_S2D2_RS[17]);
     leaf(o, arch, r, b, &L_S2D2_RS[18]);
 }
+
+fn read_s2d2_rs(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2_RS[0]);
+    printed_leaf(p, &L_S2D2_RS[1]);
+    printed_leaf(p, &L_S2D2_RS[2]);
+    printed_leaf(p, &L_S2D2_RS[3]);
+    printed_leaf(p, &L_S2D2_RS[4]);
+    printed_leaf(p, &L_S2D2_RS[5]);
+    printed_leaf(p, &L_S2D2_RS[6]);
+    printed_leaf(p, &L_S2D2_RS[7]);
+    printed_leaf(p, &L_S2D2_RS[8]);
+    printed_leaf(p, &L_S2D2_RS[9]);
+    printed_leaf(p, &L_S2D2_RS[10]);
+    printed_leaf(p, &L_S2D2_RS[11]);
+    printed_leaf(p, &L_S2D2_RS[12]);
+    printed_leaf(p, &L_S2D2_RS[13]);
+    printed_leaf(p, &L_S2D2_RS[14]);
+    printed_leaf(p, &L_S2D2_RS[15]);
+    printed_leaf(p, &L_S2D2_RS[16]);
+    printed_leaf(p, &L_S2D2_RS[17]);
+    printed_leaf(p, &L_S2D2_RS[18]);
+}
 static L_S2D2_TR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_s2d2_tr(
@@ -3824,6 +4641,12 @@ fn print_s2d2_tr(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_S2D2_TR[0]);
+}
+
+fn read_s2d2_tr(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2_TR[0]);
 }
 static L_S2D2_TS_AS: [FieldDesc; 14usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
@@ -3865,6 +4688,25 @@ fn print_s2d2_ts_as(
     leaf(o, arch, r, b, &L_S2D2_TS_AS[12]);
     leaf(o, arch, r, b, &L_S2D2_TS_AS[13]);
 }
+
+fn read_s2d2_ts_as(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2D2_TS_AS[0]);
+    printed_leaf(p, &L_S2D2_TS_AS[1]);
+    printed_leaf(p, &L_S2D2_TS_AS[2]);
+    printed_leaf(p, &L_S2D2_TS_AS[3]);
+    printed_leaf(p, &L_S2D2_TS_AS[4]);
+    printed_leaf(p, &L_S2D2_TS_AS[5]);
+    printed_leaf(p, &L_S2D2_TS_AS[6]);
+    printed_leaf(p, &L_S2D2_TS_AS[7]);
+    printed_leaf(p, &L_S2D2_TS_AS[8]);
+    printed_leaf(p, &L_S2D2_TS_AS[9]);
+    printed_leaf(p, &L_S2D2_TS_AS[10]);
+    printed_leaf(p, &L_S2D2_TS_AS[11]);
+    printed_leaf(p, &L_S2D2_TS_AS[12]);
+    printed_leaf(p, &L_S2D2_TS_AS[13]);
+}
 static L_S2S1D2_PE_SEED: [FieldDesc; 14usize] = [
     f("src_seed_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_seed_mem_pattern.step_elem", 16, Array(&Int(2), 2), Normal, Medium),
@@ -3905,6 +4747,25 @@ fn print_s2s1d2_pe_seed(
     leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[12]);
     leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[13]);
 }
+
+fn read_s2s1d2_pe_seed(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[0]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[1]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[2]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[3]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[4]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[5]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[6]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[7]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[8]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[9]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[10]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[11]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[12]);
+    printed_leaf(p, &L_S2S1D2_PE_SEED[13]);
+}
 static L_S2S2D2D2_TT: [FieldDesc; 8usize] = [
     f("in0_in1_dtype", 12, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("out0_out1_dtype", 13, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -3932,6 +4793,19 @@ fn print_s2s2d2d2_tt(
     leaf(o, arch, r, b, &L_S2S2D2D2_TT[5]);
     leaf(o, arch, r, b, &L_S2S2D2D2_TT[6]);
     leaf(o, arch, r, b, &L_S2S2D2D2_TT[7]);
+}
+
+fn read_s2s2d2d2_tt(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2S2D2D2_TT[0]);
+    printed_leaf(p, &L_S2S2D2D2_TT[1]);
+    printed_leaf(p, &L_S2S2D2D2_TT[2]);
+    printed_leaf(p, &L_S2S2D2D2_TT[3]);
+    printed_leaf(p, &L_S2S2D2D2_TT[4]);
+    printed_leaf(p, &L_S2S2D2D2_TT[5]);
+    printed_leaf(p, &L_S2S2D2D2_TT[6]);
+    printed_leaf(p, &L_S2S2D2D2_TT[7]);
 }
 static L_S2S2D2_STT: [FieldDesc; 20usize] = [
     f("src0_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -3985,6 +4859,31 @@ fn print_s2s2d2_stt(
     leaf(o, arch, r, b, &L_S2S2D2_STT[18]);
     leaf(o, arch, r, b, &L_S2S2D2_STT[19]);
 }
+
+fn read_s2s2d2_stt(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2S2D2_STT[0]);
+    printed_leaf(p, &L_S2S2D2_STT[1]);
+    printed_leaf(p, &L_S2S2D2_STT[2]);
+    printed_leaf(p, &L_S2S2D2_STT[3]);
+    printed_leaf(p, &L_S2S2D2_STT[4]);
+    printed_leaf(p, &L_S2S2D2_STT[5]);
+    printed_leaf(p, &L_S2S2D2_STT[6]);
+    printed_leaf(p, &L_S2S2D2_STT[7]);
+    printed_leaf(p, &L_S2S2D2_STT[8]);
+    printed_leaf(p, &L_S2S2D2_STT[9]);
+    printed_leaf(p, &L_S2S2D2_STT[10]);
+    printed_leaf(p, &L_S2S2D2_STT[11]);
+    printed_leaf(p, &L_S2S2D2_STT[12]);
+    printed_leaf(p, &L_S2S2D2_STT[13]);
+    printed_leaf(p, &L_S2S2D2_STT[14]);
+    printed_leaf(p, &L_S2S2D2_STT[15]);
+    printed_leaf(p, &L_S2S2D2_STT[16]);
+    printed_leaf(p, &L_S2S2D2_STT[17]);
+    printed_leaf(p, &L_S2S2D2_STT[18]);
+    printed_leaf(p, &L_S2S2D2_STT[19]);
+}
 static L_S2_BN: [FieldDesc; 12usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -4020,6 +4919,23 @@ fn print_s2_bn(
     leaf(o, arch, r, b, &L_S2_BN[9]);
     leaf(o, arch, r, b, &L_S2_BN[10]);
     leaf(o, arch, r, b, &L_S2_BN[11]);
+}
+
+fn read_s2_bn(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2_BN[0]);
+    printed_leaf(p, &L_S2_BN[1]);
+    printed_leaf(p, &L_S2_BN[2]);
+    printed_leaf(p, &L_S2_BN[3]);
+    printed_leaf(p, &L_S2_BN[4]);
+    printed_leaf(p, &L_S2_BN[5]);
+    printed_leaf(p, &L_S2_BN[6]);
+    printed_leaf(p, &L_S2_BN[7]);
+    printed_leaf(p, &L_S2_BN[8]);
+    printed_leaf(p, &L_S2_BN[9]);
+    printed_leaf(p, &L_S2_BN[10]);
+    printed_leaf(p, &L_S2_BN[11]);
 }
 static L_S2_BNPL2: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -4060,6 +4976,25 @@ fn print_s2_bnpl2(
     leaf(o, arch, r, b, &L_S2_BNPL2[11]);
     leaf(o, arch, r, b, &L_S2_BNPL2[12]);
     leaf(o, arch, r, b, &L_S2_BNPL2[13]);
+}
+
+fn read_s2_bnpl2(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S2_BNPL2[0]);
+    printed_leaf(p, &L_S2_BNPL2[1]);
+    printed_leaf(p, &L_S2_BNPL2[2]);
+    printed_leaf(p, &L_S2_BNPL2[3]);
+    printed_leaf(p, &L_S2_BNPL2[4]);
+    printed_leaf(p, &L_S2_BNPL2[5]);
+    printed_leaf(p, &L_S2_BNPL2[6]);
+    printed_leaf(p, &L_S2_BNPL2[7]);
+    printed_leaf(p, &L_S2_BNPL2[8]);
+    printed_leaf(p, &L_S2_BNPL2[9]);
+    printed_leaf(p, &L_S2_BNPL2[10]);
+    printed_leaf(p, &L_S2_BNPL2[11]);
+    printed_leaf(p, &L_S2_BNPL2[12]);
+    printed_leaf(p, &L_S2_BNPL2[13]);
 }
 static L_S2_CONVLUT_CAYMAN: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
@@ -4137,6 +5072,45 @@ fn print_s2_convlut(
         }
     }
 }
+
+fn read_s2_convlut(p: &mut Printed<'_>, arch: Arch) {
+    match arch {
+        Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[0]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[1]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[2]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[3]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[4]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[5]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[6]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[7]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[8]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[9]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[10]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[11]);
+            printed_leaf(p, &L_S2_CONVLUT_MAVERICK[12]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[0]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[1]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[2]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[3]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[4]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[5]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[6]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[7]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[8]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[9]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[10]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[11]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[12]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[13]);
+            printed_leaf(p, &L_S2_CONVLUT_CAYMAN[14]);
+        }
+    }
+}
 static L_S3D3_AC: [FieldDesc; 17usize] = [
     f("imm_src", 12, Enum(&ENUM_IMM_SRC), Normal, Medium),
     f("scale_src", 13, Enum(&ENUM_IMM_SRC), Normal, Medium),
@@ -4183,6 +5157,28 @@ fn print_s3d3_ac(
     leaf(o, arch, r, b, &L_S3D3_AC[15]);
     leaf(o, arch, r, b, &L_S3D3_AC[16]);
 }
+
+fn read_s3d3_ac(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_AC[0]);
+    printed_leaf(p, &L_S3D3_AC[1]);
+    printed_leaf(p, &L_S3D3_AC[2]);
+    printed_leaf(p, &L_S3D3_AC[3]);
+    printed_leaf(p, &L_S3D3_AC[4]);
+    printed_leaf(p, &L_S3D3_AC[5]);
+    printed_leaf(p, &L_S3D3_AC[6]);
+    printed_leaf(p, &L_S3D3_AC[7]);
+    printed_leaf(p, &L_S3D3_AC[8]);
+    printed_leaf(p, &L_S3D3_AC[9]);
+    printed_leaf(p, &L_S3D3_AC[10]);
+    printed_leaf(p, &L_S3D3_AC[11]);
+    printed_leaf(p, &L_S3D3_AC[12]);
+    printed_leaf(p, &L_S3D3_AC[13]);
+    printed_leaf(p, &L_S3D3_AC[14]);
+    printed_leaf(p, &L_S3D3_AC[15]);
+    printed_leaf(p, &L_S3D3_AC[16]);
+}
 static L_S3D3_AQ: [FieldDesc; 14usize] = [
     f("quant_scale_value", 12, F32, Normal, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -4223,6 +5219,25 @@ fn print_s3d3_aq(
     leaf(o, arch, r, b, &L_S3D3_AQ[12]);
     leaf(o, arch, r, b, &L_S3D3_AQ[13]);
 }
+
+fn read_s3d3_aq(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_AQ[0]);
+    printed_leaf(p, &L_S3D3_AQ[1]);
+    printed_leaf(p, &L_S3D3_AQ[2]);
+    printed_leaf(p, &L_S3D3_AQ[3]);
+    printed_leaf(p, &L_S3D3_AQ[4]);
+    printed_leaf(p, &L_S3D3_AQ[5]);
+    printed_leaf(p, &L_S3D3_AQ[6]);
+    printed_leaf(p, &L_S3D3_AQ[7]);
+    printed_leaf(p, &L_S3D3_AQ[8]);
+    printed_leaf(p, &L_S3D3_AQ[9]);
+    printed_leaf(p, &L_S3D3_AQ[10]);
+    printed_leaf(p, &L_S3D3_AQ[11]);
+    printed_leaf(p, &L_S3D3_AQ[12]);
+    printed_leaf(p, &L_S3D3_AQ[13]);
+}
 static L_S3D3_COLLECTIVE: [FieldDesc; 12usize] = [
     f("in_dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
     f("out_dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -4258,6 +5273,23 @@ fn print_s3d3_collective(
     leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[9]);
     leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[10]);
     leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[11]);
+}
+
+fn read_s3d3_collective(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[0]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[1]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[2]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[3]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[4]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[5]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[6]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[7]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[8]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[9]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[10]);
+    printed_leaf(p, &L_S3D3_COLLECTIVE[11]);
 }
 static L_S3D3_CP_PRED_SCALAR: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
@@ -4301,6 +5333,26 @@ fn print_s3d3_cp_pred_scalar(
     leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[13]);
     leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[14]);
 }
+
+fn read_s3d3_cp_pred_scalar(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[0]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[1]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[2]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[3]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[4]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[5]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[6]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[7]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[8]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[9]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[10]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[11]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[12]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[13]);
+    printed_leaf(p, &L_S3D3_CP_PRED_SCALAR[14]);
+}
 static L_S3D3_DROPOUT: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -4342,6 +5394,26 @@ fn print_s3d3_dropout(
     leaf(o, arch, r, b, &L_S3D3_DROPOUT[12]);
     leaf(o, arch, r, b, &L_S3D3_DROPOUT[13]);
     leaf(o, arch, r, b, &L_S3D3_DROPOUT[14]);
+}
+
+fn read_s3d3_dropout(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_DROPOUT[0]);
+    printed_leaf(p, &L_S3D3_DROPOUT[1]);
+    printed_leaf(p, &L_S3D3_DROPOUT[2]);
+    printed_leaf(p, &L_S3D3_DROPOUT[3]);
+    printed_leaf(p, &L_S3D3_DROPOUT[4]);
+    printed_leaf(p, &L_S3D3_DROPOUT[5]);
+    printed_leaf(p, &L_S3D3_DROPOUT[6]);
+    printed_leaf(p, &L_S3D3_DROPOUT[7]);
+    printed_leaf(p, &L_S3D3_DROPOUT[8]);
+    printed_leaf(p, &L_S3D3_DROPOUT[9]);
+    printed_leaf(p, &L_S3D3_DROPOUT[10]);
+    printed_leaf(p, &L_S3D3_DROPOUT[11]);
+    printed_leaf(p, &L_S3D3_DROPOUT[12]);
+    printed_leaf(p, &L_S3D3_DROPOUT[13]);
+    printed_leaf(p, &L_S3D3_DROPOUT[14]);
 }
 static L_S3D3_MM_SUNDA: [FieldDesc; 20usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
@@ -4535,6 +5607,95 @@ fn print_s3d3_mm(
         }
     }
 }
+
+fn read_s3d3_mm(p: &mut Printed<'_>, arch: Arch) {
+    match arch {
+        Arch::Cayman => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[0]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[1]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[2]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[3]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[4]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[5]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[6]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[7]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[8]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[9]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[10]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[11]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[12]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[13]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[14]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[15]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[16]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[17]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[18]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[19]);
+            printed_leaf(p, &L_S3D3_MM_CAYMAN[20]);
+        }
+        Arch::Mariana => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[0]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[1]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[2]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[3]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[4]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[5]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[6]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[7]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[8]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[9]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[10]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[11]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[12]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[13]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[14]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[15]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[16]);
+            printed_leaf(p, &L_S3D3_MM_MARIANA[17]);
+        }
+        Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[0]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[1]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[2]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[3]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[4]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[5]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[6]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[7]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[8]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[9]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[10]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[11]);
+            printed_leaf(p, &L_S3D3_MM_MAVERICK[12]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[0]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[1]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[2]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[3]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[4]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[5]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[6]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[7]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[8]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[9]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[10]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[11]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[12]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[13]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[14]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[15]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[16]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[17]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[18]);
+            printed_leaf(p, &L_S3D3_MM_SUNDA[19]);
+        }
+    }
+}
 static L_S3D3_NONZERO_WITH_COUNT: [FieldDesc; 15usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
     f("in_dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -4576,6 +5737,26 @@ fn print_s3d3_nonzero_with_count(
     leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[12]);
     leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[13]);
     leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[14]);
+}
+
+fn read_s3d3_nonzero_with_count(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[0]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[1]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[2]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[3]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[4]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[5]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[6]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[7]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[8]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[9]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[10]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[11]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[12]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[13]);
+    printed_leaf(p, &L_S3D3_NONZERO_WITH_COUNT[14]);
 }
 static L_S3D3_SC: [FieldDesc; 16usize] = [
     f("in_dtype", 12, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -4621,6 +5802,27 @@ fn print_s3d3_sc(
     leaf(o, arch, r, b, &L_S3D3_SC[14]);
     leaf(o, arch, r, b, &L_S3D3_SC[15]);
 }
+
+fn read_s3d3_sc(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_SC[0]);
+    printed_leaf(p, &L_S3D3_SC[1]);
+    printed_leaf(p, &L_S3D3_SC[2]);
+    printed_leaf(p, &L_S3D3_SC[3]);
+    printed_leaf(p, &L_S3D3_SC[4]);
+    printed_leaf(p, &L_S3D3_SC[5]);
+    printed_leaf(p, &L_S3D3_SC[6]);
+    printed_leaf(p, &L_S3D3_SC[7]);
+    printed_leaf(p, &L_S3D3_SC[8]);
+    printed_leaf(p, &L_S3D3_SC[9]);
+    printed_leaf(p, &L_S3D3_SC[10]);
+    printed_leaf(p, &L_S3D3_SC[11]);
+    printed_leaf(p, &L_S3D3_SC[12]);
+    printed_leaf(p, &L_S3D3_SC[13]);
+    printed_leaf(p, &L_S3D3_SC[14]);
+    printed_leaf(p, &L_S3D3_SC[15]);
+}
 static L_S3D3_SEQ_BOUNDS: [FieldDesc; 11usize] = [
     f("num_active_channels", 12, Uint(1), Normal, Medium),
     f("reserved0", 13, Bytes(1), Reserved, Medium),
@@ -4654,6 +5856,22 @@ fn print_s3d3_seq_bounds(
     leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[8]);
     leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[9]);
     leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[10]);
+}
+
+fn read_s3d3_seq_bounds(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[0]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[1]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[2]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[3]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[4]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[5]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[6]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[7]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[8]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[9]);
+    printed_leaf(p, &L_S3D3_SEQ_BOUNDS[10]);
 }
 static L_S3D3_TENS_DEQUANT_CAYMAN: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -4720,6 +5938,41 @@ fn print_s3d3_tens_dequant(
             leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
             leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
             leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
+        }
+    }
+}
+
+fn read_s3d3_tens_dequant(p: &mut Printed<'_>, arch: Arch) {
+    match arch {
+        Arch::Mariana | Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[0]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[1]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[2]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[3]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[4]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[5]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[6]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[7]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[8]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_MARIANA[9]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[0]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[1]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[2]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[3]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[4]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[5]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[6]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[7]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[8]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[9]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[10]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
+            printed_leaf(p, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
         }
     }
 }
@@ -4807,6 +6060,49 @@ fn print_s3d3_ts(
         }
     }
 }
+
+fn read_s3d3_ts(p: &mut Printed<'_>, arch: Arch) {
+    match arch {
+        Arch::Mariana | Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[0]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[1]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[2]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[3]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[4]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[5]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[6]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[7]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[8]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[9]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[10]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[11]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[12]);
+            printed_leaf(p, &L_S3D3_TS_MARIANA[13]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[0]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[1]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[2]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[3]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[4]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[5]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[6]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[7]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[8]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[9]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[10]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[11]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[12]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[13]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[14]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[15]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[16]);
+            printed_leaf(p, &L_S3D3_TS_SUNDA[17]);
+        }
+    }
+}
 static L_S3D3_TS_SELECT: [FieldDesc; 16usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src0_mem_pattern.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -4851,6 +6147,27 @@ fn print_s3d3_ts_select(
     leaf(o, arch, r, b, &L_S3D3_TS_SELECT[14]);
     leaf(o, arch, r, b, &L_S3D3_TS_SELECT[15]);
 }
+
+fn read_s3d3_ts_select(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3D3_TS_SELECT[0]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[1]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[2]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[3]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[4]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[5]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[6]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[7]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[8]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[9]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[10]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[11]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[12]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[13]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[14]);
+    printed_leaf(p, &L_S3D3_TS_SELECT[15]);
+}
 static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern", 16, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
@@ -4888,6 +6205,24 @@ fn print_s3dmx1_quant(
     leaf(o, arch, r, b, &L_S3DMX1_QUANT[10]);
     leaf(o, arch, r, b, &L_S3DMX1_QUANT[11]);
     leaf(o, arch, r, b, &L_S3DMX1_QUANT[12]);
+}
+
+fn read_s3dmx1_quant(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3DMX1_QUANT[0]);
+    printed_leaf(p, &L_S3DMX1_QUANT[1]);
+    printed_leaf(p, &L_S3DMX1_QUANT[2]);
+    printed_leaf(p, &L_S3DMX1_QUANT[3]);
+    printed_leaf(p, &L_S3DMX1_QUANT[4]);
+    printed_leaf(p, &L_S3DMX1_QUANT[5]);
+    printed_leaf(p, &L_S3DMX1_QUANT[6]);
+    printed_leaf(p, &L_S3DMX1_QUANT[7]);
+    printed_leaf(p, &L_S3DMX1_QUANT[8]);
+    printed_leaf(p, &L_S3DMX1_QUANT[9]);
+    printed_leaf(p, &L_S3DMX1_QUANT[10]);
+    printed_leaf(p, &L_S3DMX1_QUANT[11]);
+    printed_leaf(p, &L_S3DMX1_QUANT[12]);
 }
 static L_S3S3D1_BN: [FieldDesc; 15usize] = [
     f("imm0", 12, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
@@ -4931,6 +6266,26 @@ fn print_s3s3d1_bn(
     leaf(o, arch, r, b, &L_S3S3D1_BN[13]);
     leaf(o, arch, r, b, &L_S3S3D1_BN[14]);
 }
+
+fn read_s3s3d1_bn(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3S3D1_BN[0]);
+    printed_leaf(p, &L_S3S3D1_BN[1]);
+    printed_leaf(p, &L_S3S3D1_BN[2]);
+    printed_leaf(p, &L_S3S3D1_BN[3]);
+    printed_leaf(p, &L_S3S3D1_BN[4]);
+    printed_leaf(p, &L_S3S3D1_BN[5]);
+    printed_leaf(p, &L_S3S3D1_BN[6]);
+    printed_leaf(p, &L_S3S3D1_BN[7]);
+    printed_leaf(p, &L_S3S3D1_BN[8]);
+    printed_leaf(p, &L_S3S3D1_BN[9]);
+    printed_leaf(p, &L_S3S3D1_BN[10]);
+    printed_leaf(p, &L_S3S3D1_BN[11]);
+    printed_leaf(p, &L_S3S3D1_BN[12]);
+    printed_leaf(p, &L_S3S3D1_BN[13]);
+    printed_leaf(p, &L_S3S3D1_BN[14]);
+}
 static L_S3S3D1_BN2: [FieldDesc; 4usize] = [
     f("unknown0", 12, Bytes(49), Reserved, Medium),
     f("immediate_out_dtype", 61, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -4950,6 +6305,15 @@ fn print_s3s3d1_bn2(
     leaf(o, arch, r, b, &L_S3S3D1_BN2[1]);
     leaf(o, arch, r, b, &L_S3S3D1_BN2[2]);
     leaf(o, arch, r, b, &L_S3S3D1_BN2[3]);
+}
+
+fn read_s3s3d1_bn2(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3S3D1_BN2[0]);
+    printed_leaf(p, &L_S3S3D1_BN2[1]);
+    printed_leaf(p, &L_S3S3D1_BN2[2]);
+    printed_leaf(p, &L_S3S3D1_BN2[3]);
 }
 static L_S3S3D3_TT: [FieldDesc; 13usize] = [
     f("in0_in1_dtype", 12, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
@@ -4989,6 +6353,24 @@ fn print_s3s3d3_tt(
     leaf(o, arch, r, b, &L_S3S3D3_TT[11]);
     leaf(o, arch, r, b, &L_S3S3D3_TT[12]);
 }
+
+fn read_s3s3d3_tt(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3S3D3_TT[0]);
+    printed_leaf(p, &L_S3S3D3_TT[1]);
+    printed_leaf(p, &L_S3S3D3_TT[2]);
+    printed_leaf(p, &L_S3S3D3_TT[3]);
+    printed_leaf(p, &L_S3S3D3_TT[4]);
+    printed_leaf(p, &L_S3S3D3_TT[5]);
+    printed_leaf(p, &L_S3S3D3_TT[6]);
+    printed_leaf(p, &L_S3S3D3_TT[7]);
+    printed_leaf(p, &L_S3S3D3_TT[8]);
+    printed_leaf(p, &L_S3S3D3_TT[9]);
+    printed_leaf(p, &L_S3S3D3_TT[10]);
+    printed_leaf(p, &L_S3S3D3_TT[11]);
+    printed_leaf(p, &L_S3S3D3_TT[12]);
+}
 static L_S3_LT: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_s3_lt(
@@ -5000,6 +6382,12 @@ fn print_s3_lt(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_S3_LT[0]);
+}
+
+fn read_s3_lt(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S3_LT[0]);
 }
 static L_S3_LW_SUNDA: [FieldDesc; 6usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
@@ -5113,6 +6501,64 @@ fn print_s3_lw(
         }
     }
 }
+
+fn read_s3_lw(p: &mut Printed<'_>, arch: Arch) {
+    match arch {
+        Arch::Cayman => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3_LW_CAYMAN[0]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[1]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[2]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[3]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[4]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[5]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[6]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[7]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[8]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[9]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[10]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[11]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[12]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[13]);
+            printed_leaf(p, &L_S3_LW_CAYMAN[14]);
+        }
+        Arch::Mariana => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3_LW_MARIANA[0]);
+            printed_leaf(p, &L_S3_LW_MARIANA[1]);
+            printed_leaf(p, &L_S3_LW_MARIANA[2]);
+            printed_leaf(p, &L_S3_LW_MARIANA[3]);
+            printed_leaf(p, &L_S3_LW_MARIANA[4]);
+            printed_leaf(p, &L_S3_LW_MARIANA[5]);
+            printed_leaf(p, &L_S3_LW_MARIANA[6]);
+            printed_leaf(p, &L_S3_LW_MARIANA[7]);
+            printed_leaf(p, &L_S3_LW_MARIANA[8]);
+        }
+        Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3_LW_MAVERICK[0]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[1]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[2]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[3]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[4]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[5]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[6]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[7]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[8]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[9]);
+            printed_leaf(p, &L_S3_LW_MAVERICK[10]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3_LW_SUNDA[0]);
+            printed_leaf(p, &L_S3_LW_SUNDA[1]);
+            printed_leaf(p, &L_S3_LW_SUNDA[2]);
+            printed_leaf(p, &L_S3_LW_SUNDA[3]);
+            printed_leaf(p, &L_S3_LW_SUNDA[4]);
+            printed_leaf(p, &L_S3_LW_SUNDA[5]);
+        }
+    }
+}
 static L_S4D2_BN: [FieldDesc; 13usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -5150,6 +6596,24 @@ fn print_s4d2_bn(
     leaf(o, arch, r, b, &L_S4D2_BN[10]);
     leaf(o, arch, r, b, &L_S4D2_BN[11]);
     leaf(o, arch, r, b, &L_S4D2_BN[12]);
+}
+
+fn read_s4d2_bn(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D2_BN[0]);
+    printed_leaf(p, &L_S4D2_BN[1]);
+    printed_leaf(p, &L_S4D2_BN[2]);
+    printed_leaf(p, &L_S4D2_BN[3]);
+    printed_leaf(p, &L_S4D2_BN[4]);
+    printed_leaf(p, &L_S4D2_BN[5]);
+    printed_leaf(p, &L_S4D2_BN[6]);
+    printed_leaf(p, &L_S4D2_BN[7]);
+    printed_leaf(p, &L_S4D2_BN[8]);
+    printed_leaf(p, &L_S4D2_BN[9]);
+    printed_leaf(p, &L_S4D2_BN[10]);
+    printed_leaf(p, &L_S4D2_BN[11]);
+    printed_leaf(p, &L_S4D2_BN[12]);
 }
 static L_S4D3_MM: [FieldDesc; 19usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -5207,6 +6671,30 @@ fn print_s4d3_mm(
     leaf(o, arch, r, b, &L_S4D3_MM[17]);
     leaf(o, arch, r, b, &L_S4D3_MM[18]);
 }
+
+fn read_s4d3_mm(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D3_MM[0]);
+    printed_leaf(p, &L_S4D3_MM[1]);
+    printed_leaf(p, &L_S4D3_MM[2]);
+    printed_leaf(p, &L_S4D3_MM[3]);
+    printed_leaf(p, &L_S4D3_MM[4]);
+    printed_leaf(p, &L_S4D3_MM[5]);
+    printed_leaf(p, &L_S4D3_MM[6]);
+    printed_leaf(p, &L_S4D3_MM[7]);
+    printed_leaf(p, &L_S4D3_MM[8]);
+    printed_leaf(p, &L_S4D3_MM[9]);
+    printed_leaf(p, &L_S4D3_MM[10]);
+    printed_leaf(p, &L_S4D3_MM[11]);
+    printed_leaf(p, &L_S4D3_MM[12]);
+    printed_leaf(p, &L_S4D3_MM[13]);
+    printed_leaf(p, &L_S4D3_MM[14]);
+    printed_leaf(p, &L_S4D3_MM[15]);
+    printed_leaf(p, &L_S4D3_MM[16]);
+    printed_leaf(p, &L_S4D3_MM[17]);
+    printed_leaf(p, &L_S4D3_MM[18]);
+}
 static L_S4D4_CR: [FieldDesc; 13usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -5244,6 +6732,24 @@ fn print_s4d4_cr(
     leaf(o, arch, r, b, &L_S4D4_CR[10]);
     leaf(o, arch, r, b, &L_S4D4_CR[11]);
     leaf(o, arch, r, b, &L_S4D4_CR[12]);
+}
+
+fn read_s4d4_cr(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D4_CR[0]);
+    printed_leaf(p, &L_S4D4_CR[1]);
+    printed_leaf(p, &L_S4D4_CR[2]);
+    printed_leaf(p, &L_S4D4_CR[3]);
+    printed_leaf(p, &L_S4D4_CR[4]);
+    printed_leaf(p, &L_S4D4_CR[5]);
+    printed_leaf(p, &L_S4D4_CR[6]);
+    printed_leaf(p, &L_S4D4_CR[7]);
+    printed_leaf(p, &L_S4D4_CR[8]);
+    printed_leaf(p, &L_S4D4_CR[9]);
+    printed_leaf(p, &L_S4D4_CR[10]);
+    printed_leaf(p, &L_S4D4_CR[11]);
+    printed_leaf(p, &L_S4D4_CR[12]);
 }
 static L_S4D4_GT: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -5285,6 +6791,25 @@ fn print_s4d4_gt(
     leaf(o, arch, r, b, &L_S4D4_GT[12]);
     leaf(o, arch, r, b, &L_S4D4_GT[13]);
 }
+
+fn read_s4d4_gt(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D4_GT[0]);
+    printed_leaf(p, &L_S4D4_GT[1]);
+    printed_leaf(p, &L_S4D4_GT[2]);
+    printed_leaf(p, &L_S4D4_GT[3]);
+    printed_leaf(p, &L_S4D4_GT[4]);
+    printed_leaf(p, &L_S4D4_GT[5]);
+    printed_leaf(p, &L_S4D4_GT[6]);
+    printed_leaf(p, &L_S4D4_GT[7]);
+    printed_leaf(p, &L_S4D4_GT[8]);
+    printed_leaf(p, &L_S4D4_GT[9]);
+    printed_leaf(p, &L_S4D4_GT[10]);
+    printed_leaf(p, &L_S4D4_GT[11]);
+    printed_leaf(p, &L_S4D4_GT[12]);
+    printed_leaf(p, &L_S4D4_GT[13]);
+}
 static L_S4D4_IC: [FieldDesc; 11usize] = [
     f("src_mem_pattern", 12, Union(&UNION_MEM_PATTERN4D), Normal, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -5319,6 +6844,22 @@ fn print_s4d4_ic(
     leaf(o, arch, r, b, &L_S4D4_IC[9]);
     leaf(o, arch, r, b, &L_S4D4_IC[10]);
 }
+
+fn read_s4d4_ic(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D4_IC[0]);
+    printed_leaf(p, &L_S4D4_IC[1]);
+    printed_leaf(p, &L_S4D4_IC[2]);
+    printed_leaf(p, &L_S4D4_IC[3]);
+    printed_leaf(p, &L_S4D4_IC[4]);
+    printed_leaf(p, &L_S4D4_IC[5]);
+    printed_leaf(p, &L_S4D4_IC[6]);
+    printed_leaf(p, &L_S4D4_IC[7]);
+    printed_leaf(p, &L_S4D4_IC[8]);
+    printed_leaf(p, &L_S4D4_IC[9]);
+    printed_leaf(p, &L_S4D4_IC[10]);
+}
 static L_S4D4_MR: [FieldDesc; 11usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -5352,6 +6893,22 @@ fn print_s4d4_mr(
     leaf(o, arch, r, b, &L_S4D4_MR[8]);
     leaf(o, arch, r, b, &L_S4D4_MR[9]);
     leaf(o, arch, r, b, &L_S4D4_MR[10]);
+}
+
+fn read_s4d4_mr(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D4_MR[0]);
+    printed_leaf(p, &L_S4D4_MR[1]);
+    printed_leaf(p, &L_S4D4_MR[2]);
+    printed_leaf(p, &L_S4D4_MR[3]);
+    printed_leaf(p, &L_S4D4_MR[4]);
+    printed_leaf(p, &L_S4D4_MR[5]);
+    printed_leaf(p, &L_S4D4_MR[6]);
+    printed_leaf(p, &L_S4D4_MR[7]);
+    printed_leaf(p, &L_S4D4_MR[8]);
+    printed_leaf(p, &L_S4D4_MR[9]);
+    printed_leaf(p, &L_S4D4_MR[10]);
 }
 static L_S4D4_PL: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -5392,6 +6949,25 @@ fn print_s4d4_pl(
     leaf(o, arch, r, b, &L_S4D4_PL[11]);
     leaf(o, arch, r, b, &L_S4D4_PL[12]);
     leaf(o, arch, r, b, &L_S4D4_PL[13]);
+}
+
+fn read_s4d4_pl(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D4_PL[0]);
+    printed_leaf(p, &L_S4D4_PL[1]);
+    printed_leaf(p, &L_S4D4_PL[2]);
+    printed_leaf(p, &L_S4D4_PL[3]);
+    printed_leaf(p, &L_S4D4_PL[4]);
+    printed_leaf(p, &L_S4D4_PL[5]);
+    printed_leaf(p, &L_S4D4_PL[6]);
+    printed_leaf(p, &L_S4D4_PL[7]);
+    printed_leaf(p, &L_S4D4_PL[8]);
+    printed_leaf(p, &L_S4D4_PL[9]);
+    printed_leaf(p, &L_S4D4_PL[10]);
+    printed_leaf(p, &L_S4D4_PL[11]);
+    printed_leaf(p, &L_S4D4_PL[12]);
+    printed_leaf(p, &L_S4D4_PL[13]);
 }
 static L_S4D4_TR_SUNDA: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
@@ -5461,6 +7037,41 @@ fn print_s4d4_tr(
         }
     }
 }
+
+fn read_s4d4_tr(p: &mut Printed<'_>, arch: Arch) {
+    match arch {
+        Arch::Mariana | Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[0]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[1]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[2]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[3]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[4]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[5]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[6]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[7]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[8]);
+            printed_leaf(p, &L_S4D4_TR_MARIANA[9]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[0]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[1]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[2]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[3]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[4]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[5]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[6]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[7]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[8]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[9]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[10]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[11]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[12]);
+            printed_leaf(p, &L_S4D4_TR_SUNDA[13]);
+        }
+    }
+}
 static L_S4D4_TSM: [FieldDesc; 14usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -5501,6 +7112,25 @@ fn print_s4d4_tsm(
     leaf(o, arch, r, b, &L_S4D4_TSM[12]);
     leaf(o, arch, r, b, &L_S4D4_TSM[13]);
 }
+
+fn read_s4d4_tsm(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4D4_TSM[0]);
+    printed_leaf(p, &L_S4D4_TSM[1]);
+    printed_leaf(p, &L_S4D4_TSM[2]);
+    printed_leaf(p, &L_S4D4_TSM[3]);
+    printed_leaf(p, &L_S4D4_TSM[4]);
+    printed_leaf(p, &L_S4D4_TSM[5]);
+    printed_leaf(p, &L_S4D4_TSM[6]);
+    printed_leaf(p, &L_S4D4_TSM[7]);
+    printed_leaf(p, &L_S4D4_TSM[8]);
+    printed_leaf(p, &L_S4D4_TSM[9]);
+    printed_leaf(p, &L_S4D4_TSM[10]);
+    printed_leaf(p, &L_S4D4_TSM[11]);
+    printed_leaf(p, &L_S4D4_TSM[12]);
+    printed_leaf(p, &L_S4D4_TSM[13]);
+}
 static L_S4_PB: [FieldDesc; 10usize] = [
     f("src_mem_pattern.start_addr", 12, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
@@ -5533,6 +7163,21 @@ fn print_s4_pb(
     leaf(o, arch, r, b, &L_S4_PB[8]);
     leaf(o, arch, r, b, &L_S4_PB[9]);
 }
+
+fn read_s4_pb(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4_PB[0]);
+    printed_leaf(p, &L_S4_PB[1]);
+    printed_leaf(p, &L_S4_PB[2]);
+    printed_leaf(p, &L_S4_PB[3]);
+    printed_leaf(p, &L_S4_PB[4]);
+    printed_leaf(p, &L_S4_PB[5]);
+    printed_leaf(p, &L_S4_PB[6]);
+    printed_leaf(p, &L_S4_PB[7]);
+    printed_leaf(p, &L_S4_PB[8]);
+    printed_leaf(p, &L_S4_PB[9]);
+}
 static L_S4_RL: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_s4_rl(
@@ -5544,6 +7189,12 @@ fn print_s4_rl(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_S4_RL[0]);
+}
+
+fn read_s4_rl(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_S4_RL[0]);
 }
 static L_SMX1D3_MM: [FieldDesc; 19usize] = [
     f("unknown0", 12, Bytes(4), Reserved, Medium),
@@ -5601,6 +7252,30 @@ fn print_smx1d3_mm(
     leaf(o, arch, r, b, &L_SMX1D3_MM[17]);
     leaf(o, arch, r, b, &L_SMX1D3_MM[18]);
 }
+
+fn read_smx1d3_mm(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_SMX1D3_MM[0]);
+    printed_leaf(p, &L_SMX1D3_MM[1]);
+    printed_leaf(p, &L_SMX1D3_MM[2]);
+    printed_leaf(p, &L_SMX1D3_MM[3]);
+    printed_leaf(p, &L_SMX1D3_MM[4]);
+    printed_leaf(p, &L_SMX1D3_MM[5]);
+    printed_leaf(p, &L_SMX1D3_MM[6]);
+    printed_leaf(p, &L_SMX1D3_MM[7]);
+    printed_leaf(p, &L_SMX1D3_MM[8]);
+    printed_leaf(p, &L_SMX1D3_MM[9]);
+    printed_leaf(p, &L_SMX1D3_MM[10]);
+    printed_leaf(p, &L_SMX1D3_MM[11]);
+    printed_leaf(p, &L_SMX1D3_MM[12]);
+    printed_leaf(p, &L_SMX1D3_MM[13]);
+    printed_leaf(p, &L_SMX1D3_MM[14]);
+    printed_leaf(p, &L_SMX1D3_MM[15]);
+    printed_leaf(p, &L_SMX1D3_MM[16]);
+    printed_leaf(p, &L_SMX1D3_MM[17]);
+    printed_leaf(p, &L_SMX1D3_MM[18]);
+}
 static L_SMX1_LW: [FieldDesc; 15usize] = [
     f("unknown0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern.data", 16, Bits(&BITS_ADDR4), Normal, Medium),
@@ -5643,6 +7318,26 @@ fn print_smx1_lw(
     leaf(o, arch, r, b, &L_SMX1_LW[13]);
     leaf(o, arch, r, b, &L_SMX1_LW[14]);
 }
+
+fn read_smx1_lw(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    read_preamble(p);
+    printed_leaf(p, &L_SMX1_LW[0]);
+    printed_leaf(p, &L_SMX1_LW[1]);
+    printed_leaf(p, &L_SMX1_LW[2]);
+    printed_leaf(p, &L_SMX1_LW[3]);
+    printed_leaf(p, &L_SMX1_LW[4]);
+    printed_leaf(p, &L_SMX1_LW[5]);
+    printed_leaf(p, &L_SMX1_LW[6]);
+    printed_leaf(p, &L_SMX1_LW[7]);
+    printed_leaf(p, &L_SMX1_LW[8]);
+    printed_leaf(p, &L_SMX1_LW[9]);
+    printed_leaf(p, &L_SMX1_LW[10]);
+    printed_leaf(p, &L_SMX1_LW[11]);
+    printed_leaf(p, &L_SMX1_LW[12]);
+    printed_leaf(p, &L_SMX1_LW[13]);
+    printed_leaf(p, &L_SMX1_LW[14]);
+}
 static L_TRIGGER_COLLECTIVE2_EXT: [FieldDesc; 2usize] = [
     f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
     f("payload", 1, Bytes(63), Reserved, Medium),
@@ -5657,6 +7352,12 @@ fn print_trigger_collective2_ext(
     let _ = arch;
     leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[0]);
     leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[1]);
+}
+
+fn read_trigger_collective2_ext(p: &mut Printed<'_>, arch: Arch) {
+    let _ = arch;
+    printed_leaf(p, &L_TRIGGER_COLLECTIVE2_EXT[0]);
+    printed_leaf(p, &L_TRIGGER_COLLECTIVE2_EXT[1]);
 }
 
 /// Every arm's text form, indexed by `ArmKind as usize` (the order of `ArmKind::ALL`).
@@ -7147,6 +8848,115 @@ pub(crate) static PRINTERS: [Printer; 102usize] = [
     print_trigger_collective2_ext,
 ];
 
+/// Every arm's reader, indexed by `ArmKind as usize`: a line as its printer
+/// writes it, one `printed_leaf` call per row of the layout (the printer's
+/// rows, on the same generation), so that the row's constants fold into the
+/// code.
+pub(crate) static READERS: [Reader; 102usize] = [
+    read_ctrl_al,
+    read_ctrl_br,
+    read_ctrl_cci,
+    read_ctrl_er,
+    read_ctrl_es,
+    read_ctrl_im,
+    read_ctrl_ms,
+    read_ctrl_mv,
+    read_ctrl_no,
+    read_ctrl_poll_sem,
+    read_ctrl_rs,
+    read_ctrl_test_es,
+    read_ctrl_wr,
+    read_custom_op_header,
+    read_custom_op_payload,
+    read_d1_rd,
+    read_d3_rand,
+    read_d4_iota,
+    read_d4_mr,
+    read_d4_rand,
+    read_dma_copy2d,
+    read_dma_direct2d,
+    read_dma_direct2d_xpose,
+    read_dma_gather_xpose,
+    read_dma_immediate,
+    read_dma_indirect1d,
+    read_extended,
+    read_extended_copy,
+    read_extended_cptcd,
+    read_extended_enop,
+    read_extended_rdma_desc_gen,
+    read_extended_rdma_desc_start,
+    read_extended_rgs,
+    read_extended_rss,
+    read_extended_sb2sb,
+    read_extended_tta,
+    read_mem2d,
+    read_modify_pool_config,
+    read_pseudo_core_barrier,
+    read_pseudo_dmabarrier,
+    read_pseudo_dma_direct2d,
+    read_pseudo_dma_ext,
+    read_pseudo_dma_memcpy_full_ind,
+    read_pseudo_embedding_update,
+    read_pseudo_exit_execution,
+    read_pseudo_function_begin,
+    read_pseudo_function_call,
+    read_pseudo_jpeg_decode,
+    read_pseudo_library_reload_index,
+    read_pseudo_load_act_func_set,
+    read_pseudo_mem2d,
+    read_pseudo_range_check,
+    read_pseudo_set_rng_seed,
+    read_pseudo_sync_barrier,
+    read_s1s2d2_am,
+    read_s1_rand,
+    read_s2d2d2_sc,
+    read_s2d2d2_ts_wide,
+    read_s2d2_ac,
+    read_s2d2_addr,
+    read_s2d2_jpeg,
+    read_s2d2_rs,
+    read_s2d2_tr,
+    read_s2d2_ts_as,
+    read_s2s1d2_pe_seed,
+    read_s2s2d2d2_tt,
+    read_s2s2d2_stt,
+    read_s2_bn,
+    read_s2_bnpl2,
+    read_s2_convlut,
+    read_s3d3_ac,
+    read_s3d3_aq,
+    read_s3d3_collective,
+    read_s3d3_cp_pred_scalar,
+    read_s3d3_dropout,
+    read_s3d3_mm,
+    read_s3d3_nonzero_with_count,
+    read_s3d3_sc,
+    read_s3d3_seq_bounds,
+    read_s3d3_tens_dequant,
+    read_s3d3_ts,
+    read_s3d3_ts_select,
+    read_s3dmx1_quant,
+    read_s3s3d1_bn,
+    read_s3s3d1_bn2,
+    read_s3s3d3_tt,
+    read_s3_lt,
+    read_s3_lw,
+    read_s4d2_bn,
+    read_s4d3_mm,
+    read_s4d4_cr,
+    read_s4d4_gt,
+    read_s4d4_ic,
+    read_s4d4_mr,
+    read_s4d4_pl,
+    read_s4d4_tr,
+    read_s4d4_tsm,
+    read_s4_pb,
+    read_s4_rl,
+    read_smx1d3_mm,
+    read_smx1_lw,
+    read_trigger_collective2_ext,
+];
+
 /// The record's preamble, shared by the arms that inherit all of it.
 pub static PREAMBLE: [FieldDesc; 9usize] = [
     f("header.opcode", 0, Enum(&ENUM_OPCODE), Opcode, Certain),
@@ -7176,6 +8986,19 @@ fn print_preamble(
     leaf(o, arch, r, b, &PREAMBLE[6]);
     leaf(o, arch, r, b, &PREAMBLE[7]);
     leaf(o, arch, r, b, &PREAMBLE[8]);
+}
+
+/// The leaves of `PREAMBLE`, read as `print_preamble` writes them.
+fn read_preamble(p: &mut Printed<'_>) {
+    printed_leaf(p, &PREAMBLE[0]);
+    printed_leaf(p, &PREAMBLE[1]);
+    printed_leaf(p, &PREAMBLE[2]);
+    printed_leaf(p, &PREAMBLE[3]);
+    printed_leaf(p, &PREAMBLE[4]);
+    printed_leaf(p, &PREAMBLE[5]);
+    printed_leaf(p, &PREAMBLE[6]);
+    printed_leaf(p, &PREAMBLE[7]);
+    printed_leaf(p, &PREAMBLE[8]);
 }
 
 /// The text form of a record whose opcode the spec names but no arm reads: its
