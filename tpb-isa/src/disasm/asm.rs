@@ -1375,6 +1375,35 @@ mod tests {
         }
     }
 
+    /// A xorshift generator from `seed`.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// `rounds` records of each opcode value from `next`: all zero in round 0, then a
+    /// third of the bytes zero and the rest random, so that fields are shown and hidden.
+    fn sample_records(
+        rounds: usize,
+        next: &mut impl FnMut() -> u64,
+    ) -> impl Iterator<Item = [u8; RECORD_SIZE]> + '_ {
+        (0..=255u8).flat_map(move |op| (0..rounds).map(move |round| (op, round))).map(
+            move |(op, round)| {
+                let mut r = [0u8; RECORD_SIZE];
+                for b in r.iter_mut() {
+                    let v = next();
+                    *b = if v % 3 == 0 || round == 0 { 0 } else { v as u8 };
+                }
+                r[0] = op;
+                r
+            },
+        )
+    }
+
     /// The one-pass reader changes nothing: every printed line, and every line made
     /// from one by a few edits (bytes that matter to the reader put in, taken out or
     /// swapped), reads the same with it as without it: the same bytes, or the same
@@ -1382,50 +1411,38 @@ mod tests {
     #[test]
     fn the_one_pass_reader_reads_as_the_general_reader_does() {
         const BYTES: &[u8] = b"{}[],= \"\\-x0123456789abcdefgz_.AIMREGq";
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut edit = xorshift(0x1d1d_4f6c_f491_2545);
         let (mut lines, mut fast_ok) = (0, 0);
         for arch in Arch::ALL {
-            for op in 0..=255u8 {
-                for round in 0..4 {
-                    let mut r = [0u8; crate::generated::inst::RECORD_SIZE];
-                    for b in r.iter_mut() {
-                        let v = next();
-                        *b = if v % 3 == 0 || round == 0 { 0 } else { v as u8 };
-                    }
-                    r[0] = op;
-                    let mut text = String::new();
-                    crate::disasm::write_record(&mut text, arch, &r).unwrap();
-                    for edits in 0..8 {
-                        let mut t = text.clone().into_bytes();
-                        for _ in 0..edits {
-                            let at = (next() % (t.len() as u64 + 1)) as usize;
-                            let c = BYTES[(next() % BYTES.len() as u64) as usize];
-                            match next() % 4 {
-                                0 if at < t.len() => {
-                                    t.remove(at);
-                                }
-                                1 if at < t.len() => t[at] = c,
-                                2 if at + 1 < t.len() => t.swap(at, at + 1),
-                                _ => t.insert(at, c),
+            for r in sample_records(4, &mut next) {
+                let next = &mut edit;
+                let mut text = String::new();
+                crate::disasm::write_record(&mut text, arch, &r).unwrap();
+                for edits in 0..8 {
+                    let mut t = text.clone().into_bytes();
+                    for _ in 0..edits {
+                        let at = (next() % (t.len() as u64 + 1)) as usize;
+                        let c = BYTES[(next() % BYTES.len() as u64) as usize];
+                        match next() % 4 {
+                            0 if at < t.len() => {
+                                t.remove(at);
                             }
+                            1 if at < t.len() => t[at] = c,
+                            2 if at + 1 < t.len() => t.swap(at, at + 1),
+                            _ => t.insert(at, c),
                         }
-                        let line = String::from_utf8(t).unwrap();
-                        let fast = line_bytes(arch, &line, true);
-                        let general = line_bytes(arch, &line, false);
-                        let key = |r: &Result<_, super::Err1>| match r {
-                            Ok(b) => Ok(*b),
-                            Err(e) => Err((e.at, e.kind)),
-                        };
-                        assert_eq!(key(&fast), key(&general), "{arch:?}: {line}");
-                        lines += 1;
-                        fast_ok += usize::from(fast.is_ok());
                     }
+                    let line = String::from_utf8(t).unwrap();
+                    let fast = line_bytes(arch, &line, true);
+                    let general = line_bytes(arch, &line, false);
+                    let key = |r: &Result<_, super::Err1>| match r {
+                        Ok(b) => Ok(*b),
+                        Err(e) => Err((e.at, e.kind)),
+                    };
+                    assert_eq!(key(&fast), key(&general), "{arch:?}: {line}");
+                    lines += 1;
+                    fast_ok += usize::from(fast.is_ok());
                 }
             }
         }
@@ -1440,52 +1457,38 @@ mod tests {
     /// are shown and hidden).
     #[test]
     fn each_arms_reader_reads_every_line_its_printer_writes() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut read, mut quoted) = (0, 0);
         for arch in Arch::ALL {
-            for op in 0..=255u8 {
-                for round in 0..16 {
-                    let mut r = [0u8; RECORD_SIZE];
-                    for b in r.iter_mut() {
-                        let v = next();
-                        *b = if v % 3 == 0 || round == 0 { 0 } else { v as u8 };
+            for r in sample_records(16, &mut next) {
+                let Some(kind) = crate::generated::inst::dispatch(&r) else { continue };
+                let mut text = String::new();
+                crate::disasm::write_record(&mut text, arch, &r).unwrap();
+                let end = text.find(' ').unwrap_or(text.len());
+                let mut out = [0u8; RECORD_SIZE];
+                match desc::target(&text[..end]) {
+                    Some(Target::Binding(n)) => {
+                        let b = &BINDINGS[n as usize];
+                        out[DISCRIMINANT_OFFSET] = b.opcode;
+                        if let Some(sub) = b.sub {
+                            out[sub.offset] = sub.value;
+                        }
                     }
-                    r[0] = op;
-                    let Some(kind) = crate::generated::inst::dispatch(&r) else { continue };
-                    let mut text = String::new();
-                    crate::disasm::write_record(&mut text, arch, &r).unwrap();
-                    let end = text.find(' ').unwrap_or(text.len());
-                    let mut out = [0u8; RECORD_SIZE];
-                    match desc::target(&text[..end]) {
-                        Some(Target::Binding(n)) => {
-                            let b = &BINDINGS[n as usize];
-                            out[DISCRIMINANT_OFFSET] = b.opcode;
-                            if let Some(sub) = b.sub {
-                                out[sub.offset] = sub.value;
-                            }
-                        }
-                        Some(Target::Arm(_)) => {}
-                        t => panic!("{text}: {t:?}"),
+                    Some(Target::Arm(_)) => {}
+                    t => panic!("{text}: {t:?}"),
+                }
+                let want = line_bytes(arch, &text, false)
+                    .ok()
+                    .flatten()
+                    .expect("a printed line assembles");
+                match read_printed(kind, arch, &text, end, out) {
+                    Some(got) => {
+                        assert_eq!(got, want, "{text}");
+                        read += 1;
                     }
-                    let want = line_bytes(arch, &text, false)
-                        .ok()
-                        .flatten()
-                        .expect("a printed line assembles");
-                    match read_printed(kind, arch, &text, end, out) {
-                        Some(got) => {
-                            assert_eq!(got, want, "{text}");
-                            read += 1;
-                        }
-                        None => {
-                            assert!(text.contains('"'), "{text}");
-                            quoted += 1;
-                        }
+                    None => {
+                        assert!(text.contains('"'), "{text}");
+                        quoted += 1;
                     }
                 }
             }
