@@ -1037,8 +1037,6 @@ fn skip_listing_columns(b: &[u8], at: usize) -> usize {
     }
 }
 
-/// The record of `line`; `fast` reads values as the printer writes them in one pass
-/// where it can (off only to test that it changes nothing).
 /// A line read as the printer writes it, by an arm's generated reader (`READERS`):
 /// ` name=value` for each shown leaf, in table order, one space before each. A reader
 /// calls [`printed_leaf`] once per leaf of the layout, so that each leaf's name, offset
@@ -1102,6 +1100,9 @@ fn read_printed(
     (p.ok && p.i == s.len()).then_some(p.out)
 }
 
+/// The record of `line`; `fast` reads a line as the printer writes it through its arm's
+/// reader, and values in one pass, where it can (off only to test that it changes
+/// nothing).
 fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     let s = &line[..code_end(line.as_bytes())];
     let b = s.as_bytes();
