@@ -2,11 +2,12 @@
 //! every generation, read by its binding or as any arm, and a sink of bytes gets the
 //! same text. Text: any line either assembles or gives an error whose column lies on
 //! the line, and never panics; a line that assembles prints as text that assembles to
-//! the same bytes.
+//! the same bytes; `assemble`, which reads printed lines in place, gives what
+//! `assemble_line` gives of each line.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tpb_isa::disasm::{assemble_line, write_arm, write_record, write_record_bytes};
+use tpb_isa::disasm::{assemble, assemble_line, write_arm, write_record, write_record_bytes};
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 
 fuzz_target!(|data: &[u8]| {
@@ -45,5 +46,11 @@ fuzz_target!(|data: &[u8]| {
             Ok(None) => {}
             Err(e) => assert!(e.col >= 1 && e.col <= line.chars().count() + 1, "{e} on {line:?}"),
         }
+        let each: Vec<_> = line
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| assemble_line(arch, l, i + 1).transpose())
+            .collect();
+        assert_eq!(assemble(arch, line).collect::<Vec<_>>(), each, "{line:?}");
     }
 });
