@@ -628,8 +628,7 @@ impl Cx<'_> {
     }
 }
 
-/// A layout's calls, one per leaf: the shared preamble's (when it has it), then one
-/// per row of its table `ident` of `n` rows.
+/// A layout's calls, one per leaf, for its printer and for its reader.
 struct Calls {
     /// `leaf` calls, for the printer.
     print: TokenStream,
@@ -637,6 +636,8 @@ struct Calls {
     read: TokenStream,
 }
 
+/// A layout's calls: the shared preamble's (when it has it), then one per row of its
+/// table `ident` of `n` rows.
 fn leaf_calls(shared: bool, ident: &Ident, n: usize) -> Calls {
     let rows: Vec<_> = (0..n).map(|i| dec(i as u64)).collect();
     let print_preamble = shared.then(|| quote! { print_preamble(o, arch, r, b); });
