@@ -42,32 +42,45 @@ pub const MAX_NESTING: usize = 64;
 /// The offset of the first bracket that opens deeper than [`MAX_NESTING`], outside
 /// comments and strings.
 fn too_deep(text: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let (mut depth, mut i) = (0usize, 0usize);
-    while i < b.len() {
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = line_end(b, i);
-                continue;
+    let mut depth = 0usize;
+    for (at, c) in brackets(text) {
+        if matches!(c, b'(' | b'[' | b'{') {
+            depth += 1;
+            if depth > MAX_NESTING {
+                return Some(at);
             }
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some(i);
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+        } else {
+            depth = depth.saturating_sub(1);
         }
-        i += 1;
     }
     None
+}
+
+/// Each bracket of `text` (`( ) [ ] { }`) outside `//` comments and strings, with its
+/// offset: the nesting the grammar reads.
+fn brackets(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let b = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let at = i;
+            i += 1;
+            match b[at] {
+                b'/' if b.get(at + 1) == Some(&b'/') => i = line_end(b, at),
+                // A string ends at its closing quote or the line's end; `\\` escapes
+                // the byte after it.
+                b'"' => {
+                    while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                c @ (b'(' | b')' | b'[' | b']' | b'{' | b'}') => return Some((at, c)),
+                _ => {}
+            }
+        }
+        None
+    })
 }
 
 /// The offset of the next newline at or after `from`, or the end of `b`.
@@ -181,25 +194,10 @@ fn declaration_around(text: &str, pos: usize) -> (usize, usize, bool) {
 /// strings.
 fn unclosed_block(decl: &str) -> Option<usize> {
     let mut open = Vec::new();
-    let mut chars = decl.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in brackets(decl) {
         match c {
-            '/' if chars.peek().is_some_and(|&(_, n)| n == '/') => {
-                while chars.next_if(|&(_, n)| n != '\n').is_some() {}
-            }
-            '"' => {
-                while let Some((_, n)) = chars.next() {
-                    match n {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' | '\n' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '{' => open.push(i),
-            '}' => {
+            b'{' => open.push(i),
+            b'}' => {
                 open.pop();
             }
             _ => {}
