@@ -10,7 +10,7 @@ use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{OPAQUE, READERS};
 use crate::generated::geometry::Arch;
-use crate::generated::inst::{Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
+use crate::generated::inst::{Binding, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
 /// An error at byte `at` of the line (converted to a character column at the end).
 struct Err1 {
@@ -1087,6 +1087,16 @@ pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
     }
 }
 
+/// The bytes a binding's mnemonic implies: its opcode, and its sub-opcode.
+fn implied_bytes(binding: &Binding) -> [u8; RECORD_SIZE] {
+    let mut out = [0u8; RECORD_SIZE];
+    out[DISCRIMINANT_OFFSET] = binding.opcode;
+    if let Some(sub) = binding.sub {
+        out[sub.offset] = sub.value;
+    }
+    out
+}
+
 /// The record the reader of arm `kind` makes of `s` from byte `i`, the end of its
 /// mnemonic, into `out` (the bytes the mnemonic implies set), and where it stopped;
 /// `None` where it gives up.
@@ -1116,17 +1126,12 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     if m == 0 || listing || mnemonic == UNKNOWN {
         return None;
     }
-    let mut out = [0u8; RECORD_SIZE];
-    let kind = match desc::target(mnemonic)? {
+    let (kind, out) = match desc::target(mnemonic)? {
         Target::Binding(n) => {
             let binding = BINDINGS.get(n as usize)?;
-            out[DISCRIMINANT_OFFSET] = binding.opcode;
-            if let Some(sub) = binding.sub {
-                out[sub.offset] = sub.value;
-            }
-            binding.arm
+            (binding.arm, implied_bytes(binding))
         }
-        Target::Arm(kind) => kind,
+        Target::Arm(kind) => (kind, [0u8; RECORD_SIZE]),
         Target::Opaque(_) => return None,
     };
     let (out, end) = read_printed(kind, arch, text, m, out)?;
@@ -1172,10 +1177,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
             match desc::target(mnemonic).ok_or_else(unknown_mnemonic)? {
                 Target::Binding(n) => {
                     let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
-                    out[DISCRIMINANT_OFFSET] = binding.opcode;
-                    if let Some(sub) = binding.sub {
-                        out[sub.offset] = sub.value;
-                    }
+                    out = implied_bytes(binding);
                     (
                         Some(ArmText::of(binding.arm).layout(arch)),
                         binding.mnemonic,
@@ -1374,7 +1376,7 @@ mod tests {
     use crate::disasm::desc::Kind;
     use crate::disasm::desc::{self, Target};
     use crate::generated::geometry::Arch;
-    use crate::generated::inst::{BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
+    use crate::generated::inst::{BINDINGS, RECORD_SIZE};
     use std::string::String;
 
     /// Numbers and byte fields read through the digit table as `char::to_digit` reads
@@ -1597,18 +1599,11 @@ mod tests {
                 let mut text = String::new();
                 crate::disasm::write_record(&mut text, arch, &r).unwrap();
                 let end = text.find(' ').unwrap_or(text.len());
-                let mut out = [0u8; RECORD_SIZE];
-                match desc::target(&text[..end]) {
-                    Some(Target::Binding(n)) => {
-                        let b = &BINDINGS[n as usize];
-                        out[DISCRIMINANT_OFFSET] = b.opcode;
-                        if let Some(sub) = b.sub {
-                            out[sub.offset] = sub.value;
-                        }
-                    }
-                    Some(Target::Arm(_)) => {}
+                let out = match desc::target(&text[..end]) {
+                    Some(Target::Binding(n)) => super::implied_bytes(&BINDINGS[n as usize]),
+                    Some(Target::Arm(_)) => [0u8; RECORD_SIZE],
                     t => panic!("{text}: {t:?}"),
-                }
+                };
                 let want = line_bytes(arch, &text, false)
                     .ok()
                     .flatten()
