@@ -93,10 +93,14 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
     // The operand types' printers share the generic body.
     let bits_use =
         (!bits.is_empty()).then(|| quote! { bits_begin, bits_end, bits_field, form_field, });
+    let bits_read_use = (!bits.is_empty()).then(|| {
+        quote! { use crate::disasm::bits_read::{bits_close, bits_item, bits_open, form_item}; }
+    });
     let head = quote! {
         use crate::disasm::desc::Kind::*;
         use crate::disasm::desc::Role::*;
         use crate::disasm::asm::{printed_leaf, Printed, Reader};
+        #bits_read_use
         use crate::disasm::desc::{
             bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
             Target, UnionDesc, ViewDesc, ViewSelect,
@@ -269,7 +273,23 @@ impl Cx<'_> {
                 }
             }
         });
-        let print = format_ident!("print_bits_{}", names::const_str(&b.name).to_lowercase());
+        // The reader: the printer's calls, each reading the row it prints.
+        let read_forms = b.alts.iter().enumerate().map(|(a, alt)| {
+            let ai = proc_macro2::Literal::usize_unsuffixed(a);
+            let rows = (0..alt.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+            quote! { Some(#ai) => { #(form_item(&mut r, &d.alts[#ai].fields[#rows]);)* } }
+        });
+        let read_forms = (!b.alts.is_empty()).then(|| {
+            quote! {
+                match r.form {
+                    #(#read_forms)*
+                    _ => {}
+                }
+            }
+        });
+        let lower = names::const_str(&b.name).to_lowercase();
+        let print = format_ident!("print_bits_{lower}");
+        let read = format_ident!("read_bits_{lower}");
         quote! {
             static #ident: BitsDesc = BitsDesc {
                 name: #name,
@@ -277,6 +297,7 @@ impl Cx<'_> {
                 fields: &[#(#fields),*],
                 alts: &[#(#alts),*],
                 print: #print,
+                read: #read,
             };
 
             fn #print(o: &mut Line<'_>, v: u64) {
@@ -285,6 +306,14 @@ impl Cx<'_> {
                 #(bits_field(o, &mut s, #field_rows, &d.fields[#field_rows]);)*
                 #forms
                 bits_end(o, d, &s);
+            }
+
+            fn #read(s: &str, at: usize) -> Option<(u64, usize)> {
+                let d = &#ident;
+                let mut r = bits_open(s, at, d)?;
+                #(bits_item(&mut r, #field_rows, &d.fields[#field_rows]);)*
+                #read_forms
+                bits_close(&r, d)
             }
         }
     }

@@ -13,7 +13,7 @@ use crate::generated::geometry::Arch;
 use crate::generated::inst::{Binding, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
 /// An error at byte `at` of the line (converted to a character column at the end).
-struct Err1 {
+pub(super) struct Err1 {
     at: usize,
     kind: AsmErrorKind,
 }
@@ -87,7 +87,7 @@ static NESTED_SPECIAL: [bool; 256] = byte_table!(nested_special);
 
 /// The first byte from `i` on that [`nested_special`] holds of, or `s.len()`.
 #[inline]
-fn skip_plain(s: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_plain(s: &[u8], mut i: usize) -> usize {
     while i < s.len() && !NESTED_SPECIAL[usize::from(s[i])] {
         i += 1;
     }
@@ -193,7 +193,7 @@ fn parse_int(s: &str) -> Option<i128> {
 }
 
 /// Parse an unsigned number that must fit `bits` bits.
-fn parse_uint(
+pub(super) fn parse_uint(
     s: &str,
     bits: u32,
     at: usize,
@@ -245,7 +245,7 @@ fn split_assign(item: &str) -> (&str, &str, usize) {
     }
 }
 
-fn parse_bit(
+pub(super) fn parse_bit(
     s: &str,
     bit: &BitDesc,
     at: usize,
@@ -445,17 +445,12 @@ fn parse_bits(
     p.finish(at)
 }
 
-/// `form{k=v,...}` as the printer writes it (a word, `{`, items of plain words joined
-/// by commas, `}`), read in one pass from byte `at` of `b`: the bits and where the
-/// value ends, past its `}`. `None` for any other text, and for a value in
-/// error: the general reader then reads it and reports.
-fn plain_bits(
+/// The form named at byte `at` of `s` (a word, then `{`), and where its `{` is.
+pub(super) fn form_open(
     s: &str,
     at: usize,
     d: &'static BitsDesc,
-    field: &'static str,
-    expected: &'static str,
-) -> Option<(u64, usize)> {
+) -> Option<(Option<&'static AltDesc>, usize)> {
     let b = s.as_bytes();
     let mut i = at;
     while i < b.len() && is_word(b[i]) {
@@ -464,7 +459,22 @@ fn plain_bits(
     if b.get(i) != Some(&b'{') || b.get(at).is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let alt = form_named(d, &s[at..i]).ok()?;
+    Some((form_named(d, &s[at..i]).ok()?, i))
+}
+
+/// `form{k=v,...}` as the printer writes it (a word, `{`, items of plain words joined
+/// by commas, `}`), read in one pass from byte `at` of `b`: the bits and where the
+/// value ends, past its `}`. `None` for any other text, and for a value in
+/// error: the general reader then reads it and reports.
+pub(super) fn plain_bits(
+    s: &str,
+    at: usize,
+    d: &'static BitsDesc,
+    field: &'static str,
+    expected: &'static str,
+) -> Option<(u64, usize)> {
+    let b = s.as_bytes();
+    let (alt, mut i) = form_open(s, at, d)?;
     let mut p = BitsParse::new(d, alt, field, expected);
     i += 1;
     if b.get(i) == Some(&b'}') {
@@ -596,7 +606,7 @@ static HEX: [u8; 256] = {
 /// One loop per radix, so that a digit costs a table load (or a subtraction) and a
 /// shift (or a multiply).
 #[inline(always)]
-fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
+pub(super) fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
     let (mut j, mut v) = (i, 0u64);
     if let (Some(b'0'), Some(b'x' | b'X')) = (b.get(i), b.get(i + 1)) {
         j += 2;
@@ -659,7 +669,8 @@ fn plain_item(
     let fits = |v: &u64, w: u8| w >= 8 || v >> (8 * w) == 0;
     let end = match *kind {
         Kind::Bits(d) => {
-            let (v, end) = plain_bits(s, at, d, field, kind.expected())?;
+            let (v, end) =
+                (d.read)(s, at).or_else(|| plain_bits(s, at, d, field, kind.expected()))?;
             write_uint(out, v);
             end
         }
@@ -1371,7 +1382,7 @@ impl Inst {
 }
 
 #[cfg(all(test, feature = "std"))]
-mod tests {
+pub(super) mod tests {
     use super::{line_bytes, lines, parse_int, parse_value, read_printed};
     use crate::disasm::desc::Kind;
     use crate::disasm::desc::{self, Target};
@@ -1442,7 +1453,7 @@ mod tests {
     }
 
     /// A xorshift generator from `seed`.
-    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
         move || {
             x ^= x << 13;
             x ^= x >> 7;
@@ -1472,7 +1483,11 @@ mod tests {
 
     /// One edit of `t` at a random place: a byte of `bytes` put in, a byte taken out or
     /// replaced, or two bytes swapped.
-    fn random_edit(t: &mut std::vec::Vec<u8>, bytes: &[u8], next: &mut impl FnMut() -> u64) {
+    pub(crate) fn random_edit(
+        t: &mut std::vec::Vec<u8>,
+        bytes: &[u8],
+        next: &mut impl FnMut() -> u64,
+    ) {
         let at = (next() % (t.len() as u64 + 1)) as usize;
         let c = bytes[(next() % bytes.len() as u64) as usize];
         match next() % 4 {

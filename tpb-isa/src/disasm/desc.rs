@@ -160,10 +160,17 @@ pub struct BitsDesc {
     /// table, so that each field's name, position and kind are constants in the code
     /// (what the generic walk, `print::bits`, prints).
     pub(crate) print: BitsPrinter,
+    /// The reader of a value as the printer writes it, generated as the printer is
+    /// (`disasm::bits_read`).
+    pub(crate) read: BitsReader,
 }
 
 /// A generated printer of one operand type's values.
 pub(crate) type BitsPrinter = fn(&mut crate::disasm::line::Line<'_>, u64);
+
+/// A generated reader of one operand type's values as the printer writes them, from a
+/// byte of a line: the value and where it ends, or `None` for any other text.
+pub(crate) type BitsReader = fn(&str, usize) -> Option<(u64, usize)>;
 
 impl BitsDesc {
     /// The form that applies to `v`: the first whose selector holds, else the one without.

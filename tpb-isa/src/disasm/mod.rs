@@ -32,6 +32,7 @@
 //! without the UTF-8 check that making a `str` of it takes.
 
 pub(crate) mod asm;
+pub(crate) mod bits_read;
 pub mod desc;
 mod error;
 pub(crate) mod line;

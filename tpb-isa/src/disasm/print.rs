@@ -604,13 +604,13 @@ impl Inst {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::disasm::tests::Buf;
     use crate::generated::inst::BINDINGS;
 
     /// The text `print` writes.
-    fn text(print: impl FnOnce(&mut Line<'_>)) -> Buf {
+    pub(crate) fn text(print: impl FnOnce(&mut Line<'_>)) -> Buf {
         let mut buf = Buf::new();
         with_line(&mut buf, print).unwrap();
         buf
@@ -618,7 +618,7 @@ mod tests {
 
     /// Every operand type with bit-fields that a leaf reaches (through arrays and union
     /// views too), once each.
-    fn operand_types() -> std::vec::Vec<&'static BitsDesc> {
+    pub(crate) fn operand_types() -> std::vec::Vec<&'static BitsDesc> {
         fn visit(k: &Kind, out: &mut std::vec::Vec<&'static BitsDesc>) {
             match *k {
                 Kind::Bits(d) if !out.iter().any(|x| core::ptr::eq(*x, d)) => out.push(d),
@@ -638,23 +638,27 @@ mod tests {
         out
     }
 
+    /// A value of operand type `d` for round `round` from the random `x`: zero, all
+    /// ones, then random values and sparse ones (most fields zero) in turn.
+    pub(crate) fn sample_value(d: &BitsDesc, round: usize, x: u64) -> u64 {
+        let width = 8 * u32::from(d.width);
+        let top = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        match round {
+            0 => 0,
+            1 => top,
+            _ if round % 2 == 0 => x & top,
+            _ => x & (x >> 17) & (x >> 31) & top,
+        }
+    }
+
     #[test]
     fn each_operand_printer_prints_what_the_walk_of_its_table_prints() {
         let types = operand_types();
         assert!(types.len() > 10, "{} operand types", types.len());
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for d in types {
-            let width = 8 * u32::from(d.width);
-            let top = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
             for round in 0..4096 {
-                let x = crate::validate_plan::tests::next(&mut seed);
-                // Random values, sparse ones (most fields zero), and the extremes.
-                let v = match round {
-                    0 => 0,
-                    1 => top,
-                    _ if round % 2 == 0 => x & top,
-                    _ => x & (x >> 17) & (x >> 31) & top,
-                };
+                let v = sample_value(d, round, crate::validate_plan::tests::next(&mut seed));
                 let walked = text(|o| bits(o, d, v));
                 let printed = text(|o| (d.print)(o, v));
                 assert_eq!(walked.as_str(), printed.as_str(), "{} of {v:#x}", d.name);

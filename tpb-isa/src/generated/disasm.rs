@@ -4,6 +4,7 @@
 use crate::disasm::desc::Kind::*;
 use crate::disasm::desc::Role::*;
 use crate::disasm::asm::{printed_leaf, Printed, Reader};
+use crate::disasm::bits_read::{bits_close, bits_item, bits_open, form_item};
 use crate::disasm::desc::{
     bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
     Target, UnionDesc, ViewDesc, ViewSelect,
@@ -1223,6 +1224,7 @@ static BITS_ADDR4: BitsDesc = BitsDesc {
         },
     ],
     print: print_bits_addr4,
+    read: read_bits_addr4,
 };
 
 fn print_bits_addr4(o: &mut Line<'_>, v: u64) {
@@ -1246,6 +1248,29 @@ fn print_bits_addr4(o: &mut Line<'_>, v: u64) {
         _ => {}
     }
     bits_end(o, d, &s);
+}
+
+fn read_bits_addr4(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_ADDR4;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    match r.form {
+        Some(0) => {
+            form_item(&mut r, &d.alts[0].fields[0]);
+            form_item(&mut r, &d.alts[0].fields[1]);
+        }
+        Some(1) => {}
+        Some(2) => {
+            form_item(&mut r, &d.alts[2].fields[0]);
+            form_item(&mut r, &d.alts[2].fields[1]);
+            form_item(&mut r, &d.alts[2].fields[2]);
+            form_item(&mut r, &d.alts[2].fields[3]);
+            form_item(&mut r, &d.alts[2].fields[4]);
+            form_item(&mut r, &d.alts[2].fields[5]);
+        }
+        _ => {}
+    }
+    bits_close(&r, d)
 }
 static BITS_ADDR8: BitsDesc = BitsDesc {
     name: "ADDR8",
@@ -1285,6 +1310,7 @@ static BITS_ADDR8: BitsDesc = BitsDesc {
         },
     ],
     print: print_bits_addr8,
+    read: read_bits_addr8,
 };
 
 fn print_bits_addr8(o: &mut Line<'_>, v: u64) {
@@ -1307,6 +1333,27 @@ fn print_bits_addr8(o: &mut Line<'_>, v: u64) {
     }
     bits_end(o, d, &s);
 }
+
+fn read_bits_addr8(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_ADDR8;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    match r.form {
+        Some(0) => {
+            form_item(&mut r, &d.alts[0].fields[0]);
+            form_item(&mut r, &d.alts[0].fields[1]);
+            form_item(&mut r, &d.alts[0].fields[2]);
+        }
+        Some(1) => {}
+        Some(2) => {
+            form_item(&mut r, &d.alts[2].fields[0]);
+            form_item(&mut r, &d.alts[2].fields[1]);
+            form_item(&mut r, &d.alts[2].fields[2]);
+        }
+        _ => {}
+    }
+    bits_close(&r, d)
+}
 static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
     name: "BOUND_CHECK_REG",
     width: 1,
@@ -1317,6 +1364,7 @@ static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_bound_check_reg,
+    read: read_bits_bound_check_reg,
 };
 
 fn print_bits_bound_check_reg(o: &mut Line<'_>, v: u64) {
@@ -1326,6 +1374,15 @@ fn print_bits_bound_check_reg(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_field(o, &mut s, 2, &d.fields[2]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_bound_check_reg(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_BOUND_CHECK_REG;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_close(&r, d)
 }
 static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
     name: "DESC_FLAGS",
@@ -1339,6 +1396,7 @@ static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_desc_flags,
+    read: read_bits_desc_flags,
 };
 
 fn print_bits_desc_flags(o: &mut Line<'_>, v: u64) {
@@ -1351,6 +1409,17 @@ fn print_bits_desc_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 4, &d.fields[4]);
     bits_end(o, d, &s);
 }
+
+fn read_bits_desc_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DESC_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_item(&mut r, 3, &d.fields[3]);
+    bits_item(&mut r, 4, &d.fields[4]);
+    bits_close(&r, d)
+}
 static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
     name: "DMA_ADDR_MODE_PAIR",
     width: 1,
@@ -1360,6 +1429,7 @@ static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_addr_mode_pair,
+    read: read_bits_dma_addr_mode_pair,
 };
 
 fn print_bits_dma_addr_mode_pair(o: &mut Line<'_>, v: u64) {
@@ -1368,6 +1438,14 @@ fn print_bits_dma_addr_mode_pair(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_dma_addr_mode_pair(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_ADDR_MODE_PAIR;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
     name: "DMA_CONFIGS",
@@ -1378,6 +1456,7 @@ static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_configs,
+    read: read_bits_dma_configs,
 };
 
 fn print_bits_dma_configs(o: &mut Line<'_>, v: u64) {
@@ -1386,6 +1465,14 @@ fn print_bits_dma_configs(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_dma_configs(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_CONFIGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
     name: "DMA_ENGINE_CONFIG",
@@ -1397,6 +1484,7 @@ static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_engine_config,
+    read: read_bits_dma_engine_config,
 };
 
 fn print_bits_dma_engine_config(o: &mut Line<'_>, v: u64) {
@@ -1406,6 +1494,15 @@ fn print_bits_dma_engine_config(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_field(o, &mut s, 2, &d.fields[2]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_dma_engine_config(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_ENGINE_CONFIG;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_close(&r, d)
 }
 static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_FLAGS",
@@ -1418,6 +1515,7 @@ static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_flags,
+    read: read_bits_dma_flags,
 };
 
 fn print_bits_dma_flags(o: &mut Line<'_>, v: u64) {
@@ -1429,6 +1527,16 @@ fn print_bits_dma_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 3, &d.fields[3]);
     bits_end(o, d, &s);
 }
+
+fn read_bits_dma_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_item(&mut r, 3, &d.fields[3]);
+    bits_close(&r, d)
+}
 static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_GATHER_TRANSPOSE_FLAGS",
     width: 1,
@@ -1438,6 +1546,7 @@ static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_gather_transpose_flags,
+    read: read_bits_dma_gather_transpose_flags,
 };
 
 fn print_bits_dma_gather_transpose_flags(o: &mut Line<'_>, v: u64) {
@@ -1446,6 +1555,14 @@ fn print_bits_dma_gather_transpose_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_dma_gather_transpose_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_GATHER_TRANSPOSE_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
     name: "DMA_INDIRECT_FLAGS",
@@ -1459,6 +1576,7 @@ static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_indirect_flags,
+    read: read_bits_dma_indirect_flags,
 };
 
 fn print_bits_dma_indirect_flags(o: &mut Line<'_>, v: u64) {
@@ -1471,6 +1589,17 @@ fn print_bits_dma_indirect_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 4, &d.fields[4]);
     bits_end(o, d, &s);
 }
+
+fn read_bits_dma_indirect_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_INDIRECT_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_item(&mut r, 3, &d.fields[3]);
+    bits_item(&mut r, 4, &d.fields[4]);
+    bits_close(&r, d)
+}
 static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
     name: "DMA_SEMA_UPDATES",
     width: 1,
@@ -1480,6 +1609,7 @@ static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dma_sema_updates,
+    read: read_bits_dma_sema_updates,
 };
 
 fn print_bits_dma_sema_updates(o: &mut Line<'_>, v: u64) {
@@ -1488,6 +1618,14 @@ fn print_bits_dma_sema_updates(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_dma_sema_updates(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DMA_SEMA_UPDATES;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
     name: "DTYPE_PAIR",
@@ -1498,6 +1636,7 @@ static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_dtype_pair,
+    read: read_bits_dtype_pair,
 };
 
 fn print_bits_dtype_pair(o: &mut Line<'_>, v: u64) {
@@ -1506,6 +1645,14 @@ fn print_bits_dtype_pair(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_dtype_pair(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_DTYPE_PAIR;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
     name: "EXT_COMPLETION_INFO",
@@ -1517,6 +1664,7 @@ static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_ext_completion_info,
+    read: read_bits_ext_completion_info,
 };
 
 fn print_bits_ext_completion_info(o: &mut Line<'_>, v: u64) {
@@ -1527,6 +1675,15 @@ fn print_bits_ext_completion_info(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 2, &d.fields[2]);
     bits_end(o, d, &s);
 }
+
+fn read_bits_ext_completion_info(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_EXT_COMPLETION_INFO;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_close(&r, d)
+}
 static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
     name: "IMM_SRC_PAIR",
     width: 1,
@@ -1536,6 +1693,7 @@ static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_imm_src_pair,
+    read: read_bits_imm_src_pair,
 };
 
 fn print_bits_imm_src_pair(o: &mut Line<'_>, v: u64) {
@@ -1544,6 +1702,14 @@ fn print_bits_imm_src_pair(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_imm_src_pair(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_IMM_SRC_PAIR;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
     name: "LD_WEIGHT_FLAGS",
@@ -1557,6 +1723,7 @@ static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_ld_weight_flags,
+    read: read_bits_ld_weight_flags,
 };
 
 fn print_bits_ld_weight_flags(o: &mut Line<'_>, v: u64) {
@@ -1568,6 +1735,17 @@ fn print_bits_ld_weight_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 3, &d.fields[3]);
     bits_field(o, &mut s, 4, &d.fields[4]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_ld_weight_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_LD_WEIGHT_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_item(&mut r, 3, &d.fields[3]);
+    bits_item(&mut r, 4, &d.fields[4]);
+    bits_close(&r, d)
 }
 static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
     name: "MATMUL_FLAGS",
@@ -1581,6 +1759,7 @@ static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_matmul_flags,
+    read: read_bits_matmul_flags,
 };
 
 fn print_bits_matmul_flags(o: &mut Line<'_>, v: u64) {
@@ -1593,6 +1772,17 @@ fn print_bits_matmul_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 4, &d.fields[4]);
     bits_end(o, d, &s);
 }
+
+fn read_bits_matmul_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_MATMUL_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_item(&mut r, 3, &d.fields[3]);
+    bits_item(&mut r, 4, &d.fields[4]);
+    bits_close(&r, d)
+}
 static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
     name: "MATMUL_PSUM_ACCUMULATE_FLAGS",
     width: 1,
@@ -1603,6 +1793,7 @@ static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_matmul_psum_accumulate_flags,
+    read: read_bits_matmul_psum_accumulate_flags,
 };
 
 fn print_bits_matmul_psum_accumulate_flags(o: &mut Line<'_>, v: u64) {
@@ -1612,6 +1803,15 @@ fn print_bits_matmul_psum_accumulate_flags(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_field(o, &mut s, 2, &d.fields[2]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_matmul_psum_accumulate_flags(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_MATMUL_PSUM_ACCUMULATE_FLAGS;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_close(&r, d)
 }
 static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
     name: "PARTITION_OFFSET",
@@ -1624,6 +1824,7 @@ static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
     ],
     alts: &[],
     print: print_bits_partition_offset,
+    read: read_bits_partition_offset,
 };
 
 fn print_bits_partition_offset(o: &mut Line<'_>, v: u64) {
@@ -1634,6 +1835,16 @@ fn print_bits_partition_offset(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 2, &d.fields[2]);
     bits_field(o, &mut s, 3, &d.fields[3]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_partition_offset(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_PARTITION_OFFSET;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_item(&mut r, 2, &d.fields[2]);
+    bits_item(&mut r, 3, &d.fields[3]);
+    bits_close(&r, d)
 }
 static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
     name: "PSEUDO_ADDR8",
@@ -1660,6 +1871,7 @@ static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
         },
     ],
     print: print_bits_pseudo_addr8,
+    read: read_bits_pseudo_addr8,
 };
 
 fn print_bits_pseudo_addr8(o: &mut Line<'_>, v: u64) {
@@ -1673,12 +1885,25 @@ fn print_bits_pseudo_addr8(o: &mut Line<'_>, v: u64) {
     }
     bits_end(o, d, &s);
 }
+
+fn read_bits_pseudo_addr8(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_PSEUDO_ADDR8;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    match r.form {
+        Some(0) => {}
+        Some(1) => {}
+        _ => {}
+    }
+    bits_close(&r, d)
+}
 static BITS_TILE_SEL: BitsDesc = BitsDesc {
     name: "TILE_SEL",
     width: 1,
     fields: &[bit("row_sel", 0, 4, BitKind::Uint), bit("col_sel", 4, 8, BitKind::Uint)],
     alts: &[],
     print: print_bits_tile_sel,
+    read: read_bits_tile_sel,
 };
 
 fn print_bits_tile_sel(o: &mut Line<'_>, v: u64) {
@@ -1687,6 +1912,14 @@ fn print_bits_tile_sel(o: &mut Line<'_>, v: u64) {
     bits_field(o, &mut s, 0, &d.fields[0]);
     bits_field(o, &mut s, 1, &d.fields[1]);
     bits_end(o, d, &s);
+}
+
+fn read_bits_tile_sel(s: &str, at: usize) -> Option<(u64, usize)> {
+    let d = &BITS_TILE_SEL;
+    let mut r = bits_open(s, at, d)?;
+    bits_item(&mut r, 0, &d.fields[0]);
+    bits_item(&mut r, 1, &d.fields[1]);
+    bits_close(&r, d)
 }
 static UNION_ACTIVATION_IMM: UnionDesc = UnionDesc {
     name: "ACTIVATION_IMM",
