@@ -38,7 +38,7 @@ impl<'a> Line<'a> {
     /// fixed-size moves, not through a call to `memcpy`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn str(&mut self, s: &str) {
-        if s.len() > 32 || self.len + 32 > CAP {
+        if s.len() > 32 || self.len > CAP - 32 {
             return self.spill(s);
         }
         self.copy_short(s.as_bytes());
@@ -70,7 +70,7 @@ impl<'a> Line<'a> {
     /// the room left for names up to 32 bytes.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
-        if name.len() > 32 || self.len + 34 > CAP {
+        if name.len() > 32 || self.len > CAP - 34 {
             return self.label_spill(sep, name);
         }
         if let Some(c) = sep {
@@ -95,7 +95,7 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn byte(&mut self, c: u8) {
         debug_assert!(c.is_ascii());
-        if self.len == CAP {
+        if self.len >= CAP {
             self.flush();
         }
         self.buf[self.len] = c;
@@ -107,7 +107,7 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn byte_if(&mut self, c: u8, keep: bool) {
         debug_assert!(c.is_ascii());
-        if self.len == CAP {
+        if self.len >= CAP {
             self.flush();
         }
         self.buf[self.len] = c;
@@ -118,7 +118,7 @@ impl<'a> Line<'a> {
     #[inline]
     pub(crate) fn bytes_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
         debug_assert!(n <= 64);
-        if self.len + n > CAP {
+        if self.len > CAP.saturating_sub(n) {
             self.flush();
         }
         fill(&mut self.buf[self.len..self.len + n]);
@@ -132,7 +132,7 @@ impl<'a> Line<'a> {
             // Most numbers: up to three digits and their count from one table row,
             // stored as one four-byte move.
             let row = DEC[v as usize];
-            if self.len + 4 > CAP {
+            if self.len > CAP - 4 {
                 self.flush();
             }
             self.buf[self.len..self.len + 4].copy_from_slice(&row);
@@ -155,7 +155,7 @@ impl<'a> Line<'a> {
     /// exit test cannot predict).
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex(&mut self, v: u64, min: usize) {
-        if self.len + 16 > CAP {
+        if self.len > CAP - 16 {
             self.flush();
         }
         self.hex_at(v, min);
@@ -164,7 +164,7 @@ impl<'a> Line<'a> {
     /// `0x` and [`Line::hex`] of `v`, with one test of the room left.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex_prefixed(&mut self, v: u64, min: usize) {
-        if self.len + 18 > CAP {
+        if self.len > CAP - 18 {
             self.flush();
         }
         self.buf[self.len..self.len + 2].copy_from_slice(b"0x");
@@ -190,7 +190,7 @@ impl<'a> Line<'a> {
     /// `0x` and the two lowercase hex digits of `v`, as one four-byte move.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex_byte(&mut self, v: u8) {
-        if self.len + 4 > CAP {
+        if self.len > CAP - 4 {
             self.flush();
         }
         self.buf[self.len..self.len + 4].copy_from_slice(&HEX_BYTE[usize::from(v)]);
@@ -204,7 +204,7 @@ impl<'a> Line<'a> {
         for w in &mut words {
             let mut x = [0u8; 8];
             x.copy_from_slice(w);
-            if self.len + 16 > CAP {
+            if self.len > CAP - 16 {
                 self.flush();
             }
             let digits = hex16(u64::from_be_bytes(x));
@@ -212,7 +212,7 @@ impl<'a> Line<'a> {
             self.len += 16;
         }
         let mut rest = words.remainder();
-        if self.len + 16 > CAP {
+        if self.len > CAP - 16 {
             self.flush();
         }
         if let [a, b, c, d, tail @ ..] = rest {
