@@ -93,6 +93,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
     // The operand types' printers share the generic body.
     let bits_use =
         (!bits.is_empty()).then(|| quote! { bits_begin, bits_end, bits_field, form_field, });
+    let union_use = (!unions.is_empty()).then(|| quote! { union_begin, view_leaf, });
     let bits_read_use = (!bits.is_empty()).then(|| {
         quote! { use crate::disasm::bits_read::{bits_close, bits_item, bits_open, form_item}; }
     });
@@ -106,7 +107,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
             Target, UnionDesc, ViewDesc, ViewSelect,
         };
         use crate::disasm::line::Line;
-        use crate::disasm::print::{#bits_use leaf, Printer};
+        use crate::disasm::print::{#bits_use #union_use leaf, Printer};
         use crate::facts::Confidence::{#(#conf_uses),*};
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
@@ -443,6 +444,7 @@ impl Cx<'_> {
         let name = &u.name;
         let size = u8l(u.size);
         let all: Vec<ArchId> = self.model.arch_ids().collect();
+        let mut leaf_counts = Vec::new();
         let views: Vec<TokenStream> = u
             .views
             .iter()
@@ -462,11 +464,35 @@ impl Cx<'_> {
                 self.in_view = true;
                 self.leaves("", 0, &v.ty, Role::Normal, c, &mut fields);
                 self.in_view = false;
+                leaf_counts.push(fields.len());
                 quote! { ViewDesc { name: #vn, select: #select, archs: #archs, fields: &[#(#fields),*] } }
             })
             .collect();
+        // The printer: per view, one `view_leaf` call per leaf.
+        let print = format_ident!("print_union_{}", names::const_str(&u.name).to_lowercase());
+        let view_arms = leaf_counts.iter().enumerate().map(|(i, &n)| {
+            let vi = proc_macro2::Literal::usize_unsuffixed(i);
+            let rows = (0..n).map(proc_macro2::Literal::usize_unsuffixed);
+            quote! { Some(#vi) => { #(view_leaf(o, arch, b, &mut first, &d.views[#vi].fields[#rows]);)* } }
+        });
         quote! {
-            static #ident: UnionDesc = UnionDesc { name: #name, size: #size, views: &[#(#views),*] };
+            static #ident: UnionDesc = UnionDesc {
+                name: #name,
+                size: #size,
+                views: &[#(#views),*],
+                print: #print,
+            };
+
+            fn #print(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+                let d = &#ident;
+                let mut first = true;
+                match union_begin(o, arch, d, b) {
+                    #(#view_arms)*
+                    Some(_) => {}
+                    None => return,
+                }
+                o.byte(b'}');
+            }
         }
     }
 

@@ -251,26 +251,39 @@ pub struct UnionDesc {
     pub size: u8,
     /// Views in spec order.
     pub views: &'static [ViewDesc],
+    /// The printer of this union's values, generated: one call per leaf of each view,
+    /// so that each leaf's name, offset and kind are constants in the code (what the
+    /// generic walk, `print::union_walk`, prints).
+    pub(crate) print: UnionPrinter,
 }
+
+/// A generated printer of one union's values.
+pub(crate) type UnionPrinter = fn(&mut crate::disasm::line::Line<'_>, Arch, &[u8]);
 
 impl UnionDesc {
     /// The view printed for `b` on `arch`: the first whose test holds, else the
     /// `otherwise` view, else the first view that exists on `arch`.
     #[must_use]
     pub fn view_of(&self, arch: Arch, b: &[u8]) -> Option<&'static ViewDesc> {
-        let on = |v: &&'static ViewDesc| v.archs & (1 << arch as u8) != 0;
-        let mut views = self.views.iter().filter(on);
-        views
-            .clone()
-            .find(|v| match v.select {
+        self.view_index(arch, b).map(|i| &self.views[i])
+    }
+
+    /// The index in `views` of [`UnionDesc::view_of`].
+    #[must_use]
+    pub fn view_index(&self, arch: Arch, b: &[u8]) -> Option<usize> {
+        let on = |v: &ViewDesc| v.archs & (1 << arch as u8) != 0;
+        let views = || self.views.iter().enumerate().filter(|(_, v)| on(v));
+        views()
+            .find(|(_, v)| match v.select {
                 ViewSelect::When { offset, mask, value } => {
                     b.get(offset as usize).is_some_and(|x| x & mask == value)
                 }
                 _ => false,
             })
-            .or_else(|| views.clone().find(|v| matches!(v.select, ViewSelect::Otherwise)))
-            .or_else(|| views.next())
-            .or_else(|| self.views.first())
+            .or_else(|| views().find(|(_, v)| matches!(v.select, ViewSelect::Otherwise)))
+            .or_else(|| views().next())
+            .map(|(i, _)| i)
+            .or((!self.views.is_empty()).then_some(0))
     }
 
     /// The view named `name`.

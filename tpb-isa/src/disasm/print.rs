@@ -170,12 +170,48 @@ fn write_f32(o: &mut Line<'_>, bits: u32) {
     let _ = write!(o, "{x:?}");
 }
 
+/// `view{field=value,...}`: the shown leaves of the view that applies (bytes when the
+/// union has no view). Through the union's generated printer, which makes the calls
+/// [`union_walk`] makes, each with a constant row.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_union(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) {
+    (u.print)(o, arch, b);
+}
+
+/// The walk of a union's table that its generated printer unrolls.
+#[cfg(test)]
+pub(crate) fn union_walk(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) {
     let Some(view) = u.view_of(arch, b) else { return o.hex_bytes(b) };
     o.str(view.name);
     o.byte(b'{');
     write_fields(o, arch, view.fields.iter(), b, None, b',');
     o.byte(b'}');
+}
+
+/// Open a union's value `b`: the name of the view that applies and `{`, and the view's
+/// index in `views`; `None` once the bytes are written, for a union with no view.
+pub(crate) fn union_begin(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) -> Option<usize> {
+    let Some(i) = u.view_index(arch, b) else {
+        o.hex_bytes(b);
+        return None;
+    };
+    o.str(u.views[i].name);
+    o.byte(b'{');
+    Some(i)
+}
+
+/// One leaf of a union's view, after a comma unless `first`, unless it is hidden.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn view_leaf(
+    o: &mut Line<'_>,
+    arch: Arch,
+    b: &[u8],
+    first: &mut bool,
+    field: &FieldDesc,
+) {
+    if write_leaf(o, arch, b, None, field, (!*first).then_some(b',')) {
+        *first = false;
+    }
 }
 
 /// `[a,b,...]`: the integers of `W` bytes in `b`, signed when `SIGNED`. One copy per
@@ -662,6 +698,50 @@ pub(super) mod tests {
                 let walked = text(|o| bits(o, d, v));
                 let printed = text(|o| (d.print)(o, v));
                 assert_eq!(walked.as_str(), printed.as_str(), "{} of {v:#x}", d.name);
+            }
+        }
+    }
+
+    /// Every union that a leaf reaches (through arrays and other unions' views too),
+    /// once each.
+    fn unions() -> std::vec::Vec<&'static UnionDesc> {
+        fn visit(k: &Kind, out: &mut std::vec::Vec<&'static UnionDesc>) {
+            match *k {
+                Kind::Array(k, _) => visit(k, out),
+                Kind::Union(u) if !out.iter().any(|x| core::ptr::eq(*x, u)) => {
+                    out.push(u);
+                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out));
+                }
+                _ => {}
+            }
+        }
+        let mut out = std::vec::Vec::new();
+        for arm in crate::generated::disasm::ARMS.iter() {
+            for layout in arm.layouts {
+                layout.leaves().for_each(|f| visit(&f.kind, &mut out));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn each_union_printer_prints_what_the_walk_of_its_views_prints() {
+        let unions = unions();
+        assert!(unions.len() > 3, "{} unions", unions.len());
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for u in unions {
+            for arch in Arch::ALL {
+                for round in 0..512 {
+                    // Random bytes, a third of them zero so that leaves are hidden, and
+                    // all zero in round 0.
+                    let b: std::vec::Vec<u8> = (0..u.size)
+                        .map(|_| crate::validate_plan::tests::next(&mut seed))
+                        .map(|x| if round == 0 || x % 3 == 0 { 0 } else { (x >> 8) as u8 })
+                        .collect();
+                    let walked = text(|o| union_walk(o, arch, u, &b));
+                    let printed = text(|o| (u.print)(o, arch, &b));
+                    assert_eq!(walked.as_str(), printed.as_str(), "{} on {arch:?}", u.name);
+                }
             }
         }
     }

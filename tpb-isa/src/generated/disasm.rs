@@ -11,7 +11,10 @@ use crate::disasm::desc::{
 };
 
 use crate::disasm::line::Line;
-use crate::disasm::print::{bits_begin, bits_end, bits_field, form_field, leaf, Printer};
+use crate::disasm::print::{
+    bits_begin, bits_end, bits_field, form_field, union_begin, view_leaf, leaf, Printer,
+};
+
 use crate::facts::Confidence::{Certain, Medium, Inferred};
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
@@ -1947,7 +1950,28 @@ static UNION_ACTIVATION_IMM: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_activation_imm,
 };
+
+fn print_union_activation_imm(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_ACTIVATION_IMM;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+        }
+        Some(2) => {
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_CCINST: UnionDesc = UnionDesc {
     name: "CCINST",
     size: 4,
@@ -2007,7 +2031,40 @@ static UNION_CCINST: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_ccinst,
 };
+
+fn print_union_ccinst(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_CCINST;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+        }
+        Some(2) => {
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[2]);
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[3]);
+        }
+        Some(3) => {
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[2]);
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[3]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_DMA_ADDR_UNION: UnionDesc = UnionDesc {
     name: "DMA_ADDR_UNION",
     size: 8,
@@ -2031,7 +2088,28 @@ static UNION_DMA_ADDR_UNION: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_dma_addr_union,
 };
+
+fn print_union_dma_addr_union(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_DMA_ADDR_UNION;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[3]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[4]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_IMM_VAL_INST_FIELD: UnionDesc = UnionDesc {
     name: "IMM_VAL_INST_FIELD",
     size: 4,
@@ -2082,7 +2160,40 @@ static UNION_IMM_VAL_INST_FIELD: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_imm_val_inst_field,
 };
+
+fn print_union_imm_val_inst_field(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_IMM_VAL_INST_FIELD;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+        }
+        Some(2) => {
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+        }
+        Some(3) => {
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+        }
+        Some(4) => {
+            view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
+        }
+        Some(5) => {
+            view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
+        }
+        Some(6) => {
+            view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[6].fields[1]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_MEM2D_DATA: UnionDesc = UnionDesc {
     name: "MEM2D_DATA",
     size: 32,
@@ -2136,7 +2247,42 @@ static UNION_MEM2D_DATA: UnionDesc = UnionDesc {
             fields: &[f("", 0, Array(&F32, 8), Normal, Medium)],
         },
     ],
+    print: print_union_mem2d_data,
 };
+
+fn print_union_mem2d_data(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_MEM2D_DATA;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+        }
+        Some(2) => {
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+        }
+        Some(3) => {
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+        }
+        Some(4) => {
+            view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
+        }
+        Some(5) => {
+            view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
+        }
+        Some(6) => {
+            view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
+        }
+        Some(7) => {
+            view_leaf(o, arch, b, &mut first, &d.views[7].fields[0]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_MEM_PATTERN2D: UnionDesc = UnionDesc {
     name: "MEM_PATTERN2D",
     size: 12,
@@ -2162,7 +2308,26 @@ static UNION_MEM_PATTERN2D: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_mem_pattern2d,
 };
+
+fn print_union_mem_pattern2d(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_MEM_PATTERN2D;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_MEM_PATTERN3D: UnionDesc = UnionDesc {
     name: "MEM_PATTERN3D",
     size: 16,
@@ -2212,7 +2377,39 @@ static UNION_MEM_PATTERN3D: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_mem_pattern3d,
 };
+
+fn print_union_mem_pattern3d(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_MEM_PATTERN3D;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[3]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[4]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[3]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[4]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[5]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[6]);
+        }
+        Some(2) => {
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[2]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_MEM_PATTERN4D: UnionDesc = UnionDesc {
     name: "MEM_PATTERN4D",
     size: 20,
@@ -2244,7 +2441,30 @@ static UNION_MEM_PATTERN4D: UnionDesc = UnionDesc {
             ],
         },
     ],
+    print: print_union_mem_pattern4d,
 };
+
+fn print_union_mem_pattern4d(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_MEM_PATTERN4D;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[3]);
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[4]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static UNION_MOVE_IMMEDIATE: UnionDesc = UnionDesc {
     name: "MOVE_IMMEDIATE",
     size: 32,
@@ -2298,7 +2518,42 @@ static UNION_MOVE_IMMEDIATE: UnionDesc = UnionDesc {
             fields: &[f("", 0, Array(&F32, 8), Normal, Medium)],
         },
     ],
+    print: print_union_move_immediate,
 };
+
+fn print_union_move_immediate(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
+    let d = &UNION_MOVE_IMMEDIATE;
+    let mut first = true;
+    match union_begin(o, arch, d, b) {
+        Some(0) => {
+            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+        }
+        Some(1) => {
+            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+        }
+        Some(2) => {
+            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+        }
+        Some(3) => {
+            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+        }
+        Some(4) => {
+            view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
+        }
+        Some(5) => {
+            view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
+        }
+        Some(6) => {
+            view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
+        }
+        Some(7) => {
+            view_leaf(o, arch, b, &mut first, &d.views[7].fields[0]);
+        }
+        Some(_) => {}
+        None => return,
+    }
+    o.byte(b'}');
+}
 static L_CTRL_AL: [FieldDesc; 13usize] = [
     f("op", 12, Enum(&ENUM_ALU_OP), Normal, Medium),
     f("dtype", 13, Enum(&ENUM_DTYPE), Normal, Certain),
