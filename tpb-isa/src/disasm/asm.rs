@@ -52,7 +52,7 @@ fn brace(s: &str) -> Option<usize> {
 }
 
 /// `v` little-endian into `b` (at most 8 bytes; the bytes past `v`'s eight are zero).
-#[inline]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_uint(b: &mut [u8], v: u64) {
     let le = v.to_le_bytes();
     // The common widths as one store each, not a call to `memcpy`.
