@@ -270,6 +270,7 @@ impl UnionDesc {
 
     /// The index in `views` of [`UnionDesc::view_of`].
     #[must_use]
+    #[inline]
     pub fn view_index(&self, arch: Arch, b: &[u8]) -> Option<usize> {
         let on = |v: &ViewDesc| v.archs & (1 << arch as u8) != 0;
         let views = || self.views.iter().enumerate().filter(|(_, v)| on(v));

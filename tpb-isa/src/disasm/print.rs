@@ -190,6 +190,7 @@ pub(crate) fn union_walk(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) 
 
 /// Open a union's value `b`: the name of the view that applies and `{`, and the view's
 /// index in `views`; `None` once the bytes are written, for a union with no view.
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn union_begin(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) -> Option<usize> {
     let Some(i) = u.view_index(arch, b) else {
         o.hex_bytes(b);
