@@ -411,6 +411,7 @@ impl BitsParse {
 
 /// The form of `d` named `name` (`None` for the empty name of an operand with one
 /// reading); `Err` for a name no form has.
+#[inline]
 fn form_named(d: &BitsDesc, name: &str) -> Result<Option<&'static AltDesc>, ()> {
     if name.is_empty() {
         return Ok(None);
@@ -446,6 +447,8 @@ fn parse_bits(
 }
 
 /// The form named at byte `at` of `s` (a word, then `{`), and where its `{` is.
+/// Inlined into each operand type's reader, where the forms' names are constants.
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn form_open(
     s: &str,
     at: usize,

@@ -194,6 +194,7 @@ impl BitsDesc {
 
     /// The bits a form's selector pins, in place.
     #[must_use]
+    #[inline]
     pub fn selector_bits(&self, alt: &AltDesc) -> u64 {
         match alt.select {
             Some(s) => self.fields.get(s.field as usize).map_or(0, |f| (s.value & s.mask) << f.lo),
