@@ -409,14 +409,14 @@ impl BitsParse {
     }
 }
 
-/// The form of `d` named `name` (`None` for the empty name of an operand with one
-/// reading); `Err` for a name no form has.
+/// The index in `d.alts` of the form named `name` (`None` for the empty name of an
+/// operand with one reading); `Err` for a name no form has.
 #[inline]
-fn form_named(d: &BitsDesc, name: &str) -> Result<Option<&'static AltDesc>, ()> {
+fn form_named(d: &BitsDesc, name: &str) -> Result<Option<usize>, ()> {
     if name.is_empty() {
         return Ok(None);
     }
-    d.alts.iter().find(|a| same(a.name, name)).map(Some).ok_or(())
+    d.alts.iter().position(|a| same(a.name, name)).map(Some).ok_or(())
 }
 
 /// `form{field=value,...}` (or `{...}` for an operand with one reading) into its bits.
@@ -436,8 +436,8 @@ fn parse_bits(
     if !s.ends_with('}') {
         return Err(bad());
     }
-    let alt = form_named(d, &s[..open]).map_err(|()| bad())?;
-    let mut p = BitsParse::new(d, alt, field, expected);
+    let form = form_named(d, &s[..open]).map_err(|()| bad())?;
+    let mut p = BitsParse::new(d, form.map(|a| &d.alts[a]), field, expected);
     split_items(&s[open + 1..s.len() - 1], |off, item| {
         let at = at + open + 1 + off;
         let (k, val, skip_k) = split_assign(item);
@@ -446,14 +446,11 @@ fn parse_bits(
     p.finish(at)
 }
 
-/// The form named at byte `at` of `s` (a word, then `{`), and where its `{` is.
-/// Inlined into each operand type's reader, where the forms' names are constants.
+/// The form named at byte `at` of `s` (a word, then `{`), as its index in `d.alts`,
+/// and where its `{` is. Inlined into each operand type's reader, where the forms'
+/// names are constants.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(super) fn form_open(
-    s: &str,
-    at: usize,
-    d: &'static BitsDesc,
-) -> Option<(Option<&'static AltDesc>, usize)> {
+pub(super) fn form_open(s: &str, at: usize, d: &BitsDesc) -> Option<(Option<usize>, usize)> {
     let b = s.as_bytes();
     let mut i = at;
     while i < b.len() && is_word(b[i]) {
@@ -477,8 +474,8 @@ pub(super) fn plain_bits(
     expected: &'static str,
 ) -> Option<(u64, usize)> {
     let b = s.as_bytes();
-    let (alt, mut i) = form_open(s, at, d)?;
-    let mut p = BitsParse::new(d, alt, field, expected);
+    let (form, mut i) = form_open(s, at, d)?;
+    let mut p = BitsParse::new(d, form.map(|a| &d.alts[a]), field, expected);
     i += 1;
     if b.get(i) == Some(&b'}') {
         i += 1;

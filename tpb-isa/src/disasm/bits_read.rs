@@ -45,9 +45,8 @@ impl BitsRead<'_> {
 /// Open the value at byte `at` of `s`: the form's name and `{`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn bits_open<'a>(s: &'a str, at: usize, d: &'static BitsDesc) -> Option<BitsRead<'a>> {
-    let (alt, i) = form_open(s, at, d)?;
-    let form = alt.map(|a| d.alts.iter().position(|x| core::ptr::eq(x, a)).unwrap_or(usize::MAX));
-    let skip = alt.and_then(|a| a.select).map_or(usize::MAX, |sel| sel.field as usize);
+    let (form, i) = form_open(s, at, d)?;
+    let skip = form.and_then(|a| d.alts[a].select).map_or(usize::MAX, |sel| sel.field as usize);
     Some(BitsRead { s, i, form, skip, v: 0, given: 0, mask: 0, first: true, ok: true })
 }
 

@@ -653,26 +653,33 @@ pub(super) mod tests {
         buf
     }
 
-    /// Every operand type with bit-fields that a leaf reaches (through arrays and union
-    /// views too), once each.
-    pub(crate) fn operand_types() -> std::vec::Vec<&'static BitsDesc> {
-        fn visit(k: &Kind, out: &mut std::vec::Vec<&'static BitsDesc>) {
+    /// Every operand type with bit-fields and every union that a leaf reaches (through
+    /// arrays and union views too), once each, in the order they are first reached.
+    fn reached() -> (std::vec::Vec<&'static BitsDesc>, std::vec::Vec<&'static UnionDesc>) {
+        type Found = (std::vec::Vec<&'static BitsDesc>, std::vec::Vec<&'static UnionDesc>);
+        fn visit(k: &Kind, out: &mut Found) {
             match *k {
-                Kind::Bits(d) if !out.iter().any(|x| core::ptr::eq(*x, d)) => out.push(d),
+                Kind::Bits(d) if !out.0.iter().any(|x| core::ptr::eq(*x, d)) => out.0.push(d),
                 Kind::Array(k, _) => visit(k, out),
-                Kind::Union(u) => {
-                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out))
+                Kind::Union(u) if !out.1.iter().any(|x| core::ptr::eq(*x, u)) => {
+                    out.1.push(u);
+                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out));
                 }
                 _ => {}
             }
         }
-        let mut out = std::vec::Vec::new();
+        let mut out = Found::default();
         for arm in crate::generated::disasm::ARMS.iter() {
             for layout in arm.layouts {
                 layout.leaves().for_each(|f| visit(&f.kind, &mut out));
             }
         }
         out
+    }
+
+    /// Every operand type with bit-fields that a leaf reaches, once each.
+    pub(crate) fn operand_types() -> std::vec::Vec<&'static BitsDesc> {
+        reached().0
     }
 
     /// A value of operand type `d` for round `round` from the random `x`: zero, all
@@ -703,26 +710,9 @@ pub(super) mod tests {
         }
     }
 
-    /// Every union that a leaf reaches (through arrays and other unions' views too),
-    /// once each.
+    /// Every union that a leaf reaches, once each.
     fn unions() -> std::vec::Vec<&'static UnionDesc> {
-        fn visit(k: &Kind, out: &mut std::vec::Vec<&'static UnionDesc>) {
-            match *k {
-                Kind::Array(k, _) => visit(k, out),
-                Kind::Union(u) if !out.iter().any(|x| core::ptr::eq(*x, u)) => {
-                    out.push(u);
-                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out));
-                }
-                _ => {}
-            }
-        }
-        let mut out = std::vec::Vec::new();
-        for arm in crate::generated::disasm::ARMS.iter() {
-            for layout in arm.layouts {
-                layout.leaves().for_each(|f| visit(&f.kind, &mut out));
-            }
-        }
-        out
+        reached().1
     }
 
     #[test]
