@@ -387,7 +387,7 @@ impl Cx<'_> {
         ty: &FieldType,
         role: Role,
         c: Confidence,
-        out: &mut Vec<TokenStream>,
+        out: &mut Vec<Leaf>,
     ) {
         let model = self.model;
         let join = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { format!("{a}.{b}") };
@@ -417,7 +417,8 @@ impl Cx<'_> {
                 let n = u8l(*n);
                 let c = self.conf(c);
                 let off = u8l(offset);
-                out.push(quote! { f(#name, #off, Bytes(#n), Reserved, #c) });
+                let row = quote! { f(#name, #off, Bytes(#n), Reserved, #c) };
+                out.push(Leaf { row, offset, opcode: false });
                 return;
             }
             t => self.scalar_kind(t).expect("every other type is a scalar kind"),
@@ -435,8 +436,9 @@ impl Cx<'_> {
             }
             r => r,
         };
+        let opcode = matches!(role, Role::Opcode);
         let role = role.tokens();
-        out.push(quote! { f(#name, #off, #kind, #role, #c) });
+        out.push(Leaf { row: quote! { f(#name, #off, #kind, #role, #c) }, offset, opcode });
     }
 
     fn union_desc(&mut self, u: &Union) -> TokenStream {
@@ -465,6 +467,7 @@ impl Cx<'_> {
                 self.leaves("", 0, &v.ty, Role::Normal, c, &mut fields);
                 self.in_view = false;
                 leaf_counts.push(fields.len());
+                let fields = fields.into_iter().map(|l| l.row);
                 quote! { ViewDesc { name: #vn, select: #select, archs: #archs, fields: &[#(#fields),*] } }
             })
             .collect();
@@ -496,7 +499,7 @@ impl Cx<'_> {
         }
     }
 
-    fn layout_fields(&mut self, fields: &[Field]) -> Vec<TokenStream> {
+    fn layout_fields(&mut self, fields: &[Field]) -> Vec<Leaf> {
         let disc = self.model.record.discriminant.offset;
         let mut out = Vec::new();
         for f in fields {
@@ -539,6 +542,15 @@ impl Cx<'_> {
             .enumerate()
             .filter(|(_, b)| b.arm == id)
             .map(|(i, _)| dec(i as u64));
+        // Where the arm's bindings put a sub-opcode: the only leaves, with the opcode,
+        // that a binding can imply.
+        let sub_offsets: Vec<u32> = self
+            .model
+            .bindings
+            .iter()
+            .filter(|b| b.arm == id)
+            .filter_map(|b| b.sub.as_ref().map(|s| s.offset))
+            .collect();
         let mut bodies = Vec::new();
         let layouts: Vec<TokenStream> = arm
             .layouts
@@ -548,11 +560,14 @@ impl Cx<'_> {
                 let shared = self.shares_preamble(l);
                 let own: Vec<Field> =
                     l.fields.iter().filter(|f| !(shared && f.inherited)).cloned().collect();
-                let fields = self.layout_fields(&own);
+                let leaves = self.layout_fields(&own);
                 let ident = format_ident!("L_{}", l.rust.to_shouty_snake_case());
-                let n = fields.len();
+                let n = leaves.len();
+                let implied: Vec<bool> =
+                    leaves.iter().map(|x| x.opcode || sub_offsets.contains(&x.offset)).collect();
+                let fields = leaves.into_iter().map(|x| x.row);
                 statics.push(quote! { static #ident: [FieldDesc; #n] = [#(#fields),*]; });
-                bodies.push((l.archs.clone(), leaf_calls(shared, &ident, n)));
+                bodies.push((l.archs.clone(), leaf_calls(shared, &ident, &implied)));
                 let preamble = if shared {
                     quote! { &PREAMBLE }
                 } else {
@@ -645,10 +660,22 @@ impl Cx<'_> {
         let rec = &self.model.record;
         let preamble: Vec<Field> =
             rec.preamble.iter().map(|f| Field { inherited: true, ..f.clone() }).collect();
-        let fields = self.layout_fields(&preamble);
-        let n = fields.len();
-        let indexes = (0..n).map(|i| dec(i as u64));
-        let indexes2 = indexes.clone();
+        let leaves = self.layout_fields(&preamble);
+        let n = leaves.len();
+        // The preamble is every arm's: a leaf any binding can imply gets the binding.
+        let subs: Vec<u32> =
+            self.model.bindings.iter().filter_map(|b| b.sub.as_ref().map(|s| s.offset)).collect();
+        let calls: Vec<TokenStream> = leaves
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let i = dec(i as u64);
+                let b = binding_arg(x.opcode || subs.contains(&x.offset));
+                quote! { leaf(o, arch, r, #b, &PREAMBLE[#i]); }
+            })
+            .collect();
+        let fields: Vec<TokenStream> = leaves.into_iter().map(|x| x.row).collect();
+        let indexes2 = (0..n).map(|i| dec(i as u64));
         let off = u8l(rec.preamble_size);
         let size = u8l(rec.size - rec.preamble_size);
         let c = self.conf(Confidence::Certain);
@@ -664,7 +691,8 @@ impl Cx<'_> {
                 r: &[u8; RECORD_SIZE],
                 b: Option<&'static Binding>,
             ) {
-                #(leaf(o, arch, r, b, &PREAMBLE[#indexes]);)*
+                let _ = b;
+                #(#calls)*
             }
 
             /// The leaves of `PREAMBLE`, read as `print_preamble` writes them.
@@ -691,16 +719,38 @@ struct Calls {
     read: TokenStream,
 }
 
+/// A leaf row of a table, with what the printer's call for it needs to know.
+struct Leaf {
+    /// The row: `f(name, offset, kind, role, confidence)`.
+    row: TokenStream,
+    /// Its offset in the record (in a union view, in the union).
+    offset: u32,
+    /// Whether it is the record's opcode byte.
+    opcode: bool,
+}
+
+/// The binding argument of a `leaf` call: `b` where the binding may imply the leaf's
+/// value (the opcode, a sub-opcode), else `None`, which spares the printer the test of
+/// the binding at every other leaf.
+fn binding_arg(implied: bool) -> TokenStream {
+    if implied {
+        quote! { b }
+    } else {
+        quote! { None }
+    }
+}
+
 /// A layout's calls: the shared preamble's (when it has it), then one per row of its
-/// table `ident` of `n` rows.
-fn leaf_calls(shared: bool, ident: &Ident, n: usize) -> Calls {
-    let rows: Vec<_> = (0..n).map(|i| dec(i as u64)).collect();
+/// table `ident`, `implied[i]` saying whether a binding may imply row `i`.
+fn leaf_calls(shared: bool, ident: &Ident, implied: &[bool]) -> Calls {
+    let rows: Vec<_> = (0..implied.len()).map(|i| dec(i as u64)).collect();
+    let bs: Vec<_> = implied.iter().map(|&x| binding_arg(x)).collect();
     let print_preamble = shared.then(|| quote! { print_preamble(o, arch, r, b); });
     let read_preamble = shared.then(|| quote! { read_preamble(p); });
     Calls {
         print: quote! {
             #print_preamble
-            #(leaf(o, arch, r, b, &#ident[#rows]);)*
+            #(leaf(o, arch, r, #bs, &#ident[#rows]);)*
         },
         read: quote! {
             #read_preamble

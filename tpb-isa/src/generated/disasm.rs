@@ -2578,19 +2578,19 @@ fn print_ctrl_al(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_AL[0]);
-    leaf(o, arch, r, b, &L_CTRL_AL[1]);
-    leaf(o, arch, r, b, &L_CTRL_AL[2]);
-    leaf(o, arch, r, b, &L_CTRL_AL[3]);
-    leaf(o, arch, r, b, &L_CTRL_AL[4]);
-    leaf(o, arch, r, b, &L_CTRL_AL[5]);
-    leaf(o, arch, r, b, &L_CTRL_AL[6]);
-    leaf(o, arch, r, b, &L_CTRL_AL[7]);
-    leaf(o, arch, r, b, &L_CTRL_AL[8]);
-    leaf(o, arch, r, b, &L_CTRL_AL[9]);
-    leaf(o, arch, r, b, &L_CTRL_AL[10]);
-    leaf(o, arch, r, b, &L_CTRL_AL[11]);
-    leaf(o, arch, r, b, &L_CTRL_AL[12]);
+    leaf(o, arch, r, None, &L_CTRL_AL[0]);
+    leaf(o, arch, r, None, &L_CTRL_AL[1]);
+    leaf(o, arch, r, None, &L_CTRL_AL[2]);
+    leaf(o, arch, r, None, &L_CTRL_AL[3]);
+    leaf(o, arch, r, None, &L_CTRL_AL[4]);
+    leaf(o, arch, r, None, &L_CTRL_AL[5]);
+    leaf(o, arch, r, None, &L_CTRL_AL[6]);
+    leaf(o, arch, r, None, &L_CTRL_AL[7]);
+    leaf(o, arch, r, None, &L_CTRL_AL[8]);
+    leaf(o, arch, r, None, &L_CTRL_AL[9]);
+    leaf(o, arch, r, None, &L_CTRL_AL[10]);
+    leaf(o, arch, r, None, &L_CTRL_AL[11]);
+    leaf(o, arch, r, None, &L_CTRL_AL[12]);
 }
 
 fn read_ctrl_al(p: &mut Printed<'_>, arch: Arch) {
@@ -2634,19 +2634,19 @@ fn print_ctrl_br(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_BR[0]);
-    leaf(o, arch, r, b, &L_CTRL_BR[1]);
-    leaf(o, arch, r, b, &L_CTRL_BR[2]);
-    leaf(o, arch, r, b, &L_CTRL_BR[3]);
-    leaf(o, arch, r, b, &L_CTRL_BR[4]);
-    leaf(o, arch, r, b, &L_CTRL_BR[5]);
-    leaf(o, arch, r, b, &L_CTRL_BR[6]);
-    leaf(o, arch, r, b, &L_CTRL_BR[7]);
-    leaf(o, arch, r, b, &L_CTRL_BR[8]);
-    leaf(o, arch, r, b, &L_CTRL_BR[9]);
-    leaf(o, arch, r, b, &L_CTRL_BR[10]);
-    leaf(o, arch, r, b, &L_CTRL_BR[11]);
-    leaf(o, arch, r, b, &L_CTRL_BR[12]);
+    leaf(o, arch, r, None, &L_CTRL_BR[0]);
+    leaf(o, arch, r, None, &L_CTRL_BR[1]);
+    leaf(o, arch, r, None, &L_CTRL_BR[2]);
+    leaf(o, arch, r, None, &L_CTRL_BR[3]);
+    leaf(o, arch, r, None, &L_CTRL_BR[4]);
+    leaf(o, arch, r, None, &L_CTRL_BR[5]);
+    leaf(o, arch, r, None, &L_CTRL_BR[6]);
+    leaf(o, arch, r, None, &L_CTRL_BR[7]);
+    leaf(o, arch, r, None, &L_CTRL_BR[8]);
+    leaf(o, arch, r, None, &L_CTRL_BR[9]);
+    leaf(o, arch, r, None, &L_CTRL_BR[10]);
+    leaf(o, arch, r, None, &L_CTRL_BR[11]);
+    leaf(o, arch, r, None, &L_CTRL_BR[12]);
 }
 
 fn read_ctrl_br(p: &mut Printed<'_>, arch: Arch) {
@@ -2682,10 +2682,10 @@ fn print_ctrl_cci(
 ) {
     let _ = arch;
     leaf(o, arch, r, b, &L_CTRL_CCI[0]);
-    leaf(o, arch, r, b, &L_CTRL_CCI[1]);
-    leaf(o, arch, r, b, &L_CTRL_CCI[2]);
-    leaf(o, arch, r, b, &L_CTRL_CCI[3]);
-    leaf(o, arch, r, b, &L_CTRL_CCI[4]);
+    leaf(o, arch, r, None, &L_CTRL_CCI[1]);
+    leaf(o, arch, r, None, &L_CTRL_CCI[2]);
+    leaf(o, arch, r, None, &L_CTRL_CCI[3]);
+    leaf(o, arch, r, None, &L_CTRL_CCI[4]);
 }
 
 fn read_ctrl_cci(p: &mut Printed<'_>, arch: Arch) {
@@ -2706,7 +2706,7 @@ fn print_ctrl_er(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_ER[0]);
+    leaf(o, arch, r, None, &L_CTRL_ER[0]);
 }
 
 fn read_ctrl_er(p: &mut Printed<'_>, arch: Arch) {
@@ -2734,15 +2734,15 @@ fn print_ctrl_es(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_ES[0]);
-    leaf(o, arch, r, b, &L_CTRL_ES[1]);
-    leaf(o, arch, r, b, &L_CTRL_ES[2]);
-    leaf(o, arch, r, b, &L_CTRL_ES[3]);
-    leaf(o, arch, r, b, &L_CTRL_ES[4]);
-    leaf(o, arch, r, b, &L_CTRL_ES[5]);
-    leaf(o, arch, r, b, &L_CTRL_ES[6]);
-    leaf(o, arch, r, b, &L_CTRL_ES[7]);
-    leaf(o, arch, r, b, &L_CTRL_ES[8]);
+    leaf(o, arch, r, None, &L_CTRL_ES[0]);
+    leaf(o, arch, r, None, &L_CTRL_ES[1]);
+    leaf(o, arch, r, None, &L_CTRL_ES[2]);
+    leaf(o, arch, r, None, &L_CTRL_ES[3]);
+    leaf(o, arch, r, None, &L_CTRL_ES[4]);
+    leaf(o, arch, r, None, &L_CTRL_ES[5]);
+    leaf(o, arch, r, None, &L_CTRL_ES[6]);
+    leaf(o, arch, r, None, &L_CTRL_ES[7]);
+    leaf(o, arch, r, None, &L_CTRL_ES[8]);
 }
 
 fn read_ctrl_es(p: &mut Printed<'_>, arch: Arch) {
@@ -2768,7 +2768,7 @@ fn print_ctrl_im(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_IM[0]);
+    leaf(o, arch, r, None, &L_CTRL_IM[0]);
 }
 
 fn read_ctrl_im(p: &mut Printed<'_>, arch: Arch) {
@@ -2794,13 +2794,13 @@ fn print_ctrl_ms(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_MS[0]);
-    leaf(o, arch, r, b, &L_CTRL_MS[1]);
-    leaf(o, arch, r, b, &L_CTRL_MS[2]);
-    leaf(o, arch, r, b, &L_CTRL_MS[3]);
-    leaf(o, arch, r, b, &L_CTRL_MS[4]);
-    leaf(o, arch, r, b, &L_CTRL_MS[5]);
-    leaf(o, arch, r, b, &L_CTRL_MS[6]);
+    leaf(o, arch, r, None, &L_CTRL_MS[0]);
+    leaf(o, arch, r, None, &L_CTRL_MS[1]);
+    leaf(o, arch, r, None, &L_CTRL_MS[2]);
+    leaf(o, arch, r, None, &L_CTRL_MS[3]);
+    leaf(o, arch, r, None, &L_CTRL_MS[4]);
+    leaf(o, arch, r, None, &L_CTRL_MS[5]);
+    leaf(o, arch, r, None, &L_CTRL_MS[6]);
 }
 
 fn read_ctrl_ms(p: &mut Printed<'_>, arch: Arch) {
@@ -2832,13 +2832,13 @@ fn print_ctrl_mv(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_MV[0]);
-    leaf(o, arch, r, b, &L_CTRL_MV[1]);
-    leaf(o, arch, r, b, &L_CTRL_MV[2]);
-    leaf(o, arch, r, b, &L_CTRL_MV[3]);
-    leaf(o, arch, r, b, &L_CTRL_MV[4]);
-    leaf(o, arch, r, b, &L_CTRL_MV[5]);
-    leaf(o, arch, r, b, &L_CTRL_MV[6]);
+    leaf(o, arch, r, None, &L_CTRL_MV[0]);
+    leaf(o, arch, r, None, &L_CTRL_MV[1]);
+    leaf(o, arch, r, None, &L_CTRL_MV[2]);
+    leaf(o, arch, r, None, &L_CTRL_MV[3]);
+    leaf(o, arch, r, None, &L_CTRL_MV[4]);
+    leaf(o, arch, r, None, &L_CTRL_MV[5]);
+    leaf(o, arch, r, None, &L_CTRL_MV[6]);
 }
 
 fn read_ctrl_mv(p: &mut Printed<'_>, arch: Arch) {
@@ -2862,7 +2862,7 @@ fn print_ctrl_no(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_NO[0]);
+    leaf(o, arch, r, None, &L_CTRL_NO[0]);
 }
 
 fn read_ctrl_no(p: &mut Printed<'_>, arch: Arch) {
@@ -2888,13 +2888,13 @@ fn print_ctrl_poll_sem(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[0]);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[1]);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[2]);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[3]);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[4]);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[5]);
-    leaf(o, arch, r, b, &L_CTRL_POLL_SEM[6]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[0]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[1]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[2]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[3]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[4]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[5]);
+    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[6]);
 }
 
 fn read_ctrl_poll_sem(p: &mut Printed<'_>, arch: Arch) {
@@ -2918,7 +2918,7 @@ fn print_ctrl_rs(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_RS[0]);
+    leaf(o, arch, r, None, &L_CTRL_RS[0]);
 }
 
 fn read_ctrl_rs(p: &mut Printed<'_>, arch: Arch) {
@@ -2946,15 +2946,15 @@ fn print_ctrl_test_es(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[0]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[1]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[2]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[3]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[4]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[5]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[6]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[7]);
-    leaf(o, arch, r, b, &L_CTRL_TEST_ES[8]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[0]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[1]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[2]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[3]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[4]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[5]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[6]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[7]);
+    leaf(o, arch, r, None, &L_CTRL_TEST_ES[8]);
 }
 
 fn read_ctrl_test_es(p: &mut Printed<'_>, arch: Arch) {
@@ -2980,7 +2980,7 @@ fn print_ctrl_wr(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CTRL_WR[0]);
+    leaf(o, arch, r, None, &L_CTRL_WR[0]);
 }
 
 fn read_ctrl_wr(p: &mut Printed<'_>, arch: Arch) {
@@ -3009,16 +3009,16 @@ fn print_custom_op_header(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[0]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[1]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[2]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[3]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[4]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[5]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[6]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[7]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[8]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_HEADER[9]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[0]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[1]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[2]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[3]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[4]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[5]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[6]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[7]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[8]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[9]);
 }
 
 fn read_custom_op_header(p: &mut Printed<'_>, arch: Arch) {
@@ -3049,9 +3049,9 @@ fn print_custom_op_payload(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[0]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[1]);
-    leaf(o, arch, r, b, &L_CUSTOM_OP_PAYLOAD[2]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[0]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[1]);
+    leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[2]);
 }
 
 fn read_custom_op_payload(p: &mut Printed<'_>, arch: Arch) {
@@ -3082,16 +3082,16 @@ fn print_d1_rd(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_D1_RD[0]);
-    leaf(o, arch, r, b, &L_D1_RD[1]);
-    leaf(o, arch, r, b, &L_D1_RD[2]);
-    leaf(o, arch, r, b, &L_D1_RD[3]);
-    leaf(o, arch, r, b, &L_D1_RD[4]);
-    leaf(o, arch, r, b, &L_D1_RD[5]);
-    leaf(o, arch, r, b, &L_D1_RD[6]);
-    leaf(o, arch, r, b, &L_D1_RD[7]);
-    leaf(o, arch, r, b, &L_D1_RD[8]);
-    leaf(o, arch, r, b, &L_D1_RD[9]);
+    leaf(o, arch, r, None, &L_D1_RD[0]);
+    leaf(o, arch, r, None, &L_D1_RD[1]);
+    leaf(o, arch, r, None, &L_D1_RD[2]);
+    leaf(o, arch, r, None, &L_D1_RD[3]);
+    leaf(o, arch, r, None, &L_D1_RD[4]);
+    leaf(o, arch, r, None, &L_D1_RD[5]);
+    leaf(o, arch, r, None, &L_D1_RD[6]);
+    leaf(o, arch, r, None, &L_D1_RD[7]);
+    leaf(o, arch, r, None, &L_D1_RD[8]);
+    leaf(o, arch, r, None, &L_D1_RD[9]);
 }
 
 fn read_d1_rd(p: &mut Printed<'_>, arch: Arch) {
@@ -3134,21 +3134,21 @@ fn print_d3_rand(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_D3_RAND[0]);
-    leaf(o, arch, r, b, &L_D3_RAND[1]);
-    leaf(o, arch, r, b, &L_D3_RAND[2]);
-    leaf(o, arch, r, b, &L_D3_RAND[3]);
-    leaf(o, arch, r, b, &L_D3_RAND[4]);
-    leaf(o, arch, r, b, &L_D3_RAND[5]);
-    leaf(o, arch, r, b, &L_D3_RAND[6]);
-    leaf(o, arch, r, b, &L_D3_RAND[7]);
-    leaf(o, arch, r, b, &L_D3_RAND[8]);
-    leaf(o, arch, r, b, &L_D3_RAND[9]);
-    leaf(o, arch, r, b, &L_D3_RAND[10]);
-    leaf(o, arch, r, b, &L_D3_RAND[11]);
-    leaf(o, arch, r, b, &L_D3_RAND[12]);
-    leaf(o, arch, r, b, &L_D3_RAND[13]);
-    leaf(o, arch, r, b, &L_D3_RAND[14]);
+    leaf(o, arch, r, None, &L_D3_RAND[0]);
+    leaf(o, arch, r, None, &L_D3_RAND[1]);
+    leaf(o, arch, r, None, &L_D3_RAND[2]);
+    leaf(o, arch, r, None, &L_D3_RAND[3]);
+    leaf(o, arch, r, None, &L_D3_RAND[4]);
+    leaf(o, arch, r, None, &L_D3_RAND[5]);
+    leaf(o, arch, r, None, &L_D3_RAND[6]);
+    leaf(o, arch, r, None, &L_D3_RAND[7]);
+    leaf(o, arch, r, None, &L_D3_RAND[8]);
+    leaf(o, arch, r, None, &L_D3_RAND[9]);
+    leaf(o, arch, r, None, &L_D3_RAND[10]);
+    leaf(o, arch, r, None, &L_D3_RAND[11]);
+    leaf(o, arch, r, None, &L_D3_RAND[12]);
+    leaf(o, arch, r, None, &L_D3_RAND[13]);
+    leaf(o, arch, r, None, &L_D3_RAND[14]);
 }
 
 fn read_d3_rand(p: &mut Printed<'_>, arch: Arch) {
@@ -3193,18 +3193,18 @@ fn print_d4_iota(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_D4_IOTA[0]);
-    leaf(o, arch, r, b, &L_D4_IOTA[1]);
-    leaf(o, arch, r, b, &L_D4_IOTA[2]);
-    leaf(o, arch, r, b, &L_D4_IOTA[3]);
-    leaf(o, arch, r, b, &L_D4_IOTA[4]);
-    leaf(o, arch, r, b, &L_D4_IOTA[5]);
-    leaf(o, arch, r, b, &L_D4_IOTA[6]);
-    leaf(o, arch, r, b, &L_D4_IOTA[7]);
-    leaf(o, arch, r, b, &L_D4_IOTA[8]);
-    leaf(o, arch, r, b, &L_D4_IOTA[9]);
-    leaf(o, arch, r, b, &L_D4_IOTA[10]);
-    leaf(o, arch, r, b, &L_D4_IOTA[11]);
+    leaf(o, arch, r, None, &L_D4_IOTA[0]);
+    leaf(o, arch, r, None, &L_D4_IOTA[1]);
+    leaf(o, arch, r, None, &L_D4_IOTA[2]);
+    leaf(o, arch, r, None, &L_D4_IOTA[3]);
+    leaf(o, arch, r, None, &L_D4_IOTA[4]);
+    leaf(o, arch, r, None, &L_D4_IOTA[5]);
+    leaf(o, arch, r, None, &L_D4_IOTA[6]);
+    leaf(o, arch, r, None, &L_D4_IOTA[7]);
+    leaf(o, arch, r, None, &L_D4_IOTA[8]);
+    leaf(o, arch, r, None, &L_D4_IOTA[9]);
+    leaf(o, arch, r, None, &L_D4_IOTA[10]);
+    leaf(o, arch, r, None, &L_D4_IOTA[11]);
 }
 
 fn read_d4_iota(p: &mut Printed<'_>, arch: Arch) {
@@ -3246,18 +3246,18 @@ fn print_d4_mr(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_D4_MR[0]);
-    leaf(o, arch, r, b, &L_D4_MR[1]);
-    leaf(o, arch, r, b, &L_D4_MR[2]);
-    leaf(o, arch, r, b, &L_D4_MR[3]);
-    leaf(o, arch, r, b, &L_D4_MR[4]);
-    leaf(o, arch, r, b, &L_D4_MR[5]);
-    leaf(o, arch, r, b, &L_D4_MR[6]);
-    leaf(o, arch, r, b, &L_D4_MR[7]);
-    leaf(o, arch, r, b, &L_D4_MR[8]);
-    leaf(o, arch, r, b, &L_D4_MR[9]);
-    leaf(o, arch, r, b, &L_D4_MR[10]);
-    leaf(o, arch, r, b, &L_D4_MR[11]);
+    leaf(o, arch, r, None, &L_D4_MR[0]);
+    leaf(o, arch, r, None, &L_D4_MR[1]);
+    leaf(o, arch, r, None, &L_D4_MR[2]);
+    leaf(o, arch, r, None, &L_D4_MR[3]);
+    leaf(o, arch, r, None, &L_D4_MR[4]);
+    leaf(o, arch, r, None, &L_D4_MR[5]);
+    leaf(o, arch, r, None, &L_D4_MR[6]);
+    leaf(o, arch, r, None, &L_D4_MR[7]);
+    leaf(o, arch, r, None, &L_D4_MR[8]);
+    leaf(o, arch, r, None, &L_D4_MR[9]);
+    leaf(o, arch, r, None, &L_D4_MR[10]);
+    leaf(o, arch, r, None, &L_D4_MR[11]);
 }
 
 fn read_d4_mr(p: &mut Printed<'_>, arch: Arch) {
@@ -3302,21 +3302,21 @@ fn print_d4_rand(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_D4_RAND[0]);
-    leaf(o, arch, r, b, &L_D4_RAND[1]);
-    leaf(o, arch, r, b, &L_D4_RAND[2]);
-    leaf(o, arch, r, b, &L_D4_RAND[3]);
-    leaf(o, arch, r, b, &L_D4_RAND[4]);
-    leaf(o, arch, r, b, &L_D4_RAND[5]);
-    leaf(o, arch, r, b, &L_D4_RAND[6]);
-    leaf(o, arch, r, b, &L_D4_RAND[7]);
-    leaf(o, arch, r, b, &L_D4_RAND[8]);
-    leaf(o, arch, r, b, &L_D4_RAND[9]);
-    leaf(o, arch, r, b, &L_D4_RAND[10]);
-    leaf(o, arch, r, b, &L_D4_RAND[11]);
-    leaf(o, arch, r, b, &L_D4_RAND[12]);
-    leaf(o, arch, r, b, &L_D4_RAND[13]);
-    leaf(o, arch, r, b, &L_D4_RAND[14]);
+    leaf(o, arch, r, None, &L_D4_RAND[0]);
+    leaf(o, arch, r, None, &L_D4_RAND[1]);
+    leaf(o, arch, r, None, &L_D4_RAND[2]);
+    leaf(o, arch, r, None, &L_D4_RAND[3]);
+    leaf(o, arch, r, None, &L_D4_RAND[4]);
+    leaf(o, arch, r, None, &L_D4_RAND[5]);
+    leaf(o, arch, r, None, &L_D4_RAND[6]);
+    leaf(o, arch, r, None, &L_D4_RAND[7]);
+    leaf(o, arch, r, None, &L_D4_RAND[8]);
+    leaf(o, arch, r, None, &L_D4_RAND[9]);
+    leaf(o, arch, r, None, &L_D4_RAND[10]);
+    leaf(o, arch, r, None, &L_D4_RAND[11]);
+    leaf(o, arch, r, None, &L_D4_RAND[12]);
+    leaf(o, arch, r, None, &L_D4_RAND[13]);
+    leaf(o, arch, r, None, &L_D4_RAND[14]);
 }
 
 fn read_d4_rand(p: &mut Printed<'_>, arch: Arch) {
@@ -3372,28 +3372,28 @@ fn print_dma_copy2d(
 ) {
     let _ = arch;
     leaf(o, arch, r, b, &L_DMA_COPY2D[0]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[1]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[2]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[3]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[4]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[5]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[6]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[7]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[8]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[9]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[10]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[11]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[12]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[13]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[14]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[15]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[16]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[17]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[18]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[19]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[20]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[21]);
-    leaf(o, arch, r, b, &L_DMA_COPY2D[22]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[1]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[2]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[3]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[4]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[5]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[6]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[7]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[8]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[9]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[10]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[11]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[12]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[13]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[14]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[15]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[16]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[17]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[18]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[19]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[20]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[21]);
+    leaf(o, arch, r, None, &L_DMA_COPY2D[22]);
 }
 
 fn read_dma_copy2d(p: &mut Printed<'_>, arch: Arch) {
@@ -3449,22 +3449,22 @@ fn print_dma_direct2d(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[0]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[1]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[2]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[3]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[4]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[5]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[6]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[7]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[8]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[9]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[10]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[11]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[12]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[13]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[14]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D[15]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[0]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[1]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[2]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[3]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[4]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[5]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[6]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[7]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[8]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[9]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[10]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[11]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[12]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[13]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[14]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D[15]);
 }
 
 fn read_dma_direct2d(p: &mut Printed<'_>, arch: Arch) {
@@ -3513,21 +3513,21 @@ fn print_dma_direct2d_xpose(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[0]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[1]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[2]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[3]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[4]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[5]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[6]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[7]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[8]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[9]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[10]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[11]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[12]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[13]);
-    leaf(o, arch, r, b, &L_DMA_DIRECT2D_XPOSE[14]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[0]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[1]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[2]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[3]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[4]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[5]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[6]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[7]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[8]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[9]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[10]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[11]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[12]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[13]);
+    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[14]);
 }
 
 fn read_dma_direct2d_xpose(p: &mut Printed<'_>, arch: Arch) {
@@ -3576,22 +3576,22 @@ fn print_dma_gather_xpose(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[0]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[1]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[2]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[3]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[4]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[5]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[6]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[7]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[8]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[9]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[10]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[11]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[12]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[13]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[14]);
-    leaf(o, arch, r, b, &L_DMA_GATHER_XPOSE[15]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[0]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[1]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[2]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[3]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[4]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[5]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[6]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[7]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[8]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[9]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[10]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[11]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[12]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[13]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[14]);
+    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[15]);
 }
 
 fn read_dma_gather_xpose(p: &mut Printed<'_>, arch: Arch) {
@@ -3639,19 +3639,19 @@ fn print_dma_immediate(
 ) {
     let _ = arch;
     leaf(o, arch, r, b, &L_DMA_IMMEDIATE[0]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[1]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[2]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[3]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[4]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[5]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[6]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[7]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[8]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[9]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[10]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[11]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[12]);
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[13]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[1]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[2]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[3]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[4]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[5]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[6]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[7]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[8]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[9]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[10]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[11]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[12]);
+    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[13]);
 }
 
 fn read_dma_immediate(p: &mut Printed<'_>, arch: Arch) {
@@ -3703,27 +3703,27 @@ fn print_dma_indirect1d(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[0]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[1]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[2]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[3]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[4]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[5]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[6]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[7]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[8]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[9]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[10]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[11]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[12]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[13]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[14]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[15]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[16]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[17]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[18]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[19]);
-    leaf(o, arch, r, b, &L_DMA_INDIRECT1D[20]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[0]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[1]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[2]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[3]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[4]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[5]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[6]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[7]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[8]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[9]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[10]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[11]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[12]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[13]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[14]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[15]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[16]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[17]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[18]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[19]);
+    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[20]);
 }
 
 fn read_dma_indirect1d(p: &mut Printed<'_>, arch: Arch) {
@@ -3761,7 +3761,7 @@ fn print_extended(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED[0]);
+    leaf(o, arch, r, None, &L_EXTENDED[0]);
 }
 
 fn read_extended(p: &mut Printed<'_>, arch: Arch) {
@@ -3781,7 +3781,7 @@ fn print_extended_copy(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_COPY[0]);
+    leaf(o, arch, r, None, &L_EXTENDED_COPY[0]);
 }
 
 fn read_extended_copy(p: &mut Printed<'_>, arch: Arch) {
@@ -3801,7 +3801,7 @@ fn print_extended_cptcd(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_CPTCD[0]);
+    leaf(o, arch, r, None, &L_EXTENDED_CPTCD[0]);
 }
 
 fn read_extended_cptcd(p: &mut Printed<'_>, arch: Arch) {
@@ -3821,7 +3821,7 @@ fn print_extended_enop(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_ENOP[0]);
+    leaf(o, arch, r, None, &L_EXTENDED_ENOP[0]);
 }
 
 fn read_extended_enop(p: &mut Printed<'_>, arch: Arch) {
@@ -3855,19 +3855,19 @@ fn print_extended_rdma_desc_gen(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[0]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[1]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[2]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[3]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[4]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[5]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[6]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[7]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[8]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[9]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[10]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[11]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[12]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[13]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[1]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[2]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[3]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[4]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[5]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[6]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[7]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[8]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[9]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[10]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[11]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[12]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[13]);
 }
 
 fn read_extended_rdma_desc_gen(p: &mut Printed<'_>, arch: Arch) {
@@ -3904,9 +3904,9 @@ fn print_extended_rdma_desc_start(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[0]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[1]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[2]);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[3]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[1]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[2]);
+    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[3]);
 }
 
 fn read_extended_rdma_desc_start(p: &mut Printed<'_>, arch: Arch) {
@@ -3929,7 +3929,7 @@ fn print_extended_rgs(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_RGS[0]);
+    leaf(o, arch, r, None, &L_EXTENDED_RGS[0]);
 }
 
 fn read_extended_rgs(p: &mut Printed<'_>, arch: Arch) {
@@ -3949,7 +3949,7 @@ fn print_extended_rss(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_RSS[0]);
+    leaf(o, arch, r, None, &L_EXTENDED_RSS[0]);
 }
 
 fn read_extended_rss(p: &mut Printed<'_>, arch: Arch) {
@@ -3969,7 +3969,7 @@ fn print_extended_sb2sb(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_SB2SB[0]);
+    leaf(o, arch, r, None, &L_EXTENDED_SB2SB[0]);
 }
 
 fn read_extended_sb2sb(p: &mut Printed<'_>, arch: Arch) {
@@ -4005,21 +4005,21 @@ fn print_extended_tta(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_EXTENDED_TTA[0]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[1]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[2]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[3]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[4]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[5]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[6]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[7]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[8]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[9]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[10]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[11]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[12]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[13]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[14]);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[15]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[1]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[2]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[3]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[4]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[5]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[6]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[7]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[8]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[9]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[10]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[11]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[12]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[13]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[14]);
+    leaf(o, arch, r, None, &L_EXTENDED_TTA[15]);
 }
 
 fn read_extended_tta(p: &mut Printed<'_>, arch: Arch) {
@@ -4059,12 +4059,12 @@ fn print_mem2d(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_MEM2D[0]);
-    leaf(o, arch, r, b, &L_MEM2D[1]);
-    leaf(o, arch, r, b, &L_MEM2D[2]);
-    leaf(o, arch, r, b, &L_MEM2D[3]);
-    leaf(o, arch, r, b, &L_MEM2D[4]);
-    leaf(o, arch, r, b, &L_MEM2D[5]);
+    leaf(o, arch, r, None, &L_MEM2D[0]);
+    leaf(o, arch, r, None, &L_MEM2D[1]);
+    leaf(o, arch, r, None, &L_MEM2D[2]);
+    leaf(o, arch, r, None, &L_MEM2D[3]);
+    leaf(o, arch, r, None, &L_MEM2D[4]);
+    leaf(o, arch, r, None, &L_MEM2D[5]);
 }
 
 fn read_mem2d(p: &mut Printed<'_>, arch: Arch) {
@@ -4095,13 +4095,13 @@ fn print_modify_pool_config(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[0]);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[1]);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[2]);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[3]);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[4]);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[5]);
-    leaf(o, arch, r, b, &L_MODIFY_POOL_CONFIG[6]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[0]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[1]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[2]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[3]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[4]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[5]);
+    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[6]);
 }
 
 fn read_modify_pool_config(p: &mut Printed<'_>, arch: Arch) {
@@ -4129,9 +4129,9 @@ fn print_pseudo_core_barrier(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_CORE_BARRIER[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[2]);
 }
 
 fn read_pseudo_core_barrier(p: &mut Printed<'_>, arch: Arch) {
@@ -4154,8 +4154,8 @@ fn print_pseudo_dmabarrier(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_DMABARRIER[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMABARRIER[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMABARRIER[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMABARRIER[1]);
 }
 
 fn read_pseudo_dmabarrier(p: &mut Printed<'_>, arch: Arch) {
@@ -4191,22 +4191,22 @@ fn print_pseudo_dma_direct2d(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[2]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[3]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[4]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[5]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[6]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[7]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[8]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[9]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[10]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[11]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[12]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[13]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[14]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_DIRECT2D[15]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[3]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[4]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[5]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[6]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[7]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[8]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[9]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[10]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[11]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[12]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[13]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[14]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[15]);
 }
 
 fn read_pseudo_dma_direct2d(p: &mut Printed<'_>, arch: Arch) {
@@ -4254,19 +4254,19 @@ fn print_pseudo_dma_ext(
 ) {
     let _ = arch;
     leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[2]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[3]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[4]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[5]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[6]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[7]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[8]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[9]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[10]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[11]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[12]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[13]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[3]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[4]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[5]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[6]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[7]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[8]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[9]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[10]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[11]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[12]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[13]);
 }
 
 fn read_pseudo_dma_ext(p: &mut Printed<'_>, arch: Arch) {
@@ -4307,16 +4307,16 @@ fn print_pseudo_dma_memcpy_full_ind(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[2]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[3]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[4]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[5]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[6]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[3]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[4]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[5]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[6]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
+    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
 }
 
 fn read_pseudo_dma_memcpy_full_ind(p: &mut Printed<'_>, arch: Arch) {
@@ -4364,26 +4364,26 @@ fn print_pseudo_embedding_update(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[2]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[3]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[4]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[5]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[6]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[7]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[8]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[9]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[10]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[11]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[12]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[13]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[14]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[15]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[16]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[17]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[18]);
-    leaf(o, arch, r, b, &L_PSEUDO_EMBEDDING_UPDATE[19]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[3]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[4]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[5]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[6]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[7]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[8]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[9]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[10]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[11]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[12]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[13]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[14]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[15]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[16]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[17]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[18]);
+    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[19]);
 }
 
 fn read_pseudo_embedding_update(p: &mut Printed<'_>, arch: Arch) {
@@ -4424,7 +4424,7 @@ fn print_pseudo_exit_execution(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_EXIT_EXECUTION[1]);
 }
 
 fn read_pseudo_exit_execution(p: &mut Printed<'_>, arch: Arch) {
@@ -4449,11 +4449,11 @@ fn print_pseudo_function_begin(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[2]);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[3]);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_BEGIN[4]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[3]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[4]);
 }
 
 fn read_pseudo_function_begin(p: &mut Printed<'_>, arch: Arch) {
@@ -4479,9 +4479,9 @@ fn print_pseudo_function_call(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[1]);
-    leaf(o, arch, r, b, &L_PSEUDO_FUNCTION_CALL[2]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[2]);
 }
 
 fn read_pseudo_function_call(p: &mut Printed<'_>, arch: Arch) {
@@ -4503,7 +4503,7 @@ fn print_pseudo_jpeg_decode(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_JPEG_DECODE[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_JPEG_DECODE[0]);
 }
 
 fn read_pseudo_jpeg_decode(p: &mut Printed<'_>, arch: Arch) {
@@ -4525,7 +4525,7 @@ fn print_pseudo_library_reload_index(
     let _ = arch;
     print_preamble(o, arch, r, b);
     leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[0]);
-    leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
+    leaf(o, arch, r, None, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
 }
 
 fn read_pseudo_library_reload_index(p: &mut Printed<'_>, arch: Arch) {
@@ -4546,7 +4546,7 @@ fn print_pseudo_load_act_func_set(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
 }
 
 fn read_pseudo_load_act_func_set(p: &mut Printed<'_>, arch: Arch) {
@@ -4566,7 +4566,7 @@ fn print_pseudo_mem2d(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_MEM2D[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_MEM2D[0]);
 }
 
 fn read_pseudo_mem2d(p: &mut Printed<'_>, arch: Arch) {
@@ -4586,7 +4586,7 @@ fn print_pseudo_range_check(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_RANGE_CHECK[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_RANGE_CHECK[0]);
 }
 
 fn read_pseudo_range_check(p: &mut Printed<'_>, arch: Arch) {
@@ -4606,7 +4606,7 @@ fn print_pseudo_set_rng_seed(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_SET_RNG_SEED[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_SET_RNG_SEED[0]);
 }
 
 fn read_pseudo_set_rng_seed(p: &mut Printed<'_>, arch: Arch) {
@@ -4626,7 +4626,7 @@ fn print_pseudo_sync_barrier(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_SYNC_BARRIER[0]);
+    leaf(o, arch, r, None, &L_PSEUDO_SYNC_BARRIER[0]);
 }
 
 fn read_pseudo_sync_barrier(p: &mut Printed<'_>, arch: Arch) {
@@ -4664,25 +4664,25 @@ fn print_s1s2d2_am(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[0]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[1]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[2]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[3]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[4]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[5]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[6]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[7]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[8]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[9]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[10]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[11]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[12]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[13]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[14]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[15]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[16]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[17]);
-    leaf(o, arch, r, b, &L_S1S2D2_AM[18]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[0]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[1]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[2]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[3]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[4]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[5]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[6]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[7]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[8]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[9]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[10]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[11]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[12]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[13]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[14]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[15]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[16]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[17]);
+    leaf(o, arch, r, None, &L_S1S2D2_AM[18]);
 }
 
 fn read_s1s2d2_am(p: &mut Printed<'_>, arch: Arch) {
@@ -4729,16 +4729,16 @@ fn print_s1_rand(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S1_RAND[0]);
-    leaf(o, arch, r, b, &L_S1_RAND[1]);
-    leaf(o, arch, r, b, &L_S1_RAND[2]);
-    leaf(o, arch, r, b, &L_S1_RAND[3]);
-    leaf(o, arch, r, b, &L_S1_RAND[4]);
-    leaf(o, arch, r, b, &L_S1_RAND[5]);
-    leaf(o, arch, r, b, &L_S1_RAND[6]);
-    leaf(o, arch, r, b, &L_S1_RAND[7]);
-    leaf(o, arch, r, b, &L_S1_RAND[8]);
-    leaf(o, arch, r, b, &L_S1_RAND[9]);
+    leaf(o, arch, r, None, &L_S1_RAND[0]);
+    leaf(o, arch, r, None, &L_S1_RAND[1]);
+    leaf(o, arch, r, None, &L_S1_RAND[2]);
+    leaf(o, arch, r, None, &L_S1_RAND[3]);
+    leaf(o, arch, r, None, &L_S1_RAND[4]);
+    leaf(o, arch, r, None, &L_S1_RAND[5]);
+    leaf(o, arch, r, None, &L_S1_RAND[6]);
+    leaf(o, arch, r, None, &L_S1_RAND[7]);
+    leaf(o, arch, r, None, &L_S1_RAND[8]);
+    leaf(o, arch, r, None, &L_S1_RAND[9]);
 }
 
 fn read_s1_rand(p: &mut Printed<'_>, arch: Arch) {
@@ -4786,26 +4786,26 @@ fn print_s2d2d2_sc(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[0]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[1]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[2]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[3]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[4]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[5]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[6]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[7]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[8]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[9]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[10]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[11]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[12]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[13]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[14]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[15]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[16]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[17]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[18]);
-    leaf(o, arch, r, b, &L_S2D2D2_SC[19]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[0]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[1]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[2]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[3]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[4]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[5]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[6]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[7]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[8]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[9]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[10]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[11]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[12]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[13]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[14]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[15]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[16]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[17]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[18]);
+    leaf(o, arch, r, None, &L_S2D2D2_SC[19]);
 }
 
 fn read_s2d2d2_sc(p: &mut Printed<'_>, arch: Arch) {
@@ -4854,17 +4854,17 @@ fn print_s2d2d2_ts_wide(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[0]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[1]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[2]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[3]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[4]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[5]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[6]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[7]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[8]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[9]);
-    leaf(o, arch, r, b, &L_S2D2D2_TS_WIDE[10]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[0]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[1]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[2]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[3]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[4]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[5]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[6]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[7]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[8]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[9]);
+    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[10]);
 }
 
 fn read_s2d2d2_ts_wide(p: &mut Printed<'_>, arch: Arch) {
@@ -4912,25 +4912,25 @@ fn print_s2d2_ac(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2_AC[0]);
-    leaf(o, arch, r, b, &L_S2D2_AC[1]);
-    leaf(o, arch, r, b, &L_S2D2_AC[2]);
-    leaf(o, arch, r, b, &L_S2D2_AC[3]);
-    leaf(o, arch, r, b, &L_S2D2_AC[4]);
-    leaf(o, arch, r, b, &L_S2D2_AC[5]);
-    leaf(o, arch, r, b, &L_S2D2_AC[6]);
-    leaf(o, arch, r, b, &L_S2D2_AC[7]);
-    leaf(o, arch, r, b, &L_S2D2_AC[8]);
-    leaf(o, arch, r, b, &L_S2D2_AC[9]);
-    leaf(o, arch, r, b, &L_S2D2_AC[10]);
-    leaf(o, arch, r, b, &L_S2D2_AC[11]);
-    leaf(o, arch, r, b, &L_S2D2_AC[12]);
-    leaf(o, arch, r, b, &L_S2D2_AC[13]);
-    leaf(o, arch, r, b, &L_S2D2_AC[14]);
-    leaf(o, arch, r, b, &L_S2D2_AC[15]);
-    leaf(o, arch, r, b, &L_S2D2_AC[16]);
-    leaf(o, arch, r, b, &L_S2D2_AC[17]);
-    leaf(o, arch, r, b, &L_S2D2_AC[18]);
+    leaf(o, arch, r, None, &L_S2D2_AC[0]);
+    leaf(o, arch, r, None, &L_S2D2_AC[1]);
+    leaf(o, arch, r, None, &L_S2D2_AC[2]);
+    leaf(o, arch, r, None, &L_S2D2_AC[3]);
+    leaf(o, arch, r, None, &L_S2D2_AC[4]);
+    leaf(o, arch, r, None, &L_S2D2_AC[5]);
+    leaf(o, arch, r, None, &L_S2D2_AC[6]);
+    leaf(o, arch, r, None, &L_S2D2_AC[7]);
+    leaf(o, arch, r, None, &L_S2D2_AC[8]);
+    leaf(o, arch, r, None, &L_S2D2_AC[9]);
+    leaf(o, arch, r, None, &L_S2D2_AC[10]);
+    leaf(o, arch, r, None, &L_S2D2_AC[11]);
+    leaf(o, arch, r, None, &L_S2D2_AC[12]);
+    leaf(o, arch, r, None, &L_S2D2_AC[13]);
+    leaf(o, arch, r, None, &L_S2D2_AC[14]);
+    leaf(o, arch, r, None, &L_S2D2_AC[15]);
+    leaf(o, arch, r, None, &L_S2D2_AC[16]);
+    leaf(o, arch, r, None, &L_S2D2_AC[17]);
+    leaf(o, arch, r, None, &L_S2D2_AC[18]);
 }
 
 fn read_s2d2_ac(p: &mut Printed<'_>, arch: Arch) {
@@ -4984,23 +4984,23 @@ fn print_s2d2_addr(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[0]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[1]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[2]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[3]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[4]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[5]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[6]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[7]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[8]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[9]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[10]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[11]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[12]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[13]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[14]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[15]);
-    leaf(o, arch, r, b, &L_S2D2_ADDR[16]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[0]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[1]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[2]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[3]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[4]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[5]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[6]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[7]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[8]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[9]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[10]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[11]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[12]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[13]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[14]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[15]);
+    leaf(o, arch, r, None, &L_S2D2_ADDR[16]);
 }
 
 fn read_s2d2_addr(p: &mut Printed<'_>, arch: Arch) {
@@ -5036,7 +5036,7 @@ fn print_s2d2_jpeg(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2_JPEG[0]);
+    leaf(o, arch, r, None, &L_S2D2_JPEG[0]);
 }
 
 fn read_s2d2_jpeg(p: &mut Printed<'_>, arch: Arch) {
@@ -5074,25 +5074,25 @@ fn print_s2d2_rs(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2_RS[0]);
-    leaf(o, arch, r, b, &L_S2D2_RS[1]);
-    leaf(o, arch, r, b, &L_S2D2_RS[2]);
-    leaf(o, arch, r, b, &L_S2D2_RS[3]);
-    leaf(o, arch, r, b, &L_S2D2_RS[4]);
-    leaf(o, arch, r, b, &L_S2D2_RS[5]);
-    leaf(o, arch, r, b, &L_S2D2_RS[6]);
-    leaf(o, arch, r, b, &L_S2D2_RS[7]);
-    leaf(o, arch, r, b, &L_S2D2_RS[8]);
-    leaf(o, arch, r, b, &L_S2D2_RS[9]);
-    leaf(o, arch, r, b, &L_S2D2_RS[10]);
-    leaf(o, arch, r, b, &L_S2D2_RS[11]);
-    leaf(o, arch, r, b, &L_S2D2_RS[12]);
-    leaf(o, arch, r, b, &L_S2D2_RS[13]);
-    leaf(o, arch, r, b, &L_S2D2_RS[14]);
-    leaf(o, arch, r, b, &L_S2D2_RS[15]);
-    leaf(o, arch, r, b, &L_S2D2_RS[16]);
-    leaf(o, arch, r, b, &L_S2D2_RS[17]);
-    leaf(o, arch, r, b, &L_S2D2_RS[18]);
+    leaf(o, arch, r, None, &L_S2D2_RS[0]);
+    leaf(o, arch, r, None, &L_S2D2_RS[1]);
+    leaf(o, arch, r, None, &L_S2D2_RS[2]);
+    leaf(o, arch, r, None, &L_S2D2_RS[3]);
+    leaf(o, arch, r, None, &L_S2D2_RS[4]);
+    leaf(o, arch, r, None, &L_S2D2_RS[5]);
+    leaf(o, arch, r, None, &L_S2D2_RS[6]);
+    leaf(o, arch, r, None, &L_S2D2_RS[7]);
+    leaf(o, arch, r, None, &L_S2D2_RS[8]);
+    leaf(o, arch, r, None, &L_S2D2_RS[9]);
+    leaf(o, arch, r, None, &L_S2D2_RS[10]);
+    leaf(o, arch, r, None, &L_S2D2_RS[11]);
+    leaf(o, arch, r, None, &L_S2D2_RS[12]);
+    leaf(o, arch, r, None, &L_S2D2_RS[13]);
+    leaf(o, arch, r, None, &L_S2D2_RS[14]);
+    leaf(o, arch, r, None, &L_S2D2_RS[15]);
+    leaf(o, arch, r, None, &L_S2D2_RS[16]);
+    leaf(o, arch, r, None, &L_S2D2_RS[17]);
+    leaf(o, arch, r, None, &L_S2D2_RS[18]);
 }
 
 fn read_s2d2_rs(p: &mut Printed<'_>, arch: Arch) {
@@ -5128,7 +5128,7 @@ fn print_s2d2_tr(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2_TR[0]);
+    leaf(o, arch, r, None, &L_S2D2_TR[0]);
 }
 
 fn read_s2d2_tr(p: &mut Printed<'_>, arch: Arch) {
@@ -5161,20 +5161,20 @@ fn print_s2d2_ts_as(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[0]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[1]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[2]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[3]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[4]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[5]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[6]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[7]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[8]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[9]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[10]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[11]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[12]);
-    leaf(o, arch, r, b, &L_S2D2_TS_AS[13]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[0]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[1]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[2]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[3]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[4]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[5]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[6]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[7]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[8]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[9]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[10]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[11]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[12]);
+    leaf(o, arch, r, None, &L_S2D2_TS_AS[13]);
 }
 
 fn read_s2d2_ts_as(p: &mut Printed<'_>, arch: Arch) {
@@ -5220,20 +5220,20 @@ fn print_s2s1d2_pe_seed(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[0]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[1]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[2]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[3]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[4]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[5]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[6]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[7]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[8]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[9]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[10]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[11]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[12]);
-    leaf(o, arch, r, b, &L_S2S1D2_PE_SEED[13]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[0]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[1]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[2]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[3]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[4]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[5]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[6]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[7]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[8]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[9]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[10]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[11]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[12]);
+    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[13]);
 }
 
 fn read_s2s1d2_pe_seed(p: &mut Printed<'_>, arch: Arch) {
@@ -5273,14 +5273,14 @@ fn print_s2s2d2d2_tt(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[0]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[1]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[2]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[3]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[4]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[5]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[6]);
-    leaf(o, arch, r, b, &L_S2S2D2D2_TT[7]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[0]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[1]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[2]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[3]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[4]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[5]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[6]);
+    leaf(o, arch, r, None, &L_S2S2D2D2_TT[7]);
 }
 
 fn read_s2s2d2d2_tt(p: &mut Printed<'_>, arch: Arch) {
@@ -5326,26 +5326,26 @@ fn print_s2s2d2_stt(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[0]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[1]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[2]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[3]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[4]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[5]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[6]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[7]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[8]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[9]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[10]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[11]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[12]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[13]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[14]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[15]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[16]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[17]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[18]);
-    leaf(o, arch, r, b, &L_S2S2D2_STT[19]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[0]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[1]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[2]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[3]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[4]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[5]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[6]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[7]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[8]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[9]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[10]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[11]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[12]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[13]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[14]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[15]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[16]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[17]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[18]);
+    leaf(o, arch, r, None, &L_S2S2D2_STT[19]);
 }
 
 fn read_s2s2d2_stt(p: &mut Printed<'_>, arch: Arch) {
@@ -5395,18 +5395,18 @@ fn print_s2_bn(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2_BN[0]);
-    leaf(o, arch, r, b, &L_S2_BN[1]);
-    leaf(o, arch, r, b, &L_S2_BN[2]);
-    leaf(o, arch, r, b, &L_S2_BN[3]);
-    leaf(o, arch, r, b, &L_S2_BN[4]);
-    leaf(o, arch, r, b, &L_S2_BN[5]);
-    leaf(o, arch, r, b, &L_S2_BN[6]);
-    leaf(o, arch, r, b, &L_S2_BN[7]);
-    leaf(o, arch, r, b, &L_S2_BN[8]);
-    leaf(o, arch, r, b, &L_S2_BN[9]);
-    leaf(o, arch, r, b, &L_S2_BN[10]);
-    leaf(o, arch, r, b, &L_S2_BN[11]);
+    leaf(o, arch, r, None, &L_S2_BN[0]);
+    leaf(o, arch, r, None, &L_S2_BN[1]);
+    leaf(o, arch, r, None, &L_S2_BN[2]);
+    leaf(o, arch, r, None, &L_S2_BN[3]);
+    leaf(o, arch, r, None, &L_S2_BN[4]);
+    leaf(o, arch, r, None, &L_S2_BN[5]);
+    leaf(o, arch, r, None, &L_S2_BN[6]);
+    leaf(o, arch, r, None, &L_S2_BN[7]);
+    leaf(o, arch, r, None, &L_S2_BN[8]);
+    leaf(o, arch, r, None, &L_S2_BN[9]);
+    leaf(o, arch, r, None, &L_S2_BN[10]);
+    leaf(o, arch, r, None, &L_S2_BN[11]);
 }
 
 fn read_s2_bn(p: &mut Printed<'_>, arch: Arch) {
@@ -5450,20 +5450,20 @@ fn print_s2_bnpl2(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S2_BNPL2[0]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[1]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[2]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[3]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[4]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[5]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[6]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[7]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[8]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[9]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[10]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[11]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[12]);
-    leaf(o, arch, r, b, &L_S2_BNPL2[13]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[0]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[1]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[2]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[3]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[4]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[5]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[6]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[7]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[8]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[9]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[10]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[11]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[12]);
+    leaf(o, arch, r, None, &L_S2_BNPL2[13]);
 }
 
 fn read_s2_bnpl2(p: &mut Printed<'_>, arch: Arch) {
@@ -5526,37 +5526,37 @@ fn print_s2_convlut(
     match arch {
         Arch::Maverick => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[0]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[1]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[2]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[3]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[4]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[5]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[6]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[7]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[8]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[9]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[10]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[11]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_MAVERICK[12]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[0]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[1]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[2]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[3]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[4]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[5]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[6]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[7]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[8]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[9]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[10]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[11]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[12]);
         }
         _ => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[0]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[1]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[2]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[3]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[4]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[5]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[6]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[7]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[8]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[9]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[10]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[11]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[12]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[13]);
-            leaf(o, arch, r, b, &L_S2_CONVLUT_CAYMAN[14]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[0]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[1]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[2]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[3]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[4]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[5]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[6]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[7]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[8]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[9]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[10]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[11]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[12]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[13]);
+            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[14]);
         }
     }
 }
@@ -5627,23 +5627,23 @@ fn print_s3d3_ac(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_AC[0]);
-    leaf(o, arch, r, b, &L_S3D3_AC[1]);
-    leaf(o, arch, r, b, &L_S3D3_AC[2]);
-    leaf(o, arch, r, b, &L_S3D3_AC[3]);
-    leaf(o, arch, r, b, &L_S3D3_AC[4]);
-    leaf(o, arch, r, b, &L_S3D3_AC[5]);
-    leaf(o, arch, r, b, &L_S3D3_AC[6]);
-    leaf(o, arch, r, b, &L_S3D3_AC[7]);
-    leaf(o, arch, r, b, &L_S3D3_AC[8]);
-    leaf(o, arch, r, b, &L_S3D3_AC[9]);
-    leaf(o, arch, r, b, &L_S3D3_AC[10]);
-    leaf(o, arch, r, b, &L_S3D3_AC[11]);
-    leaf(o, arch, r, b, &L_S3D3_AC[12]);
-    leaf(o, arch, r, b, &L_S3D3_AC[13]);
-    leaf(o, arch, r, b, &L_S3D3_AC[14]);
-    leaf(o, arch, r, b, &L_S3D3_AC[15]);
-    leaf(o, arch, r, b, &L_S3D3_AC[16]);
+    leaf(o, arch, r, None, &L_S3D3_AC[0]);
+    leaf(o, arch, r, None, &L_S3D3_AC[1]);
+    leaf(o, arch, r, None, &L_S3D3_AC[2]);
+    leaf(o, arch, r, None, &L_S3D3_AC[3]);
+    leaf(o, arch, r, None, &L_S3D3_AC[4]);
+    leaf(o, arch, r, None, &L_S3D3_AC[5]);
+    leaf(o, arch, r, None, &L_S3D3_AC[6]);
+    leaf(o, arch, r, None, &L_S3D3_AC[7]);
+    leaf(o, arch, r, None, &L_S3D3_AC[8]);
+    leaf(o, arch, r, None, &L_S3D3_AC[9]);
+    leaf(o, arch, r, None, &L_S3D3_AC[10]);
+    leaf(o, arch, r, None, &L_S3D3_AC[11]);
+    leaf(o, arch, r, None, &L_S3D3_AC[12]);
+    leaf(o, arch, r, None, &L_S3D3_AC[13]);
+    leaf(o, arch, r, None, &L_S3D3_AC[14]);
+    leaf(o, arch, r, None, &L_S3D3_AC[15]);
+    leaf(o, arch, r, None, &L_S3D3_AC[16]);
 }
 
 fn read_s3d3_ac(p: &mut Printed<'_>, arch: Arch) {
@@ -5692,20 +5692,20 @@ fn print_s3d3_aq(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_AQ[0]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[1]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[2]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[3]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[4]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[5]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[6]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[7]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[8]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[9]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[10]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[11]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[12]);
-    leaf(o, arch, r, b, &L_S3D3_AQ[13]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[0]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[1]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[2]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[3]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[4]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[5]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[6]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[7]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[8]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[9]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[10]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[11]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[12]);
+    leaf(o, arch, r, None, &L_S3D3_AQ[13]);
 }
 
 fn read_s3d3_aq(p: &mut Printed<'_>, arch: Arch) {
@@ -5749,18 +5749,18 @@ fn print_s3d3_collective(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[0]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[1]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[2]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[3]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[4]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[5]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[6]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[7]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[8]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[9]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[10]);
-    leaf(o, arch, r, b, &L_S3D3_COLLECTIVE[11]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[0]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[1]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[2]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[3]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[4]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[5]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[6]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[7]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[8]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[9]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[10]);
+    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[11]);
 }
 
 fn read_s3d3_collective(p: &mut Printed<'_>, arch: Arch) {
@@ -5805,21 +5805,21 @@ fn print_s3d3_cp_pred_scalar(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[0]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[1]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[2]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[3]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[4]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[5]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[6]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[7]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[8]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[9]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[10]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[11]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[12]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[13]);
-    leaf(o, arch, r, b, &L_S3D3_CP_PRED_SCALAR[14]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[0]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[1]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[2]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[3]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[4]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[5]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[6]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[7]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[8]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[9]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[10]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[11]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[12]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[13]);
+    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[14]);
 }
 
 fn read_s3d3_cp_pred_scalar(p: &mut Printed<'_>, arch: Arch) {
@@ -5867,21 +5867,21 @@ fn print_s3d3_dropout(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[0]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[1]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[2]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[3]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[4]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[5]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[6]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[7]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[8]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[9]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[10]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[11]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[12]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[13]);
-    leaf(o, arch, r, b, &L_S3D3_DROPOUT[14]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[0]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[1]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[2]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[3]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[4]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[5]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[6]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[7]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[8]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[9]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[10]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[11]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[12]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[13]);
+    leaf(o, arch, r, None, &L_S3D3_DROPOUT[14]);
 }
 
 fn read_s3d3_dropout(p: &mut Printed<'_>, arch: Arch) {
@@ -6011,87 +6011,87 @@ fn print_s3d3_mm(
     match arch {
         Arch::Cayman => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[0]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[1]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[2]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[3]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[4]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[5]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[6]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[7]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[8]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[9]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[10]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[11]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[12]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[13]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[14]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[15]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[16]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[17]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[18]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[19]);
-            leaf(o, arch, r, b, &L_S3D3_MM_CAYMAN[20]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[0]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[1]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[2]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[3]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[4]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[5]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[6]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[7]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[8]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[9]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[10]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[11]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[12]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[13]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[14]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[15]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[16]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[17]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[18]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[19]);
+            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[20]);
         }
         Arch::Mariana => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[0]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[1]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[2]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[3]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[4]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[5]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[6]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[7]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[8]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[9]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[10]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[11]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[12]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[13]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[14]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[15]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[16]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MARIANA[17]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[0]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[1]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[2]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[3]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[4]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[5]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[6]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[7]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[8]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[9]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[10]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[11]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[12]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[13]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[14]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[15]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[16]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[17]);
         }
         Arch::Maverick => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[0]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[1]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[2]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[3]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[4]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[5]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[6]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[7]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[8]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[9]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[10]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[11]);
-            leaf(o, arch, r, b, &L_S3D3_MM_MAVERICK[12]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[0]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[1]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[2]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[3]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[4]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[5]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[6]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[7]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[8]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[9]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[10]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[11]);
+            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[12]);
         }
         _ => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[0]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[1]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[2]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[3]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[4]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[5]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[6]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[7]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[8]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[9]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[10]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[11]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[12]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[13]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[14]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[15]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[16]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[17]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[18]);
-            leaf(o, arch, r, b, &L_S3D3_MM_SUNDA[19]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[0]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[1]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[2]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[3]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[4]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[5]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[6]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[7]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[8]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[9]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[10]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[11]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[12]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[13]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[14]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[15]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[16]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[17]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[18]);
+            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[19]);
         }
     }
 }
@@ -6210,21 +6210,21 @@ fn print_s3d3_nonzero_with_count(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[0]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[1]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[2]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[3]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[4]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[5]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[6]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[7]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[8]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[9]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[10]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[11]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[12]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[13]);
-    leaf(o, arch, r, b, &L_S3D3_NONZERO_WITH_COUNT[14]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[0]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[1]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[2]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[3]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[4]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[5]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[6]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[7]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[8]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[9]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[10]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[11]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[12]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[13]);
+    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[14]);
 }
 
 fn read_s3d3_nonzero_with_count(p: &mut Printed<'_>, arch: Arch) {
@@ -6273,22 +6273,22 @@ fn print_s3d3_sc(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_SC[0]);
-    leaf(o, arch, r, b, &L_S3D3_SC[1]);
-    leaf(o, arch, r, b, &L_S3D3_SC[2]);
-    leaf(o, arch, r, b, &L_S3D3_SC[3]);
-    leaf(o, arch, r, b, &L_S3D3_SC[4]);
-    leaf(o, arch, r, b, &L_S3D3_SC[5]);
-    leaf(o, arch, r, b, &L_S3D3_SC[6]);
-    leaf(o, arch, r, b, &L_S3D3_SC[7]);
-    leaf(o, arch, r, b, &L_S3D3_SC[8]);
-    leaf(o, arch, r, b, &L_S3D3_SC[9]);
-    leaf(o, arch, r, b, &L_S3D3_SC[10]);
-    leaf(o, arch, r, b, &L_S3D3_SC[11]);
-    leaf(o, arch, r, b, &L_S3D3_SC[12]);
-    leaf(o, arch, r, b, &L_S3D3_SC[13]);
-    leaf(o, arch, r, b, &L_S3D3_SC[14]);
-    leaf(o, arch, r, b, &L_S3D3_SC[15]);
+    leaf(o, arch, r, None, &L_S3D3_SC[0]);
+    leaf(o, arch, r, None, &L_S3D3_SC[1]);
+    leaf(o, arch, r, None, &L_S3D3_SC[2]);
+    leaf(o, arch, r, None, &L_S3D3_SC[3]);
+    leaf(o, arch, r, None, &L_S3D3_SC[4]);
+    leaf(o, arch, r, None, &L_S3D3_SC[5]);
+    leaf(o, arch, r, None, &L_S3D3_SC[6]);
+    leaf(o, arch, r, None, &L_S3D3_SC[7]);
+    leaf(o, arch, r, None, &L_S3D3_SC[8]);
+    leaf(o, arch, r, None, &L_S3D3_SC[9]);
+    leaf(o, arch, r, None, &L_S3D3_SC[10]);
+    leaf(o, arch, r, None, &L_S3D3_SC[11]);
+    leaf(o, arch, r, None, &L_S3D3_SC[12]);
+    leaf(o, arch, r, None, &L_S3D3_SC[13]);
+    leaf(o, arch, r, None, &L_S3D3_SC[14]);
+    leaf(o, arch, r, None, &L_S3D3_SC[15]);
 }
 
 fn read_s3d3_sc(p: &mut Printed<'_>, arch: Arch) {
@@ -6333,17 +6333,17 @@ fn print_s3d3_seq_bounds(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[0]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[1]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[2]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[3]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[4]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[5]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[6]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[7]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[8]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[9]);
-    leaf(o, arch, r, b, &L_S3D3_SEQ_BOUNDS[10]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[0]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[1]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[2]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[3]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[4]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[5]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[6]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[7]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[8]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[9]);
+    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[10]);
 }
 
 fn read_s3d3_seq_bounds(p: &mut Printed<'_>, arch: Arch) {
@@ -6399,33 +6399,33 @@ fn print_s3d3_tens_dequant(
     match arch {
         Arch::Mariana | Arch::Maverick => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[0]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[1]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[2]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[3]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[4]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[5]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[6]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[7]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[8]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_MARIANA[9]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[0]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[1]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[2]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[3]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[4]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[5]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[6]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[7]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[8]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[9]);
         }
         _ => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[0]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[1]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[2]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[3]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[4]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[5]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[6]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[7]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[8]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[9]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[10]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
-            leaf(o, arch, r, b, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[0]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[1]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[2]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[3]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[4]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[5]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[6]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[7]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[8]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[9]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[10]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
+            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
         }
     }
 }
@@ -6510,41 +6510,41 @@ fn print_s3d3_ts(
     match arch {
         Arch::Mariana | Arch::Maverick => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[0]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[1]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[2]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[3]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[4]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[5]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[6]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[7]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[8]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[9]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[10]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[11]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[12]);
-            leaf(o, arch, r, b, &L_S3D3_TS_MARIANA[13]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[0]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[1]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[2]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[3]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[4]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[5]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[6]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[7]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[8]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[9]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[10]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[11]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[12]);
+            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[13]);
         }
         _ => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[0]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[1]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[2]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[3]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[4]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[5]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[6]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[7]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[8]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[9]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[10]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[11]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[12]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[13]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[14]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[15]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[16]);
-            leaf(o, arch, r, b, &L_S3D3_TS_SUNDA[17]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[0]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[1]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[2]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[3]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[4]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[5]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[6]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[7]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[8]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[9]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[10]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[11]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[12]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[13]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[14]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[15]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[16]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[17]);
         }
     }
 }
@@ -6618,22 +6618,22 @@ fn print_s3d3_ts_select(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[0]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[1]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[2]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[3]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[4]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[5]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[6]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[7]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[8]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[9]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[10]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[11]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[12]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[13]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[14]);
-    leaf(o, arch, r, b, &L_S3D3_TS_SELECT[15]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[0]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[1]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[2]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[3]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[4]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[5]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[6]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[7]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[8]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[9]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[10]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[11]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[12]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[13]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[14]);
+    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[15]);
 }
 
 fn read_s3d3_ts_select(p: &mut Printed<'_>, arch: Arch) {
@@ -6680,19 +6680,19 @@ fn print_s3dmx1_quant(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[0]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[1]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[2]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[3]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[4]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[5]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[6]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[7]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[8]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[9]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[10]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[11]);
-    leaf(o, arch, r, b, &L_S3DMX1_QUANT[12]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[0]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[1]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[2]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[3]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[4]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[5]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[6]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[7]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[8]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[9]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[10]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[11]);
+    leaf(o, arch, r, None, &L_S3DMX1_QUANT[12]);
 }
 
 fn read_s3dmx1_quant(p: &mut Printed<'_>, arch: Arch) {
@@ -6738,21 +6738,21 @@ fn print_s3s3d1_bn(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[0]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[1]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[2]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[3]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[4]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[5]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[6]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[7]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[8]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[9]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[10]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[11]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[12]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[13]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN[14]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[0]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[1]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[2]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[3]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[4]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[5]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[6]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[7]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[8]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[9]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[10]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[11]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[12]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[13]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN[14]);
 }
 
 fn read_s3s3d1_bn(p: &mut Printed<'_>, arch: Arch) {
@@ -6789,10 +6789,10 @@ fn print_s3s3d1_bn2(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3S3D1_BN2[0]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN2[1]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN2[2]);
-    leaf(o, arch, r, b, &L_S3S3D1_BN2[3]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN2[0]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN2[1]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN2[2]);
+    leaf(o, arch, r, None, &L_S3S3D1_BN2[3]);
 }
 
 fn read_s3s3d1_bn2(p: &mut Printed<'_>, arch: Arch) {
@@ -6827,19 +6827,19 @@ fn print_s3s3d3_tt(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[0]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[1]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[2]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[3]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[4]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[5]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[6]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[7]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[8]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[9]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[10]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[11]);
-    leaf(o, arch, r, b, &L_S3S3D3_TT[12]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[0]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[1]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[2]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[3]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[4]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[5]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[6]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[7]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[8]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[9]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[10]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[11]);
+    leaf(o, arch, r, None, &L_S3S3D3_TT[12]);
 }
 
 fn read_s3s3d3_tt(p: &mut Printed<'_>, arch: Arch) {
@@ -6869,7 +6869,7 @@ fn print_s3_lt(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S3_LT[0]);
+    leaf(o, arch, r, None, &L_S3_LT[0]);
 }
 
 fn read_s3_lt(p: &mut Printed<'_>, arch: Arch) {
@@ -6936,56 +6936,56 @@ fn print_s3_lw(
     match arch {
         Arch::Cayman => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[0]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[1]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[2]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[3]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[4]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[5]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[6]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[7]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[8]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[9]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[10]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[11]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[12]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[13]);
-            leaf(o, arch, r, b, &L_S3_LW_CAYMAN[14]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[0]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[1]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[2]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[3]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[4]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[5]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[6]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[7]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[8]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[9]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[10]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[11]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[12]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[13]);
+            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[14]);
         }
         Arch::Mariana => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[0]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[1]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[2]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[3]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[4]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[5]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[6]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[7]);
-            leaf(o, arch, r, b, &L_S3_LW_MARIANA[8]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[0]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[1]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[2]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[3]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[4]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[5]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[6]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[7]);
+            leaf(o, arch, r, None, &L_S3_LW_MARIANA[8]);
         }
         Arch::Maverick => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[0]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[1]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[2]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[3]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[4]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[5]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[6]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[7]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[8]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[9]);
-            leaf(o, arch, r, b, &L_S3_LW_MAVERICK[10]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[0]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[1]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[2]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[3]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[4]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[5]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[6]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[7]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[8]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[9]);
+            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[10]);
         }
         _ => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S3_LW_SUNDA[0]);
-            leaf(o, arch, r, b, &L_S3_LW_SUNDA[1]);
-            leaf(o, arch, r, b, &L_S3_LW_SUNDA[2]);
-            leaf(o, arch, r, b, &L_S3_LW_SUNDA[3]);
-            leaf(o, arch, r, b, &L_S3_LW_SUNDA[4]);
-            leaf(o, arch, r, b, &L_S3_LW_SUNDA[5]);
+            leaf(o, arch, r, None, &L_S3_LW_SUNDA[0]);
+            leaf(o, arch, r, None, &L_S3_LW_SUNDA[1]);
+            leaf(o, arch, r, None, &L_S3_LW_SUNDA[2]);
+            leaf(o, arch, r, None, &L_S3_LW_SUNDA[3]);
+            leaf(o, arch, r, None, &L_S3_LW_SUNDA[4]);
+            leaf(o, arch, r, None, &L_S3_LW_SUNDA[5]);
         }
     }
 }
@@ -7071,19 +7071,19 @@ fn print_s4d2_bn(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D2_BN[0]);
-    leaf(o, arch, r, b, &L_S4D2_BN[1]);
-    leaf(o, arch, r, b, &L_S4D2_BN[2]);
-    leaf(o, arch, r, b, &L_S4D2_BN[3]);
-    leaf(o, arch, r, b, &L_S4D2_BN[4]);
-    leaf(o, arch, r, b, &L_S4D2_BN[5]);
-    leaf(o, arch, r, b, &L_S4D2_BN[6]);
-    leaf(o, arch, r, b, &L_S4D2_BN[7]);
-    leaf(o, arch, r, b, &L_S4D2_BN[8]);
-    leaf(o, arch, r, b, &L_S4D2_BN[9]);
-    leaf(o, arch, r, b, &L_S4D2_BN[10]);
-    leaf(o, arch, r, b, &L_S4D2_BN[11]);
-    leaf(o, arch, r, b, &L_S4D2_BN[12]);
+    leaf(o, arch, r, None, &L_S4D2_BN[0]);
+    leaf(o, arch, r, None, &L_S4D2_BN[1]);
+    leaf(o, arch, r, None, &L_S4D2_BN[2]);
+    leaf(o, arch, r, None, &L_S4D2_BN[3]);
+    leaf(o, arch, r, None, &L_S4D2_BN[4]);
+    leaf(o, arch, r, None, &L_S4D2_BN[5]);
+    leaf(o, arch, r, None, &L_S4D2_BN[6]);
+    leaf(o, arch, r, None, &L_S4D2_BN[7]);
+    leaf(o, arch, r, None, &L_S4D2_BN[8]);
+    leaf(o, arch, r, None, &L_S4D2_BN[9]);
+    leaf(o, arch, r, None, &L_S4D2_BN[10]);
+    leaf(o, arch, r, None, &L_S4D2_BN[11]);
+    leaf(o, arch, r, None, &L_S4D2_BN[12]);
 }
 
 fn read_s4d2_bn(p: &mut Printed<'_>, arch: Arch) {
@@ -7139,25 +7139,25 @@ fn print_s4d3_mm(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D3_MM[0]);
-    leaf(o, arch, r, b, &L_S4D3_MM[1]);
-    leaf(o, arch, r, b, &L_S4D3_MM[2]);
-    leaf(o, arch, r, b, &L_S4D3_MM[3]);
-    leaf(o, arch, r, b, &L_S4D3_MM[4]);
-    leaf(o, arch, r, b, &L_S4D3_MM[5]);
-    leaf(o, arch, r, b, &L_S4D3_MM[6]);
-    leaf(o, arch, r, b, &L_S4D3_MM[7]);
-    leaf(o, arch, r, b, &L_S4D3_MM[8]);
-    leaf(o, arch, r, b, &L_S4D3_MM[9]);
-    leaf(o, arch, r, b, &L_S4D3_MM[10]);
-    leaf(o, arch, r, b, &L_S4D3_MM[11]);
-    leaf(o, arch, r, b, &L_S4D3_MM[12]);
-    leaf(o, arch, r, b, &L_S4D3_MM[13]);
-    leaf(o, arch, r, b, &L_S4D3_MM[14]);
-    leaf(o, arch, r, b, &L_S4D3_MM[15]);
-    leaf(o, arch, r, b, &L_S4D3_MM[16]);
-    leaf(o, arch, r, b, &L_S4D3_MM[17]);
-    leaf(o, arch, r, b, &L_S4D3_MM[18]);
+    leaf(o, arch, r, None, &L_S4D3_MM[0]);
+    leaf(o, arch, r, None, &L_S4D3_MM[1]);
+    leaf(o, arch, r, None, &L_S4D3_MM[2]);
+    leaf(o, arch, r, None, &L_S4D3_MM[3]);
+    leaf(o, arch, r, None, &L_S4D3_MM[4]);
+    leaf(o, arch, r, None, &L_S4D3_MM[5]);
+    leaf(o, arch, r, None, &L_S4D3_MM[6]);
+    leaf(o, arch, r, None, &L_S4D3_MM[7]);
+    leaf(o, arch, r, None, &L_S4D3_MM[8]);
+    leaf(o, arch, r, None, &L_S4D3_MM[9]);
+    leaf(o, arch, r, None, &L_S4D3_MM[10]);
+    leaf(o, arch, r, None, &L_S4D3_MM[11]);
+    leaf(o, arch, r, None, &L_S4D3_MM[12]);
+    leaf(o, arch, r, None, &L_S4D3_MM[13]);
+    leaf(o, arch, r, None, &L_S4D3_MM[14]);
+    leaf(o, arch, r, None, &L_S4D3_MM[15]);
+    leaf(o, arch, r, None, &L_S4D3_MM[16]);
+    leaf(o, arch, r, None, &L_S4D3_MM[17]);
+    leaf(o, arch, r, None, &L_S4D3_MM[18]);
 }
 
 fn read_s4d3_mm(p: &mut Printed<'_>, arch: Arch) {
@@ -7207,19 +7207,19 @@ fn print_s4d4_cr(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D4_CR[0]);
-    leaf(o, arch, r, b, &L_S4D4_CR[1]);
-    leaf(o, arch, r, b, &L_S4D4_CR[2]);
-    leaf(o, arch, r, b, &L_S4D4_CR[3]);
-    leaf(o, arch, r, b, &L_S4D4_CR[4]);
-    leaf(o, arch, r, b, &L_S4D4_CR[5]);
-    leaf(o, arch, r, b, &L_S4D4_CR[6]);
-    leaf(o, arch, r, b, &L_S4D4_CR[7]);
-    leaf(o, arch, r, b, &L_S4D4_CR[8]);
-    leaf(o, arch, r, b, &L_S4D4_CR[9]);
-    leaf(o, arch, r, b, &L_S4D4_CR[10]);
-    leaf(o, arch, r, b, &L_S4D4_CR[11]);
-    leaf(o, arch, r, b, &L_S4D4_CR[12]);
+    leaf(o, arch, r, None, &L_S4D4_CR[0]);
+    leaf(o, arch, r, None, &L_S4D4_CR[1]);
+    leaf(o, arch, r, None, &L_S4D4_CR[2]);
+    leaf(o, arch, r, None, &L_S4D4_CR[3]);
+    leaf(o, arch, r, None, &L_S4D4_CR[4]);
+    leaf(o, arch, r, None, &L_S4D4_CR[5]);
+    leaf(o, arch, r, None, &L_S4D4_CR[6]);
+    leaf(o, arch, r, None, &L_S4D4_CR[7]);
+    leaf(o, arch, r, None, &L_S4D4_CR[8]);
+    leaf(o, arch, r, None, &L_S4D4_CR[9]);
+    leaf(o, arch, r, None, &L_S4D4_CR[10]);
+    leaf(o, arch, r, None, &L_S4D4_CR[11]);
+    leaf(o, arch, r, None, &L_S4D4_CR[12]);
 }
 
 fn read_s4d4_cr(p: &mut Printed<'_>, arch: Arch) {
@@ -7264,20 +7264,20 @@ fn print_s4d4_gt(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D4_GT[0]);
-    leaf(o, arch, r, b, &L_S4D4_GT[1]);
-    leaf(o, arch, r, b, &L_S4D4_GT[2]);
-    leaf(o, arch, r, b, &L_S4D4_GT[3]);
-    leaf(o, arch, r, b, &L_S4D4_GT[4]);
-    leaf(o, arch, r, b, &L_S4D4_GT[5]);
-    leaf(o, arch, r, b, &L_S4D4_GT[6]);
-    leaf(o, arch, r, b, &L_S4D4_GT[7]);
-    leaf(o, arch, r, b, &L_S4D4_GT[8]);
-    leaf(o, arch, r, b, &L_S4D4_GT[9]);
-    leaf(o, arch, r, b, &L_S4D4_GT[10]);
-    leaf(o, arch, r, b, &L_S4D4_GT[11]);
-    leaf(o, arch, r, b, &L_S4D4_GT[12]);
-    leaf(o, arch, r, b, &L_S4D4_GT[13]);
+    leaf(o, arch, r, None, &L_S4D4_GT[0]);
+    leaf(o, arch, r, None, &L_S4D4_GT[1]);
+    leaf(o, arch, r, None, &L_S4D4_GT[2]);
+    leaf(o, arch, r, None, &L_S4D4_GT[3]);
+    leaf(o, arch, r, None, &L_S4D4_GT[4]);
+    leaf(o, arch, r, None, &L_S4D4_GT[5]);
+    leaf(o, arch, r, None, &L_S4D4_GT[6]);
+    leaf(o, arch, r, None, &L_S4D4_GT[7]);
+    leaf(o, arch, r, None, &L_S4D4_GT[8]);
+    leaf(o, arch, r, None, &L_S4D4_GT[9]);
+    leaf(o, arch, r, None, &L_S4D4_GT[10]);
+    leaf(o, arch, r, None, &L_S4D4_GT[11]);
+    leaf(o, arch, r, None, &L_S4D4_GT[12]);
+    leaf(o, arch, r, None, &L_S4D4_GT[13]);
 }
 
 fn read_s4d4_gt(p: &mut Printed<'_>, arch: Arch) {
@@ -7320,17 +7320,17 @@ fn print_s4d4_ic(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D4_IC[0]);
-    leaf(o, arch, r, b, &L_S4D4_IC[1]);
-    leaf(o, arch, r, b, &L_S4D4_IC[2]);
-    leaf(o, arch, r, b, &L_S4D4_IC[3]);
-    leaf(o, arch, r, b, &L_S4D4_IC[4]);
-    leaf(o, arch, r, b, &L_S4D4_IC[5]);
-    leaf(o, arch, r, b, &L_S4D4_IC[6]);
-    leaf(o, arch, r, b, &L_S4D4_IC[7]);
-    leaf(o, arch, r, b, &L_S4D4_IC[8]);
-    leaf(o, arch, r, b, &L_S4D4_IC[9]);
-    leaf(o, arch, r, b, &L_S4D4_IC[10]);
+    leaf(o, arch, r, None, &L_S4D4_IC[0]);
+    leaf(o, arch, r, None, &L_S4D4_IC[1]);
+    leaf(o, arch, r, None, &L_S4D4_IC[2]);
+    leaf(o, arch, r, None, &L_S4D4_IC[3]);
+    leaf(o, arch, r, None, &L_S4D4_IC[4]);
+    leaf(o, arch, r, None, &L_S4D4_IC[5]);
+    leaf(o, arch, r, None, &L_S4D4_IC[6]);
+    leaf(o, arch, r, None, &L_S4D4_IC[7]);
+    leaf(o, arch, r, None, &L_S4D4_IC[8]);
+    leaf(o, arch, r, None, &L_S4D4_IC[9]);
+    leaf(o, arch, r, None, &L_S4D4_IC[10]);
 }
 
 fn read_s4d4_ic(p: &mut Printed<'_>, arch: Arch) {
@@ -7370,17 +7370,17 @@ fn print_s4d4_mr(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D4_MR[0]);
-    leaf(o, arch, r, b, &L_S4D4_MR[1]);
-    leaf(o, arch, r, b, &L_S4D4_MR[2]);
-    leaf(o, arch, r, b, &L_S4D4_MR[3]);
-    leaf(o, arch, r, b, &L_S4D4_MR[4]);
-    leaf(o, arch, r, b, &L_S4D4_MR[5]);
-    leaf(o, arch, r, b, &L_S4D4_MR[6]);
-    leaf(o, arch, r, b, &L_S4D4_MR[7]);
-    leaf(o, arch, r, b, &L_S4D4_MR[8]);
-    leaf(o, arch, r, b, &L_S4D4_MR[9]);
-    leaf(o, arch, r, b, &L_S4D4_MR[10]);
+    leaf(o, arch, r, None, &L_S4D4_MR[0]);
+    leaf(o, arch, r, None, &L_S4D4_MR[1]);
+    leaf(o, arch, r, None, &L_S4D4_MR[2]);
+    leaf(o, arch, r, None, &L_S4D4_MR[3]);
+    leaf(o, arch, r, None, &L_S4D4_MR[4]);
+    leaf(o, arch, r, None, &L_S4D4_MR[5]);
+    leaf(o, arch, r, None, &L_S4D4_MR[6]);
+    leaf(o, arch, r, None, &L_S4D4_MR[7]);
+    leaf(o, arch, r, None, &L_S4D4_MR[8]);
+    leaf(o, arch, r, None, &L_S4D4_MR[9]);
+    leaf(o, arch, r, None, &L_S4D4_MR[10]);
 }
 
 fn read_s4d4_mr(p: &mut Printed<'_>, arch: Arch) {
@@ -7423,20 +7423,20 @@ fn print_s4d4_pl(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D4_PL[0]);
-    leaf(o, arch, r, b, &L_S4D4_PL[1]);
-    leaf(o, arch, r, b, &L_S4D4_PL[2]);
-    leaf(o, arch, r, b, &L_S4D4_PL[3]);
-    leaf(o, arch, r, b, &L_S4D4_PL[4]);
-    leaf(o, arch, r, b, &L_S4D4_PL[5]);
-    leaf(o, arch, r, b, &L_S4D4_PL[6]);
-    leaf(o, arch, r, b, &L_S4D4_PL[7]);
-    leaf(o, arch, r, b, &L_S4D4_PL[8]);
-    leaf(o, arch, r, b, &L_S4D4_PL[9]);
-    leaf(o, arch, r, b, &L_S4D4_PL[10]);
-    leaf(o, arch, r, b, &L_S4D4_PL[11]);
-    leaf(o, arch, r, b, &L_S4D4_PL[12]);
-    leaf(o, arch, r, b, &L_S4D4_PL[13]);
+    leaf(o, arch, r, None, &L_S4D4_PL[0]);
+    leaf(o, arch, r, None, &L_S4D4_PL[1]);
+    leaf(o, arch, r, None, &L_S4D4_PL[2]);
+    leaf(o, arch, r, None, &L_S4D4_PL[3]);
+    leaf(o, arch, r, None, &L_S4D4_PL[4]);
+    leaf(o, arch, r, None, &L_S4D4_PL[5]);
+    leaf(o, arch, r, None, &L_S4D4_PL[6]);
+    leaf(o, arch, r, None, &L_S4D4_PL[7]);
+    leaf(o, arch, r, None, &L_S4D4_PL[8]);
+    leaf(o, arch, r, None, &L_S4D4_PL[9]);
+    leaf(o, arch, r, None, &L_S4D4_PL[10]);
+    leaf(o, arch, r, None, &L_S4D4_PL[11]);
+    leaf(o, arch, r, None, &L_S4D4_PL[12]);
+    leaf(o, arch, r, None, &L_S4D4_PL[13]);
 }
 
 fn read_s4d4_pl(p: &mut Printed<'_>, arch: Arch) {
@@ -7495,33 +7495,33 @@ fn print_s4d4_tr(
     match arch {
         Arch::Mariana | Arch::Maverick => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[0]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[1]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[2]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[3]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[4]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[5]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[6]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[7]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[8]);
-            leaf(o, arch, r, b, &L_S4D4_TR_MARIANA[9]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[0]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[1]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[2]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[3]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[4]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[5]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[6]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[7]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[8]);
+            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[9]);
         }
         _ => {
             print_preamble(o, arch, r, b);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[0]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[1]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[2]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[3]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[4]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[5]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[6]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[7]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[8]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[9]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[10]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[11]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[12]);
-            leaf(o, arch, r, b, &L_S4D4_TR_SUNDA[13]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[0]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[1]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[2]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[3]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[4]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[5]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[6]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[7]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[8]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[9]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[10]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[11]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[12]);
+            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[13]);
         }
     }
 }
@@ -7585,20 +7585,20 @@ fn print_s4d4_tsm(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4D4_TSM[0]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[1]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[2]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[3]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[4]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[5]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[6]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[7]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[8]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[9]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[10]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[11]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[12]);
-    leaf(o, arch, r, b, &L_S4D4_TSM[13]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[0]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[1]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[2]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[3]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[4]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[5]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[6]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[7]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[8]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[9]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[10]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[11]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[12]);
+    leaf(o, arch, r, None, &L_S4D4_TSM[13]);
 }
 
 fn read_s4d4_tsm(p: &mut Printed<'_>, arch: Arch) {
@@ -7640,16 +7640,16 @@ fn print_s4_pb(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4_PB[0]);
-    leaf(o, arch, r, b, &L_S4_PB[1]);
-    leaf(o, arch, r, b, &L_S4_PB[2]);
-    leaf(o, arch, r, b, &L_S4_PB[3]);
-    leaf(o, arch, r, b, &L_S4_PB[4]);
-    leaf(o, arch, r, b, &L_S4_PB[5]);
-    leaf(o, arch, r, b, &L_S4_PB[6]);
-    leaf(o, arch, r, b, &L_S4_PB[7]);
-    leaf(o, arch, r, b, &L_S4_PB[8]);
-    leaf(o, arch, r, b, &L_S4_PB[9]);
+    leaf(o, arch, r, None, &L_S4_PB[0]);
+    leaf(o, arch, r, None, &L_S4_PB[1]);
+    leaf(o, arch, r, None, &L_S4_PB[2]);
+    leaf(o, arch, r, None, &L_S4_PB[3]);
+    leaf(o, arch, r, None, &L_S4_PB[4]);
+    leaf(o, arch, r, None, &L_S4_PB[5]);
+    leaf(o, arch, r, None, &L_S4_PB[6]);
+    leaf(o, arch, r, None, &L_S4_PB[7]);
+    leaf(o, arch, r, None, &L_S4_PB[8]);
+    leaf(o, arch, r, None, &L_S4_PB[9]);
 }
 
 fn read_s4_pb(p: &mut Printed<'_>, arch: Arch) {
@@ -7676,7 +7676,7 @@ fn print_s4_rl(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_S4_RL[0]);
+    leaf(o, arch, r, None, &L_S4_RL[0]);
 }
 
 fn read_s4_rl(p: &mut Printed<'_>, arch: Arch) {
@@ -7720,25 +7720,25 @@ fn print_smx1d3_mm(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[0]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[1]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[2]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[3]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[4]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[5]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[6]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[7]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[8]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[9]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[10]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[11]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[12]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[13]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[14]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[15]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[16]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[17]);
-    leaf(o, arch, r, b, &L_SMX1D3_MM[18]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[0]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[1]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[2]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[3]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[4]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[5]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[6]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[7]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[8]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[9]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[10]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[11]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[12]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[13]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[14]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[15]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[16]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[17]);
+    leaf(o, arch, r, None, &L_SMX1D3_MM[18]);
 }
 
 fn read_smx1d3_mm(p: &mut Printed<'_>, arch: Arch) {
@@ -7790,21 +7790,21 @@ fn print_smx1_lw(
 ) {
     let _ = arch;
     print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_SMX1_LW[0]);
-    leaf(o, arch, r, b, &L_SMX1_LW[1]);
-    leaf(o, arch, r, b, &L_SMX1_LW[2]);
-    leaf(o, arch, r, b, &L_SMX1_LW[3]);
-    leaf(o, arch, r, b, &L_SMX1_LW[4]);
-    leaf(o, arch, r, b, &L_SMX1_LW[5]);
-    leaf(o, arch, r, b, &L_SMX1_LW[6]);
-    leaf(o, arch, r, b, &L_SMX1_LW[7]);
-    leaf(o, arch, r, b, &L_SMX1_LW[8]);
-    leaf(o, arch, r, b, &L_SMX1_LW[9]);
-    leaf(o, arch, r, b, &L_SMX1_LW[10]);
-    leaf(o, arch, r, b, &L_SMX1_LW[11]);
-    leaf(o, arch, r, b, &L_SMX1_LW[12]);
-    leaf(o, arch, r, b, &L_SMX1_LW[13]);
-    leaf(o, arch, r, b, &L_SMX1_LW[14]);
+    leaf(o, arch, r, None, &L_SMX1_LW[0]);
+    leaf(o, arch, r, None, &L_SMX1_LW[1]);
+    leaf(o, arch, r, None, &L_SMX1_LW[2]);
+    leaf(o, arch, r, None, &L_SMX1_LW[3]);
+    leaf(o, arch, r, None, &L_SMX1_LW[4]);
+    leaf(o, arch, r, None, &L_SMX1_LW[5]);
+    leaf(o, arch, r, None, &L_SMX1_LW[6]);
+    leaf(o, arch, r, None, &L_SMX1_LW[7]);
+    leaf(o, arch, r, None, &L_SMX1_LW[8]);
+    leaf(o, arch, r, None, &L_SMX1_LW[9]);
+    leaf(o, arch, r, None, &L_SMX1_LW[10]);
+    leaf(o, arch, r, None, &L_SMX1_LW[11]);
+    leaf(o, arch, r, None, &L_SMX1_LW[12]);
+    leaf(o, arch, r, None, &L_SMX1_LW[13]);
+    leaf(o, arch, r, None, &L_SMX1_LW[14]);
 }
 
 fn read_smx1_lw(p: &mut Printed<'_>, arch: Arch) {
@@ -7839,7 +7839,7 @@ fn print_trigger_collective2_ext(
 ) {
     let _ = arch;
     leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[0]);
-    leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[1]);
+    leaf(o, arch, r, None, &L_TRIGGER_COLLECTIVE2_EXT[1]);
 }
 
 fn read_trigger_collective2_ext(p: &mut Printed<'_>, arch: Arch) {
@@ -9465,15 +9465,16 @@ fn print_preamble(
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
 ) {
+    let _ = b;
     leaf(o, arch, r, b, &PREAMBLE[0]);
-    leaf(o, arch, r, b, &PREAMBLE[1]);
-    leaf(o, arch, r, b, &PREAMBLE[2]);
-    leaf(o, arch, r, b, &PREAMBLE[3]);
-    leaf(o, arch, r, b, &PREAMBLE[4]);
-    leaf(o, arch, r, b, &PREAMBLE[5]);
-    leaf(o, arch, r, b, &PREAMBLE[6]);
-    leaf(o, arch, r, b, &PREAMBLE[7]);
-    leaf(o, arch, r, b, &PREAMBLE[8]);
+    leaf(o, arch, r, None, &PREAMBLE[1]);
+    leaf(o, arch, r, None, &PREAMBLE[2]);
+    leaf(o, arch, r, None, &PREAMBLE[3]);
+    leaf(o, arch, r, None, &PREAMBLE[4]);
+    leaf(o, arch, r, None, &PREAMBLE[5]);
+    leaf(o, arch, r, None, &PREAMBLE[6]);
+    leaf(o, arch, r, None, &PREAMBLE[7]);
+    leaf(o, arch, r, None, &PREAMBLE[8]);
 }
 
 /// The leaves of `PREAMBLE`, read as `print_preamble` writes them.
