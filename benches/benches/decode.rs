@@ -46,6 +46,9 @@ fn kernels(c: &mut Criterion) {
         g.bench_function("gen_disasm_bytes", |bn| {
             bn.iter(|| b::gen_disasm_bytes(arch, black_box(&s.bytes)))
         });
+        g.bench_function("gen_disasm_printer", |bn| {
+            bn.iter(|| b::gen_disasm_printer(arch, black_box(&s.bytes)))
+        });
         let text = b::text_lines(arch, &s.bytes);
         g.bench_function("gen_assemble", |bn| bn.iter(|| b::gen_assemble(arch, black_box(&text))));
         drop(text);

@@ -420,6 +420,19 @@ pub fn gen_disasm_bytes(arch: Arch, bytes: &[u8]) -> u64 {
     n
 }
 
+/// The generated disassembler as a listing runs it (`tpb disasm`): one
+/// `disasm::Printer` for the stream, each record's line borrowed from it; returns the
+/// bytes printed.
+#[inline(never)]
+pub fn gen_disasm_printer(arch: Arch, bytes: &[u8]) -> u64 {
+    let mut p = tpb_isa::disasm::Printer::new();
+    let mut n = 0u64;
+    for r in recs(bytes) {
+        n += black_box(p.record_bytes(arch, r)).len() as u64;
+    }
+    n
+}
+
 /// Every record's generated text, one line each, for the assembler kernel.
 pub fn text_lines(arch: Arch, bytes: &[u8]) -> String {
     let mut s = String::new();

@@ -89,14 +89,14 @@ impl fmt::Display for Decoded {
 }
 
 /// Append a record's one-line text form to `line`, without building its `Inst`: the
-/// listing's hot path.
-pub fn write_text(line: &mut Vec<u8>, arch: Option<Arch>, record: &Record) {
-    let append = |b: &[u8]| {
-        line.extend_from_slice(b);
-        Ok::<(), std::convert::Infallible>(())
-    };
-    // Appending to a `Vec` cannot fail.
-    let _ = disasm::write_record_bytes(append, arch.unwrap_or(DEFAULT_ARCH), record);
+/// listing's hot path, through a printer kept for the whole listing.
+pub fn write_text(
+    line: &mut Vec<u8>,
+    printer: &mut disasm::Printer,
+    arch: Option<Arch>,
+    record: &Record,
+) {
+    line.extend_from_slice(printer.record_bytes(arch.unwrap_or(DEFAULT_ARCH), record));
 }
 
 /// The function a PSEUDO_FUNCTION_BEGIN record opens, without decoding any other record.

@@ -72,6 +72,9 @@ const KERNELS: &[Kernel] = &[
     ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
         b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
     }),
+    ("gen: disasm Printer::record_bytes (one Printer, line borrowed)", false, |c| {
+        b::gen_disasm_printer(c.stream.arch, &c.stream.bytes)
+    }),
     ("gen: assemble of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
     ("limit: byte scan of the printed lines", false, |c| b::text_scan(&c.text)),
     ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
@@ -264,7 +267,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
     let r = |a: &str, b: &str| Some(rate(idx(a))? / rate(idx(b))?);
     // The text form against the round's figures (the upper ones, the stricter test).
     let round = |a: &str, per_s: f64| rate(idx(a)).map(|m| m / per_s);
-    let ratios: [(&str, Option<f64>, Option<f64>); 12] = [
+    let ratios: [(&str, Option<f64>, Option<f64>); 14] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -310,6 +313,19 @@ fn decode_table(stream: b::Stream, reps: usize) {
             "disasm write_record_bytes ÷ the round's 0.7 M records/s",
             round("gen: disasm write_record_bytes (reused Vec<u8>)", ROUND_DISASM),
             Some(10.0),
+        ),
+        (
+            "disasm Printer::record_bytes ÷ the round's 0.7 M records/s",
+            round("gen: disasm Printer::record_bytes (one Printer, line borrowed)", ROUND_DISASM),
+            Some(10.0),
+        ),
+        (
+            "disasm Printer::record_bytes ÷ hand formatter",
+            r(
+                "gen: disasm Printer::record_bytes (one Printer, line borrowed)",
+                "hand: formatter (write!, reused String)",
+            ),
+            None,
         ),
         (
             "assemble ÷ the round's 0.6 M lines/s",

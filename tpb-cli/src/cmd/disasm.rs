@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use tpb_isa::disasm::Printer;
 use tpb_isa::Arch;
 
 use crate::input::{self, Filter, Input, Unit};
@@ -86,8 +87,9 @@ impl Args {
 /// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
 fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let mut line = Vec::with_capacity(1024);
+    let mut printer = Printer::new();
     for (off, r) in records::split(unit.bytes).0 {
-        record_line(&mut line, None, off, unit.arch, r, hex);
+        record_line(&mut line, &mut printer, None, off, unit.arch, r, hex);
         out.write_all(&line)?;
     }
     Ok(())
@@ -100,11 +102,12 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let n = unit.bytes.len() / RECORD_SIZE;
     writeln!(out, "{}: {arch}, {n} records", unit.label)?;
     let mut line = Vec::with_capacity(1024);
+    let mut printer = Printer::new();
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {
         if let Some(name) = records::function_label(unit.arch, r) {
             writeln!(out, "{off:08x} <{name}>:")?;
         }
-        record_line(&mut line, Some(i), off, unit.arch, r, hex);
+        record_line(&mut line, &mut printer, Some(i), off, unit.arch, r, hex);
         out.write_all(&line)?;
     }
     Ok(())
@@ -115,6 +118,7 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
 /// is ASCII, and the output takes bytes, so no piece needs a UTF-8 check.
 fn record_line(
     line: &mut Vec<u8>,
+    printer: &mut Printer,
     index: Option<usize>,
     off: usize,
     arch: Option<Arch>,
@@ -130,7 +134,7 @@ fn record_line(
         push_hex(line, r);
         line.extend_from_slice(b"  ");
     }
-    records::write_text(line, arch, r);
+    records::write_text(line, printer, arch, r);
     line.push(b'\n');
 }
 

@@ -4,9 +4,20 @@
 
 use core::fmt;
 
-/// Bytes held before they are handed on; a longer line is handed on in pieces. Most
-/// lines fit (the corpus averages 420 bytes a line, random records 630).
-pub(crate) const CAP: usize = 1024;
+use super::bound::LINE_MAX;
+
+/// Bytes held before they are handed on; a longer line is handed on in pieces. Every
+/// record's line fits (the corpus averages 420 bytes a line, random records 630; the
+/// tables bound any line at [`LINE_MAX`]), so that a [`Printer`](super::Printer) can
+/// lend it.
+pub(crate) const CAP: usize = 2048;
+
+// A line is handed on early when less room is left than its next piece might take
+// (64 bytes at most), so the longest line needs that much more.
+const _: () = assert!(
+    LINE_MAX <= CAP - 64,
+    "a record's line may outgrow the printer's buffer: raise `line::CAP`"
+);
 
 /// Lowercase hex digits.
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -253,6 +264,11 @@ impl<'a> Line<'a> {
             self.buf[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
             self.len += s.len();
         }
+    }
+
+    /// The length of the line, when all of it is still held (nothing handed on).
+    pub(crate) fn held(self) -> Option<usize> {
+        (!self.failed).then_some(self.len)
     }
 
     /// Hand on the rest; the writer's first error, if any.

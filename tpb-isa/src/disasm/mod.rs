@@ -33,10 +33,12 @@
 
 pub(crate) mod asm;
 pub(crate) mod bits_read;
+pub(crate) mod bound;
 pub mod desc;
 mod error;
 pub(crate) mod line;
 pub(crate) mod print;
+mod printer;
 #[cfg(test)]
 mod tests;
 
@@ -47,3 +49,4 @@ pub use print::{
     write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
     write_stream_bytes, write_unknown, Text, UNKNOWN,
 };
+pub use printer::Printer;

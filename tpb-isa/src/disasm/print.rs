@@ -519,7 +519,7 @@ pub fn write_unknown<W: Write + ?Sized>(f: &mut W, record: &[u8; RECORD_SIZE]) -
     with_line(f, |o| unknown_line(o, record))
 }
 
-fn record_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
+pub(crate) fn record_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
     match dispatch(record) {
         Some(kind) => arm_line(o, kind, arch, record),
         None if Opcode(record[DISCRIMINANT_OFFSET]).is_known() => opaque_line(o, arch, record),

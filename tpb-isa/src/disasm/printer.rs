@@ -1,0 +1,98 @@
+//! A disassembler that keeps its line buffer between records.
+
+use core::fmt;
+
+use super::line::{Buf, Line, CAP};
+use super::print::record_line;
+use crate::generated::geometry::Arch;
+use crate::inst::RECORD_SIZE;
+
+/// Prints records into a buffer it keeps, and lends each line: a listing of many
+/// records neither clears a buffer nor copies a line per record, as the writers
+/// ([`write_record_bytes`](super::write_record_bytes)) do, which own a buffer only
+/// for the call. The text is theirs, character for character.
+///
+/// ```
+/// use tpb_isa::{disasm::Printer, Arch};
+///
+/// let mut record = [0u8; 64];
+/// record[0] = 0xDF; // PSEUDO_EXIT_EXECUTION, by its sub-opcode
+/// record[12] = 1;
+/// let mut printer = Printer::new();
+/// assert_eq!(printer.record(Arch::Cayman, &record), "pseudo_exit_execution");
+/// ```
+pub struct Printer {
+    buf: Buf,
+}
+
+impl Printer {
+    /// A printer with an empty buffer (2 KiB, which holds the longest line of any
+    /// record: a constant assertion checks the tables' bound against it).
+    #[must_use]
+    pub const fn new() -> Printer {
+        Printer { buf: [0; CAP] }
+    }
+
+    /// The line of `record` as [`write_record_bytes`](super::write_record_bytes)
+    /// prints it (ASCII, without a newline), borrowed until the next call.
+    pub fn record_bytes(&mut self, arch: Arch, record: &[u8; RECORD_SIZE]) -> &[u8] {
+        let mut refuse = |_: &[u8]| Err(fmt::Error);
+        let mut line = Line::new(&mut self.buf, &mut refuse);
+        record_line(&mut line, arch, record);
+        // Every line fits (`line::CAP` is checked against the tables' bound), so
+        // nothing was refused; were one longer, it would read as empty.
+        let n = line.held().unwrap_or(0);
+        &self.buf[..n]
+    }
+
+    /// [`Printer::record_bytes`] as a `str` (after the check that makes one: the
+    /// bytes form spares it).
+    pub fn record(&mut self, arch: Arch, record: &[u8; RECORD_SIZE]) -> &str {
+        core::str::from_utf8(self.record_bytes(arch, record)).unwrap_or_default()
+    }
+}
+
+impl Default for Printer {
+    fn default() -> Printer {
+        Printer::new()
+    }
+}
+
+impl fmt::Debug for Printer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Printer").finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use crate::disasm::write_record;
+    use std::string::String;
+
+    /// The printer's lines are the writer's, on records of every opcode and
+    /// generation, one printer reused for all of them.
+    #[test]
+    fn a_printers_lines_are_the_writers() {
+        let mut p = Printer::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..8 {
+            for opcode in 0..=255u8 {
+                let mut r = [0u8; RECORD_SIZE];
+                for b in r.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *b = if round == 0 { 0xff } else { x as u8 };
+                }
+                r[0] = opcode;
+                for arch in Arch::ALL {
+                    let mut want = String::new();
+                    write_record(&mut want, arch, &r).unwrap();
+                    assert_eq!(p.record(arch, &r), want);
+                    assert_eq!(p.record_bytes(arch, &r), want.as_bytes());
+                }
+            }
+        }
+    }
+}
