@@ -208,34 +208,18 @@ impl<'a> Line<'a> {
         self.len += 4;
     }
 
-    /// Two lowercase hex digits a byte, in order: eight bytes make sixteen digits at
-    /// once.
+    /// Two lowercase hex digits a byte, in order, each pair from a table: one load and
+    /// one store a byte, and one room test for sixteen.
     pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
-        let mut words = b.chunks_exact(8);
-        for w in &mut words {
-            let mut x = [0u8; 8];
-            x.copy_from_slice(w);
-            if self.len > CAP - 16 {
+        for w in b.chunks(16) {
+            if self.len > CAP - 32 {
                 self.flush();
             }
-            let digits = hex16(u64::from_be_bytes(x));
-            self.buf[self.len..self.len + 16].copy_from_slice(&digits.to_le_bytes());
-            self.len += 16;
-        }
-        let mut rest = words.remainder();
-        if self.len > CAP - 16 {
-            self.flush();
-        }
-        if let [a, b, c, d, tail @ ..] = rest {
-            let digits = hex8(u32::from_be_bytes([*a, *b, *c, *d]));
-            self.buf[self.len..self.len + 8].copy_from_slice(&digits.to_le_bytes());
-            self.len += 8;
-            rest = tail;
-        }
-        for &x in rest {
-            let [.., hi, lo] = HEX_BYTE[usize::from(x)];
-            self.buf[self.len..self.len + 2].copy_from_slice(&[hi, lo]);
-            self.len += 2;
+            let dst = &mut self.buf[self.len..self.len + 32];
+            for (pair, &x) in dst.chunks_exact_mut(2).zip(w) {
+                pair.copy_from_slice(&HEX_PAIR[usize::from(x)]);
+            }
+            self.len += 2 * w.len();
         }
     }
 
@@ -302,6 +286,17 @@ fn hex16(v: u64) -> u128 {
 fn hex8(v: u32) -> u64 {
     ascii_nibbles(spread_nibbles(u64::from(v))).swap_bytes()
 }
+
+/// The two hex digits of every byte value.
+static HEX_PAIR: [[u8; 2]; 256] = {
+    let mut t = [[0u8; 2]; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = [DIGITS[v >> 4], DIGITS[v & 15]];
+        v += 1;
+    }
+    t
+};
 
 /// `0x` and the two hex digits of every byte value.
 static HEX_BYTE: [[u8; 4]; 256] = {
