@@ -1,13 +1,15 @@
 //! Fuzz the text form. Bytes: any record prints and assembles back to the same 64 bytes on
-//! every generation, read by its binding or as any arm, and a sink of bytes gets the
-//! same text. Text: any line either assembles or gives an error whose column lies on
-//! the line, and never panics; a line that assembles prints as text that assembles to
-//! the same bytes; `assemble`, which reads printed lines in place, gives what
+//! every generation, read by its binding or as any arm, and a sink of bytes and a
+//! `Printer` get the same text. Text: any line either assembles or gives an error whose
+//! column lies on the line, and never panics; a line that assembles prints as text that
+//! assembles to the same bytes; `assemble`, which reads printed lines in place, gives what
 //! `assemble_line` gives of each line.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tpb_isa::disasm::{assemble, assemble_line, write_arm, write_record, write_record_bytes};
+use tpb_isa::disasm::{
+    assemble, assemble_line, write_arm, write_record, write_record_bytes, Printer,
+};
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 
 fuzz_target!(|data: &[u8]| {
@@ -28,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
             )
             .unwrap();
             assert_eq!(bytes, s.as_bytes());
+            assert_eq!(Printer::new().record_bytes(arch, b), s.as_bytes());
             let kind = ArmKind::ALL
                 [usize::from(data.get(RECORD_SIZE).copied().unwrap_or(0)) % ArmKind::ALL.len()];
             s.clear();

@@ -527,13 +527,44 @@ pub(super) fn plain_bits(
 /// fit, joined by commas, then `]`), from byte `i` of `b` (past the `[`) into `out`:
 /// where the array ends, past its `]`. `None` for anything else, which the general
 /// reader then reads (and reports).
-fn plain_array(b: &[u8], mut i: usize, kind: &Kind, n: usize, out: &mut [u8]) -> Option<usize> {
-    let (size, signed) = match *kind {
-        Kind::Uint(w) => (usize::from(w), false),
-        Kind::Int(w) => (usize::from(w), true),
-        _ => return None,
-    };
-    if size > 8 || size == 0 || n == 0 {
+fn plain_array(b: &[u8], i: usize, kind: &Kind, n: usize, out: &mut [u8]) -> Option<usize> {
+    match *kind {
+        Kind::Uint(1) => plain_ints::<1, false>(b, i, n, out),
+        Kind::Uint(2) => plain_ints::<2, false>(b, i, n, out),
+        Kind::Uint(4) => plain_ints::<4, false>(b, i, n, out),
+        Kind::Int(1) => plain_ints::<1, true>(b, i, n, out),
+        Kind::Int(2) => plain_ints::<2, true>(b, i, n, out),
+        Kind::Int(4) => plain_ints::<4, true>(b, i, n, out),
+        Kind::Uint(w) | Kind::Int(w) if w == 0 || w > 8 => None,
+        Kind::Uint(w) => plain_ints_of(b, i, usize::from(w), false, n, out),
+        Kind::Int(w) => plain_ints_of(b, i, usize::from(w), true, n, out),
+        _ => None,
+    }
+}
+
+/// [`plain_array`] of integers of `W` bytes, signed when `SIGNED`: one copy per common
+/// width (as the printer's `write_items`), where each item's store and range are
+/// constants.
+fn plain_ints<const W: usize, const SIGNED: bool>(
+    b: &[u8],
+    i: usize,
+    n: usize,
+    out: &mut [u8],
+) -> Option<usize> {
+    plain_ints_of(b, i, W, SIGNED, n, out)
+}
+
+/// [`plain_array`] of `n` integers of `size` bytes (1 to 8).
+#[inline(always)]
+fn plain_ints_of(
+    b: &[u8],
+    mut i: usize,
+    size: usize,
+    signed: bool,
+    n: usize,
+    out: &mut [u8],
+) -> Option<usize> {
+    if n == 0 {
         return None;
     }
     for k in 0..n {
