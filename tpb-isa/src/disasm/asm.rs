@@ -586,7 +586,7 @@ fn plain_ints_of(
 fn read_plain_int(b: &[u8], i: usize, size: usize, signed: bool) -> Option<(u64, usize)> {
     let bits = 8 * size as u32;
     let neg = signed && b.get(i) == Some(&b'-');
-    let (v, end) = read_plain(b, i + usize::from(neg))?;
+    let (v, end) = read_plain_windowed(b, i + usize::from(neg))?;
     let v = if neg {
         if v > 1 << (bits - 1) {
             return None;
@@ -667,6 +667,45 @@ pub(super) fn read_plain(b: &[u8], i: usize) -> Option<(u64, usize)> {
         j += 1;
     }
     (j > i).then_some((v, j))
+}
+
+/// [`read_plain`] where twenty bytes follow `i` (most numbers of a line: all but the
+/// last few), read from a fixed-size window so that no digit pays a bounds test; else
+/// through `read_plain`. For the hot readers (a leaf's integer, an array's items).
+#[inline(always)]
+fn read_plain_windowed(b: &[u8], i: usize) -> Option<(u64, usize)> {
+    let Some(w) = b.get(i..i + 20).and_then(|w| <&[u8; 20]>::try_from(w).ok()) else {
+        return read_plain(b, i);
+    };
+    let mut v = 0u64;
+    if w[0] == b'0' && (w[1] == b'x' || w[1] == b'X') {
+        let mut j = 2;
+        while j < 19 {
+            let d = HEX[usize::from(w[j])];
+            if d >= 16 {
+                break;
+            }
+            if j == 18 {
+                return None;
+            }
+            v = v << 4 | u64::from(d);
+            j += 1;
+        }
+        return (j > 2).then_some((v, i + j));
+    }
+    let mut j = 0;
+    while j < 20 {
+        let d = w[j].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        if j == 19 {
+            return None;
+        }
+        v = v * 10 + u64::from(d);
+        j += 1;
+    }
+    (j > 0).then_some((v, i + j))
 }
 
 /// A value as the printer writes it, read in one pass from byte `at` of `s` into `out`
@@ -1174,7 +1213,7 @@ pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
 /// and its code small.
 #[inline(never)]
 fn plain_uint(b: &[u8], at: usize, w: u8) -> (u64, usize) {
-    match read_plain(b, at) {
+    match read_plain_windowed(b, at) {
         Some((v, end))
             if (w >= 8 || v >> (8 * w) == 0) && b.get(end).is_none_or(u8::is_ascii_whitespace) =>
         {
@@ -1532,6 +1571,13 @@ pub(super) mod tests {
             }
             let text = String::from_utf8_lossy(&t);
             assert_eq!(super::read_plain(&t, 0), by_digit(&t, 0), "{text:?}");
+            // The windowed reader, with the text as it is (short ones fall back) and
+            // with enough after it for the window.
+            assert_eq!(super::read_plain_windowed(&t, 0), by_digit(&t, 0), "{text:?}");
+            let mut padded = t.clone();
+            padded.extend_from_slice(&[BYTES[(x >> 50) as usize % BYTES.len()]; 24]);
+            let want = by_digit(&padded, 0);
+            assert_eq!(super::read_plain_windowed(&padded, 0), want, "{text:?} padded");
             let n = (x >> 40) as usize % 12;
             let mut out = std::vec![0u8; n];
             let got = super::read_plain_bytes(&t, 0, &mut out).map(|_| out);
