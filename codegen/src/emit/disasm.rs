@@ -102,6 +102,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
         use crate::disasm::desc::Role::*;
         use crate::disasm::asm::{printed_leaf, Printed, Reader};
         #bits_read_use
+        use crate::disasm::bound::{arm_max, max_of, other_max};
         use crate::disasm::desc::{
             bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
             Target, UnionDesc, ViewDesc, ViewSelect,
@@ -116,6 +117,17 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
         #(#enums)*
         #(#bits)*
         #(#unions)*
+    };
+    // The longest line, a constant per arm: each constant's evaluation walks one arm,
+    // where one walk of every arm outgrew what the compiler evaluates (at 2,040 arms).
+    let arm_max: Vec<Ident> = (0..n).map(|i| format_ident!("LINE_MAX_{}", i)).collect();
+    let arm_index = (0..n).map(|i| dec(i as u64));
+    let line_max = quote! {
+        #(const #arm_max: usize = arm_max(&ARMS[#arm_index]);)*
+
+        /// The longest line of any record on any generation, bounded from the tables
+        /// (`disasm::bound`): what a `disasm::Printer`'s buffer must hold.
+        pub(crate) const LINE_MAX: usize = max_of(&[other_max(), #(#arm_max),*]);
     };
     let tail = quote! {
         /// Every arm's text form, indexed by `ArmKind as usize` (the order of `ArmKind::ALL`).
@@ -135,6 +147,8 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
         #opaque
 
         #mnemonics
+
+        #line_max
     };
     (head, tail)
 }

@@ -1,12 +1,14 @@
 //! The longest text each part of a line can print, from the tables: what lets a
-//! [`Printer`](super::Printer) hold any record's whole line in its buffer.
+//! [`Printer`](super::Printer) hold any record's whole line in its buffer. `const`, so
+//! that the generated `LINE_MAX` (a constant per arm, their maximum) is checked against
+//! the buffer when the crate compiles.
 //!
 //! Each bound is an upper bound, not the exact maximum: every leaf counted as shown,
 //! every bit-field of every form counted, numbers at their widest form.
 
 use super::desc::{ArmText, BitDesc, BitKind, BitsDesc, EnumDesc, FieldDesc, Kind, UnionDesc};
 use super::print::UNKNOWN;
-use crate::generated::disasm::{ARMS, MNEMONICS, OPAQUE};
+use crate::generated::disasm::{MNEMONICS, OPAQUE};
 use crate::generated::inst::BINDINGS;
 use crate::inst::RECORD_SIZE;
 
@@ -121,7 +123,7 @@ const fn leaves_max(fields: &[FieldDesc]) -> usize {
 }
 
 /// The longest line of `arm`, over its mnemonics and layouts.
-const fn arm_max(arm: &ArmText) -> usize {
+pub(crate) const fn arm_max(arm: &ArmText) -> usize {
     let mut mnemonic = arm.mnemonic.len();
     let mut i = 0;
     while i < arm.bindings.len() {
@@ -144,7 +146,7 @@ const fn arm_max(arm: &ArmText) -> usize {
 /// The longest line of a record no arm reads: an opcode the spec names (its mnemonic,
 /// the preamble and the payload) or one it does not (`unknown`, the opcode and every
 /// byte).
-const fn other_max() -> usize {
+pub(crate) const fn other_max() -> usize {
     let mut mnemonic = 0;
     let mut i = 0;
     while i < MNEMONICS.len() {
@@ -156,23 +158,31 @@ const fn other_max() -> usize {
     max(opaque, unknown)
 }
 
-/// The longest line of any record on any generation.
-pub(crate) const LINE_MAX: usize = {
-    let mut m = other_max();
+/// The largest of `v` (0 for none).
+pub(crate) const fn max_of(v: &[usize]) -> usize {
+    let mut m = 0;
     let mut i = 0;
-    while i < ARMS.len() {
-        m = max(m, arm_max(&ARMS[i]));
+    while i < v.len() {
+        m = max(m, v[i]);
         i += 1;
     }
     m
-};
+}
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
     use crate::disasm::write_record_bytes;
+    use crate::generated::disasm::{ARMS, LINE_MAX};
     use crate::Arch;
     use std::vec::Vec;
+
+    /// The generated `LINE_MAX` is the bound of every arm and of the other records.
+    #[test]
+    fn the_longest_line_is_the_longest_arms_or_the_others() {
+        let arms = ARMS.iter().map(arm_max).max().unwrap_or(0);
+        assert_eq!(LINE_MAX, arms.max(other_max()));
+    }
 
     /// The bound holds on records of every arm, every generation, with random bytes and
     /// with the bytes that print longest (all ones, sign bits set).

@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use super::bound::LINE_MAX;
+use crate::generated::disasm::LINE_MAX;
 
 /// Bytes held before they are handed on; a longer line is handed on in pieces. Every
 /// record's line fits (the corpus averages 420 bytes a line, random records 630; the

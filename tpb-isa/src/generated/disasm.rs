@@ -5,6 +5,7 @@ use crate::disasm::desc::Kind::*;
 use crate::disasm::desc::Role::*;
 use crate::disasm::asm::{printed_leaf, Printed, Reader};
 use crate::disasm::bits_read::{bits_close, bits_item, bits_open, form_item};
+use crate::disasm::bound::{arm_max, max_of, other_max};
 use crate::disasm::desc::{
     bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
     Target, UnionDesc, ViewDesc, ViewSelect,
@@ -9684,3 +9685,317 @@ pub static MNEMONICS: [(&str, Target); 183usize] = [
     ("weight_shift", Target::Opaque(0x5)),
     ("write", Target::Binding(94)),
 ];
+
+const LINE_MAX_0: usize = arm_max(&ARMS[0]);
+
+const LINE_MAX_1: usize = arm_max(&ARMS[1]);
+
+const LINE_MAX_2: usize = arm_max(&ARMS[2]);
+
+const LINE_MAX_3: usize = arm_max(&ARMS[3]);
+
+const LINE_MAX_4: usize = arm_max(&ARMS[4]);
+
+const LINE_MAX_5: usize = arm_max(&ARMS[5]);
+
+const LINE_MAX_6: usize = arm_max(&ARMS[6]);
+
+const LINE_MAX_7: usize = arm_max(&ARMS[7]);
+
+const LINE_MAX_8: usize = arm_max(&ARMS[8]);
+
+const LINE_MAX_9: usize = arm_max(&ARMS[9]);
+
+const LINE_MAX_10: usize = arm_max(&ARMS[10]);
+
+const LINE_MAX_11: usize = arm_max(&ARMS[11]);
+
+const LINE_MAX_12: usize = arm_max(&ARMS[12]);
+
+const LINE_MAX_13: usize = arm_max(&ARMS[13]);
+
+const LINE_MAX_14: usize = arm_max(&ARMS[14]);
+
+const LINE_MAX_15: usize = arm_max(&ARMS[15]);
+
+const LINE_MAX_16: usize = arm_max(&ARMS[16]);
+
+const LINE_MAX_17: usize = arm_max(&ARMS[17]);
+
+const LINE_MAX_18: usize = arm_max(&ARMS[18]);
+
+const LINE_MAX_19: usize = arm_max(&ARMS[19]);
+
+const LINE_MAX_20: usize = arm_max(&ARMS[20]);
+
+const LINE_MAX_21: usize = arm_max(&ARMS[21]);
+
+const LINE_MAX_22: usize = arm_max(&ARMS[22]);
+
+const LINE_MAX_23: usize = arm_max(&ARMS[23]);
+
+const LINE_MAX_24: usize = arm_max(&ARMS[24]);
+
+const LINE_MAX_25: usize = arm_max(&ARMS[25]);
+
+const LINE_MAX_26: usize = arm_max(&ARMS[26]);
+
+const LINE_MAX_27: usize = arm_max(&ARMS[27]);
+
+const LINE_MAX_28: usize = arm_max(&ARMS[28]);
+
+const LINE_MAX_29: usize = arm_max(&ARMS[29]);
+
+const LINE_MAX_30: usize = arm_max(&ARMS[30]);
+
+const LINE_MAX_31: usize = arm_max(&ARMS[31]);
+
+const LINE_MAX_32: usize = arm_max(&ARMS[32]);
+
+const LINE_MAX_33: usize = arm_max(&ARMS[33]);
+
+const LINE_MAX_34: usize = arm_max(&ARMS[34]);
+
+const LINE_MAX_35: usize = arm_max(&ARMS[35]);
+
+const LINE_MAX_36: usize = arm_max(&ARMS[36]);
+
+const LINE_MAX_37: usize = arm_max(&ARMS[37]);
+
+const LINE_MAX_38: usize = arm_max(&ARMS[38]);
+
+const LINE_MAX_39: usize = arm_max(&ARMS[39]);
+
+const LINE_MAX_40: usize = arm_max(&ARMS[40]);
+
+const LINE_MAX_41: usize = arm_max(&ARMS[41]);
+
+const LINE_MAX_42: usize = arm_max(&ARMS[42]);
+
+const LINE_MAX_43: usize = arm_max(&ARMS[43]);
+
+const LINE_MAX_44: usize = arm_max(&ARMS[44]);
+
+const LINE_MAX_45: usize = arm_max(&ARMS[45]);
+
+const LINE_MAX_46: usize = arm_max(&ARMS[46]);
+
+const LINE_MAX_47: usize = arm_max(&ARMS[47]);
+
+const LINE_MAX_48: usize = arm_max(&ARMS[48]);
+
+const LINE_MAX_49: usize = arm_max(&ARMS[49]);
+
+const LINE_MAX_50: usize = arm_max(&ARMS[50]);
+
+const LINE_MAX_51: usize = arm_max(&ARMS[51]);
+
+const LINE_MAX_52: usize = arm_max(&ARMS[52]);
+
+const LINE_MAX_53: usize = arm_max(&ARMS[53]);
+
+const LINE_MAX_54: usize = arm_max(&ARMS[54]);
+
+const LINE_MAX_55: usize = arm_max(&ARMS[55]);
+
+const LINE_MAX_56: usize = arm_max(&ARMS[56]);
+
+const LINE_MAX_57: usize = arm_max(&ARMS[57]);
+
+const LINE_MAX_58: usize = arm_max(&ARMS[58]);
+
+const LINE_MAX_59: usize = arm_max(&ARMS[59]);
+
+const LINE_MAX_60: usize = arm_max(&ARMS[60]);
+
+const LINE_MAX_61: usize = arm_max(&ARMS[61]);
+
+const LINE_MAX_62: usize = arm_max(&ARMS[62]);
+
+const LINE_MAX_63: usize = arm_max(&ARMS[63]);
+
+const LINE_MAX_64: usize = arm_max(&ARMS[64]);
+
+const LINE_MAX_65: usize = arm_max(&ARMS[65]);
+
+const LINE_MAX_66: usize = arm_max(&ARMS[66]);
+
+const LINE_MAX_67: usize = arm_max(&ARMS[67]);
+
+const LINE_MAX_68: usize = arm_max(&ARMS[68]);
+
+const LINE_MAX_69: usize = arm_max(&ARMS[69]);
+
+const LINE_MAX_70: usize = arm_max(&ARMS[70]);
+
+const LINE_MAX_71: usize = arm_max(&ARMS[71]);
+
+const LINE_MAX_72: usize = arm_max(&ARMS[72]);
+
+const LINE_MAX_73: usize = arm_max(&ARMS[73]);
+
+const LINE_MAX_74: usize = arm_max(&ARMS[74]);
+
+const LINE_MAX_75: usize = arm_max(&ARMS[75]);
+
+const LINE_MAX_76: usize = arm_max(&ARMS[76]);
+
+const LINE_MAX_77: usize = arm_max(&ARMS[77]);
+
+const LINE_MAX_78: usize = arm_max(&ARMS[78]);
+
+const LINE_MAX_79: usize = arm_max(&ARMS[79]);
+
+const LINE_MAX_80: usize = arm_max(&ARMS[80]);
+
+const LINE_MAX_81: usize = arm_max(&ARMS[81]);
+
+const LINE_MAX_82: usize = arm_max(&ARMS[82]);
+
+const LINE_MAX_83: usize = arm_max(&ARMS[83]);
+
+const LINE_MAX_84: usize = arm_max(&ARMS[84]);
+
+const LINE_MAX_85: usize = arm_max(&ARMS[85]);
+
+const LINE_MAX_86: usize = arm_max(&ARMS[86]);
+
+const LINE_MAX_87: usize = arm_max(&ARMS[87]);
+
+const LINE_MAX_88: usize = arm_max(&ARMS[88]);
+
+const LINE_MAX_89: usize = arm_max(&ARMS[89]);
+
+const LINE_MAX_90: usize = arm_max(&ARMS[90]);
+
+const LINE_MAX_91: usize = arm_max(&ARMS[91]);
+
+const LINE_MAX_92: usize = arm_max(&ARMS[92]);
+
+const LINE_MAX_93: usize = arm_max(&ARMS[93]);
+
+const LINE_MAX_94: usize = arm_max(&ARMS[94]);
+
+const LINE_MAX_95: usize = arm_max(&ARMS[95]);
+
+const LINE_MAX_96: usize = arm_max(&ARMS[96]);
+
+const LINE_MAX_97: usize = arm_max(&ARMS[97]);
+
+const LINE_MAX_98: usize = arm_max(&ARMS[98]);
+
+const LINE_MAX_99: usize = arm_max(&ARMS[99]);
+
+const LINE_MAX_100: usize = arm_max(&ARMS[100]);
+
+const LINE_MAX_101: usize = arm_max(&ARMS[101]);
+
+/// The longest line of any record on any generation, bounded from the tables
+/// (`disasm::bound`): what a `disasm::Printer`'s buffer must hold.
+pub(crate) const LINE_MAX: usize = max_of(
+    &[
+        other_max(),
+        LINE_MAX_0,
+        LINE_MAX_1,
+        LINE_MAX_2,
+        LINE_MAX_3,
+        LINE_MAX_4,
+        LINE_MAX_5,
+        LINE_MAX_6,
+        LINE_MAX_7,
+        LINE_MAX_8,
+        LINE_MAX_9,
+        LINE_MAX_10,
+        LINE_MAX_11,
+        LINE_MAX_12,
+        LINE_MAX_13,
+        LINE_MAX_14,
+        LINE_MAX_15,
+        LINE_MAX_16,
+        LINE_MAX_17,
+        LINE_MAX_18,
+        LINE_MAX_19,
+        LINE_MAX_20,
+        LINE_MAX_21,
+        LINE_MAX_22,
+        LINE_MAX_23,
+        LINE_MAX_24,
+        LINE_MAX_25,
+        LINE_MAX_26,
+        LINE_MAX_27,
+        LINE_MAX_28,
+        LINE_MAX_29,
+        LINE_MAX_30,
+        LINE_MAX_31,
+        LINE_MAX_32,
+        LINE_MAX_33,
+        LINE_MAX_34,
+        LINE_MAX_35,
+        LINE_MAX_36,
+        LINE_MAX_37,
+        LINE_MAX_38,
+        LINE_MAX_39,
+        LINE_MAX_40,
+        LINE_MAX_41,
+        LINE_MAX_42,
+        LINE_MAX_43,
+        LINE_MAX_44,
+        LINE_MAX_45,
+        LINE_MAX_46,
+        LINE_MAX_47,
+        LINE_MAX_48,
+        LINE_MAX_49,
+        LINE_MAX_50,
+        LINE_MAX_51,
+        LINE_MAX_52,
+        LINE_MAX_53,
+        LINE_MAX_54,
+        LINE_MAX_55,
+        LINE_MAX_56,
+        LINE_MAX_57,
+        LINE_MAX_58,
+        LINE_MAX_59,
+        LINE_MAX_60,
+        LINE_MAX_61,
+        LINE_MAX_62,
+        LINE_MAX_63,
+        LINE_MAX_64,
+        LINE_MAX_65,
+        LINE_MAX_66,
+        LINE_MAX_67,
+        LINE_MAX_68,
+        LINE_MAX_69,
+        LINE_MAX_70,
+        LINE_MAX_71,
+        LINE_MAX_72,
+        LINE_MAX_73,
+        LINE_MAX_74,
+        LINE_MAX_75,
+        LINE_MAX_76,
+        LINE_MAX_77,
+        LINE_MAX_78,
+        LINE_MAX_79,
+        LINE_MAX_80,
+        LINE_MAX_81,
+        LINE_MAX_82,
+        LINE_MAX_83,
+        LINE_MAX_84,
+        LINE_MAX_85,
+        LINE_MAX_86,
+        LINE_MAX_87,
+        LINE_MAX_88,
+        LINE_MAX_89,
+        LINE_MAX_90,
+        LINE_MAX_91,
+        LINE_MAX_92,
+        LINE_MAX_93,
+        LINE_MAX_94,
+        LINE_MAX_95,
+        LINE_MAX_96,
+        LINE_MAX_97,
+        LINE_MAX_98,
+        LINE_MAX_99,
+        LINE_MAX_100,
+        LINE_MAX_101,
+    ],
+);
