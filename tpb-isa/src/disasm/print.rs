@@ -541,9 +541,10 @@ pub fn write_record<W: Write + ?Sized>(
 }
 
 /// [`write_record`] into a sink of bytes (a file, a socket, a `Vec<u8>`): the same
-/// text, handed on as it is printed, in pieces of up to a kilobyte. Every byte is
+/// text, handed on in one piece (every line fits the 2 KiB buffer). Every byte is
 /// ASCII; a sink of bytes is spared the UTF-8 check that makes a `str` of them, which
-/// on records of random fields is a sixth of the time of a line.
+/// on records of random fields is a sixth of the time of a line. To list many records,
+/// a [`Printer`](super::Printer) spares the buffer each call clears and the copy.
 ///
 /// ```
 /// use tpb_isa::{disasm, Arch};
