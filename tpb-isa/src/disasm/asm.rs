@@ -1291,7 +1291,8 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     };
     // No reader takes `#`, `;` or `"` (names are matched whole, values are digits,
     // names of the tables and `true`/`false`), so a line read to its end has no comment
-    // or quote for `code_end` to find (`comment_and_quote_characters_anywhere_...`).
+    // or quote for `code_end` to find (the test
+    // `comment_and_quote_characters_anywhere_in_a_line_stop_the_in_place_reader`).
     Some((out, next))
 }
 
