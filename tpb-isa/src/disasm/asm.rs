@@ -608,14 +608,15 @@ fn read_plain_int(b: &[u8], i: usize, size: usize, signed: bool) -> Option<(u64,
 #[inline(never)]
 fn read_plain_bytes(b: &[u8], i: usize, out: &mut [u8]) -> Option<usize> {
     let digits = b.get(i..i + 2 * out.len())?;
+    // Every pair stored, and one test of them all at the end (`out` is the caller's to
+    // overwrite when they are not all digits).
+    let mut bad = 0;
     for (x, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
         let (hi, lo) = (HEX[usize::from(pair[0])], HEX[usize::from(pair[1])]);
-        if (hi | lo) >= 16 {
-            return None;
-        }
+        bad |= hi | lo;
         *x = hi << 4 | lo;
     }
-    Some(i + digits.len())
+    (bad < 16).then_some(i + digits.len())
 }
 
 /// The value of each hex digit (either case); 0xFF for every other byte.
@@ -1152,7 +1153,9 @@ pub(crate) type Reader = fn(&mut Printed<'_>, Arch);
 pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
     let b = p.s.as_bytes();
     let (n, at) = (f.name.len(), p.i + 1);
-    if !p.ok || n == 0 || b.get(p.i) != Some(&b' ') || b.get(at + n) != Some(&b'=') {
+    // Once a leaf has failed (`p.ok` false) the record is thrown away, so the leaves
+    // after it are not stopped: a test fewer for every leaf of a line read whole.
+    if n == 0 || b.get(p.i) != Some(&b' ') || b.get(at + n) != Some(&b'=') {
         return;
     }
     if b.get(at..at + n) != Some(f.name.as_bytes()) {
