@@ -11,7 +11,7 @@
 //! gives the same (the test `each_operand_types_reader_reads_as_the_one_pass_reader`).
 
 use super::asm::{form_open, parse_bit, parse_uint, read_plain, skip_plain};
-use super::desc::{BitDesc, BitsDesc};
+use super::desc::{BitDesc, BitKind, BitsDesc};
 
 /// A value being read: where the next item's separator (`{` or `,`) is, and the
 /// bit-fields read so far.
@@ -74,7 +74,11 @@ pub(crate) fn form_item(r: &mut BitsRead<'_>, bit: &BitDesc) {
         return;
     }
     let vat = at + n + 1;
-    let read = if b.get(vat).is_some_and(u8::is_ascii_digit) {
+    // A flag prints only when set, as `true`; whatever follows is the next item's or
+    // the close's to check.
+    let read = if matches!(bit.kind, BitKind::Bool) && b.get(vat..vat + 4) == Some(b"true") {
+        Some((1, vat + 4))
+    } else if b.get(vat).is_some_and(u8::is_ascii_digit) {
         read_plain(b, vat).filter(|&(x, _)| {
             let width = u32::from(bit.hi - bit.lo);
             width >= 64 || x >> width == 0
