@@ -679,15 +679,18 @@ impl Cx<'_> {
         // The preamble is every arm's: a leaf any binding can imply gets the binding.
         let subs: Vec<u32> =
             self.model.bindings.iter().filter_map(|b| b.sub.as_ref().map(|s| s.offset)).collect();
-        let calls: Vec<TokenStream> = leaves
+        let implied: Vec<bool> =
+            leaves.iter().map(|x| x.opcode || subs.contains(&x.offset)).collect();
+        let calls: Vec<TokenStream> = implied
             .iter()
             .enumerate()
-            .map(|(i, x)| {
-                let i = dec(i as u64);
-                let b = binding_arg(x.opcode || subs.contains(&x.offset));
+            .map(|(i, &implied)| {
+                let (i, b) = (dec(i as u64), binding_arg(implied));
                 quote! { leaf(o, arch, r, #b, &PREAMBLE[#i]); }
             })
             .collect();
+        // Named for the signature every printer shares, used only where a leaf needs it.
+        let unused = (!implied.contains(&true)).then(|| quote! { let _ = b; });
         let fields: Vec<TokenStream> = leaves.into_iter().map(|x| x.row).collect();
         let indexes2 = (0..n).map(|i| dec(i as u64));
         let off = u8l(rec.preamble_size);
@@ -705,7 +708,7 @@ impl Cx<'_> {
                 r: &[u8; RECORD_SIZE],
                 b: Option<&'static Binding>,
             ) {
-                let _ = b;
+                #unused
                 #(#calls)*
             }
 

@@ -208,8 +208,9 @@ impl<'a> Line<'a> {
         self.len += 4;
     }
 
-    /// Two lowercase hex digits a byte, in order, each pair from a table: one load and
-    /// one store a byte, and one room test for sixteen.
+    /// Two lowercase hex digits a byte, in order, each pair from the table of
+    /// [`Line::hex_byte`] (past its `0x`): one load and one store a byte, and one room
+    /// test for sixteen.
     pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
         for w in b.chunks(16) {
             if self.len > CAP - 32 {
@@ -217,7 +218,7 @@ impl<'a> Line<'a> {
             }
             let dst = &mut self.buf[self.len..self.len + 32];
             for (pair, &x) in dst.chunks_exact_mut(2).zip(w) {
-                pair.copy_from_slice(&HEX_PAIR[usize::from(x)]);
+                pair.copy_from_slice(&HEX_BYTE[usize::from(x)][2..]);
             }
             self.len += 2 * w.len();
         }
@@ -286,17 +287,6 @@ fn hex16(v: u64) -> u128 {
 fn hex8(v: u32) -> u64 {
     ascii_nibbles(spread_nibbles(u64::from(v))).swap_bytes()
 }
-
-/// The two hex digits of every byte value.
-static HEX_PAIR: [[u8; 2]; 256] = {
-    let mut t = [[0u8; 2]; 256];
-    let mut v = 0;
-    while v < 256 {
-        t[v] = [DIGITS[v >> 4], DIGITS[v & 15]];
-        v += 1;
-    }
-    t
-};
 
 /// `0x` and the two hex digits of every byte value.
 static HEX_BYTE: [[u8; 4]; 256] = {

@@ -9466,7 +9466,6 @@ fn print_preamble(
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
 ) {
-    let _ = b;
     leaf(o, arch, r, b, &PREAMBLE[0]);
     leaf(o, arch, r, None, &PREAMBLE[1]);
     leaf(o, arch, r, None, &PREAMBLE[2]);
