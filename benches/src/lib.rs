@@ -95,6 +95,25 @@ pub fn streams(records: usize) -> Vec<Stream> {
     v
 }
 
+/// The names of [`streams`], in its order, without building the streams.
+pub fn stream_names() -> Vec<String> {
+    let mut v = vec!["uniform".to_string(), "uniform/runs".to_string()];
+    v.extend(corpus_once().into_iter().map(|s| s.name));
+    v
+}
+
+/// The one stream of [`streams`] named `name`, built alone (`None` for no such name).
+pub fn stream(name: &str, records: usize) -> Option<Stream> {
+    match name {
+        "uniform" => Some(uniform_stream(records)),
+        "uniform/runs" => Some(uniform_runs_stream(records)),
+        _ => corpus_once().into_iter().find(|s| s.name == name).map(|mut s| {
+            s.bytes = repeat_to(&s.bytes, records);
+            s
+        }),
+    }
+}
+
 /// How the records of the uniform mix follow one another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -763,5 +782,17 @@ mod tests {
             assert_eq!(s.records(), 5_000, "{}", s.name);
             check_round_trip(s).unwrap();
         }
+    }
+
+    #[test]
+    fn a_stream_built_alone_is_the_one_built_with_the_others() {
+        let all = streams(3_000);
+        let names = stream_names();
+        assert_eq!(names, all.iter().map(|s| s.name.clone()).collect::<Vec<_>>());
+        for s in &all {
+            let one = stream(&s.name, 3_000).unwrap_or_else(|| panic!("{}", s.name));
+            assert_eq!((one.arch, &one.bytes), (s.arch, &s.bytes), "{}", s.name);
+        }
+        assert!(stream("nkipy/none", 3_000).is_none());
     }
 }

@@ -19,7 +19,9 @@
 //! (rep 1 of every kernel, then rep 2 of every kernel, …) so drift on a noisy machine
 //! hits every kernel alike, in both orders (odd reps run the kernels last to first), so
 //! no kernel always runs after the same one, and each kernel's median is divided by the
-//! stride-scan limit's and the owned decoder's medians from the same run. A sample runs
+//! stride-scan limit's and the owned decoder's medians from the same run. A kernel runs
+//! beside the one its target ratio divides by (the generated decoder beside the hand
+//! one, …), and each stream's table comes from a process of its own. A sample runs
 //! its kernel for at least 20 ms (a fast kernel several times), and each repetition
 //! runs on a stack moved by a different amount, so that no one stack position (which
 //! ASLR picks once a process) decides a kernel's median.
@@ -53,39 +55,41 @@ struct Ctx {
 type Kernel = (&'static str, bool, fn(&Ctx) -> u64);
 
 const KERNELS: &[Kernel] = &[
+    // In pairs that are divided: each kernel beside the one its ratio divides by, so that
+    // in every repetition the two run one after the other.
     ("limit: stride scan byte 0/12", false, |c| b::stride_scan(&c.stream.bytes)),
-    ("limit: full read of every u64", false, |c| b::full_read(&c.stream.bytes)),
     ("gen: has_pseudo_exit", false, |c| b::gen_has_pseudo_exit(&c.stream.bytes)),
-    ("gen: dispatch only", false, |c| b::gen_dispatch(&c.stream.bytes)),
-    ("gen: Inst::decode (owned)", false, |c| b::gen_decode(c.stream.arch, &c.stream.bytes)),
-    ("gen: encode", false, |c| b::gen_encode(&c.gen)),
-    ("gen: validate, bitmask only", false, |c| b::gen_validate_bitmask(&c.stream.bytes)),
     ("gen: validate, full", false, |c| b::gen_validate_full(c.stream.arch, &c.stream.bytes)),
+    ("gen: validate, bitmask only", false, |c| b::gen_validate_bitmask(&c.stream.bytes)),
+    ("limit: full read of every u64", false, |c| b::full_read(&c.stream.bytes)),
+    ("gen: dispatch only", false, |c| b::gen_dispatch(&c.stream.bytes)),
     ("gen: stream::records walk", false, |c| b::gen_walk(&c.stream.bytes)),
     ("gen: stream::decode_all", false, |c| b::gen_walk_decode(c.stream.arch, &c.stream.bytes)),
+    ("binrw: owned decode (derive, same match)", true, |c| b::binrw_decode(&c.stream.bytes)),
+    ("deku: owned decode (derive, same match)", true, |c| b::deku_decode(&c.stream.bytes)),
+    ("gen: Inst::decode (owned)", false, |c| b::gen_decode(c.stream.arch, &c.stream.bytes)),
+    ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
+    ("gen: encode", false, |c| b::gen_encode(&c.gen)),
+    ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
+    ("zerocopy: one-field view (same match, FromBytes view)", true, |c| {
+        b::zerocopy_view(&c.stream.bytes)
+    }),
     ("gen: one-field view (dispatch + arm view)", false, |c| {
         b::gen_view(c.stream.arch, &c.stream.bytes)
+    }),
+    ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
+    ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
+        b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
     }),
     ("gen: disasm write_record (reused String)", false, |c| {
         b::gen_disasm(c.stream.arch, &c.stream.bytes)
     }),
-    ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
-        b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
-    }),
+    ("hand: formatter (write!, reused String)", true, |c| b::hand_disasm(&c.stream.bytes)),
     ("gen: disasm Printer::record_bytes (one Printer, line borrowed)", false, |c| {
         b::gen_disasm_printer(c.stream.arch, &c.stream.bytes)
     }),
     ("gen: assemble of the printed lines", false, |c| b::gen_assemble(c.stream.arch, &c.text)),
     ("limit: byte scan of the printed lines", false, |c| b::text_scan(&c.text)),
-    ("hand: owned decode", true, |c| b::hand_decode(&c.stream.bytes)),
-    ("binrw: owned decode (derive, same match)", true, |c| b::binrw_decode(&c.stream.bytes)),
-    ("deku: owned decode (derive, same match)", true, |c| b::deku_decode(&c.stream.bytes)),
-    ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
-    ("zerocopy: one-field view (same match, FromBytes view)", true, |c| {
-        b::zerocopy_view(&c.stream.bytes)
-    }),
-    ("hand: encode", true, |c| b::hand_encode(c.hand.as_deref().unwrap_or(&[]))),
-    ("hand: formatter (write!, reused String)", true, |c| b::hand_disasm(&c.stream.bytes)),
 ];
 
 /// The text form's speed when the benchmark issue was filed (M records/s, the upper
@@ -127,6 +131,15 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let reps = arg_value(&args, "--reps").unwrap_or(7).max(1);
     let records = arg_value(&args, "--records").unwrap_or(b::RECORDS).max(1);
+    if let Some(name) = args.iter().position(|a| a == "--one-stream").and_then(|i| args.get(i + 1))
+    {
+        let Some(stream) = b::stream(name, records) else {
+            eprintln!("no bench stream {name}; the streams: {:?}", b::stream_names());
+            std::process::exit(2);
+        };
+        decode_table(stream, reps);
+        return;
+    }
     println!("# tpb-isa bench report");
     println!();
     println!(
@@ -159,9 +172,9 @@ fn main() {
         .filter(|(flag, _)| *flag == "--stream")
         .map(|(_, name)| name.as_str())
         .collect();
-    for stream in b::streams(records) {
-        if only.is_empty() || only.contains(&stream.name.as_str()) {
-            decode_table(stream, reps);
+    for name in b::stream_names() {
+        if only.is_empty() || only.contains(&name.as_str()) {
+            stream_process(&name, reps, records);
         }
     }
     if !args.iter().any(|a| a == "--no-codegen") {
@@ -172,6 +185,24 @@ fn main() {
     }
     if args.iter().any(|a| a == "--compile-time") {
         compile_table(arg_value(&args, "--compile-scale").unwrap_or(20));
+    }
+}
+
+/// One stream's decode table, from a process of its own (this program with
+/// `--one-stream NAME`): a stream's figures then depend neither on the streams timed
+/// before it nor on their heap (one process once ran two decoders 6% slower after the
+/// uniform mix than alone).
+fn stream_process(name: &str, reps: usize, records: usize) {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let exe = std::env::current_exe().expect("the running program's path");
+    let status = Command::new(exe)
+        .args(["--one-stream", name, "--reps", &reps.to_string(), "--records"])
+        .arg(records.to_string())
+        .status();
+    if !status.as_ref().is_ok_and(|s| s.success()) {
+        eprintln!("the decode table of {name} failed: {status:?}");
+        std::process::exit(1);
     }
 }
 
