@@ -146,6 +146,25 @@ fn every_binding_dispatches_to_its_arm_on_the_generations_of_its_opcode() {
 }
 
 #[test]
+fn dispatch_names_the_arm_decode_builds_for_every_opcode_and_sub_byte() {
+    // `dispatch` reads a table built from the bindings; `Inst::decode` matches on the
+    // bytes itself. Every opcode value, and every value of each sub-opcode byte.
+    let subs: Vec<usize> = BINDINGS.iter().filter_map(|b| b.sub.map(|s| s.offset)).collect();
+    for op in 0..=u8::MAX {
+        for &at in subs.iter().chain([&0]) {
+            for v in 0..=u8::MAX {
+                let mut r = [0xA5u8; RECORD_SIZE];
+                r[at] = v;
+                r[0] = op;
+                for arch in Arch::ALL {
+                    assert_eq!(dispatch(&r), Inst::decode(arch, &r).kind(), "{op:#x}, +{at} = {v}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_opcode_value_is_named_opaque_or_unknown() {
     for v in 0..=u8::MAX {
         let mut r = [0u8; RECORD_SIZE];
