@@ -4,8 +4,6 @@
 use std::fmt;
 
 use anyhow::Result;
-use tpb_isa::disasm::desc::LayoutText;
-use tpb_isa::disasm::ArmText;
 use tpb_isa::{disasm, stream, validate, Arch, Inst, Opcode, StreamError, TpbEngType};
 
 pub use tpb_isa::RECORD_SIZE;
@@ -60,11 +58,6 @@ impl Decoded {
     /// The spec name of the record's arm, `None` when no binding selects it.
     pub fn arm_name(&self) -> Option<&'static str> {
         self.inst.kind().map(|a| a.name())
-    }
-
-    /// The arm's leaf table in the record's generation, for coverage surveys.
-    pub fn arm_layout(&self) -> Option<&'static LayoutText> {
-        self.inst.kind().map(|k| ArmText::of(k).layout(self.arch))
     }
 
     /// The function a PSEUDO_FUNCTION_BEGIN record opens (its name, or the opcode name
