@@ -1217,7 +1217,7 @@ pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
 /// and a pair of registers rather than an `Option`, so that a leaf's call is cheap
 /// and its code small.
 #[inline(never)]
-fn plain_uint(b: &[u8], at: usize, w: u8) -> (u64, usize) {
+pub(super) fn plain_uint(b: &[u8], at: usize, w: u8) -> (u64, usize) {
     match read_plain_windowed(b, at) {
         Some((v, end)) if w >= 8 || v >> (8 * w) == 0 => (v, end),
         _ => (0, 0),

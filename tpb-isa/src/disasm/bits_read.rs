@@ -10,7 +10,7 @@
 //! reader then reads the value as before. Where it gives a value, the one-pass reader
 //! gives the same (the test `each_operand_types_reader_reads_as_the_one_pass_reader`).
 
-use super::asm::{form_open, parse_bit, parse_uint, read_plain, skip_plain};
+use super::asm::{form_open, parse_bit, plain_uint, read_plain, skip_plain};
 use super::desc::{BitDesc, BitKind, BitsDesc};
 
 /// A value being read: where the next item's separator (`{` or `,`) is, and the
@@ -112,12 +112,14 @@ pub(crate) fn bits_close(r: &BitsRead<'_>, d: &'static BitsDesc) -> Option<(u64,
     }
     let mut rest = 0;
     if r.at_item() && b.get(i + 1..i + 6) == Some(b"rest=") {
-        let vat = i + 6;
-        i = skip_plain(b, vat);
-        rest = parse_uint(&r.s[vat..i], 8 * u32::from(d.width), vat, "", "").ok()?;
-        if rest & r.mask != 0 {
+        // Through the integer leaves' reader, out of line: the general number parser
+        // after a search for the value's end was a tenth of an ADDR4's reading.
+        let end;
+        (rest, end) = plain_uint(b, i + 6, d.width);
+        if end == 0 || rest & r.mask != 0 {
             return None;
         }
+        i = end;
     } else if r.first {
         // No item at all: `form{}`.
         i += 1;
