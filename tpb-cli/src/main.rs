@@ -68,7 +68,8 @@ impl Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // 64 KiB a write: a listing of a NEFF is tens of megabytes, which the default 8 KiB
-    // handed on in thousands of calls (0.5 ms of `tpb disasm`'s 19.6 on the large corpus NEFF).
+    // handed on in thousands of calls (0.5 ms of `tpb disasm`'s 19.6 on the large
+    // corpus NEFF).
     let mut out = BufWriter::with_capacity(64 << 10, io::stdout().lock());
     let result = cli.command.run(&mut out);
     let result = out.flush().map_err(anyhow::Error::from).and(result);
