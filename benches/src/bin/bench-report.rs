@@ -1,4 +1,5 @@
-//! `bench-report`: every kernel in one process, interleaved, medians, and the ratio table.
+//! `bench-report`: each stream's kernels in a process of their own, interleaved, medians, and
+//! the ratio table (paired ratios).
 //!
 //! Run from the workspace root:
 //!
@@ -13,7 +14,9 @@
 //! `--compile-only` runs that table alone), `--codegen-only` (only the codegen
 //! scaling table), `--no-neff`, `--neff-only` (only the NEFF table,
 //! which builds and runs the release `tpb` on the large corpus NEFF), `--stream NAME`
-//! (only that stream's decode table; repeat it for several).
+//! (only that stream's decode table; repeat it for several), `--one-stream NAME` (that
+//! stream's table in this process, without the header: what the report runs for each
+//! stream).
 //!
 //! Every figure that matters is a ratio inside one run: the repetitions are interleaved
 //! (rep 1 of every kernel, then rep 2 of every kernel, …) so drift on a noisy machine
