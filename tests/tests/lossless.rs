@@ -149,9 +149,12 @@ fn every_binding_dispatches_to_its_arm_on_the_generations_of_its_opcode() {
 fn dispatch_names_the_arm_decode_builds_for_every_opcode_and_sub_byte() {
     // `dispatch` reads a table built from the bindings; `Inst::decode` matches on the
     // bytes itself. Every opcode value, and every value of each sub-opcode byte.
-    let subs: Vec<usize> = BINDINGS.iter().filter_map(|b| b.sub.map(|s| s.offset)).collect();
+    let mut bytes: Vec<usize> = BINDINGS.iter().filter_map(|b| b.sub.map(|s| s.offset)).collect();
+    bytes.push(0);
+    bytes.sort_unstable();
+    bytes.dedup();
     for op in 0..=u8::MAX {
-        for &at in subs.iter().chain([&0]) {
+        for &at in &bytes {
             for v in 0..=u8::MAX {
                 let mut r = [0xA5u8; RECORD_SIZE];
                 r[at] = v;

@@ -188,15 +188,15 @@ fn read_disc(b: TokenStream) -> TokenStream {
     quote! { #b[DISCRIMINANT_OFFSET] }
 }
 
-/// `pub const fn dispatch(b) -> Option<ArmKind>`: a `match` on the discriminant and,
-/// for sub-opcode bindings, on the sub byte.
+/// `pub const fn dispatch(b) -> Option<ArmKind>`: a `match` on the sub byte for the
+/// opcodes with sub-opcode bindings, else a load from a table of the opcode table's arms.
 fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     let hit = |a: ArmId| {
         let t = names::ident(&model[a].rust);
         quote! { Some(ArmKind::#t) }
     };
     let by_sub_match = opcode_match(model, record, &hit, None, quote! { None }, Groups::BySub);
-    let plain = opcode_match(model, record, &hit, None, quote! { None }, Groups::Plain);
+    let op = names::ident(&model[record.discriminant.ty].rust);
     let width = disc_width(model, record);
     let mut by_sub: Vec<u64> =
         model.bindings.iter().filter(|b| b.sub.is_some()).map(|b| b.opcode).collect();
@@ -208,28 +208,21 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     // the caller's jumped through a table of every opcode, which mispredicts where the
     // opcodes follow one another irregularly (the one-field view ran at half the hand
     // view's speed in cache on the corpus's Pool stream).
+    let table_doc = Doc::text(format!(
+        "The arm each plain opcode binds (`None` for an opcode with sub-opcode bindings or \
+         none), from the opcode table's [`{op}::arm`]: [`dispatch`]'s table."
+    ));
     let table = quote! {
-        /// The arm each plain opcode binds (`None` for an opcode with sub-opcode
-        /// bindings or none): [`dispatch`]'s table.
+        #table_doc
         const ARM_BY_OPCODE: [Option<ArmKind>; 256] = {
             let mut t = [None; 256];
             let mut i = 0;
             while i < 256 {
-                t[i] = arm_by_opcode(i as u8);
+                t[i] = #op(i as u8).arm();
                 i += 1;
             }
             t
         };
-
-        /// The arm the plain opcode `op` binds; [`ARM_BY_OPCODE`]'s source.
-        const fn arm_by_opcode(op: u8) -> Option<ArmKind> {
-            let b = &{
-                let mut r = [0u8; RECORD_SIZE];
-                r[DISCRIMINANT_OFFSET] = op;
-                r
-            };
-            #plain
-        }
     };
     let plain = quote! { ARM_BY_OPCODE[#disc as usize] };
     let (body, by_sub_fn) = if by_sub.is_empty() {
@@ -272,8 +265,6 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
 enum Groups {
     /// Every bound opcode, with its sub-opcode bindings.
     All,
-    /// Every bound opcode, without its sub-opcode bindings.
-    Plain,
     /// Only the opcodes with sub-opcode bindings.
     BySub,
 }
@@ -298,7 +289,6 @@ fn opcode_match(
             _ => groups.push((b.opcode, vec![b])),
         }
     }
-    let with_subs = which != Groups::Plain;
     let has_sub = |bs: &[&Binding]| bs.iter().any(|b| b.sub.is_some());
     groups.retain(|(_, bs)| which != Groups::BySub || has_sub(bs));
     let arms = groups.iter().map(|(op, bs)| {
@@ -309,11 +299,8 @@ fn opcode_match(
             Some(o) if named => o.clone(),
             _ => unknown.clone(),
         });
-        let subs: Vec<(&SubOpcode, ArmId)> = bs
-            .iter()
-            .filter(|_| with_subs)
-            .filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm)))
-            .collect();
+        let subs: Vec<(&SubOpcode, ArmId)> =
+            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
         let body = sub_match(&subs, fallback, hit);
         quote! { #lit => #body, }
     });
