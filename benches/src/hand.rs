@@ -26,8 +26,8 @@ use deku::{DekuContainerRead, DekuRead};
 use tpb_isa::disasm::write_record;
 use tpb_isa::inst::{dispatch, Inst, RECORD_SIZE};
 use tpb_isa::{
-    Arch, ArmKind, D4MrRef, PseudoDmaDirect2dRef, S3Lw, S3LwRef, S3d3Mm, S3d3MmRef, S3s3d3TtRef,
-    S4d4Tr, S4d4TrRef,
+    Arch, ArmKind, D4MrRef, Opcode, PseudoDmaDirect2dRef, S3Lw, S3LwRef, S3d3Mm, S3d3MmRef,
+    S3s3d3TtRef, S4d4Tr, S4d4TrRef,
 };
 
 /// One record.
@@ -713,6 +713,35 @@ pub fn gen_first_addr(arch: Arch, b: &Rec) -> u64 {
         },
         Some(ArmKind::D4Mr) => u64::from(D4MrRef(b).dst_mem_pattern().start_addr.0),
         Some(ArmKind::PseudoDmaDirect2d) => PseudoDmaDirect2dRef(b).src_start_addr().0,
+        _ => 0,
+    }
+}
+
+/// The same field through the generated crate as a caller who knows which opcodes
+/// carry it writes it: a `match` on the opcode table's names (the hand view's opcodes),
+/// then the arm's view in the layout of `arch` and its accessor. Where
+/// [`gen_first_addr`] asks `dispatch` which of every arm a record is, this selects as
+/// the hand view does, so the two differ only in how the field is read.
+#[inline]
+pub fn gen_first_addr_by_opcode(arch: Arch, b: &Rec) -> u64 {
+    match Opcode(b[0]) {
+        Opcode::LDWEIGHTS => match S3LwRef::new(arch, b) {
+            S3LwRef::Sunda(v) => u64::from(v.src_mem_pattern().start_addr.0),
+            S3LwRef::Cayman(v) => u64::from(v.src_mem_pattern().start_addr.0),
+            _ => 0,
+        },
+        Opcode::MATMUL => match S3d3MmRef::new(arch, b) {
+            S3d3MmRef::Sunda(v) => u64::from(v.src_mem_pattern().start_addr.0),
+            S3d3MmRef::Cayman(v) => u64::from(v.src_mem_pattern().start_addr.0),
+            _ => 0,
+        },
+        Opcode::TENSOR_TENSOR_ARITH_OP => u64::from(S3s3d3TtRef(b).src0_mem_pattern().start_addr.0),
+        Opcode::COPY | Opcode::CAST => match S4d4TrRef::new(arch, b) {
+            S4d4TrRef::Sunda(v) => u64::from(v.src_mem_pattern().start_addr.0),
+            _ => 0,
+        },
+        Opcode::MEMSET => u64::from(D4MrRef(b).dst_mem_pattern().start_addr.0),
+        Opcode::PSEUDO_DMA_DIRECT2D => PseudoDmaDirect2dRef(b).src_start_addr().0,
         _ => 0,
     }
 }

@@ -403,6 +403,14 @@ pub fn gen_view(arch: Arch, bytes: &[u8]) -> u64 {
     recs(bytes).fold(0, |acc, r| fold(acc, hand::gen_first_addr(arch, r)))
 }
 
+/// The one-field view through the generated crate, selected by opcode name: a `match`
+/// on `Opcode`, then the arm's view and one accessor (see
+/// [`hand::gen_first_addr_by_opcode`]).
+#[inline(never)]
+pub fn gen_view_by_opcode(arch: Arch, bytes: &[u8]) -> u64 {
+    recs(bytes).fold(0, |acc, r| fold(acc, hand::gen_first_addr_by_opcode(arch, r)))
+}
+
 /// The generated disassembler: `disasm::write_record` of every record into one reused
 /// `String`, cleared per record; returns the bytes written.
 #[inline(never)]
@@ -744,6 +752,7 @@ mod tests {
         }
         // The kernels agree too, record for record.
         assert_eq!(hand_view(&mixed), gen_view(Arch::Cayman, &mixed));
+        assert_eq!(hand_view(&mixed), gen_view_by_opcode(Arch::Cayman, &mixed));
         assert_eq!(hand_disasm(&mixed), gen_disasm(Arch::Cayman, &mixed));
         assert_eq!(gen_disasm_bytes(Arch::Cayman, &mixed), gen_disasm(Arch::Cayman, &mixed));
         let text = text_lines(Arch::Cayman, &mixed);

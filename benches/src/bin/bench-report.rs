@@ -84,6 +84,9 @@ const KERNELS: &[Kernel] = &[
         b::gen_view(c.stream.arch, &c.stream.bytes)
     }),
     ("hand: one-field view (single match)", true, |c| b::hand_view(&c.stream.bytes)),
+    ("gen: one-field view (match on Opcode + arm view)", true, |c| {
+        b::gen_view_by_opcode(c.stream.arch, &c.stream.bytes)
+    }),
     ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
         b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
     }),
@@ -318,7 +321,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
     let round = |a: &str, per_s: f64| rate(idx(a)).map(|m| (m / per_s, None));
     // (name, (ratio of medians, paired ratio), target)
     type Ratio<'a> = (&'a str, Option<(f64, Option<f64>)>, Option<f64>);
-    let ratios: [Ratio<'_>; 14] = [
+    let ratios: [Ratio<'_>; 15] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -338,6 +341,14 @@ fn decode_table(stream: b::Stream, reps: usize) {
             "one-field view ÷ hand single match",
             r("gen: one-field view (dispatch + arm view)", "hand: one-field view (single match)"),
             Some(1.0),
+        ),
+        (
+            "one-field view by Opcode ÷ hand single match",
+            r(
+                "gen: one-field view (match on Opcode + arm view)",
+                "hand: one-field view (single match)",
+            ),
+            None,
         ),
         (
             "one-field view ÷ zerocopy view",
