@@ -1307,13 +1307,14 @@ fn read_printed(
 /// (which a comment or a quote stops).
 fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     let b = text.as_bytes();
-    let m = b.iter().position(u8::is_ascii_whitespace).unwrap_or(b.len());
-    let mnemonic = &text[..m];
-    let listing = (8..=16).contains(&m) && b[..m].iter().all(u8::is_ascii_hexdigit);
-    if m == 0 || listing || mnemonic == UNKNOWN {
+    let m = mnemonic_end(b);
+    if !b.get(m).is_none_or(u8::is_ascii_whitespace) {
         return None;
     }
-    let (kind, out) = match desc::target(mnemonic)? {
+    // No mnemonic is empty, `unknown` or a listing's offset column (hex digits; a
+    // constant assertion in `desc` checks the table), so a word the table knows is
+    // none of them.
+    let (kind, out) = match desc::target(text.get(..m)?)? {
         Target::Binding(n) => {
             let binding = BINDINGS.get(n as usize)?;
             (binding.arm, implied_bytes(binding))
@@ -1333,6 +1334,24 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     // `code_end` skips it to, so a line read to its end has no comment for `code_end` to
     // find (the test `comment_and_quote_characters_anywhere_in_a_line_read_as_the_general_reader_reads_them`).
     Some((out, next))
+}
+
+/// Where the mnemonic at the start of `b` ends: at its first byte of at most 0x20 (a
+/// blank, or a control byte no mnemonic holds), found eight bytes at a time: a lane
+/// below 0x21 borrows into its high bit when 0x21 is taken from it, which the first
+/// such lane does exactly.
+fn mnemonic_end(b: &[u8]) -> usize {
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    let mut i = 0;
+    while let Some(w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*w);
+        let low = x.wrapping_sub(LANES * 0x21) & !x & (LANES * 0x80);
+        if low != 0 {
+            return i + (low.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| c <= 0x20).map_or(b.len(), |n| i + n)
 }
 
 /// The record of `line`; `fast` reads a line as the printer writes it through its arm's
@@ -1642,6 +1661,33 @@ pub(super) mod tests {
                     assert_eq!(got, want, "{t:?}");
                 }
             }
+        }
+    }
+
+    /// A mnemonic ends where a byte scan for the first byte of at most 0x20 ends it,
+    /// whatever bytes (high, control, blank) sit in which lane of a word.
+    #[test]
+    fn a_mnemonic_ends_at_its_first_byte_of_at_most_0x20() {
+        const BYTES: &[u8] = b"ab_\x20\x21\x1f\x09\x0a\x0d\x00\x7f\x80\xa0\xff0";
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = (x % 27) as usize;
+            let t: std::vec::Vec<u8> = (0..n)
+                .map(|k| {
+                    let y = x.rotate_left(5 * k as u32) ^ (k as u64).wrapping_mul(0x9e37_79b9);
+                    // Mostly letters, so that long mnemonics are common.
+                    if y % 4 == 0 {
+                        BYTES[(y >> 8) as usize % BYTES.len()]
+                    } else {
+                        b'm'
+                    }
+                })
+                .collect();
+            let want = t.iter().position(|&c| c <= 0x20).unwrap_or(t.len());
+            assert_eq!(super::mnemonic_end(&t), want, "{t:?}");
         }
     }
 

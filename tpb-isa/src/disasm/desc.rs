@@ -500,8 +500,9 @@ pub enum Target {
 
 /// What `mnemonic` assembles, if it is one.
 #[must_use]
+#[inline]
 pub fn target(mnemonic: &str) -> Option<Target> {
-    let mut slot = fnv1a(mnemonic.as_bytes()) as usize & (SLOTS - 1);
+    let mut slot = slot_of(mnemonic.as_bytes());
     loop {
         let i = BY_HASH[slot] as usize;
         let (m, t) = MNEMONICS.get(i)?;
@@ -512,18 +513,52 @@ pub fn target(mnemonic: &str) -> Option<Target> {
     }
 }
 
+// No mnemonic is empty, the unknown form's or hex digits as long as a listing's offset
+// column (8 to 16): the assembler's in-place reader takes a word it finds in the table
+// as a mnemonic without those tests.
+const _: () = {
+    let mut i = 0;
+    while i < MNEMONICS.len() {
+        let m = MNEMONICS[i].0.as_bytes();
+        let mut hex = m.len() >= 8 && m.len() <= 16;
+        let mut j = 0;
+        while j < m.len() {
+            hex &= m[j].is_ascii_hexdigit();
+            j += 1;
+        }
+        assert!(!m.is_empty() && !hex, "a mnemonic reads as a listing's offset column");
+        assert!(!same_const(m, super::print::UNKNOWN.as_bytes()), "a mnemonic is `unknown`");
+        i += 1;
+    }
+};
+
+/// Whether two byte strings are equal, at compile time.
+const fn same_const(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Slots of [`BY_HASH`]: a power of two, at least twice the mnemonics, so that a probe
 /// run is short and always reaches an empty slot.
 const SLOTS: usize = (2 * MNEMONICS.len()).next_power_of_two();
 
-/// Indexes into `MNEMONICS` by the FNV-1a hash of the mnemonic, linear probing;
+/// Indexes into `MNEMONICS` by the [`slot_of`] the mnemonic, linear probing;
 /// `u32::MAX` is empty. Built at compile time: the assembler looks a line's mnemonic
 /// up in one or two probes where a binary search compared eight strings.
 static BY_HASH: [u32; SLOTS] = {
     let mut t = [u32::MAX; SLOTS];
     let mut i = 0;
     while i < MNEMONICS.len() {
-        let mut slot = fnv1a(MNEMONICS[i].0.as_bytes()) as usize & (SLOTS - 1);
+        let mut slot = slot_of(MNEMONICS[i].0.as_bytes());
         while t[slot] != u32::MAX {
             slot = (slot + 1) & (SLOTS - 1);
         }
@@ -533,15 +568,25 @@ static BY_HASH: [u32; SLOTS] = {
     t
 };
 
-/// The 32-bit FNV-1a hash.
-const fn fnv1a(b: &[u8]) -> u32 {
-    let mut h = 0x811c_9dc5u32;
-    let mut i = 0;
-    while i < b.len() {
-        h = (h ^ b[i] as u32).wrapping_mul(0x0100_0193);
-        i += 1;
-    }
-    h
+/// The first slot of `b` in [`BY_HASH`]: a multiplicative hash of its first and last
+/// eight bytes and its length, the top bits of the product. Two loads and a multiply,
+/// where a hash of each byte (FNV-1a) was a chain of a multiply per byte that the
+/// lookup waited on.
+#[inline]
+const fn slot_of(b: &[u8]) -> usize {
+    let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
+        _ => {
+            let (mut h, mut i) = (0u64, 0);
+            while i < b.len() {
+                h |= (b[i] as u64) << (8 * i);
+                i += 1;
+            }
+            (h, 0)
+        }
+    };
+    let h = (head ^ tail.rotate_left(31) ^ b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
 pub(crate) const fn ones(w: u8) -> u64 {
@@ -595,6 +640,22 @@ mod tests {
             assert_eq!(target(m), Some(*t), "{m}");
             assert_eq!(MNEMONICS.iter().position(|(x, _)| x == m), Some(i), "{m} twice");
         }
+        // Probe runs are short: the hash spreads the mnemonics.
+        let (mut longest, mut probes) = (0, 0);
+        for (m, _) in MNEMONICS.iter() {
+            let mut slot = super::slot_of(m.as_bytes());
+            let mut run = 1;
+            while MNEMONICS[super::BY_HASH[slot] as usize].0 != *m {
+                slot = (slot + 1) % super::SLOTS;
+                run += 1;
+            }
+            longest = longest.max(run);
+            probes += run;
+        }
+        // Loose bounds, which a spec with more mnemonics keeps: a hash that failed to
+        // spread them (a constant, the length alone) breaks both.
+        assert!(longest <= 12, "a probe run of {longest}");
+        assert!(probes <= 2 * MNEMONICS.len(), "{probes} probes for {}", MNEMONICS.len());
         for m in [
             "",
             "nop_",
