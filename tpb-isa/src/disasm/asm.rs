@@ -1332,7 +1332,8 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     // No reader takes `#` or `;` outside a quoted name (names are matched whole, values
     // are digits, names of the tables and `true`/`false`), and a quoted name ends where
     // `code_end` skips it to, so a line read to its end has no comment for `code_end` to
-    // find (the test `comment_and_quote_characters_anywhere_in_a_line_read_as_the_general_reader_reads_them`).
+    // find (the test `comment_and_quote_characters_anywhere_in_a_line_read_as_the_
+    // general_reader_reads_them`).
     Some((out, next))
 }
 
