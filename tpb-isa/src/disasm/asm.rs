@@ -1311,10 +1311,15 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     if !b.get(m).is_none_or(u8::is_ascii_whitespace) {
         return None;
     }
-    // No mnemonic is empty, `unknown` or a listing's offset column (hex digits; a
-    // constant assertion in `desc` checks the table), so a word the table knows is
-    // none of them.
-    let (kind, out) = match desc::target(text.get(..m)?)? {
+    let mnemonic = text.get(..m)?;
+    let target = desc::target(mnemonic)?;
+    // Tested once the word is known to be a mnemonic (which an empty word is not):
+    // were a listing's offset column or the unknown form one, it is still theirs.
+    let listing = (8..=16).contains(&m) && b[..m].iter().all(u8::is_ascii_hexdigit);
+    if listing || mnemonic == UNKNOWN {
+        return None;
+    }
+    let (kind, out) = match target {
         Target::Binding(n) => {
             let binding = BINDINGS.get(n as usize)?;
             (binding.arm, implied_bytes(binding))

@@ -513,45 +513,11 @@ pub fn target(mnemonic: &str) -> Option<Target> {
     }
 }
 
-// No mnemonic is empty, the unknown form's or hex digits as long as a listing's offset
-// column (8 to 16): the assembler's in-place reader takes a word it finds in the table
-// as a mnemonic without those tests.
-const _: () = {
-    let mut i = 0;
-    while i < MNEMONICS.len() {
-        let m = MNEMONICS[i].0.as_bytes();
-        let mut hex = m.len() >= 8 && m.len() <= 16;
-        let mut j = 0;
-        while j < m.len() {
-            hex &= m[j].is_ascii_hexdigit();
-            j += 1;
-        }
-        assert!(!m.is_empty() && !hex, "a mnemonic reads as a listing's offset column");
-        assert!(!same_const(m, super::print::UNKNOWN.as_bytes()), "a mnemonic is `unknown`");
-        i += 1;
-    }
-};
-
-/// Whether two byte strings are equal, at compile time.
-const fn same_const(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Slots of [`BY_HASH`]: a power of two, at least twice the mnemonics, so that a probe
 /// run is short and always reaches an empty slot.
 const SLOTS: usize = (2 * MNEMONICS.len()).next_power_of_two();
 
-/// Indexes into `MNEMONICS` by the [`slot_of`] the mnemonic, linear probing;
+/// Indexes into `MNEMONICS` by [`slot_of`] of the mnemonic, linear probing;
 /// `u32::MAX` is empty. Built at compile time: the assembler looks a line's mnemonic
 /// up in one or two probes where a binary search compared eight strings.
 static BY_HASH: [u32; SLOTS] = {
