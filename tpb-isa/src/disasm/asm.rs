@@ -1591,6 +1591,13 @@ pub(super) mod tests {
     use crate::generated::inst::{BINDINGS, RECORD_SIZE};
     use std::string::String;
 
+    /// The `n` bytes the first `2 * n` hex digits of `b` spell, by `char::to_digit`.
+    fn bytes_by_digit(b: &[u8], n: usize) -> Option<std::vec::Vec<u8>> {
+        let digits = b.get(..2 * n)?;
+        let d = |c: u8| char::from(c).to_digit(16);
+        digits.chunks_exact(2).map(|p| Some((d(p[0])? << 4 | d(p[1])?) as u8)).collect()
+    }
+
     /// Numbers and byte fields read through the digit table as `char::to_digit` reads
     /// them: the same value and end, or `None`, for decimal and hex runs of either case,
     /// too long runs, runs cut by other bytes, and runs that end the text.
@@ -1611,17 +1618,10 @@ pub(super) mod tests {
             }
             (j > start).then_some((v, j))
         }
-        fn bytes_by_digit(b: &[u8], n: usize) -> Option<std::vec::Vec<u8>> {
-            let digits = b.get(..2 * n)?;
-            let d = |c: u8| char::from(c).to_digit(16);
-            digits.chunks_exact(2).map(|p| Some((d(p[0])? << 4 | d(p[1])?) as u8)).collect()
-        }
         const BYTES: &[u8] = b"0123456789abcdefABCDEFgG/:@`x,} \xff\xc3";
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = next();
             let mut t = match round % 3 {
                 0 => std::vec![b'0', b'x'],
                 1 => std::vec![b'0', b'X'],
@@ -1654,14 +1654,12 @@ pub(super) mod tests {
     /// cases: the bytes `char::to_digit` gives, or `None`.
     #[test]
     fn every_byte_in_every_place_of_a_byte_fields_digits_reads_as_to_digit_reads_it() {
-        let d = |c: u8| char::from(c).to_digit(16);
         for base in [*b"0123abCD", *b"9fFa0A7e"] {
             for lane in 0..8 {
                 for c in 0..=255u8 {
                     let mut t = base;
                     t[lane] = c;
-                    let want: Option<std::vec::Vec<u8>> =
-                        t.chunks_exact(2).map(|p| Some((d(p[0])? << 4 | d(p[1])?) as u8)).collect();
+                    let want = bytes_by_digit(&t, 4);
                     let mut out = [0u8; 4];
                     let got = super::read_plain_bytes(&t, 0, &mut out).map(|_| out.to_vec());
                     assert_eq!(got, want, "{t:?}");
@@ -1675,11 +1673,9 @@ pub(super) mod tests {
     #[test]
     fn a_mnemonic_ends_at_its_first_byte_of_at_most_0x20() {
         const BYTES: &[u8] = b"ab_\x20\x21\x1f\x09\x0a\x0d\x00\x7f\x80\xa0\xff0";
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..100_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = next();
             let n = (x % 27) as usize;
             let t: std::vec::Vec<u8> = (0..n)
                 .map(|k| {
