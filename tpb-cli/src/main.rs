@@ -32,8 +32,8 @@ enum Command {
     Disasm(cmd::disasm::Args),
     /// Assemble text (one record per line, `#` or `;` comments) into a raw stream.
     ///
-    /// A raw `disasm` listing is read by its text column, so an edited listing
-    /// assembles to the edit.
+    /// A raw `disasm` listing (with or without `--no-hex`) is read by its text column,
+    /// so an edited listing assembles to the edit.
     Asm(cmd::asm::Args),
     /// Validate every record for a generation; for raw images also the EXIT scan and
     /// the final record.

@@ -210,16 +210,20 @@ fn a_listing_from_disasm_assembles_to_the_same_bytes() {
     let mut stream = fs::read(d.join("p.bin")).unwrap();
     stream.extend(odd_stream());
     fs::write(d.join("all.bin"), &stream).unwrap();
-    let listing = Command::new(env!("CARGO_BIN_EXE_tpb"))
-        .args(["disasm", "all.bin"])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(listing.status.success());
-    fs::write(d.join("all.lst"), &listing.stdout).unwrap();
-    let out = run(d, &args(&["asm", "all.lst", "-o", "again.bin"]));
-    assert!(out.ends_with("exit: 0\n"), "{out}");
-    assert_eq!(fs::read(d.join("again.bin")).unwrap(), stream);
+    // With the hex column and without it (`--no-hex`: offset and text).
+    for extra in [None, Some("--no-hex")] {
+        let listing = Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(["disasm", "all.bin"])
+            .args(extra)
+            .current_dir(d)
+            .output()
+            .unwrap();
+        assert!(listing.status.success());
+        fs::write(d.join("all.lst"), &listing.stdout).unwrap();
+        let out = run(d, &args(&["asm", "all.lst", "-o", "again.bin"]));
+        assert!(out.ends_with("exit: 0\n"), "{extra:?}: {out}");
+        assert_eq!(fs::read(d.join("again.bin")).unwrap(), stream, "{extra:?}");
+    }
 }
 
 /// The small corpus NEFF's tar, unpacked into `dir` as `neuron-packager unpack` would.

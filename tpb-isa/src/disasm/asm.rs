@@ -1133,10 +1133,14 @@ static UNKNOWN_FIELDS: [FieldDesc; 2] = [
     FieldDesc::new("bytes", 0, Kind::Bytes(64), Role::Normal, Confidence::Certain),
 ];
 
-/// Skip the offset and hex columns of a listing line (`00000040  d300…00  text`), so
-/// that a listing assembles as its text column; the text wins, so an edited listing
-/// assembles to the edit. A line without both columns is left as it is.
-fn skip_listing_columns(b: &[u8], at: usize) -> usize {
+/// Skip the offset and hex columns of a listing line (`00000040  d300…00  text`), or
+/// the offset column alone of a `disasm --no-hex` listing (`00000040  text`), so that a
+/// listing assembles as its text column; the text wins, so an edited listing assembles
+/// to the edit. A line without the columns is left as it is; so is an offset column
+/// alone unless a mnemonic (or the unknown form) follows it and it is not one itself,
+/// so that a misspelt mnemonic of hex letters is still the one reported.
+fn skip_listing_columns(s: &str, at: usize) -> usize {
+    let b = s.as_bytes();
     let token = |from: usize| {
         let end = b[from..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |n| from + n);
         let hex = b[from..end].iter().all(u8::is_ascii_hexdigit);
@@ -1148,13 +1152,20 @@ fn skip_listing_columns(b: &[u8], at: usize) -> usize {
         }
         i
     };
+    // Whitespace is ASCII, so every token boundary is a `char` boundary.
+    let is_mnemonic = |w: &str| w == UNKNOWN || desc::target(w).is_some();
     let (off_end, off_len) = token(at);
     if !matches!(off_len, Some(8..=16)) {
         return at;
     }
-    let hex_at = skip_ws(off_end);
-    match token(hex_at) {
+    let next = skip_ws(off_end);
+    match token(next) {
         (hex_end, Some(n)) if n == 2 * RECORD_SIZE => skip_ws(hex_end),
+        (end, _)
+            if next > off_end && is_mnemonic(&s[next..end]) && !is_mnemonic(&s[at..off_end]) =>
+        {
+            next
+        }
         _ => at,
     }
 }
@@ -1373,7 +1384,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
     if i == b.len() {
         return Ok(None);
     }
-    i = skip_listing_columns(b, i);
+    i = skip_listing_columns(s, i);
     let start = i;
     while i < b.len() && !b[i].is_ascii_whitespace() {
         i += 1;

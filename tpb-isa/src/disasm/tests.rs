@@ -100,6 +100,45 @@ fn a_listing_line_assembles_as_its_text_column() {
     assert_eq!(assemble_line(Arch::Cayman, line.as_str(), 1), Ok(Some(r)));
 }
 
+/// `disasm --no-hex` writes the offset column alone: its lines assemble too, an offset
+/// of 8 to 16 digits before the text; an offset followed by no mnemonic is reported as
+/// the line's mnemonic, as a mnemonic of hex letters followed by other words is.
+#[test]
+fn a_listing_line_without_hex_assembles_as_its_text_column() {
+    let r = record(7, crate::generated::inst::BINDINGS[0].opcode);
+    let t = Buf::of(Arch::Cayman, &r);
+    for offset in ["00000040", "0000000000000040", "ffffffffffffffc0"] {
+        let mut line = Buf { b: [0; 4096], n: 0 };
+        fmt::write(&mut line, format_args!("{offset}  {}", t.as_str())).unwrap();
+        assert_eq!(assemble_line(Arch::Cayman, line.as_str(), 1), Ok(Some(r)), "{offset}");
+    }
+    let mut unknown = Buf { b: [0; 4096], n: 0 };
+    fmt::write(&mut unknown, format_args!("00000080  unknown opcode=0x00 bytes=")).unwrap();
+    for _ in 0..RECORD_SIZE {
+        fmt::write(&mut unknown, format_args!("00")).unwrap();
+    }
+    assert_eq!(assemble_line(Arch::Cayman, unknown.as_str(), 1), Ok(Some([0; RECORD_SIZE])));
+    let m = crate::generated::inst::BINDINGS[0].mnemonic;
+    for (prefix, word) in [
+        ("00000040", "00000040"),
+        ("00000040  x=1", "00000040"),
+        ("0000040 ", "0000040"),
+        ("00000000000000040 ", "00000000000000040"),
+    ] {
+        let mut line = Buf { b: [0; 4096], n: 0 };
+        // The last two: a mnemonic follows, but the first word is no offset column.
+        let then = if prefix.ends_with(' ') { m } else { "" };
+        fmt::write(&mut line, format_args!("{prefix}{then}")).unwrap();
+        let line = line.as_str();
+        let e = assemble_line(Arch::Cayman, line, 1).unwrap_err();
+        assert!(
+            matches!(&e.kind, AsmErrorKind::UnknownMnemonic { mnemonic } if mnemonic.as_str() == word),
+            "{line}: {e:?}"
+        );
+        assert_eq!(e.col, 1, "{line}");
+    }
+}
+
 #[test]
 fn errors_name_the_line_and_column() {
     let e = assemble_line(Arch::Cayman, "  deadbeef x=1", 3).unwrap_err();
