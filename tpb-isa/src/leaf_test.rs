@@ -73,7 +73,7 @@ impl EnumLeaf {
     ) -> u64 {
         let mut pass = true;
         for l in leaves.iter().skip(1) {
-            pass &= l.byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])];
+            pass &= l.byte_passes(record);
         }
         if pass {
             0
@@ -89,10 +89,18 @@ impl EnumLeaf {
     fn failing_mask(leaves: &[EnumLeaf], record: &[u8; RECORD_SIZE]) -> u64 {
         let mut failing = 0u64;
         for (i, l) in leaves.iter().enumerate().skip(1) {
-            let pass = l.byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])];
+            let pass = l.byte_passes(record);
             failing |= u64::from(!pass) << (i % 64);
         }
         failing
+    }
+
+    /// Whether the leaf's byte in `record` passes its byte row (the hot test of every
+    /// leaf; always inlined, so that a `static` leaf's byte and row fold into the code).
+    #[inline(always)]
+    pub(crate) fn byte_passes(&self, record: &[u8; RECORD_SIZE]) -> bool {
+        // `byte_at` is inside the record: the modulus only spares a bounds test.
+        self.byte_row[usize::from(record[usize::from(self.byte_at) % RECORD_SIZE])]
     }
 
     /// The error of a leaf in one byte whose byte row fails `record`: the value of its
@@ -159,8 +167,7 @@ pub(crate) fn check_leaves(
     leaves: &[EnumLeaf],
 ) -> Result<(), ValidateError> {
     for l in leaves {
-        // `byte_at` is inside the record: the modulus only spares a bounds test.
-        if l.byte_row[usize::from(record[usize::from(l.byte_at) % RECORD_SIZE])] {
+        if l.byte_passes(record) {
             continue;
         }
         // Not passed by its byte row: a leaf in one byte fails with the value of its

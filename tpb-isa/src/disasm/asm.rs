@@ -1154,8 +1154,8 @@ fn skip_listing_columns(s: &str, at: usize) -> usize {
     };
     // Whitespace is ASCII, so every token boundary is a `char` boundary.
     let is_mnemonic = |w: &str| w == UNKNOWN || desc::target(w).is_some();
-    let (off_end, off_len) = token(at);
-    if !matches!(off_len, Some(8..=16)) {
+    let (off_end, _) = token(at);
+    if !is_offset_column(&b[at..off_end]) {
         return at;
     }
     let next = skip_ws(off_end);
@@ -1168,6 +1168,11 @@ fn skip_listing_columns(s: &str, at: usize) -> usize {
         }
         _ => at,
     }
+}
+
+/// Whether a line's first word looks like a listing's offset column: 8 to 16 hex digits.
+fn is_offset_column(w: &[u8]) -> bool {
+    (8..=16).contains(&w.len()) && w.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// A line read as the printer writes it, by an arm's generated reader (`READERS`):
@@ -1326,8 +1331,7 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     let target = desc::target(mnemonic)?;
     // Tested once the word is known to be a mnemonic (which an empty word is not):
     // were a listing's offset column or the unknown form one, it is still theirs.
-    let listing = (8..=16).contains(&m) && b[..m].iter().all(u8::is_ascii_hexdigit);
-    if listing || mnemonic == UNKNOWN {
+    if is_offset_column(&b[..m]) || mnemonic == UNKNOWN {
         return None;
     }
     let (kind, out) = match target {
