@@ -87,6 +87,12 @@ const KERNELS: &[Kernel] = &[
     ("gen: one-field view (match on Opcode + arm view)", true, |c| {
         b::gen_view_by_opcode(c.stream.arch, &c.stream.bytes)
     }),
+    ("gen: one-field view (dispatch + arm view, arch fixed per stream)", true, |c| {
+        b::gen_view_fixed_arch(c.stream.arch, &c.stream.bytes)
+    }),
+    ("gen: one-field view (match on Opcode + arm view, arch fixed per stream)", true, |c| {
+        b::gen_view_by_opcode_fixed_arch(c.stream.arch, &c.stream.bytes)
+    }),
     ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
         b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
     }),
@@ -321,7 +327,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
     let round = |a: &str, per_s: f64| rate(idx(a)).map(|m| (m / per_s, None));
     // (name, (ratio of medians, paired ratio), target)
     type Ratio<'a> = (&'a str, Option<(f64, Option<f64>)>, Option<f64>);
-    let ratios: [Ratio<'_>; 15] = [
+    let ratios: [Ratio<'_>; 17] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -346,6 +352,22 @@ fn decode_table(stream: b::Stream, reps: usize) {
             "one-field view by Opcode ÷ hand single match",
             r(
                 "gen: one-field view (match on Opcode + arm view)",
+                "hand: one-field view (single match)",
+            ),
+            None,
+        ),
+        (
+            "one-field view, arch fixed ÷ hand single match",
+            r(
+                "gen: one-field view (dispatch + arm view, arch fixed per stream)",
+                "hand: one-field view (single match)",
+            ),
+            None,
+        ),
+        (
+            "one-field view by Opcode, arch fixed ÷ hand single match",
+            r(
+                "gen: one-field view (match on Opcode + arm view, arch fixed per stream)",
                 "hand: one-field view (single match)",
             ),
             None,
