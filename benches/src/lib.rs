@@ -411,27 +411,6 @@ pub fn gen_view_by_opcode(arch: Arch, bytes: &[u8]) -> u64 {
     recs(bytes).fold(0, |acc, r| fold(acc, hand::gen_first_addr_by_opcode(arch, r)))
 }
 
-/// The one-field view with the generation fixed per stream: `Arch::specialize` compiles
-/// the loop once per generation with `arch` a constant, so each copy reads its
-/// generation's layouts with no per-record test of `arch` (the hand view knows one
-/// layout and has none either); records selected by `dispatch` as in [`gen_view`].
-#[inline(never)]
-pub fn gen_view_fixed_arch(arch: Arch, bytes: &[u8]) -> u64 {
-    arch.specialize(
-        #[inline(always)]
-        |arch| recs(bytes).fold(0, |acc, r| fold(acc, hand::gen_first_addr(arch, r))),
-    )
-}
-
-/// The same, selected by opcode name as in [`gen_view_by_opcode`].
-#[inline(never)]
-pub fn gen_view_by_opcode_fixed_arch(arch: Arch, bytes: &[u8]) -> u64 {
-    arch.specialize(
-        #[inline(always)]
-        |arch| recs(bytes).fold(0, |acc, r| fold(acc, hand::gen_first_addr_by_opcode(arch, r))),
-    )
-}
-
 /// The generated disassembler: `disasm::write_record` of every record into one reused
 /// `String`, cleared per record; returns the bytes written.
 #[inline(never)]
@@ -551,6 +530,12 @@ pub fn hand_encode(insts: &[hand::HandInst]) -> u64 {
 #[inline(never)]
 pub fn hand_view(bytes: &[u8]) -> u64 {
     recs(bytes).fold(0, |acc, r| fold(acc, hand::first_addr(r)))
+}
+
+/// The hand one-field view with an arm per layout ([`hand::first_addr_per_layout`]).
+#[inline(never)]
+pub fn hand_view_per_layout(bytes: &[u8]) -> u64 {
+    recs(bytes).fold(0, |acc, r| fold(acc, hand::first_addr_per_layout(r)))
 }
 
 /// The hand formatter, into one reused `String` cleared per record; returns the bytes written.

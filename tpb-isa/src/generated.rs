@@ -24,16 +24,3 @@ pub use inst::{Inst, Sentinel, SubByte, EXIT, RECORD_SIZE, SENTINELS};
 pub use layout::*;
 pub use opcode::*;
 pub use operand::*;
-
-#[cfg(test)]
-mod tests {
-    use super::Arch;
-
-    #[test]
-    fn every_arch_specializes_as_itself() {
-        for arch in Arch::ALL {
-            assert_eq!(arch.specialize(|a| a), arch);
-            assert_eq!(arch.specialize(Arch::name), arch.name());
-        }
-    }
-}

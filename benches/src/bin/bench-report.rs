@@ -87,11 +87,8 @@ const KERNELS: &[Kernel] = &[
     ("gen: one-field view (match on Opcode + arm view)", true, |c| {
         b::gen_view_by_opcode(c.stream.arch, &c.stream.bytes)
     }),
-    ("gen: one-field view (dispatch + arm view, arch fixed per stream)", true, |c| {
-        b::gen_view_fixed_arch(c.stream.arch, &c.stream.bytes)
-    }),
-    ("gen: one-field view (match on Opcode + arm view, arch fixed per stream)", true, |c| {
-        b::gen_view_by_opcode_fixed_arch(c.stream.arch, &c.stream.bytes)
+    ("hand: one-field view (an arm per layout)", true, |c| {
+        b::hand_view_per_layout(&c.stream.bytes)
     }),
     ("gen: disasm write_record_bytes (reused Vec<u8>)", false, |c| {
         b::gen_disasm_bytes(c.stream.arch, &c.stream.bytes)
@@ -327,7 +324,7 @@ fn decode_table(stream: b::Stream, reps: usize) {
     let round = |a: &str, per_s: f64| rate(idx(a)).map(|m| (m / per_s, None));
     // (name, (ratio of medians, paired ratio), target)
     type Ratio<'a> = (&'a str, Option<(f64, Option<f64>)>, Option<f64>);
-    let ratios: [Ratio<'_>; 17] = [
+    let ratios: [Ratio<'_>; 16] = [
         (
             "Inst::decode ÷ hand owned decode",
             r("gen: Inst::decode (owned)", "hand: owned decode"),
@@ -357,18 +354,10 @@ fn decode_table(stream: b::Stream, reps: usize) {
             None,
         ),
         (
-            "one-field view, arch fixed ÷ hand single match",
+            "one-field view by Opcode ÷ hand, an arm per layout",
             r(
-                "gen: one-field view (dispatch + arm view, arch fixed per stream)",
-                "hand: one-field view (single match)",
-            ),
-            None,
-        ),
-        (
-            "one-field view by Opcode, arch fixed ÷ hand single match",
-            r(
-                "gen: one-field view (match on Opcode + arm view, arch fixed per stream)",
-                "hand: one-field view (single match)",
+                "gen: one-field view (match on Opcode + arm view)",
+                "hand: one-field view (an arm per layout)",
             ),
             None,
         ),

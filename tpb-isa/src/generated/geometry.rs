@@ -139,46 +139,6 @@ impl Arch {
         }
     }
 
-    /// Run `f` on `self` as a constant: one call per generation, each passing its
-    /// own variant, so that where `f` is inlined (an `#[inline(always)]` closure)
-    /// the optimizer makes a copy of it per generation in which every test of
-    /// the arch (an arm view's `new`, `S3LwRef::new(arch, b)`) folds away. For a
-    /// loop over the records of one stream; around one record it gains nothing.
-    ///
-    /// ```
-    /// use tpb_isa::arms::S3LwRef;
-    /// use tpb_isa::{Arch, Opcode};
-    ///
-    /// /// The weights' source addresses of a stream, summed.
-    /// fn weight_addrs(arch: Arch, records: &[[u8; 64]]) -> u64 {
-    ///     arch.specialize(
-    ///         #[inline(always)]
-    ///         |arch| {
-    ///             let addr = |r| match S3LwRef::new(arch, r) {
-    ///                 S3LwRef::Sunda(v) => u64::from(v.src_mem_pattern().start_addr.0),
-    ///                 S3LwRef::Cayman(v) => u64::from(v.src_mem_pattern().start_addr.0),
-    ///                 _ => 0,
-    ///             };
-    ///             records.iter().filter(|r| Opcode(r[0]) == Opcode::LDWEIGHTS).map(addr).sum()
-    ///         },
-    ///     )
-    /// }
-    ///
-    /// let mut r = [0u8; 64];
-    /// r[0] = Opcode::LDWEIGHTS.0;
-    /// r[16..20].copy_from_slice(&0x1000u32.to_le_bytes());
-    /// assert_eq!(weight_addrs(Arch::Cayman, &[r, r]), 0x2000);
-    /// ```
-    #[inline(always)]
-    pub fn specialize<R>(self, f: impl FnOnce(Arch) -> R) -> R {
-        match self {
-            Arch::Sunda => f(Arch::Sunda),
-            Arch::Cayman => f(Arch::Cayman),
-            Arch::Mariana => f(Arch::Mariana),
-            Arch::Maverick => f(Arch::Maverick),
-        }
-    }
-
     /// Look up a name, label or alias, ignoring ASCII case.
     #[must_use]
     pub fn from_name(s: &str) -> Option<Arch> {
