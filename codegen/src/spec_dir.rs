@@ -15,14 +15,25 @@ impl Sources {
     ///
     /// # Errors
     ///
-    /// The first file or folder that cannot be read, its path in the message.
+    /// The first file or folder that cannot be read, its path in the message; a file
+    /// that is not UTF-8, with the line and column of its first bad byte; a folder
+    /// without any spec file (not a spec folder).
     pub fn read_spec(dir: &Path, shown_as: &str) -> io::Result<Sources> {
         let mut paths = Vec::new();
         collect_spec(dir, &mut paths)?;
         paths.sort();
+        if paths.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "{}: no spec file here; a spec folder holds *.isa files and arch/*.toml",
+                    dir.display()
+                ),
+            ));
+        }
         let mut sources = Sources::new();
         for p in paths {
-            let text = fs::read_to_string(&p).map_err(|e| with_path(&p, e))?;
+            let text = read_text(&p)?;
             let rel = p.strip_prefix(dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
             sources.add(format!("{shown_as}/{rel}"), text.replace("\r\n", "\n"));
         }
@@ -36,7 +47,7 @@ fn collect_spec(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
         if path.is_dir() {
             collect_spec(&path, out)?;
         } else {
-            let is_isa = path.extension().is_some_and(|e| e == "isa");
+            let is_isa = is_isa(&path);
             let is_arch = path.extension().is_some_and(|e| e == "toml")
                 && path.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
             if is_isa || is_arch {
@@ -45,6 +56,28 @@ fn collect_spec(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+fn is_isa(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "isa")
+}
+
+/// A spec file's text; one that is not UTF-8 is an error at its first bad byte
+/// (`path:line:col`), as a spec error would be.
+fn read_text(path: &Path) -> io::Result<String> {
+    let bytes = fs::read(path).map_err(|e| with_path(path, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let (good, bad) = e.as_bytes().split_at(e.utf8_error().valid_up_to());
+        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let col = 1 + String::from_utf8_lossy(&good[line_start..]).chars().count();
+        let msg = format!(
+            "{}:{line}:{col}: the file is not UTF-8 (byte {:#04x})",
+            path.display(),
+            bad.first().copied().unwrap_or(0)
+        );
+        io::Error::new(io::ErrorKind::InvalidData, msg)
+    })
 }
 
 fn with_path(path: &Path, e: io::Error) -> io::Error {
@@ -70,5 +103,22 @@ mod tests {
         assert_eq!(s.iter().nth(2).unwrap().1.text, "x\ny\n");
         let e = Sources::read_spec(&d.path().join("missing"), "isa").unwrap_err();
         assert!(e.to_string().contains("missing"), "{e}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("a.isa"), b"record R : 64 {\n  \xc3\xa9x\xff\xfe\n".as_slice())
+            .unwrap();
+        let e = Sources::read_spec(d.path(), "isa").unwrap_err().to_string();
+        assert!(e.ends_with("a.isa:2:5: the file is not UTF-8 (byte 0xff)"), "{e}");
+    }
+
+    #[test]
+    fn a_folder_without_spec_files_is_not_a_spec() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("notes.toml"), "").unwrap();
+        let e = Sources::read_spec(d.path(), "isa").unwrap_err().to_string();
+        assert!(e.contains("no spec file here"), "{e}");
     }
 }

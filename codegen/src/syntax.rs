@@ -251,7 +251,33 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
+    if unterminated_string(&text[pos..]) {
+        let message =
+            "unterminated string: no closing '\"' on this line (a string cannot span lines)";
+        return Diagnostic::error(Span::new(file, pos, end), message)
+            .label("the string opens here");
+    }
     Diagnostic::error(Span::new(file, pos, end), message).label("here")
+}
+
+/// Whether `rest` opens a string that its line does not close (strings are one line;
+/// `\\` escapes the next character).
+fn unterminated_string(rest: &str) -> bool {
+    let Some(body) = rest.strip_prefix('"') else { return false };
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return false,
+            '\n' => return true,
+            '\\' => {
+                if chars.next().is_none_or(|c| c == '\n') {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// What a user calls each grammar rule in an error message.
@@ -477,5 +503,14 @@ mod tests {
             err("struct A : 1 { 0 a u8 }\n}"),
             "expected a declaration, a doc comment or an attribute, found '}'"
         );
+    }
+
+    #[test]
+    fn an_unterminated_string_is_named() {
+        let e = err("@source(\"notes: open\nstruct A : 1 { 0 a u8 }\n");
+        assert!(e.starts_with("unterminated string"), "{e}");
+        assert!(unterminated_string("\"a\\\"b\n\""));
+        assert!(!unterminated_string("\"a\\\"b\" x"));
+        assert!(!unterminated_string("'x'"));
     }
 }

@@ -62,17 +62,25 @@ fn opcode_enum(m: &Model) -> &Enum {
     &m[m.opcode_enum()]
 }
 
-/// Compare a set of observed differences with the listed exceptions: both ways.
+/// Compare a set of observed differences with the listed exceptions (`table`, a const
+/// of this file): both ways. The failure says what to do, for a user who edited the spec.
 fn assert_exceptions<T: Ord + std::fmt::Debug + Clone>(
     what: &str,
     found: &BTreeSet<T>,
     known: &BTreeSet<T>,
+    table: &str,
 ) {
     let unexpected: Vec<&T> = found.difference(known).collect();
     let stale: Vec<&T> = known.difference(found).collect();
     assert!(
         unexpected.is_empty() && stale.is_empty(),
-        "{what}:\n  differences not listed as known exceptions: {unexpected:#?}\n  listed exceptions that no longer occur: {stale:#?}"
+        "{what}: the spec and the public-ISA notes (testdata/public-isa/) differ\n  \
+         differences not listed as known exceptions: {unexpected:#?}\n  \
+         listed exceptions that no longer occur: {stale:#?}\n\
+         (\"-\" means none: the notes give no struct, or the spec has no binding.) Where the \
+         spec is right against the notes (a seed or another source says so), add the \
+         difference with its reason to `{table}` in codegen/tests/public_isa.rs; an opcode \
+         value the notes never list is not compared; otherwise correct the spec."
     );
 }
 
@@ -427,7 +435,7 @@ fn opcode_bindings_match_the_notes() {
     }
     let known: BTreeSet<(u64, String, String)> =
         BINDING_EXCEPTIONS.iter().map(|(v, w, g, _)| (*v, w.to_string(), g.to_string())).collect();
-    assert_exceptions("opcode bindings (value, notes, spec)", &diffs, &known);
+    assert_exceptions("opcode bindings (value, notes, spec)", &diffs, &known, "BINDING_EXCEPTIONS");
 }
 
 /// Every opcode a section-2 struct heading names is bound to that struct, unless section
@@ -452,7 +460,12 @@ fn struct_headings_bind_their_opcodes() {
     assert!(compared > 100, "only {compared} heading bindings read");
     let known: BTreeSet<(u64, String)> =
         HEADING_EXCEPTIONS.iter().map(|(v, a, _)| (*v, a.to_string())).collect();
-    assert_exceptions("struct-heading opcodes the spec does not bind to that struct", &bad, &known);
+    assert_exceptions(
+        "struct-heading opcodes the spec does not bind to that struct",
+        &bad,
+        &known,
+        "HEADING_EXCEPTIONS",
+    );
 }
 
 /// (value, struct, why) where the spec does not bind a heading's opcode to its struct.
@@ -683,7 +696,12 @@ fn full_layouts_match_structs_md() {
         .iter()
         .map(|(s, g, o, w)| (s.to_string(), g.to_string(), *o, w.to_string()))
         .collect();
-    assert_exceptions("full layouts (struct, gen, offset, difference)", &diffs, &known);
+    assert_exceptions(
+        "full layouts (struct, gen, offset, difference)",
+        &diffs,
+        &known,
+        "LAYOUT_EXCEPTIONS",
+    );
 }
 
 /// Table rows and `- <offset> ...` bullets of a section-2 block, counted by a plain line
@@ -882,7 +900,7 @@ fn layout_census_matches_structs_md() {
     );
     let known_set: BTreeSet<(String, Known, Known)> =
         CLASS_EXCEPTIONS.iter().map(|(n, w, g, _)| (n.to_string(), *w, *g)).collect();
-    assert_exceptions("census class (arm, notes, spec)", &diffs, &known_set);
+    assert_exceptions("census class (arm, notes, spec)", &diffs, &known_set, "CLASS_EXCEPTIONS");
 }
 
 // =================================================================================
@@ -1005,11 +1023,11 @@ fn small_enums_match_enums_md() {
     println!("small enums: {compared} values compared, {skipped_items} non-numeric items, absent: {absent:?}");
     assert!(compared > 50, "{compared}");
     let known: BTreeSet<String> = ENUMS_ABSENT.iter().map(|x| x.0.to_string()).collect();
-    assert_exceptions("enums of enums.md the spec does not have", &absent, &known);
+    assert_exceptions("enums of enums.md the spec does not have", &absent, &known, "ENUMS_ABSENT");
     let known_bad: BTreeSet<String> =
         ENUM_VALUE_EXCEPTIONS.iter().map(|x| x.0.to_string()).collect();
     let bad: BTreeSet<String> = bad.into_iter().collect();
-    assert_exceptions("enum values", &bad, &known_bad);
+    assert_exceptions("enum values", &bad, &known_bad, "ENUM_VALUE_EXCEPTIONS");
 }
 
 /// (enum, why) for enums.md enums the spec has no enum for.
@@ -1136,7 +1154,12 @@ fn full_layout_types_match_structs_md() {
         .iter()
         .map(|(s, o, w, g, _)| (s.to_string(), *o, w.to_string(), g.to_string()))
         .collect();
-    assert_exceptions("field types (struct.field, offset, notes, spec)", &diffs, &known);
+    assert_exceptions(
+        "field types (struct.field, offset, notes, spec)",
+        &diffs,
+        &known,
+        "TYPE_EXCEPTIONS",
+    );
 }
 
 // =================================================================================
@@ -1597,7 +1620,7 @@ fn partial_layouts_match_structs_md() {
     }
     let known: BTreeSet<String> =
         PARTIAL_EXCEPTIONS.iter().map(|(s, f, _)| format!("{s} {f}")).collect();
-    assert_exceptions("partial layouts (struct, fact)", &diffs, &known);
+    assert_exceptions("partial layouts (struct, fact)", &diffs, &known, "PARTIAL_EXCEPTIONS");
 }
 
 // =================================================================================

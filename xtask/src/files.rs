@@ -33,7 +33,8 @@ fn is_checkout(dir: &Path) -> bool {
 pub fn load_spec(spec: &Path, display_base: &Path) -> Result<Sources> {
     let shown =
         spec.strip_prefix(display_base).unwrap_or(spec).to_string_lossy().replace('\\', "/");
-    Sources::read_spec(spec, &shown).with_context(|| format!("reading {}", spec.display()))
+    // The error names the file (and the place in it); the folder would only repeat it.
+    Sources::read_spec(spec, &shown).context("reading the spec")
 }
 
 /// `\r\n` → `\n`, so a checkout with other line endings compares equal.
