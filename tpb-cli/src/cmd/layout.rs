@@ -36,7 +36,9 @@ impl Args {
                 None => format!("{:#04x}", b.opcode),
             })
             .collect();
-        writeln!(out, "{} (mnemonic {}), layout on {}", d.name, d.mnemonic, arch.name())?;
+        let mnemonics = mnemonics(d);
+        let label = if mnemonics.len() == 1 { "mnemonic" } else { "mnemonics" };
+        writeln!(out, "{} ({label} {}), layout on {}", d.name, mnemonics.join(", "), arch.name())?;
         let fields: Vec<&FieldDesc> = d.layout(arch).leaves().collect();
         if opcodes.is_empty() {
             writeln!(out, "opcode: not bound (decoded only explicitly)")?;
@@ -98,6 +100,21 @@ fn kind_name(k: &Kind) -> String {
     }
 }
 
+/// The mnemonics that assemble to `arm`, as `tpb asm` reads them: its bindings' (the
+/// opcodes' names) where it has any, else the arm's own.
+fn mnemonics(arm: &ArmText) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for b in BINDINGS.iter().filter(|b| b.arm == arm.kind) {
+        if !out.contains(&b.mnemonic) {
+            out.push(b.mnemonic);
+        }
+    }
+    if out.is_empty() {
+        out.push(arm.mnemonic);
+    }
+    out
+}
+
 fn find_arm(name: &str) -> Option<&'static ArmText> {
     ARMS.iter().find(|a| a.name.eq_ignore_ascii_case(name) || a.mnemonic == name).or_else(|| {
         let b = BINDINGS.iter().find(|b| b.mnemonic.eq_ignore_ascii_case(name))?;
@@ -109,4 +126,33 @@ fn find_arm(name: &str) -> Option<&'static ArmText> {
 fn key(i: usize) -> char {
     const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     KEYS.get(i).map_or('?', |&c| c as char)
+}
+
+#[cfg(test)]
+mod tests {
+    use tpb_isa::disasm::desc::{target, Target};
+
+    use super::*;
+
+    /// Every mnemonic `tpb layout` names assembles to its arm, so a user can write the
+    /// line it suggests.
+    #[test]
+    fn named_mnemonics_assemble_to_the_arm() {
+        for arm in ARMS.iter() {
+            for m in mnemonics(arm) {
+                let kind = match target(m) {
+                    Some(Target::Binding(n)) => BINDINGS[n as usize].arm,
+                    Some(Target::Arm(k)) => k,
+                    other => panic!("{}: mnemonic {m} assembles to {other:?}", arm.name),
+                };
+                assert_eq!(kind, arm.kind, "{}: mnemonic {m}", arm.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_bound_arm_is_named_by_its_opcodes() {
+        let mm = find_arm("S3D3_MM").expect("the spec has S3D3_MM");
+        assert_eq!(mnemonics(mm), ["matmul"]);
+    }
 }
