@@ -1,17 +1,23 @@
 //! What the commands read: a NEFF file, an unpacked NEFF directory, a raw record stream,
 //! or `-` for standard input; each yields the record streams it holds as [`Unit`]s.
 //!
-//! A file is a NEFF when it is named `*.neff` or its first bytes are a NEFF header whose
-//! payload starts with the gzip magic; anything else is a raw stream, as before NEFFs.
+//! A file is a NEFF when it is named `*.neff` or its first bytes are a NEFF header
+//! ([`tpb_neff::sniff`]); then a NEFF that cannot be read is an error, never a raw stream.
+//! Anything else is a raw stream, as before NEFFs. Every input is read up to a limit
+//! ([`READ_LIMIT_VAR`]), so an endless one (`/dev/zero`) is refused, not exhausted.
 
-use std::io::Read;
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use tpb_isa::Arch;
-use tpb_neff::{Engine, Neff, ReadOptions};
+use tpb_neff::{Engine, Neff, ReadOptions, Sniff};
 
+use crate::records::DEFAULT_ARCH;
 use crate::row;
+
+/// The environment variable that sets the most bytes read from one input (and inflated
+/// from one NEFF's payload): [`ReadOptions::max_inflated`], 1 GiB by default.
+pub const READ_LIMIT_VAR: &str = "TPB_READ_LIMIT";
 
 /// One input, read whole.
 pub enum Input {
@@ -28,6 +34,8 @@ pub enum Input {
         name: String,
         /// The stream.
         bytes: Vec<u8>,
+        /// Why it was not read as a NEFF, when its first bytes resemble a NEFF header.
+        nearly_neff: Option<String>,
     },
 }
 
@@ -37,8 +45,12 @@ pub struct Unit<'a> {
     pub label: String,
     /// The NEFF graph's name (`sg00`); `None` for a raw stream.
     pub subgraph: Option<&'a str>,
-    /// The generation the NEFF was compiled for; `None` for a raw stream or an unknown target.
+    /// The generation it is decoded in: `--arch`, else a NEFF's target, else (a NEFF
+    /// that names none) [`DEFAULT_ARCH`]; `None` for a raw stream without `--arch`,
+    /// which [`records`](crate::records) decodes in [`DEFAULT_ARCH`] too.
     pub arch: Option<Arch>,
+    /// Whether `arch` is [`DEFAULT_ARCH`] only because the NEFF names no known generation.
+    pub arch_assumed: bool,
     /// The engine; `None` for a raw stream.
     pub engine: Option<Engine>,
     /// The member path of a NEFF stream.
@@ -47,24 +59,73 @@ pub struct Unit<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Read an input: `-` is standard input, a directory an unpacked NEFF.
+/// Read an input as [`read`] does, and say on standard error what was odd about it.
 pub fn load(arg: &Path) -> Result<Input> {
+    let input = read(arg)?;
+    input.warn();
+    Ok(input)
+}
+
+/// Read an input: `-` is standard input, a directory an unpacked NEFF. Nothing is
+/// printed: the caller shows the warnings ([`Input::warn`]) or lists them.
+pub fn read(arg: &Path) -> Result<Input> {
     let name = arg.display().to_string();
-    let options = ReadOptions::default();
+    let options = options()?;
+    let limit = options.max_inflated;
     if arg == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).context("reading standard input")?;
+        let bytes =
+            tpb_neff::read_input(std::io::stdin().lock(), Path::new("standard input"), limit)
+                .map_err(|e| read_error(e, "reading standard input"))?;
         return from_bytes(name, bytes, false, &options);
     }
     let meta = std::fs::metadata(arg).with_context(|| format!("reading {name}"))?;
     if meta.is_dir() {
         let neff = Neff::from_dir(arg, &options)
-            .with_context(|| format!("{name}: not a readable NEFF directory"))?;
+            .map_err(|e| read_error(e, &format!("{name}: not a readable NEFF directory")))?;
         return Ok(Input::Neff { name, neff: Box::new(neff) });
     }
-    let bytes = std::fs::read(arg).with_context(|| format!("reading {name}"))?;
+    let bytes =
+        tpb_neff::read_file(arg, limit).map_err(|e| read_error(e, &format!("reading {name}")))?;
     let named_neff = arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
     from_bytes(name, bytes, named_neff, &options)
+}
+
+/// The bytes of `arg` (`-` for standard input) under the read limit, as they are: what
+/// a command that reads text (`tpb asm`) takes.
+pub fn read_bytes(arg: &Path) -> Result<Vec<u8>> {
+    let limit = options()?.max_inflated;
+    if arg == Path::new("-") {
+        return tpb_neff::read_input(std::io::stdin().lock(), Path::new("standard input"), limit)
+            .map_err(|e| read_error(e, "reading standard input"));
+    }
+    tpb_neff::read_file(arg, limit)
+        .map_err(|e| read_error(e, &format!("reading {}", arg.display())))
+}
+
+/// The read limits: the defaults, or [`READ_LIMIT_VAR`]'s byte count.
+fn options() -> Result<ReadOptions> {
+    let mut options = ReadOptions::default();
+    if let Some(v) = std::env::var_os(READ_LIMIT_VAR) {
+        let v = v.to_string_lossy();
+        options.max_inflated = v
+            .trim()
+            .parse()
+            .with_context(|| format!("{READ_LIMIT_VAR}='{v}': expected a number of bytes"))?;
+    }
+    Ok(options)
+}
+
+/// A NEFF library error in `context`; a limit's error says how to raise the limit.
+fn read_error(e: tpb_neff::Error, context: &str) -> anyhow::Error {
+    use tpb_neff::Error::{DirectoryLimit, InflateLimit, InputLimit};
+    match e {
+        // It names the input itself.
+        InputLimit { .. } => anyhow!("{e}; set {READ_LIMIT_VAR} to raise it"),
+        InflateLimit { .. } | DirectoryLimit { .. } => {
+            anyhow!("{context}: {e}; for tpb, set {READ_LIMIT_VAR}")
+        }
+        e => anyhow::Error::new(e).context(context.to_owned()),
+    }
 }
 
 fn from_bytes(
@@ -73,11 +134,15 @@ fn from_bytes(
     named_neff: bool,
     options: &ReadOptions,
 ) -> Result<Input> {
-    if !named_neff && !tpb_neff::looks_like_neff(&bytes) {
-        return Ok(Input::Raw { name, bytes });
-    }
-    let neff = Neff::from_bytes(&bytes, options)
-        .with_context(|| format!("{name}: not a readable NEFF"))?;
+    let why = match tpb_neff::sniff(&bytes) {
+        Sniff::Neff if named_neff => "not a readable NEFF",
+        Sniff::Neff => "starts with a NEFF header but is not a readable NEFF",
+        _ if named_neff => "not a readable NEFF",
+        Sniff::Raw => return Ok(Input::Raw { name, bytes, nearly_neff: None }),
+        Sniff::NearlyNeff(why) => return Ok(Input::Raw { name, bytes, nearly_neff: Some(why) }),
+    };
+    let neff =
+        Neff::from_bytes(&bytes, options).map_err(|e| read_error(e, &format!("{name}: {why}")))?;
     Ok(Input::Neff { name, neff: Box::new(neff) })
 }
 
@@ -89,14 +154,34 @@ impl Input {
         }
     }
 
+    /// What was odd but not fatal, one line each: the NEFF's warnings, or why a raw
+    /// stream that resembles a NEFF was not read as one.
+    pub fn warnings(&self) -> Vec<String> {
+        match self {
+            Input::Neff { neff, .. } => neff.warnings().iter().map(ToString::to_string).collect(),
+            Input::Raw { nearly_neff: None, .. } => Vec::new(),
+            Input::Raw { nearly_neff: Some(why), .. } => {
+                vec![format!("read as a raw record stream, not a NEFF: {why}")]
+            }
+        }
+    }
+
+    /// Print [`Input::warnings`] on standard error, each with the input's name.
+    pub fn warn(&self) {
+        for w in self.warnings() {
+            eprintln!("warning: {}: {w}", self.name());
+        }
+    }
+
     /// The input's streams: the one raw stream, or every present stream of a NEFF in
     /// graph then engine order.
     pub fn units(&self) -> Vec<Unit<'_>> {
         match self {
-            Input::Raw { name, bytes } => vec![Unit {
+            Input::Raw { name, bytes, .. } => vec![Unit {
                 label: name.clone(),
                 subgraph: None,
                 arch: None,
+                arch_assumed: false,
                 engine: None,
                 path: None,
                 bytes,
@@ -104,10 +189,12 @@ impl Input {
             Input::Neff { neff, .. } => neff
                 .streams()
                 .filter_map(|s| {
+                    let arch = s.graph.arch().and_then(|a| a.parse().ok());
                     Some(Unit {
                         label: s.label(),
                         subgraph: Some(&s.graph.name),
-                        arch: s.graph.arch().and_then(|a| a.parse().ok()),
+                        arch: arch.or(Some(DEFAULT_ARCH)),
+                        arch_assumed: arch.is_none(),
                         engine: Some(s.stream.engine),
                         path: s.stream.path.as_deref(),
                         bytes: s.data?,
@@ -118,7 +205,42 @@ impl Input {
     }
 }
 
-/// Which NEFF streams a command looks at (`--subgraph`, `--engine`); raw streams always pass.
+/// Decode every unit in `given` (`--arch`) when there is one; otherwise warn, once per
+/// subgraph, of the NEFF streams decoded in [`DEFAULT_ARCH`] because their NEFF names no
+/// known generation (as objdump decodes with a stated default rather than refusing).
+pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
+    if let Some(a) = given {
+        for u in units.iter_mut() {
+            u.arch = Some(a);
+            u.arch_assumed = false;
+        }
+        return;
+    }
+    let mut graphs: Vec<&str> =
+        units.iter().filter(|u| u.arch_assumed).filter_map(|u| u.subgraph).collect();
+    graphs.dedup();
+    for g in graphs {
+        eprintln!(
+            "warning: {}: {g} names no known generation ({}); decoding as {}, the default; \
+             --arch picks another",
+            input.name(),
+            target_of(input, g),
+            DEFAULT_ARCH.name()
+        );
+    }
+}
+
+/// What a NEFF graph's kelf says its target is, for a warning.
+fn target_of(input: &Input, graph: &str) -> String {
+    let Input::Neff { neff, .. } = input else { return String::new() };
+    match neff.graphs().iter().find(|g| g.name == graph).and_then(|g| g.target.as_ref()) {
+        Some(t) => format!("target \"{}\"", t.as_str().escape_debug()),
+        None => "its kelf has no target".to_owned(),
+    }
+}
+
+/// Which NEFF streams a command looks at (`--subgraph`, `--engine`); a raw stream has
+/// none to pick from ([`Filter::check`]).
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
     /// Only this graph (`sg00`).
@@ -138,6 +260,20 @@ impl Filter {
             },
         };
         Ok(Filter { subgraph, engine })
+    }
+
+    /// An error when a filter is given for a raw stream: it has no subgraphs or engines
+    /// to pick from, and ignoring the filter would look like the filter matched.
+    pub fn check(&self, input: &Input) -> Result<()> {
+        if let Input::Raw { name, .. } = input {
+            if self.subgraph.is_some() || self.engine.is_some() {
+                bail!(
+                    "{name} is a raw record stream, without subgraphs or engines: \
+                     --subgraph and --engine apply to NEFFs only"
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Whether the unit passes.

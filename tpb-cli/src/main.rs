@@ -18,7 +18,9 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "tpb",
     version,
-    about = "Disassemble, assemble and check AWS Neuron TPB instruction streams, raw or in NEFF files"
+    about = "Disassemble, assemble and check AWS Neuron TPB instruction streams, raw or in NEFF files",
+    after_help = "Environment:\n  TPB_READ_LIMIT  the most bytes read from one input or inflated from one NEFF \
+                  (default 1073741824, 1 GiB); more is an error"
 )]
 struct Cli {
     #[command(subcommand)]

@@ -20,6 +20,16 @@ pub enum Error {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The input holds more bytes than the limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)):
+    /// an endless source (`/dev/zero`, a pipe) is refused once it passes the limit.
+    #[error(
+"{}: more than {limit} bytes, the input limit", path.display())]
+    InputLimit {
+        /// The path being read (or `standard input`).
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The input is shorter than the 1024-byte header.
     #[error("truncated header: {len} bytes, a NEFF header is {HEADER_LEN}")]
     TruncatedHeader {
@@ -53,7 +63,7 @@ pub enum Error {
         len: u64,
     },
     /// The payload is not one valid gzip member.
-    #[error("payload is not a valid gzip member: {detail}")]
+    #[error("payload is not a valid gzip member: {}", shown(detail))]
     Gzip {
         /// What the decompressor said.
         detail: String,
@@ -75,13 +85,13 @@ pub enum Error {
         len: u64,
     },
     /// The inflated payload is not a readable tar archive.
-    #[error("payload is not a readable tar archive: {detail}")]
+    #[error("payload is not a readable tar archive: {}", shown(detail))]
     Tar {
         /// What went wrong, with the member when known.
         detail: String,
     },
     /// A tar member's path is absolute or climbs out with `..`.
-    #[error("member '{path}' has an unsafe path ({why})")]
+    #[error("member '{}' has an unsafe path ({why})", shown(path))]
     UnsafeMemberPath {
         /// The member's path as stored.
         path: String,
@@ -98,7 +108,7 @@ pub enum Error {
     #[error("no top-level kelf-*.json member: this is not a NEFF, or its graph list is missing")]
     NoKelf,
     /// A member that a JSON member names does not exist.
-    #[error("'{path}' (named by {named_by}) is not a member")]
+    #[error("'{}' (named by {}) is not a member", shown(path), shown(named_by))]
     MissingMember {
         /// The path that was looked up.
         path: String,
@@ -106,7 +116,7 @@ pub enum Error {
         named_by: String,
     },
     /// A JSON member does not parse.
-    #[error("{member}: malformed JSON: {detail}")]
+    #[error("{}: malformed JSON: {}", shown(member), shown(detail))]
     Json {
         /// The member.
         member: String,
@@ -114,7 +124,7 @@ pub enum Error {
         detail: String,
     },
     /// A JSON member parses but lacks a field this reader needs, or has it with the wrong type.
-    #[error("{member}: {detail}")]
+    #[error("{}: {}", shown(member), shown(detail))]
     Schema {
         /// The member.
         member: String,
@@ -123,7 +133,7 @@ pub enum Error {
     },
     /// A JSON member names a path that is absolute or climbs out with `..`, or a graph
     /// name that is not one plain path component.
-    #[error("{named_by} names '{path}', an unsafe path ({why})")]
+    #[error("{} names '{}', an unsafe path ({why})", shown(named_by), shown(path))]
     UnsafeReference {
         /// The path as named.
         path: String,
@@ -133,7 +143,11 @@ pub enum Error {
         why: &'static str,
     },
     /// A JSON member names a member that is a link (links are never followed).
-    #[error("{named_by} names '{path}', which is a link (links are never followed)")]
+    #[error(
+        "{} names '{}', which is a link (links are never followed)",
+        shown(named_by),
+        shown(path)
+    )]
     NamedLink {
         /// The path as named.
         path: String,
@@ -153,7 +167,11 @@ pub enum Warning {
     #[error("{0} bytes after the payload window are ignored")]
     TrailingFileBytes(u64),
     /// A symbolic or hard link member, skipped and never followed.
-    #[error("link member '{path}' -> '{target}' skipped (links are never followed)")]
+    #[error(
+        "link member '{}' -> '{}' skipped (links are never followed)",
+        shown(path),
+        shown(target)
+    )]
     Link {
         /// The link's path.
         path: String,
@@ -161,7 +179,7 @@ pub enum Warning {
         target: String,
     },
     /// A member that is neither a regular file, a directory nor a link (device, FIFO, sparse file), skipped.
-    #[error("member '{path}' of kind {kind} skipped")]
+    #[error("member '{}' of kind {} skipped", shown(path), shown(kind))]
     Special {
         /// The member's path.
         path: String,
@@ -169,12 +187,64 @@ pub enum Warning {
         kind: String,
     },
     /// Two members with the same path; the later one is used.
-    #[error("member '{0}' appears more than once; the last copy is used")]
+    #[error("member '{}' appears more than once; the last copy is used", shown(.0))]
     Duplicate(String),
     /// A directory entry whose name is not UTF-8, skipped.
-    #[error("entry '{0}' has a name that is not UTF-8 and was skipped")]
+    #[error("entry '{}' has a name that is not UTF-8 and was skipped", shown(.0))]
     NonUtf8(String),
     /// `info.json` is present but not a JSON object.
-    #[error("info.json: {0}")]
+    #[error("info.json: {}", shown(.0))]
     Info(String),
+}
+
+/// The most characters of one piece of file text or inner message an error shows,
+/// escapes included.
+const SHOWN_MAX: usize = 240;
+
+/// Text that comes from the file (member paths, JSON) or from a decoder's message about
+/// its bytes, made safe for a terminal: printable ASCII as is, anything else escaped
+/// (`\u{fffd}`, `\x1b`), and cut with `...` after [`SHOWN_MAX`] characters.
+fn shown(text: &str) -> Shown<'_> {
+    Shown(text)
+}
+
+struct Shown<'a>(&'a str);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut written = 0;
+        for c in self.0.chars() {
+            let piece = match c {
+                ' '..='~' => c.to_string(),
+                '\x00'..='\x7f' => format!("\\x{:02x}", c as u8),
+                _ => c.escape_unicode().to_string(),
+            };
+            written += piece.len();
+            if written > SHOWN_MAX {
+                return f.write_str("...");
+            }
+            f.write_str(&piece)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_text_in_messages_is_printable_and_capped() {
+        let e = Error::Tar { detail: "numeric field: \u{fffd}2n\x1b[31m\0".into() };
+        assert_eq!(
+            e.to_string(),
+            "payload is not a readable tar archive: numeric field: \\u{fffd}2n\\x1b[31m\\x00"
+        );
+        let long = Warning::Duplicate("a".repeat(1000)).to_string();
+        assert!(long.contains(&format!("'{}...'", "a".repeat(SHOWN_MAX))), "{long}");
+        assert!(long.len() < 400);
+        let escaped = Error::Gzip { detail: "\u{fffd}".repeat(1000) }.to_string();
+        assert!(escaped.ends_with("\\u{fffd}..."), "{escaped}");
+        assert!(escaped.len() <= "payload is not a valid gzip member: ...".len() + SHOWN_MAX);
+    }
 }

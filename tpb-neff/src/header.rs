@@ -109,11 +109,73 @@ impl Header {
     }
 }
 
+/// What an input's first bytes say it is, before any of it is read as a NEFF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sniff {
+    /// A NEFF header: the input is a NEFF, and its read errors are the input's errors.
+    Neff,
+    /// No NEFF header: a raw record stream.
+    Raw,
+    /// No NEFF header, but some of one's markers: read as a raw stream, for the reason given.
+    NearlyNeff(String),
+}
+
+/// Decide whether `bytes` start with a NEFF header. The header has no magic number, so
+/// its markers stand in for one: `pkg_version` 2 and `header_size` 1024 (every NEFF
+/// seen), `neff_version_major` 1..=255 and `neff_version_minor` 0..=255 (a version field
+/// past a short input's end cannot disprove it). The sizes and the payload are not looked
+/// at, so a truncated or corrupt NEFF is still told from a stream. Every marker but one
+/// (with `pkg_version` under 0x100) is [`Sniff::NearlyNeff`].
+///
+/// A compiled record cannot pass: its byte 1 (`inst_word_len`) is 16, so `pkg_version`
+/// is not 2. An assembled one could only as a MATMUL (0x02) with `inst_word_len` 0, no
+/// events, `semaphore_value` 1024 and a small first `step_elem`. An intact NEFF with other
+/// markers (a future `pkg_version`) is still found by its payload's gzip magic.
+#[must_use]
+pub fn sniff(bytes: &[u8]) -> Sniff {
+    if intact(bytes) {
+        return Sniff::Neff;
+    }
+    let Some(h) = bytes.first_chunk::<16>() else { return Sniff::Raw };
+    let pkg = u64::from_le_bytes(array_at(h, 0));
+    let size = u64::from_le_bytes(array_at(h, 8));
+    let version = |at: usize| bytes.get(at..at + 8).map(|b| u64::from_le_bytes(array_at(b, 0)));
+    let (major, minor) = (version(0x18), version(0x20));
+    let misses: Vec<String> = [
+        (pkg != 2).then(|| format!("pkg_version {pkg:#x} is not 2")),
+        (size != HEADER_LEN as u64).then(|| format!("header_size {size:#x} is not 0x400")),
+        major
+            .filter(|m| !(1..=255).contains(m))
+            .map(|m| format!("neff_version_major {m:#x} is not 1..=255")),
+        minor.filter(|&m| m > 255).map(|m| format!("neff_version_minor {m:#x} is not 0..=255")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    // One marker off is a damaged header or a format to come; two off is a record that
+    // happens to hold a 2 or a 1024 (an assembled MATMUL starts with 02 00 00 00 ...),
+    // and so is any `pkg_version` over 0xFF (byte 1 of a compiled record is 0x10).
+    match misses.len() {
+        0 => Sniff::Neff,
+        1 if pkg <= 0xFF => Sniff::NearlyNeff(format!(
+            "its first bytes match a NEFF header only in part ({})",
+            misses.join(", ")
+        )),
+        _ => Sniff::Raw,
+    }
+}
+
+/// Whether `bytes` are a NEFF whose header parses and whose payload starts with the gzip
+/// magic, whatever its markers say.
+fn intact(bytes: &[u8]) -> bool {
+    Header::parse(bytes).is_ok_and(|h| bytes[h.payload_range()].starts_with(&[0x1F, 0x8B]))
+}
+
 fn u64_at(h: &[u8; HEADER_LEN], at: usize) -> u64 {
     u64::from_le_bytes(array_at(h, at))
 }
 
-fn array_at<const N: usize>(h: &[u8; HEADER_LEN], at: usize) -> [u8; N] {
+fn array_at<const N: usize>(h: &[u8], at: usize) -> [u8; N] {
     let mut a = [0; N];
     a.copy_from_slice(&h[at..at + N]);
     a

@@ -19,7 +19,9 @@
 //! ```
 //!
 //! Nothing in a file is trusted: sizes are checked against the input before anything is
-//! allocated, inflation is capped ([`ReadOptions::max_inflated`]), member and JSON paths
+//! allocated, the input read and its inflation are capped ([`ReadOptions::max_inflated`],
+//! [`read_input`]), a NEFF is told from a raw stream by its header's markers ([`sniff`]),
+//! text quoted from the file in messages is escaped, member and JSON paths
 //! that are absolute or contain `..` are refused, links are never followed, and every
 //! failure is a typed [`Error`]. The header's MD5 is checked and reported
 //! ([`HashStatus`]), never fatal.
@@ -41,22 +43,86 @@ use serde_json::{Map, Value};
 pub use error::{Error, Result, Warning};
 pub use graph::{Engine, Graph, Stream, Target};
 pub use hash::HashStatus;
-pub use header::{Header, HEADER_LEN};
+pub use header::{sniff, Header, Sniff, HEADER_LEN};
 pub use members::Member;
 
-/// Whether `bytes` look like a NEFF file: a header whose payload window fits and starts
-/// with the gzip magic. Raw record streams never do (their byte 8..16 is record data).
+/// Whether `bytes` start with a NEFF header ([`sniff`] says [`Sniff::Neff`]): read them
+/// as a NEFF, and report its errors, rather than as a raw record stream.
 #[must_use]
 pub fn looks_like_neff(bytes: &[u8]) -> bool {
-    Header::parse(bytes).is_ok_and(|h| bytes[h.payload_range()].starts_with(&[0x1F, 0x8B]))
+    sniff(bytes) == Sniff::Neff
+}
+
+/// Read all of `from` (a file, standard input), named `path` in errors, refusing more
+/// than `limit` bytes: an endless source stops one byte past the limit, and the buffer
+/// never grows past that byte.
+///
+/// # Errors
+///
+/// [`Error::Io`], [`Error::InputLimit`].
+pub fn read_input(from: impl std::io::Read, path: &Path, limit: u64) -> Result<Vec<u8>> {
+    read_bounded(from, path, limit, 0)
+}
+
+/// Read the file at `path` as [`read_input`] does; a regular file's length sizes the
+/// buffer at once, but a device or FIFO (`/dev/zero`) is read only up to the limit.
+///
+/// # Errors
+///
+/// [`Error::Io`], [`Error::InputLimit`].
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let io = |source| Error::Io { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    read_bounded(file, path, limit, len)
+}
+
+fn read_bounded(from: impl std::io::Read, path: &Path, limit: u64, hint: u64) -> Result<Vec<u8>> {
+    let cap = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+    let hint = usize::try_from(hint.saturating_add(1)).unwrap_or(usize::MAX).min(cap);
+    let bytes = read_capped(from, cap, hint)
+        .map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::InputLimit { path: path.to_path_buf(), limit });
+    }
+    Ok(bytes)
+}
+
+/// Read `from` until its end or `cap` bytes, into a buffer of `hint` bytes first (one
+/// more than a file's length, to see its end), then grown by doubling but never past
+/// `cap` (`read_to_end` would double past it, to twice the limit).
+fn read_capped(mut from: impl std::io::Read, cap: usize, hint: usize) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(hint);
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            if filled == cap {
+                return Ok(buf);
+            }
+            let grow = filled.max(64 << 10).max(buf.capacity() - filled).min(cap - filled);
+            buf.reserve_exact(grow);
+            buf.resize(filled + grow, 0);
+        }
+        match from.read(&mut buf[filled..]) {
+            Ok(0) => {
+                buf.truncate(filled);
+                return Ok(buf);
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Limits for reading untrusted input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
-    /// The most bytes the payload may inflate to (and an unpacked directory may hold);
-    /// more is [`Error::InflateLimit`] ([`Error::DirectoryLimit`]). Memory use is
-    /// bounded by this plus the input.
+    /// The most bytes the payload may inflate to (and an unpacked directory may hold, and
+    /// a file read by [`Neff::open`] or [`read_input`] may be); more is
+    /// [`Error::InflateLimit`] ([`Error::DirectoryLimit`], [`Error::InputLimit`]). One
+    /// limit serves both because a gzip file is never much larger than what it inflates
+    /// to. Memory use is bounded by twice this.
     pub max_inflated: u64,
 }
 
@@ -117,14 +183,14 @@ impl Neff {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`], and as [`Neff::from_bytes`] or [`Neff::from_dir`].
+    /// [`Error::Io`], [`Error::InputLimit`], and as [`Neff::from_bytes`] or [`Neff::from_dir`].
     pub fn open(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Neff> {
         let path = path.as_ref();
         let io = |source| Error::Io { path: path.to_path_buf(), source };
         if std::fs::metadata(path).map_err(io)?.is_dir() {
             Neff::from_dir(path, options)
         } else {
-            Neff::from_bytes(&std::fs::read(path).map_err(io)?, options)
+            Neff::from_bytes(&read_file(path, options.max_inflated)?, options)
         }
     }
 

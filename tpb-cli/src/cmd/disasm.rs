@@ -41,12 +41,11 @@ impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         let input = input::load(&self.input)?;
         let filter = Filter::new(self.subgraph.clone(), self.engine.as_deref())?;
+        filter.check(&input)?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
         let mut units: Vec<Unit<'_>> =
             input.units().into_iter().filter(|u| filter.keeps(u)).collect();
-        if let Some(a) = arch {
-            units.iter_mut().for_each(|u| u.arch = Some(a));
-        }
+        input::set_arch(&input, &mut units, arch);
         if units.is_empty() {
             bail!("{}: no stream matches the --subgraph and --engine given", input.name());
         }
@@ -99,8 +98,9 @@ fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
 /// label line where a function begins.
 fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
+    let assumed = if unit.arch_assumed { " (the NEFF names none; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
-    writeln!(out, "{}: {arch}, {n} records", unit.label)?;
+    writeln!(out, "{}: {arch}{assumed}, {n} records", unit.label)?;
     let mut line = Vec::with_capacity(1024);
     let mut printer = Printer::new();
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {

@@ -24,10 +24,13 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.input)?;
+        // Not `load`: the warnings are part of what `info` prints.
+        let input = input::read(&self.input)?;
         let (name, neff) = match &input {
             Input::Neff { name, neff } => (name.as_str(), &**neff),
-            Input::Raw { name, bytes } => return raw(out, name, bytes, self.json),
+            Input::Raw { name, bytes, .. } => {
+                return raw(out, name, bytes, &input.warnings(), self.json)
+            }
         };
         if self.json {
             serde_json::to_writer_pretty(&mut *out, &to_json(name, neff))?;
@@ -39,15 +42,26 @@ impl Args {
     }
 }
 
-/// Not a NEFF: say so, with the record count.
-fn raw(out: &mut dyn Write, name: &str, bytes: &[u8], json: bool) -> Result<bool> {
+/// Not a NEFF: say so, with the record count, and why when it resembles one (on
+/// standard error too, where a script reading the JSON would not look).
+fn raw(
+    out: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    warnings: &[String],
+    json: bool,
+) -> Result<bool> {
     let partial = records::split(bytes).1;
+    for w in warnings {
+        eprintln!("warning: {name}: {w}");
+    }
     if json {
         let doc = json!({
             "file": name,
             "format": "raw",
             "records": bytes.len() / RECORD_SIZE,
             "trailing_partial_bytes": partial.map_or(0, |p| p.len),
+            "warnings": warnings,
         });
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;

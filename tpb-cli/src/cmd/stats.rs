@@ -25,11 +25,11 @@ pub struct Args {
     files: Vec<PathBuf>,
 }
 
-/// Whose histogram a stream counts in: raw streams together, NEFF streams by generation
-/// (its name, `?` when unknown) and engine.
+/// Whose histogram a stream counts in: raw streams together (with the name of the
+/// generation they are decoded in), NEFF streams by generation and engine.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Group {
-    Raw,
+    Raw(&'static str),
     Neff(&'static str, Engine),
 }
 
@@ -62,8 +62,10 @@ impl Args {
         let mut others = Vec::new();
         for file in &self.files {
             let input = input::load(file)?;
-            for unit in input.units() {
-                s.add(&unit);
+            let mut units = input.units();
+            input::set_arch(&input, &mut units, None);
+            for unit in &units {
+                s.add(unit);
             }
             if let Input::Neff { name, neff } = &input {
                 others.push((name.clone(), Others::of(neff)));
@@ -84,7 +86,7 @@ impl Stats {
                 self.streams_from_neffs += 1;
                 Group::Neff(unit.arch.map_or("?", Arch::name), e)
             }
-            None => Group::Raw,
+            None => Group::Raw(unit.arch.unwrap_or(records::DEFAULT_ARCH).name()),
         };
         self.arch_of.insert(group, unit.arch);
         let (recs, partial) = records::split(unit.bytes);
@@ -126,7 +128,7 @@ impl Stats {
         }
         for (group, histogram) in &self.opcodes {
             match group {
-                Group::Raw => writeln!(out, "\nopcode histogram:")?,
+                Group::Raw(arch) => writeln!(out, "\nopcode histogram, {arch} (raw streams):")?,
                 Group::Neff(arch, engine) => writeln!(out, "\nopcode histogram, {arch} {engine}:")?,
             }
             let arch = self.arch_of.get(group).copied().flatten();

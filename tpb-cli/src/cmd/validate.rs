@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use tpb_isa::Arch;
 
 use crate::input::{self, Filter, Input, Unit};
@@ -19,7 +19,7 @@ pub struct Args {
     /// A raw record stream, a NEFF file, an unpacked NEFF directory, or `-`.
     file: PathBuf,
     /// The generation (name, label or alias: cayman, V3, trn2); a NEFF's own target by
-    /// default, cayman for a raw stream.
+    /// default, cayman for a raw stream or a NEFF that names none (with a warning).
     #[arg(long)]
     arch: Option<String>,
     /// The engine whose program a raw stream is (for the final-record check; PE by
@@ -38,15 +38,16 @@ impl Args {
                 raw(
                     out,
                     &units[0],
-                    arch.unwrap_or(Arch::Cayman),
+                    arch.unwrap_or(records::DEFAULT_ARCH),
                     self.engine.as_deref().unwrap_or("PE"),
                 )
             }
             Input::Neff { name, .. } => {
                 let filter = Filter::new(None, self.engine.as_deref())?;
-                let units: Vec<Unit<'_>> =
+                let mut units: Vec<Unit<'_>> =
                     input.units().into_iter().filter(|u| filter.keeps(u)).collect();
-                neff(out, name, &units, arch)
+                input::set_arch(&input, &mut units, arch);
+                neff(out, name, &units)
             }
         }
     }
@@ -89,7 +90,7 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
 }
 
 /// NEFF streams: every record outside the pseudo band, and trailing partial records.
-fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>], arch: Option<Arch>) -> Result<bool> {
+fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>]) -> Result<bool> {
     writeln!(
         out,
         "{name}: NEFF streams are pre-relocation: pseudo opcodes (0xc1..=0xdf) are legal and not \
@@ -97,9 +98,7 @@ fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>], arch: Option<Arch>)
     )?;
     let (mut total, mut findings) = (0, 0);
     for u in units {
-        let Some(arch) = arch.or(u.arch) else {
-            bail!("{}: the NEFF names no known generation; pass --arch", u.label);
-        };
+        let arch = u.arch.unwrap_or(records::DEFAULT_ARCH);
         let (recs, partial) = records::split(u.bytes);
         let (mut n, mut pseudo, mut found) = (0, 0, 0);
         for (i, (off, r)) in recs.enumerate() {

@@ -1,0 +1,337 @@
+//! How `tpb` takes its input: a NEFF told from a raw stream by its header whatever its
+//! name or source, a read limit on every input, printable errors, NEFF warnings on
+//! standard error, filters that match nothing or cannot apply, and the generation a
+//! stream is decoded in, always stated.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// `testdata/nkipy/<name>` at the workspace root.
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/nkipy").join(name)
+}
+
+fn small() -> Vec<u8> {
+    fs::read(corpus("matmul_small.neff")).unwrap()
+}
+
+/// A run's standard output, standard error and exit code.
+struct Ran {
+    out: String,
+    err: String,
+    code: i32,
+}
+
+fn ran(o: Output) -> Ran {
+    Ran {
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+        code: o.status.code().unwrap_or(-1),
+    }
+}
+
+fn tpb(dir: &Path, args: &[&str]) -> Ran {
+    ran(Command::new(env!("CARGO_BIN_EXE_tpb")).args(args).current_dir(dir).output().unwrap())
+}
+
+/// `tpb args` with `bytes` on standard input.
+fn tpb_stdin(args: &[&str], bytes: &[u8]) -> Ran {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // tpb may stop reading early (an error); a broken pipe here is then expected.
+    let _ = child.stdin.take().unwrap().write_all(bytes);
+    ran(child.wait_with_output().unwrap())
+}
+
+/// The small NEFF's tar members, in order.
+fn small_members() -> Vec<(String, Vec<u8>)> {
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(&small()[1024..]).read_to_end(&mut tar).unwrap();
+    let mut out = Vec::new();
+    for e in tar::Archive::new(&tar[..]).entries().unwrap() {
+        let mut e = e.unwrap();
+        let path = e.path().unwrap().to_str().unwrap().to_owned();
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).unwrap();
+        out.push((path, data));
+    }
+    out
+}
+
+/// A NEFF of the small NEFF's header around `payload`.
+fn neff_with_payload(payload: &[u8]) -> Vec<u8> {
+    let mut out = small()[..1024].to_vec();
+    out[0x10..0x18].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// A NEFF holding `members`.
+fn neff(members: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, data) in members {
+        let mut h = tar::Header::new_ustar();
+        h.set_path(path).unwrap();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        b.append(&h, &data[..]).unwrap();
+    }
+    neff_with_payload(&gzip(&b.into_inner().unwrap()))
+}
+
+fn truncated() -> Vec<u8> {
+    small()[..31232].to_vec()
+}
+
+fn gzip_magic_flipped() -> Vec<u8> {
+    let mut b = small();
+    b[1024] ^= 0xFF;
+    b
+}
+
+#[test]
+fn a_broken_neff_on_standard_input_is_an_error_not_a_raw_stream() {
+    for (what, bytes) in [("truncated", truncated()), ("gzip magic", gzip_magic_flipped())] {
+        for cmd in ["info", "disasm", "stats", "validate"] {
+            let r = tpb_stdin(&[cmd, "-"], &bytes);
+            assert_eq!(r.code, 1, "{what} {cmd}: {}", r.out);
+            assert!(r.out.is_empty(), "{what} {cmd}: {}", r.out);
+            assert!(
+                r.err.starts_with(
+                    "error: -: starts with a NEFF header but is not a readable NEFF: "
+                ),
+                "{what} {cmd}: {}",
+                r.err
+            );
+        }
+    }
+    let r = tpb_stdin(&["info", "-"], &truncated());
+    assert!(r.err.contains("data_size 61440 at offset 1024 ends past the end"), "{}", r.err);
+    let r = tpb_stdin(&["info", "-"], &gzip_magic_flipped());
+    assert!(r.err.contains("payload is not a valid gzip member"), "{}", r.err);
+}
+
+#[test]
+fn a_broken_neff_under_another_name_is_an_error_not_a_raw_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("model.bin"), truncated()).unwrap();
+    fs::write(d.join("t.neff"), truncated()).unwrap();
+    let r = tpb(d, &["info", "model.bin"]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(r.err.starts_with("error: model.bin: starts with a NEFF header but"), "{}", r.err);
+    let r = tpb(d, &["disasm", "t.neff"]);
+    assert!(r.err.starts_with("error: t.neff: not a readable NEFF: data_size"), "{}", r.err);
+    // Intact, it reads under any name.
+    fs::write(d.join("model.bin"), small()).unwrap();
+    let r = tpb(d, &["info", "model.bin"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("pkg_version"), "{}", r.out);
+}
+
+#[test]
+fn every_corpus_stream_is_still_read_as_a_raw_stream_without_a_warning() {
+    let root = corpus("streams");
+    let mut n = 0;
+    for neff in fs::read_dir(&root).unwrap() {
+        for sg in fs::read_dir(neff.unwrap().path()).unwrap() {
+            for f in fs::read_dir(sg.unwrap().path()).unwrap() {
+                let path = f.unwrap().path();
+                let r = tpb(&root, &["info", path.to_str().unwrap()]);
+                assert!(r.out.contains("a raw record stream (not a NEFF)"), "{}", r.out);
+                assert!(r.err.is_empty() && r.code == 0, "{}: {}", path.display(), r.err);
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 20);
+}
+
+#[test]
+fn a_stream_that_resembles_a_neff_header_says_why_it_is_read_raw() {
+    // The small NEFF's header with neff_version_major 0: one marker off.
+    let mut head = small()[..1024].to_vec();
+    head[0x18] = 0;
+    let r = tpb_stdin(&["info", "-"], &head);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.starts_with("-: a raw record stream (not a NEFF), 16 records"), "{}", r.out);
+    assert!(
+        r.err.contains("warning: -: read as a raw record stream, not a NEFF: its first bytes match a NEFF header only in part (neff_version_major 0x0 is not 1..=255)"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn an_endless_input_stops_at_the_read_limit() {
+    let run = |stdin: Stdio, arg: &str| {
+        ran(Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(["info", arg])
+            .env("TPB_READ_LIMIT", "65536")
+            .stdin(stdin)
+            .output()
+            .unwrap())
+    };
+    let r = run(Stdio::null(), "/dev/zero");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.err,
+        "error: /dev/zero: more than 65536 bytes, the input limit; set TPB_READ_LIMIT to raise it\n"
+    );
+    let r = run(Stdio::from(fs::File::open("/dev/zero").unwrap()), "-");
+    assert_eq!(r.code, 1);
+    assert!(r.err.starts_with("error: standard input: more than 65536 bytes"), "{}", r.err);
+    // The small NEFF (62464 bytes) is within it, but not what it inflates to.
+    let r = run(Stdio::null(), corpus("matmul_small.neff").to_str().unwrap());
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("payload inflates to more than 65536 bytes"), "{}", r.err);
+    assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
+    // A limit that is no number is refused.
+    let r = ran(Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["info", "/dev/zero"])
+        .env("TPB_READ_LIMIT", "lots")
+        .output()
+        .unwrap());
+    assert!(r.err.contains("TPB_READ_LIMIT='lots': expected a number of bytes"), "{}", r.err);
+}
+
+#[test]
+fn an_error_quoting_the_file_is_printable() {
+    let mut block = [0u8; 512];
+    for (i, b) in block.iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(97) | 0x80;
+    }
+    let r = tpb_stdin(&["info", "-"], &neff_with_payload(&gzip(&block)));
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("payload is not a readable tar archive"), "{}", r.err);
+    assert!(r.err.trim_end().bytes().all(|b| (b' '..=b'~').contains(&b)), "{:?}", r.err);
+}
+
+#[test]
+fn a_duplicate_member_is_reported_on_standard_error() {
+    let mut m = small_members();
+    m.push(("sg00/PE.bin".into(), vec![0xB1; 64]));
+    let bytes = neff(&m);
+    let warning =
+        "warning: -: member 'sg00/PE.bin' appears more than once; the last copy is used\n";
+    let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00", "--engine", "pe"], &bytes);
+    assert_eq!((r.code, r.err.as_str()), (0, warning));
+    assert!(r.out.starts_with("sg00/PE: cayman, 1 records\n"), "{}", r.out);
+    let r = tpb_stdin(&["info", "-"], &bytes);
+    assert!(r.out.contains("\nwarnings:\n  member 'sg00/PE.bin' appears more than once"));
+    assert!(r.err.is_empty(), "info lists them, once: {}", r.err);
+}
+
+#[test]
+fn extract_with_a_filter_that_matches_nothing_fails_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small = corpus("matmul_small.neff");
+    for filter in [["--subgraph", "sg07"], ["--engine", "gpu"]] {
+        let r = tpb(d, &["extract", small.to_str().unwrap(), "-o", "out", filter[0], filter[1]]);
+        assert_eq!(r.code, 1, "{}", r.out);
+        assert!(!d.join("out").exists(), "{filter:?}");
+        if filter[1] == "sg07" {
+            assert!(
+                r.err.ends_with(": no stream matches the --subgraph and --engine given\n"),
+                "{}",
+                r.err
+            );
+        }
+    }
+    let r = tpb(d, &["extract", small.to_str().unwrap(), "-o", "out", "--subgraph", "sg01"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(fs::read_dir(d.join("out")).unwrap().count(), 1);
+}
+
+#[test]
+fn a_subgraph_or_engine_filter_on_a_raw_stream_is_an_error() {
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let pe = pe.to_str().unwrap();
+    for filter in [["--subgraph", "sg00"], ["--engine", "pe"]] {
+        for json in [None, Some("--json")] {
+            let mut args = vec!["disasm", pe, filter[0], filter[1]];
+            args.extend(json);
+            let r = tpb(Path::new("."), &args);
+            assert_eq!(r.code, 1, "{}", r.out);
+            assert!(r.out.is_empty());
+            assert!(
+                r.err.contains("is a raw record stream, without subgraphs or engines: --subgraph and --engine apply to NEFFs only"),
+                "{}",
+                r.err
+            );
+        }
+    }
+    let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00"], &fs::read(pe).unwrap());
+    assert_eq!(r.code, 1);
+    let r = tpb(Path::new("."), &["extract", pe, "-o", "never", "--subgraph", "sg00"]);
+    assert!(r.err.contains("is a raw record stream, not a NEFF"), "{}", r.err);
+}
+
+#[test]
+fn stats_names_the_generation_of_raw_streams() {
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let r = tpb(Path::new("."), &["stats", pe.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("\nopcode histogram, cayman (raw streams):\n"), "{}", r.out);
+    assert!(!r.out.contains("\nopcode histogram:\n"), "{}", r.out);
+}
+
+/// The small NEFF with its kelf's target replaced.
+fn with_target(target: &str) -> Vec<u8> {
+    let mut m = small_members();
+    let kelf = m.iter_mut().find(|(p, _)| p == "kelf-0.json").unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&kelf.1).unwrap();
+    json["target"] = target.into();
+    kelf.1 = serde_json::to_vec(&json).unwrap();
+    neff(&m)
+}
+
+#[test]
+fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
+    let bytes = with_target("zebra");
+    let warning = |g: &str| {
+        format!(
+            "warning: -: {g} names no known generation (target \"zebra\"); decoding as cayman, \
+             the default; --arch picks another\n"
+        )
+    };
+    let both = warning("sg00") + &warning("sg01");
+    let r = tpb_stdin(&["disasm", "--no-hex", "-"], &bytes);
+    assert_eq!((r.code, r.err.as_str()), (0, both.as_str()));
+    assert!(
+        r.out.starts_with("sg00/PE: cayman (the NEFF names none; --arch picks), 12 records\n"),
+        "{}",
+        r.out
+    );
+    let r =
+        tpb_stdin(&["disasm", "--no-hex", "--arch", "mariana", "--subgraph", "sg00", "-"], &bytes);
+    assert_eq!((r.code, r.err.as_str()), (0, ""));
+    assert!(r.out.starts_with("sg00/PE: mariana, 12 records\n"), "{}", r.out);
+
+    let r = tpb_stdin(&["stats", "-"], &bytes);
+    assert_eq!((r.code, r.err.as_str()), (0, both.as_str()));
+    assert!(r.out.contains("\nopcode histogram, cayman PE:\n"), "{}", r.out);
+
+    // validate agrees: decodes in the default, with the same warning, where it refused.
+    let r = tpb_stdin(&["validate", "-"], &bytes);
+    assert_eq!(r.err, both);
+    assert!(r.out.contains("sg00/PE: 12 records"), "{}", r.out);
+    assert!(r.out.contains("finding(s) on cayman"), "{}", r.out);
+    let want = tpb(Path::new("."), &["validate", corpus("matmul_small.neff").to_str().unwrap()]);
+    assert_eq!(r.code, want.code);
+}
