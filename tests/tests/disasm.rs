@@ -167,7 +167,7 @@ fn errors_name_line_column_and_field() {
     );
     assert_eq!(
         error("pseudo_function_begin function_name=\"0123456789012345678901234567890123456\""),
-        "1:37: value of field 'function_name' is out of range"
+        "1:37: field 'function_name' holds at most 36 bytes; the string given has 37"
     );
     assert_eq!(error("pseudo_exit_execution 12"), "1:23: expected field=value");
     assert_eq!(error("unknown opcode=0x01"), "1:1: field 'bytes' is missing");

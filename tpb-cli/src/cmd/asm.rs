@@ -1,17 +1,27 @@
-//! `tpb asm`: text to a raw stream; every line's error is reported, and nothing is
-//! written unless all assemble.
+//! `tpb asm`: text to a raw stream; every line's error is counted, the first
+//! [`SHOWN`] are shown with their line, and nothing is written unless all assemble.
 
 use std::fs;
-use std::path::PathBuf;
+use std::io::{self, BufWriter, StderrLock, Write};
+use std::path::{Path, PathBuf};
+use std::str::Lines;
 
 use anyhow::{Context, Result};
-use tpb_isa::disasm;
+use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 
+/// The errors shown in full: a text of many bad lines (a binary file, the wrong
+/// listing) would otherwise bury the first, which usually explains the rest.
+const SHOWN: usize = 100;
+
+/// The most columns of a source line echoed under an error: a line of a million list
+/// items is cut to a window around the error.
+const WIDTH: usize = 200;
+
 #[derive(clap::Args)]
 pub struct Args {
-    /// The text.
+    /// The text, or `-` for standard input.
     file: PathBuf,
     /// Where to write the records.
     #[arg(short, long)]
@@ -23,28 +33,29 @@ pub struct Args {
 
 impl Args {
     pub fn run(self) -> Result<bool> {
-        let (file, output) = (&self.file, &self.output);
-        let text =
-            fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-        let mut bytes = Vec::new();
-        let mut errors = 0;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
+        let (name, bytes) = read(&self.file)?;
+        let mut report = Report::new(&name);
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                report.not_utf8(e.as_bytes(), e.utf8_error().valid_up_to())?;
+                return Ok(false);
+            }
+        };
+        let mut lines = text.lines();
+        let mut bytes = Vec::new();
         for r in disasm::assemble(arch, &text) {
             match r {
                 Ok(rec) => bytes.extend_from_slice(&rec),
-                Err(e) => {
-                    errors += 1;
-                    let line = text.lines().nth(e.line - 1).unwrap_or("");
-                    eprintln!("{}:{e}", file.display());
-                    eprintln!("  | {line}");
-                    eprintln!("  | {}^", " ".repeat(e.col - 1));
-                }
+                Err(e) => report.error(&e, &mut lines)?,
             }
         }
-        if errors > 0 {
-            eprintln!("error: {errors} line(s) could not be assembled; nothing was written");
+        if report.errors > 0 {
+            report.summary()?;
             return Ok(false);
         }
+        let output = &self.output;
         fs::write(output, &bytes).with_context(|| format!("writing {}", output.display()))?;
         eprintln!(
             "wrote {} records ({} bytes) to {}",
@@ -54,4 +65,193 @@ impl Args {
         );
         Ok(true)
     }
+}
+
+/// The text's bytes (under the read limit every input has) and the name its errors
+/// give it: standard input for `-`, as every command reads it.
+fn read(file: &Path) -> Result<(String, Vec<u8>)> {
+    let bytes = crate::input::read_bytes(file)?;
+    let name =
+        if file == Path::new("-") { "<stdin>".to_owned() } else { file.display().to_string() };
+    Ok((name, bytes))
+}
+
+/// The errors of one text on standard error, buffered: the first [`SHOWN`] in full,
+/// the rest counted.
+struct Report<'a> {
+    name: &'a str,
+    out: BufWriter<StderrLock<'static>>,
+    errors: usize,
+    /// The line the text's lines iterator is at (the next it yields is `line + 1`).
+    line: usize,
+    /// Whether the hint that the text is a NEFF's listing was given.
+    hinted: bool,
+}
+
+impl<'a> Report<'a> {
+    fn new(name: &'a str) -> Report<'a> {
+        Report { name, out: BufWriter::new(io::stderr().lock()), errors: 0, line: 0, hinted: false }
+    }
+
+    /// Count `e`, and show it when it is among the first [`SHOWN`]. `lines` are the
+    /// text's, walked once: the errors come in line order.
+    fn error(&mut self, e: &AsmError, lines: &mut Lines<'_>) -> io::Result<()> {
+        self.errors += 1;
+        if self.errors > SHOWN {
+            return Ok(());
+        }
+        let skip = e.line.saturating_sub(self.line + 1);
+        let source = lines.nth(skip).unwrap_or("");
+        self.line = e.line;
+        writeln!(self.out, "{}:{e}", self.name)?;
+        self.echo(source, e.col)?;
+        if !self.hinted && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
+            if let Some(what) = neff_listing(source) {
+                self.hinted = true;
+                writeln!(self.out, "{}", neff_hint(what))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The source line and a caret under column `col` (from 1, in characters).
+    fn echo(&mut self, source: &str, col: usize) -> io::Result<()> {
+        let (shown, caret) = echo(source, col);
+        writeln!(self.out, "  | {shown}")?;
+        writeln!(self.out, "  | {}^", " ".repeat(caret))
+    }
+
+    /// The place of the first byte of `bytes` that is not UTF-8 (at `at`).
+    fn not_utf8(&mut self, bytes: &[u8], at: usize) -> io::Result<()> {
+        let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
+        let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
+        // The bytes before `at` are UTF-8: the first error is at `at`.
+        let col = 1 + String::from_utf8_lossy(&bytes[start..at]).chars().count();
+        let name = self.name;
+        writeln!(self.out, "{name}:{line}:{col}: the text is not UTF-8 (byte {:#04X})", bytes[at])?;
+        let source = String::from_utf8_lossy(&bytes[start..end]);
+        self.echo(source.strip_suffix('\r').unwrap_or(&source), col)?;
+        writeln!(self.out, "error: {name} is not UTF-8 text; nothing was written")?;
+        self.out.flush()
+    }
+
+    /// How many lines failed, and that nothing was written.
+    fn summary(&mut self) -> io::Result<()> {
+        let n = self.errors;
+        let shown = if n > SHOWN { format!(" (the first {SHOWN} shown)") } else { String::new() };
+        writeln!(
+            self.out,
+            "error: {n} line(s) could not be assembled{shown}; nothing was written"
+        )?;
+        self.out.flush()
+    }
+}
+
+/// `line` as echoed under an error, and the columns before column `col`'s character
+/// there: each character as one column ([`shown`]), so that the caret lines up, and a
+/// line wider than [`WIDTH`] cut to a window around `col`, with `…` where it is cut.
+fn echo(line: &str, col: usize) -> (String, usize) {
+    let at = col.saturating_sub(1);
+    let total: usize = line.chars().map(width).sum();
+    if total <= WIDTH {
+        let caret = line.chars().take(at).map(width).sum();
+        return (line.chars().map(shown).collect(), caret);
+    }
+    let chars: Vec<char> = line.chars().collect();
+    let at = at.min(chars.len());
+    let (lo, hi) = window(&chars, at);
+    let mut text = String::new();
+    if lo > 0 {
+        text.push('…');
+    }
+    text.extend(chars[lo..hi].iter().copied().map(shown));
+    if hi < chars.len() {
+        text.push('…');
+    }
+    let caret = usize::from(lo > 0) + chars[lo..at].iter().copied().map(width).sum::<usize>();
+    (text, caret)
+}
+
+/// The characters `lo..hi` of `chars` shown around `at`: up to half of [`WIDTH`]
+/// before it, then as many after it as fit, then any room left before it.
+fn window(chars: &[char], at: usize) -> (usize, usize) {
+    let (mut lo, mut hi, mut used) = (at, at, 0);
+    let grow_left = |lo: &mut usize, used: &mut usize, room: usize| {
+        while *lo > 0 && *used + width(chars[*lo - 1]) <= room {
+            *lo -= 1;
+            *used += width(chars[*lo]);
+        }
+    };
+    grow_left(&mut lo, &mut used, WIDTH / 2);
+    while hi < chars.len() && used + width(chars[hi]) <= WIDTH {
+        used += width(chars[hi]);
+        hi += 1;
+    }
+    grow_left(&mut lo, &mut used, WIDTH);
+    (lo, hi)
+}
+
+/// A character as echoed: a tab as a space (a tab's width depends on the terminal,
+/// the caret's would not), another control character as its escape (`\0`, `\x01`,
+/// `\u{85}`), so that it is seen.
+fn shown(c: char) -> String {
+    match c {
+        '\t' => " ".to_owned(),
+        '\0' => "\\0".to_owned(),
+        c if c.is_control() && c.is_ascii() => format!("\\x{:02x}", c as u32),
+        c if c.is_control() => c.escape_unicode().to_string(),
+        c => c.to_string(),
+    }
+}
+
+/// The columns [`shown`] takes for `c`.
+fn width(c: char) -> usize {
+    match c {
+        '\t' => 1,
+        '\0' => 2,
+        c if c.is_control() && c.is_ascii() => 4,
+        c if c.is_control() => c.escape_unicode().count(),
+        _ => 1,
+    }
+}
+
+/// What in `line` shows it is from the listing of a NEFF (`tpb disasm x.neff`), which
+/// this command does not read: a stream's heading (`sg00/PE: cayman, 12 records`), a
+/// record's row (`     3  000000c0  text`, index and offset first) or a function's
+/// label (`00000000 <main>:`).
+fn neff_listing(line: &str) -> Option<&'static str> {
+    let words: Vec<&str> = line.split_whitespace().take(3).collect();
+    let offset = |w: &str| (8..=16).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_hexdigit());
+    match words[..] {
+        [label, _, _] if label.ends_with(':') && label.contains('/') && heading(line) => {
+            Some("a stream heading")
+        }
+        [index, off, ..] if index.bytes().all(|b| b.is_ascii_digit()) && offset(off) => {
+            Some("an index column")
+        }
+        [off, label] if offset(off) && label.starts_with('<') && label.ends_with(">:") => {
+            Some("a function label")
+        }
+        _ => None,
+    }
+}
+
+/// Whether `line` is a NEFF listing's stream heading: `label: arch, N records`.
+fn heading(line: &str) -> bool {
+    let Some((_, rest)) = line.trim().split_once(": ") else { return false };
+    let Some((_, count)) = rest.split_once(", ") else { return false };
+    let n = count.strip_suffix(" records").or_else(|| count.strip_suffix(" record"));
+    n.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The hint for a text that is a NEFF's listing (`what` shows it): how to get the
+/// listing of one stream, which assembles. A NEFF's listing keeps its headings and
+/// index columns with `--subgraph` and `--engine` too; a raw stream's does not.
+fn neff_hint(what: &str) -> String {
+    format!(
+        "hint: this looks like the listing of a NEFF ({what}), which tpb asm does not \
+         read; write the NEFF's streams with `tpb extract FILE.neff -o DIR`, then list one \
+         with `tpb disasm --no-hex DIR/sg00/PE.bin > pe.txt` and assemble that"
+    )
 }

@@ -4,7 +4,7 @@ use super::desc::{
     self, same, same_bytes, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind,
     LayoutText, Role, Target, UnionDesc,
 };
-use super::error::{AsmError, AsmErrorKind, Name};
+use super::error::{AsmError, AsmErrorKind, Members, Name};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
@@ -348,8 +348,17 @@ impl BitsParse {
         if k == "rest" {
             return self.rest(val, vat);
         }
-        let bad = || err(at, AsmErrorKind::BadValue { field, expected });
-        let (i, bit) = self.printed(k).ok_or_else(bad)?;
+        if k.is_empty() {
+            return Err(err(at, AsmErrorKind::BadValue { field, expected }));
+        }
+        let members = Members {
+            common: self.d.fields,
+            skip: self.skip,
+            own: self.alt.map_or(&[][..], |a| a.fields),
+        };
+        let unknown =
+            || err(at, AsmErrorKind::UnknownMember { field, member: Name::new(k), members });
+        let (i, bit) = self.printed(k).ok_or_else(unknown)?;
         self.set(i, bit, val, vat)
     }
 
@@ -979,16 +988,18 @@ fn parse_value(
                 return Ok(());
             }
             let mut i = 0usize;
+            // Items past the field's are counted, not read, for the error.
             split_items(inner, |off, item| {
-                if i >= n as usize {
-                    return Err(err(at, AsmErrorKind::OutOfRange { field }));
+                if i < usize::from(n) {
+                    let dst = &mut out[i * size..(i + 1) * size];
+                    parse_value(item, at + 1 + off, k, field, dst)?;
                 }
-                parse_value(item, at + 1 + off, k, field, &mut out[i * size..(i + 1) * size])?;
                 i += 1;
                 Ok(())
             })?;
             if i != n as usize {
-                return Err(bad());
+                let (holds, given) = (n.into(), i);
+                return Err(err(at, AsmErrorKind::Count { field, holds, given }));
             }
         }
         Kind::Str(n) => {
@@ -996,6 +1007,7 @@ fn parse_value(
             let b = inner.as_bytes();
             let (mut i, mut o) = (0usize, 0usize);
             out.fill(0);
+            // Bytes past the field's are counted, not stored, for the error.
             while i < b.len() {
                 let c = match b[i] {
                     b'\\' => match b.get(i + 1) {
@@ -1011,12 +1023,14 @@ fn parse_value(
                     },
                     c => (c, 1),
                 };
-                if o >= n as usize {
-                    return Err(err(at, AsmErrorKind::OutOfRange { field }));
+                if let Some(x) = out.get_mut(o) {
+                    *x = c.0;
                 }
-                out[o] = c.0;
                 o += 1;
                 i += c.1;
+            }
+            if o > usize::from(n) {
+                return Err(err(at, AsmErrorKind::TooLong { field, max: n.into(), given: o }));
             }
         }
         Kind::Bytes(n) => {

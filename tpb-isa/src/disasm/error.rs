@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use super::desc::BitDesc;
+
 /// A short copy of a name from the input, for error messages (no allocation).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Name {
@@ -27,11 +29,63 @@ impl Name {
     }
 }
 
+/// The name with each control character as an escape (`\0`, `\x01`), as the text
+/// it came from may hold any: a message shows it, not a terminal's reading of it.
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.as_str().chars() {
+            match c {
+                '\0' => f.write_str("\\0")?,
+                c if c.is_ascii_control() => write!(f, "\\x{:02x}", u32::from(c))?,
+                c if c.is_control() => write!(f, "{}", c.escape_unicode())?,
+                c => fmt::Write::write_char(f, c)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Debug for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }
 }
+
+/// The members a `form{member=value,...}` takes, for an error that lists them: the
+/// operand's common bit-fields but the one at `skip` (the selector the form's name
+/// implies), then the form's own.
+#[derive(Clone, Copy)]
+pub struct Members {
+    pub(crate) common: &'static [BitDesc],
+    pub(crate) skip: usize,
+    pub(crate) own: &'static [BitDesc],
+}
+
+impl Members {
+    /// The members' names in printed order, `rest` last.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        let skip = self.skip;
+        let common = self.common.iter().enumerate().filter(move |&(i, _)| i != skip);
+        common.map(|(_, b)| b.name).chain(self.own.iter().map(|b| b.name)).chain(["rest"])
+    }
+}
+
+impl fmt::Debug for Members {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+/// The same tables (the names alone could be two operands' alike).
+impl PartialEq for Members {
+    fn eq(&self, o: &Members) -> bool {
+        core::ptr::eq(self.common, o.common)
+            && core::ptr::eq(self.own, o.own)
+            && self.skip == o.skip
+    }
+}
+
+impl Eq for Members {}
 
 /// What is wrong with a line of assembly.
 #[non_exhaustive]
@@ -76,6 +130,33 @@ pub enum AsmErrorKind {
         /// What was expected.
         expected: &'static str,
     },
+    /// A quoted string is longer than its field.
+    TooLong {
+        /// The field.
+        field: &'static str,
+        /// Its size in bytes.
+        max: usize,
+        /// The bytes the string spells.
+        given: usize,
+    },
+    /// A list has another number of elements than its field holds.
+    Count {
+        /// The field.
+        field: &'static str,
+        /// The elements it holds.
+        holds: usize,
+        /// The elements given.
+        given: usize,
+    },
+    /// A `form{member=value,...}` names a member the form does not have.
+    UnknownMember {
+        /// The field.
+        field: &'static str,
+        /// The name given.
+        member: Name,
+        /// The members it has.
+        members: Members,
+    },
 }
 
 /// A line of assembly that cannot be assembled, with its 1-based line and column.
@@ -93,10 +174,10 @@ impl fmt::Display for AsmErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AsmErrorKind::UnknownMnemonic { mnemonic } => {
-                write!(f, "unknown mnemonic '{}'", mnemonic.as_str())
+                write!(f, "unknown mnemonic '{mnemonic}'")
             }
             AsmErrorKind::UnknownField { arm, field } => {
-                write!(f, "{arm} has no field '{}'", field.as_str())
+                write!(f, "{arm} has no field '{field}'")
             }
             AsmErrorKind::Duplicate { field } => write!(f, "field '{field}' is given twice"),
             AsmErrorKind::OutOfRange { field } => {
@@ -107,6 +188,20 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::Missing { field } => write!(f, "field '{field}' is missing"),
             AsmErrorKind::Syntax { expected } => write!(f, "expected {expected}"),
+            AsmErrorKind::TooLong { field, max, given } => {
+                write!(f, "field '{field}' holds at most {max} bytes; the string given has {given}")
+            }
+            AsmErrorKind::Count { field, holds, given } => {
+                write!(f, "field '{field}' holds {holds} elements; {given} are given")
+            }
+            AsmErrorKind::UnknownMember { field, member, members } => {
+                write!(f, "field '{field}' has no member '{member}' (its members:")?;
+                for (i, name) in members.names().enumerate() {
+                    f.write_str(if i == 0 { " " } else { ", " })?;
+                    f.write_str(name)?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }

@@ -44,7 +44,7 @@ mod tests;
 
 pub use asm::{assemble, assemble_line};
 pub use desc::ArmText;
-pub use error::{AsmError, AsmErrorKind, Name};
+pub use error::{AsmError, AsmErrorKind, Members, Name};
 pub use print::{
     write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
     write_stream_bytes, write_unknown, Text, UNKNOWN,

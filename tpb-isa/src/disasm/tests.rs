@@ -237,3 +237,51 @@ fn a_byte_sink_error_is_returned_and_ends_the_text() {
     );
     assert_eq!((r, calls), (Err(1), 1));
 }
+
+/// The message of the first error `assemble` gives of `text` on Cayman, and its column;
+/// `assemble_line` of the one line gives the same.
+fn first_error(text: &str) -> (std::string::String, usize) {
+    let e = assemble(Arch::Cayman, text).find_map(Result::err).expect("an error");
+    assert_eq!(assemble_line(Arch::Cayman, text, 1), Err(e), "{text}");
+    (std::format!("{}", e.kind), e.col)
+}
+
+/// A string longer than its field names the field's size, a list of another length
+/// the number of elements it holds and was given (a long one counted, not read), and
+/// an unknown member of `form{...}` the members there are.
+#[test]
+fn length_and_member_errors_name_the_limit() {
+    let name = "x".repeat(100);
+    let line = std::format!("pseudo_function_begin function_name=\"{name}\"");
+    let got = first_error(&line);
+    assert_eq!(
+        got,
+        ("field 'function_name' holds at most 36 bytes; the string given has 100".into(), 37)
+    );
+    let escaped = std::format!("pseudo_function_begin function_name=\"{}\\x41\"", "y".repeat(36));
+    assert!(first_error(&escaped).0.ends_with("the string given has 37"), "{escaped}");
+    let items = std::vec!["1"; 200_000].join(",");
+    let line = std::format!("matmul src_mem_pattern.step_elem=[{items}]");
+    let want = "field 'src_mem_pattern.step_elem' holds 3 elements; 200000 are given";
+    assert_eq!(first_error(&line), (want.into(), 34));
+    let want = "field 'src_mem_pattern.step_elem' holds 3 elements; 2 are given";
+    assert_eq!(first_error("matmul src_mem_pattern.step_elem=[1,2]"), (want.into(), 34));
+    let (msg, col) = first_error("matmul psum_accumulate_flags={bogus=true}");
+    assert_eq!(col, 31);
+    assert!(
+        msg.starts_with("field 'psum_accumulate_flags' has no member 'bogus' (its members: ")
+            && msg.contains("begin_matmul_group")
+            && msg.ends_with(", rest)"),
+        "{msg}"
+    );
+    // A form's own members are listed too.
+    let (msg, _) = first_error("ldweights src_mem_pattern.start_addr=immediate{bogus=1}");
+    assert!(msg.contains("immediate") && msg.contains("partition_offset"), "{msg}");
+}
+
+/// A name in a message shows its control characters as escapes.
+#[test]
+fn a_name_with_control_characters_is_shown_escaped() {
+    assert_eq!(first_error("nop\u{1} x=1").0, "unknown mnemonic 'nop\\x01'");
+    assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'");
+}

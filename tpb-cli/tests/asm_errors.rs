@@ -1,0 +1,162 @@
+//! `tpb asm` on texts that do not assemble: many bad lines, long lines, tabs and
+//! control characters, text that is not UTF-8, standard input, and a NEFF's listing.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// `testdata/nkipy/<name>` at the workspace root.
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/nkipy").join(name)
+}
+
+/// `tpb` with `args` in `dir`, `stdin` fed to it.
+fn tpb(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tpb runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `tpb asm` of `text` (written to `t.tpb`): whether it succeeded, and its standard error.
+fn asm(dir: &Path, text: &[u8]) -> (bool, String) {
+    fs::write(dir.join("t.tpb"), text).unwrap();
+    let _ = fs::remove_file(dir.join("t.bin"));
+    let out = tpb(dir, &["asm", "t.tpb", "-o", "t.bin"], b"");
+    assert_eq!(out.status.success(), dir.join("t.bin").exists(), "written only on success");
+    (out.status.success(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// Each echoed source line and the character its caret points at (`None` past its end).
+fn carets(stderr: &str) -> Vec<(String, Option<char>)> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    lines
+        .windows(2)
+        .filter_map(|w| {
+            let echo = w[0].strip_prefix("  | ")?;
+            let caret = w[1].strip_prefix("  | ")?;
+            let at = caret.strip_suffix('^').filter(|s| s.bytes().all(|b| b == b' '))?.len();
+            Some((echo.to_owned(), echo.chars().nth(at)))
+        })
+        .collect()
+}
+
+#[test]
+fn many_bad_lines_show_the_first_hundred_and_count_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), "x\n".repeat(20_000).as_bytes());
+    assert!(!ok);
+    assert_eq!(carets(&err).len(), 100, "{err}");
+    assert_eq!(err.lines().filter(|l| l.starts_with("t.tpb:")).count(), 100);
+    assert!(err.contains("t.tpb:100:1: unknown mnemonic 'x'") && !err.contains("t.tpb:101:"));
+    assert!(err.ends_with(
+        "error: 20000 line(s) could not be assembled (the first 100 shown); nothing was written\n"
+    ));
+}
+
+#[test]
+fn a_long_line_is_cut_to_a_window_around_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let blank = " ".repeat(5_000);
+    let line = format!("matmul{blank}num_active_rows=zz{blank}# {}\n", "c".repeat(5_000));
+    let (ok, err) = asm(dir.path(), line.as_bytes());
+    assert!(!ok);
+    let col = line.find("zz").unwrap() + 1;
+    assert!(err.starts_with(&format!("t.tpb:1:{col}: ")), "{err}");
+    let shown = carets(&err);
+    let (echo, at) = &shown[0];
+    assert_eq!(*at, Some('z'), "{echo}");
+    assert!(echo.starts_with('…') && echo.ends_with('…'), "{echo}");
+    assert!(echo.chars().count() <= 202, "{echo}");
+}
+
+#[test]
+fn carets_line_up_under_tabs_and_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "nop\tevents.wait_idx=zz\n\
+                pseudo_function_begin function_name=\"a\u{1}\tb\" return_reset_semaphores=zz\n\
+                \0nop\n";
+    let (ok, err) = asm(dir.path(), text.as_bytes());
+    assert!(!ok);
+    // Columns count characters, a tab as one.
+    assert!(err.contains("t.tpb:1:21: field 'events.wait_idx'"), "{err}");
+    assert!(err.contains("t.tpb:2:68: field 'return_reset_semaphores'"), "{err}");
+    assert!(err.contains("t.tpb:3:1: unknown mnemonic '\\0nop'"), "{err}");
+    let shown = carets(&err);
+    assert_eq!(shown.len(), 3, "{err}");
+    assert_eq!(shown[0], ("nop events.wait_idx=zz".to_owned(), Some('z')));
+    assert!(shown[1].0.contains("\"a\\x01 b\""), "{}", shown[1].0);
+    assert_eq!(shown[1].1, Some('z'));
+    assert_eq!(shown[2], ("\\0nop".to_owned(), Some('\\')));
+    assert!(!err.contains('\t') && !err.contains('\u{1}') && !err.contains('\0'));
+}
+
+#[test]
+fn text_that_is_not_utf8_is_reported_at_its_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"nop\r\nnop\nnop events.wait_idx=\xff1\nbogus\n");
+    assert!(!ok);
+    assert!(err.starts_with("t.tpb:3:21: the text is not UTF-8 (byte 0xFF)\n"), "{err}");
+    assert_eq!(carets(&err)[0].1, Some('\u{fffd}'), "{err}");
+    assert!(err.ends_with("error: t.tpb is not UTF-8 text; nothing was written\n"), "{err}");
+    let (_, err) = asm(
+        dir.path(),
+        "é\u{e9}".as_bytes().iter().chain(b"\xc3").copied().collect::<Vec<_>>().as_slice(),
+    );
+    assert!(err.starts_with("t.tpb:1:3: the text is not UTF-8 (byte 0xC3)"), "{err}");
+}
+
+#[test]
+fn a_dash_reads_the_text_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = b"pseudo_function_begin function_name=\"main\"\npseudo_exit_execution\n";
+    let out = tpb(d, &["asm", "-", "-o", "in.bin"], text);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (ok, _) = asm(d, text);
+    assert!(ok);
+    assert_eq!(fs::read(d.join("in.bin")).unwrap(), fs::read(d.join("t.bin")).unwrap());
+    let out = tpb(d, &["asm", "-", "-o", "bad.bin"], b"nop\nfrobnicate\n");
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("<stdin>:2:1: unknown mnemonic 'frobnicate'"), "{err}");
+}
+
+/// A NEFF's listing gets a hint, once, and the hint's way (extract, list one raw stream,
+/// assemble) gives the stream's bytes back.
+#[test]
+fn a_neff_listing_gets_a_hint_that_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let neff = corpus("matmul_small.neff");
+    let neff = neff.to_str().unwrap();
+    for filter in [&[][..], &["--subgraph", "sg00", "--engine", "pe"][..]] {
+        let listing = tpb(d, &[&["disasm", "--no-hex", neff][..], filter].concat(), b"");
+        assert!(listing.status.success());
+        let (ok, err) = asm(d, &listing.stdout);
+        assert!(!ok);
+        assert_eq!(err.matches("hint: ").count(), 1, "{err}");
+        let first = err.lines().take(4).collect::<Vec<_>>().join("\n");
+        assert!(first.starts_with("t.tpb:1:1: unknown mnemonic 'sg00/PE:'"), "{first}");
+        assert!(first.contains("hint: this looks like the listing of a NEFF (a stream heading)"));
+        assert!(first.contains("`tpb extract FILE.neff -o DIR`"), "{first}");
+    }
+    let (_, err) = asm(d, b"     3  000000c0  nop\n");
+    assert!(err.contains("(an index column)"), "{err}");
+    // What the hint says to do.
+    assert!(tpb(d, &["extract", neff, "-o", "dir"], b"").status.success());
+    let listing = tpb(d, &["disasm", "--no-hex", "dir/sg00/PE.bin"], b"");
+    let (ok, err) = asm(d, &listing.stdout);
+    assert!(ok, "{err}");
+    assert_eq!(fs::read(d.join("t.bin")).unwrap(), fs::read(d.join("dir/sg00/PE.bin")).unwrap());
+    // Text that merely fails gets no hint.
+    let (_, err) = asm(d, b"frobnicate\n12 words\n");
+    assert!(!err.contains("hint"), "{err}");
+}
