@@ -139,7 +139,8 @@ pub fn block_starting(first: &str) -> Option<String> {
     let mut lines = text.lines();
     while let Some(l) = lines.next() {
         if l.trim_start().starts_with("```") {
-            let body: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+            let body: Vec<&str> =
+                lines.by_ref().take_while(|l| !l.trim_start().starts_with("```")).collect();
             if body.first() == Some(&first) {
                 return Some(body.iter().map(|l| format!("{l}\n")).collect());
             }

@@ -269,11 +269,7 @@ fn unterminated_string(rest: &str) -> bool {
         match c {
             '"' => return false,
             '\n' => return true,
-            '\\' => {
-                if chars.next().is_none_or(|c| c == '\n') {
-                    return true;
-                }
-            }
+            '\\' if chars.next().is_none_or(|c| c == '\n') => return true,
             _ => {}
         }
     }

@@ -1,5 +1,7 @@
 //! The README's `cargo xtask diff` examples print what the README shows.
 
+// The shared helpers; this test uses two of them.
+#[allow(dead_code, unused_imports)]
 mod common;
 
 use std::process::Command;
