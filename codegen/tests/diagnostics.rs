@@ -251,6 +251,19 @@ fn unknown_type() {
     one_snapshot("unknown_type", "unknown_type", After::Nothing);
 }
 
+/// A member whose type does not resolve leaves its bytes' coverage unknown (no gap is
+/// reported), but the overlap of two other members is still found: one mistake does not
+/// hide another.
+#[test]
+fn an_unknown_type_does_not_hide_an_overlap() {
+    let f = fail_with("unknown_type_and_overlap", After::Nothing);
+    let short = f.short();
+    assert_eq!(f.diagnostics.len(), 2, "{short}");
+    assert!(short.contains("2:9: unknown type 'DTYPEX'"), "{short}");
+    assert!(short.contains("field 'c' (4..6) overlaps 'b' (2..6)"), "{short}");
+    assert!(!short.contains("not covered"), "{short}");
+}
+
 #[test]
 fn unknown_attribute() {
     insta::assert_snapshot!("unknown_attribute", render("unknown_attribute"));

@@ -87,13 +87,14 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
         ));
     }
     let m = meta(cx, &item.ann, item.name.span);
-    let (placed, mut complete) = members_of(cx, members, tables, &item.name.name, &m);
+    let (placed, complete) = members_of(cx, members, tables, &item.name.name, &m);
     let kind = if *is_group { "group" } else { "struct" };
+    let mut suspect = false;
     if !*is_group {
         for p in &placed {
             if p.field.meta.archs.is_some() {
                 // Its members of several generations would overlap: that follows.
-                complete = false;
+                suspect = true;
                 cx.error(
                     Diagnostic::error(p.span, "only arm members may differ by generation")
                         .note("write the per-generation members in the arm, or make this a group the arm places"),
@@ -102,9 +103,10 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
         }
     }
     check_names(&mut cx.errors, &placed, &item.name.name);
-    if complete {
+    if !suspect {
         let what = format!("{kind} '{}'", item.name.name);
-        check_coverage(&mut cx.errors, &placed, 0..size_v, &what, item.name.span, None);
+        let span = item.name.span;
+        check_coverage(&mut cx.errors, &placed, 0..size_v, &what, span, None, complete);
     }
     Struct {
         name: item.name.name.clone(),
@@ -312,9 +314,8 @@ pub(super) fn record(
     check_names(&mut cx.errors, &placed, &item.name.name);
     let preamble_size = placed.iter().map(|p| p.field.range().end).max().unwrap_or(0);
     let what = format!("the preamble of record '{}'", item.name.name);
-    if complete {
-        check_coverage(&mut cx.errors, &placed, 0..preamble_size, &what, item.name.span, None);
-    }
+    let (span, extent) = (item.name.span, 0..preamble_size);
+    check_coverage(&mut cx.errors, &placed, extent, &what, span, None, complete);
     if preamble_size > size_v {
         cx.error(Diagnostic::error(
             item.name.span,
@@ -555,17 +556,16 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
             placed.sort_by_key(|p| (p.field.offset, p.field.size));
             let mut problems = Vec::new();
             check_names(&mut problems, &placed, &item.name.name);
-            if complete {
-                let what = format!("arm '{}'", item.name.name);
-                check_coverage(
-                    &mut problems,
-                    &placed,
-                    0..r.size,
-                    &what,
-                    item.name.span,
-                    no_discriminant,
-                );
-            }
+            let what = format!("arm '{}'", item.name.name);
+            check_coverage(
+                &mut problems,
+                &placed,
+                0..r.size,
+                &what,
+                item.name.span,
+                no_discriminant,
+                complete,
+            );
             // The same problem on several generations (one field against each
             // generation's reading of the same bytes) is one diagnostic.
             for d in problems {
@@ -691,8 +691,8 @@ fn check_names(out: &mut Vec<Diagnostic>, placed: &[Placed], owner: &str) {
 
 /// Lower members: resolve types, flatten groups, compute offsets and sizes; sorted by
 /// offset. Members inherit the owner's provenance. The second value is false when a
-/// member failed to resolve: coverage is then not checked, so one mistake gives one
-/// diagnostic.
+/// member failed to resolve: gaps are then not reported (its bytes would read as one),
+/// so one mistake gives one diagnostic, but overlaps of the others still are.
 fn members_of(
     cx: &mut Cx<'_>,
     members: &[Member],
@@ -922,7 +922,10 @@ fn size_of(t: &Tables<'_>, ty: &FieldType) -> u32 {
 /// Every byte of `extent` covered by exactly one field; nothing outside. Bytes past the
 /// end are not part of the layout, so a field out there is reported as outside, never as
 /// leaving a gap. A gap that holds byte `reported` is left out (its caller has said why
-/// that byte is missing).
+/// that byte is missing). When a member did not resolve (`complete` false; its error is
+/// given) no gap is reported, as its bytes would read as one, but the overlaps of the
+/// members that did are: one mistake does not hide another.
+#[allow(clippy::too_many_arguments)]
 fn check_coverage(
     out: &mut Vec<Diagnostic>,
     placed: &[Placed],
@@ -930,10 +933,11 @@ fn check_coverage(
     what: &str,
     owner_span: Span,
     reported: Option<u32>,
+    complete: bool,
 ) {
     let (start, end) = (extent.start, extent.end);
     let gap = |out: &mut Vec<Diagnostic>, from: u32, to: u32, span: Span| {
-        if from < to && !reported.is_some_and(|b| (from..to).contains(&b)) {
+        if complete && from < to && !reported.is_some_and(|b| (from..to).contains(&b)) {
             out.push(
                 Diagnostic::error(
                     span,
@@ -1017,7 +1021,7 @@ mod tests {
     fn coverage(fields: &[Placed], end: u32, reported: Option<u32>) -> Vec<String> {
         let mut out: Vec<Diagnostic> = Vec::new();
         let owner = Span::new(FileId(0), 0, 0);
-        check_coverage(&mut out, fields, 0..end, "struct 'S'", owner, reported);
+        check_coverage(&mut out, fields, 0..end, "struct 'S'", owner, reported, true);
         out.into_iter().map(|d| d.message).collect()
     }
 
