@@ -198,3 +198,21 @@ fn a_decoded_record_serializes_by_arm_and_field() {
     assert_eq!(call["function_name"].as_array().unwrap().len(), 36);
     assert_eq!(call["function_name"][0], i64::from(b'm'));
 }
+
+/// A generation serializes by its name, as the spec, `Display` and `tpb` spell it, and
+/// reads back from any name, label or alias; a geometry no source gives does not read.
+#[test]
+fn arch_and_geometry_serialize_by_name() {
+    use tpb_isa::{Arch, Geometry};
+    assert_eq!(serde_json::to_string(&Arch::Cayman).unwrap(), "\"cayman\"");
+    for name in ["cayman", "V3", "trn2", "TRN2"] {
+        let a: Arch = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+        assert_eq!(a, Arch::Cayman, "{name}");
+    }
+    assert!(serde_json::from_str::<Arch>("\"Cayman3\"").is_err());
+    let g = Geometry::try_from(Arch::Mariana).unwrap();
+    assert_eq!(serde_json::to_string(&g).unwrap(), "\"mariana\"");
+    assert_eq!(serde_json::from_str::<Geometry>("\"V4\"").unwrap(), g);
+    let e = serde_json::from_str::<Geometry>("\"maverick\"").unwrap_err().to_string();
+    assert!(e.contains("no source gives the geometry of maverick"), "{e}");
+}

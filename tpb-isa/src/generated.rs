@@ -20,7 +20,9 @@ pub mod validate;
 
 pub use arms::*;
 pub use geometry::{Arch, Geometry, UnknownArch};
-pub use inst::{Inst, Sentinel, SubByte, EXIT, RECORD_SIZE, SENTINELS};
+pub use inst::{
+    dispatch, Binding, Inst, Sentinel, SubByte, BINDINGS, EXIT, RECORD_SIZE, SENTINELS,
+};
 pub use layout::*;
 pub use opcode::*;
 pub use operand::*;

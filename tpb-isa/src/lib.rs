@@ -14,6 +14,8 @@
 extern crate std;
 
 pub mod address;
+#[cfg(feature = "serde")]
+mod arch_serde;
 pub mod arm;
 pub mod disasm;
 mod enum_table;

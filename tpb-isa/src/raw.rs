@@ -102,6 +102,13 @@ impl<'de> serde::Deserialize<'de> for Raw {
 ///
 /// Offsets come from the checked spec, so they are always in range for the array
 /// sizes the generated code passes.
+///
+/// # Panics
+///
+/// Every function panics when the bytes it reads or writes (`off` and the width) pass
+/// the end of `b`: these are the generated code's tools, whose offsets are checked
+/// once, in the spec. On bytes of unknown length, use the record types' `decode` and
+/// the views, which take a `&[u8; 64]`, or test the length first.
 pub mod le {
     macro_rules! accessors {
         ($($get:ident $set:ident $t:ty;)*) => {$(

@@ -395,7 +395,10 @@ fn layout_items(
         }
 
         impl Default for #name {
-            /// All bytes zero.
+            /// All bytes zero, the opcode too (so its record selects no arm); to build
+            /// an instruction, start from a binding's record
+            /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+            /// (`Inst::parse(arch, "mnemonic")`).
             fn default() -> #name {
                 #name::decode(&[0u8; RECORD_SIZE])
             }

@@ -112,7 +112,6 @@ fn geometry_enum(model: &Model) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum Geometry {
             #(#docs #variants,)*
@@ -210,7 +209,6 @@ fn arch_enum(model: &Model) -> TokenStream {
         /// A NeuronCore generation the spec describes: its ISA, and its geometry where a
         /// source gives one ([`Arch::geometry`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         #[repr(u8)]
         pub enum Arch {

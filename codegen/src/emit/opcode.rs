@@ -123,7 +123,8 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
         }
 
         impl fmt::Debug for #name {
-            /// `FP32`, or the raw value in hex when the spec names none.
+            /// The value's name, or the type's name and the raw value in hex when the
+            /// spec names none.
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 match self.name() {
                     Some(n) => f.write_str(n),

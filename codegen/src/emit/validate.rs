@@ -252,13 +252,17 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
     let engine = engine_type(model);
     let op_name = &model[record.discriminant.ty].name;
     let doc = Doc::text("Validate one record for a generation.").note(format!(
-        "Checks, in order: the record's bit in every validator bitmask over {} whose reading a source confirms (an inferred table is not enforced); that the opcode value, \
-         the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every \
+        "Checks, in order: the record's bit in every validator bitmask over {} whose reading a source confirms (an inferred table is not enforced); that an opcode value \
+         the spec names, the binding that selects its arm and the arm exist on `arch` \
+         (`@archs`); and that every \
          enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the \
          spec names and makes available on `arch`; a field of an enum whose values no source gives, \
          and an enum bit-field whose bits a reading of its operand gives to other fields (the ADDR4 \
          marker byte, which holds the top of an immediate address), are not checked. A record no binding selects is checked as far as \
-         the preamble: the spec knows nothing else of it.",
+         the preamble: the spec knows nothing else of it. So a value the spec names on no \
+         generation (`0x00`, an all-zero record) passes: no confirmed source says the \
+         hardware refuses it (the validator's bitmask is inferred); `Inst::decode` gives \
+         it as `Inst::Unknown`, and a caller who wants only known opcodes tests that.",
         code(op_name)
     ));
     let check = check_fn(model, record);

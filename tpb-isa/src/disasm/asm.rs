@@ -10,7 +10,7 @@ use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{OPAQUE, READERS};
 use crate::generated::geometry::Arch;
-use crate::generated::inst::{Binding, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
+use crate::generated::inst::{Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
 /// An error at byte `at` of the line (converted to a character column at the end).
 pub(super) struct Err1 {
@@ -1304,16 +1304,6 @@ fn enum_name(s: &str, at: usize, e: &super::desc::EnumDesc) -> (u64, usize) {
     }
 }
 
-/// The bytes a binding's mnemonic implies: its opcode, and its sub-opcode.
-fn implied_bytes(binding: &Binding) -> [u8; RECORD_SIZE] {
-    let mut out = [0u8; RECORD_SIZE];
-    out[DISCRIMINANT_OFFSET] = binding.opcode;
-    if let Some(sub) = binding.sub {
-        out[sub.offset] = sub.value;
-    }
-    out
-}
-
 /// The record the reader of arm `kind` makes of `s` from byte `i`, the end of its
 /// mnemonic, into `out` (the bytes the mnemonic implies set), and where it stopped;
 /// `None` where it gives up.
@@ -1351,7 +1341,7 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     let (kind, out) = match target {
         Target::Binding(n) => {
             let binding = BINDINGS.get(n as usize)?;
-            (binding.arm, implied_bytes(binding))
+            (binding.arm, binding.record())
         }
         Target::Arm(kind) => (kind, [0u8; RECORD_SIZE]),
         Target::Opaque(_) => return None,
@@ -1418,7 +1408,7 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
             match desc::target(mnemonic).ok_or_else(unknown_mnemonic)? {
                 Target::Binding(n) => {
                     let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
-                    out = implied_bytes(binding);
+                    out = binding.record();
                     (
                         Some(ArmText::of(binding.arm).layout(arch)),
                         binding.mnemonic,
@@ -1959,7 +1949,7 @@ pub(super) mod tests {
                 crate::disasm::write_record(&mut text, arch, &r).unwrap();
                 let end = text.find(' ').unwrap_or(text.len());
                 let out = match desc::target(&text[..end]) {
-                    Some(Target::Binding(n)) => super::implied_bytes(&BINDINGS[n as usize]),
+                    Some(Target::Binding(n)) => BINDINGS[n as usize].record(),
                     Some(Target::Arm(_)) => [0u8; RECORD_SIZE],
                     t => panic!("{text}: {t:?}"),
                 };

@@ -285,3 +285,18 @@ fn a_name_with_control_characters_is_shown_escaped() {
     assert_eq!(first_error("nop\u{1} x=1").0, "unknown mnemonic 'nop\\x01'");
     assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'");
 }
+
+/// A binding's record is the template of its instruction: it selects the binding and
+/// its arm, and reads as the mnemonic alone.
+#[test]
+fn a_bindings_record_is_the_template_of_its_instruction() {
+    for b in crate::BINDINGS {
+        let r = b.record();
+        assert!(b.matches(&r), "{}", b.mnemonic);
+        assert_eq!(crate::dispatch(&r), Some(b.arm), "{}", b.mnemonic);
+        let i = Inst::parse(Arch::Cayman, b.mnemonic);
+        if let Ok(i) = i {
+            assert_eq!(i.encode(), r, "{}", b.mnemonic);
+        }
+    }
+}

@@ -714,7 +714,10 @@ impl CtrlAl {
 }
 
 impl Default for CtrlAl {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlAl {
         CtrlAl::decode(&[0u8; RECORD_SIZE])
     }
@@ -919,7 +922,10 @@ impl CtrlBr {
 }
 
 impl Default for CtrlBr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlBr {
         CtrlBr::decode(&[0u8; RECORD_SIZE])
     }
@@ -1082,7 +1088,10 @@ impl CtrlCci {
 }
 
 impl Default for CtrlCci {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlCci {
         CtrlCci::decode(&[0u8; RECORD_SIZE])
     }
@@ -1193,7 +1202,10 @@ impl CtrlEr {
 }
 
 impl Default for CtrlEr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlEr {
         CtrlEr::decode(&[0u8; RECORD_SIZE])
     }
@@ -1320,7 +1332,10 @@ impl CtrlEs {
 }
 
 impl Default for CtrlEs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlEs {
         CtrlEs::decode(&[0u8; RECORD_SIZE])
     }
@@ -1440,7 +1455,10 @@ impl CtrlIm {
 }
 
 impl Default for CtrlIm {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlIm {
         CtrlIm::decode(&[0u8; RECORD_SIZE])
     }
@@ -1568,7 +1586,10 @@ impl CtrlMs {
 }
 
 impl Default for CtrlMs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlMs {
         CtrlMs::decode(&[0u8; RECORD_SIZE])
     }
@@ -1742,7 +1763,10 @@ impl CtrlMv {
 }
 
 impl Default for CtrlMv {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlMv {
         CtrlMv::decode(&[0u8; RECORD_SIZE])
     }
@@ -1894,7 +1918,10 @@ impl CtrlNo {
 }
 
 impl Default for CtrlNo {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlNo {
         CtrlNo::decode(&[0u8; RECORD_SIZE])
     }
@@ -2026,7 +2053,10 @@ impl CtrlPollSem {
 }
 
 impl Default for CtrlPollSem {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlPollSem {
         CtrlPollSem::decode(&[0u8; RECORD_SIZE])
     }
@@ -2157,7 +2187,10 @@ impl CtrlRs {
 }
 
 impl Default for CtrlRs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlRs {
         CtrlRs::decode(&[0u8; RECORD_SIZE])
     }
@@ -2303,7 +2336,10 @@ impl CtrlTestEs {
 }
 
 impl Default for CtrlTestEs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlTestEs {
         CtrlTestEs::decode(&[0u8; RECORD_SIZE])
     }
@@ -2450,7 +2486,10 @@ impl CtrlWr {
 }
 
 impl Default for CtrlWr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CtrlWr {
         CtrlWr::decode(&[0u8; RECORD_SIZE])
     }
@@ -2596,7 +2635,10 @@ impl CustomOpHeader {
 }
 
 impl Default for CustomOpHeader {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CustomOpHeader {
         CustomOpHeader::decode(&[0u8; RECORD_SIZE])
     }
@@ -2747,7 +2789,10 @@ impl CustomOpPayload {
 }
 
 impl Default for CustomOpPayload {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> CustomOpPayload {
         CustomOpPayload::decode(&[0u8; RECORD_SIZE])
     }
@@ -2885,7 +2930,10 @@ impl D1Rd {
 }
 
 impl Default for D1Rd {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> D1Rd {
         D1Rd::decode(&[0u8; RECORD_SIZE])
     }
@@ -3070,7 +3118,10 @@ impl D3Rand {
 }
 
 impl Default for D3Rand {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> D3Rand {
         D3Rand::decode(&[0u8; RECORD_SIZE])
     }
@@ -3247,7 +3298,10 @@ impl D4Iota {
 }
 
 impl Default for D4Iota {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> D4Iota {
         D4Iota::decode(&[0u8; RECORD_SIZE])
     }
@@ -3416,7 +3470,10 @@ impl D4Mr {
 }
 
 impl Default for D4Mr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> D4Mr {
         D4Mr::decode(&[0u8; RECORD_SIZE])
     }
@@ -3603,7 +3660,10 @@ impl D4Rand {
 }
 
 impl Default for D4Rand {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> D4Rand {
         D4Rand::decode(&[0u8; RECORD_SIZE])
     }
@@ -3864,7 +3924,10 @@ impl DmaCopy2d {
 }
 
 impl Default for DmaCopy2d {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> DmaCopy2d {
         DmaCopy2d::decode(&[0u8; RECORD_SIZE])
     }
@@ -4193,7 +4256,10 @@ impl DmaDirect2d {
 }
 
 impl Default for DmaDirect2d {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> DmaDirect2d {
         DmaDirect2d::decode(&[0u8; RECORD_SIZE])
     }
@@ -4485,7 +4551,10 @@ impl DmaDirect2dXpose {
 }
 
 impl Default for DmaDirect2dXpose {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> DmaDirect2dXpose {
         DmaDirect2dXpose::decode(&[0u8; RECORD_SIZE])
     }
@@ -4768,7 +4837,10 @@ impl DmaGatherXpose {
 }
 
 impl Default for DmaGatherXpose {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> DmaGatherXpose {
         DmaGatherXpose::decode(&[0u8; RECORD_SIZE])
     }
@@ -4994,7 +5066,10 @@ impl DmaImmediate {
 }
 
 impl Default for DmaImmediate {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> DmaImmediate {
         DmaImmediate::decode(&[0u8; RECORD_SIZE])
     }
@@ -5210,7 +5285,10 @@ impl DmaIndirect1d {
 }
 
 impl Default for DmaIndirect1d {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> DmaIndirect1d {
         DmaIndirect1d::decode(&[0u8; RECORD_SIZE])
     }
@@ -5396,7 +5474,10 @@ impl Extended {
 }
 
 impl Default for Extended {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> Extended {
         Extended::decode(&[0u8; RECORD_SIZE])
     }
@@ -5502,7 +5583,10 @@ impl ExtendedCopy {
 }
 
 impl Default for ExtendedCopy {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedCopy {
         ExtendedCopy::decode(&[0u8; RECORD_SIZE])
     }
@@ -5608,7 +5692,10 @@ impl ExtendedCptcd {
 }
 
 impl Default for ExtendedCptcd {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedCptcd {
         ExtendedCptcd::decode(&[0u8; RECORD_SIZE])
     }
@@ -5714,7 +5801,10 @@ impl ExtendedEnop {
 }
 
 impl Default for ExtendedEnop {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedEnop {
         ExtendedEnop::decode(&[0u8; RECORD_SIZE])
     }
@@ -5869,7 +5959,10 @@ impl ExtendedRdmaDescGen {
 }
 
 impl Default for ExtendedRdmaDescGen {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedRdmaDescGen {
         ExtendedRdmaDescGen::decode(&[0u8; RECORD_SIZE])
     }
@@ -6041,7 +6134,10 @@ impl ExtendedRdmaDescStart {
 }
 
 impl Default for ExtendedRdmaDescStart {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedRdmaDescStart {
         ExtendedRdmaDescStart::decode(&[0u8; RECORD_SIZE])
     }
@@ -6159,7 +6255,10 @@ impl ExtendedRgs {
 }
 
 impl Default for ExtendedRgs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedRgs {
         ExtendedRgs::decode(&[0u8; RECORD_SIZE])
     }
@@ -6265,7 +6364,10 @@ impl ExtendedRss {
 }
 
 impl Default for ExtendedRss {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedRss {
         ExtendedRss::decode(&[0u8; RECORD_SIZE])
     }
@@ -6371,7 +6473,10 @@ impl ExtendedSb2sb {
 }
 
 impl Default for ExtendedSb2sb {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedSb2sb {
         ExtendedSb2sb::decode(&[0u8; RECORD_SIZE])
     }
@@ -6509,7 +6614,10 @@ impl ExtendedTta {
 }
 
 impl Default for ExtendedTta {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ExtendedTta {
         ExtendedTta::decode(&[0u8; RECORD_SIZE])
     }
@@ -6678,7 +6786,10 @@ impl Mem2d {
 }
 
 impl Default for Mem2d {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> Mem2d {
         Mem2d::decode(&[0u8; RECORD_SIZE])
     }
@@ -6835,7 +6946,10 @@ impl ModifyPoolConfig {
 }
 
 impl Default for ModifyPoolConfig {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> ModifyPoolConfig {
         ModifyPoolConfig::decode(&[0u8; RECORD_SIZE])
     }
@@ -6971,7 +7085,10 @@ impl PseudoCoreBarrier {
 }
 
 impl Default for PseudoCoreBarrier {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoCoreBarrier {
         PseudoCoreBarrier::decode(&[0u8; RECORD_SIZE])
     }
@@ -7086,7 +7203,10 @@ impl PseudoDmabarrier {
 }
 
 impl Default for PseudoDmabarrier {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoDmabarrier {
         PseudoDmabarrier::decode(&[0u8; RECORD_SIZE])
     }
@@ -7300,7 +7420,10 @@ impl PseudoDmaDirect2d {
 }
 
 impl Default for PseudoDmaDirect2d {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoDmaDirect2d {
         PseudoDmaDirect2d::decode(&[0u8; RECORD_SIZE])
     }
@@ -7543,7 +7666,10 @@ impl PseudoDmaExt {
 }
 
 impl Default for PseudoDmaExt {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoDmaExt {
         PseudoDmaExt::decode(&[0u8; RECORD_SIZE])
     }
@@ -7732,7 +7858,10 @@ impl PseudoDmaMemcpyFullInd {
 }
 
 impl Default for PseudoDmaMemcpyFullInd {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoDmaMemcpyFullInd {
         PseudoDmaMemcpyFullInd::decode(&[0u8; RECORD_SIZE])
     }
@@ -7928,7 +8057,10 @@ impl PseudoEmbeddingUpdate {
 }
 
 impl Default for PseudoEmbeddingUpdate {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoEmbeddingUpdate {
         PseudoEmbeddingUpdate::decode(&[0u8; RECORD_SIZE])
     }
@@ -8093,7 +8225,10 @@ impl PseudoExitExecution {
 }
 
 impl Default for PseudoExitExecution {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoExitExecution {
         PseudoExitExecution::decode(&[0u8; RECORD_SIZE])
     }
@@ -8223,7 +8358,10 @@ impl PseudoFunctionBegin {
 }
 
 impl Default for PseudoFunctionBegin {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoFunctionBegin {
         PseudoFunctionBegin::decode(&[0u8; RECORD_SIZE])
     }
@@ -8353,7 +8491,10 @@ impl PseudoFunctionCall {
 }
 
 impl Default for PseudoFunctionCall {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoFunctionCall {
         PseudoFunctionCall::decode(&[0u8; RECORD_SIZE])
     }
@@ -8471,7 +8612,10 @@ impl PseudoJpegDecode {
 }
 
 impl Default for PseudoJpegDecode {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoJpegDecode {
         PseudoJpegDecode::decode(&[0u8; RECORD_SIZE])
     }
@@ -8584,7 +8728,10 @@ impl PseudoLibraryReloadIndex {
 }
 
 impl Default for PseudoLibraryReloadIndex {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoLibraryReloadIndex {
         PseudoLibraryReloadIndex::decode(&[0u8; RECORD_SIZE])
     }
@@ -8699,7 +8846,10 @@ impl PseudoLoadActFuncSet {
 }
 
 impl Default for PseudoLoadActFuncSet {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoLoadActFuncSet {
         PseudoLoadActFuncSet::decode(&[0u8; RECORD_SIZE])
     }
@@ -8807,7 +8957,10 @@ impl PseudoMem2d {
 }
 
 impl Default for PseudoMem2d {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoMem2d {
         PseudoMem2d::decode(&[0u8; RECORD_SIZE])
     }
@@ -8915,7 +9068,10 @@ impl PseudoRangeCheck {
 }
 
 impl Default for PseudoRangeCheck {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoRangeCheck {
         PseudoRangeCheck::decode(&[0u8; RECORD_SIZE])
     }
@@ -9022,7 +9178,10 @@ impl PseudoSetRngSeed {
 }
 
 impl Default for PseudoSetRngSeed {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoSetRngSeed {
         PseudoSetRngSeed::decode(&[0u8; RECORD_SIZE])
     }
@@ -9124,7 +9283,10 @@ impl PseudoSyncBarrier {
 }
 
 impl Default for PseudoSyncBarrier {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> PseudoSyncBarrier {
         PseudoSyncBarrier::decode(&[0u8; RECORD_SIZE])
     }
@@ -9298,7 +9460,10 @@ impl S1s2d2Am {
 }
 
 impl Default for S1s2d2Am {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S1s2d2Am {
         S1s2d2Am::decode(&[0u8; RECORD_SIZE])
     }
@@ -9505,7 +9670,10 @@ impl S1Rand {
 }
 
 impl Default for S1Rand {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S1Rand {
         S1Rand::decode(&[0u8; RECORD_SIZE])
     }
@@ -9696,7 +9864,10 @@ impl S2d2d2Sc {
 }
 
 impl Default for S2d2d2Sc {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2d2Sc {
         S2d2d2Sc::decode(&[0u8; RECORD_SIZE])
     }
@@ -9891,7 +10062,10 @@ impl S2d2d2TsWide {
 }
 
 impl Default for S2d2d2TsWide {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2d2TsWide {
         S2d2d2TsWide::decode(&[0u8; RECORD_SIZE])
     }
@@ -10116,7 +10290,10 @@ impl S2d2Ac {
 }
 
 impl Default for S2d2Ac {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2Ac {
         S2d2Ac::decode(&[0u8; RECORD_SIZE])
     }
@@ -10343,7 +10520,10 @@ impl S2d2Addr {
 }
 
 impl Default for S2d2Addr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2Addr {
         S2d2Addr::decode(&[0u8; RECORD_SIZE])
     }
@@ -10503,7 +10683,10 @@ impl S2d2Jpeg {
 }
 
 impl Default for S2d2Jpeg {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2Jpeg {
         S2d2Jpeg::decode(&[0u8; RECORD_SIZE])
     }
@@ -10662,7 +10845,10 @@ impl S2d2Rs {
 }
 
 impl Default for S2d2Rs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2Rs {
         S2d2Rs::decode(&[0u8; RECORD_SIZE])
     }
@@ -10826,7 +11012,10 @@ impl S2d2Tr {
 }
 
 impl Default for S2d2Tr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2Tr {
         S2d2Tr::decode(&[0u8; RECORD_SIZE])
     }
@@ -10956,7 +11145,10 @@ impl S2d2TsAs {
 }
 
 impl Default for S2d2TsAs {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2d2TsAs {
         S2d2TsAs::decode(&[0u8; RECORD_SIZE])
     }
@@ -11116,7 +11308,10 @@ impl S2s1d2PeSeed {
 }
 
 impl Default for S2s1d2PeSeed {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2s1d2PeSeed {
         S2s1d2PeSeed::decode(&[0u8; RECORD_SIZE])
     }
@@ -11275,7 +11470,10 @@ impl S2s2d2d2Tt {
 }
 
 impl Default for S2s2d2d2Tt {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2s2d2d2Tt {
         S2s2d2d2Tt::decode(&[0u8; RECORD_SIZE])
     }
@@ -11458,7 +11656,10 @@ impl S2s2d2Stt {
 }
 
 impl Default for S2s2d2Stt {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2s2d2Stt {
         S2s2d2Stt::decode(&[0u8; RECORD_SIZE])
     }
@@ -11650,7 +11851,10 @@ impl S2Bn {
 }
 
 impl Default for S2Bn {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2Bn {
         S2Bn::decode(&[0u8; RECORD_SIZE])
     }
@@ -11831,7 +12035,10 @@ impl S2Bnpl2 {
 }
 
 impl Default for S2Bnpl2 {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2Bnpl2 {
         S2Bnpl2::decode(&[0u8; RECORD_SIZE])
     }
@@ -12116,7 +12323,10 @@ impl S2ConvlutCayman {
 }
 
 impl Default for S2ConvlutCayman {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2ConvlutCayman {
         S2ConvlutCayman::decode(&[0u8; RECORD_SIZE])
     }
@@ -12315,7 +12525,10 @@ impl S2ConvlutMaverick {
 }
 
 impl Default for S2ConvlutMaverick {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S2ConvlutMaverick {
         S2ConvlutMaverick::decode(&[0u8; RECORD_SIZE])
     }
@@ -12510,7 +12723,10 @@ impl S3d3Ac {
 }
 
 impl Default for S3d3Ac {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3Ac {
         S3d3Ac::decode(&[0u8; RECORD_SIZE])
     }
@@ -12695,7 +12911,10 @@ impl S3d3Aq {
 }
 
 impl Default for S3d3Aq {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3Aq {
         S3d3Aq::decode(&[0u8; RECORD_SIZE])
     }
@@ -12862,7 +13081,10 @@ impl S3d3Collective {
 }
 
 impl Default for S3d3Collective {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3Collective {
         S3d3Collective::decode(&[0u8; RECORD_SIZE])
     }
@@ -13031,7 +13253,10 @@ impl S3d3CpPredScalar {
 }
 
 impl Default for S3d3CpPredScalar {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3CpPredScalar {
         S3d3CpPredScalar::decode(&[0u8; RECORD_SIZE])
     }
@@ -13212,7 +13437,10 @@ impl S3d3Dropout {
 }
 
 impl Default for S3d3Dropout {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3Dropout {
         S3d3Dropout::decode(&[0u8; RECORD_SIZE])
     }
@@ -13510,7 +13738,10 @@ impl S3d3MmSunda {
 }
 
 impl Default for S3d3MmSunda {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3MmSunda {
         S3d3MmSunda::decode(&[0u8; RECORD_SIZE])
     }
@@ -13719,7 +13950,10 @@ impl S3d3MmCayman {
 }
 
 impl Default for S3d3MmCayman {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3MmCayman {
         S3d3MmCayman::decode(&[0u8; RECORD_SIZE])
     }
@@ -13936,7 +14170,10 @@ impl S3d3MmMariana {
 }
 
 impl Default for S3d3MmMariana {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3MmMariana {
         S3d3MmMariana::decode(&[0u8; RECORD_SIZE])
     }
@@ -14137,7 +14374,10 @@ impl S3d3MmMaverick {
 }
 
 impl Default for S3d3MmMaverick {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3MmMaverick {
         S3d3MmMaverick::decode(&[0u8; RECORD_SIZE])
     }
@@ -14319,7 +14559,10 @@ impl S3d3NonzeroWithCount {
 }
 
 impl Default for S3d3NonzeroWithCount {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3NonzeroWithCount {
         S3d3NonzeroWithCount::decode(&[0u8; RECORD_SIZE])
     }
@@ -14506,7 +14749,10 @@ impl S3d3Sc {
 }
 
 impl Default for S3d3Sc {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3Sc {
         S3d3Sc::decode(&[0u8; RECORD_SIZE])
     }
@@ -14677,7 +14923,10 @@ impl S3d3SeqBounds {
 }
 
 impl Default for S3d3SeqBounds {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3SeqBounds {
         S3d3SeqBounds::decode(&[0u8; RECORD_SIZE])
     }
@@ -14921,7 +15170,10 @@ impl S3d3TensDequantCayman {
 }
 
 impl Default for S3d3TensDequantCayman {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3TensDequantCayman {
         S3d3TensDequantCayman::decode(&[0u8; RECORD_SIZE])
     }
@@ -15078,7 +15330,10 @@ impl S3d3TensDequantMariana {
 }
 
 impl Default for S3d3TensDequantMariana {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3TensDequantMariana {
         S3d3TensDequantMariana::decode(&[0u8; RECORD_SIZE])
     }
@@ -15349,7 +15604,10 @@ impl S3d3TsSunda {
 }
 
 impl Default for S3d3TsSunda {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3TsSunda {
         S3d3TsSunda::decode(&[0u8; RECORD_SIZE])
     }
@@ -15542,7 +15800,10 @@ impl S3d3TsMariana {
 }
 
 impl Default for S3d3TsMariana {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3TsMariana {
         S3d3TsMariana::decode(&[0u8; RECORD_SIZE])
     }
@@ -15729,7 +15990,10 @@ impl S3d3TsSelect {
 }
 
 impl Default for S3d3TsSelect {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3d3TsSelect {
         S3d3TsSelect::decode(&[0u8; RECORD_SIZE])
     }
@@ -15909,7 +16173,10 @@ impl S3dmx1Quant {
 }
 
 impl Default for S3dmx1Quant {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3dmx1Quant {
         S3dmx1Quant::decode(&[0u8; RECORD_SIZE])
     }
@@ -16070,7 +16337,10 @@ impl S3s3d1Bn {
 }
 
 impl Default for S3s3d1Bn {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3s3d1Bn {
         S3s3d1Bn::decode(&[0u8; RECORD_SIZE])
     }
@@ -16225,7 +16495,10 @@ impl S3s3d1Bn2 {
 }
 
 impl Default for S3s3d1Bn2 {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3s3d1Bn2 {
         S3s3d1Bn2::decode(&[0u8; RECORD_SIZE])
     }
@@ -16366,7 +16639,10 @@ impl S3s3d3Tt {
 }
 
 impl Default for S3s3d3Tt {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3s3d3Tt {
         S3s3d3Tt::decode(&[0u8; RECORD_SIZE])
     }
@@ -16502,7 +16778,10 @@ impl S3Lt {
 }
 
 impl Default for S3Lt {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3Lt {
         S3Lt::decode(&[0u8; RECORD_SIZE])
     }
@@ -16718,7 +16997,10 @@ impl S3LwSunda {
 }
 
 impl Default for S3LwSunda {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3LwSunda {
         S3LwSunda::decode(&[0u8; RECORD_SIZE])
     }
@@ -16865,7 +17147,10 @@ impl S3LwCayman {
 }
 
 impl Default for S3LwCayman {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3LwCayman {
         S3LwCayman::decode(&[0u8; RECORD_SIZE])
     }
@@ -17030,7 +17315,10 @@ impl S3LwMariana {
 }
 
 impl Default for S3LwMariana {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3LwMariana {
         S3LwMariana::decode(&[0u8; RECORD_SIZE])
     }
@@ -17187,7 +17475,10 @@ impl S3LwMaverick {
 }
 
 impl Default for S3LwMaverick {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S3LwMaverick {
         S3LwMaverick::decode(&[0u8; RECORD_SIZE])
     }
@@ -17353,7 +17644,10 @@ impl S4d2Bn {
 }
 
 impl Default for S4d2Bn {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d2Bn {
         S4d2Bn::decode(&[0u8; RECORD_SIZE])
     }
@@ -17545,7 +17839,10 @@ impl S4d3Mm {
 }
 
 impl Default for S4d3Mm {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d3Mm {
         S4d3Mm::decode(&[0u8; RECORD_SIZE])
     }
@@ -17735,7 +18032,10 @@ impl S4d4Cr {
 }
 
 impl Default for S4d4Cr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4Cr {
         S4d4Cr::decode(&[0u8; RECORD_SIZE])
     }
@@ -17907,7 +18207,10 @@ impl S4d4Gt {
 }
 
 impl Default for S4d4Gt {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4Gt {
         S4d4Gt::decode(&[0u8; RECORD_SIZE])
     }
@@ -18086,7 +18389,10 @@ impl S4d4Ic {
 }
 
 impl Default for S4d4Ic {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4Ic {
         S4d4Ic::decode(&[0u8; RECORD_SIZE])
     }
@@ -18251,7 +18557,10 @@ impl S4d4Mr {
 }
 
 impl Default for S4d4Mr {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4Mr {
         S4d4Mr::decode(&[0u8; RECORD_SIZE])
     }
@@ -18413,7 +18722,10 @@ impl S4d4Pl {
 }
 
 impl Default for S4d4Pl {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4Pl {
         S4d4Pl::decode(&[0u8; RECORD_SIZE])
     }
@@ -18664,7 +18976,10 @@ impl S4d4TrSunda {
 }
 
 impl Default for S4d4TrSunda {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4TrSunda {
         S4d4TrSunda::decode(&[0u8; RECORD_SIZE])
     }
@@ -18821,7 +19136,10 @@ impl S4d4TrMariana {
 }
 
 impl Default for S4d4TrMariana {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4TrMariana {
         S4d4TrMariana::decode(&[0u8; RECORD_SIZE])
     }
@@ -18985,7 +19303,10 @@ impl S4d4Tsm {
 }
 
 impl Default for S4d4Tsm {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4d4Tsm {
         S4d4Tsm::decode(&[0u8; RECORD_SIZE])
     }
@@ -19153,7 +19474,10 @@ impl S4Pb {
 }
 
 impl Default for S4Pb {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4Pb {
         S4Pb::decode(&[0u8; RECORD_SIZE])
     }
@@ -19288,7 +19612,10 @@ impl S4Rl {
 }
 
 impl Default for S4Rl {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> S4Rl {
         S4Rl::decode(&[0u8; RECORD_SIZE])
     }
@@ -19448,7 +19775,10 @@ impl Smx1d3Mm {
 }
 
 impl Default for Smx1d3Mm {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> Smx1d3Mm {
         Smx1d3Mm::decode(&[0u8; RECORD_SIZE])
     }
@@ -19644,7 +19974,10 @@ impl Smx1Lw {
 }
 
 impl Default for Smx1Lw {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> Smx1Lw {
         Smx1Lw::decode(&[0u8; RECORD_SIZE])
     }
@@ -19787,7 +20120,10 @@ impl TriggerCollective2Ext {
 }
 
 impl Default for TriggerCollective2Ext {
-    /// All bytes zero.
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
     fn default() -> TriggerCollective2Ext {
         TriggerCollective2Ext::decode(&[0u8; RECORD_SIZE])
     }

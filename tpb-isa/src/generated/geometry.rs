@@ -7,7 +7,6 @@ use crate::generated::opcode::*;
 /// A NeuronCore generation the spec describes: its ISA, and its geometry where a
 /// source gives one ([`Arch::geometry`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 #[repr(u8)]
 pub enum Arch {
@@ -167,7 +166,6 @@ impl core::fmt::Display for Arch {
 
 /// The hardware geometry of a generation a source describes. No source gives the geometry of `maverick`: [`Arch::geometry`] answers `None` for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Geometry {
     /// `sunda` (V2).

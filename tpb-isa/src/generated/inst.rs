@@ -1080,6 +1080,19 @@ impl Binding {
     pub const fn matches(&self, record: &[u8]) -> bool {
         selects(self.opcode, self.sub, record)
     }
+
+    /// The record this binding selects with every other byte zero: the template
+    /// to build an instruction from (`Inst::decode(arch, &binding.record())`, then
+    /// set its fields), as an arm's `Default` is all zero, the opcode too.
+    #[must_use]
+    pub const fn record(&self) -> [u8; RECORD_SIZE] {
+        let mut out = [0u8; RECORD_SIZE];
+        out[DISCRIMINANT_OFFSET] = self.opcode;
+        if let Some(s) = self.sub {
+            out[s.offset] = s.value;
+        }
+        out
+    }
 }
 
 /// Every binding, sorted by opcode then sub-opcode.
@@ -2009,6 +2022,19 @@ impl Sentinel {
     #[must_use]
     pub const fn matches(&self, record: &[u8]) -> bool {
         selects(self.opcode, self.sub, record)
+    }
+
+    /// The record this binding selects with every other byte zero: the template
+    /// to build an instruction from (`Inst::decode(arch, &binding.record())`, then
+    /// set its fields), as an arm's `Default` is all zero, the opcode too.
+    #[must_use]
+    pub const fn record(&self) -> [u8; RECORD_SIZE] {
+        let mut out = [0u8; RECORD_SIZE];
+        out[DISCRIMINANT_OFFSET] = self.opcode;
+        if let Some(s) = self.sub {
+            out[s.offset] = s.value;
+        }
+        out
     }
 }
 

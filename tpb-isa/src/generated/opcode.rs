@@ -74,7 +74,8 @@ impl From<AccumulateMode> for u8 {
 }
 
 impl fmt::Debug for AccumulateMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -176,7 +177,8 @@ impl From<AccumCmd> for u8 {
 }
 
 impl fmt::Debug for AccumCmd {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -256,7 +258,8 @@ impl From<ActiveRowMode> for u8 {
 }
 
 impl fmt::Debug for ActiveRowMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -367,7 +370,8 @@ impl From<Addr4marker> for u8 {
 }
 
 impl fmt::Debug for Addr4marker {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -447,7 +451,8 @@ impl From<AffineSelectCmp> for u8 {
 }
 
 impl fmt::Debug for AffineSelectCmp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -795,7 +800,8 @@ impl From<AluOp> for u8 {
 }
 
 impl fmt::Debug for AluOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -875,7 +881,8 @@ impl From<BgXposeMode> for u8 {
 }
 
 impl fmt::Debug for BgXposeMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -963,7 +970,8 @@ impl From<BrCmpOp> for u8 {
 }
 
 impl fmt::Debug for BrCmpOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1058,7 +1066,8 @@ impl From<BrTargetMode> for u8 {
 }
 
 impl fmt::Debug for BrTargetMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1138,7 +1147,8 @@ impl From<CceOp> for u8 {
 }
 
 impl fmt::Debug for CceOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1257,7 +1267,8 @@ impl From<CcinstType> for u8 {
 }
 
 impl fmt::Debug for CcinstType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1561,7 +1572,8 @@ impl From<Ccop> for u8 {
 }
 
 impl fmt::Debug for Ccop {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1646,7 +1658,8 @@ impl From<CollectiveType> for u8 {
 }
 
 impl fmt::Debug for CollectiveType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1741,7 +1754,8 @@ impl From<CompressOp> for u8 {
 }
 
 impl fmt::Debug for CompressOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1836,7 +1850,8 @@ impl From<CustomOpArgType> for u8 {
 }
 
 impl fmt::Debug for CustomOpArgType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -1924,7 +1939,8 @@ impl From<DataSrc> for u8 {
 }
 
 impl fmt::Debug for DataSrc {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2031,7 +2047,8 @@ impl From<DebugCmdLevels> for u8 {
 }
 
 impl fmt::Debug for DebugCmdLevels {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2134,7 +2151,8 @@ impl From<DequantFmt> for u8 {
 }
 
 impl fmt::Debug for DequantFmt {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2237,7 +2255,8 @@ impl From<DgeComputeOp> for u8 {
 }
 
 impl fmt::Debug for DgeComputeOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2337,7 +2356,8 @@ impl From<DgeOpcode> for u8 {
 }
 
 impl fmt::Debug for DgeOpcode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2450,7 +2470,8 @@ impl From<DmaAddrMode> for u8 {
 }
 
 impl fmt::Debug for DmaAddrMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2538,7 +2559,8 @@ impl From<DmaDescMode> for u8 {
 }
 
 impl fmt::Debug for DmaDescMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2636,7 +2658,8 @@ impl From<DmaEngineCount> for u8 {
 }
 
 impl fmt::Debug for DmaEngineCount {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2717,7 +2740,8 @@ impl From<DmaSemaUpdateMode> for u8 {
 }
 
 impl fmt::Debug for DmaSemaUpdateMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -2804,7 +2828,8 @@ impl From<DropoutThresholdType> for u8 {
 }
 
 impl fmt::Debug for DropoutThresholdType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3016,7 +3041,8 @@ impl From<Dtype> for u8 {
 }
 
 impl fmt::Debug for Dtype {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3104,7 +3130,8 @@ impl From<DtypeAllowFp32r> for u8 {
 }
 
 impl fmt::Debug for DtypeAllowFp32r {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3191,7 +3218,8 @@ impl From<DtypeAllowI64> for u8 {
 }
 
 impl fmt::Debug for DtypeAllowI64 {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3278,7 +3306,8 @@ impl From<DtypeAllowU64> for u8 {
 }
 
 impl fmt::Debug for DtypeAllowU64 {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3359,7 +3388,8 @@ impl From<DtypeBasic> for u8 {
 }
 
 impl fmt::Debug for DtypeBasic {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3446,7 +3476,8 @@ impl From<EvtSemNonblockingCmd> for u8 {
 }
 
 impl fmt::Debug for EvtSemNonblockingCmd {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3578,7 +3609,8 @@ impl From<ExampleExtendedOpcodes1> for u8 {
 }
 
 impl fmt::Debug for ExampleExtendedOpcodes1 {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3673,7 +3705,8 @@ impl From<ImmSrc> for u8 {
 }
 
 impl fmt::Debug for ImmSrc {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3754,7 +3787,8 @@ impl From<ImmSrcN> for u8 {
 }
 
 impl fmt::Debug for ImmSrcN {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3833,7 +3867,8 @@ impl From<IndexMissBehavior> for u8 {
 }
 
 impl fmt::Debug for IndexMissBehavior {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -3926,7 +3961,8 @@ impl From<IndirectDim> for u8 {
 }
 
 impl fmt::Debug for IndirectDim {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4031,7 +4067,8 @@ impl From<IndirectDmaAddressingMode> for u8 {
 }
 
 impl fmt::Debug for IndirectDmaAddressingMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4111,7 +4148,8 @@ impl From<LncSizeFmt> for u8 {
 }
 
 impl fmt::Debug for LncSizeFmt {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4213,7 +4251,8 @@ impl From<MatmulPsumAccumulateMode> for u32 {
 }
 
 impl fmt::Debug for MatmulPsumAccumulateMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4313,7 +4352,8 @@ impl From<MatmulZeroRegion> for u8 {
 }
 
 impl fmt::Debug for MatmulZeroRegion {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4403,7 +4443,8 @@ impl From<ModifyPoolOp> for u8 {
 }
 
 impl fmt::Debug for ModifyPoolOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4515,7 +4556,8 @@ impl From<MxPerfMode> for u8 {
 }
 
 impl fmt::Debug for MxPerfMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4618,7 +4660,8 @@ impl From<NeuronCoreVersion> for u8 {
 }
 
 impl fmt::Debug for NeuronCoreVersion {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -4726,7 +4769,8 @@ impl From<NeuronEngine> for u8 {
 }
 
 impl fmt::Debug for NeuronEngine {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6045,7 +6089,8 @@ impl From<Opcode> for u8 {
 }
 
 impl fmt::Debug for Opcode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6125,7 +6170,8 @@ impl From<PerfOptMode> for u8 {
 }
 
 impl fmt::Debug for PerfOptMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6218,7 +6264,8 @@ impl From<PeFp32mode> for u8 {
 }
 
 impl fmt::Debug for PeFp32mode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6305,7 +6352,8 @@ impl From<PeLwOrder> for u8 {
 }
 
 impl fmt::Debug for PeLwOrder {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6396,7 +6444,8 @@ impl From<PeSeedMode> for u8 {
 }
 
 impl fmt::Debug for PeSeedMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6477,7 +6526,8 @@ impl From<PoolType> for u8 {
 }
 
 impl fmt::Debug for PoolType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6571,7 +6621,8 @@ impl From<PseudoOpcode> for u8 {
 }
 
 impl fmt::Debug for PseudoOpcode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6671,7 +6722,8 @@ impl From<RandAlgorithm> for u8 {
 }
 
 impl fmt::Debug for RandAlgorithm {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6761,7 +6813,8 @@ impl From<RandPostProc> for u8 {
 }
 
 impl fmt::Debug for RandPostProc {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6859,7 +6912,8 @@ impl From<RandSrc> for u8 {
 }
 
 impl fmt::Debug for RandSrc {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -6938,7 +6992,8 @@ impl From<RandStateUpdate> for u8 {
 }
 
 impl fmt::Debug for RandStateUpdate {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7025,7 +7080,8 @@ impl From<ReduceAxis> for u8 {
 }
 
 impl fmt::Debug for ReduceAxis {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7118,7 +7174,8 @@ impl From<ReduceCmd> for u8 {
 }
 
 impl fmt::Debug for ReduceCmd {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7224,7 +7281,8 @@ impl From<ReduceOp> for u8 {
 }
 
 impl fmt::Debug for ReduceOp {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7304,7 +7362,8 @@ impl From<RegSerialMode> for u8 {
 }
 
 impl fmt::Debug for RegSerialMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7383,7 +7442,8 @@ impl From<ShapeRegType> for u8 {
 }
 
 impl fmt::Debug for ShapeRegType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7471,7 +7531,8 @@ impl From<TagWgtMode> for u8 {
 }
 
 impl fmt::Debug for TagWgtMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7565,7 +7626,8 @@ impl From<TensorShapeMoveType> for u8 {
 }
 
 impl fmt::Debug for TensorShapeMoveType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7668,7 +7730,8 @@ impl From<TensorSubdim> for u8 {
 }
 
 impl fmt::Debug for TensorSubdim {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7766,7 +7829,8 @@ impl From<TensScalarRevOps> for u8 {
 }
 
 impl fmt::Debug for TensScalarRevOps {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7868,7 +7932,8 @@ impl From<TestEvtSemMode> for u8 {
 }
 
 impl fmt::Debug for TestEvtSemMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -7955,7 +8020,8 @@ impl From<TileColSize> for u8 {
 }
 
 impl fmt::Debug for TileColSize {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -8036,7 +8102,8 @@ impl From<TileSize> for u8 {
 }
 
 impl fmt::Debug for TileSize {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -8140,7 +8207,8 @@ impl From<TpbEngType> for u8 {
 }
 
 impl fmt::Debug for TpbEngType {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -8280,7 +8348,8 @@ impl From<UpdateMode> for u8 {
 }
 
 impl fmt::Debug for UpdateMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
@@ -8453,7 +8522,8 @@ impl From<WaitMode> for u8 {
 }
 
 impl fmt::Debug for WaitMode {
-    /// `FP32`, or the raw value in hex when the spec names none.
+    /// The value's name, or the type's name and the raw value in hex when the
+    /// spec names none.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(n) => f.write_str(n),
