@@ -84,7 +84,8 @@
 //! {
 //!   "format": "tpb-isa-diff", "version": 2,
 //!   "old": "git:HEAD", "new": "isa",           // the two sides as given
-//!   "summary": { "breaking": 1, "additive": 0, "metadata": 2 },
+//!   "summary": { "breaking": 1, "additive": 0, "metadata": 2,
+//!                "opcodes": { "added": 0, "removed": 0 } },   // Diff::opcode_steps
 //!   "changes": [ {
 //!     "class": "breaking" | "additive" | "metadata",
 //!     "kind": "added" | "removed" | "changed" | "renamed",

@@ -932,7 +932,13 @@ fn json_output_has_the_documented_fields() {
     assert_eq!(v["format"], "tpb-isa-diff");
     assert_eq!(v["version"], 2);
     assert_eq!(v["old"], "git:HEAD");
-    assert_eq!(v["summary"], serde_json::json!({ "breaking": 2, "additive": 0, "metadata": 0 }));
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({
+            "breaking": 2, "additive": 0, "metadata": 0,
+            "opcodes": { "added": 0, "removed": 0 },
+        })
+    );
     let c = &v["changes"][0];
     assert_eq!(c["class"], "breaking");
     assert_eq!(c["kind"], "changed");

@@ -217,7 +217,23 @@ fn overlapping_bit_fields_must_agree() {
         "ldweights src_mem_pattern.start_addr=immediate{immediate=0x37cfe,partition_offset=0x1}";
     let e = error(line);
     let col = line.find("0x1}").unwrap() + 1;
-    assert_eq!(e, format!("1:{col}: value of field 'src_mem_pattern.start_addr' is out of range"));
+    assert_eq!(
+        e,
+        format!(
+            "1:{col}: member 'partition_offset' of field 'src_mem_pattern.start_addr' gives bits \
+             another member set differently"
+        )
+    );
+    // A selector bit given inside a form that picks another form.
+    let line = "ldweights src_mem_pattern.start_addr=immediate{marker=0x80}";
+    let col = line.find("immediate{").unwrap() + 1;
+    assert_eq!(
+        error(line),
+        format!(
+            "1:{col}: the bits given to field 'src_mem_pattern.start_addr' do not read as the \
+             form 'immediate' (a selector bit picks another)"
+        )
+    );
 }
 
 /// A layout that differs by generation is printed and read in the generation's layout.

@@ -210,6 +210,7 @@ pub(super) fn json(d: &Diff) -> String {
             })
         })
         .collect();
+    let (added, removed) = d.opcode_steps();
     let doc = json!({
         "format": "tpb-isa-diff",
         "version": 2,
@@ -219,6 +220,7 @@ pub(super) fn json(d: &Diff) -> String {
             "breaking": d.count(Class::Breaking),
             "additive": d.count(Class::Additive),
             "metadata": d.count(Class::Metadata),
+            "opcodes": { "added": added, "removed": removed },
         },
         "changes": changes,
     });

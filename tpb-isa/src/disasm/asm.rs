@@ -398,11 +398,11 @@ impl BitsParse {
         let printed = d.fields.iter().enumerate().filter(|&(i, _)| i != self.skip).map(|(_, b)| b);
         for (i, (b, &(x, vat))) in printed.chain(own).zip(&self.given).enumerate() {
             if self.given_mask & 1 << i != 0 && b.get(self.v) != x {
-                blame = Some(vat);
+                blame = Some((vat, b.name));
             }
         }
-        if let Some(vat) = blame {
-            return Err(err(vat, AsmErrorKind::OutOfRange { field }));
+        if let Some((vat, member)) = blame {
+            return Err(err(vat, AsmErrorKind::MembersDisagree { field, member }));
         }
         let pinned = self.alt.map_or(0, |a| d.selector_bits(a));
         let v = self.v | (pinned & !self.mask) ^ self.rest;
@@ -412,7 +412,8 @@ impl BitsParse {
             _ => false,
         };
         if !same {
-            return Err(err(at, AsmErrorKind::OutOfRange { field }));
+            let form = self.alt.map_or("", |a| a.name);
+            return Err(err(at, AsmErrorKind::OtherForm { field, form }));
         }
         Ok(v)
     }

@@ -130,6 +130,22 @@ pub enum AsmErrorKind {
         /// What was expected.
         expected: &'static str,
     },
+    /// Two members of a `form{...}` that share bits (a quadrant inside an immediate)
+    /// give them different values.
+    MembersDisagree {
+        /// The field.
+        field: &'static str,
+        /// The member that contradicts one before it.
+        member: &'static str,
+    },
+    /// The bits a `form{...}` gives read as another form (a selector bit, such as a
+    /// marker, picks it), so the text would not read back the same.
+    OtherForm {
+        /// The field.
+        field: &'static str,
+        /// The form the line names (empty for the operand's plain bits).
+        form: &'static str,
+    },
     /// A quoted string is longer than its field.
     TooLong {
         /// The field.
@@ -188,6 +204,18 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::Missing { field } => write!(f, "field '{field}' is missing"),
             AsmErrorKind::Syntax { expected } => write!(f, "expected {expected}"),
+            AsmErrorKind::MembersDisagree { field, member } => write!(
+                f,
+                "member '{member}' of field '{field}' gives bits another member set differently"
+            ),
+            AsmErrorKind::OtherForm { field, form } if form.is_empty() => {
+                write!(f, "the bits given to field '{field}' read as one of its forms; name it")
+            }
+            AsmErrorKind::OtherForm { field, form } => write!(
+                f,
+                "the bits given to field '{field}' do not read as the form '{form}' (a selector \
+                 bit picks another)"
+            ),
             AsmErrorKind::TooLong { field, max, given } => {
                 write!(f, "field '{field}' holds at most {max} bytes; the string given has {given}")
             }
