@@ -208,7 +208,7 @@ impl fmt::Display for AsmErrorKind {
                 f,
                 "member '{member}' of field '{field}' gives bits another member set differently"
             ),
-            AsmErrorKind::OtherForm { field, form } if form.is_empty() => {
+            AsmErrorKind::OtherForm { field, form: "" } => {
                 write!(f, "the bits given to field '{field}' read as one of its forms; name it")
             }
             AsmErrorKind::OtherForm { field, form } => write!(
