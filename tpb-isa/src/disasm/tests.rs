@@ -299,4 +299,8 @@ fn a_bindings_record_is_the_template_of_its_instruction() {
             assert_eq!(i.encode(), r, "{}", b.mnemonic);
         }
     }
+    // A sentinel's record is the sentinel: EXIT's ends a stream.
+    let exit = crate::EXIT.record();
+    assert!(crate::EXIT.matches(&exit));
+    assert!(crate::stream::has_pseudo_exit(&exit));
 }

@@ -1086,12 +1086,7 @@ impl Binding {
     /// set its fields), as an arm's `Default` is all zero, the opcode too.
     #[must_use]
     pub const fn record(&self) -> [u8; RECORD_SIZE] {
-        let mut out = [0u8; RECORD_SIZE];
-        out[DISCRIMINANT_OFFSET] = self.opcode;
-        if let Some(s) = self.sub {
-            out[s.offset] = s.value;
-        }
-        out
+        record_of(self.opcode, self.sub)
     }
 }
 
@@ -1993,6 +1988,22 @@ pub const BINDINGS: &[Binding] = &[
     },
 ];
 
+/// The record holding `opcode` at the discriminant and `sub`, if any, and zero
+/// in every other byte.
+const fn record_of(opcode: u8, sub: Option<SubByte>) -> [u8; RECORD_SIZE] {
+    let mut out = [0u8; RECORD_SIZE];
+    let op = opcode.to_le_bytes();
+    let mut i = 0;
+    while i < op.len() {
+        out[DISCRIMINANT_OFFSET + i] = op[i];
+        i += 1;
+    }
+    if let Some(s) = sub {
+        out[s.offset] = s.value;
+    }
+    out
+}
+
 /// Whether `record` holds `opcode` at the discriminant and `sub`, if any.
 const fn selects(opcode: u8, sub: Option<SubByte>, record: &[u8]) -> bool {
     if record.len() < DISCRIMINANT_OFFSET + 1 || record[DISCRIMINANT_OFFSET] != opcode {
@@ -2024,17 +2035,11 @@ impl Sentinel {
         selects(self.opcode, self.sub, record)
     }
 
-    /// The record this binding selects with every other byte zero: the template
-    /// to build an instruction from (`Inst::decode(arch, &binding.record())`, then
-    /// set its fields), as an arm's `Default` is all zero, the opcode too.
+    /// The sentinel's record with every other byte zero (for `EXIT`, the record
+    /// that ends a program).
     #[must_use]
     pub const fn record(&self) -> [u8; RECORD_SIZE] {
-        let mut out = [0u8; RECORD_SIZE];
-        out[DISCRIMINANT_OFFSET] = self.opcode;
-        if let Some(s) = self.sub {
-            out[s.offset] = s.value;
-        }
-        out
+        record_of(self.opcode, self.sub)
     }
 }
 
