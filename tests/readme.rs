@@ -100,34 +100,45 @@ impl Example {
     }
 }
 
+/// The README's text.
+fn readme() -> String {
+    fs::read_to_string(crate::root().join("README.md")).expect("README.md")
+}
+
 /// Every `$ ` line inside the README's fenced blocks, with the output under it.
 pub fn examples() -> Vec<Example> {
-    let text = fs::read_to_string(crate::root().join("README.md")).expect("README.md");
-    parse(&text)
+    parse(&readme())
+}
+
+/// The fenced blocks of a Markdown text, in order: each body as its README line
+/// numbers (1-based) and lines, fences left out.
+fn blocks(text: &str) -> Vec<Vec<(usize, &str)>> {
+    let mut out = Vec::new();
+    let mut open: Option<Vec<(usize, &str)>> = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            match open.take() {
+                Some(body) => out.push(body),
+                None => open = Some(Vec::new()),
+            }
+        } else if let Some(body) = open.as_mut() {
+            body.push((i + 1, line));
+        }
+    }
+    out
 }
 
 /// [`examples`] of a README's text.
 pub fn parse(text: &str) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
-    let mut in_block = false;
-    let mut block = 0;
-    let mut current: Option<Example> = None;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
-            in_block = !in_block;
-            block += usize::from(!in_block);
-            out.extend(current.take());
-            continue;
-        }
-        if !in_block {
-            continue;
-        }
-        if let Some(command) = line.strip_prefix("$ ") {
-            out.extend(current.take());
-            let command = command.to_owned();
-            current = Some(Example { line: i + 1, command, output: Vec::new(), block });
-        } else if let Some(e) = current.as_mut() {
-            e.output.push(line.to_owned());
+    for (block, body) in blocks(text).into_iter().enumerate() {
+        for (line, text) in body {
+            if let Some(command) = text.strip_prefix("$ ") {
+                let command = command.to_owned();
+                out.push(Example { line, command, output: Vec::new(), block });
+            } else if let Some(e) = out.last_mut().filter(|e| e.block == block) {
+                e.output.push(text.to_owned());
+            }
         }
     }
     out
@@ -135,18 +146,9 @@ pub fn parse(text: &str) -> Vec<Example> {
 
 /// The body of the README's fenced block whose first line is `first`.
 pub fn block_starting(first: &str) -> Option<String> {
-    let text = fs::read_to_string(crate::root().join("README.md")).expect("README.md");
-    let mut lines = text.lines();
-    while let Some(l) = lines.next() {
-        if l.trim_start().starts_with("```") {
-            let body: Vec<&str> =
-                lines.by_ref().take_while(|l| !l.trim_start().starts_with("```")).collect();
-            if body.first() == Some(&first) {
-                return Some(body.iter().map(|l| format!("{l}\n")).collect());
-            }
-        }
-    }
-    None
+    let text = readme();
+    let body = blocks(&text).into_iter().find(|b| b.first().is_some_and(|&(_, l)| l == first))?;
+    Some(body.iter().map(|(_, l)| format!("{l}\n")).collect())
 }
 
 #[cfg(test)]

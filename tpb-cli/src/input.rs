@@ -71,29 +71,25 @@ pub fn load(arg: &Path) -> Result<Input> {
 pub fn read(arg: &Path) -> Result<Input> {
     let name = arg.display().to_string();
     let options = options()?;
-    let limit = options.max_inflated;
-    if arg == Path::new("-") {
-        let bytes =
-            tpb_neff::read_input(std::io::stdin().lock(), Path::new("standard input"), limit)
-                .map_err(|e| read_error(e, "reading standard input"))?;
-        return from_bytes(name, bytes, false, &options);
-    }
-    let meta = std::fs::metadata(arg).with_context(|| format!("reading {name}"))?;
-    if meta.is_dir() {
+    let stdin = arg == Path::new("-");
+    if !stdin && std::fs::metadata(arg).with_context(|| format!("reading {name}"))?.is_dir() {
         let neff = Neff::from_dir(arg, &options)
             .map_err(|e| read_error(e, &format!("{name}: not a readable NEFF directory")))?;
         return Ok(Input::Neff { name, neff: Box::new(neff) });
     }
-    let bytes =
-        tpb_neff::read_file(arg, limit).map_err(|e| read_error(e, &format!("reading {name}")))?;
-    let named_neff = arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
+    let bytes = bytes_under(arg, options.max_inflated)?;
+    let named_neff = !stdin && arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
     from_bytes(name, bytes, named_neff, &options)
 }
 
 /// The bytes of `arg` (`-` for standard input) under the read limit, as they are: what
 /// a command that reads text (`tpb asm`) takes.
 pub fn read_bytes(arg: &Path) -> Result<Vec<u8>> {
-    let limit = options()?.max_inflated;
+    bytes_under(arg, options()?.max_inflated)
+}
+
+/// The bytes of `arg` (`-` for standard input), refusing more than `limit`.
+fn bytes_under(arg: &Path, limit: u64) -> Result<Vec<u8>> {
     if arg == Path::new("-") {
         return tpb_neff::read_input(std::io::stdin().lock(), Path::new("standard input"), limit)
             .map_err(|e| read_error(e, "reading standard input"));
@@ -274,6 +270,18 @@ impl Filter {
             }
         }
         Ok(())
+    }
+
+    /// The input's units the filter keeps; an error when it is given for a raw stream
+    /// ([`Filter::check`]) or keeps none, so that a filter that matches nothing is
+    /// never taken for an empty result.
+    pub fn select<'a>(&self, input: &'a Input) -> Result<Vec<Unit<'a>>> {
+        self.check(input)?;
+        let units: Vec<Unit<'a>> = input.units().into_iter().filter(|u| self.keeps(u)).collect();
+        if units.is_empty() {
+            bail!("{}: no stream matches the --subgraph and --engine given", input.name());
+        }
+        Ok(units)
     }
 
     /// Whether the unit passes.

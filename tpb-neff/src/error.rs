@@ -22,8 +22,7 @@ pub enum Error {
     },
     /// The input holds more bytes than the limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)):
     /// an endless source (`/dev/zero`, a pipe) is refused once it passes the limit.
-    #[error(
-"{}: more than {limit} bytes, the input limit", path.display())]
+    #[error("{}: more than {limit} bytes, the input limit", path.display())]
     InputLimit {
         /// The path being read (or `standard input`).
         path: PathBuf,

@@ -152,14 +152,8 @@ impl<'a> Report<'a> {
 /// there: each character as one column ([`shown`]), so that the caret lines up, and a
 /// line wider than [`WIDTH`] cut to a window around `col`, with `…` where it is cut.
 fn echo(line: &str, col: usize) -> (String, usize) {
-    let at = col.saturating_sub(1);
-    let total: usize = line.chars().map(width).sum();
-    if total <= WIDTH {
-        let caret = line.chars().take(at).map(width).sum();
-        return (line.chars().map(shown).collect(), caret);
-    }
     let chars: Vec<char> = line.chars().collect();
-    let at = at.min(chars.len());
+    let at = col.saturating_sub(1).min(chars.len());
     let (lo, hi) = window(&chars, at);
     let mut text = String::new();
     if lo > 0 {
@@ -207,13 +201,7 @@ fn shown(c: char) -> String {
 
 /// The columns [`shown`] takes for `c`.
 fn width(c: char) -> usize {
-    match c {
-        '\t' => 1,
-        '\0' => 2,
-        c if c.is_control() && c.is_ascii() => 4,
-        c if c.is_control() => c.escape_unicode().count(),
-        _ => 1,
-    }
+    shown(c).chars().count()
 }
 
 /// What in `line` shows it is from the listing of a NEFF (`tpb disasm x.neff`), which

@@ -41,14 +41,9 @@ impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         let input = input::load(&self.input)?;
         let filter = Filter::new(self.subgraph.clone(), self.engine.as_deref())?;
-        filter.check(&input)?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
-        let mut units: Vec<Unit<'_>> =
-            input.units().into_iter().filter(|u| filter.keeps(u)).collect();
+        let mut units = filter.select(&input)?;
         input::set_arch(&input, &mut units, arch);
-        if units.is_empty() {
-            bail!("{}: no stream matches the --subgraph and --engine given", input.name());
-        }
         let neff = matches!(input, Input::Neff { .. });
         if self.json {
             let mut ser = serde_json::Serializer::pretty(&mut *out);

@@ -11,7 +11,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::input::{self, Filter, Input, Unit};
+use crate::input::{self, Filter, Input};
 use crate::records::RECORD_SIZE;
 
 #[derive(clap::Args)]
@@ -36,11 +36,8 @@ impl Args {
             bail!("{name} is a raw record stream, not a NEFF: nothing to extract");
         }
         let filter = Filter::new(self.subgraph, self.engine.as_deref())?;
-        let units: Vec<Unit<'_>> = input.units().into_iter().filter(|u| filter.keeps(u)).collect();
-        // Checked before DIR is made: a filter that matches nothing writes nothing.
-        if units.is_empty() {
-            bail!("{}: no stream matches the --subgraph and --engine given", input.name());
-        }
+        // Before DIR is made: a filter that matches nothing writes nothing.
+        let units = filter.select(&input)?;
         let dir = &self.output;
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         for unit in &units {

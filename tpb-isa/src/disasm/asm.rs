@@ -319,6 +319,11 @@ impl BitsParse {
         }
     }
 
+    /// The bit-fields this form prints (for the agreement check and an error's list).
+    fn members(&self) -> Members {
+        Members { common: self.d.fields, skip: self.skip, own: self.alt.map_or(&[], |a| a.fields) }
+    }
+
     /// The printed bit-field named `k` and its index in printed order.
     fn printed(&self, k: &str) -> Option<(usize, &'static BitDesc)> {
         self.first_printed(|name| same(name, k))
@@ -351,11 +356,7 @@ impl BitsParse {
         if k.is_empty() {
             return Err(err(at, AsmErrorKind::BadValue { field, expected }));
         }
-        let members = Members {
-            common: self.d.fields,
-            skip: self.skip,
-            own: self.alt.map_or(&[][..], |a| a.fields),
-        };
+        let members = self.members();
         let unknown =
             || err(at, AsmErrorKind::UnknownMember { field, member: Name::new(k), members });
         let (i, bit) = self.printed(k).ok_or_else(unknown)?;
@@ -394,9 +395,7 @@ impl BitsParse {
         // Overlapping fields (a quadrant inside an immediate) must agree; the later one
         // is blamed.
         let mut blame = None;
-        let own = self.alt.map_or(&[][..], |a| a.fields);
-        let printed = d.fields.iter().enumerate().filter(|&(i, _)| i != self.skip).map(|(_, b)| b);
-        for (i, (b, &(x, vat))) in printed.chain(own).zip(&self.given).enumerate() {
+        for (i, (b, &(x, vat))) in self.members().fields().zip(&self.given).enumerate() {
             if self.given_mask & 1 << i != 0 && b.get(self.v) != x {
                 blame = Some((vat, b.name));
             }

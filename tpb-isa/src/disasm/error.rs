@@ -64,9 +64,15 @@ pub struct Members {
 impl Members {
     /// The members' names in printed order, `rest` last.
     pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        self.fields().map(|b| b.name).chain(["rest"])
+    }
+
+    /// The bit-fields a form prints, in order: the common ones but the selector, then
+    /// the form's own.
+    pub(crate) fn fields(&self) -> impl Iterator<Item = &'static BitDesc> {
         let skip = self.skip;
         let common = self.common.iter().enumerate().filter(move |&(i, _)| i != skip);
-        common.map(|(_, b)| b.name).chain(self.own.iter().map(|b| b.name)).chain(["rest"])
+        common.map(|(_, b)| b).chain(self.own)
     }
 }
 
