@@ -243,6 +243,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
     let mut view_arms = Vec::new();
     let mut encode_arms = Vec::new();
     let mut opcode_arms = Vec::new();
+    let mut archs_arms = Vec::new();
     // Generations the arm does not exist on read its records as the oldest layout.
     let elsewhere: Vec<TokenStream> = model
         .arch_ids()
@@ -268,6 +269,8 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         view_arms.push(quote! { #(#archs)|* => #view::#v(#lview(b)), });
         encode_arms.push(quote! { #name::#v(x) => x.encode(), });
         opcode_arms.push(quote! { #name::#v(x) => x.opcode(), });
+        let own: Vec<TokenStream> = l.archs.iter().map(|&a| arch_variant(model, a)).collect();
+        archs_arms.push(quote! { #name::#v(_) => &[#(#own),*], });
     }
     quote! {
         #doc
@@ -304,6 +307,16 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
             pub const fn opcode(&self) -> Opcode {
                 match self {
                     #(#opcode_arms)*
+                }
+            }
+
+            /// The generations whose layout the value is in (its variant's): what its
+            /// fields mean, whatever generation it is later printed or encoded for.
+            #[must_use]
+            #[inline]
+            pub const fn archs(&self) -> &'static [Arch] {
+                match self {
+                    #(#archs_arms)*
                 }
             }
         }

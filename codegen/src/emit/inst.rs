@@ -81,6 +81,10 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         let t = names::ident(&arm.rust);
         quote! { ArmKind::#t => Inst::#t(#t::decode_on(arch, b)), }
     });
+    let layout_archs = model.arms.iter().filter(|a| a.is_per_generation()).map(|arm| {
+        let t = names::ident(&arm.rust);
+        quote! { Inst::#t(x) => Some(x.archs()), }
+    });
     let read_op = read_disc(quote! { r.0 });
     let decode_body = opcode_match(
         model,
@@ -165,6 +169,17 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
                 match self {
                     #(Inst::#types(_) => Some(ArmKind::#types),)*
                     Inst::Opaque(_) | Inst::Unknown(_) => None,
+                }
+            }
+
+            /// The generations whose layout the value is in, for an arm whose layout
+            /// differs by generation (its variant's); `None` for an arm read alike on
+            /// every generation and for a record kept verbatim.
+            #[must_use]
+            pub const fn layout_archs(&self) -> Option<&'static [Arch]> {
+                match self {
+                    #(#layout_archs)*
+                    _ => None,
                 }
             }
 

@@ -583,12 +583,18 @@ pub fn write_stream_bytes<E>(
     with_bytes(sink, |o| stream_lines(o, arch, bytes))
 }
 
-/// Write a decoded instruction.
+/// Write a decoded instruction: in the layout its value is in (a value built in one
+/// generation's layout keeps its fields' meaning), else in that of `arch` (an arm read
+/// alike on every generation, a record kept verbatim).
 ///
 /// # Errors
 ///
 /// Only those of `f`.
 pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt::Result {
+    let arch = match inst.layout_archs() {
+        Some(own) if !own.contains(&arch) => own[0],
+        _ => arch,
+    };
     let record = inst.encode();
     with_line(f, |o| match inst {
         Inst::Unknown(_) => unknown_line(o, &record),
@@ -634,7 +640,9 @@ impl fmt::Display for Text<'_> {
 }
 
 impl Inst {
-    /// The instruction's line of text in the layouts of `arch`.
+    /// The instruction's line of text for generation `arch`: in the layout its value is
+    /// in ([`Inst::layout_archs`]) where `arch` reads the arm otherwise (see
+    /// [`write_inst`]).
     #[must_use]
     pub fn text(&self, arch: Arch) -> Text<'_> {
         Text { inst: self, arch }

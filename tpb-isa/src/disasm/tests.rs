@@ -164,6 +164,48 @@ fn inst_text_is_the_record_text() {
     assert_eq!(Inst::parse(Arch::Mariana, a.as_str()), Ok(inst));
 }
 
+/// A value decoded in one generation's layout prints in that layout for any
+/// generation asked, so that `text(arch)` never reads its fields at another layout's
+/// offsets (an arm read alike everywhere prints as `arch` reads it: its unions' views
+/// may differ); and the test meets values whose record would print otherwise.
+#[test]
+fn inst_text_keeps_the_layout_its_value_is_in() {
+    let mut kept = 0;
+    for (i, b) in crate::generated::inst::BINDINGS.iter().enumerate() {
+        let mut r = record(i as u32, b.opcode);
+        if let Some(s) = b.sub {
+            r[s.offset] = s.value;
+        }
+        for from in Arch::ALL {
+            let inst = Inst::decode(from, &r);
+            for to in Arch::ALL {
+                let layout = match inst.layout_archs() {
+                    Some(own) => {
+                        assert!(!own.is_empty());
+                        if own.contains(&to) {
+                            to
+                        } else {
+                            own[0]
+                        }
+                    }
+                    None => to,
+                };
+                let mut t = Buf::new();
+                fmt::write(&mut t, format_args!("{}", inst.text(to))).unwrap();
+                let want = Buf::of(layout, &r);
+                assert_eq!(
+                    t.as_str(),
+                    want.as_str(),
+                    "{} decoded on {from:?}, printed for {to:?}",
+                    b.mnemonic
+                );
+                kept += usize::from(Buf::of(to, &r).as_str() != want.as_str());
+            }
+        }
+    }
+    assert!(kept > 100, "only {kept} values print otherwise in the generation asked");
+}
+
 #[test]
 fn a_quoted_value_that_ends_in_a_backslash_is_an_error() {
     // Found by the text fuzz target: the value's end was one past the line.

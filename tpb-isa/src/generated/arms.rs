@@ -12190,6 +12190,17 @@ impl S2Convlut {
             S2Convlut::Maverick(x) => x.opcode(),
         }
     }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S2Convlut::Cayman(_) => &[Arch::Cayman, Arch::Mariana],
+            S2Convlut::Maverick(_) => &[Arch::Maverick],
+        }
+    }
 }
 
 #[doc = concat!(
@@ -13595,6 +13606,19 @@ impl S3d3Mm {
             S3d3Mm::Cayman(x) => x.opcode(),
             S3d3Mm::Mariana(x) => x.opcode(),
             S3d3Mm::Maverick(x) => x.opcode(),
+        }
+    }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S3d3Mm::Sunda(_) => &[Arch::Sunda],
+            S3d3Mm::Cayman(_) => &[Arch::Cayman],
+            S3d3Mm::Mariana(_) => &[Arch::Mariana],
+            S3d3Mm::Maverick(_) => &[Arch::Maverick],
         }
     }
 }
@@ -15057,6 +15081,17 @@ impl S3d3TensDequant {
             S3d3TensDequant::Mariana(x) => x.opcode(),
         }
     }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S3d3TensDequant::Cayman(_) => &[Arch::Cayman],
+            S3d3TensDequant::Mariana(_) => &[Arch::Mariana, Arch::Maverick],
+        }
+    }
 }
 
 #[doc = concat!(
@@ -15478,6 +15513,17 @@ impl S3d3Ts {
         match self {
             S3d3Ts::Sunda(x) => x.opcode(),
             S3d3Ts::Mariana(x) => x.opcode(),
+        }
+    }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S3d3Ts::Sunda(_) => &[Arch::Sunda, Arch::Cayman],
+            S3d3Ts::Mariana(_) => &[Arch::Mariana, Arch::Maverick],
         }
     }
 }
@@ -16903,6 +16949,19 @@ impl S3Lw {
             S3Lw::Cayman(x) => x.opcode(),
             S3Lw::Mariana(x) => x.opcode(),
             S3Lw::Maverick(x) => x.opcode(),
+        }
+    }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S3Lw::Sunda(_) => &[Arch::Sunda],
+            S3Lw::Cayman(_) => &[Arch::Cayman],
+            S3Lw::Mariana(_) => &[Arch::Mariana],
+            S3Lw::Maverick(_) => &[Arch::Maverick],
         }
     }
 }
@@ -18866,6 +18925,17 @@ impl S4d4Tr {
         match self {
             S4d4Tr::Sunda(x) => x.opcode(),
             S4d4Tr::Mariana(x) => x.opcode(),
+        }
+    }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S4d4Tr::Sunda(_) => &[Arch::Sunda, Arch::Cayman],
+            S4d4Tr::Mariana(_) => &[Arch::Mariana, Arch::Maverick],
         }
     }
 }

@@ -991,6 +991,22 @@ impl Inst {
         }
     }
 
+    /// The generations whose layout the value is in, for an arm whose layout
+    /// differs by generation (its variant's); `None` for an arm read alike on
+    /// every generation and for a record kept verbatim.
+    #[must_use]
+    pub const fn layout_archs(&self) -> Option<&'static [Arch]> {
+        match self {
+            Inst::S2Convlut(x) => Some(x.archs()),
+            Inst::S3d3Mm(x) => Some(x.archs()),
+            Inst::S3d3TensDequant(x) => Some(x.archs()),
+            Inst::S3d3Ts(x) => Some(x.archs()),
+            Inst::S3Lw(x) => Some(x.archs()),
+            Inst::S4d4Tr(x) => Some(x.archs()),
+            _ => None,
+        }
+    }
+
     /// Whether the opcode is one the table does not name.
     #[must_use]
     pub const fn is_unknown(&self) -> bool {
