@@ -8,7 +8,10 @@ use core::fmt;
 use crate::address::SegmentId;
 use crate::generated::geometry::Arch;
 
-/// A record could not be decoded as the arm the caller asked for.
+/// Bytes given as a record could not be decoded.
+///
+/// Only the length can be wrong: a record of any content decodes (an enum-typed field
+/// keeps a value the spec does not name; [`ValidateError::BadEnum`] reports it).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecodeError {
@@ -16,15 +19,6 @@ pub enum DecodeError {
     Length {
         /// Bytes given.
         len: usize,
-    },
-    /// An enum-typed field holds a value the spec does not name.
-    BadEnum {
-        /// Field name.
-        field: &'static str,
-        /// Byte offset in the record.
-        offset: usize,
-        /// The value found.
-        value: u64,
     },
 }
 
@@ -159,12 +153,6 @@ impl fmt::Display for DecodeError {
         match *self {
             DecodeError::Length { len } => {
                 write!(f, "a record is {} bytes, got {len}", crate::generated::inst::RECORD_SIZE)
-            }
-            DecodeError::BadEnum { field, offset, value } => {
-                write!(
-                    f,
-                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name"
-                )
             }
         }
     }
