@@ -193,10 +193,33 @@ fn a_decoded_record_serializes_by_arm_and_field() {
     b[48] = 7;
     let v = serde_json::to_value(Inst::decode(Arch::Cayman, &b)).unwrap();
     let call = &v["PseudoFunctionCall"];
-    assert_eq!(call["header"]["opcode"], 0xD3, "{v}");
+    assert_eq!(call["header"]["opcode"], "PSEUDO_FUNCTION_CALL", "{v}");
+    assert_eq!(call["header"]["debug_cmd"], "NONE");
     assert_eq!(call["args_table_var_id"], 7);
     assert_eq!(call["function_name"].as_array().unwrap().len(), 36);
     assert_eq!(call["function_name"][0], i64::from(b'm'));
+}
+
+/// An enum value serializes by its spec name in a human-readable format and as its
+/// integer where the spec names none or the format is binary; either reads back, and a
+/// name the spec does not give, or an integer wider than the enum, does not.
+#[test]
+fn enums_serialize_by_value_name() {
+    use serde_test::{assert_de_tokens, assert_tokens, Configure, Token};
+    use tpb_isa::generated::opcode::Dtype;
+    use tpb_isa::Opcode;
+    assert_tokens(&Dtype::FP16.readable(), &[Token::Str("FP16")]);
+    assert_tokens(&Dtype::FP16.compact(), &[Token::U8(7)]);
+    assert_tokens(&Dtype(0xEE).readable(), &[Token::U8(0xEE)]);
+    assert_tokens(&Opcode::MATMUL.readable(), &[Token::Str("MATMUL")]);
+    assert_de_tokens(&Dtype::FP16.readable(), &[Token::U64(7)]);
+    assert_eq!(serde_json::to_string(&Dtype::BFLOAT16).unwrap(), "\"BFLOAT16\"");
+    assert_eq!(serde_json::from_str::<Dtype>("6").unwrap(), Dtype::BFLOAT16);
+    let err = serde_json::from_str::<Dtype>("\"FP17\"").unwrap_err().to_string();
+    assert!(err.contains("FP17") && err.contains("DTYPE"), "{err}");
+    let err = serde_json::from_str::<Dtype>("256").unwrap_err().to_string();
+    assert!(err.contains("256") && err.contains("DTYPE"), "{err}");
+    assert!(serde_json::from_str::<Dtype>("-1").is_err());
 }
 
 /// A generation serializes by its name, as the spec, `Display` and `tpb` spell it, and

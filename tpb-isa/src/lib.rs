@@ -18,6 +18,8 @@ pub mod address;
 mod arch_serde;
 pub mod arm;
 pub mod disasm;
+#[cfg(feature = "serde")]
+mod enum_serde;
 mod enum_table;
 pub mod error;
 pub mod facts;

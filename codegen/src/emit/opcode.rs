@@ -55,6 +55,7 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
         );
         quote! { #doc pub const #c: #name = #name(#value); }
     });
+    let spec = e.name.as_str();
     let values: Vec<_> = e.variants.iter().map(|v| hex_width(v.value, width.size())).collect();
     let spec_names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
     let name_body = if e.variants.is_empty() {
@@ -74,9 +75,12 @@ fn enum_items(model: &Model, id: EnumId) -> TokenStream {
     quote! {
         #doc
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[repr(transparent)]
         pub struct #name(pub #width);
+
+        // By value name in human-readable formats, else the integer (`enum_serde`).
+        #[cfg(feature = "serde")]
+        crate::enum_serde::named_serde!(#name, #width, #spec);
 
         impl #name {
             #(#consts)*

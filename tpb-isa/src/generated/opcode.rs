@@ -14,9 +14,11 @@ use crate::generated::geometry::Arch;
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct AccumulateMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(AccumulateMode, u8, "ACCUMULATE_MODE");
 
 impl AccumulateMode {
     /// `0x00`
@@ -102,9 +104,11 @@ impl fmt::Display for AccumulateMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct AccumCmd(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(AccumCmd, u8, "ACCUM_CMD");
 
 impl AccumCmd {
     /// `0x00`
@@ -206,9 +210,11 @@ impl fmt::Display for AccumCmd {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ActiveRowMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ActiveRowMode, u8, "ACTIVE_ROW_MODE");
 
 impl ActiveRowMode {
     /// Every named value, in value order.
@@ -289,9 +295,11 @@ impl fmt::Display for ActiveRowMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct Addr4marker(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(Addr4marker, u8, "ADDR4MARKER");
 
 impl Addr4marker {
     /// `0x00`
@@ -399,9 +407,11 @@ impl fmt::Display for Addr4marker {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct AffineSelectCmp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(AffineSelectCmp, u8, "AFFINE_SELECT_CMP");
 
 impl AffineSelectCmp {
     /// Every named value, in value order.
@@ -481,9 +491,11 @@ impl fmt::Display for AffineSelectCmp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct AluOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(AluOp, u8, "ALU_OP");
 
 impl AluOp {
     /// `0x00`
@@ -829,9 +841,11 @@ impl fmt::Display for AluOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct BgXposeMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(BgXposeMode, u8, "BG_XPOSE_MODE");
 
 impl BgXposeMode {
     /// Every named value, in value order.
@@ -910,9 +924,11 @@ impl fmt::Display for BgXposeMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct BrCmpOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(BrCmpOp, u8, "BR_CMP_OP");
 
 impl BrCmpOp {
     /// `0x03`
@@ -999,9 +1015,11 @@ impl fmt::Display for BrCmpOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct BrTargetMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(BrTargetMode, u8, "BR_TARGET_MODE");
 
 impl BrTargetMode {
     /// `0x01`
@@ -1095,9 +1113,11 @@ impl fmt::Display for BrTargetMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct CceOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(CceOp, u8, "CCE_OP");
 
 impl CceOp {
     /// Every named value, in value order.
@@ -1176,9 +1196,11 @@ impl fmt::Display for CceOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct CcinstType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(CcinstType, u8, "CCINST_TYPE");
 
 impl CcinstType {
     /// `0x00`
@@ -1301,9 +1323,11 @@ impl fmt::Display for CcinstType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct Ccop(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(Ccop, u8, "CCOP");
 
 impl Ccop {
     /// `0x00`
@@ -1601,9 +1625,11 @@ impl fmt::Display for Ccop {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct CollectiveType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(CollectiveType, u8, "COLLECTIVE_TYPE");
 
 impl CollectiveType {
     /// `0x01`
@@ -1688,9 +1714,11 @@ impl fmt::Display for CollectiveType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct CompressOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(CompressOp, u8, "COMPRESS_OP");
 
 impl CompressOp {
     /// `0x08`
@@ -1783,9 +1811,11 @@ impl fmt::Display for CompressOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct CustomOpArgType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(CustomOpArgType, u8, "CUSTOM_OP_ARG_TYPE");
 
 impl CustomOpArgType {
     /// `0x00`
@@ -1879,9 +1909,11 @@ impl fmt::Display for CustomOpArgType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DataSrc(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DataSrc, u8, "DATA_SRC");
 
 impl DataSrc {
     /// `0x00`
@@ -1968,9 +2000,11 @@ impl fmt::Display for DataSrc {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DebugCmdLevels(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DebugCmdLevels, u8, "DEBUG_CMD_LEVELS");
 
 impl DebugCmdLevels {
     /// `0x00`
@@ -2076,9 +2110,11 @@ impl fmt::Display for DebugCmdLevels {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DequantFmt(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DequantFmt, u8, "DEQUANT_FMT");
 
 impl DequantFmt {
     /// `0x00`
@@ -2180,9 +2216,11 @@ impl fmt::Display for DequantFmt {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DgeComputeOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DgeComputeOp, u8, "DGE_COMPUTE_OP");
 
 impl DgeComputeOp {
     /// `0x00`
@@ -2285,9 +2323,11 @@ impl fmt::Display for DgeComputeOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DgeOpcode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DgeOpcode, u8, "DGE_OPCODE");
 
 impl DgeOpcode {
     /// `0x00`
@@ -2387,9 +2427,11 @@ impl fmt::Display for DgeOpcode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DmaAddrMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DmaAddrMode, u8, "DMA_ADDR_MODE");
 
 impl DmaAddrMode {
     /// `0x00`
@@ -2499,9 +2541,11 @@ impl fmt::Display for DmaAddrMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DmaDescMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DmaDescMode, u8, "DMA_DESC_MODE");
 
 impl DmaDescMode {
     /// `0x00`
@@ -2587,9 +2631,11 @@ impl fmt::Display for DmaDescMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DmaEngineCount(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DmaEngineCount, u8, "DMA_ENGINE_COUNT");
 
 impl DmaEngineCount {
     /// `0x00`
@@ -2688,9 +2734,11 @@ impl fmt::Display for DmaEngineCount {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DmaSemaUpdateMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DmaSemaUpdateMode, u8, "DMA_SEMA_UPDATE_MODE");
 
 impl DmaSemaUpdateMode {
     /// Every named value, in value order.
@@ -2768,9 +2816,11 @@ impl fmt::Display for DmaSemaUpdateMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DropoutThresholdType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DropoutThresholdType, u8, "DROPOUT_THRESHOLD_TYPE");
 
 impl DropoutThresholdType {
     /// `0x00`
@@ -2863,9 +2913,11 @@ impl fmt::Display for DropoutThresholdType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct Dtype(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(Dtype, u8, "DTYPE");
 
 impl Dtype {
     /// `0x00`
@@ -3070,9 +3122,11 @@ impl fmt::Display for Dtype {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DtypeAllowFp32r(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DtypeAllowFp32r, u8, "DTYPE_ALLOW_FP32R");
 
 impl DtypeAllowFp32r {
     /// `0x00`
@@ -3158,9 +3212,11 @@ impl fmt::Display for DtypeAllowFp32r {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DtypeAllowI64(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DtypeAllowI64, u8, "DTYPE_ALLOW_I64");
 
 impl DtypeAllowI64 {
     /// `0x00`
@@ -3246,9 +3302,11 @@ impl fmt::Display for DtypeAllowI64 {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DtypeAllowU64(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DtypeAllowU64, u8, "DTYPE_ALLOW_U64");
 
 impl DtypeAllowU64 {
     /// `0x00`
@@ -3336,9 +3394,11 @@ impl fmt::Display for DtypeAllowU64 {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct DtypeBasic(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(DtypeBasic, u8, "DTYPE_BASIC");
 
 impl DtypeBasic {
     /// Every named value, in value order.
@@ -3417,9 +3477,11 @@ impl fmt::Display for DtypeBasic {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct EvtSemNonblockingCmd(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(EvtSemNonblockingCmd, u8, "EVT_SEM_NONBLOCKING_CMD");
 
 impl EvtSemNonblockingCmd {
     /// `0x49` · on mariana, maverick
@@ -3515,9 +3577,13 @@ impl fmt::Display for EvtSemNonblockingCmd {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ExampleExtendedOpcodes1(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(
+    ExampleExtendedOpcodes1, u8, "EXAMPLE_EXTENDED_OPCODES1"
+);
 
 impl ExampleExtendedOpcodes1 {
     /// `0x00`
@@ -3638,9 +3704,11 @@ impl fmt::Display for ExampleExtendedOpcodes1 {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ImmSrc(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ImmSrc, u8, "IMM_SRC");
 
 impl ImmSrc {
     /// `0x00`
@@ -3735,9 +3803,11 @@ impl fmt::Display for ImmSrc {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ImmSrcN(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ImmSrcN, u8, "IMM_SRC_N");
 
 impl ImmSrcN {
     /// Every named value, in value order.
@@ -3815,9 +3885,11 @@ impl fmt::Display for ImmSrcN {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct IndexMissBehavior(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(IndexMissBehavior, u8, "INDEX_MISS_BEHAVIOR");
 
 impl IndexMissBehavior {
     /// Every named value, in value order.
@@ -3895,9 +3967,11 @@ impl fmt::Display for IndexMissBehavior {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct IndirectDim(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(IndirectDim, u8, "INDIRECT_DIM");
 
 impl IndirectDim {
     /// `0x00`
@@ -3989,9 +4063,13 @@ impl fmt::Display for IndirectDim {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct IndirectDmaAddressingMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(
+    IndirectDmaAddressingMode, u8, "INDIRECT_DMA_ADDRESSING_MODE"
+);
 
 impl IndirectDmaAddressingMode {
     /// `0x00`
@@ -4096,9 +4174,11 @@ impl fmt::Display for IndirectDmaAddressingMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct LncSizeFmt(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(LncSizeFmt, u8, "LNC_SIZE_FMT");
 
 impl LncSizeFmt {
     /// Every named value, in value order.
@@ -4177,9 +4257,13 @@ impl fmt::Display for LncSizeFmt {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct MatmulPsumAccumulateMode(pub u32);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(
+    MatmulPsumAccumulateMode, u32, "MATMUL_PSUM_ACCUMULATE_MODE"
+);
 
 impl MatmulPsumAccumulateMode {
     /// `0x0`
@@ -4279,9 +4363,11 @@ impl fmt::Display for MatmulPsumAccumulateMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct MatmulZeroRegion(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(MatmulZeroRegion, u8, "MATMUL_ZERO_REGION");
 
 impl MatmulZeroRegion {
     /// `0x00`
@@ -4380,9 +4466,11 @@ impl fmt::Display for MatmulZeroRegion {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ModifyPoolOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ModifyPoolOp, u8, "MODIFY_POOL_OP");
 
 impl ModifyPoolOp {
     /// `0x00`
@@ -4473,9 +4561,11 @@ impl fmt::Display for ModifyPoolOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct MxPerfMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(MxPerfMode, u8, "MX_PERF_MODE");
 
 impl MxPerfMode {
     /// `0x00`
@@ -4585,9 +4675,11 @@ impl fmt::Display for MxPerfMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct NeuronCoreVersion(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(NeuronCoreVersion, u8, "NEURON_CORE_VERSION");
 
 impl NeuronCoreVersion {
     /// `0x02`
@@ -4690,9 +4782,11 @@ impl fmt::Display for NeuronCoreVersion {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct NeuronEngine(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(NeuronEngine, u8, "NEURON_ENGINE");
 
 impl NeuronEngine {
     /// `0x00`
@@ -4813,9 +4907,11 @@ impl fmt::Display for NeuronEngine {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct Opcode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(Opcode, u8, "OPCODE");
 
 impl Opcode {
     /// `0x01`
@@ -6118,9 +6214,11 @@ impl fmt::Display for Opcode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct PerfOptMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(PerfOptMode, u8, "PERF_OPT_MODE");
 
 impl PerfOptMode {
     /// Every named value, in value order.
@@ -6198,9 +6296,11 @@ impl fmt::Display for PerfOptMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct PeFp32mode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(PeFp32mode, u8, "PE_FP32MODE");
 
 impl PeFp32mode {
     /// `0x00`
@@ -6292,9 +6392,11 @@ impl fmt::Display for PeFp32mode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct PeLwOrder(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(PeLwOrder, u8, "PE_LW_ORDER");
 
 impl PeLwOrder {
     /// `0x00`
@@ -6381,9 +6483,11 @@ impl fmt::Display for PeLwOrder {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct PeSeedMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(PeSeedMode, u8, "PE_SEED_MODE");
 
 impl PeSeedMode {
     /// `0x00`
@@ -6474,9 +6578,11 @@ impl fmt::Display for PeSeedMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct PoolType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(PoolType, u8, "POOL_TYPE");
 
 impl PoolType {
     /// Every named value, in value order.
@@ -6554,9 +6660,11 @@ impl fmt::Display for PoolType {
 ///
 /// Source: DWARF NEURON_ISA_TPB_PSEUDO_OPCODE
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct PseudoOpcode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(PseudoOpcode, u8, "PSEUDO_OPCODE");
 
 impl PseudoOpcode {
     /// `0x00`
@@ -6649,9 +6757,11 @@ impl fmt::Display for PseudoOpcode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct RandAlgorithm(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(RandAlgorithm, u8, "RAND_ALGORITHM");
 
 impl RandAlgorithm {
     /// `0x00`
@@ -6750,9 +6860,11 @@ impl fmt::Display for RandAlgorithm {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct RandPostProc(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(RandPostProc, u8, "RAND_POST_PROC");
 
 impl RandPostProc {
     /// `0x00`
@@ -6841,9 +6953,11 @@ impl fmt::Display for RandPostProc {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct RandSrc(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(RandSrc, u8, "RAND_SRC");
 
 impl RandSrc {
     /// `0x00`
@@ -6940,9 +7054,11 @@ impl fmt::Display for RandSrc {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct RandStateUpdate(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(RandStateUpdate, u8, "RAND_STATE_UPDATE");
 
 impl RandStateUpdate {
     /// Every named value, in value order.
@@ -7020,9 +7136,11 @@ impl fmt::Display for RandStateUpdate {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ReduceAxis(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ReduceAxis, u8, "REDUCE_AXIS");
 
 impl ReduceAxis {
     /// `0x00`
@@ -7108,9 +7226,11 @@ impl fmt::Display for ReduceAxis {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ReduceCmd(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ReduceCmd, u8, "REDUCE_CMD");
 
 impl ReduceCmd {
     /// `0x00`
@@ -7202,9 +7322,11 @@ impl fmt::Display for ReduceCmd {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ReduceOp(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ReduceOp, u8, "REDUCE_OP");
 
 impl ReduceOp {
     /// `0x00`
@@ -7310,9 +7432,11 @@ impl fmt::Display for ReduceOp {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct RegSerialMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(RegSerialMode, u8, "REG_SERIAL_MODE");
 
 impl RegSerialMode {
     /// Every named value, in value order.
@@ -7390,9 +7514,11 @@ impl fmt::Display for RegSerialMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct ShapeRegType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(ShapeRegType, u8, "SHAPE_REG_TYPE");
 
 impl ShapeRegType {
     /// Every named value, in value order.
@@ -7471,9 +7597,11 @@ impl fmt::Display for ShapeRegType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TagWgtMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TagWgtMode, u8, "TAG_WGT_MODE");
 
 impl TagWgtMode {
     /// `0x00`
@@ -7559,9 +7687,11 @@ impl fmt::Display for TagWgtMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TensorShapeMoveType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TensorShapeMoveType, u8, "TENSOR_SHAPE_MOVE_TYPE");
 
 impl TensorShapeMoveType {
     /// `0x00`
@@ -7655,9 +7785,11 @@ impl fmt::Display for TensorShapeMoveType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TensorSubdim(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TensorSubdim, u8, "TENSOR_SUBDIM");
 
 impl TensorSubdim {
     /// `0x00`
@@ -7758,9 +7890,11 @@ impl fmt::Display for TensorSubdim {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TensScalarRevOps(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TensScalarRevOps, u8, "TENS_SCALAR_REV_OPS");
 
 impl TensScalarRevOps {
     /// `0x00`
@@ -7857,9 +7991,11 @@ impl fmt::Display for TensScalarRevOps {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TestEvtSemMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TestEvtSemMode, u8, "TEST_EVT_SEM_MODE");
 
 impl TestEvtSemMode {
     /// `0x00`
@@ -7960,9 +8096,11 @@ impl fmt::Display for TestEvtSemMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TileColSize(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TileColSize, u8, "TILE_COL_SIZE");
 
 impl TileColSize {
     /// `0x07`
@@ -8050,9 +8188,11 @@ impl fmt::Display for TileColSize {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TileSize(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TileSize, u8, "TILE_SIZE");
 
 impl TileSize {
     /// Every named value, in value order.
@@ -8132,9 +8272,11 @@ impl fmt::Display for TileSize {
 ///
 /// Source: tdrv_arch_get_nx_core_type_{sunda,cayman,mariana}: cmp $4,%edi; ja -> mov $-1
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct TpbEngType(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(TpbEngType, u8, "TPB_ENG_TYPE");
 
 impl TpbEngType {
     /// `0x00`
@@ -8241,9 +8383,11 @@ impl fmt::Display for TpbEngType {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct UpdateMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(UpdateMode, u8, "UPDATE_MODE");
 
 impl UpdateMode {
     /// `0x00`
@@ -8383,9 +8527,11 @@ impl fmt::Display for UpdateMode {
 ///
 /// Confidence: medium
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(transparent)]
 pub struct WaitMode(pub u8);
+
+#[cfg(feature = "serde")]
+crate::enum_serde::named_serde!(WaitMode, u8, "WAIT_MODE");
 
 impl WaitMode {
     /// `0x00`
