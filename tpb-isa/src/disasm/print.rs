@@ -592,7 +592,7 @@ pub fn write_stream_bytes<E>(
 /// Only those of `f`.
 pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt::Result {
     let arch = match inst.layout_archs() {
-        Some(own) if !own.contains(&arch) => own[0],
+        Some(own) if !own.contains(&arch) => own.first().copied().unwrap_or(arch),
         _ => arch,
     };
     let record = inst.encode();
