@@ -18,19 +18,72 @@ const KEYWORDS: &[&str] = &[
     "use", "virtual", "where", "while", "yield",
 ];
 
-/// Type names the generated crate defines itself, beside those of spec items.
+/// Type names the generated crate defines itself, imports from the runtime, or adds to
+/// the arms' variants, beside those of spec items (`codegen/tests/reserved_names.rs`
+/// checks the generated files for names missing here).
 pub const RESERVED_TYPES: &[&str] = &[
+    // The record, its arms and generations.
     "Inst",
     "ArmKind",
     "Arm",
     "Raw",
+    "Opaque",
+    "Unknown",
     "Arch",
     "Geometry",
     "UnknownArch",
     "Sentinel",
     "SubByte",
+    "Binding",
     "F32",
     "Layout",
+    // Errors.
+    "DecodeError",
+    "ValidateError",
+    "GeometryError",
+    // Provenance (`Confidence`'s variants are imported by name).
+    "Status",
+    "Certain",
+    "Medium",
+    "Inferred",
+    // The text form's tables (`Kind`'s and `Role`'s variants are imported by glob).
+    "AltDesc",
+    "ArmText",
+    "BitKind",
+    "BitsDesc",
+    "EnumDesc",
+    "FieldDesc",
+    "LayoutText",
+    "UnionDesc",
+    "ViewDesc",
+    "ViewSelect",
+    "Select",
+    "Target",
+    "Line",
+    "Printer",
+    "Printed",
+    "Reader",
+    "Uint",
+    "Int",
+    "Enum",
+    "Bits",
+    "Union",
+    "Array",
+    "Str",
+    "Bytes",
+    "Normal",
+    "Preamble",
+    "Reserved",
+    // The validator's and geometry's tables.
+    "Plan",
+    "SubPlan",
+    "Gate",
+    "Refusal",
+    "Unrolled",
+    "EnumCheck",
+    "EnumLeaf",
+    "GeomRow",
+    "Region",
 ];
 
 /// Methods every arm's view has, which a field accessor may not shadow.

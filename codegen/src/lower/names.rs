@@ -75,6 +75,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
     for u in &mut p.unions {
         u.rust = type_str(&u.name);
         types.claim(cx, &u.rust, &u.name, u.meta.span);
+        types.claim(cx, &format!("{}View", u.rust), &u.name, u.meta.span);
         let mut views = Space::new("view accessor");
         for v in &mut u.views {
             v.rust = snake_str(&v.name);
@@ -86,6 +87,9 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
     for b in &mut p.bits {
         b.rust = type_str(&b.name);
         types.claim(cx, &b.rust, &b.name, b.meta.span);
+        if !b.alts.is_empty() {
+            types.claim(cx, &type_str(&format!("{}_form", b.name)), &b.name, b.meta.span);
+        }
         let mut fields = Space::new("bit-field accessor");
         for f in b.fields.iter_mut().chain(b.alts.iter_mut().flat_map(|a| a.fields.iter_mut())) {
             f.rust = snake_str(&f.name);
@@ -131,6 +135,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
                 (true, Some(arch)) => {
                     let n = format!("{}{}", a.rust, type_str(&arch_names[arch.0 as usize]));
                     types.claim(cx, &n, &a.name, a.meta.span);
+                    types.claim(cx, &format!("{n}Ref"), &a.name, a.meta.span);
                     n
                 }
                 _ => a.rust.clone(),
@@ -230,5 +235,29 @@ mod tests {
             e,
             ["'INST' becomes the Rust type 'Inst', which the generated code defines itself"]
         );
+    }
+
+    /// An arm named like one of `Inst`'s own variants, or like a runtime type the
+    /// generated code imports, is a checker error (it passed and broke the build).
+    #[test]
+    fn names_of_inst_variants_and_imports_are_reserved() {
+        let e = errors(
+            "enum OPCODE : u8 {}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm UNKNOWN : R {\n}\nstruct BINDING : 1 {\n    0 a u8\n}\nenum DECODE_ERROR : u8 {}\n",
+            &[],
+        );
+        let e2 = errors(
+            "enum OPCODE : u8 {}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             union IMM : 1 {\n    a u8\n}\nstruct IMM_VIEW : 1 {\n    0 a u8\n}\n",
+            &[],
+        );
+        assert_eq!(e2, ["'IMM' and 'IMM_VIEW' both become the Rust type 'ImmView'"]);
+        for want in [
+            "'UNKNOWN' becomes the Rust type 'Unknown', which the generated code defines itself",
+            "'BINDING' becomes the Rust type 'Binding', which the generated code defines itself",
+            "'DECODE_ERROR' becomes the Rust type 'DecodeError', which the generated code defines itself",
+        ] {
+            assert!(e.iter().any(|x| x == want), "{want}: {e:?}");
+        }
     }
 }
