@@ -371,11 +371,15 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
     let n = raws.len();
     // Parents first: resolve `inherits` into indices, rejecting unknown parents and cycles.
     let mut parent: Vec<Option<usize>> = vec![None; n];
+    // An arch whose `inherits` is in error (unknown, a cycle, an unknown geometry, or
+    // a parent so broken): the values it lacks are that error's, not reported again.
+    let mut broken = vec![false; n];
     for (i, r) in raws.iter().enumerate() {
         if let Some(p) = &r.data.inherits {
             match raws.iter().position(|o| o.data.name.get_ref() == p.get_ref()) {
                 Some(j) => parent[i] = Some(j),
                 None => {
+                    broken[i] = true;
                     let mut d = Diagnostic::error(
                         span_of(r.file, p),
                         format!(
@@ -412,6 +416,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
     for i in 0..n {
         if in_cycle[i] {
             parent[i] = None;
+            broken[i] = true;
         }
     }
     let mut order: Vec<usize> = Vec::new();
@@ -432,6 +437,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
     for (i, r) in raws.iter().enumerate() {
         if let (Some(p), Some(span)) = (parent[i], r.data.inherits.as_ref()) {
             if !known[p] {
+                broken[i] = true;
                 cx.error(
                     Diagnostic::error(
                         span_of(r.file, span),
@@ -448,13 +454,18 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
     }
     let mut values: Vec<Vec<Option<ArchValue>>> = vec![vec![None; geometry.len()]; n];
     let mut stated: Vec<BTreeMap<usize, (i128, Span)>> = vec![BTreeMap::new(); n];
+    // Per arch, the values given but in error (reported there): a child that inherits
+    // one lacks it for that error's reason, not reported again.
+    let mut invalid: Vec<std::collections::BTreeSet<usize>> = vec![Default::default(); n];
     for &i in &order {
         if !known[i] {
             continue;
         }
         if let Some(p) = parent[i] {
+            broken[i] |= broken[p];
             values[i] = values[p].clone();
             stated[i] = stated[p].clone();
+            invalid[i] = invalid[p].clone();
             for (g, item) in geometry.iter().enumerate() {
                 // Not inherited: values outside the item's @archs, and derived values
                 // computed (not stated) for the parent: they are recomputed here.
@@ -466,7 +477,6 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                 }
             }
         }
-        let mut invalid = std::collections::BTreeSet::new();
         let r = &raws[i];
         for (key, entry) in &r.data.values {
             let kspan = span_of(r.file, key);
@@ -552,7 +562,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                         });
                     }
                     None => {
-                        invalid.insert(g);
+                        invalid[i].insert(g);
                     }
                 },
                 GeomKind::Derived(t, _) => {
@@ -575,7 +585,8 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
             if let GeomKind::Value(t) = &item.kind {
                 if values[i][g].is_none()
                     && !t.is_optional()
-                    && !invalid.contains(&g)
+                    && !broken[i]
+                    && !invalid[i].contains(&g)
                     && item.meta.available_on(ArchId(i as u32))
                 {
                     cx.error(
@@ -824,6 +835,9 @@ fn convert(cx: &mut Cx<'_>, v: &toml::Value, t: &GeomType, span: Span, key: &str
             },
             GeomType::Int(p) => match v {
                 toml::Value::Integer(i) if p.fits(i128::from(*i)) => Ok(Value::Int(i128::from(*i))),
+                toml::Value::Integer(i) if *i < 0 => {
+                    Err(format!("{path}{i} does not fit {}", p.as_str()))
+                }
                 toml::Value::Integer(i) => Err(format!("{path}{i:#x} does not fit {}", p.as_str())),
                 toml::Value::String(s) if s == "?" => Err(format!(
                     "{path}\"?\" is not allowed: the type is {}, not {}?",
@@ -895,5 +909,28 @@ mod tests {
             &[("isa/arch/a.toml", "name = \"a\"\ngeneration = 1\nlabel = \"V1\"\n")],
         );
         assert_eq!(e, ["arch 'a' gives no value for 'n'"]);
+    }
+
+    const CHILD: &str = "name = \"c\"\ngeneration = 2\nlabel = \"V2\"\ninherits = \"a\"\n";
+
+    /// A value in error is reported where it is given, once: an arch inheriting it
+    /// does not also "give no value" for it; a negative number reads as negative.
+    #[test]
+    fn an_invalid_value_is_reported_once_where_given() {
+        let bad = KNOWN.replace("value = 3", "value = -4");
+        let e = errors(SCHEMA, &[("isa/arch/a.toml", &bad), ("isa/arch/c.toml", CHILD)]);
+        assert_eq!(e, ["value of 'n': -4 does not fit u32"]);
+        let bad = KNOWN.replace("value = 3", "value = \"four\"");
+        let e = errors(SCHEMA, &[("isa/arch/a.toml", &bad), ("isa/arch/c.toml", CHILD)]);
+        assert_eq!(e, ["value of 'n': expected u32, found string"]);
+    }
+
+    /// An `inherits` of an arch that does not exist is the one error: the values the
+    /// child would have inherited are not each reported missing.
+    #[test]
+    fn an_unknown_parent_is_the_one_error() {
+        let child = CHILD.replace("\"a\"\n", "\"aa\"\n");
+        let e = errors(SCHEMA, &[("isa/arch/a.toml", KNOWN), ("isa/arch/c.toml", &child)]);
+        assert_eq!(e, ["'c' inherits unknown arch 'aa'"]);
     }
 }
