@@ -214,18 +214,18 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
                             arms[first.0.arm.0 as usize].name, arms[b.0.arm.0 as usize].name
                         ),
                     )
-                    .with(first.1, "first bound here")
+                    .with(first.1, "the other binding")
                     .note("an opcode is bound once, or every binding of it gives a sub-opcode"),
                 ),
                 (Some(s1), Some(s2)) if s1.offset != s2.offset => cx.error(
                     Diagnostic::error(
                         b.1,
                         format!(
-                            "opcode {op:#04x} sub-dispatches on +{} here but on +{} before",
+                            "opcode {op:#04x} sub-dispatches on +{} here but on +{} in another binding",
                             s2.offset, s1.offset
                         ),
                     )
-                    .with(first.1, "first binding"),
+                    .with(first.1, "the other binding"),
                 ),
                 _ => {}
             }
@@ -239,7 +239,7 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
                             b.1,
                             format!("opcode {op:#04x} with sub-opcode {} is bound twice", s.value),
                         )
-                        .with(prev.1, "first bound here"),
+                        .with(prev.1, "the other binding"),
                     );
                 } else {
                     subs.insert(s.value, b);
