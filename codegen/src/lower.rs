@@ -246,7 +246,7 @@ fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
 }
 
 /// Edit distance, for "did you mean" notes.
-fn distance(a: &str, b: &str) -> usize {
+pub(crate) fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -181,13 +181,28 @@ fn declaration_around(text: &str, pos: usize) -> (usize, usize, bool) {
         if l >= text.len() {
             break;
         }
-        if starts_item(l) {
+        if starts_item(l) || begins_like_declaration(&text[l..]) {
             to = l;
             break;
         }
         next = text[l..].find('\n').map(|i| l + i + 1);
     }
     (from, to, at_item_start && from < here)
+}
+
+/// Whether a line (at column 0) begins what is probably the next declaration though not
+/// a well-formed one: its doc comment or attribute, or a word a typo away from a keyword
+/// (`arn`, `bnid`), so that two broken declarations in a row are two errors.
+fn begins_like_declaration(line: &str) -> bool {
+    if line.starts_with("///") || line.starts_with('@') {
+        return true;
+    }
+    let word: &str =
+        line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+    !word.is_empty()
+        && word.starts_with(|c: char| c.is_ascii_lowercase())
+        && line[word.len()..].starts_with(' ')
+        && ITEM_KEYWORDS.iter().any(|k| crate::lower::distance(word, k) <= 2.min(k.len() / 2))
 }
 
 /// The offset of the outermost `{` of `decl` that no `}` closes, skipping comments and
@@ -499,6 +514,28 @@ mod tests {
             err("struct A : 1 { 0 a u8 }\n}"),
             "expected a declaration, a doc comment or an attribute, found '}'"
         );
+    }
+
+    /// Two broken declarations in a row are two errors: recovery resumes at a line that
+    /// begins like a declaration (a keyword's near miss, a doc comment, an attribute).
+    #[test]
+    fn consecutive_broken_declarations_are_each_reported() {
+        let msgs = |text: &str| -> Vec<String> {
+            parse(FileId(0), text).unwrap_err().into_iter().map(|d| d.message).collect()
+        };
+        assert_eq!(
+            msgs("arn K : R {\n    12 a u8\n}\n@source(\"t\")\nbnid 0x0b => K\n"),
+            [
+                "expected a declaration, found 'arn'",
+                "expected a declaration, a doc comment or an attribute, found 'bnid'",
+            ]
+        );
+        assert_eq!(
+            msgs("arn A : R {\n}\narn B : R {\n}\nstruct C : 1 {\n    0 c u8\n}\n").len(),
+            2
+        );
+        // A member line at column 0 is not taken for a declaration.
+        assert_eq!(msgs("struct A : 1 {\n0 a u8\nbogus\n}\n").len(), 1);
     }
 
     #[test]
