@@ -706,7 +706,13 @@ fn members_of(
         match m {
             Member::Field { offset, name, ty, ann, span } => {
                 let Some(off) = u32_of(cx, *offset, "offset") else { continue };
+                let before = cx.errors.len();
                 let field_meta = inherit(cx, ann, name.span, Some(owner_meta));
+                // An `@archs` in error leaves the field's generations unknown: which
+                // bytes it covers where is that error's, not a coverage one.
+                if cx.errors.len() > before && ann.attrs.iter().any(|a| a.name.name == "archs") {
+                    complete = false;
+                }
                 let Some(fty) = field_type(cx, ty, t) else {
                     complete = false;
                     continue;
@@ -1066,6 +1072,17 @@ mod tests {
             coverage(&[placed("a", 1, 1)], 4, Some(0)),
             ["bytes 2..4 of struct 'S' are not covered by any field"]
         );
+    }
+
+    /// A field whose `@archs` names no arch is one error, not also a coverage gap.
+    #[test]
+    fn an_unknown_arch_in_archs_is_not_also_a_gap() {
+        let e = crate::lower::test_support::errors(
+            "enum OPCODE : u8 {}\nrecord R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm X : R {\n    1 a u8 @archs(nwe..)\n    2 b u8\n}\n",
+            &OLD_NEW_NEXT,
+        );
+        assert_eq!(e, ["unknown arch 'nwe'"]);
     }
 
     /// Generations with the same members share one layout, named after the oldest; an
