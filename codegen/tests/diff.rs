@@ -995,6 +995,11 @@ fn export_is_the_checked_model_after_inheritance() {
     assert_eq!(v["version"], 2);
     assert_eq!(v["record"]["name"], "TPB_INST");
     assert_eq!(v["record"]["engines"], "ENGINE");
+    // A bitmask word past 2^53 is given exactly as hex too (the seed's first word).
+    let valid = v["bitmasks"].as_array().unwrap().iter().find(|b| b["name"] == "OPCODE_VALID");
+    let valid = valid.expect("OPCODE_VALID");
+    assert_eq!(valid["words"][0], 0x4000_82F0_7FBF_FFFF_u64);
+    assert_eq!(valid["words_hex"][0], "0x400082f07fbfffff");
     let archs = v["archs"].as_array().expect("archs");
     let mariana = archs.iter().find(|a| a["name"] == "mariana").expect("mariana");
     assert_eq!(mariana["inherits"], "cayman");

@@ -25,7 +25,7 @@ use crate::source::Span;
 ///   "bands":     [{ enum, name, ranges: [[lo, hi]], META }],
 ///   "bindings":  [{ name, opcode, opcode_name, sub: { offset, value, value_name } | null, arm, mnemonic, META }],
 ///   "sentinels": [{ name, binding: BIND_NAME, arm, META }],
-///   "bitmasks":  [{ name, enum, words: [u64], META }],
+///   "bitmasks":  [{ name, enum, words: [u64], words_hex: ["0x…"; 16 digits], META }],
 ///   "apertures": [{ name, regions: [{ name, base, size, META }], META }],
 ///   "geometry":  [{ name, form: "geometry" | "derived" | "rule", type?, expr?, params?, requires?, META }],
 ///   "archs":     [{ name, generation, label, aliases, inherits, geometry_known,
@@ -752,7 +752,14 @@ pub(super) fn sentinel_val(m: &Model, s: &Sentinel) -> Val {
 }
 
 pub(super) fn bitmask(m: &Model, b: &Bitmask) -> J {
-    with_meta(m, &b.meta, json!({ "name": b.name, "enum": m[b.enum_id].name, "words": b.words }))
+    // The words as hex strings too: exact for readers whose numbers are doubles (jq,
+    // JavaScript), which round a word past 2^53.
+    let hex: Vec<String> = b.words.iter().map(|w| format!("{w:#018x}")).collect();
+    with_meta(
+        m,
+        &b.meta,
+        json!({ "name": b.name, "enum": m[b.enum_id].name, "words": b.words, "words_hex": hex }),
+    )
 }
 
 pub(super) fn words_text(words: &[u64]) -> String {
