@@ -1381,6 +1381,36 @@ fn reported(d: &Diff, e: &Expect) -> Result<(), String> {
     }
 }
 
+/// An `@archs` list is given oldest generation first, as the spec writes it (it was
+/// sorted by name: "cayman, mariana, maverick, sunda").
+#[test]
+fn archs_are_listed_in_generation_order() {
+    let old = committed();
+    let new: Vec<(String, String)> = old
+        .iter()
+        .map(|(p, t)| {
+            let t = if p == "isa/arms/dma.isa" {
+                t.replacen(
+                    "@archs(cayman..)\narm DMA_DIRECT2D_XPOSE",
+                    "@archs(sunda..)\narm DMA_DIRECT2D_XPOSE",
+                    1,
+                )
+            } else {
+                t.clone()
+            };
+            (p.clone(), t)
+        })
+        .collect();
+    assert_ne!(old, new, "the edit applies");
+    let (a, b) = (load(&old).expect("old checks"), load(&new).expect("new checks"));
+    let d = codegen::diff(&a, &b);
+    let text = d.render(false);
+    assert!(
+        text.contains("archs cayman, mariana, maverick → sunda, cayman, mariana, maverick"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_random_single_mutation_is_reported_with_the_right_class() {
     use proptest::prelude::*;

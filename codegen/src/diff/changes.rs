@@ -599,6 +599,14 @@ impl<'a> Cmp<'a> {
         }
     }
 
+    /// Arch names oldest generation first, as `@archs` and every listing give them (an
+    /// arch the new spec lacks last).
+    fn in_generation_order(&self, names: &BTreeSet<String>) -> Vec<String> {
+        let mut v: Vec<String> = names.iter().cloned().collect();
+        v.sort_by_key(|n| self.n.archs.iter().position(|a| a.name == *n).unwrap_or(usize::MAX));
+        v
+    }
+
     fn new_arch_names(&self, archs: &Option<Vec<ArchId>>) -> BTreeSet<String> {
         match archs {
             None => self.n.archs.iter().map(|a| a.name.clone()).collect(),
@@ -738,8 +746,8 @@ impl<'a> Cmp<'a> {
             let (sa, sb) = (self.old_arch_names(&a.archs), self.new_arch_names(&b.archs));
             if sa != sb {
                 let class = if sa.is_subset(&sb) { Class::Additive } else { Class::Breaking };
-                let va = names_val(&a.archs.as_ref().map(|_| sa.iter().cloned().collect()));
-                let vb = names_val(&b.archs.as_ref().map(|_| sb.iter().cloned().collect()));
+                let va = names_val(&a.archs.as_ref().map(|_| self.in_generation_order(&sa)));
+                let vb = names_val(&b.archs.as_ref().map(|_| self.in_generation_order(&sb)));
                 self.change(&at, class, Aspect::Archs, va, vb);
             }
         }
