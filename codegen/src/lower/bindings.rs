@@ -189,7 +189,7 @@ fn check_availability(
                         arm.name
                     ),
                 )
-                .with(arm.meta.span, "the arm's @archs")
+                .with(arm.meta.archs_span.unwrap_or(arm.meta.span), "the arm's @archs")
                 .note("widen the arm's @archs or narrow the opcode's"),
             );
         }

@@ -776,6 +776,7 @@ fn members_of(
                     fm.sources.extend(use_meta.sources.iter().cloned());
                     if fm.archs.is_none() {
                         fm.archs.clone_from(&use_meta.archs);
+                        fm.archs_span = use_meta.archs_span;
                     }
                     if fm.waiver.is_none() {
                         fm.waiver.clone_from(&use_meta.waiver);

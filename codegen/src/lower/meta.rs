@@ -119,7 +119,10 @@ pub(super) fn meta_full(
                     )),
                 }
             }
-            "archs" => m.archs = archs(cx, a),
+            "archs" => {
+                m.archs = archs(cx, a);
+                m.archs_span = Some(a.span);
+            }
             "waive" => match a.args.as_slice() {
                 [AttrArg::Str(s, _)] if !s.trim().is_empty() => m.waiver = Some(s.clone()),
                 _ => cx.error(

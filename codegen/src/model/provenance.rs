@@ -51,6 +51,8 @@ pub struct Meta {
     pub confidence: Confidence,
     /// `@archs`: the generations the item exists on, sorted; `None` means all.
     pub archs: Option<Vec<ArchId>>,
+    /// Where `@archs` is written, for diagnostics about it.
+    pub archs_span: Option<Span>,
     /// `@waive` reason, if the item is allowed one deliberate overlap.
     pub waiver: Option<String>,
 }
@@ -64,6 +66,7 @@ impl Meta {
             sources: Vec::new(),
             confidence: Confidence::Certain,
             archs: None,
+            archs_span: None,
             waiver: None,
         }
     }
