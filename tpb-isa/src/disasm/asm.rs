@@ -253,18 +253,23 @@ pub(super) fn parse_bit(
     expected: &'static str,
 ) -> Result<u64, Err1> {
     let bits = u32::from(bit.hi - bit.lo);
+    let wide = || err(at, AsmErrorKind::BitOutOfRange { field, bit: bit.name, bits: bits as u8 });
+    let number = || {
+        parse_uint(s, bits, at, field, expected).map_err(|e| match e.kind {
+            AsmErrorKind::OutOfRange { .. } => wide(),
+            _ => e,
+        })
+    };
     match bit.kind {
         BitKind::Bool if s == "true" => Ok(1),
         BitKind::Bool if s == "false" => Ok(0),
-        BitKind::Enum(_) if s.starts_with(|c: char| c.is_ascii_digit()) => {
-            parse_uint(s, bits, at, field, expected)
-        }
+        BitKind::Enum(_) if s.starts_with(|c: char| c.is_ascii_digit()) => number(),
         BitKind::Enum(e) => match e.value_of(s) {
             Some(v) if bits >= 64 || v < 1 << bits => Ok(v),
-            Some(_) => Err(err(at, AsmErrorKind::OutOfRange { field })),
-            None => parse_uint(s, bits, at, field, expected),
+            Some(_) => Err(wide()),
+            None => number(),
         },
-        _ => parse_uint(s, bits, at, field, expected),
+        _ => number(),
     }
 }
 

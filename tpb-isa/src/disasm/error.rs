@@ -119,6 +119,16 @@ pub enum AsmErrorKind {
         /// The field.
         field: &'static str,
     },
+    /// A bit-field's value does not fit its bits (an enum value the spec names wider
+    /// than the bit-field, or a number).
+    BitOutOfRange {
+        /// The field.
+        field: &'static str,
+        /// The bit-field.
+        bit: &'static str,
+        /// Its width in bits.
+        bits: u8,
+    },
     /// A value is not of the field's kind.
     BadValue {
         /// The field.
@@ -204,6 +214,13 @@ impl fmt::Display for AsmErrorKind {
             AsmErrorKind::Duplicate { field } => write!(f, "field '{field}' is given twice"),
             AsmErrorKind::OutOfRange { field } => {
                 write!(f, "value of field '{field}' is out of range")
+            }
+            AsmErrorKind::BitOutOfRange { field, bit, bits } => {
+                let s = if *bits == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "value of bit-field '{bit}' of field '{field}' does not fit its {bits} bit{s}"
+                )
             }
             AsmErrorKind::BadValue { field, expected } => {
                 write!(f, "field '{field}' takes {expected}")

@@ -288,6 +288,24 @@ fn first_error(text: &str) -> (std::string::String, usize) {
     (std::format!("{}", e.kind), e.col)
 }
 
+/// A bit-field's value too wide for it names the bit-field and its width (it said the
+/// field's value was out of range); both readers of `form{...}` give the same error.
+#[test]
+fn a_bit_field_too_narrow_for_its_value_is_named() {
+    assert_eq!(
+        first_error("matmul psum_accumulate_flags={begin_matmul_group=2}"),
+        (
+            "value of bit-field 'begin_matmul_group' of field 'psum_accumulate_flags' does not fit its 1 bit"
+                .into(),
+            50
+        )
+    );
+    assert_eq!(
+        first_error("matmul src_mem_pattern.start_addr=register{regnum=300}").0,
+        "value of bit-field 'regnum' of field 'src_mem_pattern.start_addr' does not fit its 8 bits"
+    );
+}
+
 /// A string longer than its field names the field's size, a list of another length
 /// the number of elements it holds and was given (a long one counted, not read), and
 /// an unknown member of `form{...}` the members there are.
