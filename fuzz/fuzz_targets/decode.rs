@@ -1,6 +1,7 @@
 //! Fuzz the record decoder on every generation: `Inst::decode` and every arm's explicit
 //! decode (`Inst::decode_as` over `ArmKind::ALL`) are lossless, and dispatch agrees.
-//! Validation never panics, and a bad field it names lies inside the record.
+//! Validation never panics, and a bad field it names lies inside the record. A decoded
+//! value prints for any generation as its record prints in the value's own layout.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,6 +24,15 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(inst.encode(), *b);
         assert_eq!(inst.opcode(), Opcode(b[0]));
         assert_eq!(inst.kind(), dispatch(b));
+        for to in Arch::ALL {
+            let layout = match inst.layout_archs() {
+                Some(own) if !own.contains(&to) => own[0],
+                _ => to,
+            };
+            let mut want = String::new();
+            tpb_isa::disasm::write_record(&mut want, layout, b).unwrap();
+            assert_eq!(inst.text(to).to_string(), want, "decoded on {arch}, printed for {to}");
+        }
         if let Err(ValidateError::BadEnum { offset, .. }) = validate(arch, b) {
             assert!(offset < RECORD_SIZE);
         }
