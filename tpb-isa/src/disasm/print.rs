@@ -583,18 +583,17 @@ pub fn write_stream_bytes<E>(
     with_bytes(sink, |o| stream_lines(o, arch, bytes))
 }
 
-/// Write a decoded instruction: in the layout its value is in (a value built in one
-/// generation's layout keeps its fields' meaning), else in that of `arch` (an arm read
-/// alike on every generation, a record kept verbatim).
+/// Write a decoded instruction in generation `arch`'s text form: its bytes as `arch`
+/// reads them, the line [`write_record`] writes for them and `Inst::parse(arch, …)`
+/// reads back to the same bytes. A value in another generation's layout (one
+/// [`Inst::layout_archs`] does not hold `arch` for) shows `arch`'s reading of its bytes;
+/// to see its own fields, print it for one of its generations:
+/// `inst.text(inst.layout_archs().map_or(arch, |g| g[0]))`.
 ///
 /// # Errors
 ///
 /// Only those of `f`.
 pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt::Result {
-    let arch = match inst.layout_archs() {
-        Some(own) if !own.contains(&arch) => own.first().copied().unwrap_or(arch),
-        _ => arch,
-    };
     let record = inst.encode();
     with_line(f, |o| match inst {
         Inst::Unknown(_) => unknown_line(o, &record),
@@ -640,9 +639,9 @@ impl fmt::Display for Text<'_> {
 }
 
 impl Inst {
-    /// The instruction's line of text for generation `arch`: in the layout its value is
-    /// in ([`Inst::layout_archs`]) where `arch` reads the arm otherwise (see
-    /// [`write_inst`]).
+    /// The instruction's line in generation `arch`'s text form, which
+    /// `Inst::parse(arch, …)` reads back to the same bytes (see [`write_inst`] for a value
+    /// in another generation's layout).
     #[must_use]
     pub fn text(&self, arch: Arch) -> Text<'_> {
         Text { inst: self, arch }

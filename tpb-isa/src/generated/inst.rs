@@ -993,7 +993,9 @@ impl Inst {
 
     /// The generations whose layout the value is in, for an arm whose layout
     /// differs by generation (its variant's); `None` for an arm read alike on
-    /// every generation and for a record kept verbatim.
+    /// every generation and for a record kept verbatim. Its fields mean what
+    /// they say on these generations: `text` and `parse` for one of them
+    /// keep the value, for another they read its bytes in that one's layout.
     #[must_use]
     pub const fn layout_archs(&self) -> Option<&'static [Arch]> {
         match self {
