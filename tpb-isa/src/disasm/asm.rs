@@ -1041,6 +1041,11 @@ fn parse_value(
         Kind::Bytes(n) => {
             // Fewer digits than bytes: the rest are zero (the printer drops nothing, but a
             // hand-written line may give a short payload).
+            let hex = s.bytes().all(|c| c.is_ascii_hexdigit());
+            if hex && s.len() % 2 == 0 && s.len() > 2 * n as usize {
+                let (holds, given) = (n as usize, s.len() / 2);
+                return Err(err(at, AsmErrorKind::TooManyBytes { field, holds, given }));
+            }
             if s.len() % 2 != 0 || s.len() > 2 * n as usize || !s.is_ascii() {
                 return Err(bad());
             }

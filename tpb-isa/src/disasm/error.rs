@@ -171,6 +171,15 @@ pub enum AsmErrorKind {
         /// The bytes the string spells.
         given: usize,
     },
+    /// Hex digits for more bytes than the field holds.
+    TooManyBytes {
+        /// The field.
+        field: &'static str,
+        /// Its size in bytes.
+        holds: usize,
+        /// The bytes the digits give.
+        given: usize,
+    },
     /// A list has another number of elements than its field holds.
     Count {
         /// The field.
@@ -241,6 +250,9 @@ impl fmt::Display for AsmErrorKind {
             ),
             AsmErrorKind::TooLong { field, max, given } => {
                 write!(f, "field '{field}' holds at most {max} bytes; the string given has {given}")
+            }
+            AsmErrorKind::TooManyBytes { field, holds, given } => {
+                write!(f, "field '{field}' holds {holds} bytes; the digits give {given}")
             }
             AsmErrorKind::Count { field, holds, given } => {
                 write!(f, "field '{field}' holds {holds} elements; {given} are given")

@@ -278,6 +278,22 @@ fn first_error(text: &str) -> (std::string::String, usize) {
     (std::format!("{}", e.kind), e.col)
 }
 
+/// Hex digits for more bytes than a byte field holds name both counts (they said the
+/// field takes hex digits); fewer are the leading bytes, the rest zero.
+#[test]
+fn a_byte_field_given_too_many_bytes_says_how_many() {
+    assert_eq!(
+        first_error("matmul reserved0=0011223344"),
+        ("field 'reserved0' holds 4 bytes; the digits give 5".into(), 18)
+    );
+    assert_eq!(
+        first_error("matmul reserved0=001").0,
+        "field 'reserved0' takes hex digits, two per byte"
+    );
+    let short = assemble_line(Arch::Cayman, "matmul unknown0=ab", 1).unwrap().unwrap();
+    assert_eq!(&short[41..43], &[0xAB, 0]);
+}
+
 /// A bit-field's value too wide for it names the bit-field and its width (it said the
 /// field's value was out of range); both readers of `form{...}` give the same error.
 #[test]
