@@ -267,9 +267,24 @@ pub(super) fn parse_bit(
         BitKind::Enum(e) => match e.value_of(s) {
             Some(v) if bits >= 64 || v < 1 << bits => Ok(v),
             Some(_) => Err(wide()),
-            None => number(),
+            None => number().map_err(|x| case_or(e, s, at, field, x)),
         },
         _ => number(),
+    }
+}
+
+/// The error for a word `s` that names no value of `e`: [`AsmErrorKind::ValueCase`]
+/// where a name matches it but for case, else `other`.
+fn case_or(
+    e: &super::desc::EnumDesc,
+    s: &str,
+    at: usize,
+    field: &'static str,
+    other: Err1,
+) -> Err1 {
+    match e.name_like(s) {
+        Some(name) => err(at, AsmErrorKind::ValueCase { field, given: Name::new(s), name }),
+        None => other,
     }
 }
 
@@ -955,7 +970,7 @@ fn parse_value(
             let v = if s.starts_with(|c: char| c.is_ascii_digit()) {
                 parse_uint(s, 8 * u32::from(e.width), at, field, expected)?
             } else {
-                e.value_of(s).ok_or_else(bad)?
+                e.value_of(s).ok_or_else(|| case_or(e, s, at, field, bad()))?
             };
             write_uint(out, v);
         }

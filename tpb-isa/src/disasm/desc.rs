@@ -62,6 +62,12 @@ impl EnumDesc {
         Some(self.by_value[i].1)
     }
 
+    /// The value name that is `name` but for case, for an error's hint.
+    #[must_use]
+    pub fn name_like(&self, name: &str) -> Option<&'static str> {
+        self.by_name.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|&(n, _)| n)
+    }
+
     /// The value named `name`.
     #[must_use]
     pub fn value_of(&self, name: &str) -> Option<u64> {

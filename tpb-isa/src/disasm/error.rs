@@ -171,6 +171,15 @@ pub enum AsmErrorKind {
         /// The bytes the string spells.
         given: usize,
     },
+    /// A value name the enum has only in another case (`fp16` for `FP16`).
+    ValueCase {
+        /// The field.
+        field: &'static str,
+        /// The name given.
+        given: Name,
+        /// The enum's name.
+        name: &'static str,
+    },
     /// Hex digits for more bytes than the field holds.
     TooManyBytes {
         /// The field.
@@ -250,6 +259,12 @@ impl fmt::Display for AsmErrorKind {
             ),
             AsmErrorKind::TooLong { field, max, given } => {
                 write!(f, "field '{field}' holds at most {max} bytes; the string given has {given}")
+            }
+            AsmErrorKind::ValueCase { field, given, name } => {
+                write!(
+                    f,
+                    "field '{field}' has no value '{given}'; value names keep their case: '{name}'"
+                )
             }
             AsmErrorKind::TooManyBytes { field, holds, given } => {
                 write!(f, "field '{field}' holds {holds} bytes; the digits give {given}")

@@ -278,6 +278,22 @@ fn first_error(text: &str) -> (std::string::String, usize) {
     (std::format!("{}", e.kind), e.col)
 }
 
+/// A value name in another case names the right one (it said the field takes a value
+/// name or an integer), for an enum field and an enum bit-field alike.
+#[test]
+fn a_value_name_in_another_case_names_the_right_one() {
+    assert_eq!(
+        first_error("matmul in_dtype=fp16").0,
+        "field 'in_dtype' has no value 'fp16'; value names keep their case: 'FP16'"
+    );
+    let e = first_error("tensor_tensor_arith_op in0_in1_dtype={dtype_lo=fp32}").0;
+    assert_eq!(e, "field 'in0_in1_dtype' has no value 'fp32'; value names keep their case: 'FP32'");
+    assert_eq!(
+        first_error("matmul in_dtype=FP17").0,
+        "field 'in_dtype' takes a value name or an integer"
+    );
+}
+
 /// Hex digits for more bytes than a byte field holds name both counts (they said the
 /// field takes hex digits); fewer are the leading bytes, the rest zero.
 #[test]
