@@ -222,6 +222,19 @@ fn enums_serialize_by_value_name() {
     assert!(serde_json::from_str::<Dtype>("-1").is_err());
 }
 
+/// A name that is no generation's says what is taken: names, labels and aliases, the
+/// same for `Arch` and `Geometry`.
+#[test]
+fn an_unknown_generation_lists_names_labels_and_aliases() {
+    use tpb_isa::{Arch, Geometry};
+    let e = "x".parse::<Arch>().unwrap_err().to_string();
+    assert!(e.starts_with("unknown generation: expected a name, label or alias ("), "{e}");
+    for want in ["sunda, V2", "cayman, V3", "trn2", "mariana, V4", "maverick"] {
+        assert!(e.contains(want), "{want}: {e}");
+    }
+    assert_eq!("x".parse::<Geometry>().unwrap_err().to_string(), e);
+}
+
 /// A generation serializes by its name, as the spec, `Display` and `tpb` spell it, and
 /// reads back from any name, label or alias; a geometry no source gives does not read.
 #[test]

@@ -197,16 +197,7 @@ impl fmt::Display for GeometryError {
             GeometryError::UnknownGeometry { arch } => {
                 write!(f, "the geometry of {} is unknown: no source gives it", arch.name())
             }
-            GeometryError::UnknownName => {
-                f.write_str("unknown generation: expected one of ")?;
-                for (i, a) in Arch::ALL.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    f.write_str(a.name())?;
-                }
-                Ok(())
-            }
+            GeometryError::UnknownName => fmt::Display::fmt(&crate::UnknownArch, f),
             GeometryError::Unknown { item, arch } => {
                 write!(f, "{item} has no value on {}", arch.name())
             }

@@ -221,16 +221,20 @@ fn arch_enum(model: &Model) -> TokenStream {
 
         impl core::fmt::Display for UnknownArch {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("unknown arch: expected one of ")?;
-                let mut first = true;
-                for a in Arch::ALL {
-                    if !first {
-                        f.write_str(", ")?;
+                f.write_str("unknown generation: expected a name, label or alias (")?;
+                for (i, a) in Arch::ALL.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
                     }
-                    first = false;
                     f.write_str(a.name())?;
+                    f.write_str(", ")?;
+                    f.write_str(a.label())?;
+                    for alias in a.aliases() {
+                        f.write_str(", ")?;
+                        f.write_str(alias)?;
+                    }
                 }
-                Ok(())
+                f.write_str(")")
             }
         }
 
