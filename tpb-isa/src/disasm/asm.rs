@@ -1056,12 +1056,12 @@ fn parse_value(
         Kind::Bytes(n) => {
             // Fewer digits than bytes: the rest are zero (the printer drops nothing, but a
             // hand-written line may give a short payload).
-            let hex = s.bytes().all(|c| c.is_ascii_hexdigit());
-            if hex && s.len() % 2 == 0 && s.len() > 2 * n as usize {
-                let (holds, given) = (n as usize, s.len() / 2);
-                return Err(err(at, AsmErrorKind::TooManyBytes { field, holds, given }));
-            }
             if s.len() % 2 != 0 || s.len() > 2 * n as usize || !s.is_ascii() {
+                let hex = s.len() % 2 == 0 && s.bytes().all(|c| c.is_ascii_hexdigit());
+                if hex && s.len() > 2 * n as usize {
+                    let (holds, given) = (n as usize, s.len() / 2);
+                    return Err(err(at, AsmErrorKind::TooManyBytes { field, holds, given }));
+                }
                 return Err(bad());
             }
             out.fill(0);
