@@ -1609,13 +1609,23 @@ fn next_line<'a>(rest: &mut &'a str) -> &'a str {
 
 impl Inst {
     /// Parse one line of text in the layouts of `arch`; the record is decoded from the
-    /// assembled bytes.
+    /// assembled bytes. One line ending (`\n`, `\r\n`) may close it; for several
+    /// lines, [`assemble`](crate::disasm::assemble).
     ///
     /// # Errors
     ///
-    /// [`AsmError`] when the line does not assemble or holds no record.
+    /// [`AsmError`] when the line does not assemble or holds no record, or when the
+    /// text goes on past its first line.
     pub fn parse(arch: Arch, line: &str) -> Result<Inst, AsmError> {
-        match assemble_line(arch, line, 1)? {
+        let one = line.strip_suffix('\n').unwrap_or(line);
+        let one = one.strip_suffix('\r').unwrap_or(one);
+        if let Some(i) = memchr::memchr(b'\n', one.as_bytes()) {
+            let col = line[..i].chars().count() + 1;
+            let expected =
+                "the end of the line: Inst::parse reads one line (disasm::assemble reads several)";
+            return Err(AsmError { line: 1, col, kind: AsmErrorKind::Syntax { expected } });
+        }
+        match assemble_line(arch, one, 1)? {
             Some(b) => Ok(Inst::decode(arch, &b)),
             None => Err(AsmError {
                 line: 1,

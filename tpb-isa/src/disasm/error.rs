@@ -291,3 +291,5 @@ impl fmt::Display for AsmError {
 }
 
 impl core::error::Error for AsmError {}
+
+impl core::error::Error for AsmErrorKind {}

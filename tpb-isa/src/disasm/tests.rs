@@ -278,6 +278,22 @@ fn first_error(text: &str) -> (std::string::String, usize) {
     (std::format!("{}", e.kind), e.col)
 }
 
+/// `Inst::parse` reads one line: a closing line ending is fine, a second line is an
+/// error at the first line's end that names the reader of several.
+#[test]
+fn inst_parse_reads_one_line() {
+    let one = Inst::parse(Arch::Cayman, "matmul in_dtype=FP16");
+    assert!(one.is_ok());
+    assert_eq!(Inst::parse(Arch::Cayman, "matmul in_dtype=FP16\n"), one);
+    assert_eq!(Inst::parse(Arch::Cayman, "matmul in_dtype=FP16\r\n"), one);
+    let e = Inst::parse(Arch::Cayman, "matmul\nldweights").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 7));
+    assert_eq!(
+        std::format!("{}", e.kind),
+        "expected the end of the line: Inst::parse reads one line (disasm::assemble reads several)"
+    );
+}
+
 /// A value name in another case names the right one (it said the field takes a value
 /// name or an integer), for an enum field and an enum bit-field alike.
 #[test]
