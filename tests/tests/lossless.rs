@@ -229,7 +229,8 @@ fn an_unknown_generation_lists_names_labels_and_aliases() {
     use tpb_isa::{Arch, Geometry};
     let e = "x".parse::<Arch>().unwrap_err().to_string();
     assert!(e.starts_with("unknown generation: expected a name, label or alias ("), "{e}");
-    for want in ["sunda, V2", "cayman, V3", "trn2", "mariana, V4", "maverick"] {
+    for want in ["(sunda, V2, trn1", "; cayman, V3, trn2", "; mariana, V4, trn3", "; maverick, V5"]
+    {
         assert!(e.contains(want), "{want}: {e}");
     }
     assert_eq!("x".parse::<Geometry>().unwrap_err().to_string(), e);

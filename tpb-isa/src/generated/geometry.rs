@@ -68,7 +68,11 @@ impl core::fmt::Display for UnknownArch {
             f.write_str(a.name())?;
             f.write_str(", ")?;
             f.write_str(a.label())?;
-            for alias in a.aliases() {
+            for alias in a
+                .aliases()
+                .iter()
+                .filter(|x| !x.eq_ignore_ascii_case(a.label()))
+            {
                 f.write_str(", ")?;
                 f.write_str(alias)?;
             }
