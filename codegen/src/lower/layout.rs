@@ -710,9 +710,15 @@ fn members_of(
                 let field_meta = inherit(cx, ann, name.span, Some(owner_meta));
                 // An `@archs` in error leaves the field's generations unknown: which
                 // bytes it covers where is that error's, not a coverage one.
-                if cx.errors.len() > before && ann.attrs.iter().any(|a| a.name.name == "archs") {
-                    complete = false;
-                }
+                let inside = |d: &Diagnostic, a: Span| {
+                    d.span.file == a.file && a.start <= d.span.start && d.span.end <= a.end
+                };
+                let archs_failed = ann
+                    .attrs
+                    .iter()
+                    .filter(|a| a.name.name == "archs")
+                    .any(|a| cx.errors[before..].iter().any(|d| inside(d, a.span)));
+                complete &= !archs_failed;
                 let Some(fty) = field_type(cx, ty, t) else {
                     complete = false;
                     continue;
@@ -1084,6 +1090,14 @@ mod tests {
             &OLD_NEW_NEXT,
         );
         assert_eq!(e, ["unknown arch 'nwe'"]);
+        // Another attribute's error beside a good `@archs` leaves the gap reported.
+        let e = crate::lower::test_support::errors(
+            "enum OPCODE : u8 {}\nrecord R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm X : R {\n    1 a u8 @archs(new..) @confidence(hgih)\n}\n",
+            &OLD_NEW_NEXT,
+        );
+        assert!(e.contains(&"unknown confidence 'hgih'".to_string()), "{e:?}");
+        assert!(e.iter().any(|m| m.contains("not covered")), "{e:?}");
     }
 
     /// Generations with the same members share one layout, named after the oldest; an
