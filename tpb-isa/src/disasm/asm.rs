@@ -1617,10 +1617,11 @@ impl Inst {
     /// [`AsmError`] when the line does not assemble or holds no record, or when the
     /// text goes on past its first line.
     pub fn parse(arch: Arch, line: &str) -> Result<Inst, AsmError> {
-        let one = line.strip_suffix('\n').unwrap_or(line);
-        let one = one.strip_suffix('\r').unwrap_or(one);
-        if let Some(i) = memchr::memchr(b'\n', one.as_bytes()) {
-            let col = line[..i].chars().count() + 1;
+        let mut rest = line;
+        let one = next_line(&mut rest);
+        if !rest.is_empty() {
+            // At the first line's `\n`.
+            let col = line[..line.len() - rest.len() - 1].chars().count() + 1;
             let expected =
                 "the end of the line: Inst::parse reads one line (disasm::assemble reads several)";
             return Err(AsmError { line: 1, col, kind: AsmErrorKind::Syntax { expected } });
