@@ -82,11 +82,14 @@ impl Header {
     }
 
     /// The payload window, `header_size .. header_size + data_size`, as offsets into the file.
+    /// `parse` checked both against the file's length; for a header whose fields were set
+    /// by hand, an end past `usize::MAX` saturates (slicing a buffer with it then fails
+    /// with `get`, rather than this panicking).
     #[must_use]
     pub fn payload_range(&self) -> std::ops::Range<usize> {
-        // `parse` checked both against the length of an in-memory slice, so they fit usize.
-        let start = self.header_size as usize;
-        start..start + self.data_size as usize
+        let fit = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        let start = fit(self.header_size);
+        start..start.saturating_add(fit(self.data_size))
     }
 
     /// The build version text, up to its NUL (empty in neuronx-cc 2.23 output).

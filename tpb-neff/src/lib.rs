@@ -282,10 +282,12 @@ impl Neff {
         &self.graphs
     }
 
-    /// The bytes of a stream of one of this NEFF's graphs; `None` when it is absent.
+    /// The bytes of a stream of one of this NEFF's graphs; `None` when it is absent, or
+    /// when `stream` comes from another NEFF whose member this one does not hold at that path.
     #[must_use]
     pub fn stream_data(&self, stream: &Stream) -> Option<&[u8]> {
-        stream.member.map(|i| self.store.at(i).data)
+        let path = stream.path.as_deref()?;
+        stream.member.and_then(|i| self.store.at_path(i, path)).map(|m| m.data)
     }
 
     /// Every engine stream of every graph, absent ones included.

@@ -60,6 +60,12 @@ impl Store {
         self.by_path.get(path).copied()
     }
 
+    /// The `i`th member when it is at `path` (and is that path's member): `None` for an
+    /// index and path that another store handed out.
+    pub(crate) fn at_path(&self, i: usize, path: &str) -> Option<Member<'_>> {
+        (self.by_path.get(path) == Some(&i)).then(|| self.at(i))
+    }
+
     /// The `i`th member in archive (or directory walk) order.
     pub(crate) fn at(&self, i: usize) -> Member<'_> {
         let (path, data) = &self.list[i];

@@ -299,3 +299,44 @@ fn a_directory_never_follows_links_and_refuses_unsafe_names() {
         Err(Error::Io { .. })
     ));
 }
+
+#[test]
+fn a_stream_of_another_neff_has_no_data_here() {
+    let small_ = read(&small()).unwrap();
+    let large = Neff::open(support::corpus("matmul_large.neff"), &ReadOptions::default()).unwrap();
+    // A NEFF of the small one's JSON members and one stream: fewer members than any
+    // index of the large one's streams.
+    let mut m = small_members();
+    m.retain(|(p, _)| p.ends_with(".json") || p == "sg00/PE.bin");
+    let few = read(&neff(&m)).unwrap();
+    // What a NEFF gives for a stream of another: nothing, or its own member at that path.
+    let own = |n: &Neff, s: &tpb_neff::Stream| {
+        let got = n.stream_data(s);
+        let mine = n.graphs().iter().flat_map(|g| &g.streams).find(|t| t.path == s.path);
+        got.is_none()
+            || got.map(<[u8]>::as_ptr) == mine.and_then(|t| n.stream_data(t)).map(<[u8]>::as_ptr)
+    };
+    for s in large.graphs().iter().flat_map(|g| &g.streams).filter(|s| s.is_present()) {
+        assert!(own(&few, s), "{:?}", s.path);
+        assert!(own(&small_, s), "{:?}", s.path);
+    }
+    for s in small_.graphs().iter().flat_map(|g| &g.streams).filter(|s| s.is_present()) {
+        assert!(own(&large, s), "{:?}", s.path);
+    }
+    // A member index past the other NEFF's members gives nothing (it panicked).
+    let last = large.graphs().iter().flat_map(|g| &g.streams).filter(|s| s.is_present()).last();
+    assert!(few.stream_data(last.unwrap()).is_none());
+}
+
+#[test]
+fn the_payload_range_of_a_header_set_by_hand_saturates() {
+    let n = read(&small()).unwrap();
+    let mut h = n.header().unwrap().clone();
+    assert_eq!(h.payload_range(), 1024..1024 + h.data_size as usize);
+    h.header_size = u64::MAX;
+    h.data_size = 2;
+    assert_eq!(h.payload_range(), usize::MAX..usize::MAX);
+    h.header_size = 10;
+    h.data_size = u64::MAX;
+    assert_eq!(h.payload_range(), 10..usize::MAX);
+}
