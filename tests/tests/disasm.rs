@@ -178,6 +178,21 @@ fn errors_name_line_column_and_field() {
     let e = assemble_line(Arch::Cayman, "x", 7).unwrap_err();
     assert_eq!((e.line, e.col), (7, 1));
     assert!(matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }));
+    // Opcode names print upper case; mnemonics are their lower case.
+    assert_eq!(
+        error("MATMUL in_dtype=FP32"),
+        "1:1: unknown mnemonic 'MATMUL'; mnemonics are lower case: 'matmul'"
+    );
+    assert_eq!(
+        error("  Unknown opcode=0x01"),
+        "1:3: unknown mnemonic 'Unknown'; mnemonics are lower case: 'unknown'"
+    );
+    let e = assemble_line(Arch::Cayman, "Pseudo_Exit_Execution", 2).unwrap_err();
+    assert!(
+        matches!(e.kind, AsmErrorKind::MnemonicCase { given, mnemonic: "pseudo_exit_execution" }
+            if given.as_str() == "Pseudo_Exit_Execution"),
+        "{e:?}"
+    );
 }
 
 #[test]

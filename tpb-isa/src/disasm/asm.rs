@@ -1424,8 +1424,12 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
     }
     let mnemonic = &s[start..i];
     let mut out = [0u8; RECORD_SIZE];
-    let unknown_mnemonic =
-        || err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) });
+    let unknown_mnemonic = || match desc::mnemonic_like(mnemonic) {
+        Some(m) => {
+            err(start, AsmErrorKind::MnemonicCase { given: Name::new(mnemonic), mnemonic: m })
+        }
+        None => err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) }),
+    };
     let (layout, owner, kind): (Option<&'static LayoutText>, &'static str, Option<ArmKind>) =
         if mnemonic == UNKNOWN {
             (None, UNKNOWN, None)

@@ -519,6 +519,15 @@ pub fn target(mnemonic: &str) -> Option<Target> {
     }
 }
 
+/// The mnemonic that `word` spells in another case (`matmul` for `MATMUL`), for the
+/// assembler's hint; `unknown` included. A scan: it runs on an error path only.
+#[must_use]
+pub fn mnemonic_like(word: &str) -> Option<&'static str> {
+    core::iter::once(super::UNKNOWN)
+        .chain(MNEMONICS.iter().map(|&(m, _)| m))
+        .find(|m| m.eq_ignore_ascii_case(word))
+}
+
 /// Slots of [`BY_HASH`]: a power of two, at least twice the mnemonics, so that a probe
 /// run is short and always reaches an empty slot.
 const SLOTS: usize = (2 * MNEMONICS.len()).next_power_of_two();

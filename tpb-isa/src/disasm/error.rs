@@ -102,6 +102,13 @@ pub enum AsmErrorKind {
         /// The word.
         mnemonic: Name,
     },
+    /// A mnemonic in another case (`MATMUL` for `matmul`): mnemonics are lower case.
+    MnemonicCase {
+        /// The word.
+        given: Name,
+        /// The mnemonic.
+        mnemonic: &'static str,
+    },
     /// The arm has no field of that name.
     UnknownField {
         /// The arm's mnemonic.
@@ -225,6 +232,9 @@ impl fmt::Display for AsmErrorKind {
         match self {
             AsmErrorKind::UnknownMnemonic { mnemonic } => {
                 write!(f, "unknown mnemonic '{mnemonic}'")
+            }
+            AsmErrorKind::MnemonicCase { given, mnemonic } => {
+                write!(f, "unknown mnemonic '{given}'; mnemonics are lower case: '{mnemonic}'")
             }
             AsmErrorKind::UnknownField { arm, field } => {
                 write!(f, "{arm} has no field '{field}'")
