@@ -266,3 +266,12 @@ fn per_generation_layouts_round_trip_on_their_generation() {
         }
     }
 }
+
+#[test]
+fn an_arm_kind_displays_as_its_spec_name() {
+    for &k in ArmKind::ALL {
+        assert_eq!(k.to_string(), tpb_isa::disasm::desc::ArmText::of(k).name);
+        assert_eq!(k.to_string(), k.name());
+    }
+    assert_eq!(ArmKind::S3d3Mm.to_string(), "S3D3_MM");
+}

@@ -72,3 +72,25 @@ fn an_addr4_marker_byte_is_not_checked_as_an_enum() {
     r[48..52].copy_from_slice(&0x0200_2800u32.to_le_bytes());
     assert_eq!(tpb_isa::validate::validate(Arch::Cayman, &r), Ok(()));
 }
+
+#[test]
+fn the_error_types_hash_so_that_a_tool_can_count_them() {
+    use std::collections::HashSet;
+    let mut seen = HashSet::new();
+    for op in 0..=255u8 {
+        let mut r = [0u8; tpb_isa::RECORD_SIZE];
+        r[0] = op;
+        for arch in Arch::ALL {
+            if let Err(e) = tpb_isa::validate::validate(arch, &r) {
+                seen.insert(e);
+            }
+        }
+    }
+    assert!(seen.len() > 1);
+    let asm: HashSet<_> = ["MATMUL", "nope", "MATMUL"]
+        .iter()
+        .map(|l| tpb_isa::disasm::assemble_line(Arch::Cayman, l, 1).unwrap_err())
+        .collect();
+    assert_eq!(asm.len(), 2);
+    let _: HashSet<tpb_isa::UnknownArch> = ["x".parse::<Arch>().unwrap_err()].into();
+}

@@ -13,7 +13,7 @@ use crate::generated::geometry::Arch;
 /// Only the length can be wrong: a record of any content decodes (an enum-typed field
 /// keeps a value the spec does not name; [`ValidateError::BadEnum`] reports it).
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DecodeError {
     /// The input is not exactly one record long.
     Length {
@@ -24,7 +24,7 @@ pub enum DecodeError {
 
 /// A byte stream is not a whole number of records, or a record in it is unusable.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StreamError {
     /// The stream ends inside a record.
     TrailingPartial {
@@ -39,7 +39,7 @@ pub enum StreamError {
 
 /// A record fails validation for an arch.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValidateError {
     /// The opcode's bit is clear in the validator's opcode bitmask.
     OpcodeNotValid {
@@ -66,7 +66,7 @@ pub enum ValidateError {
 
 /// A geometry rule was asked something it has no answer for.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GeometryError {
     /// An argument fails the rule's `requires` guard (`tpb_idx < num_tpb`).
     OutOfRange {
@@ -95,7 +95,7 @@ pub enum GeometryError {
 
 /// An address-map operation failed.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddressError {
     /// No segment maps this linear offset.
     Unmapped {
@@ -129,7 +129,7 @@ pub enum AddressError {
 
 /// The final record of a stream cannot be checked, or fails the check.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FinalCheckError {
     /// The stream has no final record: it is empty or ends inside a record.
     Stream(StreamError),

@@ -167,6 +167,13 @@ fn arm_kind(model: &Model) -> TokenStream {
                 ARM_ARCHS[self as usize] & (1 << arch as u8) != 0
             }
         }
+
+        /// The spec name ([`ArmKind::name`]), as the spec and the layout tables spell it.
+        impl core::fmt::Display for ArmKind {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
     }
 }
 

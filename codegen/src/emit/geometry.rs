@@ -216,7 +216,7 @@ fn arch_enum(model: &Model) -> TokenStream {
         }
 
         /// A name that is not an arch, its label or one of its aliases.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct UnknownArch;
 
         impl core::fmt::Display for UnknownArch {

@@ -5,7 +5,7 @@ use core::fmt;
 use super::desc::BitDesc;
 
 /// A short copy of a name from the input, for error messages (no allocation).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Name {
     buf: [u8; 32],
     len: u8,
@@ -93,9 +93,18 @@ impl PartialEq for Members {
 
 impl Eq for Members {}
 
+/// By the tables' addresses, as [`PartialEq`] compares them.
+impl core::hash::Hash for Members {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        core::ptr::hash(self.common, h);
+        core::ptr::hash(self.own, h);
+        self.skip.hash(h);
+    }
+}
+
 /// What is wrong with a line of assembly.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AsmErrorKind {
     /// The first word is not a mnemonic of the spec.
     UnknownMnemonic {
@@ -217,7 +226,7 @@ pub enum AsmErrorKind {
 }
 
 /// A line of assembly that cannot be assembled, with its 1-based line and column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AsmError {
     /// Line, from 1.
     pub line: usize,

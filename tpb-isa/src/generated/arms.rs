@@ -604,6 +604,13 @@ impl ArmKind {
     }
 }
 
+/// The spec name ([`ArmKind::name`]), as the spec and the layout tables spell it.
+impl core::fmt::Display for ArmKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// ALU_OP (0xA8): an ALU operation on registers, with an 8-byte immediate.
 ///
 /// The seed places its opcode only "in the CTRL band"; the notes give 0xA8 (the libnrt

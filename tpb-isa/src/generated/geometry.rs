@@ -55,7 +55,7 @@ pub enum Arch {
 }
 
 /// A name that is not an arch, its label or one of its aliases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UnknownArch;
 
 impl core::fmt::Display for UnknownArch {
