@@ -17,6 +17,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "hbm_index",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [2, 0, 0, 0],
         }),
     },
@@ -31,6 +32,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "seng_pair",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [2, 0, 0, 0],
         }),
     },
@@ -45,6 +47,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "pcie_half",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [2, 0, 0, 0],
         }),
     },
@@ -59,6 +62,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "tpb_parity",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [2, 0, 0, 0],
         }),
     },
@@ -73,6 +77,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "h2d_bucket",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [2, 0, 0, 0],
         }),
     },
@@ -87,6 +92,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "dma_engine_id",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx", "local"],
             args: [2, 15, 0, 0],
         }),
     },
@@ -96,6 +102,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "dma_engine_id",
             guard: "local < num_dma_per_tpb",
+            params: &["tpb_idx", "local"],
             args: [1, 16, 0, 0],
         }),
     },
@@ -118,6 +125,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "hbm_index",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -132,6 +140,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "seng_pair",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -146,6 +155,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "pcie_half",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -160,6 +170,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "tpb_parity",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -174,6 +185,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "h2d_bucket",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -188,6 +200,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "dma_engine_id",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
         }),
     },
@@ -197,6 +210,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "dma_engine_id",
             guard: "local < num_dma_per_tpb",
+            params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
         }),
     },
@@ -211,6 +225,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "die_flip",
             guard: "core_idx < nc_mapping_max_core_count",
+            params: &["core_idx"],
             args: [128, 0, 0, 0],
         }),
     },
@@ -225,6 +240,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "hbm_index",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -239,6 +255,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "seng_pair",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -253,6 +270,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "pcie_half",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -267,6 +285,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "tpb_parity",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -281,6 +300,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "h2d_bucket",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx"],
             args: [8, 0, 0, 0],
         }),
     },
@@ -295,6 +315,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "dma_engine_id",
             guard: "tpb_idx < num_tpb",
+            params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
         }),
     },
@@ -304,6 +325,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "dma_engine_id",
             guard: "local < num_dma_per_tpb",
+            params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
         }),
     },
@@ -318,6 +340,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         want: Err(GeometryError::OutOfRange {
             rule: "die_flip",
             guard: "core_idx < nc_mapping_max_core_count",
+            params: &["core_idx"],
             args: [128, 0, 0, 0],
         }),
     },

@@ -119,6 +119,15 @@ fn geometry_matches_the_seed() {
         Err(GeometryError::OutOfRange { rule: "hbm_index", .. })
     ));
     assert!(matches!(Sunda.hbm_index(2), Err(GeometryError::OutOfRange { .. })));
+    // The message names the parameters given, and no unused slot.
+    assert_eq!(
+        Cayman.hbm_index(8).unwrap_err().to_string(),
+        "hbm_index: requires tpb_idx < num_tpb (tpb_idx = 8)"
+    );
+    assert_eq!(
+        Cayman.dma_engine_id(700, 15).unwrap_err().to_string().split(" (").nth(1),
+        Some("tpb_idx = 700, local = 15)")
+    );
     assert_eq!(Cayman.seng_pair(5), Ok(2));
     assert_eq!(Cayman.pcie_half(5), Ok(1));
     assert_eq!(Cayman.tpb_parity(5), Ok(1));
@@ -126,7 +135,10 @@ fn geometry_matches_the_seed() {
     // Die flip: XOR 0x6, 0->6, 1->7, 2->4, 3->5; no mask on sunda.
     let flipped: Vec<u32> = (0..8).map(|i| Cayman.die_flip(i).unwrap()).collect();
     assert_eq!(flipped, [6, 7, 4, 5, 2, 3, 0, 1]);
-    assert!(matches!(Sunda.die_flip(0), Err(GeometryError::Unknown { .. })));
+    assert_eq!(
+        Sunda.die_flip(0),
+        Err(GeometryError::Unknown { item: "nc_mapping_max_core_count", arch: Arch::Sunda })
+    );
     // nx-core-type LUT: cayman {10,7,9,8,11}; the others are not decoded.
     assert_eq!(Cayman.nx_core_type(), [Some(10), Some(7), Some(9), Some(8), Some(11)]);
     assert_eq!(Sunda.nx_core_type(), [None; 5]);

@@ -58,7 +58,7 @@ impl<T: Named> Visitor<'_> for NameOrInt<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a {} value's name or an integer of its width", T::SPEC)
+        write!(f, "the name of a value of {} or an integer of its width", T::SPEC)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {

@@ -74,10 +74,13 @@ pub enum GeometryError {
         rule: &'static str,
         /// The guard that failed, as written in the spec.
         guard: &'static str,
-        /// The argument values, in parameter order (unused slots are zero).
+        /// The rule's parameter names, in order.
+        params: &'static [&'static str],
+        /// The argument values, in parameter order (the slots past `params` are zero).
         args: [u64; 4],
     },
-    /// The rule needs a value this generation does not have (`die_flip_mask` on sunda).
+    /// The rule needs a value this generation does not have (`die_flip` on sunda, which
+    /// gives no `nc_mapping_max_core_count`: the first such value the rule reads).
     Unknown {
         /// The rule or value.
         item: &'static str,
@@ -191,8 +194,16 @@ impl fmt::Display for ValidateError {
 impl fmt::Display for GeometryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            GeometryError::OutOfRange { rule, guard, args } => {
-                write!(f, "{rule}: requires {guard} (arguments {args:?})")
+            GeometryError::OutOfRange { rule, guard, params, args } => {
+                write!(f, "{rule}: requires {guard}")?;
+                for (i, (p, v)) in params.iter().zip(args).enumerate() {
+                    write!(f, "{}{p} = {v}", if i == 0 { " (" } else { ", " })?;
+                }
+                if params.is_empty() {
+                    Ok(())
+                } else {
+                    f.write_str(")")
+                }
             }
             GeometryError::UnknownGeometry { arch } => {
                 write!(f, "the geometry of {} is unknown: no source gives it", arch.name())

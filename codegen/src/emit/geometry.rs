@@ -535,14 +535,16 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     let mut args: Vec<TokenStream> = pidents.iter().map(|p| quote! { #p as u64 }).collect();
     args.resize(4, quote! { 0 });
     args.truncate(4);
-    let args_arr = quote! { [#(#args),*] };
+    let names: Vec<&str> = params.iter().map(String::as_str).collect();
+    let args_arr = quote! { params: &[#(#names),*], args: [#(#args),*] };
     let mut cx = Lets {
         model,
         rule: rule_name,
-        args: args_arr,
+        args: args_arr.clone(),
         stmts: Vec::new(),
         next: 0,
         loaded: Vec::new(),
+        may_be_unknown: false,
     };
     let mut guards = Vec::new();
     for c in requires {
@@ -562,7 +564,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
         guards.push(quote! {
             #(#stmts)*
             if #l #op #r {
-                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: #text, args: [#(#args),*] });
+                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: #text, #args_arr });
             }
         });
     }
@@ -577,9 +579,11 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             g.join(" and ")
         ));
     }
-    doc = doc.note(
-        "Returns `GeometryError::Unknown` when a value it needs is not given for the generation.",
-    );
+    if cx.may_be_unknown {
+        doc = doc.note(
+            "Returns `GeometryError::Unknown` when a value it needs is not given for the generation.",
+        );
+    }
     let prologue = pidents.iter().enumerate().map(|(i, p)| {
         let v = format_ident!("p{i}");
         quote! { let #v = #p as i128; }
@@ -592,7 +596,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             #(#stmts)*
             let r = #result;
             if r < 0 || r > u32::MAX as i128 {
-                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: "result fits u32", args: [#(#args),*] });
+                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: "result fits u32", #args_arr });
             }
             Ok(r as u32)
         }
@@ -607,6 +611,9 @@ struct Lets<'a> {
     stmts: Vec<TokenStream>,
     next: u32,
     loaded: Vec<(GeomId, Ident)>,
+    /// Whether a value read may be missing on some generation (the rule can return
+    /// `GeometryError::Unknown`).
+    may_be_unknown: bool,
 }
 
 impl Lets<'_> {
@@ -640,6 +647,7 @@ impl Lets<'_> {
                 let spec = item.name.as_str();
                 let optional = declared(item).is_some_and(GeomType::is_optional)
                     || !everywhere(self.model, item);
+                self.may_be_unknown |= optional;
                 self.stmts.push(if optional {
                     quote! {
                         let #t = match self.#m() {
@@ -669,7 +677,7 @@ impl Lets<'_> {
                 let t = self.temp();
                 let rule = self.rule;
                 let args = &self.args;
-                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", args: #args }) };
+                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", #args }) };
                 let checked =
                     |f: TokenStream| quote! { let #t = match #f { Some(v) => v, None => #fail }; };
                 self.stmts.push(match (op, shift) {

@@ -238,7 +238,9 @@ fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
             quote! { #(#pats)|* => &[#(#ty::#words),*], }
         });
         quote! {
-            /// The engines that execute the opcode (empty when the table names none).
+            /// The engines the opcode table ties the opcode to (its `@engine` words; empty
+            /// when it names none): what the sources say, not every engine whose stream
+            /// may hold it (compiled streams carry sync and copy opcodes on other engines).
             #[must_use]
             pub const fn engines(self) -> &'static [#ty] {
                 match self.0 {

@@ -363,7 +363,11 @@ fn rule_row(
                 params.iter().map(|p| Literal::u64_unsuffixed(*p as u64)).collect();
             slots.resize(4, Literal::u64_unsuffixed(0));
             slots.truncate(4);
-            quote! { Err(GeometryError::OutOfRange { rule: #rule, guard: #guard, args: [#(#slots),*] }) }
+            let names: Vec<&str> = match &item.kind {
+                GeomKind::Rule { params, .. } => params.iter().map(String::as_str).collect(),
+                _ => Vec::new(),
+            };
+            quote! { Err(GeometryError::OutOfRange { rule: #rule, guard: #guard, params: &[#(#names),*], args: [#(#slots),*] }) }
         }
         Outcome::Unknown(g) => {
             let item = model[*g].name.as_str();

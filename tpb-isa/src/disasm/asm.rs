@@ -1614,7 +1614,7 @@ fn next_line<'a>(rest: &mut &'a str) -> &'a str {
 impl Inst {
     /// Parse one line of text in the layouts of `arch`; the record is decoded from the
     /// assembled bytes. One line ending (`\n`, `\r\n`) may close it; for several
-    /// lines, [`assemble`](crate::disasm::assemble).
+    /// lines, [`assemble`].
     ///
     /// # Errors
     ///

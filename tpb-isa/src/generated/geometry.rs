@@ -995,8 +995,6 @@ impl Geometry {
     ///
     /// Requires `tpb_idx < num_tpb`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
-    ///
     /// Source: default_hbm_index: shr $31; add; sar $1 (signed idx/2)
     ///
     /// Source: default_hbm_index_sunda: mov %edi, %eax (identity)
@@ -1007,6 +1005,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "hbm_index",
                 guard: "tpb_idx < num_tpb",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1017,6 +1016,7 @@ impl Geometry {
                 return Err(GeometryError::OutOfRange {
                     rule: "hbm_index",
                     guard: "arithmetic stays in range",
+                    params: &["tpb_idx"],
                     args: [tpb_idx as u64, 0, 0, 0],
                 });
             }
@@ -1026,6 +1026,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "hbm_index",
                 guard: "result fits u32",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1040,8 +1041,6 @@ impl Geometry {
     ///
     /// Requires `tpb_idx < num_tpb`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
-    ///
     /// Source: geometry seed: device_tpb_idx (physical_core_t +0x04) sliced >>1 for the SENG-pair
     pub const fn seng_pair(self, tpb_idx: u32) -> Result<u32, GeometryError> {
         let p0 = tpb_idx as i128;
@@ -1050,6 +1049,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "seng_pair",
                 guard: "tpb_idx < num_tpb",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1059,6 +1059,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "seng_pair",
                 guard: "result fits u32",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1071,8 +1072,6 @@ impl Geometry {
     ///
     /// Requires `tpb_idx < num_tpb`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
-    ///
     /// Source: geometry seed: device_tpb_idx sliced >>2 for the PCIe/quadrant half
     pub const fn pcie_half(self, tpb_idx: u32) -> Result<u32, GeometryError> {
         let p0 = tpb_idx as i128;
@@ -1081,6 +1080,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "pcie_half",
                 guard: "tpb_idx < num_tpb",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1090,6 +1090,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "pcie_half",
                 guard: "result fits u32",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1102,8 +1103,6 @@ impl Geometry {
     ///
     /// Requires `tpb_idx < num_tpb`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
-    ///
     /// Source: geometry seed: device_tpb_idx sliced &1 for parity
     pub const fn tpb_parity(self, tpb_idx: u32) -> Result<u32, GeometryError> {
         let p0 = tpb_idx as i128;
@@ -1112,6 +1111,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "tpb_parity",
                 guard: "tpb_idx < num_tpb",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1121,6 +1121,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "tpb_parity",
                 guard: "result fits u32",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1133,8 +1134,6 @@ impl Geometry {
     ///
     /// Requires `tpb_idx < num_tpb`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
-    ///
     /// Source: geometry seed: device_tpb_idx sliced /num_tpb_per_seng for the H2D-engine bucket
     pub const fn h2d_bucket(self, tpb_idx: u32) -> Result<u32, GeometryError> {
         let p0 = tpb_idx as i128;
@@ -1143,6 +1142,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "h2d_bucket",
                 guard: "tpb_idx < num_tpb",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1153,6 +1153,7 @@ impl Geometry {
                 return Err(GeometryError::OutOfRange {
                     rule: "h2d_bucket",
                     guard: "arithmetic stays in range",
+                    params: &["tpb_idx"],
                     args: [tpb_idx as u64, 0, 0, 0],
                 });
             }
@@ -1162,6 +1163,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "h2d_bucket",
                 guard: "result fits u32",
+                params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
             });
         }
@@ -1174,8 +1176,6 @@ impl Geometry {
     /// Computes `(tpb_idx * num_dma_per_tpb) + local`.
     ///
     /// Requires `tpb_idx < num_tpb` and `local < num_dma_per_tpb`; otherwise returns `GeometryError::OutOfRange` (never panics).
-    ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
     ///
     /// Source: geometry seed: dense \[0..N) SENG engines vs the special off-TPB H2D engines
     pub const fn dma_engine_id(
@@ -1190,6 +1190,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "dma_engine_id",
                 guard: "tpb_idx < num_tpb",
+                params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
             });
         }
@@ -1198,6 +1199,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "dma_engine_id",
                 guard: "local < num_dma_per_tpb",
+                params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
             });
         }
@@ -1207,6 +1209,7 @@ impl Geometry {
                 return Err(GeometryError::OutOfRange {
                     rule: "dma_engine_id",
                     guard: "arithmetic stays in range",
+                    params: &["tpb_idx", "local"],
                     args: [tpb_idx as u64, local as u64, 0, 0],
                 });
             }
@@ -1217,6 +1220,7 @@ impl Geometry {
                 return Err(GeometryError::OutOfRange {
                     rule: "dma_engine_id",
                     guard: "arithmetic stays in range",
+                    params: &["tpb_idx", "local"],
                     args: [tpb_idx as u64, local as u64, 0, 0],
                 });
             }
@@ -1226,6 +1230,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "dma_engine_id",
                 guard: "result fits u32",
+                params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
             });
         }
@@ -1263,6 +1268,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "die_flip",
                 guard: "core_idx < nc_mapping_max_core_count",
+                params: &["core_idx"],
                 args: [core_idx as u64, 0, 0, 0],
             });
         }
@@ -1281,6 +1287,7 @@ impl Geometry {
             return Err(GeometryError::OutOfRange {
                 rule: "die_flip",
                 guard: "result fits u32",
+                params: &["core_idx"],
                 args: [core_idx as u64, 0, 0, 0],
             });
         }
