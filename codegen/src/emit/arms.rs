@@ -368,7 +368,11 @@ fn layout_items(
         let ident = names::ident(&f.rust);
         let ty = field_type(model, &f.ty);
         let value = read(model, &f.ty, &quote! { self.0 }, &Offset::at(f.offset), 0);
+        let r = f.range();
+        let doc = format!(" `+{}..{}`: [`{name}::{ident}`], read in place.", r.start, r.end);
         quote! {
+            #[doc = #doc]
+            #[must_use]
             #[inline]
             pub const fn #ident(&self) -> #ty {
                 #value
@@ -428,7 +432,6 @@ fn layout_items(
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct #view<'a>(pub &'a [u8; RECORD_SIZE]);
 
-        #[allow(missing_docs)]
         impl<'a> #view<'a> {
             #(#accessors)*
 

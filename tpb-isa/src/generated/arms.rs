@@ -734,64 +734,107 @@ impl Default for CtrlAl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlAlRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlAlRef<'a> {
+    /// `+0..4`: [`CtrlAl::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlAl::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlAl::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`CtrlAl::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`CtrlAl::src_datasrc`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_datasrc(&self) -> DataSrc {
         DataSrc(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`CtrlAl::dst_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 15))
     }
+
+    /// `+16..17`: [`CtrlAl::src0_lo`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_lo(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 16))
     }
+
+    /// `+17..18`: [`CtrlAl::src0_hi`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_hi(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 17))
     }
+
+    /// `+18..19`: [`CtrlAl::src1_lo`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_lo(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 18))
     }
+
+    /// `+19..20`: [`CtrlAl::src1_hi`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_hi(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 19))
     }
+
+    /// `+20..21`: [`CtrlAl::dst_lo`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_lo(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 20))
     }
+
+    /// `+21..22`: [`CtrlAl::dst_hi`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_hi(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 21))
     }
+
+    /// `+22..24`: [`CtrlAl::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 22)
     }
+
+    /// `+24..32`: [`CtrlAl::immediate`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate(&self) -> AluImmediate {
         AluImmediate(le::u64_at(self.0, 24))
     }
+
+    /// `+32..64`: [`CtrlAl::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 32] {
         le::bytes_at::<32>(self.0, 32)
@@ -942,64 +985,107 @@ impl Default for CtrlBr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlBrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlBrRef<'a> {
+    /// `+0..4`: [`CtrlBr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlBr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlBr::cmp_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn cmp_op(&self) -> BrCmpOp {
         BrCmpOp(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`CtrlBr::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`CtrlBr::target_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn target_mode(&self) -> BrTargetMode {
         BrTargetMode(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`CtrlBr::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 15)
     }
+
+    /// `+16..20`: [`CtrlBr::cmp_immediate`], read in place.
+    #[must_use]
     #[inline]
     pub const fn cmp_immediate(&self) -> u32 {
         le::u32_at(self.0, 16)
     }
+
+    /// `+20..32`: [`CtrlBr::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 20)
     }
+
+    /// `+32..33`: [`CtrlBr::cmp_reg0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn cmp_reg0(&self) -> u8 {
         le::u8_at(self.0, 32)
     }
+
+    /// `+33..34`: [`CtrlBr::unknown2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown2(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`CtrlBr::target_reg_lo`], read in place.
+    #[must_use]
     #[inline]
     pub const fn target_reg_lo(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`CtrlBr::target_reg_hi`], read in place.
+    #[must_use]
     #[inline]
     pub const fn target_reg_hi(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..48`: [`CtrlBr::unknown3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown3(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 36)
     }
+
+    /// `+48..56`: [`CtrlBr::br_immediate`], read in place.
+    #[must_use]
     #[inline]
     pub const fn br_immediate(&self) -> u64 {
         le::u64_at(self.0, 48)
     }
+
+    /// `+56..64`: [`CtrlBr::unknown4`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown4(&self) -> [u8; 8] {
         le::bytes_at::<8>(self.0, 56)
@@ -1108,12 +1194,16 @@ impl Default for CtrlCci {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlCciRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlCciRef<'a> {
+    /// `+0..4`: [`CtrlCci::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Cciheader {
         Cciheader::read_from(self.0, 0)
     }
+
+    /// `+4..64`: [`CtrlCci::insts`], read in place.
+    #[must_use]
     #[inline]
     pub const fn insts(&self) -> [Ccinst; 15] {
         {
@@ -1222,16 +1312,23 @@ impl Default for CtrlEr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlErRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlErRef<'a> {
+    /// `+0..4`: [`CtrlEr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlEr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`CtrlEr::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -1352,28 +1449,44 @@ impl Default for CtrlEs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlEsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlEsRef<'a> {
+    /// `+0..4`: [`CtrlEs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlEs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlEs::setter_signature`], read in place.
+    #[must_use]
     #[inline]
     pub const fn setter_signature(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..32`: [`CtrlEs::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 19] {
         le::bytes_at::<19>(self.0, 13)
     }
+
+    /// `+32..44`: [`CtrlEs::events_extended`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events_extended(&self) -> EventsExtended {
         EventsExtended::read_from(self.0, 32)
     }
+
+    /// `+44..64`: [`CtrlEs::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 20] {
         le::bytes_at::<20>(self.0, 44)
@@ -1475,16 +1588,23 @@ impl Default for CtrlIm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlImRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlImRef<'a> {
+    /// `+0..4`: [`CtrlIm::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlIm::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`CtrlIm::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -1606,40 +1726,65 @@ impl Default for CtrlMs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlMsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlMsRef<'a> {
+    /// `+0..4`: [`CtrlMs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlMs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlMs::move_type`], read in place.
+    #[must_use]
     #[inline]
     pub const fn move_type(&self) -> TensorShapeMoveType {
         TensorShapeMoveType(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`CtrlMs::num_move`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_move(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`CtrlMs::shape_reg_type`], read in place.
+    #[must_use]
     #[inline]
     pub const fn shape_reg_type(&self) -> ShapeRegType {
         ShapeRegType(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`CtrlMs::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 15)
     }
+
+    /// `+16..20`: [`CtrlMs::shape_registers`], read in place.
+    #[must_use]
     #[inline]
     pub const fn shape_registers(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 16)
     }
+
+    /// `+20..32`: [`CtrlMs::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 20)
     }
+
+    /// `+32..64`: [`CtrlMs::data`], read in place.
+    #[must_use]
     #[inline]
     pub const fn data(&self) -> TensorShapeData {
         TensorShapeData::read_from(self.0, 32)
@@ -1783,32 +1928,51 @@ impl Default for CtrlMv {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlMvRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlMvRef<'a> {
+    /// `+0..4`: [`CtrlMv::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlMv::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlMv::num_mov`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_mov(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`CtrlMv::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`CtrlMv::move_source`], read in place.
+    #[must_use]
     #[inline]
     pub const fn move_source(&self) -> DataSrc {
         DataSrc(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`CtrlMv::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 15)
     }
+
+    /// `+16..24`: [`CtrlMv::src_registers`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_registers(&self) -> [RegNum; 8] {
         {
@@ -1821,6 +1985,9 @@ impl<'a> CtrlMvRef<'a> {
             a0
         }
     }
+
+    /// `+24..32`: [`CtrlMv::dst_registers`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_registers(&self) -> [RegNum; 8] {
         {
@@ -1833,6 +2000,9 @@ impl<'a> CtrlMvRef<'a> {
             a0
         }
     }
+
+    /// `+32..64`: [`CtrlMv::immediate`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate(&self) -> MoveImmediate {
         MoveImmediate(le::bytes_at::<32>(self.0, 32))
@@ -1938,16 +2108,23 @@ impl Default for CtrlNo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlNoRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlNoRef<'a> {
+    /// `+0..4`: [`CtrlNo::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlNo::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`CtrlNo::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -2073,40 +2250,65 @@ impl Default for CtrlPollSem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlPollSemRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlPollSemRef<'a> {
+    /// `+0..4`: [`CtrlPollSem::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlPollSem::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlPollSem::n_read`], read in place.
+    #[must_use]
     #[inline]
     pub const fn n_read(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`CtrlPollSem::result`], read in place.
+    #[must_use]
     #[inline]
     pub const fn result(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`CtrlPollSem::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`CtrlPollSem::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 15)
     }
+
+    /// `+16..24`: [`CtrlPollSem::addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn addr(&self) -> u64 {
         le::u64_at(self.0, 16)
     }
+
+    /// `+24..32`: [`CtrlPollSem::res_writeback_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn res_writeback_addr(&self) -> u64 {
         le::u64_at(self.0, 24)
     }
+
+    /// `+32..64`: [`CtrlPollSem::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 32] {
         le::bytes_at::<32>(self.0, 32)
@@ -2207,16 +2409,23 @@ impl Default for CtrlRs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlRsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlRsRef<'a> {
+    /// `+0..4`: [`CtrlRs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlRs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`CtrlRs::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -2356,36 +2565,58 @@ impl Default for CtrlTestEs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlTestEsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlTestEsRef<'a> {
+    /// `+0..4`: [`CtrlTestEs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlTestEs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`CtrlTestEs::mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn mode(&self) -> TestEvtSemMode {
         TestEvtSemMode(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`CtrlTestEs::update_type`], read in place.
+    #[must_use]
     #[inline]
     pub const fn update_type(&self) -> UpdateMode {
         UpdateMode(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`CtrlTestEs::repeat_count`], read in place.
+    #[must_use]
     #[inline]
     pub const fn repeat_count(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`CtrlTestEs::num_evt_sem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_evt_sem(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..32`: [`CtrlTestEs::evt_sem_ids`], read in place.
+    #[must_use]
     #[inline]
     pub const fn evt_sem_ids(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 16)
     }
+
+    /// `+32..48`: [`CtrlTestEs::value_registers`], read in place.
+    #[must_use]
     #[inline]
     pub const fn value_registers(&self) -> [RegNum; 16] {
         {
@@ -2398,14 +2629,23 @@ impl<'a> CtrlTestEsRef<'a> {
             a0
         }
     }
+
+    /// `+48..52`: [`CtrlTestEs::threshold`], read in place.
+    #[must_use]
     #[inline]
     pub const fn threshold(&self) -> u32 {
         le::u32_at(self.0, 48)
     }
+
+    /// `+52..53`: [`CtrlTestEs::setter_signature`], read in place.
+    #[must_use]
     #[inline]
     pub const fn setter_signature(&self) -> u8 {
         le::u8_at(self.0, 52)
     }
+
+    /// `+53..64`: [`CtrlTestEs::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 11] {
         le::bytes_at::<11>(self.0, 53)
@@ -2506,16 +2746,23 @@ impl Default for CtrlWr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlWrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CtrlWrRef<'a> {
+    /// `+0..4`: [`CtrlWr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CtrlWr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`CtrlWr::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -2655,52 +2902,86 @@ impl Default for CustomOpHeader {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CustomOpHeaderRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CustomOpHeaderRef<'a> {
+    /// `+0..4`: [`CustomOpHeader::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CustomOpHeader::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..14`: [`CustomOpHeader::num_payloads`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_payloads(&self) -> u16 {
         le::u16_at(self.0, 12)
     }
+
+    /// `+14..15`: [`CustomOpHeader::function_id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn function_id(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`CustomOpHeader::num_arguments`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_arguments(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..17`: [`CustomOpHeader::has_scratch_space`], read in place.
+    #[must_use]
     #[inline]
     pub const fn has_scratch_space(&self) -> u8 {
         le::u8_at(self.0, 16)
     }
+
+    /// `+17..20`: [`CustomOpHeader::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 17)
     }
+
+    /// `+20..24`: [`CustomOpHeader::scratch_space_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn scratch_space_addr(&self) -> u32 {
         le::u32_at(self.0, 20)
     }
+
+    /// `+24..28`: [`CustomOpHeader::scratch_space_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn scratch_space_size(&self) -> u32 {
         le::u32_at(self.0, 24)
     }
+
+    /// `+28..29`: [`CustomOpHeader::scratch_space_num_partitions`], read in place.
+    #[must_use]
     #[inline]
     pub const fn scratch_space_num_partitions(&self) -> u8 {
         le::u8_at(self.0, 28)
     }
+
+    /// `+29..32`: [`CustomOpHeader::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 29)
     }
+
+    /// `+32..64`: [`CustomOpHeader::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 32] {
         le::bytes_at::<32>(self.0, 32)
@@ -2809,24 +3090,37 @@ impl Default for CustomOpPayload {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CustomOpPayloadRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> CustomOpPayloadRef<'a> {
+    /// `+0..4`: [`CustomOpPayload::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`CustomOpPayload::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..15`: [`CustomOpPayload::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 12)
     }
+
+    /// `+15..16`: [`CustomOpPayload::arg_type`], read in place.
+    #[must_use]
     #[inline]
     pub const fn arg_type(&self) -> CustomOpArgType {
         CustomOpArgType(le::u8_at(self.0, 15))
     }
+
+    /// `+16..64`: [`CustomOpPayload::arg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn arg(&self) -> [u8; 48] {
         le::bytes_at::<48>(self.0, 16)
@@ -2950,44 +3244,72 @@ impl Default for D1Rd {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D1RdRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> D1RdRef<'a> {
+    /// `+0..4`: [`D1Rd::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`D1Rd::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..28`: [`D1Rd::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 12)
     }
+
+    /// `+28..32`: [`D1Rd::dst_element_count`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_element_count(&self) -> u32 {
         le::u32_at(self.0, 28)
     }
+
+    /// `+32..33`: [`D1Rd::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`D1Rd::negated`], read in place.
+    #[must_use]
     #[inline]
     pub const fn negated(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
+
+    /// `+34..35`: [`D1Rd::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..44`: [`D1Rd::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 9] {
         le::bytes_at::<9>(self.0, 35)
     }
+
+    /// `+44..52`: [`D1Rd::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 44)
     }
+
+    /// `+52..64`: [`D1Rd::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 52)
@@ -3138,64 +3460,107 @@ impl Default for D3Rand {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D3RandRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> D3RandRef<'a> {
+    /// `+0..4`: [`D3Rand::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`D3Rand::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`D3Rand::rand_algorithm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rand_algorithm(&self) -> RandAlgorithm {
         RandAlgorithm(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`D3Rand::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 13)
     }
+
+    /// `+14..15`: [`D3Rand::post_process`], read in place.
+    #[must_use]
     #[inline]
     pub const fn post_process(&self) -> RandPostProc {
         RandPostProc(le::u8_at(self.0, 14))
     }
+
+    /// `+15..32`: [`D3Rand::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 17] {
         le::bytes_at::<17>(self.0, 15)
     }
+
+    /// `+32..33`: [`D3Rand::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`D3Rand::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`D3Rand::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..38`: [`D3Rand::reserved3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved3(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 35)
     }
+
+    /// `+38..39`: [`D3Rand::min_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn min_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`D3Rand::max_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn max_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 39))
     }
+
+    /// `+40..44`: [`D3Rand::min`], read in place.
+    #[must_use]
     #[inline]
     pub const fn min(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`D3Rand::max`], read in place.
+    #[must_use]
     #[inline]
     pub const fn max(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`D3Rand::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -3318,44 +3683,72 @@ impl Default for D4Iota {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D4IotaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> D4IotaRef<'a> {
+    /// `+0..4`: [`D4Iota::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`D4Iota::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`D4Iota::src_data_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_data_pattern(&self) -> Data4d {
         Data4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`D4Iota::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 32)
     }
+
+    /// `+33..34`: [`D4Iota::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`D4Iota::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`D4Iota::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..40`: [`D4Iota::channel_multiplier`], read in place.
+    #[must_use]
     #[inline]
     pub const fn channel_multiplier(&self) -> i32 {
         le::i32_at(self.0, 36)
     }
+
+    /// `+40..44`: [`D4Iota::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 40)
     }
+
+    /// `+44..64`: [`D4Iota::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -3490,52 +3883,86 @@ impl Default for D4Mr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D4MrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> D4MrRef<'a> {
+    /// `+0..4`: [`D4Mr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`D4Mr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..28`: [`D4Mr::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 12)
     }
+
+    /// `+28..32`: [`D4Mr::dst_element_count`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_element_count(&self) -> u32 {
         le::u32_at(self.0, 28)
     }
+
+    /// `+32..33`: [`D4Mr::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`D4Mr::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`D4Mr::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`D4Mr::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..37`: [`D4Mr::serialization_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn serialization_mode(&self) -> RegSerialMode {
         RegSerialMode(le::u8_at(self.0, 36))
     }
+
+    /// `+37..40`: [`D4Mr::reserved3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved3(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 37)
     }
+
+    /// `+40..44`: [`D4Mr::set_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn set_value(&self) -> u32 {
         le::u32_at(self.0, 40)
     }
+
+    /// `+44..64`: [`D4Mr::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -3680,32 +4107,51 @@ impl Default for D4Rand {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D4RandRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> D4RandRef<'a> {
+    /// `+0..4`: [`D4Rand::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`D4Rand::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`D4Rand::rand_algorithm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rand_algorithm(&self) -> RandAlgorithm {
         RandAlgorithm(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`D4Rand::rand_num_steps`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rand_num_steps(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`D4Rand::post_process`], read in place.
+    #[must_use]
     #[inline]
     pub const fn post_process(&self) -> RandPostProc {
         RandPostProc(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`D4Rand::rand_generator`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rand_generator(&self) -> RandSrc {
         RandSrc(le::u8_at(self.0, 15))
     }
+
+    /// `+16..32`: [`D4Rand::params`], read in place.
+    #[must_use]
     #[inline]
     pub const fn params(&self) -> [RandParam; 4] {
         {
@@ -3718,22 +4164,37 @@ impl<'a> D4RandRef<'a> {
             a0
         }
     }
+
+    /// `+32..33`: [`D4Rand::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`D4Rand::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`D4Rand::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..44`: [`D4Rand::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 9] {
         le::bytes_at::<9>(self.0, 35)
     }
+
+    /// `+44..64`: [`D4Rand::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -3944,48 +4405,79 @@ impl Default for DmaCopy2d {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaCopy2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> DmaCopy2dRef<'a> {
+    /// `+0..4`: [`DmaCopy2d::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..8`: [`DmaCopy2d::wait_sema_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wait_sema_value(&self) -> u32 {
         le::u32_at(self.0, 4)
     }
+
+    /// `+8..9`: [`DmaCopy2d::wait_sema_idx`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wait_sema_idx(&self) -> u8 {
         le::u8_at(self.0, 8)
     }
+
+    /// `+9..10`: [`DmaCopy2d::wait_sema_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wait_sema_mode(&self) -> WaitMode {
         WaitMode(le::u8_at(self.0, 9))
     }
+
+    /// `+10..11`: [`DmaCopy2d::dma_engines`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_engines(&self) -> DmaEngineConfig {
         DmaEngineConfig(le::u8_at(self.0, 10))
     }
+
+    /// `+11..12`: [`DmaCopy2d::dma_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_flags(&self) -> DmaFlags {
         DmaFlags(le::u8_at(self.0, 11))
     }
+
+    /// `+12..13`: [`DmaCopy2d::addr_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn addr_mode(&self) -> DmaAddrModePair {
         DmaAddrModePair(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`DmaCopy2d::sema_update_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn sema_update_mode(&self) -> DmaSemaUpdates {
         DmaSemaUpdates(le::u8_at(self.0, 13))
     }
+
+    /// `+14..16`: [`DmaCopy2d::rd_done_sema_update_idx`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rd_done_sema_update_idx(&self) -> u16 {
         le::u16_at(self.0, 14)
     }
+
+    /// `+16..24`: [`DmaCopy2d::src_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_start_addr(&self) -> DmaAddrUnion {
         DmaAddrUnion(le::bytes_at::<8>(self.0, 16))
     }
+
+    /// `+24..32`: [`DmaCopy2d::src_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_step_elem(&self) -> [i32; 2] {
         {
@@ -3998,6 +4490,9 @@ impl<'a> DmaCopy2dRef<'a> {
             a0
         }
     }
+
+    /// `+32..36`: [`DmaCopy2d::src_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem(&self) -> [u16; 2] {
         {
@@ -4010,18 +4505,30 @@ impl<'a> DmaCopy2dRef<'a> {
             a0
         }
     }
+
+    /// `+36..38`: [`DmaCopy2d::src_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_elem_size(&self) -> u16 {
         le::u16_at(self.0, 36)
     }
+
+    /// `+38..40`: [`DmaCopy2d::wr_done_sema_update_idx`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wr_done_sema_update_idx(&self) -> u16 {
         le::u16_at(self.0, 38)
     }
+
+    /// `+40..48`: [`DmaCopy2d::dst_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_start_addr(&self) -> DmaAddrUnion {
         DmaAddrUnion(le::bytes_at::<8>(self.0, 40))
     }
+
+    /// `+48..56`: [`DmaCopy2d::dst_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_step_elem(&self) -> [i32; 2] {
         {
@@ -4034,6 +4541,9 @@ impl<'a> DmaCopy2dRef<'a> {
             a0
         }
     }
+
+    /// `+56..60`: [`DmaCopy2d::dst_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem(&self) -> [u16; 2] {
         {
@@ -4046,14 +4556,23 @@ impl<'a> DmaCopy2dRef<'a> {
             a0
         }
     }
+
+    /// `+60..62`: [`DmaCopy2d::dst_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_elem_size(&self) -> u16 {
         le::u16_at(self.0, 60)
     }
+
+    /// `+62..63`: [`DmaCopy2d::remote_core_id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn remote_core_id(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 62))
     }
+
+    /// `+63..64`: [`DmaCopy2d::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 63)
@@ -4276,36 +4795,58 @@ impl Default for DmaDirect2d {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaDirect2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> DmaDirect2dRef<'a> {
+    /// `+0..4`: [`DmaDirect2d::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`DmaDirect2d::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`DmaDirect2d::dma_configs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_configs(&self) -> DmaConfigs {
         DmaConfigs(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`DmaDirect2d::semaphore`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`DmaDirect2d::sem_increment`], read in place.
+    #[must_use]
     #[inline]
     pub const fn sem_increment(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`DmaDirect2d::compute_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn compute_op(&self) -> DgeComputeOp {
         DgeComputeOp(le::u8_at(self.0, 15))
     }
+
+    /// `+16..24`: [`DmaDirect2d::src_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 16))
     }
+
+    /// `+24..32`: [`DmaDirect2d::src_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_step_elem(&self) -> [i32; 2] {
         {
@@ -4318,6 +4859,9 @@ impl<'a> DmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+32..36`: [`DmaDirect2d::src_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem(&self) -> [u16; 2] {
         {
@@ -4330,22 +4874,37 @@ impl<'a> DmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+36..38`: [`DmaDirect2d::src_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_elem_size(&self) -> u16 {
         le::u16_at(self.0, 36)
     }
+
+    /// `+38..39`: [`DmaDirect2d::src_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`DmaDirect2d::dst_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 39))
     }
+
+    /// `+40..48`: [`DmaDirect2d::dst_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 40))
     }
+
+    /// `+48..56`: [`DmaDirect2d::dst_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_step_elem(&self) -> [i32; 2] {
         {
@@ -4358,6 +4917,9 @@ impl<'a> DmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+56..60`: [`DmaDirect2d::dst_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem(&self) -> [u16; 2] {
         {
@@ -4370,14 +4932,23 @@ impl<'a> DmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+60..62`: [`DmaDirect2d::dst_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_elem_size(&self) -> u16 {
         le::u16_at(self.0, 60)
     }
+
+    /// `+62..63`: [`DmaDirect2d::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 62))
     }
+
+    /// `+63..64`: [`DmaDirect2d::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 63))
@@ -4571,36 +5142,58 @@ impl Default for DmaDirect2dXpose {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaDirect2dXposeRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> DmaDirect2dXposeRef<'a> {
+    /// `+0..4`: [`DmaDirect2dXpose::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`DmaDirect2dXpose::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`DmaDirect2dXpose::src_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`DmaDirect2dXpose::dst_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`DmaDirect2dXpose::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`DmaDirect2dXpose::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 15))
     }
+
+    /// `+16..24`: [`DmaDirect2dXpose::src_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 16))
     }
+
+    /// `+24..32`: [`DmaDirect2dXpose::src_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_step_elem(&self) -> [i32; 2] {
         {
@@ -4613,6 +5206,9 @@ impl<'a> DmaDirect2dXposeRef<'a> {
             a0
         }
     }
+
+    /// `+32..36`: [`DmaDirect2dXpose::src_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem(&self) -> [u16; 2] {
         {
@@ -4625,14 +5221,23 @@ impl<'a> DmaDirect2dXposeRef<'a> {
             a0
         }
     }
+
+    /// `+36..40`: [`DmaDirect2dXpose::tile_src_row_step`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_src_row_step(&self) -> i32 {
         le::i32_at(self.0, 36)
     }
+
+    /// `+40..48`: [`DmaDirect2dXpose::dst_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 40))
     }
+
+    /// `+48..56`: [`DmaDirect2dXpose::dst_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_step_elem(&self) -> [i32; 2] {
         {
@@ -4645,6 +5250,9 @@ impl<'a> DmaDirect2dXposeRef<'a> {
             a0
         }
     }
+
+    /// `+56..60`: [`DmaDirect2dXpose::dst_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem(&self) -> [u16; 2] {
         {
@@ -4657,18 +5265,30 @@ impl<'a> DmaDirect2dXposeRef<'a> {
             a0
         }
     }
+
+    /// `+60..61`: [`DmaDirect2dXpose::tile_src_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_src_rows(&self) -> u8 {
         le::u8_at(self.0, 60)
     }
+
+    /// `+61..62`: [`DmaDirect2dXpose::tile_src_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_src_cols(&self) -> u8 {
         le::u8_at(self.0, 61)
     }
+
+    /// `+62..63`: [`DmaDirect2dXpose::semaphore`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore(&self) -> u8 {
         le::u8_at(self.0, 62)
     }
+
+    /// `+63..64`: [`DmaDirect2dXpose::dma_configs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_configs(&self) -> DmaConfigs {
         DmaConfigs(le::u8_at(self.0, 63))
@@ -4857,36 +5477,58 @@ impl Default for DmaGatherXpose {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaGatherXposeRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> DmaGatherXposeRef<'a> {
+    /// `+0..4`: [`DmaGatherXpose::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`DmaGatherXpose::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`DmaGatherXpose::semaphore`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`DmaGatherXpose::dma_configs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_configs(&self) -> DmaConfigs {
         DmaConfigs(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`DmaGatherXpose::idx_num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn idx_num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`DmaGatherXpose::src_idx_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_idx_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 15))
     }
+
+    /// `+16..24`: [`DmaGatherXpose::src_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 16))
     }
+
+    /// `+24..32`: [`DmaGatherXpose::src_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_step_elem(&self) -> [i32; 2] {
         {
@@ -4899,6 +5541,9 @@ impl<'a> DmaGatherXposeRef<'a> {
             a0
         }
     }
+
+    /// `+32..36`: [`DmaGatherXpose::src_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem(&self) -> [u16; 2] {
         {
@@ -4911,26 +5556,44 @@ impl<'a> DmaGatherXposeRef<'a> {
             a0
         }
     }
+
+    /// `+36..40`: [`DmaGatherXpose::src_idx_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_idx_start_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 36))
     }
+
+    /// `+40..48`: [`DmaGatherXpose::dst_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 40))
     }
+
+    /// `+48..51`: [`DmaGatherXpose::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 48)
     }
+
+    /// `+51..52`: [`DmaGatherXpose::dst_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 51))
     }
+
+    /// `+52..56`: [`DmaGatherXpose::dst_step_elem_1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_step_elem_1(&self) -> i32 {
         le::i32_at(self.0, 52)
     }
+
+    /// `+56..60`: [`DmaGatherXpose::dst_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem(&self) -> [u16; 2] {
         {
@@ -4943,14 +5606,23 @@ impl<'a> DmaGatherXposeRef<'a> {
             a0
         }
     }
+
+    /// `+60..62`: [`DmaGatherXpose::elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn elem_size(&self) -> u16 {
         le::u16_at(self.0, 60)
     }
+
+    /// `+62..63`: [`DmaGatherXpose::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 62))
     }
+
+    /// `+63..64`: [`DmaGatherXpose::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> DmaGatherTransposeFlags {
         DmaGatherTransposeFlags(le::u8_at(self.0, 63))
@@ -5086,40 +5758,65 @@ impl Default for DmaImmediate {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaImmediateRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> DmaImmediateRef<'a> {
+    /// `+0..4`: [`DmaImmediate::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..8`: [`DmaImmediate::wait_sema_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wait_sema_value(&self) -> u32 {
         le::u32_at(self.0, 4)
     }
+
+    /// `+8..9`: [`DmaImmediate::wait_sema_idx`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wait_sema_idx(&self) -> u8 {
         le::u8_at(self.0, 8)
     }
+
+    /// `+9..10`: [`DmaImmediate::wait_sema_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn wait_sema_mode(&self) -> WaitMode {
         WaitMode(le::u8_at(self.0, 9))
     }
+
+    /// `+10..11`: [`DmaImmediate::dma_engines`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_engines(&self) -> DmaEngineConfig {
         DmaEngineConfig(le::u8_at(self.0, 10))
     }
+
+    /// `+11..12`: [`DmaImmediate::dma_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_flags(&self) -> DmaFlags {
         DmaFlags(le::u8_at(self.0, 11))
     }
+
+    /// `+12..13`: [`DmaImmediate::descriptor_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn descriptor_flags(&self) -> DescFlags {
         DescFlags(le::u8_at(self.0, 12))
     }
+
+    /// `+13..16`: [`DmaImmediate::descriptor_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn descriptor_reg(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 13)
     }
+
+    /// `+16..64`: [`DmaImmediate::descriptor_imm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn descriptor_imm(&self) -> [DescriptorRaw; 3] {
         {
@@ -5305,96 +6002,163 @@ impl Default for DmaIndirect1d {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaIndirect1dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> DmaIndirect1dRef<'a> {
+    /// `+0..4`: [`DmaIndirect1d::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`DmaIndirect1d::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`DmaIndirect1d::semaphore`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`DmaIndirect1d::sem_increment`], read in place.
+    #[must_use]
     #[inline]
     pub const fn sem_increment(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`DmaIndirect1d::idx_num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn idx_num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`DmaIndirect1d::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> DmaIndirectFlags {
         DmaIndirectFlags(le::u8_at(self.0, 15))
     }
+
+    /// `+16..24`: [`DmaIndirect1d::src_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 16))
     }
+
+    /// `+24..28`: [`DmaIndirect1d::src_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_step_elem(&self) -> i32 {
         le::i32_at(self.0, 24)
     }
+
+    /// `+28..30`: [`DmaIndirect1d::src_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem(&self) -> u16 {
         le::u16_at(self.0, 28)
     }
+
+    /// `+30..32`: [`DmaIndirect1d::src_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_elem_size(&self) -> u16 {
         le::u16_at(self.0, 30)
     }
+
+    /// `+32..40`: [`DmaIndirect1d::dst_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 32))
     }
+
+    /// `+40..44`: [`DmaIndirect1d::dst_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_step_elem(&self) -> i32 {
         le::i32_at(self.0, 40)
     }
+
+    /// `+44..46`: [`DmaIndirect1d::dst_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem(&self) -> u16 {
         le::u16_at(self.0, 44)
     }
+
+    /// `+46..48`: [`DmaIndirect1d::dst_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_elem_size(&self) -> u16 {
         le::u16_at(self.0, 46)
     }
+
+    /// `+48..52`: [`DmaIndirect1d::src_idx_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_idx_start_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 48))
     }
+
+    /// `+52..56`: [`DmaIndirect1d::dst_idx_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_idx_start_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 52))
     }
+
+    /// `+56..57`: [`DmaIndirect1d::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 56))
     }
+
+    /// `+57..58`: [`DmaIndirect1d::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 57))
     }
+
+    /// `+58..59`: [`DmaIndirect1d::src_idx_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_idx_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 58))
     }
+
+    /// `+59..60`: [`DmaIndirect1d::dst_idx_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_idx_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 59))
     }
+
+    /// `+60..61`: [`DmaIndirect1d::compute_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn compute_op(&self) -> DgeComputeOp {
         DgeComputeOp(le::u8_at(self.0, 60))
     }
+
+    /// `+61..62`: [`DmaIndirect1d::dma_configs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_configs(&self) -> DmaConfigs {
         DmaConfigs(le::u8_at(self.0, 61))
     }
+
+    /// `+62..64`: [`DmaIndirect1d::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 62)
@@ -5494,16 +6258,23 @@ impl Default for Extended {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedRef<'a> {
+    /// `+0..4`: [`Extended::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`Extended::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`Extended::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -5603,16 +6374,23 @@ impl Default for ExtendedCopy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedCopyRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedCopyRef<'a> {
+    /// `+0..4`: [`ExtendedCopy::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedCopy::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`ExtendedCopy::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -5712,16 +6490,23 @@ impl Default for ExtendedCptcd {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedCptcdRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedCptcdRef<'a> {
+    /// `+0..4`: [`ExtendedCptcd::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedCptcd::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`ExtendedCptcd::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -5821,16 +6606,23 @@ impl Default for ExtendedEnop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedEnopRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedEnopRef<'a> {
+    /// `+0..4`: [`ExtendedEnop::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedEnop::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`ExtendedEnop::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -5979,68 +6771,114 @@ impl Default for ExtendedRdmaDescGen {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRdmaDescGenRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedRdmaDescGenRef<'a> {
+    /// `+0..4`: [`ExtendedRdmaDescGen::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedRdmaDescGen::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`ExtendedRdmaDescGen::extended_opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn extended_opcode(&self) -> ExampleExtendedOpcodes1 {
         ExampleExtendedOpcodes1(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`ExtendedRdmaDescGen::completion_info`], read in place.
+    #[must_use]
     #[inline]
     pub const fn completion_info(&self) -> ExtCompletionInfo {
         ExtCompletionInfo(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`ExtendedRdmaDescGen::local_sem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn local_sem(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`ExtendedRdmaDescGen::remote_sem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn remote_sem(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..20`: [`ExtendedRdmaDescGen::remote_core_id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn remote_core_id(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 16))
     }
+
+    /// `+20..24`: [`ExtendedRdmaDescGen::remote_routing_id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn remote_routing_id(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 20))
     }
+
+    /// `+24..28`: [`ExtendedRdmaDescGen::dma_engine_mask`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_engine_mask(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 24))
     }
+
+    /// `+28..32`: [`ExtendedRdmaDescGen::src_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 28))
     }
+
+    /// `+32..36`: [`ExtendedRdmaDescGen::dst_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 32))
     }
+
+    /// `+36..40`: [`ExtendedRdmaDescGen::free_dim_bytes`], read in place.
+    #[must_use]
     #[inline]
     pub const fn free_dim_bytes(&self) -> u32 {
         le::u32_at(self.0, 36)
     }
+
+    /// `+40..41`: [`ExtendedRdmaDescGen::is_bidirectional`], read in place.
+    #[must_use]
     #[inline]
     pub const fn is_bidirectional(&self) -> u8 {
         le::u8_at(self.0, 40)
     }
+
+    /// `+41..42`: [`ExtendedRdmaDescGen::remote_sem_prev`], read in place.
+    #[must_use]
     #[inline]
     pub const fn remote_sem_prev(&self) -> u8 {
         le::u8_at(self.0, 41)
     }
+
+    /// `+42..44`: [`ExtendedRdmaDescGen::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 42)
     }
+
+    /// `+44..64`: [`ExtendedRdmaDescGen::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 20] {
         le::bytes_at::<20>(self.0, 44)
@@ -6154,28 +6992,44 @@ impl Default for ExtendedRdmaDescStart {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRdmaDescStartRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedRdmaDescStartRef<'a> {
+    /// `+0..4`: [`ExtendedRdmaDescStart::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedRdmaDescStart::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`ExtendedRdmaDescStart::extended_opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn extended_opcode(&self) -> ExampleExtendedOpcodes1 {
         ExampleExtendedOpcodes1(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`ExtendedRdmaDescStart::completion_info`], read in place.
+    #[must_use]
     #[inline]
     pub const fn completion_info(&self) -> ExtCompletionInfo {
         ExtCompletionInfo(le::u8_at(self.0, 13))
     }
+
+    /// `+14..16`: [`ExtendedRdmaDescStart::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 14)
     }
+
+    /// `+16..64`: [`ExtendedRdmaDescStart::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 48] {
         le::bytes_at::<48>(self.0, 16)
@@ -6275,16 +7129,23 @@ impl Default for ExtendedRgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRgsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedRgsRef<'a> {
+    /// `+0..4`: [`ExtendedRgs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedRgs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`ExtendedRgs::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -6384,16 +7245,23 @@ impl Default for ExtendedRss {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRssRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedRssRef<'a> {
+    /// `+0..4`: [`ExtendedRss::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedRss::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`ExtendedRss::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -6493,16 +7361,23 @@ impl Default for ExtendedSb2sb {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedSb2sbRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedSb2sbRef<'a> {
+    /// `+0..4`: [`ExtendedSb2sb::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedSb2sb::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`ExtendedSb2sb::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -6634,52 +7509,86 @@ impl Default for ExtendedTta {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedTtaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ExtendedTtaRef<'a> {
+    /// `+0..4`: [`ExtendedTta::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ExtendedTta::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`ExtendedTta::extended_opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn extended_opcode(&self) -> ExampleExtendedOpcodes1 {
         ExampleExtendedOpcodes1(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`ExtendedTta::completion_info`], read in place.
+    #[must_use]
     #[inline]
     pub const fn completion_info(&self) -> ExtCompletionInfo {
         ExtCompletionInfo(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`ExtendedTta::in0_in1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in0_in1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`ExtendedTta::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 15))
     }
+
+    /// `+16..17`: [`ExtendedTta::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 16))
     }
+
+    /// `+17..20`: [`ExtendedTta::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 17)
     }
+
+    /// `+20..32`: [`ExtendedTta::src0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 20)
     }
+
+    /// `+32..44`: [`ExtendedTta::src1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 32)
     }
+
+    /// `+44..56`: [`ExtendedTta::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 44)
     }
+
+    /// `+56..64`: [`ExtendedTta::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 8] {
         le::bytes_at::<8>(self.0, 56)
@@ -6806,32 +7715,51 @@ impl Default for Mem2d {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mem2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> Mem2dRef<'a> {
+    /// `+0..4`: [`Mem2d::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`Mem2d::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`Mem2d::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`Mem2d::src_datasrc`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_datasrc(&self) -> DataSrc {
         DataSrc(le::u8_at(self.0, 13))
     }
+
+    /// `+14..16`: [`Mem2d::num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_elem(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 14)
     }
+
+    /// `+16..24`: [`Mem2d::start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn start_addr(&self) -> Addr8 {
         Addr8(le::u64_at(self.0, 16))
     }
+
+    /// `+24..32`: [`Mem2d::step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn step_elem(&self) -> [i32; 2] {
         {
@@ -6844,6 +7772,9 @@ impl<'a> Mem2dRef<'a> {
             a0
         }
     }
+
+    /// `+32..64`: [`Mem2d::data`], read in place.
+    #[must_use]
     #[inline]
     pub const fn data(&self) -> Mem2dData {
         Mem2dData(le::bytes_at::<32>(self.0, 32))
@@ -6966,40 +7897,65 @@ impl Default for ModifyPoolConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ModifyPoolConfigRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> ModifyPoolConfigRef<'a> {
+    /// `+0..4`: [`ModifyPoolConfig::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`ModifyPoolConfig::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`ModifyPoolConfig::modify_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn modify_op(&self) -> ModifyPoolOp {
         ModifyPoolOp(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`ModifyPoolConfig::core_mask`], read in place.
+    #[must_use]
     #[inline]
     pub const fn core_mask(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..16`: [`ModifyPoolConfig::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 14)
     }
+
+    /// `+16..24`: [`ModifyPoolConfig::soc_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn soc_addr(&self) -> u64 {
         le::u64_at(self.0, 16)
     }
+
+    /// `+24..28`: [`ModifyPoolConfig::library_index`], read in place.
+    #[must_use]
     #[inline]
     pub const fn library_index(&self) -> u32 {
         le::u32_at(self.0, 24)
     }
+
+    /// `+28..32`: [`ModifyPoolConfig::library_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn library_size(&self) -> u32 {
         le::u32_at(self.0, 28)
     }
+
+    /// `+32..64`: [`ModifyPoolConfig::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 32] {
         le::bytes_at::<32>(self.0, 32)
@@ -7105,24 +8061,37 @@ impl Default for PseudoCoreBarrier {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoCoreBarrierRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoCoreBarrierRef<'a> {
+    /// `+0..4`: [`PseudoCoreBarrier::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoCoreBarrier::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`PseudoCoreBarrier::id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn id(&self) -> u32 {
         le::u32_at(self.0, 12)
     }
+
+    /// `+16..20`: [`PseudoCoreBarrier::semaphore`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore(&self) -> u32 {
         le::u32_at(self.0, 16)
     }
+
+    /// `+20..64`: [`PseudoCoreBarrier::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 44] {
         le::bytes_at::<44>(self.0, 20)
@@ -7223,20 +8192,30 @@ impl Default for PseudoDmabarrier {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmabarrierRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoDmabarrierRef<'a> {
+    /// `+0..4`: [`PseudoDmabarrier::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoDmabarrier::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`PseudoDmabarrier::barrier_metadata`], read in place.
+    #[must_use]
     #[inline]
     pub const fn barrier_metadata(&self) -> u32 {
         le::u32_at(self.0, 12)
     }
+
+    /// `+16..64`: [`PseudoDmabarrier::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 48] {
         le::bytes_at::<48>(self.0, 16)
@@ -7440,36 +8419,58 @@ impl Default for PseudoDmaDirect2d {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmaDirect2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoDmaDirect2dRef<'a> {
+    /// `+0..4`: [`PseudoDmaDirect2d::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoDmaDirect2d::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`PseudoDmaDirect2d::dma_configs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dma_configs(&self) -> DmaConfigs {
         DmaConfigs(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`PseudoDmaDirect2d::semaphore`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`PseudoDmaDirect2d::sem_increment`], read in place.
+    #[must_use]
     #[inline]
     pub const fn sem_increment(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..16`: [`PseudoDmaDirect2d::dge_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dge_op(&self) -> DgeOpcode {
         DgeOpcode(le::u8_at(self.0, 15))
     }
+
+    /// `+16..24`: [`PseudoDmaDirect2d::src_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_start_addr(&self) -> PseudoAddr8 {
         PseudoAddr8(le::u64_at(self.0, 16))
     }
+
+    /// `+24..32`: [`PseudoDmaDirect2d::src_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_step_elem(&self) -> [i32; 2] {
         {
@@ -7482,6 +8483,9 @@ impl<'a> PseudoDmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+32..36`: [`PseudoDmaDirect2d::src_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem(&self) -> [u16; 2] {
         {
@@ -7494,22 +8498,37 @@ impl<'a> PseudoDmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+36..38`: [`PseudoDmaDirect2d::src_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_elem_size(&self) -> u16 {
         le::u16_at(self.0, 36)
     }
+
+    /// `+38..39`: [`PseudoDmaDirect2d::src_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`PseudoDmaDirect2d::dst_bound_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_bound_reg(&self) -> BoundCheckReg {
         BoundCheckReg(le::u8_at(self.0, 39))
     }
+
+    /// `+40..48`: [`PseudoDmaDirect2d::dst_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_start_addr(&self) -> PseudoAddr8 {
         PseudoAddr8(le::u64_at(self.0, 40))
     }
+
+    /// `+48..56`: [`PseudoDmaDirect2d::dst_step_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_step_elem(&self) -> [i32; 2] {
         {
@@ -7522,6 +8541,9 @@ impl<'a> PseudoDmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+56..60`: [`PseudoDmaDirect2d::dst_num_elem`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem(&self) -> [u16; 2] {
         {
@@ -7534,14 +8556,23 @@ impl<'a> PseudoDmaDirect2dRef<'a> {
             a0
         }
     }
+
+    /// `+60..62`: [`PseudoDmaDirect2d::dst_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_elem_size(&self) -> u16 {
         le::u16_at(self.0, 60)
     }
+
+    /// `+62..63`: [`PseudoDmaDirect2d::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 62))
     }
+
+    /// `+63..64`: [`PseudoDmaDirect2d::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 63))
@@ -7686,60 +8717,100 @@ impl Default for PseudoDmaExt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmaExtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoDmaExtRef<'a> {
+    /// `+0..1`: [`PseudoDmaExt::opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn opcode(&self) -> Opcode {
         Opcode(le::u8_at(self.0, 0))
     }
+
+    /// `+1..2`: [`PseudoDmaExt::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> DmaIndirectFlags {
         DmaIndirectFlags(le::u8_at(self.0, 1))
     }
+
+    /// `+2..3`: [`PseudoDmaExt::idx_num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn idx_num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 2)
     }
+
+    /// `+3..4`: [`PseudoDmaExt::compute_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn compute_op(&self) -> DgeComputeOp {
         DgeComputeOp(le::u8_at(self.0, 3))
     }
+
+    /// `+4..8`: [`PseudoDmaExt::src_idx_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_idx_start_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 4))
     }
+
+    /// `+8..12`: [`PseudoDmaExt::dst_idx_start_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_idx_start_addr(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 8))
     }
+
+    /// `+12..16`: [`PseudoDmaExt::src_bound_size_bytes`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_bound_size_bytes(&self) -> u32 {
         le::u32_at(self.0, 12)
     }
+
+    /// `+16..20`: [`PseudoDmaExt::dst_bound_size_bytes`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_bound_size_bytes(&self) -> u32 {
         le::u32_at(self.0, 16)
     }
+
+    /// `+20..24`: [`PseudoDmaExt::tile_src_row_step`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_src_row_step(&self) -> i32 {
         le::i32_at(self.0, 20)
     }
+
+    /// `+24..25`: [`PseudoDmaExt::tile_src_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_src_rows(&self) -> u8 {
         le::u8_at(self.0, 24)
     }
+
+    /// `+25..26`: [`PseudoDmaExt::tile_src_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_src_cols(&self) -> u8 {
         le::u8_at(self.0, 25)
     }
+
+    /// `+26..56`: [`PseudoDmaExt::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 30] {
         le::bytes_at::<30>(self.0, 26)
     }
+
+    /// `+56..60`: [`PseudoDmaExt::src_bound_size_bytes_upper`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_bound_size_bytes_upper(&self) -> u32 {
         le::u32_at(self.0, 56)
     }
+
+    /// `+60..64`: [`PseudoDmaExt::dst_bound_size_bytes_upper`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_bound_size_bytes_upper(&self) -> u32 {
         le::u32_at(self.0, 60)
@@ -7878,52 +8949,86 @@ impl Default for PseudoDmaMemcpyFullInd {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmaMemcpyFullIndRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoDmaMemcpyFullIndRef<'a> {
+    /// `+0..4`: [`PseudoDmaMemcpyFullInd::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoDmaMemcpyFullInd::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`PseudoDmaMemcpyFullInd::indirect_start_offset`], read in place.
+    #[must_use]
     #[inline]
     pub const fn indirect_start_offset(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..24`: [`PseudoDmaMemcpyFullInd::indirect_step_elems`], read in place.
+    #[must_use]
     #[inline]
     pub const fn indirect_step_elems(&self) -> [u8; 8] {
         le::bytes_at::<8>(self.0, 16)
     }
+
+    /// `+24..32`: [`PseudoDmaMemcpyFullInd::indirect_num_elems`], read in place.
+    #[must_use]
     #[inline]
     pub const fn indirect_num_elems(&self) -> [u8; 8] {
         le::bytes_at::<8>(self.0, 24)
     }
+
+    /// `+32..36`: [`PseudoDmaMemcpyFullInd::direct_start_offset`], read in place.
+    #[must_use]
     #[inline]
     pub const fn direct_start_offset(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 32)
     }
+
+    /// `+36..44`: [`PseudoDmaMemcpyFullInd::direct_step_elems`], read in place.
+    #[must_use]
     #[inline]
     pub const fn direct_step_elems(&self) -> [u8; 8] {
         le::bytes_at::<8>(self.0, 36)
     }
+
+    /// `+44..52`: [`PseudoDmaMemcpyFullInd::direct_num_elems`], read in place.
+    #[must_use]
     #[inline]
     pub const fn direct_num_elems(&self) -> [u8; 8] {
         le::bytes_at::<8>(self.0, 44)
     }
+
+    /// `+52..56`: [`PseudoDmaMemcpyFullInd::direct_elem_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn direct_elem_size(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 52)
     }
+
+    /// `+56..58`: [`PseudoDmaMemcpyFullInd::direct_var_id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn direct_var_id(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 56)
     }
+
+    /// `+58..60`: [`PseudoDmaMemcpyFullInd::semaphore_wait_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn semaphore_wait_value(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 58)
     }
+
+    /// `+60..64`: [`PseudoDmaMemcpyFullInd::indirection_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn indirection_mode(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -8077,68 +9182,114 @@ impl Default for PseudoEmbeddingUpdate {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoEmbeddingUpdateRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoEmbeddingUpdateRef<'a> {
+    /// `+0..4`: [`PseudoEmbeddingUpdate::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoEmbeddingUpdate::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`PseudoEmbeddingUpdate::embed_data_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embed_data_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`PseudoEmbeddingUpdate::cce_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn cce_op(&self) -> CceOp {
         CceOp(le::u8_at(self.0, 13))
     }
+
+    /// `+14..16`: [`PseudoEmbeddingUpdate::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 14)
     }
+
+    /// `+16..24`: [`PseudoEmbeddingUpdate::embed_index_in`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embed_index_in(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 16)
     }
+
+    /// `+24..36`: [`PseudoEmbeddingUpdate::embed_data_in`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embed_data_in(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 24)
     }
+
+    /// `+36..44`: [`PseudoEmbeddingUpdate::desc_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn desc_mem_pattern(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 36)
     }
+
+    /// `+44..48`: [`PseudoEmbeddingUpdate::embedding_table_base_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embedding_table_base_addr(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 44)
     }
+
+    /// `+48..50`: [`PseudoEmbeddingUpdate::embed_entry_num_elements`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embed_entry_num_elements(&self) -> u16 {
         le::u16_at(self.0, 48)
     }
+
+    /// `+50..52`: [`PseudoEmbeddingUpdate::embed_entry_stride_bytes`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embed_entry_stride_bytes(&self) -> u16 {
         le::u16_at(self.0, 50)
     }
+
+    /// `+52..54`: [`PseudoEmbeddingUpdate::sequence_length`], read in place.
+    #[must_use]
     #[inline]
     pub const fn sequence_length(&self) -> u16 {
         le::u16_at(self.0, 52)
     }
+
+    /// `+54..56`: [`PseudoEmbeddingUpdate::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 54)
     }
+
+    /// `+56..60`: [`PseudoEmbeddingUpdate::embedding_table_num_entries`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embedding_table_num_entries(&self) -> Addr4 {
         Addr4(le::u32_at(self.0, 56))
     }
+
+    /// `+60..62`: [`PseudoEmbeddingUpdate::embed_entry_stride_bytes_hi`], read in place.
+    #[must_use]
     #[inline]
     pub const fn embed_entry_stride_bytes_hi(&self) -> u16 {
         le::u16_at(self.0, 60)
     }
+
+    /// `+62..64`: [`PseudoEmbeddingUpdate::unknown2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown2(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 62)
@@ -8245,20 +9396,30 @@ impl Default for PseudoExitExecution {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoExitExecutionRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoExitExecutionRef<'a> {
+    /// `+0..4`: [`PseudoExitExecution::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoExitExecution::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`PseudoExitExecution::pseudo_opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pseudo_opcode(&self) -> PseudoOpcode {
         PseudoOpcode(le::u8_at(self.0, 12))
     }
+
+    /// `+13..64`: [`PseudoExitExecution::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 51] {
         le::bytes_at::<51>(self.0, 13)
@@ -8378,32 +9539,51 @@ impl Default for PseudoFunctionBegin {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoFunctionBeginRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoFunctionBeginRef<'a> {
+    /// `+0..4`: [`PseudoFunctionBegin::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoFunctionBegin::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..48`: [`PseudoFunctionBegin::function_name`], read in place.
+    #[must_use]
     #[inline]
     pub const fn function_name(&self) -> [i8; 36] {
         le::i8s_at::<36>(self.0, 12)
     }
+
+    /// `+48..49`: [`PseudoFunctionBegin::return_reset_semaphores`], read in place.
+    #[must_use]
     #[inline]
     pub const fn return_reset_semaphores(&self) -> u8 {
         le::u8_at(self.0, 48)
     }
+
+    /// `+49..50`: [`PseudoFunctionBegin::return_addr_reg_lo`], read in place.
+    #[must_use]
     #[inline]
     pub const fn return_addr_reg_lo(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 49))
     }
+
+    /// `+50..51`: [`PseudoFunctionBegin::return_addr_reg_hi`], read in place.
+    #[must_use]
     #[inline]
     pub const fn return_addr_reg_hi(&self) -> RegNum {
         RegNum(le::u8_at(self.0, 50))
     }
+
+    /// `+51..64`: [`PseudoFunctionBegin::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 13] {
         le::bytes_at::<13>(self.0, 51)
@@ -8511,24 +9691,37 @@ impl Default for PseudoFunctionCall {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoFunctionCallRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoFunctionCallRef<'a> {
+    /// `+0..4`: [`PseudoFunctionCall::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoFunctionCall::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..48`: [`PseudoFunctionCall::function_name`], read in place.
+    #[must_use]
     #[inline]
     pub const fn function_name(&self) -> [i8; 36] {
         le::i8s_at::<36>(self.0, 12)
     }
+
+    /// `+48..52`: [`PseudoFunctionCall::args_table_var_id`], read in place.
+    #[must_use]
     #[inline]
     pub const fn args_table_var_id(&self) -> u32 {
         le::u32_at(self.0, 48)
     }
+
+    /// `+52..64`: [`PseudoFunctionCall::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 52)
@@ -8632,16 +9825,23 @@ impl Default for PseudoJpegDecode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoJpegDecodeRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoJpegDecodeRef<'a> {
+    /// `+0..4`: [`PseudoJpegDecode::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoJpegDecode::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`PseudoJpegDecode::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -8748,20 +9948,30 @@ impl Default for PseudoLibraryReloadIndex {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoLibraryReloadIndexRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoLibraryReloadIndexRef<'a> {
+    /// `+0..4`: [`PseudoLibraryReloadIndex::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoLibraryReloadIndex::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`PseudoLibraryReloadIndex::pseudo_opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pseudo_opcode(&self) -> PseudoOpcode {
         PseudoOpcode(le::u8_at(self.0, 12))
     }
+
+    /// `+13..64`: [`PseudoLibraryReloadIndex::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 51] {
         le::bytes_at::<51>(self.0, 13)
@@ -8866,16 +10076,23 @@ impl Default for PseudoLoadActFuncSet {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoLoadActFuncSetRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoLoadActFuncSetRef<'a> {
+    /// `+0..4`: [`PseudoLoadActFuncSet::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoLoadActFuncSet::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`PseudoLoadActFuncSet::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -8977,16 +10194,23 @@ impl Default for PseudoMem2d {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoMem2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoMem2dRef<'a> {
+    /// `+0..4`: [`PseudoMem2d::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoMem2d::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`PseudoMem2d::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -9088,16 +10312,23 @@ impl Default for PseudoRangeCheck {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoRangeCheckRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoRangeCheckRef<'a> {
+    /// `+0..4`: [`PseudoRangeCheck::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoRangeCheck::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`PseudoRangeCheck::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -9198,16 +10429,23 @@ impl Default for PseudoSetRngSeed {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoSetRngSeedRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoSetRngSeedRef<'a> {
+    /// `+0..4`: [`PseudoSetRngSeed::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoSetRngSeed::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`PseudoSetRngSeed::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -9303,16 +10541,23 @@ impl Default for PseudoSyncBarrier {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoSyncBarrierRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> PseudoSyncBarrierRef<'a> {
+    /// `+0..4`: [`PseudoSyncBarrier::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`PseudoSyncBarrier::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`PseudoSyncBarrier::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -9480,80 +10725,135 @@ impl Default for S1s2d2Am {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S1s2d2AmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S1s2d2AmRef<'a> {
+    /// `+0..4`: [`S1s2d2Am::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S1s2d2Am::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..24`: [`S1s2d2Am::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 12)
     }
+
+    /// `+24..25`: [`S1s2d2Am::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 24))
     }
+
+    /// `+25..26`: [`S1s2d2Am::reduce_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_cmd(&self) -> ReduceCmd {
         ReduceCmd(le::u8_at(self.0, 25))
     }
+
+    /// `+26..27`: [`S1s2d2Am::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 26)
     }
+
+    /// `+27..28`: [`S1s2d2Am::imm_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 27))
     }
+
+    /// `+28..29`: [`S1s2d2Am::op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 28))
     }
+
+    /// `+29..30`: [`S1s2d2Am::op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 29))
     }
+
+    /// `+30..31`: [`S1s2d2Am::reduce_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 30))
     }
+
+    /// `+31..32`: [`S1s2d2Am::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 31))
     }
+
+    /// `+32..33`: [`S1s2d2Am::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S1s2d2Am::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
+
+    /// `+34..35`: [`S1s2d2Am::activation_func`], read in place.
+    #[must_use]
     #[inline]
     pub const fn activation_func(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S1s2d2Am::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 35))
     }
+
+    /// `+36..40`: [`S1s2d2Am::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 36))
     }
+
+    /// `+40..48`: [`S1s2d2Am::prev_pass_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn prev_pass_mem_pattern(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 40)
     }
+
+    /// `+48..60`: [`S1s2d2Am::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 48))
     }
+
+    /// `+60..64`: [`S1s2d2Am::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 60))
@@ -9690,44 +10990,72 @@ impl Default for S1Rand {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S1RandRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S1RandRef<'a> {
+    /// `+0..4`: [`S1Rand::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S1Rand::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S1Rand::rand_algorithm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rand_algorithm(&self) -> RandAlgorithm {
         RandAlgorithm(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S1Rand::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`S1Rand::update_state`], read in place.
+    #[must_use]
     #[inline]
     pub const fn update_state(&self) -> RandStateUpdate {
         RandStateUpdate(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S1Rand::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 15))
     }
+
+    /// `+16..24`: [`S1Rand::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 16)
     }
+
+    /// `+24..25`: [`S1Rand::rand_generator`], read in place.
+    #[must_use]
     #[inline]
     pub const fn rand_generator(&self) -> RandSrc {
         RandSrc(le::u8_at(self.0, 24))
     }
+
+    /// `+25..32`: [`S1Rand::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 7] {
         le::bytes_at::<7>(self.0, 25)
     }
+
+    /// `+32..64`: [`S1Rand::imm_state`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm_state(&self) -> [u32; 8] {
         {
@@ -9884,68 +11212,114 @@ impl Default for S2d2d2Sc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2d2ScRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2d2ScRef<'a> {
+    /// `+0..4`: [`S2d2d2Sc::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2d2Sc::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S2d2d2Sc::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S2d2d2Sc::transpose_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn transpose_src(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..15`: [`S2d2d2Sc::packed_tags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn packed_tags(&self) -> u8 {
         le::u8_at(self.0, 14)
     }
+
+    /// `+15..20`: [`S2d2d2Sc::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 15)
     }
+
+    /// `+20..32`: [`S2d2d2Sc::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 20)
     }
+
+    /// `+32..33`: [`S2d2d2Sc::out_data_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_data_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S2d2d2Sc::out_tag_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_tag_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S2d2d2Sc::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S2d2d2Sc::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..37`: [`S2d2d2Sc::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> CompressOp {
         CompressOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S2d2d2Sc::op_dim`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op_dim(&self) -> TensorSubdim {
         TensorSubdim(le::u8_at(self.0, 37))
     }
+
+    /// `+38..40`: [`S2d2d2Sc::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 38)
     }
+
+    /// `+40..52`: [`S2d2d2Sc::data_dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn data_dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 40)
     }
+
+    /// `+52..64`: [`S2d2d2Sc::tag_dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tag_dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 52)
@@ -10082,56 +11456,93 @@ impl Default for S2d2d2TsWide {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2d2TsWideRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2d2TsWideRef<'a> {
+    /// `+0..4`: [`S2d2d2TsWide::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2d2TsWide::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S2d2d2TsWide::in_imm_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_imm_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S2d2d2TsWide::out0_out1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out0_out1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S2d2d2TsWide::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S2d2d2TsWide::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..28`: [`S2d2d2TsWide::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 16))
     }
+
+    /// `+28..40`: [`S2d2d2TsWide::dst0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst0_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 28))
     }
+
+    /// `+40..52`: [`S2d2d2TsWide::dst1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst1_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 40))
     }
+
+    /// `+52..53`: [`S2d2d2TsWide::imm_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 52))
     }
+
+    /// `+53..56`: [`S2d2d2TsWide::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 53)
     }
+
+    /// `+56..60`: [`S2d2d2TsWide::imm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 56))
     }
+
+    /// `+60..64`: [`S2d2d2TsWide::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -10310,88 +11721,149 @@ impl Default for S2d2Ac {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2AcRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2AcRef<'a> {
+    /// `+0..4`: [`S2d2Ac::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2Ac::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..24`: [`S2d2Ac::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 12))
     }
+
+    /// `+24..25`: [`S2d2Ac::relu_param_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn relu_param_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 24))
     }
+
+    /// `+25..26`: [`S2d2Ac::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 25))
     }
+
+    /// `+26..27`: [`S2d2Ac::reduce_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_cmd(&self) -> ReduceCmd {
         ReduceCmd(le::u8_at(self.0, 26))
     }
+
+    /// `+27..28`: [`S2d2Ac::imm1_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 27))
     }
+
+    /// `+28..29`: [`S2d2Ac::imm_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 28))
     }
+
+    /// `+29..30`: [`S2d2Ac::op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 29))
     }
+
+    /// `+30..31`: [`S2d2Ac::op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 30))
     }
+
+    /// `+31..32`: [`S2d2Ac::reduce_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 31))
     }
+
+    /// `+32..33`: [`S2d2Ac::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S2d2Ac::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S2d2Ac::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S2d2Ac::activation_func`], read in place.
+    #[must_use]
     #[inline]
     pub const fn activation_func(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..40`: [`S2d2Ac::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 36))
     }
+
+    /// `+40..44`: [`S2d2Ac::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S2d2Ac::relu_param`], read in place.
+    #[must_use]
     #[inline]
     pub const fn relu_param(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..60`: [`S2d2Ac::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 48))
     }
+
+    /// `+60..61`: [`S2d2Ac::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 60))
     }
+
+    /// `+61..64`: [`S2d2Ac::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 61)
@@ -10540,64 +12012,107 @@ impl Default for S2d2Addr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2AddrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2AddrRef<'a> {
+    /// `+0..4`: [`S2d2Addr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2Addr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..24`: [`S2d2Addr::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 12)
     }
+
+    /// `+24..32`: [`S2d2Addr::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> u64 {
         le::u64_at(self.0, 24)
     }
+
+    /// `+32..40`: [`S2d2Addr::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> u64 {
         le::u64_at(self.0, 32)
     }
+
+    /// `+40..41`: [`S2d2Addr::imm0_imm1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_imm1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 40))
     }
+
+    /// `+41..42`: [`S2d2Addr::in_out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_out_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 41))
     }
+
+    /// `+42..43`: [`S2d2Addr::imm0_is_ptr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_is_ptr(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 42))
     }
+
+    /// `+43..44`: [`S2d2Addr::imm1_is_ptr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1_is_ptr(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`S2d2Addr::op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 44))
     }
+
+    /// `+45..46`: [`S2d2Addr::op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 45))
     }
+
+    /// `+46..47`: [`S2d2Addr::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 46)
     }
+
+    /// `+47..48`: [`S2d2Addr::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 47))
     }
+
+    /// `+48..52`: [`S2d2Addr::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 48)
     }
+
+    /// `+52..64`: [`S2d2Addr::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 52)
@@ -10703,16 +12218,23 @@ impl Default for S2d2Jpeg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2JpegRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2JpegRef<'a> {
+    /// `+0..4`: [`S2d2Jpeg::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2Jpeg::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`S2d2Jpeg::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -10865,72 +12387,121 @@ impl Default for S2d2Rs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2RsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2RsRef<'a> {
+    /// `+0..4`: [`S2d2Rs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2Rs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S2d2Rs::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`S2d2Rs::in_out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_out_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S2d2Rs::reduce_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_cmd(&self) -> AccumCmd {
         AccumCmd(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S2d2Rs::reduce_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 15))
     }
+
+    /// `+16..20`: [`S2d2Rs::base`], read in place.
+    #[must_use]
     #[inline]
     pub const fn base(&self) -> F32 {
         F32(le::u32_at(self.0, 16))
     }
+
+    /// `+20..24`: [`S2d2Rs::fill_val`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fill_val(&self) -> F32 {
         F32(le::u32_at(self.0, 20))
     }
+
+    /// `+24..36`: [`S2d2Rs::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 24)
     }
+
+    /// `+36..37`: [`S2d2Rs::comp_op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn comp_op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S2d2Rs::comp_op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn comp_op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S2d2Rs::bound0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bound0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S2d2Rs::bound1_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bound1_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 39))
     }
+
+    /// `+40..44`: [`S2d2Rs::bound0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bound0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S2d2Rs::bound1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bound1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..60`: [`S2d2Rs::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 48)
     }
+
+    /// `+60..64`: [`S2d2Rs::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -11032,16 +12603,23 @@ impl Default for S2d2Tr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2TrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2TrRef<'a> {
+    /// `+0..4`: [`S2d2Tr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2Tr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`S2d2Tr::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -11165,44 +12743,72 @@ impl Default for S2d2TsAs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2TsAsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2d2TsAsRef<'a> {
+    /// `+0..4`: [`S2d2TsAs::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2d2TsAs::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S2d2TsAs::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`S2d2TsAs::in_out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_out_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S2d2TsAs::fill_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fill_mode(&self) -> AffineSelectCmp {
         AffineSelectCmp(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S2d2TsAs::fill_reg`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fill_reg(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..36`: [`S2d2TsAs::mask_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn mask_pattern(&self) -> Data4d {
         Data4d::read_from(self.0, 16)
     }
+
+    /// `+36..48`: [`S2d2TsAs::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 36)
     }
+
+    /// `+48..60`: [`S2d2TsAs::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 48)
     }
+
+    /// `+60..64`: [`S2d2TsAs::channel_multiplier`], read in place.
+    #[must_use]
     #[inline]
     pub const fn channel_multiplier(&self) -> i32 {
         le::i32_at(self.0, 60)
@@ -11328,44 +12934,72 @@ impl Default for S2s1d2PeSeed {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2s1d2PeSeedRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2s1d2PeSeedRef<'a> {
+    /// `+0..4`: [`S2s1d2PeSeed::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2s1d2PeSeed::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..24`: [`S2s1d2PeSeed::src_seed_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_seed_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 12)
     }
+
+    /// `+24..32`: [`S2s1d2PeSeed::identity_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn identity_mem_pattern(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 24)
     }
+
+    /// `+32..33`: [`S2s1d2PeSeed::identity_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn identity_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S2s1d2PeSeed::mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn mode(&self) -> PeSeedMode {
         PeSeedMode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S2s1d2PeSeed::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S2s1d2PeSeed::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..48`: [`S2s1d2PeSeed::dst_seed_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_seed_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 36)
     }
+
+    /// `+48..64`: [`S2s1d2PeSeed::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 48)
@@ -11490,44 +13124,72 @@ impl Default for S2s2d2d2Tt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2s2d2d2TtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2s2d2d2TtRef<'a> {
+    /// `+0..4`: [`S2s2d2d2Tt::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2s2d2d2Tt::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S2s2d2d2Tt::in0_in1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in0_in1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S2s2d2d2Tt::out0_out1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out0_out1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S2s2d2d2Tt::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S2s2d2d2Tt::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..28`: [`S2s2d2d2Tt::src0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 16))
     }
+
+    /// `+28..40`: [`S2s2d2d2Tt::src1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 28))
     }
+
+    /// `+40..52`: [`S2s2d2d2Tt::dst0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst0_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 40))
     }
+
+    /// `+52..64`: [`S2s2d2d2Tt::dst1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst1_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 52))
@@ -11676,68 +13338,114 @@ impl Default for S2s2d2Stt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2s2d2SttRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2s2d2SttRef<'a> {
+    /// `+0..4`: [`S2s2d2Stt::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2s2d2Stt::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..24`: [`S2s2d2Stt::src0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 12)
     }
+
+    /// `+24..36`: [`S2s2d2Stt::src1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 24)
     }
+
+    /// `+36..37`: [`S2s2d2Stt::op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S2s2d2Stt::op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S2s2d2Stt::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S2s2d2Stt::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 39))
     }
+
+    /// `+40..41`: [`S2s2d2Stt::in0_in1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in0_in1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 40))
     }
+
+    /// `+41..42`: [`S2s2d2Stt::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 41))
     }
+
+    /// `+42..43`: [`S2s2d2Stt::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 42)
     }
+
+    /// `+43..44`: [`S2s2d2Stt::imm0_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`S2s2d2Stt::accumulator_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn accumulator_cmd(&self) -> AccumCmd {
         AccumCmd(le::u8_at(self.0, 44))
     }
+
+    /// `+45..48`: [`S2s2d2Stt::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 45)
     }
+
+    /// `+48..60`: [`S2s2d2Stt::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 48)
     }
+
+    /// `+60..64`: [`S2s2d2Stt::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 60))
@@ -11871,52 +13579,86 @@ impl Default for S2Bn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2BnRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2BnRef<'a> {
+    /// `+0..4`: [`S2Bn::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2Bn::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S2Bn::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..28`: [`S2Bn::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 16)
     }
+
+    /// `+28..32`: [`S2Bn::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 28))
     }
+
+    /// `+32..33`: [`S2Bn::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S2Bn::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`S2Bn::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..44`: [`S2Bn::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 9] {
         le::bytes_at::<9>(self.0, 35)
     }
+
+    /// `+44..48`: [`S2Bn::imm0_ptr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_ptr(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..49`: [`S2Bn::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 48))
     }
+
+    /// `+49..64`: [`S2Bn::reserved3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved3(&self) -> [u8; 15] {
         le::bytes_at::<15>(self.0, 49)
@@ -12055,60 +13797,100 @@ impl Default for S2Bnpl2 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2Bnpl2Ref<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2Bnpl2Ref<'a> {
+    /// `+0..4`: [`S2Bnpl2::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2Bnpl2::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..24`: [`S2Bnpl2::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 12)
     }
+
+    /// `+24..28`: [`S2Bnpl2::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 24)
     }
+
+    /// `+28..32`: [`S2Bnpl2::element_count`], read in place.
+    #[must_use]
     #[inline]
     pub const fn element_count(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 28))
     }
+
+    /// `+32..33`: [`S2Bnpl2::src_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S2Bnpl2::immediate_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S2Bnpl2::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..40`: [`S2Bnpl2::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 35)
     }
+
+    /// `+40..44`: [`S2Bnpl2::imm0_ptr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_ptr(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S2Bnpl2::imm1_ptr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1_ptr(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..49`: [`S2Bnpl2::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 48))
     }
+
+    /// `+49..50`: [`S2Bnpl2::imm1_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 49))
     }
+
+    /// `+50..64`: [`S2Bnpl2::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 14] {
         le::bytes_at::<14>(self.0, 50)
@@ -12354,44 +14136,72 @@ impl Default for S2ConvlutCayman {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2ConvlutCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2ConvlutCaymanRef<'a> {
+    /// `+0..4`: [`S2ConvlutCayman::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2ConvlutCayman::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S2ConvlutCayman::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..28`: [`S2ConvlutCayman::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 16)
     }
+
+    /// `+28..32`: [`S2ConvlutCayman::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 28)
     }
+
+    /// `+32..33`: [`S2ConvlutCayman::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..38`: [`S2ConvlutCayman::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 33)
     }
+
+    /// `+38..39`: [`S2ConvlutCayman::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S2ConvlutCayman::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..44`: [`S2ConvlutCayman::multiplicative_const`], read in place.
+    #[must_use]
     #[inline]
     pub const fn multiplicative_const(&self) -> [u16; 2] {
         {
@@ -12404,22 +14214,37 @@ impl<'a> S2ConvlutCaymanRef<'a> {
             a0
         }
     }
+
+    /// `+44..45`: [`S2ConvlutCayman::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S2ConvlutCayman::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S2ConvlutCayman::block_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn block_size(&self) -> u8 {
         le::u8_at(self.0, 46)
     }
+
+    /// `+47..48`: [`S2ConvlutCayman::lut_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn lut_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S2ConvlutCayman::reserved4`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved4(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 48)
@@ -12556,44 +14381,72 @@ impl Default for S2ConvlutMaverick {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2ConvlutMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S2ConvlutMaverickRef<'a> {
+    /// `+0..4`: [`S2ConvlutMaverick::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S2ConvlutMaverick::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S2ConvlutMaverick::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..28`: [`S2ConvlutMaverick::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern2d {
         MemPattern2d(le::bytes_at::<12>(self.0, 16))
     }
+
+    /// `+28..32`: [`S2ConvlutMaverick::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 28)
     }
+
+    /// `+32..33`: [`S2ConvlutMaverick::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..38`: [`S2ConvlutMaverick::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 33)
     }
+
+    /// `+38..39`: [`S2ConvlutMaverick::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S2ConvlutMaverick::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..44`: [`S2ConvlutMaverick::multiplicative_const`], read in place.
+    #[must_use]
     #[inline]
     pub const fn multiplicative_const(&self) -> [u16; 2] {
         {
@@ -12606,22 +14459,37 @@ impl<'a> S2ConvlutMaverickRef<'a> {
             a0
         }
     }
+
+    /// `+44..45`: [`S2ConvlutMaverick::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S2ConvlutMaverick::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S2ConvlutMaverick::block_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn block_size(&self) -> u8 {
         le::u8_at(self.0, 46)
     }
+
+    /// `+47..48`: [`S2ConvlutMaverick::lut_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn lut_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S2ConvlutMaverick::reserved4`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved4(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 48)
@@ -12754,64 +14622,107 @@ impl Default for S3d3Ac {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3AcRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3AcRef<'a> {
+    /// `+0..4`: [`S3d3Ac::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3Ac::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3Ac::imm_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S3d3Ac::scale_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn scale_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S3d3Ac::accumulator_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn accumulator_cmd(&self) -> AccumCmd {
         AccumCmd(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S3d3Ac::bias_src_n`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bias_src_n(&self) -> ImmSrcN {
         ImmSrcN(le::u8_at(self.0, 15))
     }
+
+    /// `+16..32`: [`S3d3Ac::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3Ac::in_bias_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_bias_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3Ac::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3Ac::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3Ac::activation_func`], read in place.
+    #[must_use]
     #[inline]
     pub const fn activation_func(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..40`: [`S3d3Ac::scale_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn scale_value(&self) -> ActivationImm {
         ActivationImm(le::bytes_at::<4>(self.0, 36))
     }
+
+    /// `+40..44`: [`S3d3Ac::bias`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bias(&self) -> ActivationImm {
         ActivationImm(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S3d3Ac::imm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm(&self) -> ActivationImm {
         ActivationImm(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3Ac::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -12942,52 +14853,86 @@ impl Default for S3d3Aq {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3AqRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3AqRef<'a> {
+    /// `+0..4`: [`S3d3Aq::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3Aq::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3Aq::quant_scale_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn quant_scale_value(&self) -> F32 {
         F32(le::u32_at(self.0, 12))
     }
+
+    /// `+16..32`: [`S3d3Aq::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3Aq::in_bias_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_bias_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3Aq::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3Aq::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3Aq::activation_func`], read in place.
+    #[must_use]
     #[inline]
     pub const fn activation_func(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..40`: [`S3d3Aq::dequant_scale_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dequant_scale_value(&self) -> F32 {
         F32(le::u32_at(self.0, 36))
     }
+
+    /// `+40..44`: [`S3d3Aq::bias_addr`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bias_addr(&self) -> PartitionOffset {
         PartitionOffset(le::u32_at(self.0, 40))
     }
+
+    /// `+44..48`: [`S3d3Aq::quant_zero_value`], read in place.
+    #[must_use]
     #[inline]
     pub const fn quant_zero_value(&self) -> F32 {
         F32(le::u32_at(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3Aq::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -13112,44 +15057,72 @@ impl Default for S3d3Collective {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3CollectiveRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3CollectiveRef<'a> {
+    /// `+0..4`: [`S3d3Collective::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3Collective::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3Collective::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S3d3Collective::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 13))
     }
+
+    /// `+14..16`: [`S3d3Collective::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 14)
     }
+
+    /// `+16..32`: [`S3d3Collective::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3Collective::lnc_size_fmt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn lnc_size_fmt(&self) -> LncSizeFmt {
         LncSizeFmt(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3Collective::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
+
+    /// `+34..48`: [`S3d3Collective::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 14] {
         le::bytes_at::<14>(self.0, 34)
     }
+
+    /// `+48..64`: [`S3d3Collective::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -13284,56 +15257,93 @@ impl Default for S3d3CpPredScalar {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3CpPredScalarRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3CpPredScalarRef<'a> {
+    /// `+0..4`: [`S3d3CpPredScalar::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3CpPredScalar::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3CpPredScalar::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3CpPredScalar::pred_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pred_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3CpPredScalar::pred_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pred_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3CpPredScalar::reversed_pred`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reversed_pred(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
+
+    /// `+34..35`: [`S3d3CpPredScalar::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..41`: [`S3d3CpPredScalar::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 6] {
         le::bytes_at::<6>(self.0, 35)
     }
+
+    /// `+41..42`: [`S3d3CpPredScalar::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 41))
     }
+
+    /// `+42..43`: [`S3d3CpPredScalar::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 42))
     }
+
+    /// `+43..44`: [`S3d3CpPredScalar::src0_imm_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_imm_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 43))
     }
+
+    /// `+44..48`: [`S3d3CpPredScalar::src0_imm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_imm(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3CpPredScalar::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -13468,56 +15478,93 @@ impl Default for S3d3Dropout {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3DropoutRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3DropoutRef<'a> {
+    /// `+0..4`: [`S3d3Dropout::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3Dropout::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3Dropout::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3Dropout::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3Dropout::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3Dropout::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3Dropout::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3Dropout::threshold_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn threshold_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 35))
     }
+
+    /// `+36..37`: [`S3d3Dropout::threshold_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn threshold_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 36))
     }
+
+    /// `+37..43`: [`S3d3Dropout::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 6] {
         le::bytes_at::<6>(self.0, 37)
     }
+
+    /// `+43..44`: [`S3d3Dropout::threshold_type`], read in place.
+    #[must_use]
     #[inline]
     pub const fn threshold_type(&self) -> DropoutThresholdType {
         DropoutThresholdType(le::u8_at(self.0, 43))
     }
+
+    /// `+44..48`: [`S3d3Dropout::threshold`], read in place.
+    #[must_use]
     #[inline]
     pub const fn threshold(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3Dropout::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -13782,76 +15829,128 @@ impl Default for S3d3MmSunda {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3MmSundaRef<'a> {
+    /// `+0..4`: [`S3d3MmSunda::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3MmSunda::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3MmSunda::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3MmSunda::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3MmSunda::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3MmSunda::fp32_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fp32_mode(&self) -> PeFp32mode {
         PeFp32mode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3MmSunda::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3MmSunda::perf_opt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_opt(&self) -> PerfOptMode {
         PerfOptMode(le::u8_at(self.0, 35))
     }
+
+    /// `+36..38`: [`S3d3MmSunda::quant_offset`], read in place.
+    #[must_use]
     #[inline]
     pub const fn quant_offset(&self) -> QuantOffset {
         QuantOffset::read_from(self.0, 36)
     }
+
+    /// `+38..39`: [`S3d3MmSunda::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S3d3MmSunda::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..43`: [`S3d3MmSunda::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 40)
     }
+
+    /// `+43..44`: [`S3d3MmSunda::psum_accumulate_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_accumulate_flags(&self) -> MatmulPsumAccumulateFlags {
         MatmulPsumAccumulateFlags(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`S3d3MmSunda::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S3d3MmSunda::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S3d3MmSunda::xbus_sel`], read in place.
+    #[must_use]
     #[inline]
     pub const fn xbus_sel(&self) -> u8 {
         le::u8_at(self.0, 46)
     }
+
+    /// `+47..48`: [`S3d3MmSunda::psum_zero_region`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_zero_region(&self) -> MatmulZeroRegion {
         MatmulZeroRegion(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S3d3MmSunda::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -13994,80 +16093,135 @@ impl Default for S3d3MmCayman {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3MmCaymanRef<'a> {
+    /// `+0..4`: [`S3d3MmCayman::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3MmCayman::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3MmCayman::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3MmCayman::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3MmCayman::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3MmCayman::fp32_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fp32_mode(&self) -> PeFp32mode {
         PeFp32mode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3MmCayman::transpose_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn transpose_mode(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3MmCayman::perf_opt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_opt(&self) -> PerfOptMode {
         PerfOptMode(le::u8_at(self.0, 35))
     }
+
+    /// `+36..38`: [`S3d3MmCayman::reserved_quant`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved_quant(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 36)
     }
+
+    /// `+38..39`: [`S3d3MmCayman::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S3d3MmCayman::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..41`: [`S3d3MmCayman::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 40))
     }
+
+    /// `+41..43`: [`S3d3MmCayman::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 41)
     }
+
+    /// `+43..44`: [`S3d3MmCayman::psum_accumulate_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_accumulate_flags(&self) -> MatmulPsumAccumulateFlags {
         MatmulPsumAccumulateFlags(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`S3d3MmCayman::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S3d3MmCayman::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S3d3MmCayman::reserved_xbs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved_xbs(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 46)
     }
+
+    /// `+47..48`: [`S3d3MmCayman::psum_zero_region`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_zero_region(&self) -> MatmulZeroRegion {
         MatmulZeroRegion(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S3d3MmCayman::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -14214,84 +16368,142 @@ impl Default for S3d3MmMariana {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3MmMarianaRef<'a> {
+    /// `+0..4`: [`S3d3MmMariana::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3MmMariana::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3MmMariana::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3MmMariana::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
+
+    /// `+32..33`: [`S3d3MmMariana::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3MmMariana::fp32_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fp32_mode(&self) -> PeFp32mode {
         PeFp32mode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3MmMariana::transpose_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn transpose_mode(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3MmMariana::perf_opt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_opt(&self) -> PerfOptMode {
         PerfOptMode(le::u8_at(self.0, 35))
     }
+
+    /// `+36..38`: [`S3d3MmMariana::reserved_quant`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved_quant(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 36)
     }
+
+    /// `+38..39`: [`S3d3MmMariana::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S3d3MmMariana::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..41`: [`S3d3MmMariana::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 40))
     }
+
+    /// `+41..42`: [`S3d3MmMariana::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 41)
     }
+
+    /// `+42..43`: [`S3d3MmMariana::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> MatmulFlags {
         MatmulFlags(le::u8_at(self.0, 42))
     }
+
+    /// `+43..44`: [`S3d3MmMariana::psum_accumulate_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_accumulate_flags(&self) -> MatmulPsumAccumulateFlags {
         MatmulPsumAccumulateFlags(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`S3d3MmMariana::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S3d3MmMariana::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S3d3MmMariana::reserved_xbs`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved_xbs(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 46)
     }
+
+    /// `+47..48`: [`S3d3MmMariana::psum_zero_region`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_zero_region(&self) -> MatmulZeroRegion {
         MatmulZeroRegion(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S3d3MmMariana::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 48))
@@ -14418,64 +16630,107 @@ impl Default for S3d3MmMaverick {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3MmMaverickRef<'a> {
+    /// `+0..4`: [`S3d3MmMaverick::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3MmMaverick::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3MmMaverick::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3MmMaverick::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
+
+    /// `+32..33`: [`S3d3MmMaverick::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3MmMaverick::fp32_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fp32_mode(&self) -> PeFp32mode {
         PeFp32mode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3MmMaverick::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 34))
     }
+
+    /// `+35..36`: [`S3d3MmMaverick::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..37`: [`S3d3MmMaverick::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 36)
     }
+
+    /// `+37..38`: [`S3d3MmMaverick::tile_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_size(&self) -> TileSize {
         TileSize(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S3d3MmMaverick::tile_sel`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_sel(&self) -> TileSel {
         TileSel(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S3d3MmMaverick::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> MatmulFlags {
         MatmulFlags(le::u8_at(self.0, 39))
     }
+
+    /// `+40..41`: [`S3d3MmMaverick::perf_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_mode(&self) -> MxPerfMode {
         MxPerfMode(le::u8_at(self.0, 40))
     }
+
+    /// `+41..48`: [`S3d3MmMaverick::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 7] {
         le::bytes_at::<7>(self.0, 41)
     }
+
+    /// `+48..64`: [`S3d3MmMaverick::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 48))
@@ -14603,56 +16858,93 @@ impl Default for S3d3NonzeroWithCount {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3NonzeroWithCountRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3NonzeroWithCountRef<'a> {
+    /// `+0..4`: [`S3d3NonzeroWithCount::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3NonzeroWithCount::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3NonzeroWithCount::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`S3d3NonzeroWithCount::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S3d3NonzeroWithCount::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S3d3NonzeroWithCount::index_offset_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn index_offset_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 15))
     }
+
+    /// `+16..32`: [`S3d3NonzeroWithCount::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..36`: [`S3d3NonzeroWithCount::index_offset`], read in place.
+    #[must_use]
     #[inline]
     pub const fn index_offset(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 32))
     }
+
+    /// `+36..37`: [`S3d3NonzeroWithCount::padding_val_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn padding_val_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 36))
     }
+
+    /// `+37..40`: [`S3d3NonzeroWithCount::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 37)
     }
+
+    /// `+40..44`: [`S3d3NonzeroWithCount::padding_val`], read in place.
+    #[must_use]
     #[inline]
     pub const fn padding_val(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..60`: [`S3d3NonzeroWithCount::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 44)
     }
+
+    /// `+60..64`: [`S3d3NonzeroWithCount::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -14793,60 +17085,100 @@ impl Default for S3d3Sc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3ScRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3ScRef<'a> {
+    /// `+0..4`: [`S3d3Sc::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3Sc::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3Sc::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S3d3Sc::transpose_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn transpose_src(&self) -> u8 {
         le::u8_at(self.0, 13)
     }
+
+    /// `+14..16`: [`S3d3Sc::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 14)
     }
+
+    /// `+16..32`: [`S3d3Sc::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3Sc::out_data_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_data_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3Sc::out_struct_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_struct_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3Sc::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3Sc::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..37`: [`S3d3Sc::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> CompressOp {
         CompressOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S3d3Sc::op_dim`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op_dim(&self) -> TensorSubdim {
         TensorSubdim(le::u8_at(self.0, 37))
     }
+
+    /// `+38..48`: [`S3d3Sc::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 10] {
         le::bytes_at::<10>(self.0, 38)
     }
+
+    /// `+48..64`: [`S3d3Sc::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -14967,40 +17299,65 @@ impl Default for S3d3SeqBounds {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3SeqBoundsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3SeqBoundsRef<'a> {
+    /// `+0..4`: [`S3d3SeqBounds::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3SeqBounds::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3SeqBounds::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 12)
     }
+
+    /// `+13..14`: [`S3d3SeqBounds::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 13)
     }
+
+    /// `+14..15`: [`S3d3SeqBounds::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S3d3SeqBounds::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 15))
     }
+
+    /// `+16..32`: [`S3d3SeqBounds::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..48`: [`S3d3SeqBounds::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 32)
     }
+
+    /// `+48..64`: [`S3d3SeqBounds::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 48)
@@ -15225,52 +17582,86 @@ impl Default for S3d3TensDequantCayman {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TensDequantCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3TensDequantCaymanRef<'a> {
+    /// `+0..4`: [`S3d3TensDequantCayman::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3TensDequantCayman::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..28`: [`S3d3TensDequantCayman::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 12)
     }
+
+    /// `+28..32`: [`S3d3TensDequantCayman::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 28)
     }
+
+    /// `+32..33`: [`S3d3TensDequantCayman::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3TensDequantCayman::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3TensDequantCayman::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3TensDequantCayman::dequant_fmt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dequant_fmt(&self) -> DequantFmt {
         DequantFmt(le::u8_at(self.0, 35))
     }
+
+    /// `+36..37`: [`S3d3TensDequantCayman::group_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn group_size(&self) -> u8 {
         le::u8_at(self.0, 36)
     }
+
+    /// `+37..44`: [`S3d3TensDequantCayman::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 7] {
         le::bytes_at::<7>(self.0, 37)
     }
+
+    /// `+44..60`: [`S3d3TensDequantCayman::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 44)
     }
+
+    /// `+60..64`: [`S3d3TensDequantCayman::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -15385,52 +17776,86 @@ impl Default for S3d3TensDequantMariana {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TensDequantMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3TensDequantMarianaRef<'a> {
+    /// `+0..4`: [`S3d3TensDequantMariana::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3TensDequantMariana::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..28`: [`S3d3TensDequantMariana::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 12))
     }
+
+    /// `+28..32`: [`S3d3TensDequantMariana::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 28)
     }
+
+    /// `+32..33`: [`S3d3TensDequantMariana::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3TensDequantMariana::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3TensDequantMariana::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3TensDequantMariana::dequant_fmt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dequant_fmt(&self) -> DequantFmt {
         DequantFmt(le::u8_at(self.0, 35))
     }
+
+    /// `+36..37`: [`S3d3TensDequantMariana::group_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn group_size(&self) -> u8 {
         le::u8_at(self.0, 36)
     }
+
+    /// `+37..44`: [`S3d3TensDequantMariana::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 7] {
         le::bytes_at::<7>(self.0, 37)
     }
+
+    /// `+44..60`: [`S3d3TensDequantMariana::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 44))
     }
+
+    /// `+60..64`: [`S3d3TensDequantMariana::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -15670,68 +18095,114 @@ impl Default for S3d3TsSunda {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TsSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3TsSundaRef<'a> {
+    /// `+0..4`: [`S3d3TsSunda::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3TsSunda::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3TsSunda::accumulator_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn accumulator_cmd(&self) -> AccumCmd {
         AccumCmd(le::u8_at(self.0, 12))
     }
+
+    /// `+13..16`: [`S3d3TsSunda::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 13)
     }
+
+    /// `+16..32`: [`S3d3TsSunda::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3TsSunda::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3TsSunda::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3TsSunda::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3TsSunda::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 35))
     }
+
+    /// `+36..37`: [`S3d3TsSunda::op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S3d3TsSunda::op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S3d3TsSunda::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S3d3TsSunda::imm1_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 39))
     }
+
+    /// `+40..44`: [`S3d3TsSunda::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S3d3TsSunda::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3TsSunda::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -15866,68 +18337,114 @@ impl Default for S3d3TsMariana {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TsMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3TsMarianaRef<'a> {
+    /// `+0..4`: [`S3d3TsMariana::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3TsMariana::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3d3TsMariana::accumulator_cmd`], read in place.
+    #[must_use]
     #[inline]
     pub const fn accumulator_cmd(&self) -> AccumCmd {
         AccumCmd(le::u8_at(self.0, 12))
     }
+
+    /// `+13..16`: [`S3d3TsMariana::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 13)
     }
+
+    /// `+16..32`: [`S3d3TsMariana::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
+
+    /// `+32..33`: [`S3d3TsMariana::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3d3TsMariana::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3d3TsMariana::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3d3TsMariana::imm0_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 35))
     }
+
+    /// `+36..37`: [`S3d3TsMariana::op0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op0(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S3d3TsMariana::op1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op1(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S3d3TsMariana::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S3d3TsMariana::imm1_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 39))
     }
+
+    /// `+40..44`: [`S3d3TsMariana::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S3d3TsMariana::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3TsMariana::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 48))
@@ -16056,60 +18573,100 @@ impl Default for S3d3TsSelect {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TsSelectRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3d3TsSelectRef<'a> {
+    /// `+0..4`: [`S3d3TsSelect::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3d3TsSelect::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3d3TsSelect::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3d3TsSelect::src0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3d3TsSelect::reversed_pred`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reversed_pred(&self) -> u8 {
         le::u8_at(self.0, 32)
     }
+
+    /// `+33..34`: [`S3d3TsSelect::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
+
+    /// `+34..35`: [`S3d3TsSelect::dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 34))
     }
+
+    /// `+35..36`: [`S3d3TsSelect::pred_imm_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pred_imm_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 35))
     }
+
+    /// `+36..38`: [`S3d3TsSelect::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 36)
     }
+
+    /// `+38..39`: [`S3d3TsSelect::src1_imm_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_imm_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S3d3TsSelect::pred_imm_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pred_imm_src(&self) -> ImmSrc {
         ImmSrc(le::u8_at(self.0, 39))
     }
+
+    /// `+40..44`: [`S3d3TsSelect::src1_imm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_imm(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..48`: [`S3d3TsSelect::pred_imm`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pred_imm(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 44))
     }
+
+    /// `+48..64`: [`S3d3TsSelect::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -16239,44 +18796,72 @@ impl Default for S3dmx1Quant {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3dmx1QuantRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3dmx1QuantRef<'a> {
+    /// `+0..4`: [`S3dmx1Quant::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3dmx1Quant::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3dmx1Quant::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3dmx1Quant::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
+
+    /// `+32..33`: [`S3dmx1Quant::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 32)
     }
+
+    /// `+33..34`: [`S3dmx1Quant::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
+
+    /// `+34..35`: [`S3dmx1Quant::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 34))
     }
+
+    /// `+35..36`: [`S3dmx1Quant::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 35))
     }
+
+    /// `+36..48`: [`S3dmx1Quant::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 36)
     }
+
+    /// `+48..64`: [`S3dmx1Quant::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MxmemPattern1d {
         MxmemPattern1d::read_from(self.0, 48)
@@ -16403,48 +18988,79 @@ impl Default for S3s3d1Bn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3s3d1BnRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3s3d1BnRef<'a> {
+    /// `+0..4`: [`S3s3d1Bn::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3s3d1Bn::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3s3d1Bn::imm0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 12))
     }
+
+    /// `+16..32`: [`S3s3d1Bn::src0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..48`: [`S3s3d1Bn::src1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 32)
     }
+
+    /// `+48..56`: [`S3s3d1Bn::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor1d {
         Tensor1d::read_from(self.0, 48)
     }
+
+    /// `+56..60`: [`S3s3d1Bn::imm1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm1(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 56))
     }
+
+    /// `+60..61`: [`S3s3d1Bn::in0_in1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in0_in1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 60))
     }
+
+    /// `+61..62`: [`S3s3d1Bn::immediate_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 61))
     }
+
+    /// `+62..63`: [`S3s3d1Bn::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 62))
     }
+
+    /// `+63..64`: [`S3s3d1Bn::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 63)
@@ -16561,28 +19177,44 @@ impl Default for S3s3d1Bn2 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3s3d1Bn2Ref<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3s3d1Bn2Ref<'a> {
+    /// `+0..4`: [`S3s3d1Bn2::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3s3d1Bn2::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..61`: [`S3s3d1Bn2::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 49] {
         le::bytes_at::<49>(self.0, 12)
     }
+
+    /// `+61..62`: [`S3s3d1Bn2::immediate_out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate_out_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 61))
     }
+
+    /// `+62..63`: [`S3s3d1Bn2::imm0_imm1_src`], read in place.
+    #[must_use]
     #[inline]
     pub const fn imm0_imm1_src(&self) -> ImmSrcPair {
         ImmSrcPair(le::u8_at(self.0, 62))
     }
+
+    /// `+63..64`: [`S3s3d1Bn2::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 63)
@@ -16705,40 +19337,65 @@ impl Default for S3s3d3Tt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3s3d3TtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3s3d3TtRef<'a> {
+    /// `+0..4`: [`S3s3d3Tt::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3s3d3Tt::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3s3d3Tt::in0_in1_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in0_in1_dtype(&self) -> DtypePair {
         DtypePair(le::u8_at(self.0, 12))
     }
+
+    /// `+13..14`: [`S3s3d3Tt::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 13))
     }
+
+    /// `+14..15`: [`S3s3d3Tt::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 14))
     }
+
+    /// `+15..16`: [`S3s3d3Tt::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 15)
     }
+
+    /// `+16..32`: [`S3s3d3Tt::src0_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src0_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..48`: [`S3s3d3Tt::src1_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src1_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 32)
     }
+
+    /// `+48..64`: [`S3s3d3Tt::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -16844,16 +19501,23 @@ impl Default for S3Lt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3LtRef<'a> {
+    /// `+0..4`: [`S3Lt::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3Lt::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`S3Lt::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -17076,28 +19740,44 @@ impl Default for S3LwSunda {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3LwSundaRef<'a> {
+    /// `+0..4`: [`S3LwSunda::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3LwSunda::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3LwSunda::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3LwSunda::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3LwSunda::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..64`: [`S3LwSunda::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 31] {
         le::bytes_at::<31>(self.0, 33)
@@ -17226,64 +19906,107 @@ impl Default for S3LwCayman {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3LwCaymanRef<'a> {
+    /// `+0..4`: [`S3LwCayman::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3LwCayman::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3LwCayman::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3LwCayman::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`S3LwCayman::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3LwCayman::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`S3LwCayman::transpose_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn transpose_mode(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3LwCayman::perf_opt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_opt(&self) -> PerfOptMode {
         PerfOptMode(le::u8_at(self.0, 35))
     }
+
+    /// `+36..38`: [`S3LwCayman::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 36)
     }
+
+    /// `+38..39`: [`S3LwCayman::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S3LwCayman::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..44`: [`S3LwCayman::unknown2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown2(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 40)
     }
+
+    /// `+44..45`: [`S3LwCayman::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S3LwCayman::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..64`: [`S3LwCayman::unknown3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown3(&self) -> [u8; 18] {
         le::bytes_at::<18>(self.0, 46)
@@ -17394,48 +20117,79 @@ impl Default for S3LwMariana {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3LwMarianaRef<'a> {
+    /// `+0..4`: [`S3LwMariana::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3LwMariana::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..13`: [`S3LwMariana::bg_xpose_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn bg_xpose_mode(&self) -> BgXposeMode {
         BgXposeMode(le::u8_at(self.0, 12))
     }
+
+    /// `+13..16`: [`S3LwMariana::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 13)
     }
+
+    /// `+16..32`: [`S3LwMariana::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
+
+    /// `+32..44`: [`S3LwMariana::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 32)
     }
+
+    /// `+44..45`: [`S3LwMariana::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S3LwMariana::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S3LwMariana::unknown3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown3(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 46)
     }
+
+    /// `+47..48`: [`S3LwMariana::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> LdWeightFlags {
         LdWeightFlags(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S3LwMariana::unknown4`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown4(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 48)
@@ -17554,56 +20308,93 @@ impl Default for S3LwMaverick {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S3LwMaverickRef<'a> {
+    /// `+0..4`: [`S3LwMaverick::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S3LwMaverick::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`S3LwMaverick::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`S3LwMaverick::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
+
+    /// `+32..33`: [`S3LwMaverick::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S3LwMaverick::fp32_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fp32_mode(&self) -> PeFp32mode {
         PeFp32mode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S3LwMaverick::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S3LwMaverick::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..37`: [`S3LwMaverick::tile_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_size(&self) -> TileSize {
         TileSize(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S3LwMaverick::tile_sel`], read in place.
+    #[must_use]
     #[inline]
     pub const fn tile_sel(&self) -> TileSel {
         TileSel(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S3LwMaverick::flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn flags(&self) -> LdWeightFlags {
         LdWeightFlags(le::u8_at(self.0, 38))
     }
+
+    /// `+39..40`: [`S3LwMaverick::perf_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_mode(&self) -> MxPerfMode {
         MxPerfMode(le::u8_at(self.0, 39))
     }
+
+    /// `+40..64`: [`S3LwMaverick::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 24] {
         le::bytes_at::<24>(self.0, 40)
@@ -17723,48 +20514,79 @@ impl Default for S4d2Bn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d2BnRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d2BnRef<'a> {
+    /// `+0..4`: [`S4d2Bn::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d2Bn::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d2Bn::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d2Bn::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d2Bn::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d2Bn::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..40`: [`S4d2Bn::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 35)
     }
+
+    /// `+40..44`: [`S4d2Bn::even_count`], read in place.
+    #[must_use]
     #[inline]
     pub const fn even_count(&self) -> F32 {
         F32(le::u32_at(self.0, 40))
     }
+
+    /// `+44..48`: [`S4d2Bn::odd_count`], read in place.
+    #[must_use]
     #[inline]
     pub const fn odd_count(&self) -> F32 {
         F32(le::u32_at(self.0, 44))
     }
+
+    /// `+48..60`: [`S4d2Bn::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor2d {
         Tensor2d::read_from(self.0, 48)
     }
+
+    /// `+60..64`: [`S4d2Bn::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 60)
@@ -17918,72 +20740,121 @@ impl Default for S4d3Mm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d3MmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d3MmRef<'a> {
+    /// `+0..4`: [`S4d3Mm::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d3Mm::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d3Mm::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d3Mm::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d3Mm::fp32_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn fp32_mode(&self) -> PeFp32mode {
         PeFp32mode(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d3Mm::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 34))
     }
+
+    /// `+35..36`: [`S4d3Mm::perf_opt`], read in place.
+    #[must_use]
     #[inline]
     pub const fn perf_opt(&self) -> PerfOptMode {
         PerfOptMode(le::u8_at(self.0, 35))
     }
+
+    /// `+36..38`: [`S4d3Mm::reserved_quant`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved_quant(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 36)
     }
+
+    /// `+38..39`: [`S4d3Mm::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`S4d3Mm::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..43`: [`S4d3Mm::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 40)
     }
+
+    /// `+43..44`: [`S4d3Mm::psum_accumulate_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_accumulate_flags(&self) -> MatmulPsumAccumulateFlags {
         MatmulPsumAccumulateFlags(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`S4d3Mm::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`S4d3Mm::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`S4d3Mm::active_row_mode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn active_row_mode(&self) -> ActiveRowMode {
         ActiveRowMode(le::u8_at(self.0, 46))
     }
+
+    /// `+47..48`: [`S4d3Mm::psum_zero_region`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_zero_region(&self) -> MatmulZeroRegion {
         MatmulZeroRegion(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`S4d3Mm::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor3d {
         Tensor3d::read_from(self.0, 48)
@@ -18111,48 +20982,79 @@ impl Default for S4d4Cr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4CrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4CrRef<'a> {
+    /// `+0..4`: [`S4d4Cr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4Cr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4Cr::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d4Cr::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4Cr::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4Cr::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4Cr::reduce_op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_op(&self) -> ReduceOp {
         ReduceOp(le::u8_at(self.0, 35))
     }
+
+    /// `+36..37`: [`S4d4Cr::reduce_axis`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reduce_axis(&self) -> ReduceAxis {
         ReduceAxis(le::u8_at(self.0, 36))
     }
+
+    /// `+37..40`: [`S4d4Cr::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 3] {
         le::bytes_at::<3>(self.0, 37)
     }
+
+    /// `+40..44`: [`S4d4Cr::scale`], read in place.
+    #[must_use]
     #[inline]
     pub const fn scale(&self) -> F32 {
         F32(le::u32_at(self.0, 40))
     }
+
+    /// `+44..64`: [`S4d4Cr::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -18286,52 +21188,86 @@ impl Default for S4d4Gt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4GtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4GtRef<'a> {
+    /// `+0..4`: [`S4d4Gt::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4Gt::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4Gt::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d4Gt::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4Gt::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4Gt::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4Gt::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..37`: [`S4d4Gt::index_miss_behavior`], read in place.
+    #[must_use]
     #[inline]
     pub const fn index_miss_behavior(&self) -> IndexMissBehavior {
         IndexMissBehavior(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S4d4Gt::free_pool_buffer`], read in place.
+    #[must_use]
     #[inline]
     pub const fn free_pool_buffer(&self) -> u8 {
         le::u8_at(self.0, 37)
     }
+
+    /// `+38..40`: [`S4d4Gt::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 38)
     }
+
+    /// `+40..44`: [`S4d4Gt::immediate`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate(&self) -> ImmValInstField {
         ImmValInstField(le::bytes_at::<4>(self.0, 40))
     }
+
+    /// `+44..64`: [`S4d4Gt::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -18468,56 +21404,93 @@ impl Default for S4d4Ic {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4IcRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4IcRef<'a> {
+    /// `+0..4`: [`S4d4Ic::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4Ic::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4Ic::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern4d {
         MemPattern4d(le::bytes_at::<20>(self.0, 12))
     }
+
+    /// `+32..33`: [`S4d4Ic::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4Ic::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4Ic::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4Ic::src_num_elem_per_idx`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_num_elem_per_idx(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..37`: [`S4d4Ic::dst_num_elem_per_idx`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_num_elem_per_idx(&self) -> u8 {
         le::u8_at(self.0, 36)
     }
+
+    /// `+37..38`: [`S4d4Ic::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 37)
     }
+
+    /// `+38..40`: [`S4d4Ic::src_buffer_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_buffer_size(&self) -> u16 {
         le::u16_at(self.0, 38)
     }
+
+    /// `+40..42`: [`S4d4Ic::dst_buffer_size`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_buffer_size(&self) -> u16 {
         le::u16_at(self.0, 40)
     }
+
+    /// `+42..44`: [`S4d4Ic::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 42)
     }
+
+    /// `+44..64`: [`S4d4Ic::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern4d {
         MemPattern4d(le::bytes_at::<20>(self.0, 44))
@@ -18636,40 +21609,65 @@ impl Default for S4d4Mr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4MrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4MrRef<'a> {
+    /// `+0..4`: [`S4d4Mr::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4Mr::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4Mr::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d4Mr::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4Mr::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4Mr::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..40`: [`S4d4Mr::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 35)
     }
+
+    /// `+40..44`: [`S4d4Mr::immediate`], read in place.
+    #[must_use]
     #[inline]
     pub const fn immediate(&self) -> F32 {
         F32(le::u32_at(self.0, 40))
     }
+
+    /// `+44..64`: [`S4d4Mr::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -18801,52 +21799,86 @@ impl Default for S4d4Pl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4PlRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4PlRef<'a> {
+    /// `+0..4`: [`S4d4Pl::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4Pl::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4Pl::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d4Pl::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4Pl::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4Pl::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4Pl::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..37`: [`S4d4Pl::pool_func`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pool_func(&self) -> PoolType {
         PoolType(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S4d4Pl::pool_dim`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pool_dim(&self) -> TensorSubdim {
         TensorSubdim(le::u8_at(self.0, 37))
     }
+
+    /// `+38..40`: [`S4d4Pl::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 38)
     }
+
+    /// `+40..44`: [`S4d4Pl::pool_scale`], read in place.
+    #[must_use]
     #[inline]
     pub const fn pool_scale(&self) -> F32 {
         F32(le::u32_at(self.0, 40))
     }
+
+    /// `+44..64`: [`S4d4Pl::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -19066,52 +22098,86 @@ impl Default for S4d4TrSunda {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4TrSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4TrSundaRef<'a> {
+    /// `+0..4`: [`S4d4TrSunda::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4TrSunda::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4TrSunda::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d4TrSunda::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4TrSunda::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4TrSunda::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4TrSunda::negated`], read in place.
+    #[must_use]
     #[inline]
     pub const fn negated(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..37`: [`S4d4TrSunda::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S4d4TrSunda::op_dim`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op_dim(&self) -> TensorSubdim {
         TensorSubdim(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S4d4TrSunda::mask_enable`], read in place.
+    #[must_use]
     #[inline]
     pub const fn mask_enable(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..44`: [`S4d4TrSunda::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 39)
     }
+
+    /// `+44..64`: [`S4d4TrSunda::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -19226,52 +22292,86 @@ impl Default for S4d4TrMariana {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4TrMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4TrMarianaRef<'a> {
+    /// `+0..4`: [`S4d4TrMariana::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4TrMariana::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4TrMariana::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern4d {
         MemPattern4d(le::bytes_at::<20>(self.0, 12))
     }
+
+    /// `+32..33`: [`S4d4TrMariana::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4TrMariana::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4TrMariana::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4TrMariana::negated`], read in place.
+    #[must_use]
     #[inline]
     pub const fn negated(&self) -> u8 {
         le::u8_at(self.0, 35)
     }
+
+    /// `+36..37`: [`S4d4TrMariana::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S4d4TrMariana::op_dim`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op_dim(&self) -> TensorSubdim {
         TensorSubdim(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S4d4TrMariana::mask_enable`], read in place.
+    #[must_use]
     #[inline]
     pub const fn mask_enable(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..44`: [`S4d4TrMariana::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 39)
     }
+
+    /// `+44..64`: [`S4d4TrMariana::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern4d {
         MemPattern4d(le::bytes_at::<20>(self.0, 44))
@@ -19393,52 +22493,86 @@ impl Default for S4d4Tsm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4TsmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4d4TsmRef<'a> {
+    /// `+0..4`: [`S4d4Tsm::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4d4Tsm::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4d4Tsm::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4d4Tsm::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4d4Tsm::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 33))
     }
+
+    /// `+34..35`: [`S4d4Tsm::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..36`: [`S4d4Tsm::reserved0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 35)
     }
+
+    /// `+36..37`: [`S4d4Tsm::op`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op(&self) -> AluOp {
         AluOp(le::u8_at(self.0, 36))
     }
+
+    /// `+37..38`: [`S4d4Tsm::op_dim`], read in place.
+    #[must_use]
     #[inline]
     pub const fn op_dim(&self) -> TensorSubdim {
         TensorSubdim(le::u8_at(self.0, 37))
     }
+
+    /// `+38..39`: [`S4d4Tsm::reverse_operands`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reverse_operands(&self) -> TensScalarRevOps {
         TensScalarRevOps(le::u8_at(self.0, 38))
     }
+
+    /// `+39..44`: [`S4d4Tsm::reserved1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 39)
     }
+
+    /// `+44..64`: [`S4d4Tsm::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 44)
@@ -19564,44 +22698,72 @@ impl Default for S4Pb {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4PbRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4PbRef<'a> {
+    /// `+0..4`: [`S4Pb::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4Pb::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..32`: [`S4Pb::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> Tensor4d {
         Tensor4d::read_from(self.0, 12)
     }
+
+    /// `+32..33`: [`S4Pb::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..34`: [`S4Pb::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 33)
     }
+
+    /// `+34..35`: [`S4Pb::num_active_channels`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 34)
     }
+
+    /// `+35..40`: [`S4Pb::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 35)
     }
+
+    /// `+40..44`: [`S4Pb::start_index`], read in place.
+    #[must_use]
     #[inline]
     pub const fn start_index(&self) -> u32 {
         le::u32_at(self.0, 40)
     }
+
+    /// `+44..48`: [`S4Pb::mask`], read in place.
+    #[must_use]
     #[inline]
     pub const fn mask(&self) -> u32 {
         le::u32_at(self.0, 44)
     }
+
+    /// `+48..64`: [`S4Pb::reserved2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 16] {
         le::bytes_at::<16>(self.0, 48)
@@ -19702,16 +22864,23 @@ impl Default for S4Rl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4RlRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> S4RlRef<'a> {
+    /// `+0..4`: [`S4Rl::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`S4Rl::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..64`: [`S4Rl::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 52] {
         le::bytes_at::<52>(self.0, 12)
@@ -19865,68 +23034,114 @@ impl Default for Smx1d3Mm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Smx1d3MmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> Smx1d3MmRef<'a> {
+    /// `+0..4`: [`Smx1d3Mm::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`Smx1d3Mm::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`Smx1d3Mm::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`Smx1d3Mm::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MxmemPattern1d {
         MxmemPattern1d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`Smx1d3Mm::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..38`: [`Smx1d3Mm::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 33)
     }
+
+    /// `+38..39`: [`Smx1d3Mm::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`Smx1d3Mm::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..41`: [`Smx1d3Mm::out_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 40))
     }
+
+    /// `+41..43`: [`Smx1d3Mm::unknown2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown2(&self) -> [u8; 2] {
         le::bytes_at::<2>(self.0, 41)
     }
+
+    /// `+43..44`: [`Smx1d3Mm::psum_accumulate_flags`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_accumulate_flags(&self) -> MatmulPsumAccumulateFlags {
         MatmulPsumAccumulateFlags(le::u8_at(self.0, 43))
     }
+
+    /// `+44..45`: [`Smx1d3Mm::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`Smx1d3Mm::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..47`: [`Smx1d3Mm::unknown3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown3(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 46)
     }
+
+    /// `+47..48`: [`Smx1d3Mm::psum_zero_region`], read in place.
+    #[must_use]
     #[inline]
     pub const fn psum_zero_region(&self) -> MatmulZeroRegion {
         MatmulZeroRegion(le::u8_at(self.0, 47))
     }
+
+    /// `+48..64`: [`Smx1d3Mm::dst_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 48))
@@ -20064,52 +23279,86 @@ impl Default for Smx1Lw {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Smx1LwRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> Smx1LwRef<'a> {
+    /// `+0..4`: [`Smx1Lw::header`], read in place.
+    #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
+
+    /// `+4..12`: [`Smx1Lw::events`], read in place.
+    #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
+
+    /// `+12..16`: [`Smx1Lw::unknown0`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
+
+    /// `+16..32`: [`Smx1Lw::src_mem_pattern`], read in place.
+    #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MxmemPattern1d {
         MxmemPattern1d::read_from(self.0, 16)
     }
+
+    /// `+32..33`: [`Smx1Lw::in_dtype`], read in place.
+    #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 32))
     }
+
+    /// `+33..38`: [`Smx1Lw::unknown1`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown1(&self) -> [u8; 5] {
         le::bytes_at::<5>(self.0, 33)
     }
+
+    /// `+38..39`: [`Smx1Lw::num_active_rows`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_rows(&self) -> u8 {
         le::u8_at(self.0, 38)
     }
+
+    /// `+39..40`: [`Smx1Lw::num_active_cols`], read in place.
+    #[must_use]
     #[inline]
     pub const fn num_active_cols(&self) -> u8 {
         le::u8_at(self.0, 39)
     }
+
+    /// `+40..44`: [`Smx1Lw::unknown2`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown2(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 40)
     }
+
+    /// `+44..45`: [`Smx1Lw::row_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn row_grp(&self) -> u8 {
         le::u8_at(self.0, 44)
     }
+
+    /// `+45..46`: [`Smx1Lw::col_grp`], read in place.
+    #[must_use]
     #[inline]
     pub const fn col_grp(&self) -> u8 {
         le::u8_at(self.0, 45)
     }
+
+    /// `+46..64`: [`Smx1Lw::unknown3`], read in place.
+    #[must_use]
     #[inline]
     pub const fn unknown3(&self) -> [u8; 18] {
         le::bytes_at::<18>(self.0, 46)
@@ -20210,12 +23459,16 @@ impl Default for TriggerCollective2Ext {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TriggerCollective2ExtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-#[allow(missing_docs)]
 impl<'a> TriggerCollective2ExtRef<'a> {
+    /// `+0..1`: [`TriggerCollective2Ext::opcode`], read in place.
+    #[must_use]
     #[inline]
     pub const fn opcode(&self) -> Opcode {
         Opcode(le::u8_at(self.0, 0))
     }
+
+    /// `+1..64`: [`TriggerCollective2Ext::payload`], read in place.
+    #[must_use]
     #[inline]
     pub const fn payload(&self) -> [u8; 63] {
         le::bytes_at::<63>(self.0, 1)
