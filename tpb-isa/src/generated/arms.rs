@@ -863,6 +863,18 @@ impl CtrlAl {
     }
 }
 
+impl<'a> CtrlAlRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlAlRef<'a> {
+        let _ = arch;
+        CtrlAlRef(b)
+    }
+}
+
 impl_arm!(CtrlAl);
 
 /// COMPARE_BRANCH (0xA9): compare a register with an immediate (or with a register) and
@@ -1114,6 +1126,18 @@ impl CtrlBr {
     }
 }
 
+impl<'a> CtrlBrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlBrRef<'a> {
+        let _ = arch;
+        CtrlBrRef(b)
+    }
+}
+
 impl_arm!(CtrlBr);
 
 /// COMPACT_CONTROL_INST (0xB6, maverick): fifteen 4-byte compact control instructions
@@ -1240,6 +1264,18 @@ impl CtrlCci {
     }
 }
 
+impl<'a> CtrlCciRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlCciRef<'a> {
+        let _ = arch;
+        CtrlCciRef(b)
+    }
+}
+
 impl_arm!(CtrlCci);
 
 /// EVENT_SEMAPHORE_RANGE_CLEAR (0xB0): clear a semaphore range \[first, last\]
@@ -1354,6 +1390,18 @@ impl CtrlEr {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlEr {
         let _ = arch;
         CtrlEr::decode(b)
+    }
+}
+
+impl<'a> CtrlErRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlErRef<'a> {
+        let _ = arch;
+        CtrlErRef(b)
     }
 }
 
@@ -1515,6 +1563,18 @@ impl CtrlEs {
     }
 }
 
+impl<'a> CtrlEsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlEsRef<'a> {
+        let _ = arch;
+        CtrlEsRef(b)
+    }
+}
+
 impl_arm!(CtrlEs);
 
 /// LOAD_PARAMETER_RAM (0x66), LOAD_MASK_SELECT (0x69), LOAD_POOL_ARGUMENT (0x7A) and
@@ -1630,6 +1690,18 @@ impl CtrlIm {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlIm {
         let _ = arch;
         CtrlIm::decode(b)
+    }
+}
+
+impl<'a> CtrlImRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlImRef<'a> {
+        let _ = arch;
+        CtrlImRef(b)
     }
 }
 
@@ -1810,6 +1882,18 @@ impl CtrlMs {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlMs {
         let _ = arch;
         CtrlMs::decode(b)
+    }
+}
+
+impl<'a> CtrlMsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlMsRef<'a> {
+        let _ = arch;
+        CtrlMsRef(b)
     }
 }
 
@@ -2031,6 +2115,18 @@ impl CtrlMv {
     }
 }
 
+impl<'a> CtrlMvRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlMvRef<'a> {
+        let _ = arch;
+        CtrlMvRef(b)
+    }
+}
+
 impl_arm!(CtrlMv);
 
 /// HALT (0xA1), DRAIN (0xA2), INSTRUCTION_FLUSH (0xA3), NOP (0xA4), NOTIFY (0xA6) and
@@ -2150,6 +2246,18 @@ impl CtrlNo {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlNo {
         let _ = arch;
         CtrlNo::decode(b)
+    }
+}
+
+impl<'a> CtrlNoRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlNoRef<'a> {
+        let _ = arch;
+        CtrlNoRef(b)
     }
 }
 
@@ -2337,6 +2445,18 @@ impl CtrlPollSem {
     }
 }
 
+impl<'a> CtrlPollSemRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlPollSemRef<'a> {
+        let _ = arch;
+        CtrlPollSemRef(b)
+    }
+}
+
 impl_arm!(CtrlPollSem);
 
 /// REG_SHUFFLE (0x4C): the notes name only sunda's header ctrl_rs.h for it; other
@@ -2451,6 +2571,18 @@ impl CtrlRs {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlRs {
         let _ = arch;
         CtrlRs::decode(b)
+    }
+}
+
+impl<'a> CtrlRsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlRsRef<'a> {
+        let _ = arch;
+        CtrlRsRef(b)
     }
 }
 
@@ -2674,6 +2806,18 @@ impl CtrlTestEs {
     }
 }
 
+impl<'a> CtrlTestEsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlTestEsRef<'a> {
+        let _ = arch;
+        CtrlTestEsRef(b)
+    }
+}
+
 impl_arm!(CtrlTestEs);
 
 /// WRITE (0xA5): the libnrt doorbell write (add_wr32); the struct name comes from the
@@ -2788,6 +2932,18 @@ impl CtrlWr {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CtrlWr {
         let _ = arch;
         CtrlWr::decode(b)
+    }
+}
+
+impl<'a> CtrlWrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlWrRef<'a> {
+        let _ = arch;
+        CtrlWrRef(b)
     }
 }
 
@@ -3010,6 +3166,18 @@ impl CustomOpHeader {
     }
 }
 
+impl<'a> CustomOpHeaderRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CustomOpHeaderRef<'a> {
+        let _ = arch;
+        CustomOpHeaderRef(b)
+    }
+}
+
 impl_arm!(CustomOpHeader);
 
 /// CUSTOM_OP_PAYLOAD (0x86): one argument of a custom-op call. Sunda only: later
@@ -3146,6 +3314,18 @@ impl CustomOpPayload {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> CustomOpPayload {
         let _ = arch;
         CustomOpPayload::decode(b)
+    }
+}
+
+impl<'a> CustomOpPayloadRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CustomOpPayloadRef<'a> {
+        let _ = arch;
+        CustomOpPayloadRef(b)
     }
 }
 
@@ -3335,6 +3515,18 @@ impl D1Rd {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> D1Rd {
         let _ = arch;
         D1Rd::decode(b)
+    }
+}
+
+impl<'a> D1RdRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D1RdRef<'a> {
+        let _ = arch;
+        D1RdRef(b)
     }
 }
 
@@ -3589,6 +3781,18 @@ impl D3Rand {
     }
 }
 
+impl<'a> D3RandRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D3RandRef<'a> {
+        let _ = arch;
+        D3RandRef(b)
+    }
+}
+
 impl_arm!(D3Rand);
 
 /// IOTA (0x7E): write an affine index pattern.
@@ -3774,6 +3978,18 @@ impl D4Iota {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> D4Iota {
         let _ = arch;
         D4Iota::decode(b)
+    }
+}
+
+impl<'a> D4IotaRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D4IotaRef<'a> {
+        let _ = arch;
+        D4IotaRef(b)
     }
 }
 
@@ -3988,6 +4204,18 @@ impl D4Mr {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> D4Mr {
         let _ = arch;
         D4Mr::decode(b)
+    }
+}
+
+impl<'a> D4MrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D4MrRef<'a> {
+        let _ = arch;
+        D4MrRef(b)
     }
 }
 
@@ -4220,6 +4448,18 @@ impl D4Rand {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> D4Rand {
         let _ = arch;
         D4Rand::decode(b)
+    }
+}
+
+impl<'a> D4RandRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D4RandRef<'a> {
+        let _ = arch;
+        D4RandRef(b)
     }
 }
 
@@ -4601,6 +4841,18 @@ impl DmaCopy2d {
     }
 }
 
+impl<'a> DmaCopy2dRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaCopy2dRef<'a> {
+        let _ = arch;
+        DmaCopy2dRef(b)
+    }
+}
+
 impl_arm!(DmaCopy2d);
 
 /// DMAMEMCPY (0xB8): a 2-D DMA from a source to a destination pattern (start address,
@@ -4977,6 +5229,18 @@ impl DmaDirect2d {
     }
 }
 
+impl<'a> DmaDirect2dRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaDirect2dRef<'a> {
+        let _ = arch;
+        DmaDirect2dRef(b)
+    }
+}
+
 impl_arm!(DmaDirect2d);
 
 /// DMA_TRANSPOSE (0xBD): a DMA that transposes a 2-D source through the DMA crossbar in
@@ -5317,6 +5581,18 @@ impl DmaDirect2dXpose {
     }
 }
 
+impl<'a> DmaDirect2dXposeRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaDirect2dXposeRef<'a> {
+        let _ = arch;
+        DmaDirect2dXposeRef(b)
+    }
+}
+
 impl_arm!(DmaDirect2dXpose);
 
 /// DMA_GATHER_TRANSPOSE (0xF1): gather rows from HBM or SBUF by a UINT32 index tensor,
@@ -5651,6 +5927,18 @@ impl DmaGatherXpose {
     }
 }
 
+impl<'a> DmaGatherXposeRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaGatherXposeRef<'a> {
+        let _ = arch;
+        DmaGatherXposeRef(b)
+    }
+}
+
 impl_arm!(DmaGatherXpose);
 
 /// DMA_IMMEDIATE (0xBA, maverick): send one to three raw 16-byte descriptors, from the
@@ -5850,6 +6138,18 @@ impl DmaImmediate {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> DmaImmediate {
         let _ = arch;
         DmaImmediate::decode(b)
+    }
+}
+
+impl<'a> DmaImmediateRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaImmediateRef<'a> {
+        let _ = arch;
+        DmaImmediateRef(b)
     }
 }
 
@@ -6187,6 +6487,18 @@ impl DmaIndirect1d {
     }
 }
 
+impl<'a> DmaIndirect1dRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaIndirect1dRef<'a> {
+        let _ = arch;
+        DmaIndirect1dRef(b)
+    }
+}
+
 impl_arm!(DmaIndirect1d);
 
 /// The base EXTENDED_INST (0xF0) struct; no layout is given.
@@ -6300,6 +6612,18 @@ impl Extended {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> Extended {
         let _ = arch;
         Extended::decode(b)
+    }
+}
+
+impl<'a> ExtendedRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedRef<'a> {
+        let _ = arch;
+        ExtendedRef(b)
     }
 }
 
@@ -6419,6 +6743,18 @@ impl ExtendedCopy {
     }
 }
 
+impl<'a> ExtendedCopyRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedCopyRef<'a> {
+        let _ = arch;
+        ExtendedCopyRef(b)
+    }
+}
+
 impl_arm!(ExtendedCopy);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
@@ -6535,6 +6871,18 @@ impl ExtendedCptcd {
     }
 }
 
+impl<'a> ExtendedCptcdRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedCptcdRef<'a> {
+        let _ = arch;
+        ExtendedCptcdRef(b)
+    }
+}
+
 impl_arm!(ExtendedCptcd);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
@@ -6648,6 +6996,18 @@ impl ExtendedEnop {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedEnop {
         let _ = arch;
         ExtendedEnop::decode(b)
+    }
+}
+
+impl<'a> ExtendedEnopRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedEnopRef<'a> {
+        let _ = arch;
+        ExtendedEnopRef(b)
     }
 }
 
@@ -6907,6 +7267,21 @@ impl ExtendedRdmaDescGen {
     }
 }
 
+impl<'a> ExtendedRdmaDescGenRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> ExtendedRdmaDescGenRef<'a> {
+        let _ = arch;
+        ExtendedRdmaDescGenRef(b)
+    }
+}
+
 impl_arm!(ExtendedRdmaDescGen);
 
 /// EXTENDED_INST with extended_opcode RDMA_DESC_START (9): start the generated RDMA
@@ -7058,6 +7433,21 @@ impl ExtendedRdmaDescStart {
     }
 }
 
+impl<'a> ExtendedRdmaDescStartRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> ExtendedRdmaDescStartRef<'a> {
+        let _ = arch;
+        ExtendedRdmaDescStartRef(b)
+    }
+}
+
 impl_arm!(ExtendedRdmaDescStart);
 
 /// An EXTENDED_INST (0xF0) sub-form; no layout is given.
@@ -7171,6 +7561,18 @@ impl ExtendedRgs {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedRgs {
         let _ = arch;
         ExtendedRgs::decode(b)
+    }
+}
+
+impl<'a> ExtendedRgsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedRgsRef<'a> {
+        let _ = arch;
+        ExtendedRgsRef(b)
     }
 }
 
@@ -7290,6 +7692,18 @@ impl ExtendedRss {
     }
 }
 
+impl<'a> ExtendedRssRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedRssRef<'a> {
+        let _ = arch;
+        ExtendedRssRef(b)
+    }
+}
+
 impl_arm!(ExtendedRss);
 
 /// An EXTENDED_INST (0xF0) sub-form (sunda's extended_utils.h:143); no layout is given.
@@ -7403,6 +7817,18 @@ impl ExtendedSb2sb {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> ExtendedSb2sb {
         let _ = arch;
         ExtendedSb2sb::decode(b)
+    }
+}
+
+impl<'a> ExtendedSb2sbRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedSb2sbRef<'a> {
+        let _ = arch;
+        ExtendedSb2sbRef(b)
     }
 }
 
@@ -7617,6 +8043,18 @@ impl ExtendedTta {
     }
 }
 
+impl<'a> ExtendedTtaRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedTtaRef<'a> {
+        let _ = arch;
+        ExtendedTtaRef(b)
+    }
+}
+
 impl_arm!(ExtendedTta);
 
 /// TENSOR_LOAD (0xAA) and TENSOR_STORE (0xAB): the sequencer's 2-D memory load and
@@ -7803,6 +8241,18 @@ impl Mem2d {
     }
 }
 
+impl<'a> Mem2dRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> Mem2dRef<'a> {
+        let _ = arch;
+        Mem2dRef(b)
+    }
+}
+
 impl_arm!(Mem2d);
 
 /// MODIFY_POOL_CONFIG (0x95): load or unload a POOL ucode library. Bytes 14..16 are not
@@ -7984,6 +8434,18 @@ impl ModifyPoolConfig {
     }
 }
 
+impl<'a> ModifyPoolConfigRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ModifyPoolConfigRef<'a> {
+        let _ = arch;
+        ModifyPoolConfigRef(b)
+    }
+}
+
 impl_arm!(ModifyPoolConfig);
 
 /// PSEUDO_CORE_BARRIER (0xD8): a cross-core barrier, lowered by the runtime into
@@ -8120,6 +8582,18 @@ impl PseudoCoreBarrier {
     }
 }
 
+impl<'a> PseudoCoreBarrierRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoCoreBarrierRef<'a> {
+        let _ = arch;
+        PseudoCoreBarrierRef(b)
+    }
+}
+
 impl_arm!(PseudoCoreBarrier);
 
 /// PSEUDO_DMABARRIER (0xC3; the instruction_mapping.json token spells the struct
@@ -8241,6 +8715,18 @@ impl PseudoDmabarrier {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoDmabarrier {
         let _ = arch;
         PseudoDmabarrier::decode(b)
+    }
+}
+
+impl<'a> PseudoDmabarrierRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoDmabarrierRef<'a> {
+        let _ = arch;
+        PseudoDmabarrierRef(b)
     }
 }
 
@@ -8601,6 +9087,18 @@ impl PseudoDmaDirect2d {
     }
 }
 
+impl<'a> PseudoDmaDirect2dRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoDmaDirect2dRef<'a> {
+        let _ = arch;
+        PseudoDmaDirect2dRef(b)
+    }
+}
+
 impl_arm!(PseudoDmaDirect2d);
 
 /// PSEUDO_EXTENSION (0xDA) after a PSEUDO_DMA_DIRECT2D: the spill-over index and
@@ -8839,6 +9337,18 @@ impl PseudoDmaExt {
     }
 }
 
+impl<'a> PseudoDmaExtRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoDmaExtRef<'a> {
+        let _ = arch;
+        PseudoDmaExtRef(b)
+    }
+}
+
 impl_arm!(PseudoDmaExt);
 
 /// PSEUDO_DMAMEMCPY_FULL_IND (0xC4): a memcpy whose whole access pattern (not only an
@@ -9054,6 +9564,21 @@ impl PseudoDmaMemcpyFullInd {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoDmaMemcpyFullInd {
         let _ = arch;
         PseudoDmaMemcpyFullInd::decode(b)
+    }
+}
+
+impl<'a> PseudoDmaMemcpyFullIndRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> PseudoDmaMemcpyFullIndRef<'a> {
+        let _ = arch;
+        PseudoDmaMemcpyFullIndRef(b)
     }
 }
 
@@ -9318,6 +9843,21 @@ impl PseudoEmbeddingUpdate {
     }
 }
 
+impl<'a> PseudoEmbeddingUpdateRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> PseudoEmbeddingUpdateRef<'a> {
+        let _ = arch;
+        PseudoEmbeddingUpdateRef(b)
+    }
+}
+
 impl_arm!(PseudoEmbeddingUpdate);
 
 /// The program terminator: PSEUDO_INST (0xDF) with pseudo_opcode 1 at +12. Host-only;
@@ -9445,6 +9985,21 @@ impl PseudoExitExecution {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoExitExecution {
         let _ = arch;
         PseudoExitExecution::decode(b)
+    }
+}
+
+impl<'a> PseudoExitExecutionRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> PseudoExitExecutionRef<'a> {
+        let _ = arch;
+        PseudoExitExecutionRef(b)
     }
 }
 
@@ -9612,6 +10167,21 @@ impl PseudoFunctionBegin {
     }
 }
 
+impl<'a> PseudoFunctionBeginRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> PseudoFunctionBeginRef<'a> {
+        let _ = arch;
+        PseudoFunctionBeginRef(b)
+    }
+}
+
 impl_arm!(PseudoFunctionBegin);
 
 /// A host-only call of a named function (opcode 0xD3): lowered before device fetch.
@@ -9750,6 +10320,18 @@ impl PseudoFunctionCall {
     }
 }
 
+impl<'a> PseudoFunctionCallRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoFunctionCallRef<'a> {
+        let _ = arch;
+        PseudoFunctionCallRef(b)
+    }
+}
+
 impl_arm!(PseudoFunctionCall);
 
 /// PSEUDO_JPEG_DECODE (0xD7; the real JPEG_DECODE is 0x81): a CC-top trigger on TOP_SP
@@ -9867,6 +10449,18 @@ impl PseudoJpegDecode {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoJpegDecode {
         let _ = arch;
         PseudoJpegDecode::decode(b)
+    }
+}
+
+impl<'a> PseudoJpegDecodeRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoJpegDecodeRef<'a> {
+        let _ = arch;
+        PseudoJpegDecodeRef(b)
     }
 }
 
@@ -10003,6 +10597,21 @@ impl PseudoLibraryReloadIndex {
     }
 }
 
+impl<'a> PseudoLibraryReloadIndexRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> PseudoLibraryReloadIndexRef<'a> {
+        let _ = arch;
+        PseudoLibraryReloadIndexRef(b)
+    }
+}
+
 impl_arm!(PseudoLibraryReloadIndex);
 
 /// PSEUDO_LOAD_ACT_FUNC_SET (0xC6), lowered to ACTIVATION_TABLE_LOAD (0x23). No layout
@@ -10118,6 +10727,21 @@ impl PseudoLoadActFuncSet {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoLoadActFuncSet {
         let _ = arch;
         PseudoLoadActFuncSet::decode(b)
+    }
+}
+
+impl<'a> PseudoLoadActFuncSetRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> PseudoLoadActFuncSetRef<'a> {
+        let _ = arch;
+        PseudoLoadActFuncSetRef(b)
     }
 }
 
@@ -10239,6 +10863,18 @@ impl PseudoMem2d {
     }
 }
 
+impl<'a> PseudoMem2dRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoMem2dRef<'a> {
+        let _ = arch;
+        PseudoMem2dRef(b)
+    }
+}
+
 impl_arm!(PseudoMem2d);
 
 /// PSEUDO_RANGE_CHECK (0xD6): a bound check the runtime lowers into a recipe
@@ -10354,6 +10990,18 @@ impl PseudoRangeCheck {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoRangeCheck {
         let _ = arch;
         PseudoRangeCheck::decode(b)
+    }
+}
+
+impl<'a> PseudoRangeCheckRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoRangeCheckRef<'a> {
+        let _ = arch;
+        PseudoRangeCheckRef(b)
     }
 }
 
@@ -10474,6 +11122,18 @@ impl PseudoSetRngSeed {
     }
 }
 
+impl<'a> PseudoSetRngSeedRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoSetRngSeedRef<'a> {
+        let _ = arch;
+        PseudoSetRngSeedRef(b)
+    }
+}
+
 impl_arm!(PseudoSetRngSeed);
 
 /// PSEUDO_SYNC_BARRIER (0xD5): a barrier carried by the EVENTS tuple alone.
@@ -10583,6 +11243,18 @@ impl PseudoSyncBarrier {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> PseudoSyncBarrier {
         let _ = arch;
         PseudoSyncBarrier::decode(b)
+    }
+}
+
+impl<'a> PseudoSyncBarrierRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoSyncBarrierRef<'a> {
+        let _ = arch;
+        PseudoSyncBarrierRef(b)
     }
 }
 
@@ -10882,6 +11554,18 @@ impl S1s2d2Am {
     }
 }
 
+impl<'a> S1s2d2AmRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S1s2d2AmRef<'a> {
+        let _ = arch;
+        S1s2d2AmRef(b)
+    }
+}
+
 impl_arm!(S1s2d2Am);
 
 /// RAND_SET_STATE (0x78): load the per-lane PRNG state. Bytes 25..32 are not given.
@@ -11089,6 +11773,18 @@ impl S1Rand {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S1Rand {
         let _ = arch;
         S1Rand::decode(b)
+    }
+}
+
+impl<'a> S1RandRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S1RandRef<'a> {
+        let _ = arch;
+        S1RandRef(b)
     }
 }
 
@@ -11348,6 +12044,18 @@ impl S2d2d2Sc {
     }
 }
 
+impl<'a> S2d2d2ScRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2d2ScRef<'a> {
+        let _ = arch;
+        S2d2d2ScRef(b)
+    }
+}
+
 impl_arm!(S2d2d2Sc);
 
 /// TENSOR_SCALAR_INT_WIDE (0xF4): tensor-scalar with two outputs; maverick only.
@@ -11568,6 +12276,18 @@ impl S2d2d2TsWide {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2d2TsWide {
         let _ = arch;
         S2d2d2TsWide::decode(b)
+    }
+}
+
+impl<'a> S2d2d2TsWideRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2d2TsWideRef<'a> {
+        let _ = arch;
+        S2d2d2TsWideRef(b)
     }
 }
 
@@ -11892,6 +12612,18 @@ impl S2d2Ac {
     }
 }
 
+impl<'a> S2d2AcRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2AcRef<'a> {
+        let _ = arch;
+        S2d2AcRef(b)
+    }
+}
+
 impl_arm!(S2d2Ac);
 
 /// TENSOR_SCALAR_ADDR (0x74, its only opcode): 64-bit index → address arithmetic.
@@ -12141,6 +12873,18 @@ impl S2d2Addr {
     }
 }
 
+impl<'a> S2d2AddrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2AddrRef<'a> {
+        let _ = arch;
+        S2d2AddrRef(b)
+    }
+}
+
 impl_arm!(S2d2Addr);
 
 /// JPEG_DECODE (0x81, dormant; the host form is PSEUDO_JPEG_DECODE 0xD7). The header
@@ -12260,6 +13004,18 @@ impl S2d2Jpeg {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Jpeg {
         let _ = arch;
         S2d2Jpeg::decode(b)
+    }
+}
+
+impl<'a> S2d2JpegRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2JpegRef<'a> {
+        let _ = arch;
+        S2d2JpegRef(b)
     }
 }
 
@@ -12530,6 +13286,18 @@ impl S2d2Rs {
     }
 }
 
+impl<'a> S2d2RsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2RsRef<'a> {
+        let _ = arch;
+        S2d2RsRef(b)
+    }
+}
+
 impl_arm!(S2d2Rs);
 
 /// TENSOR_REDUCE_RANGE_CHECK (0x9C, dormant): a deprecated range-check cousin of
@@ -12645,6 +13413,18 @@ impl S2d2Tr {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2Tr {
         let _ = arch;
         S2d2Tr::decode(b)
+    }
+}
+
+impl<'a> S2d2TrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2TrRef<'a> {
+        let _ = arch;
+        S2d2TrRef(b)
     }
 }
 
@@ -12834,6 +13614,18 @@ impl S2d2TsAs {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2d2TsAs {
         let _ = arch;
         S2d2TsAs::decode(b)
+    }
+}
+
+impl<'a> S2d2TsAsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2TsAsRef<'a> {
+        let _ = arch;
+        S2d2TsAsRef(b)
     }
 }
 
@@ -13028,6 +13820,18 @@ impl S2s1d2PeSeed {
     }
 }
 
+impl<'a> S2s1d2PeSeedRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2s1d2PeSeedRef<'a> {
+        let _ = arch;
+        S2s1d2PeSeedRef(b)
+    }
+}
+
 impl_arm!(S2s1d2PeSeed);
 
 /// TENSOR_TENSOR_INT_WIDE (0xF3): tensor-tensor with two outputs; maverick only.
@@ -13215,6 +14019,18 @@ impl S2s2d2d2Tt {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2s2d2d2Tt {
         let _ = arch;
         S2s2d2d2Tt::decode(b)
+    }
+}
+
+impl<'a> S2s2d2d2TtRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2s2d2d2TtRef<'a> {
+        let _ = arch;
+        S2s2d2d2TtRef(b)
     }
 }
 
@@ -13474,6 +14290,18 @@ impl S2s2d2Stt {
     }
 }
 
+impl<'a> S2s2d2SttRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2s2d2SttRef<'a> {
+        let _ = arch;
+        S2s2d2SttRef(b)
+    }
+}
+
 impl_arm!(S2s2d2Stt);
 
 /// BATCH_NORM_PARAM_LOAD (0x64), MATCH_VALUE_LOAD (0x6D), TENSOR_SCALAR_IMM_LD_ARITH
@@ -13684,6 +14512,18 @@ impl S2Bn {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2Bn {
         let _ = arch;
         S2Bn::decode(b)
+    }
+}
+
+impl<'a> S2BnRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2BnRef<'a> {
+        let _ = arch;
+        S2BnRef(b)
     }
 }
 
@@ -13916,6 +14756,18 @@ impl S2Bnpl2 {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S2Bnpl2 {
         let _ = arch;
         S2Bnpl2::decode(b)
+    }
+}
+
+impl<'a> S2Bnpl2Ref<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2Bnpl2Ref<'a> {
+        let _ = arch;
+        S2Bnpl2Ref(b)
     }
 }
 
@@ -14751,6 +15603,18 @@ impl S3d3Ac {
     }
 }
 
+impl<'a> S3d3AcRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3AcRef<'a> {
+        let _ = arch;
+        S3d3AcRef(b)
+    }
+}
+
 impl_arm!(S3d3Ac);
 
 /// ACTIVATE_QUANTIZE (0x22): activation with an inline requantize.
@@ -14961,6 +15825,18 @@ impl S3d3Aq {
     }
 }
 
+impl<'a> S3d3AqRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3AqRef<'a> {
+        let _ = arch;
+        S3d3AqRef(b)
+    }
+}
+
 impl_arm!(S3d3Aq);
 
 /// SB2SB_COLLECTIVE (0xBF). The page's gcc offsets and its libnrt DWARF read agree.
@@ -15148,6 +16024,18 @@ impl S3d3Collective {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Collective {
         let _ = arch;
         S3d3Collective::decode(b)
+    }
+}
+
+impl<'a> S3d3CollectiveRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3CollectiveRef<'a> {
+        let _ = arch;
+        S3d3CollectiveRef(b)
     }
 }
 
@@ -15372,6 +16260,18 @@ impl S3d3CpPredScalar {
     }
 }
 
+impl<'a> S3d3CpPredScalarRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3CpPredScalarRef<'a> {
+        let _ = arch;
+        S3d3CpPredScalarRef(b)
+    }
+}
+
 impl_arm!(S3d3CpPredScalar);
 
 /// DROPOUT (0x7F).
@@ -15590,6 +16490,18 @@ impl S3d3Dropout {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3Dropout {
         let _ = arch;
         S3d3Dropout::decode(b)
+    }
+}
+
+impl<'a> S3d3DropoutRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3DropoutRef<'a> {
+        let _ = arch;
+        S3d3DropoutRef(b)
     }
 }
 
@@ -16973,6 +17885,21 @@ impl S3d3NonzeroWithCount {
     }
 }
 
+impl<'a> S3d3NonzeroWithCountRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> S3d3NonzeroWithCountRef<'a> {
+        let _ = arch;
+        S3d3NonzeroWithCountRef(b)
+    }
+}
+
 impl_arm!(S3d3NonzeroWithCount);
 
 /// SPARSITY_COMPRESS (0xE0). Offsets from the mariana header.
@@ -17207,6 +18134,18 @@ impl S3d3Sc {
     }
 }
 
+impl<'a> S3d3ScRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3ScRef<'a> {
+        let _ = arch;
+        S3d3ScRef(b)
+    }
+}
+
 impl_arm!(S3d3Sc);
 
 /// GET_SEQUENCE_BOUNDS (0xBE). Identical on cayman, mariana and maverick.
@@ -17383,6 +18322,18 @@ impl S3d3SeqBounds {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3d3SeqBounds {
         let _ = arch;
         S3d3SeqBounds::decode(b)
+    }
+}
+
+impl<'a> S3d3SeqBoundsRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3SeqBoundsRef<'a> {
+        let _ = arch;
+        S3d3SeqBoundsRef(b)
     }
 }
 
@@ -18695,6 +19646,18 @@ impl S3d3TsSelect {
     }
 }
 
+impl<'a> S3d3TsSelectRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3TsSelectRef<'a> {
+        let _ = arch;
+        S3d3TsSelectRef(b)
+    }
+}
+
 impl_arm!(S3d3TsSelect);
 
 /// QUANTIZE_MX (0xE3): quantize to MX fp8 with E8M0 block scales; its destination is
@@ -18887,6 +19850,18 @@ impl S3dmx1Quant {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3dmx1Quant {
         let _ = arch;
         S3dmx1Quant::decode(b)
+    }
+}
+
+impl<'a> S3dmx1QuantRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3dmx1QuantRef<'a> {
+        let _ = arch;
+        S3dmx1QuantRef(b)
     }
 }
 
@@ -19089,6 +20064,18 @@ impl S3s3d1Bn {
     }
 }
 
+impl<'a> S3s3d1BnRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3s3d1BnRef<'a> {
+        let _ = arch;
+        S3s3d1BnRef(b)
+    }
+}
+
 impl_arm!(S3s3d1Bn);
 
 /// BATCH_NORM_GRAD_ACCUMULATE2 (0x94): the register-pointer variant of S3S3D1_BN.
@@ -19240,6 +20227,18 @@ impl S3s3d1Bn2 {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3s3d1Bn2 {
         let _ = arch;
         S3s3d1Bn2::decode(b)
+    }
+}
+
+impl<'a> S3s3d1Bn2Ref<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3s3d1Bn2Ref<'a> {
+        let _ = arch;
+        S3s3d1Bn2Ref(b)
     }
 }
 
@@ -19424,6 +20423,18 @@ impl S3s3d3Tt {
     }
 }
 
+impl<'a> S3s3d3TtRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3s3d3TtRef<'a> {
+        let _ = arch;
+        S3s3d3TtRef(b)
+    }
+}
+
 impl_arm!(S3s3d3Tt);
 
 /// LDTAGS (0x06): load the sparsity tags MATMUL_SPARSE selects fmaps by. The notes give
@@ -19543,6 +20554,18 @@ impl S3Lt {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3Lt {
         let _ = arch;
         S3Lt::decode(b)
+    }
+}
+
+impl<'a> S3LtRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3LtRef<'a> {
+        let _ = arch;
+        S3LtRef(b)
     }
 }
 
@@ -20615,6 +21638,18 @@ impl S4d2Bn {
     }
 }
 
+impl<'a> S4d2BnRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d2BnRef<'a> {
+        let _ = arch;
+        S4d2BnRef(b)
+    }
+}
+
 impl_arm!(S4d2Bn);
 
 /// MATMUL_SPARSE (0x07): fine-grain-sparse matmul; the 4th source dimension carries the
@@ -20883,6 +21918,18 @@ impl S4d3Mm {
     }
 }
 
+impl<'a> S4d3MmRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d3MmRef<'a> {
+        let _ = arch;
+        S4d3MmRef(b)
+    }
+}
+
 impl_arm!(S4d3Mm);
 
 /// CROSS_LANE_REDUCE_ARITH (0x7C) and CROSS_LANE_REDUCE_BITVEC (0x7D). Identical on all
@@ -21080,6 +22127,18 @@ impl S4d4Cr {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Cr {
         let _ = arch;
         S4d4Cr::decode(b)
+    }
+}
+
+impl<'a> S4d4CrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4CrRef<'a> {
+        let _ = arch;
+        S4d4CrRef(b)
     }
 }
 
@@ -21293,6 +22352,18 @@ impl S4d4Gt {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Gt {
         let _ = arch;
         S4d4Gt::decode(b)
+    }
+}
+
+impl<'a> S4d4GtRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4GtRef<'a> {
+        let _ = arch;
+        S4d4GtRef(b)
     }
 }
 
@@ -21519,6 +22590,18 @@ impl S4d4Ic {
     }
 }
 
+impl<'a> S4d4IcRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4IcRef<'a> {
+        let _ = arch;
+        S4d4IcRef(b)
+    }
+}
+
 impl_arm!(S4d4Ic);
 
 /// MATCH_REPLACE8 (0x6F, its only opcode).
@@ -21693,6 +22776,18 @@ impl S4d4Mr {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Mr {
         let _ = arch;
         S4d4Mr::decode(b)
+    }
+}
+
+impl<'a> S4d4MrRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4MrRef<'a> {
+        let _ = arch;
+        S4d4MrRef(b)
     }
 }
 
@@ -21904,6 +22999,18 @@ impl S4d4Pl {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4d4Pl {
         let _ = arch;
         S4d4Pl::decode(b)
+    }
+}
+
+impl<'a> S4d4PlRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4PlRef<'a> {
+        let _ = arch;
+        S4d4PlRef(b)
     }
 }
 
@@ -22601,6 +23708,18 @@ impl S4d4Tsm {
     }
 }
 
+impl<'a> S4d4TsmRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4TsmRef<'a> {
+        let _ = arch;
+        S4d4TsmRef(b)
+    }
+}
+
 impl_arm!(S4d4Tsm);
 
 /// POOL_BUFFER_LOAD (0x67): load up to 512 elements per channel into the pooling
@@ -22792,6 +23911,18 @@ impl S4Pb {
     }
 }
 
+impl<'a> S4PbRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4PbRef<'a> {
+        let _ = arch;
+        S4PbRef(b)
+    }
+}
+
 impl_arm!(S4Pb);
 
 /// REG_LOAD (0x4A, dormant). The notes name the struct and its binding but give no
@@ -22906,6 +24037,18 @@ impl S4Rl {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S4Rl {
         let _ = arch;
         S4Rl::decode(b)
+    }
+}
+
+impl<'a> S4RlRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4RlRef<'a> {
+        let _ = arch;
+        S4RlRef(b)
     }
 }
 
@@ -23170,6 +24313,18 @@ impl Smx1d3Mm {
     }
 }
 
+impl<'a> Smx1d3MmRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> Smx1d3MmRef<'a> {
+        let _ = arch;
+        Smx1d3MmRef(b)
+    }
+}
+
 impl_arm!(Smx1d3Mm);
 
 /// LDWEIGHTS_MX (0x09): the mariana MX weight load (maverick folds MX into LDWEIGHTS
@@ -23387,6 +24542,18 @@ impl Smx1Lw {
     }
 }
 
+impl<'a> Smx1LwRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> Smx1LwRef<'a> {
+        let _ = arch;
+        Smx1LwRef(b)
+    }
+}
+
 impl_arm!(Smx1Lw);
 
 /// The PSEUDO_EXTENSION (0xDA) record that must follow PSEUDO_TRIGGER_COLLECTIVE2 (0xD9);
@@ -23494,6 +24661,21 @@ impl TriggerCollective2Ext {
     pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> TriggerCollective2Ext {
         let _ = arch;
         TriggerCollective2Ext::decode(b)
+    }
+}
+
+impl<'a> TriggerCollective2ExtRef<'a> {
+    /// View a record on a generation (the layout is the same on every one):
+    /// as an arm whose layout differs by generation is viewed, so that code
+    /// reads every arm alike.
+    #[must_use]
+    #[inline]
+    pub const fn new(
+        arch: Arch,
+        b: &'a [u8; RECORD_SIZE],
+    ) -> TriggerCollective2ExtRef<'a> {
+        let _ = arch;
+        TriggerCollective2ExtRef(b)
     }
 }
 
