@@ -481,7 +481,14 @@ fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
 fn arch_module(model: &Model, a: ArchId) -> TokenStream {
     let arch = &model[a];
     let m = names::snake(&arch.name);
-    let doc = Doc::text(format!("Geometry constants of {} ({}).", arch.name, arch.label));
+    let doc = Doc::text(format!(
+        "Geometry constants of {} ({}): the values the sources give for it, each with \
+         its provenance. A value the spec declares optional (`u32?`) is an `Option` here \
+         too; one it needs on every generation but the sources leave out for this one, or \
+         one of another generation only, has no constant. Code over every generation \
+         reads [`Geometry`] instead, whose methods say what is unknown.",
+        arch.name, arch.label
+    ));
     let consts = model.geom_ids().filter_map(|g| {
         let item = &model[g];
         let t = declared(item)?;

@@ -1692,7 +1692,7 @@ pub static GEOMETRY: &[GeomRow] = &[
     },
 ];
 
-/// Geometry constants of sunda (V2).
+/// Geometry constants of sunda (V2): the values the sources give for it, each with its provenance. A value the spec declares optional (`u32?`) is an `Option` here too; one it needs on every generation but the sources leave out for this one, or one of another generation only, has no constant. Code over every generation reads [`Geometry`] instead, whose methods say what is unknown.
 pub mod sunda {
     /// The driver has no count macro; two SENG blocks exist in the V2 address map.
     ///
@@ -1983,7 +1983,7 @@ pub mod sunda {
     pub const SUPPORTS_HBM_7200: Option<u32> = None;
 }
 
-/// Geometry constants of cayman (V3).
+/// Geometry constants of cayman (V3): the values the sources give for it, each with its provenance. A value the spec declares optional (`u32?`) is an `Option` here too; one it needs on every generation but the sources leave out for this one, or one of another generation only, has no constant. Code over every generation reads [`Geometry`] instead, whose methods say what is unknown.
 pub mod cayman {
     /// `num_seng` on cayman.
     ///
@@ -2330,7 +2330,7 @@ pub mod cayman {
     pub const SUPPORTS_HBM_7200: Option<u32> = None;
 }
 
-/// Geometry constants of mariana (V4).
+/// Geometry constants of mariana (V4): the values the sources give for it, each with its provenance. A value the spec declares optional (`u32?`) is an `Option` here too; one it needs on every generation but the sources leave out for this one, or one of another generation only, has no constant. Code over every generation reads [`Geometry`] instead, whose methods say what is unknown.
 pub mod mariana {
     /// `num_seng` on mariana.
     ///
