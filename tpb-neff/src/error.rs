@@ -89,6 +89,14 @@ pub enum Error {
         /// What went wrong, with the member when known.
         detail: String,
     },
+    /// A tar header block of the inflated payload is malformed.
+    #[error("payload is not a readable tar archive: bad tar header at offset {offset} of the inflated payload ({})", shown(reason))]
+    TarHeader {
+        /// Offset of the header block in the inflated payload.
+        offset: u64,
+        /// What is wrong with it, in a few words.
+        reason: String,
+    },
     /// A tar member's path is absolute or climbs out with `..`.
     #[error("member '{}' has an unsafe path ({why})", shown(path))]
     UnsafeMemberPath {
@@ -202,8 +210,8 @@ pub enum Warning {
         target: String,
     },
     /// A member that is neither a regular file, a directory nor a link, skipped; `kind`
-    /// is a word or two: `fifo`, `socket`, `block device`, `character device`, or
-    /// `other` (a tar header's type is shown as the tar library names it).
+    /// is a word or two: `fifo`, `socket`, `block device`, `character device`, `sparse
+    /// file`, `pax global header`, or `other (type 'X')` for another tar type byte.
     #[error("member '{}' of kind {} skipped", shown(path), shown(kind))]
     Special {
         /// The member's path.
