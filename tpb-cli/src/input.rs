@@ -310,9 +310,9 @@ impl Others {
         let mut o = Others { count: 0, bytes: 0, bins: Vec::new() };
         for m in neff.members().filter(|m| !neff.is_stream(m.path)) {
             o.count += 1;
-            o.bytes += m.data.len();
+            o.bytes += m.size as usize;
             if m.path.ends_with(".bin") {
-                o.bins.push((m.path.to_owned(), m.data.len()));
+                o.bins.push((m.path.to_owned(), m.size as usize));
             }
         }
         o

@@ -89,6 +89,14 @@ pub enum Error {
         /// What went wrong, with the member when known.
         detail: String,
     },
+    /// A tar header block of the inflated payload is malformed.
+    #[error("payload is not a readable tar archive: bad tar header at offset {offset} of the inflated payload ({})", shown(reason))]
+    TarHeader {
+        /// Offset of the header block in the inflated payload.
+        offset: u64,
+        /// What is wrong with it, in a few words.
+        reason: String,
+    },
     /// A tar member's path is absolute or climbs out with `..`.
     #[error("member '{}' has an unsafe path ({why})", shown(path))]
     UnsafeMemberPath {
@@ -97,10 +105,19 @@ pub enum Error {
         /// `absolute` or `contains ..`.
         why: &'static str,
     },
-    /// An unpacked directory holds more bytes than the configured limit.
-    #[error("directory holds more than {limit} bytes of members (the limit; raise ReadOptions::max_inflated)")]
+    /// The members read from an unpacked directory (its JSON members and streams) come
+    /// to more than the configured limit.
+    #[error("the directory's members to read come to more than {limit} bytes (the limit; raise ReadOptions::max_inflated)")]
     DirectoryLimit {
         /// The limit in bytes.
+        limit: u64,
+    },
+    /// An unpacked directory holds more entries than a payload of the limit could hold
+    /// tar headers (one per 512 bytes of [`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated),
+    /// and at least 10 000).
+    #[error("directory holds more than {limit} entries (one per 512 bytes of the limit, at least 10000; raise ReadOptions::max_inflated)")]
+    DirectoryEntries {
+        /// The most entries allowed.
         limit: u64,
     },
     /// No top-level `kelf-*.json` member: nothing says where the subgraphs are.
@@ -141,6 +158,21 @@ pub enum Error {
         /// `absolute`, `contains ..`, or why a graph name is refused.
         why: &'static str,
     },
+    /// A `kelf` lists a graph name or a definition a second time: a NEFF names each
+    /// subgraph once, and a repeated one would be read (and extracted) twice.
+    #[error(
+        "{} lists graph {what} '{}' twice (a NEFF names each subgraph once)",
+        shown(kelf),
+        shown(value)
+    )]
+    DuplicateGraph {
+        /// The `kelf` member whose list repeats it.
+        kelf: String,
+        /// `name` or `definition`.
+        what: &'static str,
+        /// The repeated name or definition path.
+        value: String,
+    },
     /// A JSON member names a member that is a link (links are never followed).
     #[error(
         "{} names '{}', which is a link (links are never followed)",
@@ -177,17 +209,27 @@ pub enum Warning {
         /// Where it points, as stored.
         target: String,
     },
-    /// A member that is neither a regular file, a directory nor a link (device, FIFO, sparse file), skipped.
+    /// A member that is neither a regular file, a directory nor a link, skipped; `kind`
+    /// is a word or two: `fifo`, `socket`, `block device`, `character device`, `sparse
+    /// file`, `pax global header`, or `other (type 'X')` for another tar type byte.
     #[error("member '{}' of kind {} skipped", shown(path), shown(kind))]
     Special {
         /// The member's path.
         path: String,
-        /// Its kind, as the tar header or file system says.
+        /// Its kind in plain words.
         kind: String,
     },
     /// Two members with the same path; the later one is used.
     #[error("member '{}' appears more than once; the last copy is used", shown(.0))]
     Duplicate(String),
+    /// A subdirectory of an unpacked NEFF that cannot be listed: its members are missing.
+    #[error("directory '{}' cannot be listed and was skipped: {}", shown(path), shown(detail))]
+    Unreadable {
+        /// The subdirectory's path in the NEFF.
+        path: String,
+        /// What the operating system said.
+        detail: String,
+    },
     /// A directory entry whose name is not UTF-8, skipped.
     #[error("entry '{}' has a name that is not UTF-8 and was skipped", shown(.0))]
     NonUtf8(String),

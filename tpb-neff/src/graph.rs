@@ -4,10 +4,16 @@
 //! For engine token `t` the stream is `def[t_instr]`, else the engine JSON's (`def[t]`)
 //! `"instr"`, else the legacy `t.bin`, each relative to the `def.json`'s directory. A
 //! stream that is named nowhere, or named but not a member, is legal: it is absent.
+//!
+//! A NEFF names each subgraph once: a graph name or `def.json` listed twice (in one
+//! `kelf` or two) is refused as the list is parsed, and every entry must name an
+//! existing `def.json`, so the graphs can never outnumber the members.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 
+use crate::dir::is_kelf_name;
 use crate::error::{Error, Result};
+use crate::json::{self, Field, GraphEntry};
 use crate::members::{join, parent, Store};
 
 /// One of the five engines of a TPB, in `def.json` order.
@@ -165,45 +171,32 @@ impl Stream {
     }
 }
 
-/// The graphs of every top-level `kelf-*.json`, in `kelf` order (by number) then list order.
-pub(crate) fn graphs(store: &Store) -> Result<Vec<Graph>> {
-    let mut kelfs: Vec<(Option<u64>, &str)> = store
+/// The graphs of every top-level `kelf-*.json`, in `kelf` order (by number) then list
+/// order, reading from `store` the JSON members and streams they name.
+pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
+    if let Some(link) = store.link_paths().find(|p| is_kelf_name(p)) {
+        return Err(Error::NamedLink { path: link.to_owned(), named_by: "the NEFF".into() });
+    }
+    let mut kelfs: Vec<(Option<u64>, String)> = store
         .paths()
-        .filter(|p| !p.contains('/') && p.starts_with("kelf-") && p.ends_with(".json"))
-        .map(|p| (p["kelf-".len()..p.len() - ".json".len()].parse().ok(), p))
+        .filter(|p| is_kelf_name(p))
+        .map(|p| (p["kelf-".len()..p.len() - ".json".len()].parse().ok(), p.to_owned()))
         .collect();
     if kelfs.is_empty() {
         return Err(Error::NoKelf);
     }
     kelfs.sort();
+    let mut seen = Seen::default();
     let mut out = Vec::new();
     for (_, kelf) in kelfs {
-        let doc = object(store, kelf, "the NEFF")?;
-        let kelf_version = string_at(&doc, "version", kelf)?.map(str::to_owned);
-        let target = string_at(&doc, "target", kelf)?.map(Target::parse);
-        let Some(Value::Array(list)) = doc.get("graphs") else {
-            return Err(schema(kelf, "no \"graphs\" array".into()));
-        };
-        for (i, g) in list.iter().enumerate() {
-            let field = |key: &str| match g.get(key) {
-                Some(Value::String(s)) => Ok(s.as_str()),
-                _ => Err(schema(kelf, format!("graphs[{i}] has no string \"{key}\""))),
-            };
-            let name = field("name")?;
-            if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-                return Err(Error::UnsafeReference {
-                    path: name.to_owned(),
-                    named_by: kelf.to_owned(),
-                    why: "a graph name must be one plain path component",
-                });
-            }
-            let definition = resolve(store, "", field("definition")?, kelf)?;
-            let streams = streams(store, &definition, kelf)?;
+        let list = kelf_list(store, &kelf, &mut seen)?;
+        for (name, definition) in list.graphs {
+            let streams = streams(store, &definition, &kelf)?;
             out.push(Graph {
-                name: name.to_owned(),
-                kelf: kelf.to_owned(),
-                kelf_version: kelf_version.clone(),
-                target: target.clone(),
+                name,
+                kelf: kelf.clone(),
+                kelf_version: list.version.clone(),
+                target: list.target.clone(),
                 definition,
                 streams,
             });
@@ -212,20 +205,102 @@ pub(crate) fn graphs(store: &Store) -> Result<Vec<Graph>> {
     Ok(out)
 }
 
-/// The five engine streams a `def.json` (named by the `kelf` member) names.
-fn streams(store: &Store, definition: &str, kelf: &str) -> Result<Vec<Stream>> {
-    let def = object(store, definition, kelf)?;
+/// The graph names and definitions listed so far, by every `kelf`.
+#[derive(Default)]
+struct Seen {
+    names: BTreeSet<String>,
+    definitions: BTreeSet<String>,
+}
+
+/// What one `kelf` says: its version and target, and its graphs' names and definitions.
+struct KelfList {
+    version: Option<String>,
+    target: Option<Target>,
+    graphs: Vec<(String, String)>,
+}
+
+/// Parse the `kelf` member, checking each graph entry as it is parsed (see [`entry`]).
+fn kelf_list(store: &mut Store, kelf: &str, seen: &mut Seen) -> Result<KelfList> {
+    load_json(store, kelf, "the NEFF")?;
+    let store: &Store = store;
+    let bytes = store.get(kelf).map_or(&[][..], |m| m.data);
+    let mut graphs = Vec::new();
+    let mut on_graph = |g: GraphEntry| {
+        let listed = entry(store, kelf, graphs.len(), &g, seen)?;
+        graphs.push(listed);
+        Ok(())
+    };
+    let parsed = json::kelf(bytes, &["version", "target"], &mut on_graph);
+    let Some((fields, list)) = parsed.map_err(|f| failed(kelf, f))? else {
+        return Err(schema(kelf, "not a JSON object".into()));
+    };
+    if list != Some(true) {
+        return Err(schema(kelf, "no \"graphs\" array".into()));
+    }
+    Ok(KelfList {
+        version: string_at(&fields[0], "version", kelf)?.map(str::to_owned),
+        target: string_at(&fields[1], "target", kelf)?.map(Target::parse),
+        graphs,
+    })
+}
+
+/// The `i`th graph entry of `kelf`: its name (one plain path component, not listed
+/// before) and its definition (a safe path to an existing member, not listed before).
+fn entry(
+    store: &Store,
+    kelf: &str,
+    i: usize,
+    g: &GraphEntry,
+    seen: &mut Seen,
+) -> Result<(String, String)> {
+    let missing = |key: &str| schema(kelf, format!("graphs[{i}] has no string \"{key}\""));
+    let Field::Str(name) = &g.name else { return Err(missing("name")) };
+    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+        return Err(Error::UnsafeReference {
+            path: name.to_owned(),
+            named_by: kelf.to_owned(),
+            why: "a graph name must be one plain path component",
+        });
+    }
+    let Field::Str(definition) = &g.definition else { return Err(missing("definition")) };
+    let definition = resolve(store, "", definition, kelf)?;
+    let twice = |what, value: &str| Error::DuplicateGraph {
+        kelf: kelf.to_owned(),
+        what,
+        value: value.to_owned(),
+    };
+    if seen.names.contains(name) {
+        return Err(twice("name", name));
+    }
+    if seen.definitions.contains(&definition) {
+        return Err(twice("definition", &definition));
+    }
+    if store.index_of(&definition).is_none() {
+        return Err(Error::MissingMember { path: definition, named_by: kelf.to_owned() });
+    }
+    seen.names.insert(name.to_owned());
+    seen.definitions.insert(definition.clone());
+    Ok((name.to_owned(), definition))
+}
+
+/// The five engine streams a `def.json` (named by the `kelf` member) names, read.
+fn streams(store: &mut Store, definition: &str, kelf: &str) -> Result<Vec<Stream>> {
+    let keys: Vec<String> = Engine::ALL
+        .iter()
+        .flat_map(|e| [format!("{}_instr", e.token()), e.token().into()])
+        .collect();
+    let def = object(store, definition, kelf, &keys)?;
     let dir = parent(definition);
     let mut out = Vec::with_capacity(Engine::ALL.len());
-    for engine in Engine::ALL {
+    for (engine, field) in Engine::ALL.into_iter().zip(def.chunks_exact(2)) {
         let t = engine.token();
-        let named = match string_at(&def, &format!("{t}_instr"), definition)? {
+        let named = match string_at(&field[0], &format!("{t}_instr"), definition)? {
             Some(name) => Some(resolve(store, dir, name, definition)?),
-            None => match string_at(&def, t, definition)? {
+            None => match string_at(&field[1], t, definition)? {
                 Some(json) => {
                     let json = resolve(store, dir, json, definition)?;
-                    let eng = object(store, &json, definition)?;
-                    match string_at(&eng, "instr", &json)? {
+                    let eng = object(store, &json, definition, &["instr".into()])?;
+                    match string_at(&eng[0], "instr", &json)? {
                         Some(name) => Some(resolve(store, dir, name, &json)?),
                         None => None,
                     }
@@ -237,6 +312,9 @@ fn streams(store: &Store, definition: &str, kelf: &str) -> Result<Vec<Stream>> {
             let legacy = join(dir, &format!("{t}.bin")).ok()?;
             store.index_of(&legacy).map(|_| legacy)
         });
+        if let Some(p) = &path {
+            store.load(p)?;
+        }
         let member = path.as_deref().and_then(|p| store.index_of(p));
         out.push(Stream { engine, path, member });
     }
@@ -256,24 +334,37 @@ fn resolve(store: &Store, dir: &str, name: &str, named_by: &str) -> Result<Strin
     Ok(path)
 }
 
-/// The member at `path`, parsed as a JSON object; it must exist.
-fn object(store: &Store, path: &str, named_by: &str) -> Result<Map<String, Value>> {
-    let Some(m) = store.get(path) else {
-        return Err(Error::MissingMember { path: path.to_owned(), named_by: named_by.to_owned() });
-    };
-    match serde_json::from_slice(m.data) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(schema(path, "not a JSON object".into())),
-        Err(e) => Err(Error::Json { member: path.to_owned(), detail: e.to_string() }),
+/// Read the member at `path`, which must exist.
+fn load_json(store: &mut Store, path: &str, named_by: &str) -> Result<()> {
+    if store.load(path)? {
+        Ok(())
+    } else {
+        Err(Error::MissingMember { path: path.to_owned(), named_by: named_by.to_owned() })
     }
 }
 
-/// `obj[key]` when it is a string; absent or `null` is `None`; any other type is an error.
-fn string_at<'a>(obj: &'a Map<String, Value>, key: &str, member: &str) -> Result<Option<&'a str>> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(schema(member, format!("\"{key}\" is not a string"))),
+/// The fields `keys` of the member at `path`, a JSON object that must exist.
+fn object(store: &mut Store, path: &str, named_by: &str, keys: &[String]) -> Result<Vec<Field>> {
+    load_json(store, path, named_by)?;
+    let bytes = store.get(path).map_or(&[][..], |m| m.data);
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    match json::fields(bytes, &keys) {
+        Ok(Some(fields)) => Ok(fields),
+        Ok(None) => Err(schema(path, "not a JSON object".into())),
+        Err(f) => Err(failed(path, f)),
+    }
+}
+
+/// A field's string; absent or `null` is `None`; any other type is an error.
+fn string_at<'a>(field: &'a Field, key: &str, member: &str) -> Result<Option<&'a str>> {
+    field.as_str().map_err(|()| schema(member, format!("\"{key}\" is not a string")))
+}
+
+/// The error of a JSON member that did not parse, or that the reader stopped.
+fn failed(member: &str, f: json::Fail) -> Error {
+    match f {
+        json::Fail::Syntax(detail) => Error::Json { member: member.to_owned(), detail },
+        json::Fail::Reader(e) => e,
     }
 }
 

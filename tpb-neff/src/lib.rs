@@ -33,9 +33,11 @@ pub mod error;
 mod graph;
 mod hash;
 pub mod header;
+mod json;
 mod members;
 mod payload;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -118,7 +120,8 @@ fn read_capped(mut from: impl std::io::Read, cap: usize, hint: usize) -> std::io
 /// Limits for reading untrusted input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
-    /// The most bytes the payload may inflate to (and an unpacked directory may hold, and
+    /// The most bytes the payload may inflate to (and the members read from an unpacked
+    /// directory may come to, and
     /// a file read by [`Neff::open`] or [`read_input`] may be); more is
     /// [`Error::InflateLimit`] ([`Error::DirectoryLimit`], [`Error::InputLimit`]). One
     /// limit serves both because a gzip file is never much larger than what it inflates
@@ -130,6 +133,36 @@ impl Default for ReadOptions {
     /// 1 GiB: far above any NEFF seen (the corpus inflates to under 4 MiB), far below a bomb.
     fn default() -> ReadOptions {
         ReadOptions { max_inflated: 1 << 30 }
+    }
+}
+
+/// The most bytes of `info.json` parsed: it is a small object in every NEFF seen
+/// (614 bytes), and a parsed JSON value costs many times its text.
+const INFO_MAX: u64 = 1 << 20;
+
+/// `info.json`, when present, an object and at most [`INFO_MAX`] bytes; anything else
+/// about it is a warning.
+fn info(store: &mut members::Store, warnings: &mut Vec<Warning>) -> Option<Info> {
+    let size = store.get("info.json")?.size;
+    if size > INFO_MAX {
+        warnings.push(Warning::Info(format!("{size} bytes, more than the {INFO_MAX} read")));
+        return None;
+    }
+    if let Err(e) = store.load("info.json") {
+        warnings.push(Warning::Info(e.to_string()));
+        return None;
+    }
+    let data = store.get("info.json")?.data;
+    match serde_json::from_slice(data) {
+        Ok(Value::Object(json)) => Some(Info { json }),
+        Ok(_) => {
+            warnings.push(Warning::Info("not a JSON object".into()));
+            None
+        }
+        Err(e) => {
+            warnings.push(Warning::Info(e.to_string()));
+            None
+        }
     }
 }
 
@@ -220,12 +253,16 @@ impl Neff {
     }
 
     /// Read an unpacked NEFF directory (a folder holding `kelf-0.json`, `sg00/`, …).
+    /// Every file is listed with its size, but only those the reader needs are read:
+    /// the `kelf-*.json`, the JSON members they and the `def.json`s name, the streams
+    /// and `info.json` (see [`Neff::read_member`] for the others).
     ///
     /// # Errors
     ///
-    /// [`Error::Io`], [`Error::DirectoryLimit`], and graph errors: [`Error::NoKelf`],
+    /// [`Error::Io`], [`Error::DirectoryLimit`], [`Error::DirectoryEntries`], and graph
+    /// errors: [`Error::NoKelf`] (before anything below the top level is listed),
     /// [`Error::MissingMember`], [`Error::Json`], [`Error::Schema`],
-    /// [`Error::UnsafeReference`], [`Error::NamedLink`].
+    /// [`Error::UnsafeReference`], [`Error::NamedLink`], [`Error::DuplicateGraph`].
     pub fn from_dir(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Neff> {
         let mut warnings = Vec::new();
         let store = dir::read(path.as_ref(), options.max_inflated, &mut warnings)?;
@@ -235,21 +272,11 @@ impl Neff {
     fn finish(
         header: Option<Header>,
         hash: Option<HashStatus>,
-        store: members::Store,
+        mut store: members::Store,
         mut warnings: Vec<Warning>,
     ) -> Result<Neff> {
-        let graphs = graph::graphs(&store)?;
-        let info = store.get("info.json").and_then(|m| match serde_json::from_slice(m.data) {
-            Ok(Value::Object(json)) => Some(Info { json }),
-            Ok(_) => {
-                warnings.push(Warning::Info("not a JSON object".into()));
-                None
-            }
-            Err(e) => {
-                warnings.push(Warning::Info(e.to_string()));
-                None
-            }
-        });
+        let graphs = graph::graphs(&mut store)?;
+        let info = info(&mut store, &mut warnings);
         Ok(Neff { header, hash, store, graphs, info, warnings })
     }
 
@@ -265,15 +292,30 @@ impl Neff {
         self.hash
     }
 
-    /// Every member in archive order (a repeated path only once, its last copy).
+    /// Every member in archive order (a repeated path only once, its last copy), with
+    /// its size. From an unpacked directory, only the members the reader needs hold
+    /// their bytes ([`Member::loaded`]); read the others with [`Neff::read_member`].
     pub fn members(&self) -> impl Iterator<Item = Member<'_>> + '_ {
         self.store.iter()
     }
 
-    /// The member at a normalised path (`sg00/def.json`).
+    /// The bytes of the member at a normalised path (`sg00/def.json`); `None` when there
+    /// is none, or when it is a member of an unpacked directory that the reader did not
+    /// need (see [`Neff::read_member`]).
     #[must_use]
     pub fn member(&self, path: &str) -> Option<&[u8]> {
-        self.store.get(path).map(|m| m.data)
+        self.store.get(path).filter(|m| m.loaded).map(|m| m.data)
+    }
+
+    /// The bytes of the member at a normalised path, `None` when there is none: the
+    /// bytes held, or (a member of an unpacked directory the reader did not need) read
+    /// from its file now, within [`ReadOptions::max_inflated`], and not kept.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`], [`Error::DirectoryLimit`].
+    pub fn read_member(&self, path: &str) -> Result<Option<Cow<'_, [u8]>>> {
+        self.store.read(path)
     }
 
     /// The graphs (subgraphs) of every `kelf`, in order.
@@ -318,7 +360,8 @@ impl Neff {
     }
 
     /// What was odd but not fatal: skipped links and special members, duplicates,
-    /// trailing file bytes, an unknown `pkg_version`, a malformed `info.json`.
+    /// unlistable subdirectories, trailing file bytes, an unknown `pkg_version`, a
+    /// malformed or oversized `info.json`.
     #[must_use]
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings

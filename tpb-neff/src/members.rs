@@ -3,51 +3,150 @@
 //! Each member's bytes are read straight into a `Vec` of the size its tar header (or
 //! file) gives, capped by what is left of
 //! [`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated): the inflated tar
-//! itself is never held, so memory is the members' size and no more.
+//! itself is never held, so memory is the members' size and no more. From a directory,
+//! only the members the reader needs are read ([`Store::load`]); the others are listed
+//! by path and size.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
-use crate::error::Warning;
+use crate::error::{Error, Result, Warning};
 
-/// One member: its normalised path (`sg00/PE.bin`) and its bytes.
+/// One member: its normalised path (`sg00/PE.bin`), its size and, when read, its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member<'a> {
     /// The path inside the NEFF, `/`-separated, without `./` or a leading `/`.
     pub path: &'a str,
-    /// The member's bytes.
+    /// The member's bytes when [`loaded`](Member::loaded), else empty: a NEFF file's
+    /// members are all read; of an unpacked directory, only the `kelf-*.json`, the JSON
+    /// members they and the `def.json`s name, the streams and `info.json` are (read
+    /// another with [`Neff::read_member`](crate::Neff::read_member)).
     pub data: &'a [u8],
+    /// The member's length in bytes, read or not.
+    pub size: u64,
+    /// Whether `data` holds the member's bytes.
+    pub loaded: bool,
+}
+
+/// One member as stored: its bytes, or (from a directory, until needed) only its size.
+#[derive(Clone, Debug)]
+struct Entry {
+    path: String,
+    size: u64,
+    data: Option<Vec<u8>>,
+}
+
+/// Where a directory's members are read from when needed, and what is left of the limit.
+#[derive(Clone, Debug)]
+struct Folder {
+    root: PathBuf,
+    limit: u64,
+    budget: u64,
 }
 
 /// The members in archive (or directory walk) order, with a path index and the skipped links.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Store {
-    list: Vec<(String, Vec<u8>)>,
+    list: Vec<Entry>,
     by_path: BTreeMap<String, usize>,
     links: BTreeSet<String>,
+    folder: Option<Folder>,
 }
 
 impl Store {
-    /// Add a member; a repeated path replaces the earlier one (whose bytes are dropped).
-    pub(crate) fn add(&mut self, path: String, data: Vec<u8>, warnings: &mut Vec<Warning>) {
-        let i = self.list.len();
-        if let Some(old) = self.by_path.insert(path.clone(), i) {
-            warnings.push(Warning::Duplicate(path.clone()));
-            self.list[old].1 = Vec::new();
-        }
-        self.links.remove(&path);
-        self.list.push((path, data));
+    /// A store of the directory `root`'s members, listed with [`Store::add_unread`] and
+    /// read by [`Store::load`] within `limit` bytes in all.
+    pub(crate) fn for_folder(root: PathBuf, limit: u64) -> Store {
+        Store { folder: Some(Folder { root, limit, budget: limit }), ..Store::default() }
     }
 
-    /// Note a link member (with a warning): never followed, and an error when named;
-    /// a later regular member of that path wins.
+    /// Add a member; a repeated path (of a member or a link) replaces the earlier one,
+    /// with a warning.
+    pub(crate) fn add(&mut self, path: String, data: Vec<u8>, warnings: &mut Vec<Warning>) {
+        let size = data.len() as u64;
+        self.push(Entry { path, size, data: Some(data) }, warnings);
+    }
+
+    /// Add a directory member of `size` bytes without reading it.
+    pub(crate) fn add_unread(&mut self, path: String, size: u64, warnings: &mut Vec<Warning>) {
+        self.push(Entry { path, size, data: None }, warnings);
+    }
+
+    fn push(&mut self, entry: Entry, warnings: &mut Vec<Warning>) {
+        let i = self.list.len();
+        let path = entry.path.clone();
+        if self.links.remove(&path) {
+            warnings.push(Warning::Duplicate(path.clone()));
+        }
+        if let Some(old) = self.by_path.insert(path.clone(), i) {
+            warnings.push(Warning::Duplicate(path));
+            self.list[old].data = Some(Vec::new());
+        }
+        self.list.push(entry);
+    }
+
+    /// Note a link member (with a warning): never followed, and an error when named. A
+    /// link that repeats a member's path replaces it, as a later member replaces a link.
     pub(crate) fn add_link(&mut self, path: String, target: String, warnings: &mut Vec<Warning>) {
         warnings.push(Warning::Link { path: path.clone(), target });
+        if let Some(old) = self.by_path.remove(&path) {
+            warnings.push(Warning::Duplicate(path.clone()));
+            self.list[old].data = Some(Vec::new());
+        } else if self.links.contains(&path) {
+            warnings.push(Warning::Duplicate(path.clone()));
+        }
         self.links.insert(path);
     }
 
     /// Whether `path` names a link member.
     pub(crate) fn is_link(&self, path: &str) -> bool {
         self.links.contains(path)
+    }
+
+    /// The paths of the link members, in path order.
+    pub(crate) fn link_paths(&self) -> impl Iterator<Item = &str> + '_ {
+        self.links.iter().map(String::as_str)
+    }
+
+    /// Read the member at `path` if it is one and is not read yet (a directory's member,
+    /// from its file); whether it is a member.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`], and [`Error::DirectoryLimit`] when the members read so far and
+    /// this one come to more than the limit.
+    pub(crate) fn load(&mut self, path: &str) -> Result<bool> {
+        let Some(&i) = self.by_path.get(path) else { return Ok(false) };
+        if self.list[i].data.is_some() {
+            return Ok(true);
+        }
+        let Some(folder) = self.folder.as_mut() else { return Ok(true) };
+        let data = read_file_member(&folder.root, path, self.list[i].size, &mut folder.budget)?
+            .ok_or(Error::DirectoryLimit { limit: folder.limit })?;
+        self.list[i].size = data.len() as u64;
+        self.list[i].data = Some(data);
+        Ok(true)
+    }
+
+    /// The bytes of the member at `path`: the stored ones, or (from a directory) read
+    /// now within the limit without keeping them; `None` when it is not a member.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::load`].
+    pub(crate) fn read(&self, path: &str) -> Result<Option<std::borrow::Cow<'_, [u8]>>> {
+        let Some(&i) = self.by_path.get(path) else { return Ok(None) };
+        let entry = &self.list[i];
+        match (&entry.data, &self.folder) {
+            (Some(data), _) => Ok(Some(data.as_slice().into())),
+            (None, Some(f)) => {
+                let mut budget = f.limit;
+                let data = read_file_member(&f.root, path, entry.size, &mut budget)?
+                    .ok_or(Error::DirectoryLimit { limit: f.limit })?;
+                Ok(Some(data.into()))
+            }
+            (None, None) => Ok(Some(Vec::new().into())),
+        }
     }
 
     /// The member at `path`.
@@ -68,14 +167,19 @@ impl Store {
 
     /// The `i`th member in archive (or directory walk) order.
     pub(crate) fn at(&self, i: usize) -> Member<'_> {
-        let (path, data) = &self.list[i];
-        Member { path, data }
+        let e = &self.list[i];
+        Member {
+            path: &e.path,
+            data: e.data.as_deref().unwrap_or_default(),
+            size: e.size,
+            loaded: e.data.is_some(),
+        }
     }
 
     /// Every member in order, except the copies that a later member of the same path replaces.
     pub(crate) fn iter(&self) -> impl Iterator<Item = Member<'_>> + '_ {
         (0..self.list.len())
-            .filter(|&i| self.by_path.get(&self.list[i].0) == Some(&i))
+            .filter(|&i| self.by_path.get(&self.list[i].path) == Some(&i))
             .map(|i| self.at(i))
     }
 
@@ -83,6 +187,27 @@ impl Store {
     pub(crate) fn paths(&self) -> impl Iterator<Item = &str> + '_ {
         self.by_path.keys().map(String::as_str)
     }
+}
+
+/// Read the directory member `path` below `root` (whose walk found `size` bytes) within
+/// `budget`; `None` when it passes the budget.
+fn read_file_member(
+    root: &std::path::Path,
+    path: &str,
+    size: u64,
+    budget: &mut u64,
+) -> Result<Option<Vec<u8>>> {
+    let full = root.join(path);
+    let io = |source| Error::Io { path: full.clone(), source };
+    // The walk saw a regular file; refuse anything else in its place now (a link or a
+    // FIFO swapped in would be followed or block).
+    let kind = std::fs::symlink_metadata(&full).map_err(io)?.file_type();
+    if !kind.is_file() {
+        let source = std::io::Error::other("no longer a regular file");
+        return Err(io(source));
+    }
+    let mut file = std::fs::File::open(&full).map_err(io)?;
+    read_member(&mut file, size, budget).map_err(io)
 }
 
 /// Read a member of `size` bytes (as its header or file system says) from `from`, within

@@ -6,7 +6,9 @@
 //! limit before it is refused. Once the tar ends, the rest of the gzip member is drained
 //! (checking its CRC), and what follows the member must be zeros.
 
+use std::cell::Cell;
 use std::io::{self, Read};
+use std::rc::Rc;
 
 use flate2::bufread::GzDecoder;
 use tar::EntryType;
@@ -19,10 +21,12 @@ use crate::members::{normalise, read_member, Store};
 /// # Errors
 ///
 /// [`Error::Gzip`], [`Error::InflateLimit`], [`Error::TrailingData`], [`Error::Tar`],
-/// [`Error::UnsafeMemberPath`].
+/// [`Error::TarHeader`], [`Error::UnsafeMemberPath`].
 pub(crate) fn read(window: &[u8], max_inflated: u64, warnings: &mut Vec<Warning>) -> Result<Store> {
-    let mut archive = tar::Archive::new(Inflate::new(window, max_inflated));
-    let read = members(&mut archive, max_inflated, warnings);
+    let inflate = Inflate::new(window, max_inflated);
+    let delivered = Rc::clone(&inflate.delivered);
+    let mut archive = tar::Archive::new(inflate);
+    let read = members(&mut archive, max_inflated, &delivered, warnings);
     let mut inflate = archive.into_inner();
     // The tar's end-of-archive blocks and padding are still inside the gzip member.
     let store = read.and_then(|store| {
@@ -48,16 +52,19 @@ pub(crate) fn read(window: &[u8], max_inflated: u64, warnings: &mut Vec<Warning>
 }
 
 /// Every entry of the tar: regular files kept, links and special files reported.
+/// `delivered` counts the inflated bytes the tar reader has taken, to locate a bad header.
 fn members(
     archive: &mut tar::Archive<Inflate<'_>>,
     max_inflated: u64,
+    delivered: &Cell<u64>,
     warnings: &mut Vec<Warning>,
 ) -> Result<Store> {
     let tar_err = |e: io::Error| Error::Tar { detail: e.to_string() };
+    let header_err = |e: io::Error| bad_header(&e, delivered.get());
     let mut store = Store::default();
     let mut budget = max_inflated;
-    for entry in archive.entries().map_err(tar_err)? {
-        let mut entry = entry.map_err(tar_err)?;
+    for entry in archive.entries().map_err(header_err)? {
+        let mut entry = entry.map_err(header_err)?;
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let path =
             normalise(&raw).map_err(|why| Error::UnsafeMemberPath { path: raw.clone(), why })?;
@@ -86,24 +93,63 @@ fn members(
                     .unwrap_or_default();
                 store.add_link(path, target, warnings);
             }
-            other => warnings.push(Warning::Special { path, kind: format!("{other:?}") }),
+            other => warnings.push(Warning::Special { path, kind: kind_word(other) }),
         }
     }
     Ok(store)
 }
 
-/// The inflating reader under the tar: yields at most `left` bytes and remembers why it
-/// stopped, so that a tar error can be traced to a bomb or a bad gzip member.
+/// The tar entry kinds that are skipped, in a word or two.
+fn kind_word(kind: EntryType) -> String {
+    match kind {
+        EntryType::Fifo => "fifo".into(),
+        EntryType::Char => "character device".into(),
+        EntryType::Block => "block device".into(),
+        EntryType::GNUSparse => "sparse file".into(),
+        EntryType::XGlobalHeader => "pax global header".into(),
+        other => format!("other (type '{}')", other.as_byte().escape_ascii()),
+    }
+}
+
+/// The tar reader's failure on a header block, as [`Error::TarHeader`]: the block is the
+/// one that ends at (or holds, when cut short) the `delivered`th inflated byte, since
+/// the reader takes each header whole and reads nothing ahead. The reader's text quotes
+/// the header's raw bytes; only its first clause is kept, with the field it names.
+fn bad_header(e: &io::Error, delivered: u64) -> Error {
+    let text = e.to_string();
+    let head = text.split(':').next().unwrap_or_default().trim();
+    let field = text
+        .split_once(" when getting ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .filter(|f| f.len() <= 16);
+    let reason = match field {
+        Some(field) => format!("{head} ({field})"),
+        None => head.to_owned(),
+    };
+    let offset = delivered.saturating_sub(1) / 512 * 512;
+    Error::TarHeader { offset, reason: reason.chars().take(80).collect() }
+}
+
+/// The inflating reader under the tar: yields at most `left` bytes, counts the bytes it
+/// yields, and remembers why it stopped, so that a tar error can be traced to a bomb or
+/// a bad gzip member.
 struct Inflate<'a> {
     gz: GzDecoder<&'a [u8]>,
     left: u64,
+    delivered: Rc<Cell<u64>>,
     over_limit: bool,
     gzip_error: Option<String>,
 }
 
 impl<'a> Inflate<'a> {
     fn new(window: &'a [u8], limit: u64) -> Inflate<'a> {
-        Inflate { gz: GzDecoder::new(window), left: limit, over_limit: false, gzip_error: None }
+        Inflate {
+            gz: GzDecoder::new(window),
+            left: limit,
+            delivered: Rc::default(),
+            over_limit: false,
+            gzip_error: None,
+        }
     }
 }
 
@@ -119,6 +165,7 @@ impl Read for Inflate<'_> {
             }
             Ok(n) => {
                 self.left -= n as u64;
+                self.delivered.set(self.delivered.get() + n as u64);
                 Ok(n)
             }
             Err(e) => {

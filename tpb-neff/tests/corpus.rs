@@ -96,11 +96,24 @@ fn an_unpacked_directory_reads_like_the_file() {
         assert_eq!(a.label(), b.label());
         assert_eq!(a.data, b.data);
     }
-    let mut want: Vec<_> = file.members().map(|m| (m.path, m.data)).collect();
-    let mut got: Vec<_> = unpacked.members().map(|m| (m.path, m.data)).collect();
+    // Every member is listed with its size; only the needed ones are read, the others
+    // read on demand to the same bytes.
+    let mut want: Vec<_> = file.members().map(|m| (m.path, m.size)).collect();
+    let mut got: Vec<_> = unpacked.members().map(|m| (m.path, m.size)).collect();
     want.sort();
     got.sort();
     assert_eq!(want, got);
+    assert!(file.members().all(|m| m.loaded && m.data.len() as u64 == m.size));
+    for m in unpacked.members() {
+        let bytes = unpacked.read_member(m.path).unwrap().unwrap();
+        assert_eq!(Some(&*bytes), file.member(m.path), "{}", m.path);
+        assert_eq!(unpacked.member(m.path).is_some(), m.loaded, "{}", m.path);
+    }
+    let read: Vec<_> = unpacked.members().filter(|m| m.loaded).map(|m| m.path).collect();
+    // kelf-0.json, info.json; per graph its def.json (which names the streams) and 5 streams.
+    assert_eq!(read.len(), 2 + 2 * (1 + 5), "{read:?}");
+    assert!(!unpacked.members().any(|m| m.loaded && m.path.ends_with(".npy")), "{read:?}");
+    assert_eq!(unpacked.read_member("nothing").unwrap(), None);
     assert_eq!(unpacked.info().and_then(|i| i.tool_version()), Some("2.23.6484.0+3b612583"));
 }
 

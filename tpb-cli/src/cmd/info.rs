@@ -109,7 +109,7 @@ fn text(out: &mut dyn Write, name: &str, neff: &Neff) -> Result<()> {
     }
 
     let others = Others::of(neff);
-    let (count, bytes) = neff.members().fold((0, 0), |(n, b), m| (n + 1, b + m.data.len()));
+    let (count, bytes) = neff.members().fold((0, 0), |(n, b), m| (n + 1, b + m.size as usize));
     writeln!(
         out,
         "\nmembers: {count} ({bytes} bytes), {} of them not engine streams ({} bytes)",
@@ -234,7 +234,7 @@ fn to_json(name: &str, neff: &Neff) -> Value {
         "graphs": graphs,
         "members": {
             "count": neff.members().count(),
-            "bytes": neff.members().map(|m| m.data.len()).sum::<usize>(),
+            "bytes": neff.members().map(|m| m.size as usize).sum::<usize>(),
             "not_streams": others.count,
             "not_streams_bytes": others.bytes,
             "bin_not_streams": bins,
