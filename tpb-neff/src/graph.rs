@@ -16,7 +16,10 @@ use crate::error::{Error, Result};
 use crate::json::{self, Field, GraphEntry};
 use crate::members::{join, parent, Store};
 
-/// One of the five engines of a TPB, in `def.json` order.
+/// One of the five engines of a TPB, in `def.json` order. The ISA crate's engine type
+/// for the final-record check (`tpb_isa::TpbEngType`) is this engine's token in upper
+/// case: `TpbEngType::from_name(&engine.token().to_ascii_uppercase())` (this crate reads
+/// the container and does not depend on the ISA's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Engine {
     /// The PE array (matrix multiply).
@@ -145,7 +148,8 @@ pub struct Graph {
 }
 
 impl Graph {
-    /// The generation's name from the `kelf`'s target (`cayman`), if it names one.
+    /// The generation's name from the `kelf`'s target (`cayman`), if it names one: the
+    /// ISA crate's `tpb_isa::Arch::from_name(name)` gives its `Arch`.
     #[must_use]
     pub fn arch(&self) -> Option<&'static str> {
         self.target.as_ref().and_then(Target::arch)
