@@ -14,6 +14,7 @@ use tpb_neff::{Engine, Neff, ReadOptions, Sniff};
 
 use crate::records::DEFAULT_ARCH;
 use crate::row;
+use crate::text::escape;
 
 /// The environment variable that sets the most bytes read from one input (and inflated
 /// from one NEFF's payload): [`ReadOptions::max_inflated`], 1 GiB by default.
@@ -41,7 +42,8 @@ pub enum Input {
 
 /// One record stream of an input.
 pub struct Unit<'a> {
-    /// `sg00/PE` for a NEFF stream; the input's name for a raw stream.
+    /// `sg00/PE` for a NEFF stream (escaped as the record text escapes a name); the
+    /// input's name for a raw stream.
     pub label: String,
     /// The NEFF graph's name (`sg00`); `None` for a raw stream.
     pub subgraph: Option<&'a str>,
@@ -187,7 +189,9 @@ impl Input {
                 .filter_map(|s| {
                     let arch = s.graph.arch().and_then(|a| a.parse().ok());
                     Some(Unit {
-                        label: s.label(),
+                        // The graph's name is the file's: escaped once, here, for every
+                        // line and message that names the stream.
+                        label: escape(s.label().as_bytes()),
                         subgraph: Some(&s.graph.name),
                         arch: arch.or(Some(DEFAULT_ARCH)),
                         arch_assumed: arch.is_none(),
@@ -230,7 +234,7 @@ pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
 fn target_of(input: &Input, graph: &str) -> String {
     let Input::Neff { neff, .. } = input else { return String::new() };
     match neff.graphs().iter().find(|g| g.name == graph).and_then(|g| g.target.as_ref()) {
-        Some(t) => format!("target \"{}\"", t.as_str().escape_debug()),
+        Some(t) => format!("target \"{}\"", escape(t.as_str().as_bytes())),
         None => "its kelf has no target".to_owned(),
     }
 }
@@ -324,7 +328,7 @@ impl Others {
             return Ok(());
         }
         let mut rows = vec![row![".bin member (not a record stream)", "bytes"]];
-        rows.extend(self.bins.iter().map(|(path, len)| row![path, len]));
+        rows.extend(self.bins.iter().map(|(path, len)| row![escape(path.as_bytes()), len]));
         crate::table::table(out, &rows)
     }
 }

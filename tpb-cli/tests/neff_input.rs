@@ -335,3 +335,64 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     let want = tpb(Path::new("."), &["validate", corpus("matmul_small.neff").to_str().unwrap()]);
     assert_eq!(r.code, want.code);
 }
+
+/// The small NEFF with hostile strings everywhere a file gives text: the header's name
+/// (not UTF-8 either) and build version, `info.json`'s tool version, the kelf target, a
+/// member's name, and a function name in sg00's PE stream.
+fn hostile() -> Vec<u8> {
+    let mut m = small_members();
+    let edit_json = |m: &mut Vec<(String, Vec<u8>)>, path: &str, key: &str, value: &str| {
+        let e = m.iter_mut().find(|(p, _)| p == path).unwrap();
+        let mut json: serde_json::Value = serde_json::from_slice(&e.1).unwrap();
+        json[key] = value.into();
+        e.1 = serde_json::to_vec(&json).unwrap();
+    };
+    edit_json(&mut m, "info.json", "tool_version", "2.0\u{1b}[2J\nforged  row");
+    edit_json(&mut m, "kelf-0.json", "target", "x\u{1b}[1m\ny");
+    m.push(("odd\u{1b}[1m\n.bin".to_owned(), vec![0; 64]));
+    let pe = m.iter_mut().find(|(p, _)| p == "sg00/PE.bin").unwrap();
+    let mut record = [0u8; 64];
+    record[0] = 0xD1;
+    let name = b"x>:\n     9  fake\x1b[31m";
+    record[12..12 + name.len()].copy_from_slice(name);
+    pe.1 = record.to_vec();
+    let mut bytes = neff(&m);
+    let name = b"\xffake\x1b[1m\nname              forged";
+    bytes[0xDC..0xDC + 256].fill(0);
+    bytes[0xDC..0xDC + name.len()].copy_from_slice(name);
+    bytes[0x28..0x28 + 5].copy_from_slice(b"v\x1b]0\n");
+    bytes
+}
+
+#[test]
+fn strings_from_the_file_are_printed_escaped_as_the_record_text_escapes_them() {
+    let bytes = hostile();
+    let r = tpb_stdin(&["info", "-"], &bytes);
+    assert_eq!(r.code, 0, "{}", r.err);
+    for want in [
+        "name                 \\xffake\\x1b[1m\\x0aname              forged\n",
+        "neff_build_version   v\\x1b]0\\x0a\n",
+        "tool_version         2.0\\x1b[2J\\x0aforged  row\n",
+        "\"x\\x1b[1m\\x0ay\" (no known generation)",
+        "odd\\x1b[1m\\x0a.bin",
+    ] {
+        assert!(r.out.contains(want), "{want} not in\n{}", r.out);
+    }
+    let r = tpb_stdin(&["disasm", "--no-hex", "--arch", "cayman", "--engine", "pe", "-"], &bytes);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let label = "00000000 <x>:\\x0a     9  fake\\x1b[31m>:\n";
+    assert!(r.out.contains(label), "{}", r.out);
+    // The record's own text escapes the name the same way.
+    assert!(r.out.contains("function_name=\"x>:\\x0a     9  fake\\x1b[31m\""), "{}", r.out);
+    for out in [&r.out, &r.err] {
+        assert!(!out.contains('\u{1b}') && !out.contains("\n     9  fake"), "{out}");
+    }
+
+    // JSON escapes by itself; a name that is not UTF-8 keeps its bytes as escapes.
+    let r = tpb_stdin(&["info", "--json", "-"], &bytes);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["header"]["name"], "\\xffake\\x1b[1m\\x0aname              forged");
+    assert_eq!(json["header"]["neff_build_version"], "v\u{1b}]0\n");
+    assert_eq!(json["tool_version"], "2.0\u{1b}[2J\nforged  row");
+    assert!(!r.out.contains('\u{1b}') && !r.out.contains('\u{fffd}'), "{}", r.out);
+}
