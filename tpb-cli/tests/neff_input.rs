@@ -396,3 +396,65 @@ fn strings_from_the_file_are_printed_escaped_as_the_record_text_escapes_them() {
     assert_eq!(json["tool_version"], "2.0\u{1b}[2J\nforged  row");
     assert!(!r.out.contains('\u{1b}') && !r.out.contains('\u{fffd}'), "{}", r.out);
 }
+
+#[test]
+fn raw_and_neff_override_what_the_first_bytes_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // An assembled MATMUL whose first bytes pass for a NEFF header's markers.
+    let text = "matmul events.semaphore_value=1024 src_mem_pattern.step_elem=[0,0,1]\n";
+    fs::write(d.join("m2.tpb"), text).unwrap();
+    assert_eq!(tpb(d, &["asm", "m2.tpb", "-o", "m2.bin"]).code, 0);
+    let bytes = fs::read(d.join("m2.bin")).unwrap();
+    let r = tpb(d, &["disasm", "m2.bin"]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.ends_with("; if it is a raw record stream, pass --raw\n"), "{}", r.err);
+    let r = tpb_stdin(&["disasm", "-"], &bytes);
+    assert!(r.err.contains("pass --raw"), "{}", r.err);
+    for cmd in ["disasm", "validate", "stats", "info"] {
+        let r = tpb(d, &[cmd, "--raw", "m2.bin"]);
+        assert!(r.err.is_empty() && !r.out.is_empty(), "{cmd}: {}", r.err);
+        let r = tpb_stdin(&[cmd, "--raw", "-"], &bytes);
+        assert!(r.err.is_empty() && !r.out.is_empty(), "{cmd}: {}", r.err);
+    }
+    let r = tpb(d, &["disasm", "--raw", "m2.bin"]);
+    assert!(r.out.contains("  matmul events.semaphore_value=0x400"), "{}", r.out);
+    // --neff insists, with no hint to take it back; the two do not go together.
+    let r = tpb(d, &["info", "--neff", "m2.bin"]);
+    assert_eq!(
+        r.err,
+        "error: m2.bin: not a readable NEFF: truncated header: 64 bytes, a NEFF header is 1024\n"
+    );
+    assert_eq!(tpb(d, &["disasm", "--raw", "--neff", "m2.bin"]).code, 2);
+    fs::write(d.join("corpus.bin"), small()).unwrap();
+    let r = tpb(d, &["info", "--neff", "corpus.bin"]);
+    assert!(r.out.contains("subgraphs            2"), "{}", r.out);
+    let r = tpb(d, &["info", "--raw", "corpus.bin"]);
+    assert!(r.out.starts_with("corpus.bin: a raw record stream (not a NEFF)"), "{}", r.out);
+    let r = tpb(d, &["extract", "--raw", "m2.bin", "-o", "out"]);
+    assert!(r.err.contains("is a raw record stream, not a NEFF"), "{}", r.err);
+}
+
+#[test]
+fn a_read_error_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("folder")).unwrap();
+    let commands: [&[&str]; 6] = [
+        &["asm", "nonexist.tpb", "-o", "x.bin"],
+        &["disasm", "nonexist.tpb"],
+        &["info", "nonexist.tpb"],
+        &["stats", "nonexist.tpb"],
+        &["validate", "nonexist.tpb"],
+        &["extract", "nonexist.tpb", "-o", "out"],
+    ];
+    for args in commands {
+        let r = tpb(d, args);
+        assert_eq!(
+            r.err, "error: reading nonexist.tpb: No such file or directory (os error 2)\n",
+            "{args:?}"
+        );
+    }
+    let r = tpb(d, &["asm", "folder", "-o", "x.bin"]);
+    assert_eq!(r.err, "error: reading folder: Is a directory (os error 21)\n");
+}

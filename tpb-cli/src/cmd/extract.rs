@@ -18,6 +18,8 @@ use crate::records::RECORD_SIZE;
 pub struct Args {
     /// A NEFF file or an unpacked NEFF directory.
     input: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// The folder to write into (created if needed).
     #[arg(short, long)]
     output: PathBuf,
@@ -31,7 +33,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.input)?;
+        let input = input::load(&self.input, self.format)?;
         if let Input::Raw { name, .. } = &input {
             bail!("{name} is a raw record stream, not a NEFF: nothing to extract");
         }

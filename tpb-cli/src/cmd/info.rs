@@ -18,6 +18,8 @@ use crate::text::{self, escape};
 pub struct Args {
     /// A NEFF file, an unpacked NEFF directory, a raw record stream, or `-`.
     input: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -26,7 +28,7 @@ pub struct Args {
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         // Not `load`: the warnings are part of what `info` prints.
-        let input = input::read(&self.input)?;
+        let input = input::read(&self.input, self.format)?;
         let (name, neff) = match &input {
             Input::Neff { name, neff } => (name.as_str(), &**neff),
             Input::Raw { name, bytes, .. } => {

@@ -23,6 +23,8 @@ pub struct Args {
     /// NEFF files, unpacked NEFF directories and raw record streams, in any mix.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    #[command(flatten)]
+    format: input::Format,
 }
 
 /// Whose histogram a stream counts in: raw streams together (with the name of the
@@ -61,7 +63,7 @@ impl Args {
             Stats { bound_seen: vec![false; BINDINGS.len()], bindings_of, ..Stats::default() };
         let mut others = Vec::new();
         for file in &self.files {
-            let input = input::load(file)?;
+            let input = input::load(file, self.format)?;
             let mut units = input.units();
             input::set_arch(&input, &mut units, None);
             for unit in &units {

@@ -18,6 +18,8 @@ use crate::records::{self, parse_arch};
 pub struct Args {
     /// A raw record stream, a NEFF file, an unpacked NEFF directory, or `-`.
     file: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// The generation (name, label or alias: cayman, V3, trn2); a NEFF's own target by
     /// default, cayman for a raw stream or a NEFF that names none (with a warning).
     #[arg(long)]
@@ -30,7 +32,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.file)?;
+        let input = input::load(&self.file, self.format)?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
         match &input {
             Input::Raw { .. } => {
