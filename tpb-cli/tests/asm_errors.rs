@@ -160,3 +160,46 @@ fn a_neff_listing_gets_a_hint_that_works() {
     let (_, err) = asm(d, b"frobnicate\n12 words\n");
     assert!(!err.contains("hint"), "{err}");
 }
+
+/// `tpb asm` of the file `name` in `dir` under an address-space limit of `mib` MiB
+/// (`ulimit -v`): whether it succeeded, and its standard error.
+#[cfg(target_os = "linux")]
+fn asm_within(dir: &Path, name: &str, mib: usize) -> (bool, String) {
+    let script = format!("ulimit -v {}; exec \"$0\" asm {name} -o out.bin", mib << 10);
+    let out = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_tpb")])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Memory stays near the text's size: the records are written as they are assembled,
+/// not gathered (64 bytes for a 4-byte `nop` line), and an error's echo copies only its
+/// window of a huge line (it made a `char` of every byte, four times the line).
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_near_the_size_of_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("nops.tpb"), "nop\n".repeat(10 << 20 >> 2)).unwrap();
+    let (ok, err) = asm_within(d, "nops.tpb", 100);
+    assert!(ok, "{err}");
+    assert_eq!(fs::metadata(d.join("out.bin")).unwrap().len(), 160 << 20);
+    assert!(err.starts_with("wrote 2621440 records"), "{err}");
+
+    fs::write(d.join("long.tpb"), "a".repeat(40 << 20)).unwrap();
+    let (ok, err) = asm_within(d, "long.tpb", 100);
+    assert!(!ok);
+    assert!(err.starts_with("long.tpb:1:1: unknown mnemonic"), "{err}");
+    assert!(err.contains("error: 1 line(s) could not be assembled"), "{err}");
+    let mut bad = "a".repeat(40 << 20).into_bytes();
+    bad[20 << 20] = 0xFF;
+    fs::write(d.join("bad.tpb"), bad).unwrap();
+    let (ok, err) = asm_within(d, "bad.tpb", 100);
+    assert!(!ok);
+    assert!(err.starts_with("bad.tpb:1:20971521: the text is not UTF-8 (byte 0xFF)"), "{err}");
+    let echo = carets(&err);
+    assert_eq!(echo[0].1, Some('\u{fffd}'), "{err}");
+    assert!(echo[0].0.starts_with('…') && echo[0].0.ends_with('…'), "{err}");
+}

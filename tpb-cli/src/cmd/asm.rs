@@ -8,6 +8,7 @@ use std::str::Lines;
 
 use anyhow::{Context, Result};
 use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
+use tpb_isa::Arch;
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 
@@ -43,28 +44,41 @@ impl Args {
                 return Ok(false);
             }
         };
+        // Checked whole before anything is written, then assembled again as it is
+        // written: the records (64 bytes a line of a few) are never held.
         let mut lines = text.lines();
-        let mut bytes = Vec::new();
-        for r in disasm::assemble(arch, &text) {
-            match r {
-                Ok(rec) => bytes.extend_from_slice(&rec),
-                Err(e) => report.error(&e, &mut lines)?,
-            }
+        for e in disasm::assemble(arch, &text).filter_map(Result::err) {
+            report.error(&e, &mut lines)?;
         }
         if report.errors > 0 {
             report.summary()?;
             return Ok(false);
         }
-        let output = &self.output;
-        fs::write(output, &bytes).with_context(|| format!("writing {}", output.display()))?;
-        eprintln!(
-            "wrote {} records ({} bytes) to {}",
-            bytes.len() / RECORD_SIZE,
-            bytes.len(),
-            output.display()
-        );
+        let n = write(&self.output, arch, &text)?;
+        eprintln!("wrote {n} records ({} bytes) to {}", n * RECORD_SIZE, self.output.display());
         Ok(true)
     }
+}
+
+/// Write the records of `text`, which assembles without error, to `output`; how many.
+/// A file that cannot be written whole is removed, so that none is left half written.
+fn write(output: &Path, arch: Arch, text: &str) -> Result<usize> {
+    let file = fs::File::create(output).with_context(|| format!("writing {}", output.display()))?;
+    let mut out = BufWriter::with_capacity(64 << 10, file);
+    let mut n = 0;
+    let written = disasm::assemble(arch, text)
+        .filter_map(Result::ok)
+        .try_for_each(|r| {
+            n += 1;
+            out.write_all(&r)
+        })
+        .and_then(|()| out.flush());
+    if let Err(e) = written {
+        drop(out);
+        let _ = fs::remove_file(output);
+        return Err(e).with_context(|| format!("writing {}", output.display()));
+    }
+    Ok(n)
 }
 
 /// The text's bytes (under the read limit every input has) and the name its errors
@@ -121,17 +135,36 @@ impl<'a> Report<'a> {
         writeln!(self.out, "  | {}^", " ".repeat(caret))
     }
 
-    /// The place of the first byte of `bytes` that is not UTF-8 (at `at`).
+    /// The place of the first byte of `bytes` that is not UTF-8 (at `at`). Only a
+    /// window of its line is copied (8 × [`WIDTH`] bytes each side: more characters than
+    /// the echo shows, so that [`echo`] marks the cut).
     fn not_utf8(&mut self, bytes: &[u8], at: usize) -> io::Result<()> {
         let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
         let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
         // The bytes before `at` are UTF-8: the first error is at `at`.
-        let col = 1 + String::from_utf8_lossy(&bytes[start..at]).chars().count();
+        let before = std::str::from_utf8(&bytes[start..at]).unwrap_or_default();
+        let col = 1 + before.chars().count();
         let name = self.name;
         writeln!(self.out, "{name}:{line}:{col}: the text is not UTF-8 (byte {:#04X})", bytes[at])?;
-        let source = String::from_utf8_lossy(&bytes[start..end]);
-        self.echo(source.strip_suffix('\r').unwrap_or(&source), col)?;
+        let mut lo = start.max(at.saturating_sub(8 * WIDTH));
+        while !before.is_char_boundary(lo - start) {
+            lo += 1;
+        }
+        let hi = end.min(at + 8 * WIDTH);
+        let window = String::from_utf8_lossy(&bytes[lo..hi]);
+        let window = if hi == end { window.strip_suffix('\r').unwrap_or(&window) } else { &window };
+        let col_in = 1 + before[lo - start..].chars().count();
+        let (mut shown, mut caret) = echo(window, col_in);
+        if lo > start && !shown.starts_with('…') {
+            shown.insert(0, '…');
+            caret += 1;
+        }
+        if hi < end && !shown.ends_with('…') {
+            shown.push('…');
+        }
+        writeln!(self.out, "  | {shown}")?;
+        writeln!(self.out, "  | {}^", " ".repeat(caret))?;
         writeln!(self.out, "error: {name} is not UTF-8 text; nothing was written")?;
         self.out.flush()
     }
@@ -151,36 +184,42 @@ impl<'a> Report<'a> {
 /// `line` as echoed under an error, and the columns before column `col`'s character
 /// there: each character as one column ([`shown`]), so that the caret lines up, and a
 /// line wider than [`WIDTH`] cut to a window around `col`, with `…` where it is cut.
+/// Only the window is copied: a line of a gigabyte costs its walk, not four copies.
 fn echo(line: &str, col: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    let at = col.saturating_sub(1).min(chars.len());
-    let (lo, hi) = window(&chars, at);
+    let at = line.char_indices().nth(col.saturating_sub(1)).map_or(line.len(), |(i, _)| i);
+    let (lo, hi) = window(line, at);
     let mut text = String::new();
     if lo > 0 {
         text.push('…');
     }
-    text.extend(chars[lo..hi].iter().copied().map(shown));
-    if hi < chars.len() {
+    text.extend(line[lo..hi].chars().map(shown));
+    if hi < line.len() {
         text.push('…');
     }
-    let caret = usize::from(lo > 0) + chars[lo..at].iter().copied().map(width).sum::<usize>();
+    let caret = usize::from(lo > 0) + line[lo..at].chars().map(width).sum::<usize>();
     (text, caret)
 }
 
-/// The characters `lo..hi` of `chars` shown around `at`: up to half of [`WIDTH`]
+/// The bytes `lo..hi` of `line` shown around byte `at`: up to half of [`WIDTH`] columns
 /// before it, then as many after it as fit, then any room left before it.
-fn window(chars: &[char], at: usize) -> (usize, usize) {
+fn window(line: &str, at: usize) -> (usize, usize) {
     let (mut lo, mut hi, mut used) = (at, at, 0);
     let grow_left = |lo: &mut usize, used: &mut usize, room: usize| {
-        while *lo > 0 && *used + width(chars[*lo - 1]) <= room {
-            *lo -= 1;
-            *used += width(chars[*lo]);
+        for c in line[..*lo].chars().rev() {
+            if *used + width(c) > room {
+                break;
+            }
+            *lo -= c.len_utf8();
+            *used += width(c);
         }
     };
     grow_left(&mut lo, &mut used, WIDTH / 2);
-    while hi < chars.len() && used + width(chars[hi]) <= WIDTH {
-        used += width(chars[hi]);
-        hi += 1;
+    for c in line[at..].chars() {
+        if used + width(c) > WIDTH {
+            break;
+        }
+        used += width(c);
+        hi += c.len_utf8();
     }
     grow_left(&mut lo, &mut used, WIDTH);
     (lo, hi)
