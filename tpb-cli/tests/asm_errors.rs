@@ -203,3 +203,58 @@ fn memory_stays_near_the_size_of_the_text() {
     assert_eq!(echo[0].1, Some('\u{fffd}'), "{err}");
     assert!(echo[0].0.starts_with('…') && echo[0].0.ends_with('…'), "{err}");
 }
+
+#[test]
+fn an_escape_the_text_form_does_not_use_is_named_with_the_ones_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"pseudo_function_begin function_name=\"a\\nb\"\n");
+    assert!(!ok);
+    assert!(err.contains("t.tpb:1:37: field 'function_name' takes a quoted string"), "{err}");
+    assert!(
+        err.contains(
+            "note: '\\n' is not an escape of the text form: a quoted name takes \\\", \\\\ and \
+             \\xNN (as tpb disasm prints it); for \\n write \\x0a\n"
+        ),
+        "{err}"
+    );
+    // The escapes it names are the ones that assemble.
+    let (ok, err) = asm(dir.path(), b"pseudo_function_begin function_name=\"a\\x0a\\\"\\\\b\"\n");
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"\xEF\xBB\xBFnop\nnop\n");
+    assert!(ok, "{err}");
+    assert_eq!(fs::metadata(dir.path().join("t.bin")).unwrap().len(), 128);
+    // Only at the start.
+    let (ok, err) = asm(dir.path(), "nop\n\u{feff}nop\n".as_bytes());
+    assert!(!ok && err.starts_with("t.tpb:2:1: unknown mnemonic"), "{err}");
+}
+
+#[test]
+fn cr_line_endings_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"nop\rnop\rnop\r");
+    assert!(!ok);
+    assert_eq!(err.matches("note: the text has CR (\\r) line endings").count(), 1, "{err}");
+    assert!(err.contains("it reads LF or CRLF"), "{err}");
+    let (ok, err) = asm(dir.path(), b"nop\r\nnop\r\n");
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let neff = corpus("matmul_small.neff");
+    let listing = tpb(d, &["disasm", "--no-hex", neff.to_str().unwrap()], b"");
+    let (ok, err) = asm(d, &listing.stdout);
+    assert!(!ok);
+    assert_eq!(err.lines().filter(|l| l.starts_with("t.tpb:")).count(), 1, "{err}");
+    assert!(err.ends_with(
+        "error: 68 line(s) could not be assembled (the first 1 shown: the text is a NEFF's \
+         listing); nothing was written\n"
+    ));
+}

@@ -16,6 +16,9 @@ use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 /// listing) would otherwise bury the first, which usually explains the rest.
 const SHOWN: usize = 100;
 
+/// UTF-8's byte-order mark, skipped at the start of the text.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The most columns of a source line echoed under an error: a line of a million list
 /// items is cut to a window around the error.
 const WIDTH: usize = 200;
@@ -37,24 +40,26 @@ impl Args {
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
         let (name, bytes) = read(&self.file)?;
         let mut report = Report::new(&name);
-        let text = match String::from_utf8(bytes) {
+        // A byte-order mark is no text, as editors and text tools take it.
+        let body = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+        let text = match std::str::from_utf8(body) {
             Ok(text) => text,
             Err(e) => {
-                report.not_utf8(e.as_bytes(), e.utf8_error().valid_up_to())?;
+                report.not_utf8(body, e.valid_up_to())?;
                 return Ok(false);
             }
         };
         // Checked whole before anything is written, then assembled again as it is
         // written: the records (64 bytes a line of a few) are never held.
         let mut lines = text.lines();
-        for e in disasm::assemble(arch, &text).filter_map(Result::err) {
+        for e in disasm::assemble(arch, text).filter_map(Result::err) {
             report.error(&e, &mut lines)?;
         }
         if report.errors > 0 {
             report.summary()?;
             return Ok(false);
         }
-        let n = write(&self.output, arch, &text)?;
+        let n = write(&self.output, arch, text)?;
         eprintln!("wrote {n} records ({} bytes) to {}", n * RECORD_SIZE, self.output.display());
         Ok(true)
     }
@@ -96,33 +101,68 @@ struct Report<'a> {
     name: &'a str,
     out: BufWriter<StderrLock<'static>>,
     errors: usize,
+    /// The errors shown in full.
+    shown: usize,
     /// The line the text's lines iterator is at (the next it yields is `line + 1`).
     line: usize,
-    /// Whether the hint that the text is a NEFF's listing was given.
+    /// Whether the hint that the text is a NEFF's listing was given: then every other
+    /// line fails too, for the same reason, and is only counted.
     hinted: bool,
+    /// Whether the note on CR line endings was given.
+    cr_noted: bool,
 }
 
 impl<'a> Report<'a> {
     fn new(name: &'a str) -> Report<'a> {
-        Report { name, out: BufWriter::new(io::stderr().lock()), errors: 0, line: 0, hinted: false }
+        let out = BufWriter::new(io::stderr().lock());
+        Report { name, out, errors: 0, shown: 0, line: 0, hinted: false, cr_noted: false }
     }
 
-    /// Count `e`, and show it when it is among the first [`SHOWN`]. `lines` are the
-    /// text's, walked once: the errors come in line order.
+    /// Count `e`, and show it when it is among the first [`SHOWN`] and no hint has
+    /// explained them all. `lines` are the text's, walked once: the errors come in line
+    /// order.
     fn error(&mut self, e: &AsmError, lines: &mut Lines<'_>) -> io::Result<()> {
         self.errors += 1;
-        if self.errors > SHOWN {
+        if self.shown >= SHOWN || self.hinted {
             return Ok(());
         }
+        self.shown += 1;
         let skip = e.line.saturating_sub(self.line + 1);
         let source = lines.nth(skip).unwrap_or("");
         self.line = e.line;
         writeln!(self.out, "{}:{e}", self.name)?;
         self.echo(source, e.col)?;
+        self.explain(e, source)
+    }
+
+    /// What the error's message cannot know: a NEFF's listing, CR line endings, an
+    /// escape the text form does not use.
+    fn explain(&mut self, e: &AsmError, source: &str) -> io::Result<()> {
         if !self.hinted && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
             if let Some(what) = neff_listing(source) {
                 self.hinted = true;
                 writeln!(self.out, "{}", neff_hint(what))?;
+            }
+        }
+        if !self.cr_noted && source.contains('\r') {
+            self.cr_noted = true;
+            writeln!(
+                self.out,
+                "note: the text has CR (\\r) line endings, which tpb asm does not take for line \
+                 ends: it reads LF or CRLF (convert with `tr '\\r' '\\n'`)"
+            )?;
+        }
+        if let AsmErrorKind::BadValue { expected, .. } = e.kind {
+            if let Some(c) =
+                expected.contains("quoted").then(|| bad_escape(source, e.col)).flatten()
+            {
+                writeln!(
+                    self.out,
+                    "note: '\\{}' is not an escape of the text form: a quoted name takes \\\", \
+                     \\\\ and \\xNN (as tpb disasm prints it){}",
+                    shown(c),
+                    instead(c)
+                )?;
             }
         }
         Ok(())
@@ -171,14 +211,53 @@ impl<'a> Report<'a> {
 
     /// How many lines failed, and that nothing was written.
     fn summary(&mut self) -> io::Result<()> {
-        let n = self.errors;
-        let shown = if n > SHOWN { format!(" (the first {SHOWN} shown)") } else { String::new() };
+        let (n, shown) = (self.errors, self.shown);
+        let shown = match (n > shown, self.hinted) {
+            (true, true) => format!(" (the first {shown} shown: the text is a NEFF's listing)"),
+            (true, false) => format!(" (the first {shown} shown)"),
+            _ => String::new(),
+        };
         writeln!(
             self.out,
             "error: {n} line(s) could not be assembled{shown}; nothing was written"
         )?;
         self.out.flush()
     }
+}
+
+/// The character after the first backslash of the quoted string at column `col` of
+/// `line` that is not one of the text form's escapes (`\"`, `\\`, `\xNN`).
+fn bad_escape(line: &str, col: usize) -> Option<char> {
+    let at = line.char_indices().nth(col.saturating_sub(1))?.0;
+    let mut chars = line[at..].strip_prefix('"')?.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => match chars.next()? {
+                '"' | '\\' | 'x' => {}
+                other => return Some(other),
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What to write for the C escape `\c`: its `\xNN`, when it is one (`\n`: `\x0a`).
+fn instead(c: char) -> String {
+    let byte = match c {
+        'n' => 0x0a,
+        't' => 0x09,
+        'r' => 0x0d,
+        '0' => 0x00,
+        'a' => 0x07,
+        'b' => 0x08,
+        'f' => 0x0c,
+        'v' => 0x0b,
+        'e' => 0x1b,
+        _ => return String::new(),
+    };
+    format!("; for \\{c} write \\x{byte:02x}")
 }
 
 /// `line` as echoed under an error, and the columns before column `col`'s character
