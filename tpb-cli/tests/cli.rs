@@ -383,3 +383,27 @@ fn stats_over_the_whole_corpus_finds_nothing_the_spec_cannot_explain() {
         .unwrap();
     assert_eq!(opaque, "  0xb1 SET_ORDERING_MODE: 20\n  0xcc PSEUDO_BRANCH_LABEL: 20");
 }
+
+#[test]
+fn layout_of_an_opcode_without_one_says_so() {
+    let d = Path::new(".");
+    for name in ["set_ordering_mode", "SET_ORDERING_MODE"] {
+        let out = run(d, &args(&["layout", name]));
+        assert_eq!(
+            out,
+            format!(
+                "$ tpb layout {name}\nSET_ORDERING_MODE (mnemonic set_ordering_mode, opcode \
+                 0xb1) is named in the spec but has no layout: no arm reads its records, which \
+                 print and assemble as the preamble's fields and the payload's bytes\nexit: 0\n"
+            )
+        );
+    }
+    let out = run(d, &args(&["layout", "frob"]));
+    assert_eq!(
+        out,
+        "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic: tpb layout takes an \
+         arm's spec name (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)\n\
+         exit: 1\n"
+    );
+    assert!(run(d, &args(&["layout", "matmul"])).starts_with("$ tpb layout matmul\nS3D3_MM"));
+}
