@@ -20,6 +20,9 @@ use crate::text::escape;
 /// from one NEFF's payload): [`ReadOptions::max_inflated`], 1 GiB by default.
 pub const READ_LIMIT_VAR: &str = "TPB_READ_LIMIT";
 
+/// The engine names `--engine` takes, as every command lists them.
+pub const ENGINES: &str = "pe, act, pool, dve, sp";
+
 /// One input, read whole.
 pub enum Input {
     /// A NEFF file or unpacked directory.
@@ -296,7 +299,7 @@ impl Filter {
             None => None,
             Some(e) => match Engine::from_name(e) {
                 Some(e) => Some(e),
-                None => bail!("unknown engine '{e}' (expected one of pe, act, pool, dve, sp)"),
+                None => bail!("unknown engine '{e}' (expected one of {ENGINES})"),
             },
         };
         Ok(Filter { subgraph, engine })
@@ -323,7 +326,11 @@ impl Filter {
         self.check(input)?;
         let units: Vec<Unit<'a>> = input.units().into_iter().filter(|u| self.keeps(u)).collect();
         if units.is_empty() {
-            bail!("{}: no stream matches the --subgraph and --engine given", input.name());
+            bail!(
+                "{}: no stream matches the --subgraph and --engine given (its subgraphs: {})",
+                input.name(),
+                subgraphs(input)
+            );
         }
         Ok(units)
     }
@@ -334,6 +341,17 @@ impl Filter {
             self.subgraph.as_deref().is_none_or(|g| unit.subgraph.is_none_or(|s| s == g));
         let engine_ok = self.engine.is_none_or(|e| unit.engine.is_none_or(|u| u == e));
         graph_ok && engine_ok
+    }
+}
+
+/// The names of a NEFF's subgraphs, escaped, for an error that lists them.
+fn subgraphs(input: &Input) -> String {
+    let Input::Neff { neff, .. } = input else { return String::new() };
+    let names: Vec<String> = neff.graphs().iter().map(|g| escape(g.name.as_bytes())).collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
     }
 }
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use anyhow::Result;
-use tpb_isa::{disasm, stream, validate, Arch, Inst, Opcode, StreamError, TpbEngType};
+use tpb_isa::{disasm, stream, validate, Arch, Inst, Opcode, TpbEngType};
 
 pub use tpb_isa::RECORD_SIZE;
 
@@ -27,7 +27,9 @@ pub struct Partial {
 
 impl fmt::Display for Partial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&StreamError::TrailingPartial { offset: self.offset, len: self.len }, f)
+        // StreamError's words, with the byte count's noun in the singular for 1.
+        let bytes = crate::text::count(self.len, "byte");
+        write!(f, "trailing partial record of {bytes} at offset {:#x}", self.offset)
     }
 }
 

@@ -46,6 +46,15 @@ pub fn json(bytes: &[u8]) -> Value {
     }
 }
 
+/// `n` and the noun, plural unless `n` is 1 (`1 record`, `2 records`).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use tpb_isa::disasm::Printer;
@@ -77,5 +86,12 @@ mod tests {
     fn json_keeps_utf8_and_escapes_the_rest() {
         assert_eq!(json("é\u{1b}".as_bytes()), Value::from("é\u{1b}"));
         assert_eq!(json(b"\xffile.neff"), Value::from("\\xffile.neff"));
+    }
+
+    #[test]
+    fn counts_take_the_plural_unless_one() {
+        assert_eq!(count(0, "record"), "0 records");
+        assert_eq!(count(1, "byte"), "1 byte");
+        assert_eq!(count(2, "stream"), "2 streams");
     }
 }

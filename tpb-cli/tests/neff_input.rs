@@ -230,7 +230,7 @@ fn a_duplicate_member_is_reported_on_standard_error() {
         "warning: -: member 'sg00/PE.bin' appears more than once; the last copy is used\n";
     let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00", "--engine", "pe"], &bytes);
     assert_eq!((r.code, r.err.as_str()), (0, warning));
-    assert!(r.out.starts_with("sg00/PE: cayman, 1 records\n"), "{}", r.out);
+    assert!(r.out.starts_with("sg00/PE: cayman, 1 record\n"), "{}", r.out);
     let r = tpb_stdin(&["info", "-"], &bytes);
     assert!(r.out.contains("\nwarnings:\n  member 'sg00/PE.bin' appears more than once"));
     assert!(r.err.is_empty(), "info lists them, once: {}", r.err);
@@ -247,7 +247,9 @@ fn extract_with_a_filter_that_matches_nothing_fails_and_writes_nothing() {
         assert!(!d.join("out").exists(), "{filter:?}");
         if filter[1] == "sg07" {
             assert!(
-                r.err.ends_with(": no stream matches the --subgraph and --engine given\n"),
+                r.err.ends_with(
+                    ": no stream matches the --subgraph and --engine given (its subgraphs: sg00, sg01)\n"
+                ),
                 "{}",
                 r.err
             );

@@ -2,15 +2,16 @@
 //! [`SHOWN`] are shown with their line, and nothing is written unless all assemble.
 
 use std::fs;
-use std::io::{self, BufWriter, StderrLock, Write};
+use std::io::{self, BufWriter, IsTerminal, StderrLock, Write};
 use std::path::{Path, PathBuf};
 use std::str::Lines;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
 use tpb_isa::Arch;
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
+use crate::text::count;
 
 /// The errors shown in full: a text of many bad lines (a binary file, the wrong
 /// listing) would otherwise bury the first, which usually explains the rest.
@@ -27,7 +28,7 @@ const WIDTH: usize = 200;
 pub struct Args {
     /// The text, or `-` for standard input.
     file: PathBuf,
-    /// Where to write the records.
+    /// Where to write the records; `-` for standard output (not a terminal).
     #[arg(short, long)]
     output: PathBuf,
     /// The generation whose layouts the text is in (cayman when absent).
@@ -38,6 +39,7 @@ pub struct Args {
 impl Args {
     pub fn run(self) -> Result<bool> {
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
+        check_output(&self.output)?;
         let (name, bytes) = read(&self.file)?;
         let mut report = Report::new(&name);
         // A byte-order mark is no text, as editors and text tools take it.
@@ -60,30 +62,54 @@ impl Args {
             return Ok(false);
         }
         let n = write(&self.output, arch, text)?;
-        eprintln!("wrote {n} records ({} bytes) to {}", n * RECORD_SIZE, self.output.display());
+        eprintln!(
+            "wrote {} ({}) to {}",
+            count(n, "record"),
+            count(n * RECORD_SIZE, "byte"),
+            if self.output == Path::new("-") {
+                "standard output".to_owned()
+            } else {
+                self.output.display().to_string()
+            }
+        );
         Ok(true)
     }
 }
 
-/// Write the records of `text`, which assembles without error, to `output`; how many.
-/// A file that cannot be written whole is removed, so that none is left half written.
+/// Write the records of `text`, which assembles without error, to `output` (`-`:
+/// standard output); how many. A file that cannot be written whole is removed, so
+/// that none is left half written.
 fn write(output: &Path, arch: Arch, text: &str) -> Result<usize> {
-    let file = fs::File::create(output).with_context(|| format!("writing {}", output.display()))?;
-    let mut out = BufWriter::with_capacity(64 << 10, file);
-    let mut n = 0;
-    let written = disasm::assemble(arch, text)
-        .filter_map(Result::ok)
-        .try_for_each(|r| {
-            n += 1;
-            out.write_all(&r)
-        })
-        .and_then(|()| out.flush());
-    if let Err(e) = written {
-        drop(out);
-        let _ = fs::remove_file(output);
-        return Err(e).with_context(|| format!("writing {}", output.display()));
+    if output == Path::new("-") {
+        let out = BufWriter::with_capacity(64 << 10, io::stdout().lock());
+        return write_records(out, arch, text).context("writing standard output");
     }
+    let file = fs::File::create(output).with_context(|| format!("writing {}", output.display()))?;
+    let written = write_records(BufWriter::with_capacity(64 << 10, file), arch, text);
+    if written.is_err() {
+        let _ = fs::remove_file(output);
+    }
+    written.with_context(|| format!("writing {}", output.display()))
+}
+
+/// Assemble `text` into `out`, flushed; how many records.
+fn write_records(mut out: impl Write, arch: Arch, text: &str) -> io::Result<usize> {
+    let mut n = 0;
+    for r in disasm::assemble(arch, text).filter_map(Result::ok) {
+        out.write_all(&r)?;
+        n += 1;
+    }
+    out.flush()?;
     Ok(n)
+}
+
+/// `-o -` writes standard output, as `-` reads standard input; an error when that is a
+/// terminal, which 64-byte binary records would garble.
+fn check_output(output: &Path) -> Result<()> {
+    if output == Path::new("-") && io::stdout().is_terminal() {
+        bail!("-o -: standard output is a terminal; redirect it or give -o FILE");
+    }
+    Ok(())
 }
 
 /// The text's bytes (under the read limit every input has) and the name its errors

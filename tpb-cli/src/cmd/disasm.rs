@@ -97,7 +97,7 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
     let assumed = if unit.arch_assumed { " (the NEFF names none; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
-    writeln!(out, "{}: {arch}{assumed}, {n} records", unit.label)?;
+    writeln!(out, "{}: {arch}{assumed}, {}", unit.label, crate::text::count(n, "record"))?;
     let mut line = Vec::with_capacity(1024);
     let mut printer = Printer::new();
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {

@@ -13,6 +13,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::input::{self, Filter, Input};
 use crate::records::RECORD_SIZE;
+use crate::text::{count, escape};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -52,11 +53,11 @@ impl Args {
             fs::write(&file, unit.bytes).with_context(|| format!("writing {}", file.display()))?;
             writeln!(
                 out,
-                "{}: {} records ({} bytes) to {}",
+                "{}: {} ({}) to {}",
                 unit.label,
-                unit.bytes.len() / RECORD_SIZE,
-                unit.bytes.len(),
-                file.display()
+                count(unit.bytes.len() / RECORD_SIZE, "record"),
+                count(unit.bytes.len(), "byte"),
+                escape(file.display().to_string().as_bytes())
             )?;
         }
         Ok(true)

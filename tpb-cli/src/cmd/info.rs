@@ -69,11 +69,8 @@ fn raw(
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;
     } else {
-        write!(
-            out,
-            "{name}: a raw record stream (not a NEFF), {} records",
-            bytes.len() / RECORD_SIZE
-        )?;
+        let n = text::count(bytes.len() / RECORD_SIZE, "record");
+        write!(out, "{name}: a raw record stream (not a NEFF), {n}")?;
         match partial {
             Some(p) => writeln!(out, " and {}", p)?,
             None => writeln!(out)?,

@@ -17,6 +17,7 @@ use crate::input::{self, Input, Others, Unit};
 use crate::records;
 use crate::row;
 use crate::table::table;
+use crate::text::count;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -120,15 +121,18 @@ impl Stats {
     }
 
     fn write(&self, out: &mut dyn Write, files: usize, others: &[(String, Others)]) -> Result<()> {
-        write!(out, "{} records in {files} file(s)", self.records)?;
+        write!(out, "{} in {}", count(self.records, "record"), count(files, "file"))?;
         if self.streams_from_neffs > 0 {
-            write!(out, ", {} of the streams from NEFFs", self.streams_from_neffs)?;
+            write!(out, ", {} from NEFFs", count(self.streams_from_neffs, "stream"))?;
         }
         writeln!(out)?;
         for p in &self.partial {
             writeln!(out, "warning: {p}")?;
         }
-        for (group, histogram) in &self.opcodes {
+        if self.records == 0 {
+            writeln!(out, "\nno records: every stream given is empty, so no histogram")?;
+        }
+        for (group, histogram) in self.opcodes.iter().filter(|(_, h)| h.iter().any(|&n| n > 0)) {
             match group {
                 Group::Raw(arch) => writeln!(out, "\nopcode histogram, {arch} (raw streams):")?,
                 Group::Neff(arch, engine) => writeln!(out, "\nopcode histogram, {arch} {engine}:")?,
