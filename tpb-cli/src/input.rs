@@ -14,10 +14,14 @@ use tpb_neff::{Engine, Neff, ReadOptions, Sniff};
 
 use crate::records::DEFAULT_ARCH;
 use crate::row;
+use crate::text::escape;
 
 /// The environment variable that sets the most bytes read from one input (and inflated
 /// from one NEFF's payload): [`ReadOptions::max_inflated`], 1 GiB by default.
 pub const READ_LIMIT_VAR: &str = "TPB_READ_LIMIT";
+
+/// The engine names `--engine` takes, as every command lists them.
+pub const ENGINES: &str = "pe, act, pool, dve, sp";
 
 /// One input, read whole.
 pub enum Input {
@@ -41,7 +45,8 @@ pub enum Input {
 
 /// One record stream of an input.
 pub struct Unit<'a> {
-    /// `sg00/PE` for a NEFF stream; the input's name for a raw stream.
+    /// `sg00/PE` for a NEFF stream (escaped as the record text escapes a name); the
+    /// input's name for a raw stream.
     pub label: String,
     /// The NEFF graph's name (`sg00`); `None` for a raw stream.
     pub subgraph: Option<&'a str>,
@@ -59,27 +64,56 @@ pub struct Unit<'a> {
     pub bytes: &'a [u8],
 }
 
+/// How to take an input whose kind its name and first bytes decide otherwise: the
+/// `--raw` and `--neff` of every command that reads one.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Format {
+    /// Read the input as a raw record stream, even if it is named *.neff or its first
+    /// bytes look like a NEFF header (as an assembled MATMUL's can).
+    #[arg(long, conflicts_with = "neff")]
+    pub raw: bool,
+    /// Read the input as a NEFF, whatever its name or first bytes.
+    #[arg(long)]
+    pub neff: bool,
+}
+
 /// Read an input as [`read`] does, and say on standard error what was odd about it.
-pub fn load(arg: &Path) -> Result<Input> {
-    let input = read(arg)?;
+pub fn load(arg: &Path, format: Format) -> Result<Input> {
+    let input = read(arg, format)?;
     input.warn();
     Ok(input)
 }
 
-/// Read an input: `-` is standard input, a directory an unpacked NEFF. Nothing is
-/// printed: the caller shows the warnings ([`Input::warn`]) or lists them.
-pub fn read(arg: &Path) -> Result<Input> {
+/// Read an input: `-` is standard input, a directory an unpacked NEFF; `format` can
+/// say which it is. Nothing is printed: the caller shows the warnings ([`Input::warn`])
+/// or lists them.
+pub fn read(arg: &Path, format: Format) -> Result<Input> {
     let name = arg.display().to_string();
     let options = options()?;
     let stdin = arg == Path::new("-");
-    if !stdin && std::fs::metadata(arg).with_context(|| format!("reading {name}"))?.is_dir() {
+    if !stdin && is_dir(arg)? {
+        if format.raw {
+            bail!("{name} is a directory; --raw reads a file of records");
+        }
         let neff = Neff::from_dir(arg, &options)
             .map_err(|e| read_error(e, &format!("{name}: not a readable NEFF directory")))?;
         return Ok(Input::Neff { name, neff: Box::new(neff) });
     }
     let bytes = bytes_under(arg, options.max_inflated)?;
+    if format.raw {
+        return Ok(Input::Raw { name, bytes, nearly_neff: None });
+    }
     let named_neff = !stdin && arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
-    from_bytes(name, bytes, named_neff, &options)
+    from_bytes(name, bytes, named_neff || format.neff, format.neff, &options)
+}
+
+/// Whether `arg` is a directory; an error (once: `io::Error` names no path) when it
+/// cannot be looked at.
+fn is_dir(arg: &Path) -> Result<bool> {
+    match std::fs::metadata(arg) {
+        Ok(m) => Ok(m.is_dir()),
+        Err(e) => bail!("reading {}: {e}", arg.display()),
+    }
 }
 
 /// The bytes of `arg` (`-` for standard input) under the read limit, as they are: what
@@ -111,34 +145,45 @@ fn options() -> Result<ReadOptions> {
     Ok(options)
 }
 
-/// A NEFF library error in `context`; a limit's error says how to raise the limit.
+/// A NEFF library error in `context`, said once: its text is the whole message (an I/O
+/// error's names the path and the system's reason, which as its `source` would be said
+/// again), and a limit's says how to raise the limit.
 fn read_error(e: tpb_neff::Error, context: &str) -> anyhow::Error {
-    use tpb_neff::Error::{DirectoryLimit, InflateLimit, InputLimit};
+    use tpb_neff::Error::{DirectoryLimit, InflateLimit, InputLimit, Io};
     match e {
         // It names the input itself.
         InputLimit { .. } => anyhow!("{e}; set {READ_LIMIT_VAR} to raise it"),
         InflateLimit { .. } | DirectoryLimit { .. } => {
             anyhow!("{context}: {e}; for tpb, set {READ_LIMIT_VAR}")
         }
-        e => anyhow::Error::new(e).context(context.to_owned()),
+        Io { .. } if context.starts_with("reading ") => anyhow!("{e}"),
+        e => anyhow!("{context}: {e}"),
     }
 }
 
+/// The input as a NEFF when `neff` (its name or `--neff` says so) or its first bytes are a
+/// NEFF header, else as a raw stream. A sniffed NEFF that does not read is an error whose
+/// text says how to read the bytes as a stream; `forced` (`--neff`) needs no such hint.
 fn from_bytes(
     name: String,
     bytes: Vec<u8>,
-    named_neff: bool,
+    neff: bool,
+    forced: bool,
     options: &ReadOptions,
 ) -> Result<Input> {
     let why = match tpb_neff::sniff(&bytes) {
-        Sniff::Neff if named_neff => "not a readable NEFF",
+        Sniff::Neff if neff => "not a readable NEFF",
         Sniff::Neff => "starts with a NEFF header but is not a readable NEFF",
-        _ if named_neff => "not a readable NEFF",
+        _ if neff => "not a readable NEFF",
         Sniff::Raw => return Ok(Input::Raw { name, bytes, nearly_neff: None }),
         Sniff::NearlyNeff(why) => return Ok(Input::Raw { name, bytes, nearly_neff: Some(why) }),
     };
-    let neff =
-        Neff::from_bytes(&bytes, options).map_err(|e| read_error(e, &format!("{name}: {why}")))?;
+    let neff = Neff::from_bytes(&bytes, options).map_err(|e| {
+        // A NEFF over the limit is a NEFF: the limit, not --raw, is the way on.
+        let over = matches!(e, tpb_neff::Error::InflateLimit { .. });
+        let hint = if forced || over { "" } else { "; if it is a raw record stream, pass --raw" };
+        anyhow!("{}{hint}", read_error(e, &format!("{name}: {why}")))
+    })?;
     Ok(Input::Neff { name, neff: Box::new(neff) })
 }
 
@@ -187,7 +232,9 @@ impl Input {
                 .filter_map(|s| {
                     let arch = s.graph.arch().and_then(|a| a.parse().ok());
                     Some(Unit {
-                        label: s.label(),
+                        // The graph's name is the file's: escaped once, here, for every
+                        // line and message that names the stream.
+                        label: escape(s.label().as_bytes()),
                         subgraph: Some(&s.graph.name),
                         arch: arch.or(Some(DEFAULT_ARCH)),
                         arch_assumed: arch.is_none(),
@@ -230,7 +277,7 @@ pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
 fn target_of(input: &Input, graph: &str) -> String {
     let Input::Neff { neff, .. } = input else { return String::new() };
     match neff.graphs().iter().find(|g| g.name == graph).and_then(|g| g.target.as_ref()) {
-        Some(t) => format!("target \"{}\"", t.as_str().escape_debug()),
+        Some(t) => format!("target \"{}\"", escape(t.as_str().as_bytes())),
         None => "its kelf has no target".to_owned(),
     }
 }
@@ -252,7 +299,7 @@ impl Filter {
             None => None,
             Some(e) => match Engine::from_name(e) {
                 Some(e) => Some(e),
-                None => bail!("unknown engine '{e}' (expected one of pe, act, pool, dve, sp)"),
+                None => bail!("unknown engine '{e}' (expected one of {ENGINES})"),
             },
         };
         Ok(Filter { subgraph, engine })
@@ -279,7 +326,11 @@ impl Filter {
         self.check(input)?;
         let units: Vec<Unit<'a>> = input.units().into_iter().filter(|u| self.keeps(u)).collect();
         if units.is_empty() {
-            bail!("{}: no stream matches the --subgraph and --engine given", input.name());
+            bail!(
+                "{}: no stream matches the --subgraph and --engine given (its subgraphs: {})",
+                input.name(),
+                subgraphs(input)
+            );
         }
         Ok(units)
     }
@@ -290,6 +341,17 @@ impl Filter {
             self.subgraph.as_deref().is_none_or(|g| unit.subgraph.is_none_or(|s| s == g));
         let engine_ok = self.engine.is_none_or(|e| unit.engine.is_none_or(|u| u == e));
         graph_ok && engine_ok
+    }
+}
+
+/// The names of a NEFF's subgraphs, escaped, for an error that lists them.
+fn subgraphs(input: &Input) -> String {
+    let Input::Neff { neff, .. } = input else { return String::new() };
+    let names: Vec<String> = neff.graphs().iter().map(|g| escape(g.name.as_bytes())).collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
     }
 }
 
@@ -324,7 +386,7 @@ impl Others {
             return Ok(());
         }
         let mut rows = vec![row![".bin member (not a record stream)", "bytes"]];
-        rows.extend(self.bins.iter().map(|(path, len)| row![path, len]));
+        rows.extend(self.bins.iter().map(|(path, len)| row![escape(path.as_bytes()), len]));
         crate::table::table(out, &rows)
     }
 }

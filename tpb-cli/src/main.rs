@@ -7,6 +7,7 @@ mod cmd;
 mod input;
 mod records;
 mod table;
+mod text;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;

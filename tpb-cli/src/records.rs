@@ -4,7 +4,7 @@
 use std::fmt;
 
 use anyhow::Result;
-use tpb_isa::{disasm, stream, validate, Arch, Inst, Opcode, StreamError, TpbEngType};
+use tpb_isa::{disasm, stream, validate, Arch, Inst, Opcode, TpbEngType};
 
 pub use tpb_isa::RECORD_SIZE;
 
@@ -27,7 +27,9 @@ pub struct Partial {
 
 impl fmt::Display for Partial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&StreamError::TrailingPartial { offset: self.offset, len: self.len }, f)
+        // StreamError's words, with the byte count's noun in the singular for 1.
+        let bytes = crate::text::count(self.len, "byte");
+        write!(f, "trailing partial record of {bytes} at offset {:#x}", self.offset)
     }
 }
 
@@ -60,16 +62,18 @@ impl Decoded {
         self.inst.kind().map(|a| a.name())
     }
 
-    /// The function a PSEUDO_FUNCTION_BEGIN record opens (its name, or the opcode name
-    /// when the name is empty); `None` for any other record.
+    /// The function a PSEUDO_FUNCTION_BEGIN record opens: its name up to the first NUL,
+    /// escaped as the record's text escapes it (the name is the file's, and a label line
+    /// must not carry a line end or a terminal escape), or the opcode name when the name
+    /// is empty; `None` for any other record.
     pub fn function_label(&self) -> Option<String> {
         let Inst::PseudoFunctionBegin(f) = &self.inst else { return None };
-        let name: String =
-            f.function_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
+        let name: Vec<u8> = f.function_name.iter().map(|&c| c as u8).collect();
+        let name = crate::text::c_bytes(&name);
         Some(if name.is_empty() {
             self.inst.opcode().name().unwrap_or("?").to_owned()
         } else {
-            name
+            crate::text::escape(name)
         })
     }
 }

@@ -160,3 +160,101 @@ fn a_neff_listing_gets_a_hint_that_works() {
     let (_, err) = asm(d, b"frobnicate\n12 words\n");
     assert!(!err.contains("hint"), "{err}");
 }
+
+/// `tpb asm` of the file `name` in `dir` under an address-space limit of `mib` MiB
+/// (`ulimit -v`): whether it succeeded, and its standard error.
+#[cfg(target_os = "linux")]
+fn asm_within(dir: &Path, name: &str, mib: usize) -> (bool, String) {
+    let script = format!("ulimit -v {}; exec \"$0\" asm {name} -o out.bin", mib << 10);
+    let out = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_tpb")])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Memory stays near the text's size: the records are written as they are assembled,
+/// not gathered (64 bytes for a 4-byte `nop` line), and an error's echo copies only its
+/// window of a huge line (it made a `char` of every byte, four times the line).
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_near_the_size_of_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("nops.tpb"), "nop\n".repeat(10 << 20 >> 2)).unwrap();
+    let (ok, err) = asm_within(d, "nops.tpb", 100);
+    assert!(ok, "{err}");
+    assert_eq!(fs::metadata(d.join("out.bin")).unwrap().len(), 160 << 20);
+    assert!(err.starts_with("wrote 2621440 records"), "{err}");
+
+    fs::write(d.join("long.tpb"), "a".repeat(40 << 20)).unwrap();
+    let (ok, err) = asm_within(d, "long.tpb", 100);
+    assert!(!ok);
+    assert!(err.starts_with("long.tpb:1:1: unknown mnemonic"), "{err}");
+    assert!(err.contains("error: 1 line(s) could not be assembled"), "{err}");
+    let mut bad = "a".repeat(40 << 20).into_bytes();
+    bad[20 << 20] = 0xFF;
+    fs::write(d.join("bad.tpb"), bad).unwrap();
+    let (ok, err) = asm_within(d, "bad.tpb", 100);
+    assert!(!ok);
+    assert!(err.starts_with("bad.tpb:1:20971521: the text is not UTF-8 (byte 0xFF)"), "{err}");
+    let echo = carets(&err);
+    assert_eq!(echo[0].1, Some('\u{fffd}'), "{err}");
+    assert!(echo[0].0.starts_with('…') && echo[0].0.ends_with('…'), "{err}");
+}
+
+#[test]
+fn an_escape_the_text_form_does_not_use_is_named_with_the_ones_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"pseudo_function_begin function_name=\"a\\nb\"\n");
+    assert!(!ok);
+    assert!(err.contains("t.tpb:1:37: field 'function_name' takes a quoted string"), "{err}");
+    assert!(
+        err.contains(
+            "note: '\\n' is not an escape of the text form: a quoted name takes \\\", \\\\ and \
+             \\xNN (as tpb disasm prints it); for \\n write \\x0a\n"
+        ),
+        "{err}"
+    );
+    // The escapes it names are the ones that assemble.
+    let (ok, err) = asm(dir.path(), b"pseudo_function_begin function_name=\"a\\x0a\\\"\\\\b\"\n");
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"\xEF\xBB\xBFnop\nnop\n");
+    assert!(ok, "{err}");
+    assert_eq!(fs::metadata(dir.path().join("t.bin")).unwrap().len(), 128);
+    // Only at the start.
+    let (ok, err) = asm(dir.path(), "nop\n\u{feff}nop\n".as_bytes());
+    assert!(!ok && err.starts_with("t.tpb:2:1: unknown mnemonic"), "{err}");
+}
+
+#[test]
+fn cr_line_endings_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"nop\rnop\rnop\r");
+    assert!(!ok);
+    assert_eq!(err.matches("note: the text has CR (\\r) line endings").count(), 1, "{err}");
+    assert!(err.contains("it reads LF or CRLF"), "{err}");
+    let (ok, err) = asm(dir.path(), b"nop\r\nnop\r\n");
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let neff = corpus("matmul_small.neff");
+    let listing = tpb(d, &["disasm", "--no-hex", neff.to_str().unwrap()], b"");
+    let (ok, err) = asm(d, &listing.stdout);
+    assert!(!ok);
+    assert_eq!(err.lines().filter(|l| l.starts_with("t.tpb:")).count(), 1, "{err}");
+    assert!(err.ends_with(
+        "error: 68 line(s) could not be assembled (the first 1 shown: the text is a NEFF's \
+         listing); nothing was written\n"
+    ));
+}

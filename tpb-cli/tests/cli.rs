@@ -374,7 +374,7 @@ fn stats_over_the_whole_corpus_finds_nothing_the_spec_cannot_explain() {
         .expect("tpb runs");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("59648 records in 2 file(s), 20 of the streams from NEFFs"), "{text}");
+    assert!(text.starts_with("59648 records in 2 files, 20 streams from NEFFs"), "{text}");
     assert!(text.contains("records the spec cannot explain:\n  (none)\n"), "{text}");
     let opaque = text
         .split("records of opcodes the spec names but gives no layout for:\n")
@@ -382,4 +382,85 @@ fn stats_over_the_whole_corpus_finds_nothing_the_spec_cannot_explain() {
         .and_then(|s| s.split("\n\n").next())
         .unwrap();
     assert_eq!(opaque, "  0xb1 SET_ORDERING_MODE: 20\n  0xcc PSEUDO_BRANCH_LABEL: 20");
+}
+
+#[test]
+fn layout_of_an_opcode_without_one_says_so() {
+    let d = Path::new(".");
+    for name in ["set_ordering_mode", "SET_ORDERING_MODE"] {
+        let out = run(d, &args(&["layout", name]));
+        assert_eq!(
+            out,
+            format!(
+                "$ tpb layout {name}\nSET_ORDERING_MODE (mnemonic set_ordering_mode, opcode \
+                 0xb1) is named in the spec but has no layout: no arm reads its records, which \
+                 print and assemble as the preamble's fields and the payload's bytes\nexit: 0\n"
+            )
+        );
+    }
+    let out = run(d, &args(&["layout", "frob"]));
+    assert_eq!(
+        out,
+        "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic: tpb layout takes an \
+         arm's spec name (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)\n\
+         exit: 1\n"
+    );
+    assert!(run(d, &args(&["layout", "matmul"])).starts_with("$ tpb layout matmul\nS3D3_MM"));
+}
+
+/// `tpb args` in `dir`: standard output (bytes), standard error, and success.
+fn output(dir: &Path, a: &[&str]) -> (Vec<u8>, String, bool) {
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb")).args(a).current_dir(dir).output().unwrap();
+    (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.success())
+}
+
+#[test]
+fn asm_dash_o_dash_writes_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("one.tpb"), "nop\n").unwrap();
+    let (out, err, ok) = output(d, &["asm", "one.tpb", "-o", "-"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.len(), 64);
+    assert_eq!(err, "wrote 1 record (64 bytes) to standard output\n");
+    assert!(!d.join("-").exists());
+}
+
+#[test]
+fn small_things_read_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A trailing partial record is one finding, not three.
+    let mut mis = odd_stream();
+    mis.truncate(64 + 36);
+    fs::write(d.join("mis.bin"), &mis).unwrap();
+    let (out, _, _) = output(d, &["validate", "mis.bin"]);
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.matches("trailing partial record").count(), 1, "{out}");
+    assert!(out.ends_with("mis.bin: 1 record, 2 finding(s) on cayman\n"), "{out}");
+    // One list of engine names, in one case.
+    let (_, a, _) = output(d, &["validate", "--engine", "xx", "mis.bin"]);
+    let small = corpus("matmul_small.neff");
+    let small = small.to_str().unwrap();
+    let (_, b, _) = output(d, &["disasm", "--engine", "xx", small]);
+    assert_eq!(a, "error: unknown engine 'xx' (expected one of pe, act, pool, dve, sp)\n");
+    assert_eq!(a, b);
+    // Singular nouns for one.
+    fs::write(d.join("one.bin"), [0u8; 65]).unwrap();
+    let (out, _, _) = output(d, &["info", "one.bin"]);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "one.bin: a raw record stream (not a NEFF), 1 record and trailing partial record of \
+         1 byte at offset 0x40\n"
+    );
+    // No records: said, not an empty table.
+    fs::write(d.join("empty.bin"), []).unwrap();
+    let (out, _, ok) = output(d, &["stats", "empty.bin"]);
+    let out = String::from_utf8(out).unwrap();
+    assert!(ok);
+    assert!(out.starts_with("0 records in 1 file\n\nno records: every stream given is empty"));
+    assert!(!out.contains("opcode histogram"), "{out}");
+    // A subgraph that is not there: the ones that are.
+    let (_, err, _) = output(d, &["disasm", "--subgraph", "sg99", small]);
+    assert!(err.ends_with("(its subgraphs: sg00, sg01)\n"), "{err}");
 }

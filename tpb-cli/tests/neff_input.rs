@@ -230,7 +230,7 @@ fn a_duplicate_member_is_reported_on_standard_error() {
         "warning: -: member 'sg00/PE.bin' appears more than once; the last copy is used\n";
     let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00", "--engine", "pe"], &bytes);
     assert_eq!((r.code, r.err.as_str()), (0, warning));
-    assert!(r.out.starts_with("sg00/PE: cayman, 1 records\n"), "{}", r.out);
+    assert!(r.out.starts_with("sg00/PE: cayman, 1 record\n"), "{}", r.out);
     let r = tpb_stdin(&["info", "-"], &bytes);
     assert!(r.out.contains("\nwarnings:\n  member 'sg00/PE.bin' appears more than once"));
     assert!(r.err.is_empty(), "info lists them, once: {}", r.err);
@@ -247,7 +247,9 @@ fn extract_with_a_filter_that_matches_nothing_fails_and_writes_nothing() {
         assert!(!d.join("out").exists(), "{filter:?}");
         if filter[1] == "sg07" {
             assert!(
-                r.err.ends_with(": no stream matches the --subgraph and --engine given\n"),
+                r.err.ends_with(
+                    ": no stream matches the --subgraph and --engine given (its subgraphs: sg00, sg01)\n"
+                ),
                 "{}",
                 r.err
             );
@@ -334,4 +336,127 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     assert!(r.out.contains("finding(s) on cayman"), "{}", r.out);
     let want = tpb(Path::new("."), &["validate", corpus("matmul_small.neff").to_str().unwrap()]);
     assert_eq!(r.code, want.code);
+}
+
+/// The small NEFF with hostile strings everywhere a file gives text: the header's name
+/// (not UTF-8 either) and build version, `info.json`'s tool version, the kelf target, a
+/// member's name, and a function name in sg00's PE stream.
+fn hostile() -> Vec<u8> {
+    let mut m = small_members();
+    let edit_json = |m: &mut Vec<(String, Vec<u8>)>, path: &str, key: &str, value: &str| {
+        let e = m.iter_mut().find(|(p, _)| p == path).unwrap();
+        let mut json: serde_json::Value = serde_json::from_slice(&e.1).unwrap();
+        json[key] = value.into();
+        e.1 = serde_json::to_vec(&json).unwrap();
+    };
+    edit_json(&mut m, "info.json", "tool_version", "2.0\u{1b}[2J\nforged  row");
+    edit_json(&mut m, "kelf-0.json", "target", "x\u{1b}[1m\ny");
+    m.push(("odd\u{1b}[1m\n.bin".to_owned(), vec![0; 64]));
+    let pe = m.iter_mut().find(|(p, _)| p == "sg00/PE.bin").unwrap();
+    let mut record = [0u8; 64];
+    record[0] = 0xD1;
+    let name = b"x>:\n     9  fake\x1b[31m";
+    record[12..12 + name.len()].copy_from_slice(name);
+    pe.1 = record.to_vec();
+    let mut bytes = neff(&m);
+    let name = b"\xffake\x1b[1m\nname              forged";
+    bytes[0xDC..0xDC + 256].fill(0);
+    bytes[0xDC..0xDC + name.len()].copy_from_slice(name);
+    bytes[0x28..0x28 + 5].copy_from_slice(b"v\x1b]0\n");
+    bytes
+}
+
+#[test]
+fn strings_from_the_file_are_printed_escaped_as_the_record_text_escapes_them() {
+    let bytes = hostile();
+    let r = tpb_stdin(&["info", "-"], &bytes);
+    assert_eq!(r.code, 0, "{}", r.err);
+    for want in [
+        "name                 \\xffake\\x1b[1m\\x0aname              forged\n",
+        "neff_build_version   v\\x1b]0\\x0a\n",
+        "tool_version         2.0\\x1b[2J\\x0aforged  row\n",
+        "\"x\\x1b[1m\\x0ay\" (no known generation)",
+        "odd\\x1b[1m\\x0a.bin",
+    ] {
+        assert!(r.out.contains(want), "{want} not in\n{}", r.out);
+    }
+    let r = tpb_stdin(&["disasm", "--no-hex", "--arch", "cayman", "--engine", "pe", "-"], &bytes);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let label = "00000000 <x>:\\x0a     9  fake\\x1b[31m>:\n";
+    assert!(r.out.contains(label), "{}", r.out);
+    // The record's own text escapes the name the same way.
+    assert!(r.out.contains("function_name=\"x>:\\x0a     9  fake\\x1b[31m\""), "{}", r.out);
+    for out in [&r.out, &r.err] {
+        assert!(!out.contains('\u{1b}') && !out.contains("\n     9  fake"), "{out}");
+    }
+
+    // JSON escapes by itself; a name that is not UTF-8 keeps its bytes as escapes.
+    let r = tpb_stdin(&["info", "--json", "-"], &bytes);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["header"]["name"], "\\xffake\\x1b[1m\\x0aname              forged");
+    assert_eq!(json["header"]["neff_build_version"], "v\u{1b}]0\n");
+    assert_eq!(json["tool_version"], "2.0\u{1b}[2J\nforged  row");
+    assert!(!r.out.contains('\u{1b}') && !r.out.contains('\u{fffd}'), "{}", r.out);
+}
+
+#[test]
+fn raw_and_neff_override_what_the_first_bytes_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // An assembled MATMUL whose first bytes pass for a NEFF header's markers.
+    let text = "matmul events.semaphore_value=1024 src_mem_pattern.step_elem=[0,0,1]\n";
+    fs::write(d.join("m2.tpb"), text).unwrap();
+    assert_eq!(tpb(d, &["asm", "m2.tpb", "-o", "m2.bin"]).code, 0);
+    let bytes = fs::read(d.join("m2.bin")).unwrap();
+    let r = tpb(d, &["disasm", "m2.bin"]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.ends_with("; if it is a raw record stream, pass --raw\n"), "{}", r.err);
+    let r = tpb_stdin(&["disasm", "-"], &bytes);
+    assert!(r.err.contains("pass --raw"), "{}", r.err);
+    for cmd in ["disasm", "validate", "stats", "info"] {
+        let r = tpb(d, &[cmd, "--raw", "m2.bin"]);
+        assert!(r.err.is_empty() && !r.out.is_empty(), "{cmd}: {}", r.err);
+        let r = tpb_stdin(&[cmd, "--raw", "-"], &bytes);
+        assert!(r.err.is_empty() && !r.out.is_empty(), "{cmd}: {}", r.err);
+    }
+    let r = tpb(d, &["disasm", "--raw", "m2.bin"]);
+    assert!(r.out.contains("  matmul events.semaphore_value=0x400"), "{}", r.out);
+    // --neff insists, with no hint to take it back; the two do not go together.
+    let r = tpb(d, &["info", "--neff", "m2.bin"]);
+    assert_eq!(
+        r.err,
+        "error: m2.bin: not a readable NEFF: truncated header: 64 bytes, a NEFF header is 1024\n"
+    );
+    assert_eq!(tpb(d, &["disasm", "--raw", "--neff", "m2.bin"]).code, 2);
+    fs::write(d.join("corpus.bin"), small()).unwrap();
+    let r = tpb(d, &["info", "--neff", "corpus.bin"]);
+    assert!(r.out.contains("subgraphs            2"), "{}", r.out);
+    let r = tpb(d, &["info", "--raw", "corpus.bin"]);
+    assert!(r.out.starts_with("corpus.bin: a raw record stream (not a NEFF)"), "{}", r.out);
+    let r = tpb(d, &["extract", "--raw", "m2.bin", "-o", "out"]);
+    assert!(r.err.contains("is a raw record stream, not a NEFF"), "{}", r.err);
+}
+
+#[test]
+fn a_read_error_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("folder")).unwrap();
+    let commands: [&[&str]; 6] = [
+        &["asm", "nonexist.tpb", "-o", "x.bin"],
+        &["disasm", "nonexist.tpb"],
+        &["info", "nonexist.tpb"],
+        &["stats", "nonexist.tpb"],
+        &["validate", "nonexist.tpb"],
+        &["extract", "nonexist.tpb", "-o", "out"],
+    ];
+    for args in commands {
+        let r = tpb(d, args);
+        assert_eq!(
+            r.err, "error: reading nonexist.tpb: No such file or directory (os error 2)\n",
+            "{args:?}"
+        );
+    }
+    let r = tpb(d, &["asm", "folder", "-o", "x.bin"]);
+    assert_eq!(r.err, "error: reading folder: Is a directory (os error 21)\n");
 }

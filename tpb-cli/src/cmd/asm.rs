@@ -2,18 +2,23 @@
 //! [`SHOWN`] are shown with their line, and nothing is written unless all assemble.
 
 use std::fs;
-use std::io::{self, BufWriter, StderrLock, Write};
+use std::io::{self, BufWriter, IsTerminal, StderrLock, Write};
 use std::path::{Path, PathBuf};
 use std::str::Lines;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
+use tpb_isa::Arch;
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
+use crate::text::count;
 
 /// The errors shown in full: a text of many bad lines (a binary file, the wrong
 /// listing) would otherwise bury the first, which usually explains the rest.
 const SHOWN: usize = 100;
+
+/// UTF-8's byte-order mark, skipped at the start of the text.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The most columns of a source line echoed under an error: a line of a million list
 /// items is cut to a window around the error.
@@ -23,7 +28,7 @@ const WIDTH: usize = 200;
 pub struct Args {
     /// The text, or `-` for standard input.
     file: PathBuf,
-    /// Where to write the records.
+    /// Where to write the records; `-` for standard output (not a terminal).
     #[arg(short, long)]
     output: PathBuf,
     /// The generation whose layouts the text is in (cayman when absent).
@@ -34,37 +39,77 @@ pub struct Args {
 impl Args {
     pub fn run(self) -> Result<bool> {
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
+        check_output(&self.output)?;
         let (name, bytes) = read(&self.file)?;
         let mut report = Report::new(&name);
-        let text = match String::from_utf8(bytes) {
+        // A byte-order mark is no text, as editors and text tools take it.
+        let body = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+        let text = match std::str::from_utf8(body) {
             Ok(text) => text,
             Err(e) => {
-                report.not_utf8(e.as_bytes(), e.utf8_error().valid_up_to())?;
+                report.not_utf8(body, e.valid_up_to())?;
                 return Ok(false);
             }
         };
+        // Checked whole before anything is written, then assembled again as it is
+        // written: the records (64 bytes a line of a few) are never held.
         let mut lines = text.lines();
-        let mut bytes = Vec::new();
-        for r in disasm::assemble(arch, &text) {
-            match r {
-                Ok(rec) => bytes.extend_from_slice(&rec),
-                Err(e) => report.error(&e, &mut lines)?,
-            }
+        for e in disasm::assemble(arch, text).filter_map(Result::err) {
+            report.error(&e, &mut lines)?;
         }
         if report.errors > 0 {
             report.summary()?;
             return Ok(false);
         }
-        let output = &self.output;
-        fs::write(output, &bytes).with_context(|| format!("writing {}", output.display()))?;
+        let n = write(&self.output, arch, text)?;
         eprintln!(
-            "wrote {} records ({} bytes) to {}",
-            bytes.len() / RECORD_SIZE,
-            bytes.len(),
-            output.display()
+            "wrote {} ({}) to {}",
+            count(n, "record"),
+            count(n * RECORD_SIZE, "byte"),
+            if self.output == Path::new("-") {
+                "standard output".to_owned()
+            } else {
+                self.output.display().to_string()
+            }
         );
         Ok(true)
     }
+}
+
+/// Write the records of `text`, which assembles without error, to `output` (`-`:
+/// standard output); how many. A file that cannot be written whole is removed, so
+/// that none is left half written.
+fn write(output: &Path, arch: Arch, text: &str) -> Result<usize> {
+    if output == Path::new("-") {
+        let out = BufWriter::with_capacity(64 << 10, io::stdout().lock());
+        return write_records(out, arch, text).context("writing standard output");
+    }
+    let file = fs::File::create(output).with_context(|| format!("writing {}", output.display()))?;
+    let written = write_records(BufWriter::with_capacity(64 << 10, file), arch, text);
+    if written.is_err() {
+        let _ = fs::remove_file(output);
+    }
+    written.with_context(|| format!("writing {}", output.display()))
+}
+
+/// Assemble `text` into `out`, flushed; how many records.
+fn write_records(mut out: impl Write, arch: Arch, text: &str) -> io::Result<usize> {
+    let mut n = 0;
+    for r in disasm::assemble(arch, text).filter_map(Result::ok) {
+        out.write_all(&r)?;
+        n += 1;
+    }
+    out.flush()?;
+    Ok(n)
+}
+
+/// `-o -` writes standard output, as `-` reads standard input; an error when that is a
+/// terminal, which 64-byte binary records would garble.
+fn check_output(output: &Path) -> Result<()> {
+    if output == Path::new("-") && io::stdout().is_terminal() {
+        bail!("-o -: standard output is a terminal; redirect it or give -o FILE");
+    }
+    Ok(())
 }
 
 /// The text's bytes (under the read limit every input has) and the name its errors
@@ -82,33 +127,68 @@ struct Report<'a> {
     name: &'a str,
     out: BufWriter<StderrLock<'static>>,
     errors: usize,
+    /// The errors shown in full.
+    shown: usize,
     /// The line the text's lines iterator is at (the next it yields is `line + 1`).
     line: usize,
-    /// Whether the hint that the text is a NEFF's listing was given.
+    /// Whether the hint that the text is a NEFF's listing was given: then every other
+    /// line fails too, for the same reason, and is only counted.
     hinted: bool,
+    /// Whether the note on CR line endings was given.
+    cr_noted: bool,
 }
 
 impl<'a> Report<'a> {
     fn new(name: &'a str) -> Report<'a> {
-        Report { name, out: BufWriter::new(io::stderr().lock()), errors: 0, line: 0, hinted: false }
+        let out = BufWriter::new(io::stderr().lock());
+        Report { name, out, errors: 0, shown: 0, line: 0, hinted: false, cr_noted: false }
     }
 
-    /// Count `e`, and show it when it is among the first [`SHOWN`]. `lines` are the
-    /// text's, walked once: the errors come in line order.
+    /// Count `e`, and show it when it is among the first [`SHOWN`] and no hint has
+    /// explained them all. `lines` are the text's, walked once: the errors come in line
+    /// order.
     fn error(&mut self, e: &AsmError, lines: &mut Lines<'_>) -> io::Result<()> {
         self.errors += 1;
-        if self.errors > SHOWN {
+        if self.shown >= SHOWN || self.hinted {
             return Ok(());
         }
+        self.shown += 1;
         let skip = e.line.saturating_sub(self.line + 1);
         let source = lines.nth(skip).unwrap_or("");
         self.line = e.line;
         writeln!(self.out, "{}:{e}", self.name)?;
         self.echo(source, e.col)?;
+        self.explain(e, source)
+    }
+
+    /// What the error's message cannot know: a NEFF's listing, CR line endings, an
+    /// escape the text form does not use.
+    fn explain(&mut self, e: &AsmError, source: &str) -> io::Result<()> {
         if !self.hinted && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
             if let Some(what) = neff_listing(source) {
                 self.hinted = true;
                 writeln!(self.out, "{}", neff_hint(what))?;
+            }
+        }
+        if !self.cr_noted && source.contains('\r') {
+            self.cr_noted = true;
+            writeln!(
+                self.out,
+                "note: the text has CR (\\r) line endings, which tpb asm does not take for line \
+                 ends: it reads LF or CRLF (convert with `tr '\\r' '\\n'`)"
+            )?;
+        }
+        if let AsmErrorKind::BadValue { expected, .. } = e.kind {
+            if let Some(c) =
+                expected.contains("quoted").then(|| bad_escape(source, e.col)).flatten()
+            {
+                writeln!(
+                    self.out,
+                    "note: '\\{}' is not an escape of the text form: a quoted name takes \\\", \
+                     \\\\ and \\xNN (as tpb disasm prints it){}",
+                    shown(c),
+                    instead(c)
+                )?;
             }
         }
         Ok(())
@@ -121,25 +201,48 @@ impl<'a> Report<'a> {
         writeln!(self.out, "  | {}^", " ".repeat(caret))
     }
 
-    /// The place of the first byte of `bytes` that is not UTF-8 (at `at`).
+    /// The place of the first byte of `bytes` that is not UTF-8 (at `at`). Only a
+    /// window of its line is copied (8 × [`WIDTH`] bytes each side: more characters than
+    /// the echo shows, so that [`echo`] marks the cut).
     fn not_utf8(&mut self, bytes: &[u8], at: usize) -> io::Result<()> {
         let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
         let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
         // The bytes before `at` are UTF-8: the first error is at `at`.
-        let col = 1 + String::from_utf8_lossy(&bytes[start..at]).chars().count();
+        let before = std::str::from_utf8(&bytes[start..at]).unwrap_or_default();
+        let col = 1 + before.chars().count();
         let name = self.name;
         writeln!(self.out, "{name}:{line}:{col}: the text is not UTF-8 (byte {:#04X})", bytes[at])?;
-        let source = String::from_utf8_lossy(&bytes[start..end]);
-        self.echo(source.strip_suffix('\r').unwrap_or(&source), col)?;
+        let mut lo = start.max(at.saturating_sub(8 * WIDTH));
+        while !before.is_char_boundary(lo - start) {
+            lo += 1;
+        }
+        let hi = end.min(at + 8 * WIDTH);
+        let window = String::from_utf8_lossy(&bytes[lo..hi]);
+        let window = if hi == end { window.strip_suffix('\r').unwrap_or(&window) } else { &window };
+        let col_in = 1 + before[lo - start..].chars().count();
+        let (mut shown, mut caret) = echo(window, col_in);
+        if lo > start && !shown.starts_with('…') {
+            shown.insert(0, '…');
+            caret += 1;
+        }
+        if hi < end && !shown.ends_with('…') {
+            shown.push('…');
+        }
+        writeln!(self.out, "  | {shown}")?;
+        writeln!(self.out, "  | {}^", " ".repeat(caret))?;
         writeln!(self.out, "error: {name} is not UTF-8 text; nothing was written")?;
         self.out.flush()
     }
 
     /// How many lines failed, and that nothing was written.
     fn summary(&mut self) -> io::Result<()> {
-        let n = self.errors;
-        let shown = if n > SHOWN { format!(" (the first {SHOWN} shown)") } else { String::new() };
+        let (n, shown) = (self.errors, self.shown);
+        let shown = match (n > shown, self.hinted) {
+            (true, true) => format!(" (the first {shown} shown: the text is a NEFF's listing)"),
+            (true, false) => format!(" (the first {shown} shown)"),
+            _ => String::new(),
+        };
         writeln!(
             self.out,
             "error: {n} line(s) could not be assembled{shown}; nothing was written"
@@ -148,39 +251,80 @@ impl<'a> Report<'a> {
     }
 }
 
+/// The character after the first backslash of the quoted string at column `col` of
+/// `line` that is not one of the text form's escapes (`\"`, `\\`, `\xNN`).
+fn bad_escape(line: &str, col: usize) -> Option<char> {
+    let at = line.char_indices().nth(col.saturating_sub(1))?.0;
+    let mut chars = line[at..].strip_prefix('"')?.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => match chars.next()? {
+                '"' | '\\' | 'x' => {}
+                other => return Some(other),
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What to write for the C escape `\c`: its `\xNN`, when it is one (`\n`: `\x0a`).
+fn instead(c: char) -> String {
+    let byte = match c {
+        'n' => 0x0a,
+        't' => 0x09,
+        'r' => 0x0d,
+        '0' => 0x00,
+        'a' => 0x07,
+        'b' => 0x08,
+        'f' => 0x0c,
+        'v' => 0x0b,
+        'e' => 0x1b,
+        _ => return String::new(),
+    };
+    format!("; for \\{c} write \\x{byte:02x}")
+}
+
 /// `line` as echoed under an error, and the columns before column `col`'s character
 /// there: each character as one column ([`shown`]), so that the caret lines up, and a
 /// line wider than [`WIDTH`] cut to a window around `col`, with `…` where it is cut.
+/// Only the window is copied: a line of a gigabyte costs its walk, not four copies.
 fn echo(line: &str, col: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    let at = col.saturating_sub(1).min(chars.len());
-    let (lo, hi) = window(&chars, at);
+    let at = line.char_indices().nth(col.saturating_sub(1)).map_or(line.len(), |(i, _)| i);
+    let (lo, hi) = window(line, at);
     let mut text = String::new();
     if lo > 0 {
         text.push('…');
     }
-    text.extend(chars[lo..hi].iter().copied().map(shown));
-    if hi < chars.len() {
+    text.extend(line[lo..hi].chars().map(shown));
+    if hi < line.len() {
         text.push('…');
     }
-    let caret = usize::from(lo > 0) + chars[lo..at].iter().copied().map(width).sum::<usize>();
+    let caret = usize::from(lo > 0) + line[lo..at].chars().map(width).sum::<usize>();
     (text, caret)
 }
 
-/// The characters `lo..hi` of `chars` shown around `at`: up to half of [`WIDTH`]
+/// The bytes `lo..hi` of `line` shown around byte `at`: up to half of [`WIDTH`] columns
 /// before it, then as many after it as fit, then any room left before it.
-fn window(chars: &[char], at: usize) -> (usize, usize) {
+fn window(line: &str, at: usize) -> (usize, usize) {
     let (mut lo, mut hi, mut used) = (at, at, 0);
     let grow_left = |lo: &mut usize, used: &mut usize, room: usize| {
-        while *lo > 0 && *used + width(chars[*lo - 1]) <= room {
-            *lo -= 1;
-            *used += width(chars[*lo]);
+        for c in line[..*lo].chars().rev() {
+            if *used + width(c) > room {
+                break;
+            }
+            *lo -= c.len_utf8();
+            *used += width(c);
         }
     };
     grow_left(&mut lo, &mut used, WIDTH / 2);
-    while hi < chars.len() && used + width(chars[hi]) <= WIDTH {
-        used += width(chars[hi]);
-        hi += 1;
+    for c in line[at..].chars() {
+        if used + width(c) > WIDTH {
+            break;
+        }
+        used += width(c);
+        hi += c.len_utf8();
     }
     grow_left(&mut lo, &mut used, WIDTH);
     (lo, hi)

@@ -18,6 +18,8 @@ use crate::records::{self, parse_arch, Record, RECORD_SIZE};
 pub struct Args {
     /// A NEFF file, an unpacked NEFF directory, a raw record stream, or `-` for standard input.
     input: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// Only this subgraph of a NEFF (`sg00`).
     #[arg(long)]
     subgraph: Option<String>,
@@ -39,7 +41,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.input)?;
+        let input = input::load(&self.input, self.format)?;
         let filter = Filter::new(self.subgraph.clone(), self.engine.as_deref())?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
         let mut units = filter.select(&input)?;
@@ -95,7 +97,7 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
     let assumed = if unit.arch_assumed { " (the NEFF names none; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
-    writeln!(out, "{}: {arch}{assumed}, {n} records", unit.label)?;
+    writeln!(out, "{}: {arch}{assumed}, {}", unit.label, crate::text::count(n, "record"))?;
     let mut line = Vec::with_capacity(1024);
     let mut printer = Printer::new();
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {

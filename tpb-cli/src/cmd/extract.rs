@@ -13,11 +13,14 @@ use anyhow::{bail, Context, Result};
 
 use crate::input::{self, Filter, Input};
 use crate::records::RECORD_SIZE;
+use crate::text::{count, escape};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A NEFF file or an unpacked NEFF directory.
     input: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// The folder to write into (created if needed).
     #[arg(short, long)]
     output: PathBuf,
@@ -31,7 +34,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.input)?;
+        let input = input::load(&self.input, self.format)?;
         if let Input::Raw { name, .. } = &input {
             bail!("{name} is a raw record stream, not a NEFF: nothing to extract");
         }
@@ -50,11 +53,11 @@ impl Args {
             fs::write(&file, unit.bytes).with_context(|| format!("writing {}", file.display()))?;
             writeln!(
                 out,
-                "{}: {} records ({} bytes) to {}",
+                "{}: {} ({}) to {}",
                 unit.label,
-                unit.bytes.len() / RECORD_SIZE,
-                unit.bytes.len(),
-                file.display()
+                count(unit.bytes.len() / RECORD_SIZE, "record"),
+                count(unit.bytes.len(), "byte"),
+                escape(file.display().to_string().as_bytes())
             )?;
         }
         Ok(true)

@@ -12,11 +12,14 @@ use crate::input::{self, Input, Others};
 use crate::records::{self, RECORD_SIZE};
 use crate::row;
 use crate::table::table;
+use crate::text::{self, escape};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A NEFF file, an unpacked NEFF directory, a raw record stream, or `-`.
     input: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -25,7 +28,7 @@ pub struct Args {
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         // Not `load`: the warnings are part of what `info` prints.
-        let input = input::read(&self.input)?;
+        let input = input::read(&self.input, self.format)?;
         let (name, neff) = match &input {
             Input::Neff { name, neff } => (name.as_str(), &**neff),
             Input::Raw { name, bytes, .. } => {
@@ -66,11 +69,8 @@ fn raw(
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;
     } else {
-        write!(
-            out,
-            "{name}: a raw record stream (not a NEFF), {} records",
-            bytes.len() / RECORD_SIZE
-        )?;
+        let n = text::count(bytes.len() / RECORD_SIZE, "record");
+        write!(out, "{name}: a raw record stream (not a NEFF), {n}")?;
         match partial {
             Some(p) => writeln!(out, " and {}", p)?,
             None => writeln!(out)?,
@@ -86,8 +86,8 @@ fn text(out: &mut dyn Write, name: &str, neff: &Neff) -> Result<()> {
         None => rows.push(row!["header", "none (an unpacked NEFF directory)"]),
     }
     rows.push(row!["hash", neff.hash().map_or_else(|| "none".to_owned(), |h| h.to_string())]);
-    let tool = neff.info().and_then(|i| i.tool_version()).unwrap_or("?");
-    rows.push(row!["tool_version", tool]);
+    let tool = neff.info().and_then(|i| i.tool_version());
+    rows.push(row!["tool_version", tool.map_or_else(|| "?".to_owned(), |t| escape(t.as_bytes()))]);
     let mut archs: Vec<String> = neff.graphs().iter().map(target).collect();
     archs.dedup();
     rows.push(row!["arch", archs.join(", ")]);
@@ -95,10 +95,12 @@ fn text(out: &mut dyn Write, name: &str, neff: &Neff) -> Result<()> {
     table(out, &rows)?;
 
     for g in neff.graphs() {
-        writeln!(out, "\n{} ({}, from {}):", g.name, g.definition, g.kelf)?;
+        let [name, definition, kelf] =
+            [&g.name, &g.definition, &g.kelf].map(|s| escape(s.as_bytes()));
+        writeln!(out, "\n{name} ({definition}, from {kelf}):")?;
         let mut rows = vec![row!["engine", "stream", "bytes", "records"]];
         for s in &g.streams {
-            let path = s.path.as_deref().unwrap_or("-");
+            let path = s.path.as_deref().map_or_else(|| "-".to_owned(), |p| escape(p.as_bytes()));
             let row = match neff.stream_data(s) {
                 None => row![s.engine, path, "-", "absent"],
                 Some(d) => row![s.engine, path, d.len(), count(d)],
@@ -126,7 +128,7 @@ fn text(out: &mut dyn Write, name: &str, neff: &Neff) -> Result<()> {
 }
 
 fn header_rows(h: &Header, rows: &mut Vec<Vec<String>>) {
-    let build = h.build_version();
+    let build = escape(text::c_bytes(&h.neff_build_version));
     rows.extend([
         row!["pkg_version", h.pkg_version],
         row!["header_size", h.header_size],
@@ -135,7 +137,7 @@ fn header_rows(h: &Header, rows: &mut Vec<Vec<String>>) {
         row!["neff_build_version", if build.is_empty() { "(empty)".into() } else { build }],
         row!["num_tpb", h.num_tpb],
         row!["uuid", h.uuid_string()],
-        row!["name", h.name()],
+        row!["name", escape(text::c_bytes(&h.name))],
         row!["requested_tpb_count", h.requested_tpb_count],
         row!["tpb_per_node", tpb_per_node(h)],
         row!["feature_bits", format!("{:#x}", h.feature_bits)],
@@ -154,7 +156,7 @@ fn target(g: &Graph) -> String {
     match (&g.target, g.arch()) {
         (None, _) => "? (the kelf names no target)".to_owned(),
         (Some(_), Some(a)) => a.to_owned(),
-        (Some(t), None) => format!("\"{}\" (no known generation)", t.as_str()),
+        (Some(t), None) => format!("\"{}\" (no known generation)", escape(t.as_str().as_bytes())),
     }
 }
 
@@ -174,11 +176,11 @@ fn to_json(name: &str, neff: &Neff) -> Value {
             "data_size": h.data_size,
             "neff_version_major": h.neff_version_major,
             "neff_version_minor": h.neff_version_minor,
-            "neff_build_version": h.build_version(),
+            "neff_build_version": text::json(text::c_bytes(&h.neff_build_version)),
             "num_tpb": h.num_tpb,
             "hash": hex(&h.hash),
             "uuid": h.uuid_string(),
-            "name": h.name(),
+            "name": text::json(text::c_bytes(&h.name)),
             "requested_tpb_count": h.requested_tpb_count,
             "tpb_per_node": h.tpb_per_node.to_vec(),
             "feature_bits": h.feature_bits,

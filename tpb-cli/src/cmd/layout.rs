@@ -3,17 +3,19 @@
 use std::io::Write;
 
 use anyhow::{bail, Result};
-use tpb_isa::disasm::desc::{FieldDesc, Kind};
+use tpb_isa::disasm::desc::{target, FieldDesc, Kind, Target};
 use tpb_isa::disasm::ArmText;
 use tpb_isa::generated::disasm::ARMS;
 use tpb_isa::inst::BINDINGS;
+use tpb_isa::Opcode;
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 use crate::table::table;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The arm (spec name, its mnemonic or an opcode's: S3D3_MM, matmul).
+    /// The arm: its spec name, its mnemonic or an opcode's (S3D3_MM, matmul); an opcode
+    /// the spec names without a layout is said to have none.
     arm: String,
     /// The generation whose layout is shown (cayman when absent).
     #[arg(long)]
@@ -25,8 +27,15 @@ impl Args {
         let arm = &self.arm;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
         let Some(d) = find_arm(arm) else {
-            let names: Vec<&str> = ARMS.iter().map(|a| a.name).collect();
-            bail!("unknown arm '{arm}'; the spec has {}", names.join(", "));
+            if let Some(op) = opaque(arm) {
+                writeln!(out, "{}", no_layout(op))?;
+                return Ok(true);
+            }
+            bail!(
+                "'{}' is neither an arm nor a mnemonic: tpb layout takes an arm's spec name \
+                 (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)",
+                crate::text::escape(arm.as_bytes())
+            );
         };
         let opcodes: Vec<String> = BINDINGS
             .iter()
@@ -122,6 +131,26 @@ fn find_arm(name: &str) -> Option<&'static ArmText> {
     })
 }
 
+/// The opcode `name` (a mnemonic, in any case) names when the spec gives it no arm.
+fn opaque(name: &str) -> Option<u8> {
+    match target(&name.to_ascii_lowercase())? {
+        Target::Opaque(op) => Some(op),
+        _ => None,
+    }
+}
+
+/// What `tpb layout` says of an opcode without a layout: there is none to show, and how
+/// its records read.
+fn no_layout(op: u8) -> String {
+    let name = Opcode(op).name().unwrap_or("?");
+    format!(
+        "{name} (mnemonic {}, opcode {op:#04x}) is named in the spec but has no layout: no \
+         arm reads its records, which print and assemble as the preamble's fields and the \
+         payload's bytes",
+        name.to_ascii_lowercase()
+    )
+}
+
 /// The one-character key of field `i` in a byte diagram.
 fn key(i: usize) -> char {
     const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -130,8 +159,6 @@ fn key(i: usize) -> char {
 
 #[cfg(test)]
 mod tests {
-    use tpb_isa::disasm::desc::{target, Target};
-
     use super::*;
 
     /// Every mnemonic `tpb layout` names assembles to its arm, so a user can write the

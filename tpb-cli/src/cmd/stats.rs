@@ -17,12 +17,15 @@ use crate::input::{self, Input, Others, Unit};
 use crate::records;
 use crate::row;
 use crate::table::table;
+use crate::text::count;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// NEFF files, unpacked NEFF directories and raw record streams, in any mix.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    #[command(flatten)]
+    format: input::Format,
 }
 
 /// Whose histogram a stream counts in: raw streams together (with the name of the
@@ -61,7 +64,7 @@ impl Args {
             Stats { bound_seen: vec![false; BINDINGS.len()], bindings_of, ..Stats::default() };
         let mut others = Vec::new();
         for file in &self.files {
-            let input = input::load(file)?;
+            let input = input::load(file, self.format)?;
             let mut units = input.units();
             input::set_arch(&input, &mut units, None);
             for unit in &units {
@@ -118,15 +121,18 @@ impl Stats {
     }
 
     fn write(&self, out: &mut dyn Write, files: usize, others: &[(String, Others)]) -> Result<()> {
-        write!(out, "{} records in {files} file(s)", self.records)?;
+        write!(out, "{} in {}", count(self.records, "record"), count(files, "file"))?;
         if self.streams_from_neffs > 0 {
-            write!(out, ", {} of the streams from NEFFs", self.streams_from_neffs)?;
+            write!(out, ", {} from NEFFs", count(self.streams_from_neffs, "stream"))?;
         }
         writeln!(out)?;
         for p in &self.partial {
             writeln!(out, "warning: {p}")?;
         }
-        for (group, histogram) in &self.opcodes {
+        if self.records == 0 {
+            writeln!(out, "\nno records: every stream given is empty, so no histogram")?;
+        }
+        for (group, histogram) in self.opcodes.iter().filter(|(_, h)| h.iter().any(|&n| n > 0)) {
             match group {
                 Group::Raw(arch) => writeln!(out, "\nopcode histogram, {arch} (raw streams):")?,
                 Group::Neff(arch, engine) => writeln!(out, "\nopcode histogram, {arch} {engine}:")?,

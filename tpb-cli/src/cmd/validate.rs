@@ -11,13 +11,16 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use tpb_isa::Arch;
 
-use crate::input::{self, Filter, Input, Unit};
+use crate::input::{self, Filter, Input, Unit, ENGINES};
 use crate::records::{self, parse_arch};
+use crate::text::count;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A raw record stream, a NEFF file, an unpacked NEFF directory, or `-`.
     file: PathBuf,
+    #[command(flatten)]
+    format: input::Format,
     /// The generation (name, label or alias: cayman, V3, trn2); a NEFF's own target by
     /// default, cayman for a raw stream or a NEFF that names none (with a warning).
     #[arg(long)]
@@ -30,7 +33,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.file)?;
+        let input = input::load(&self.file, self.format)?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
         match &input {
             Input::Raw { .. } => {
@@ -55,9 +58,8 @@ impl Args {
 
 /// An assembled image: every record, the trailing partial record, EXIT, the final record.
 fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result<bool> {
-    let engine = records::engine(engine).with_context(|| {
-        format!("unknown engine '{engine}' (expected one of PE, ACT, POOL, DVE, SP)")
-    })?;
+    let engine = records::engine(engine)
+        .with_context(|| format!("unknown engine '{engine}' (expected one of {ENGINES})"))?;
     let (recs, partial) = records::split(unit.bytes);
     let mut findings = 0;
     let mut n = 0;
@@ -76,7 +78,10 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
         findings += 1;
         writeln!(out, "stream: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)")?;
     }
-    if let Err(e) = records::final_check(arch, engine, unit.bytes) {
+    // The trailing partial record is a finding above; the final-record check looks at
+    // the last whole record, rather than report it again.
+    let whole = &unit.bytes[..partial.map_or(unit.bytes.len(), |p| p.offset)];
+    if let Err(e) = records::final_check(arch, engine, whole) {
         findings += 1;
         let index = if n == 0 { String::from("stream") } else { format!("record {}", n - 1) };
         writeln!(
@@ -85,7 +90,7 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
             engine.name().unwrap_or("?")
         )?;
     }
-    writeln!(out, "{}: {n} records, {findings} finding(s) on {arch}", unit.label)?;
+    writeln!(out, "{}: {}, {findings} finding(s) on {arch}", unit.label, count(n, "record"))?;
     Ok(findings == 0)
 }
 
@@ -114,10 +119,12 @@ fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>]) -> Result<bool> {
             found += 1;
             writeln!(out, "{}: {p}", u.label)?;
         }
-        writeln!(out, "{}: {n} records ({pseudo} pseudo), {found} finding(s) on {arch}", u.label)?;
+        let recs = count(n, "record");
+        writeln!(out, "{}: {recs} ({pseudo} pseudo), {found} finding(s) on {arch}", u.label)?;
         total += n;
         findings += found;
     }
-    writeln!(out, "{name}: {total} records in {} streams, {findings} finding(s)", units.len())?;
+    let (total, streams) = (count(total, "record"), count(units.len(), "stream"));
+    writeln!(out, "{name}: {total} in {streams}, {findings} finding(s)")?;
     Ok(findings == 0)
 }
