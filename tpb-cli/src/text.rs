@@ -1,33 +1,18 @@
 //! Text that comes from the input file (header strings, member paths, function names),
 //! made safe to print, and counts with their nouns.
 //!
-//! A string from the file is shown escaped exactly as the disassembler prints an `i8`
-//! name field (`function_name="…"`): printable ASCII as is, `"` and `\` escaped, any
-//! other byte as `\xNN`. The listing and the tables then agree with the record text,
-//! and no file can move the cursor, colour the terminal or forge a line. The rule lives
-//! in `tpb_isa`'s printer, which does not export it; [`escape`] follows it and a test
-//! holds it to the printer's output for every byte.
+//! A string from the file is shown escaped as the disassembler prints a name field
+//! (`function_name="…"`, [`tpb_isa::disasm::Escaped`]): printable ASCII as is, `"` and
+//! `\` escaped, any other byte as `\xNN`. The listing and the tables then agree with the
+//! record text, and no file can move the cursor, colour the terminal or forge a line.
 
 use serde_json::Value;
+use tpb_isa::disasm::Escaped;
 
-/// `bytes` as the record text shows a name: printable ASCII as is, `\"`, `\\`, and
-/// `\xNN` for every other byte (so a name that is not UTF-8 reads unambiguously).
+/// `bytes` as the record text shows a name (a name that is not UTF-8 reads
+/// unambiguously).
 pub fn escape(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for &b in bytes {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            0x20..=0x7E => out.push(char::from(b)),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\x");
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 15)]));
-            }
-        }
-    }
-    out
+    Escaped(bytes).to_string()
 }
 
 /// A C string of a fixed-size header field: the bytes up to the first NUL.

@@ -38,6 +38,7 @@ pub(crate) mod bound;
 pub mod desc;
 mod error;
 pub(crate) mod line;
+pub(crate) mod name;
 pub(crate) mod print;
 mod printer;
 #[cfg(test)]
@@ -46,6 +47,7 @@ mod tests;
 pub use asm::{assemble, assemble_line};
 pub use desc::ArmText;
 pub use error::{AsmError, AsmErrorKind, Members, Name};
+pub use name::Escaped;
 pub use print::{
     write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
     write_stream_bytes, write_unknown, Text, UNKNOWN,

@@ -4,6 +4,7 @@ use core::fmt::{self, Write};
 
 use super::desc::{ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, Role, Target, UnionDesc};
 use super::line::Line;
+use super::name::NameByte;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{MNEMONICS, OPAQUE, PRINTERS};
 use crate::generated::geometry::Arch;
@@ -283,13 +284,12 @@ fn write_value(o: &mut Line<'_>, arch: Arch, kind: &Kind, b: &[u8]) {
             let end = b.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
             o.byte(b'"');
             for &x in &b[..end] {
-                match x {
-                    b'"' => o.str("\\\""),
-                    b'\\' => o.str("\\\\"),
-                    0x20..=0x7E => o.byte(x),
-                    _ => {
+                match super::name::name_byte(x) {
+                    NameByte::Plain(c) => o.byte(c),
+                    NameByte::Escaped(s) => o.str(s),
+                    NameByte::Hex(v) => {
                         o.str("\\x");
-                        o.hex(u64::from(x), 2);
+                        o.hex(u64::from(v), 2);
                     }
                 }
             }
