@@ -5,6 +5,7 @@
 
 mod cmd;
 mod input;
+mod output;
 mod records;
 mod table;
 mod text;

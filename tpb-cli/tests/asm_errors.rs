@@ -258,3 +258,31 @@ fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
          listing); nothing was written\n"
     ));
 }
+
+#[test]
+fn nothing_the_user_had_is_lost() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    // The text as its own output: refused, the text kept.
+    fs::write(dir.join("same.tpb"), b"nop\n").unwrap();
+    let out = tpb(dir, &["asm", "same.tpb", "-o", "same.tpb"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the input"), "{out:?}");
+    assert_eq!(fs::read(dir.join("same.tpb")).unwrap(), b"nop\n");
+    // A text with an error leaves an old output as it was.
+    fs::write(dir.join("old.bin"), b"old").unwrap();
+    fs::write(dir.join("bad.tpb"), b"nop\nnot_a_mnemonic\n").unwrap();
+    assert!(!tpb(dir, &["asm", "bad.tpb", "-o", "old.bin"], b"").status.success());
+    assert_eq!(fs::read(dir.join("old.bin")).unwrap(), b"old");
+    // A device is written in place and stays (a failed write removed the path).
+    let out = tpb(dir, &["asm", "same.tpb", "-o", "/dev/null"], b"");
+    assert!(out.status.success(), "{out:?}");
+    assert!(Path::new("/dev/null").exists());
+    if Path::new("/dev/full").exists() {
+        let big = "nop\n".repeat(1 << 16);
+        fs::write(dir.join("big.tpb"), big).unwrap();
+        let out = tpb(dir, &["asm", "big.tpb", "-o", "/dev/full"], b"");
+        assert!(!out.status.success());
+        assert!(Path::new("/dev/full").exists());
+    }
+}

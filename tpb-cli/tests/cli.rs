@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::io::{Read, Write};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -336,6 +337,22 @@ fn extract_never_writes_through_a_link() {
         "{out}"
     );
     assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn extract_refuses_a_fifo_in_the_way_rather_than_blocking_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir_all(d.join("out/sg00")).unwrap();
+    let fifo = d.join("out/sg00/PE.bin");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let small = corpus("matmul_small.neff");
+    let out = run(d, &args(&["extract", small.to_str().unwrap(), "-o", "out", "--engine", "pe"]));
+    assert!(
+        out.contains("is not a regular file; refusing to write it") && out.ends_with("exit: 1\n"),
+        "{out}"
+    );
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! `tpb asm`: text to a raw stream; every line's error is counted, the first
 //! [`SHOWN`] are shown with their line, and nothing is written unless all assemble.
 
-use std::fs;
 use std::io::{self, BufWriter, IsTerminal, StderrLock, Write};
 use std::path::{Path, PathBuf};
 use std::str::Lines;
@@ -10,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
 use tpb_isa::Arch;
 
+use crate::output::{self, Special};
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 use crate::text::count;
 
@@ -40,6 +40,7 @@ impl Args {
     pub fn run(self) -> Result<bool> {
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
         check_output(&self.output)?;
+        output::refuse_same_file(&self.file, &self.output)?;
         let (name, bytes) = read(&self.file)?;
         let mut report = Report::new(&name);
         // A byte-order mark is no text, as editors and text tools take it.
@@ -69,7 +70,7 @@ impl Args {
             if self.output == Path::new("-") {
                 "standard output".to_owned()
             } else {
-                self.output.display().to_string()
+                output::shown(&self.output)
             }
         );
         Ok(true)
@@ -77,19 +78,14 @@ impl Args {
 }
 
 /// Write the records of `text`, which assembles without error, to `output` (`-`:
-/// standard output); how many. A file that cannot be written whole is removed, so
-/// that none is left half written.
+/// standard output); how many. A file is replaced whole or kept as it was
+/// ([`output::write_file`]); a device is written in place.
 fn write(output: &Path, arch: Arch, text: &str) -> Result<usize> {
     if output == Path::new("-") {
         let out = BufWriter::with_capacity(64 << 10, io::stdout().lock());
         return write_records(out, arch, text).context("writing standard output");
     }
-    let file = fs::File::create(output).with_context(|| format!("writing {}", output.display()))?;
-    let written = write_records(BufWriter::with_capacity(64 << 10, file), arch, text);
-    if written.is_err() {
-        let _ = fs::remove_file(output);
-    }
-    written.with_context(|| format!("writing {}", output.display()))
+    output::write_file(output, Special::InPlace, |w| write_records(w, arch, text))
 }
 
 /// Assemble `text` into `out`, flushed; how many records.

@@ -12,6 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::input::{self, Filter, Input};
+use crate::output::{self, shown, Special};
 use crate::records::RECORD_SIZE;
 use crate::text::{count, escape};
 
@@ -42,22 +43,23 @@ impl Args {
         // Before DIR is made: a filter that matches nothing writes nothing.
         let units = filter.select(&input)?;
         let dir = &self.output;
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", shown(dir)))?;
         for unit in &units {
             let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };
             let sub = dir.join(one_component(graph)?);
             refuse_link(&sub)?;
-            fs::create_dir_all(&sub).with_context(|| format!("creating {}", sub.display()))?;
+            fs::create_dir_all(&sub).with_context(|| format!("creating {}", shown(&sub)))?;
             let file = sub.join(format!("{}.bin", engine.name()));
             refuse_link(&file)?;
-            fs::write(&file, unit.bytes).with_context(|| format!("writing {}", file.display()))?;
+            // Replaced whole; a FIFO or device in the way is refused (it would block).
+            output::write_file(&file, Special::Refuse, |w| w.write_all(unit.bytes))?;
             writeln!(
                 out,
                 "{}: {} ({}) to {}",
                 unit.label,
                 count(unit.bytes.len() / RECORD_SIZE, "record"),
                 count(unit.bytes.len(), "byte"),
-                escape(file.display().to_string().as_bytes())
+                shown(&file)
             )?;
         }
         Ok(true)
@@ -70,7 +72,10 @@ fn one_component(name: &str) -> Result<&Path> {
     let mut parts = path.components();
     match (parts.next(), parts.next()) {
         (Some(Component::Normal(_)), None) => Ok(path),
-        _ => bail!("subgraph name '{name}' is not a plain folder name; refusing to write it"),
+        _ => bail!(
+            "subgraph name '{}' is not a plain folder name; refusing to write it",
+            escape(name.as_bytes())
+        ),
     }
 }
 
@@ -78,7 +83,7 @@ fn one_component(name: &str) -> Result<&Path> {
 fn refuse_link(path: &Path) -> Result<()> {
     match fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {
-            bail!("{} is a symbolic link; refusing to write through it", path.display())
+            bail!("{} is a symbolic link; refusing to write through it", shown(path))
         }
         _ => Ok(()),
     }

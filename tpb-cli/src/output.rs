@@ -1,0 +1,208 @@
+//! The files `tpb` writes, so that nothing the user had is lost: a file is replaced
+//! whole or not at all (a temporary file in its folder, renamed onto it once written
+//! and flushed), a device or FIFO (`-o /dev/null`) is written in place and never
+//! removed, and the text being assembled is never its own output.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use tempfile::NamedTempFile;
+
+use crate::text::escape;
+
+/// A path as `tpb`'s messages show it: escaped as the record text escapes a name, so
+/// that a name from a file cannot drive the terminal.
+pub fn shown(path: &Path) -> String {
+    escape(path.as_os_str().as_encoded_bytes())
+}
+
+/// Whether a path that is not a regular file may be written in place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    /// A device or FIFO is written in place (`-o /dev/null`).
+    InPlace,
+    /// Anything but a regular file is refused (a FIFO would block the writer).
+    Refuse,
+}
+
+/// Where the bytes for a path go.
+enum Dest {
+    /// A new file, or a regular file (the target of a link) replaced whole.
+    Replace(PathBuf),
+    /// A device or FIFO, opened for writing.
+    InPlace,
+}
+
+fn dest(path: &Path, special: Special) -> Result<Dest> {
+    // Follows links: a link to a file writes the file, as `>` does.
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() => {
+            Ok(Dest::Replace(fs::canonicalize(path).with_context(|| shown(path))?))
+        }
+        Ok(m) if m.is_dir() => bail!("{} is a folder", shown(path)),
+        Ok(_) if special == Special::InPlace => Ok(Dest::InPlace),
+        Ok(_) => bail!("{} is not a regular file; refusing to write it", shown(path)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if fs::symlink_metadata(path).is_ok() {
+                bail!("{} is a link to nothing; refusing to write through it", shown(path));
+            }
+            Ok(Dest::Replace(path.to_owned()))
+        }
+        Err(e) => Err(e).with_context(|| format!("writing {}", shown(path))),
+    }
+}
+
+/// Write `path` with `fill`, which gets a buffered writer. On any error the path is as
+/// it was: an old file keeps its bytes, no new file appears, nothing is removed.
+pub fn write_file<T>(
+    path: &Path,
+    special: Special,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> Result<T> {
+    let what = || format!("writing {}", shown(path));
+    match dest(path, special)? {
+        Dest::InPlace => {
+            let file = OpenOptions::new().write(true).open(path).with_context(what)?;
+            let mut w = BufWriter::with_capacity(64 << 10, file);
+            let t = fill(&mut w).with_context(what)?;
+            w.flush().with_context(what)?;
+            Ok(t)
+        }
+        Dest::Replace(target) => {
+            let dir = match target.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let mut tmp = temp_file_for(&target, dir).with_context(what)?;
+            let t = {
+                let mut w = BufWriter::with_capacity(64 << 10, tmp.as_file_mut());
+                let t = fill(&mut w).with_context(what)?;
+                w.flush().with_context(what)?;
+                t
+            };
+            tmp.as_file().sync_all().with_context(what)?;
+            tmp.persist(&target).map_err(|e| e.error).with_context(what)?;
+            Ok(t)
+        }
+    }
+}
+
+/// A temporary file in `dir` for `path`, with the mode `path` should keep: the old
+/// file's, else 0666 less the umask, as for any file the user creates (not the 0600 of
+/// a plain temporary file).
+#[cfg(unix)]
+fn temp_file_for(path: &Path, dir: &Path) -> io::Result<NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    match fs::metadata(path) {
+        Ok(old) => {
+            let tmp = NamedTempFile::new_in(dir)?;
+            tmp.as_file().set_permissions(old.permissions())?;
+            Ok(tmp)
+        }
+        // The kernel applies the umask to the mode asked for at creation.
+        Err(_) => {
+            tempfile::Builder::new().permissions(fs::Permissions::from_mode(0o666)).tempfile_in(dir)
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn temp_file_for(_path: &Path, dir: &Path) -> io::Result<NamedTempFile> {
+    NamedTempFile::new_in(dir)
+}
+
+/// An error when `output` is the file `input` names (or a link to it): assembling a
+/// text onto itself would replace the text with its records.
+pub fn refuse_same_file(input: &Path, output: &Path) -> Result<()> {
+    if input == Path::new("-") || output == Path::new("-") {
+        return Ok(());
+    }
+    let (Ok(i), Ok(o)) = (fs::metadata(input), fs::metadata(output)) else { return Ok(()) };
+    if same_file(&i, &o) {
+        bail!("{} is the input {}; refusing to write over it", shown(output), shown(input));
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_a: &fs::Metadata, _b: &fs::Metadata) -> bool {
+    false
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+
+    use super::*;
+
+    fn write(path: &Path, bytes: &[u8], special: Special) -> Result<()> {
+        write_file(path, special, |w| w.write_all(bytes))
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_or_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("out.bin");
+        write(&p, b"old", Special::Refuse).unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        // A failing writer leaves the old bytes and no temporary file.
+        let e = write_file(&p, Special::Refuse, |w| {
+            w.write_all(b"half")?;
+            Err::<(), _>(io::Error::other("disk full"))
+        });
+        assert!(e.is_err());
+        assert_eq!(fs::read(&p).unwrap(), b"old");
+        assert_eq!(fs::read_dir(d.path()).unwrap().count(), 1);
+        write(&p, b"new", Special::Refuse).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"new");
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
+    }
+
+    #[test]
+    fn a_link_writes_its_file_and_stays_a_link() {
+        let d = tempfile::tempdir().unwrap();
+        let (file, link) = (d.path().join("f"), d.path().join("l"));
+        fs::write(&file, b"old").unwrap();
+        symlink(&file, &link).unwrap();
+        write(&link, b"new", Special::Refuse).unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(&file).unwrap(), b"new");
+        // A link to nothing is refused, and kept.
+        let dangling = d.path().join("dangling");
+        symlink(d.path().join("none"), &dangling).unwrap();
+        assert!(write(&dangling, b"x", Special::Refuse).is_err());
+        assert!(fs::symlink_metadata(&dangling).is_ok());
+    }
+
+    #[test]
+    fn a_device_is_written_in_place_and_never_removed() {
+        let null = Path::new("/dev/null");
+        write(null, b"x", Special::InPlace).unwrap();
+        assert!(write(null, b"x", Special::Refuse).is_err());
+        let full = Path::new("/dev/full");
+        if full.exists() {
+            assert!(write(full, &[0; 1 << 17], Special::InPlace).is_err());
+            assert!(full.exists());
+        }
+    }
+
+    #[test]
+    fn the_input_is_never_the_output() {
+        let d = tempfile::tempdir().unwrap();
+        let (text, link) = (d.path().join("t.txt"), d.path().join("l"));
+        fs::write(&text, b"nop\n").unwrap();
+        symlink(&text, &link).unwrap();
+        assert!(refuse_same_file(&text, &text).is_err());
+        assert!(refuse_same_file(&text, &link).is_err());
+        assert!(refuse_same_file(&text, &d.path().join("new.bin")).is_ok());
+        assert!(refuse_same_file(Path::new("-"), &text).is_ok());
+    }
+}
