@@ -84,13 +84,17 @@ pub fn load(arg: &Path, format: Format) -> Result<Input> {
     Ok(input)
 }
 
+/// How messages name standard input.
+pub const STDIN: &str = "<stdin>";
+
 /// Read an input: `-` is standard input, a directory an unpacked NEFF; `format` can
 /// say which it is. Nothing is printed: the caller shows the warnings ([`Input::warn`])
 /// or lists them.
 pub fn read(arg: &Path, format: Format) -> Result<Input> {
-    let name = arg.display().to_string();
-    let options = options()?;
     let stdin = arg == Path::new("-");
+    // Standard input is `<stdin>` in every message, as `tpb asm` names it.
+    let name = if stdin { STDIN.to_owned() } else { arg.display().to_string() };
+    let options = options()?;
     if !stdin && is_dir(arg)? {
         if format.raw {
             bail!("{name} is a directory; --raw reads a file of records");
@@ -264,9 +268,10 @@ pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
     graphs.dedup();
     for g in graphs {
         eprintln!(
-            "warning: {}: {g} names no known generation ({}); decoding as {}, the default; \
+            "warning: {}: {} names no known generation ({}); decoding as {}, the default; \
              --arch picks another",
             input.name(),
+            escape(g.as_bytes()),
             target_of(input, g),
             DEFAULT_ARCH.name()
         );

@@ -112,7 +112,7 @@ fn a_broken_neff_on_standard_input_is_an_error_not_a_raw_stream() {
             assert!(r.out.is_empty(), "{what} {cmd}: {}", r.out);
             assert!(
                 r.err.starts_with(
-                    "error: -: starts with a NEFF header but is not a readable NEFF: "
+                    "error: <stdin>: starts with a NEFF header but is not a readable NEFF: "
                 ),
                 "{what} {cmd}: {}",
                 r.err
@@ -168,9 +168,9 @@ fn a_stream_that_resembles_a_neff_header_says_why_it_is_read_raw() {
     head[0x18] = 0;
     let r = tpb_stdin(&["info", "-"], &head);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.starts_with("-: a raw record stream (not a NEFF), 16 records"), "{}", r.out);
+    assert!(r.out.starts_with("<stdin>: a raw record stream (not a NEFF), 16 records"), "{}", r.out);
     assert!(
-        r.err.contains("warning: -: read as a raw record stream, not a NEFF: its first bytes match a NEFF header only in part (neff_version_major 0x0 is not 1..=255)"),
+        r.err.contains("warning: <stdin>: read as a raw record stream, not a NEFF: its first bytes match a NEFF header only in part (neff_version_major 0x0 is not 1..=255)"),
         "{}",
         r.err
     );
@@ -227,7 +227,7 @@ fn a_duplicate_member_is_reported_on_standard_error() {
     m.push(("sg00/PE.bin".into(), vec![0xB1; 64]));
     let bytes = neff(&m);
     let warning =
-        "warning: -: member 'sg00/PE.bin' appears more than once; the last copy is used\n";
+        "warning: <stdin>: member 'sg00/PE.bin' appears more than once; the last copy is used\n";
     let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00", "--engine", "pe"], &bytes);
     assert_eq!((r.code, r.err.as_str()), (0, warning));
     assert!(r.out.starts_with("sg00/PE: cayman, 1 record\n"), "{}", r.out);
@@ -308,7 +308,7 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     let bytes = with_target("zebra");
     let warning = |g: &str| {
         format!(
-            "warning: -: {g} names no known generation (target \"zebra\"); decoding as cayman, \
+            "warning: <stdin>: {g} names no known generation (target \"zebra\"); decoding as cayman, \
              the default; --arch picks another\n"
         )
     };
@@ -397,6 +397,26 @@ fn strings_from_the_file_are_printed_escaped_as_the_record_text_escapes_them() {
     assert_eq!(json["header"]["neff_build_version"], "v\u{1b}]0\n");
     assert_eq!(json["tool_version"], "2.0\u{1b}[2J\nforged  row");
     assert!(!r.out.contains('\u{1b}') && !r.out.contains('\u{fffd}'), "{}", r.out);
+}
+
+#[test]
+fn a_graph_name_from_the_file_is_escaped_in_warnings_and_raw_in_json() {
+    let mut m = small_members();
+    let kelf = m.iter_mut().find(|(p, _)| p == "kelf-0.json").unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&kelf.1).unwrap();
+    json["graphs"][0]["name"] = "s\u{1b}[1mg".into();
+    json["target"] = "zzz".into();
+    kelf.1 = serde_json::to_vec(&json).unwrap();
+    let bytes = neff(&m);
+    let r = tpb_stdin(&["disasm", "--no-hex", "--engine", "pe", "-"], &bytes);
+    assert!(r.err.contains("warning: <stdin>: s\\x1b[1mg names no known generation"), "{}", r.err);
+    assert!(!r.err.contains('\u{1b}') && !r.out.contains('\u{1b}'), "{}{}", r.out, r.err);
+    // JSON escapes by itself: the label is the file's string, as the subgraph is.
+    let r = tpb_stdin(&["disasm", "--json", "--engine", "pe", "-"], &bytes);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let s = &json["streams"][0];
+    assert_eq!(s["subgraph"], "s\u{1b}[1mg");
+    assert_eq!(s["label"], "s\u{1b}[1mg/PE");
 }
 
 #[test]

@@ -112,8 +112,11 @@ fn check_output(output: &Path) -> Result<()> {
 /// give it: standard input for `-`, as every command reads it.
 fn read(file: &Path) -> Result<(String, Vec<u8>)> {
     let bytes = crate::input::read_bytes(file)?;
-    let name =
-        if file == Path::new("-") { "<stdin>".to_owned() } else { file.display().to_string() };
+    let name = if file == Path::new("-") {
+        crate::input::STDIN.to_owned()
+    } else {
+        file.display().to_string()
+    };
     Ok((name, bytes))
 }
 
