@@ -281,7 +281,7 @@ fn a_subgraph_or_engine_filter_on_a_raw_stream_is_an_error() {
     let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00"], &fs::read(pe).unwrap());
     assert_eq!(r.code, 1);
     let r = tpb(Path::new("."), &["extract", pe, "-o", "never", "--subgraph", "sg00"]);
-    assert!(r.err.contains("is a raw record stream, not a NEFF"), "{}", r.err);
+    assert!(r.err.contains("is read as a raw record stream, not a NEFF"), "{}", r.err);
 }
 
 #[test]
@@ -454,7 +454,7 @@ fn raw_and_neff_override_what_the_first_bytes_say() {
     let r = tpb(d, &["info", "--raw", "corpus.bin"]);
     assert!(r.out.starts_with("corpus.bin: a raw record stream (not a NEFF)"), "{}", r.out);
     let r = tpb(d, &["extract", "--raw", "m2.bin", "-o", "out"]);
-    assert!(r.err.contains("is a raw record stream, not a NEFF"), "{}", r.err);
+    assert!(r.err.contains("is read as a raw record stream (--raw), not a NEFF"), "{}", r.err);
 }
 
 #[test]

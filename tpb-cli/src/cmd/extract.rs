@@ -37,7 +37,8 @@ impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         let input = input::load(&self.input, self.format)?;
         if let Input::Raw { name, .. } = &input {
-            bail!("{name} is a raw record stream, not a NEFF: nothing to extract");
+            let why = if self.format.raw { " (--raw)" } else { "" };
+            bail!("{name} is read as a raw record stream{why}, not a NEFF: nothing to extract");
         }
         let filter = Filter::new(self.subgraph, self.engine.as_deref())?;
         // Before DIR is made: a filter that matches nothing writes nothing.
