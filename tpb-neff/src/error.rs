@@ -185,6 +185,43 @@ pub enum Error {
         /// The member that named it.
         named_by: String,
     },
+    /// A member of an unpacked directory that is not a regular file when it is read, or
+    /// a member (of a directory or a tar) a JSON member names that is special: a FIFO, a
+    /// device, a folder, or a link or something else where a folder on its path should
+    /// be (as when the directory changes while it is read). Nothing special is opened
+    /// for reading, and links are never followed.
+    #[error(
+        "'{}' is not a {expected} but a {} (links are never followed, special files never read)",
+        shown(path),
+        shown(found)
+    )]
+    NotAFile {
+        /// The path of what was found, in the NEFF: the member, or a folder on its path.
+        path: String,
+        /// `regular file` or `folder`.
+        expected: &'static str,
+        /// What is there instead, in a word or two (`fifo`, `link`, `character device`).
+        found: String,
+    },
+    /// A member a JSON member names is below a subfolder of an unpacked NEFF that could
+    /// not be listed (as [`Warning::Unreadable`] said).
+    #[error(
+        "'{}' (named by {}) is in folder '{}', which could not be listed: {}",
+        shown(path),
+        shown(named_by),
+        shown(folder),
+        shown(detail)
+    )]
+    Unlisted {
+        /// The path that was looked up.
+        path: String,
+        /// The member that named it.
+        named_by: String,
+        /// The folder that could not be listed.
+        folder: String,
+        /// What the operating system said.
+        detail: String,
+    },
 }
 
 /// Something odd about a NEFF that was still read; listed by [`Neff::warnings`](crate::Neff::warnings).
@@ -230,6 +267,10 @@ pub enum Warning {
         /// What the operating system said.
         detail: String,
     },
+    /// An entry of an unpacked NEFF that was gone by the time the walk looked at it
+    /// (the folder changed while it was listed), skipped.
+    #[error("entry '{}' vanished while the folder was listed and was skipped", shown(.0))]
+    Vanished(String),
     /// A directory entry whose name is not UTF-8, skipped.
     #[error("entry '{}' has a name that is not UTF-8 and was skipped", shown(.0))]
     NonUtf8(String),

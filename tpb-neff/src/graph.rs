@@ -181,6 +181,13 @@ pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
     if let Some(link) = store.link_paths().find(|p| is_kelf_name(p)) {
         return Err(Error::NamedLink { path: link.to_owned(), named_by: "the NEFF".into() });
     }
+    if let Some((path, kind)) = store.specials().find(|(p, _)| is_kelf_name(p)) {
+        return Err(Error::NotAFile {
+            path: path.to_owned(),
+            expected: "regular file",
+            found: kind.to_owned(),
+        });
+    }
     let mut kelfs: Vec<(Option<u64>, String)> = store
         .paths()
         .filter(|p| is_kelf_name(p))
@@ -325,7 +332,8 @@ fn streams(store: &mut Store, definition: &str, kelf: &str) -> Result<Vec<Stream
     Ok(out)
 }
 
-/// `name` relative to `dir`, refused when unsafe or a link; the member need not exist.
+/// `name` relative to `dir`, refused when unsafe, a link, special, or not a member for a
+/// known reason ([`Store::why_absent`]); the member need not exist.
 fn resolve(store: &Store, dir: &str, name: &str, named_by: &str) -> Result<String> {
     let path = join(dir, name).map_err(|why| Error::UnsafeReference {
         path: name.to_owned(),
@@ -334,6 +342,11 @@ fn resolve(store: &Store, dir: &str, name: &str, named_by: &str) -> Result<Strin
     })?;
     if store.is_link(&path) {
         return Err(Error::NamedLink { path, named_by: named_by.to_owned() });
+    }
+    // Not a member because it is special, or below a link, a special member or a
+    // folder that could not be listed: say so rather than that it is missing.
+    if let Some(e) = store.why_absent(&path, named_by) {
+        return Err(e);
     }
     Ok(path)
 }
