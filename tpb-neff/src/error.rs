@@ -158,16 +158,15 @@ pub enum Error {
         /// `absolute`, `contains ..`, or why a graph name is refused.
         why: &'static str,
     },
-    /// A `kelf` lists a graph name or a definition a second time: a NEFF names each
-    /// subgraph once, and a repeated one would be read (and extracted) twice.
-    #[error(
-        "{} lists graph {what} '{}' twice (a NEFF names each subgraph once)",
-        shown(kelf),
-        shown(value)
-    )]
+    /// A `kelf` lists a graph name or a definition a second time, or two `kelf`s list
+    /// the same one: a NEFF names each subgraph once, and a repeated one would be read
+    /// (and extracted) twice.
+    #[error("{}", duplicate_text(first, kelf, what, value))]
     DuplicateGraph {
         /// The `kelf` member whose list repeats it.
         kelf: String,
+        /// The `kelf` member that listed it first: `kelf` itself, or an earlier one.
+        first: String,
         /// `name` or `definition`.
         what: &'static str,
         /// The repeated name or definition path.
@@ -277,6 +276,25 @@ pub enum Warning {
     /// `info.json` is present but not a JSON object.
     #[error("info.json: {}", shown(.0))]
     Info(String),
+}
+
+/// [`Error::DuplicateGraph`]'s text: one `kelf` that lists a graph twice, or two that
+/// both list it.
+fn duplicate_text(first: &str, kelf: &str, what: &str, value: &str) -> String {
+    if first == kelf {
+        format!(
+            "{} lists graph {what} '{}' twice (a NEFF names each subgraph once)",
+            shown(kelf),
+            shown(value)
+        )
+    } else {
+        format!(
+            "{} and {} both list graph {what} '{}' (a NEFF names each subgraph once)",
+            shown(first),
+            shown(kelf),
+            shown(value)
+        )
+    }
 }
 
 /// The most characters of one piece of file text or inner message an error shows,

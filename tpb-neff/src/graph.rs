@@ -9,7 +9,7 @@
 //! `kelf` or two) is refused as the list is parsed, and every entry must name an
 //! existing `def.json`, so the graphs can never outnumber the members.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::dir::is_kelf_name;
 use crate::error::{Error, Result};
@@ -219,8 +219,10 @@ pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
 /// The graph names and definitions listed so far, by every `kelf`.
 #[derive(Default)]
 struct Seen {
-    names: BTreeSet<String>,
-    definitions: BTreeSet<String>,
+    /// Each name, with the `kelf` that listed it.
+    names: BTreeMap<String, String>,
+    /// Each definition, with the `kelf` that listed it.
+    definitions: BTreeMap<String, String>,
 }
 
 /// What one `kelf` says: its version and target, and its graphs' names and definitions.
@@ -275,22 +277,23 @@ fn entry(
     }
     let Field::Str(definition) = &g.definition else { return Err(missing("definition")) };
     let definition = resolve(store, "", definition, kelf)?;
-    let twice = |what, value: &str| Error::DuplicateGraph {
+    let twice = |first: &str, what, value: &str| Error::DuplicateGraph {
         kelf: kelf.to_owned(),
+        first: first.to_owned(),
         what,
         value: value.to_owned(),
     };
-    if seen.names.contains(name) {
-        return Err(twice("name", name));
+    if let Some(first) = seen.names.get(name) {
+        return Err(twice(first, "name", name));
     }
-    if seen.definitions.contains(&definition) {
-        return Err(twice("definition", &definition));
+    if let Some(first) = seen.definitions.get(&definition) {
+        return Err(twice(first, "definition", &definition));
     }
     if store.index_of(&definition).is_none() {
         return Err(Error::MissingMember { path: definition, named_by: kelf.to_owned() });
     }
-    seen.names.insert(name.to_owned());
-    seen.definitions.insert(definition.clone());
+    seen.names.insert(name.to_owned(), kelf.to_owned());
+    seen.definitions.insert(definition.clone(), kelf.to_owned());
     Ok((name.to_owned(), definition))
 }
 

@@ -353,7 +353,7 @@ fn a_graph_listed_twice_is_refused_with_its_name_or_definition() {
     let kelf = kelf_of(&[g("sg00", "sg00/def.json"), g("sg00", "sg00/def.json")]);
     let err = read(&neff(&with_member("kelf-0.json", &kelf))).unwrap_err();
     assert!(
-        matches!(&err, Error::DuplicateGraph { kelf, what: "name", value } if kelf == "kelf-0.json" && value == "sg00"),
+        matches!(&err, Error::DuplicateGraph { kelf, first, what: "name", value } if kelf == "kelf-0.json" && first == kelf && value == "sg00"),
         "{err:?}"
     );
     assert_eq!(
@@ -371,8 +371,12 @@ fn a_graph_listed_twice_is_refused_with_its_name_or_definition() {
     m.push(("kelf-1.json".into(), Kind::File(kelf_of(&[g("sg01", "sg01/def.json")]))));
     let err = read(&neff(&m)).unwrap_err();
     assert!(
-        matches!(&err, Error::DuplicateGraph { kelf, what: "name", value } if kelf == "kelf-1.json" && value == "sg01"),
+        matches!(&err, Error::DuplicateGraph { kelf, first, what: "name", value } if kelf == "kelf-1.json" && first == "kelf-0.json" && value == "sg01"),
         "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "kelf-0.json and kelf-1.json both list graph name 'sg01' (a NEFF names each subgraph once)"
     );
 }
 
