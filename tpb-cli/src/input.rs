@@ -153,11 +153,11 @@ fn options() -> Result<ReadOptions> {
 /// error's names the path and the system's reason, which as its `source` would be said
 /// again), and a limit's says how to raise the limit.
 fn read_error(e: tpb_neff::Error, context: &str) -> anyhow::Error {
-    use tpb_neff::Error::{DirectoryLimit, InflateLimit, InputLimit, Io};
+    use tpb_neff::Error::{DirectoryEntries, DirectoryLimit, InflateLimit, InputLimit, Io};
     match e {
         // It names the input itself.
         InputLimit { .. } => anyhow!("{e}; set {READ_LIMIT_VAR} to raise it"),
-        InflateLimit { .. } | DirectoryLimit { .. } => {
+        InflateLimit { .. } | DirectoryLimit { .. } | DirectoryEntries { .. } => {
             anyhow!("{context}: {e}; for tpb, set {READ_LIMIT_VAR}")
         }
         Io { .. } if context.starts_with("reading ") => anyhow!("{e}"),

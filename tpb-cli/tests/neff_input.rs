@@ -480,3 +480,22 @@ fn a_read_error_is_said_once() {
     let r = tpb(d, &["asm", "folder", "-o", "x.bin"]);
     assert_eq!(r.err, "error: reading folder: Is a directory (os error 21)\n");
 }
+
+#[test]
+fn a_folder_of_too_many_entries_says_how_to_raise_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("kelf-0.json"), b"{}").unwrap();
+    // 10 000 entries is the least limit, whatever TPB_READ_LIMIT says.
+    for i in 0..10_000 {
+        fs::File::create(d.join(format!("f{i}"))).unwrap();
+    }
+    let r = ran(Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["info", d.to_str().unwrap()])
+        .env("TPB_READ_LIMIT", "65536")
+        .output()
+        .unwrap());
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("directory holds more than 10000 entries"), "{}", r.err);
+    assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
+}

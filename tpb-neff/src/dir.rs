@@ -7,7 +7,11 @@
 //! Links inside the directory are never followed (they are listed as warnings, and an
 //! error if a JSON member names one); devices and FIFOs are skipped without being
 //! opened, so reading cannot hang; the bytes read are capped like an inflated payload,
-//! and the entries listed like a tar's headers.
+//! and the entries listed like a tar's headers. A member is read by opening each folder
+//! on its path, then the file, without following a link and without blocking, and only
+//! if the open file is a regular file, so a folder that changes after its listing cannot
+//! make the reader follow a link out of it or block on a FIFO. An entry that vanishes
+//! while the folder is listed is skipped with a warning.
 
 use std::fs;
 use std::os::unix::fs::FileTypeExt;
@@ -42,7 +46,7 @@ pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> 
         let listing = match fs::read_dir(&dir) {
             Ok(listing) => listing,
             Err(e) if !rel.is_empty() => {
-                warnings.push(Warning::Unreadable { path: rel, detail: e.to_string() });
+                found.push((rel, Found::Unlisted(e.to_string())));
                 continue;
             }
             Err(e) => return Err(io(&dir)(e)),
@@ -58,8 +62,16 @@ pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> 
                 continue;
             };
             let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
-            // `DirEntry::file_type` and `DirEntry::metadata` do not follow links.
-            let kind = entry.file_type().map_err(io(&full))?;
+            // `DirEntry::file_type` and `DirEntry::metadata` do not follow links. An entry
+            // that is gone by the time it is looked at is skipped, with a warning.
+            let kind = match entry.file_type() {
+                Ok(kind) => kind,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    found.push((path, Found::Vanished));
+                    continue;
+                }
+                Err(e) => return Err(io(&full)(e)),
+            };
             if kind.is_symlink() {
                 let target =
                     fs::read_link(&full).map(|t| t.display().to_string()).unwrap_or_default();
@@ -67,13 +79,20 @@ pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> 
             } else if kind.is_dir() {
                 pending.push((full, path));
             } else if kind.is_file() {
-                let size = entry.metadata().map_err(io(&full))?.len();
-                found.push((path, Found::File(size)));
+                match entry.metadata() {
+                    Ok(m) => found.push((path, Found::File(m.len()))),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        found.push((path, Found::Vanished));
+                    }
+                    Err(e) => return Err(io(&full)(e)),
+                }
             } else {
                 found.push((path, Found::Special(kind_word(kind))));
             }
         }
-        if rel.is_empty() && !found.iter().any(|(p, _)| is_kelf_name(p)) {
+        if rel.is_empty()
+            && !found.iter().any(|(p, f)| is_kelf_name(p) && !matches!(f, Found::Vanished))
+        {
             return Err(Error::NoKelf);
         }
     }
@@ -84,7 +103,9 @@ pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> 
         match f {
             Found::File(size) => store.add_unread(path, size, warnings),
             Found::Link(target) => store.add_link(path, target, warnings),
-            Found::Special(kind) => warnings.push(Warning::Special { path, kind }),
+            Found::Special(kind) => store.add_special(path, kind, warnings),
+            Found::Unlisted(detail) => store.add_unlisted(path, detail, warnings),
+            Found::Vanished => warnings.push(Warning::Vanished(path)),
         }
     }
     Ok(store)
@@ -119,4 +140,8 @@ enum Found {
     Link(String),
     /// A device, FIFO or socket, never opened.
     Special(String),
+    /// A subfolder that could not be listed, and why.
+    Unlisted(String),
+    /// An entry that was gone when it was looked at.
+    Vanished,
 }

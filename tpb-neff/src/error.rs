@@ -13,7 +13,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The file or directory could not be read.
-    #[error("reading {}: {source}", path.display())]
+    #[error("reading {}: {source}", shown_path(path))]
     Io {
         /// The path being read.
         path: PathBuf,
@@ -22,7 +22,7 @@ pub enum Error {
     },
     /// The input holds more bytes than the limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)):
     /// an endless source (`/dev/zero`, a pipe) is refused once it passes the limit.
-    #[error("{}: more than {limit} bytes, the input limit", path.display())]
+    #[error("{}: more than {limit} bytes, the input limit", shown_path(path))]
     InputLimit {
         /// The path being read (or `standard input`).
         path: PathBuf,
@@ -158,16 +158,15 @@ pub enum Error {
         /// `absolute`, `contains ..`, or why a graph name is refused.
         why: &'static str,
     },
-    /// A `kelf` lists a graph name or a definition a second time: a NEFF names each
-    /// subgraph once, and a repeated one would be read (and extracted) twice.
-    #[error(
-        "{} lists graph {what} '{}' twice (a NEFF names each subgraph once)",
-        shown(kelf),
-        shown(value)
-    )]
+    /// A `kelf` lists a graph name or a definition a second time, or two `kelf`s list
+    /// the same one: a NEFF names each subgraph once, and a repeated one would be read
+    /// (and extracted) twice.
+    #[error("{}", duplicate_text(first, kelf, what, value))]
     DuplicateGraph {
         /// The `kelf` member whose list repeats it.
         kelf: String,
+        /// The `kelf` member that listed it first: `kelf` itself, or an earlier one.
+        first: String,
         /// `name` or `definition`.
         what: &'static str,
         /// The repeated name or definition path.
@@ -184,6 +183,43 @@ pub enum Error {
         path: String,
         /// The member that named it.
         named_by: String,
+    },
+    /// A member of an unpacked directory that is not a regular file when it is read, or
+    /// a member (of a directory or a tar) a JSON member names that is special: a FIFO, a
+    /// device, a folder, or a link or something else where a folder on its path should
+    /// be (as when the directory changes while it is read). Nothing special is opened
+    /// for reading, and links are never followed.
+    #[error(
+        "'{}' is not a {expected} but a {} (links are never followed, special files never read)",
+        shown(path),
+        shown(found)
+    )]
+    NotAFile {
+        /// The path of what was found, in the NEFF: the member, or a folder on its path.
+        path: String,
+        /// `regular file` or `folder`.
+        expected: &'static str,
+        /// What is there instead, in a word or two (`fifo`, `link`, `character device`).
+        found: String,
+    },
+    /// A member a JSON member names is below a subfolder of an unpacked NEFF that could
+    /// not be listed (as [`Warning::Unreadable`] said).
+    #[error(
+        "'{}' (named by {}) is in folder '{}', which could not be listed: {}",
+        shown(path),
+        shown(named_by),
+        shown(folder),
+        shown(detail)
+    )]
+    Unlisted {
+        /// The path that was looked up.
+        path: String,
+        /// The member that named it.
+        named_by: String,
+        /// The folder that could not be listed.
+        folder: String,
+        /// What the operating system said.
+        detail: String,
     },
 }
 
@@ -230,6 +266,10 @@ pub enum Warning {
         /// What the operating system said.
         detail: String,
     },
+    /// An entry of an unpacked NEFF that was gone by the time the walk looked at it
+    /// (the folder changed while it was listed), skipped.
+    #[error("entry '{}' vanished while the folder was listed and was skipped", shown(.0))]
+    Vanished(String),
     /// A directory entry whose name is not UTF-8, skipped.
     #[error("entry '{}' has a name that is not UTF-8 and was skipped", shown(.0))]
     NonUtf8(String),
@@ -238,33 +278,72 @@ pub enum Warning {
     Info(String),
 }
 
+/// [`Error::DuplicateGraph`]'s text: one `kelf` that lists a graph twice, or two that
+/// both list it.
+fn duplicate_text(first: &str, kelf: &str, what: &str, value: &str) -> String {
+    if first == kelf {
+        format!(
+            "{} lists graph {what} '{}' twice (a NEFF names each subgraph once)",
+            shown(kelf),
+            shown(value)
+        )
+    } else {
+        format!(
+            "{} and {} both list graph {what} '{}' (a NEFF names each subgraph once)",
+            shown(first),
+            shown(kelf),
+            shown(value)
+        )
+    }
+}
+
 /// The most characters of one piece of file text or inner message an error shows,
 /// escapes included.
 const SHOWN_MAX: usize = 240;
 
 /// Text that comes from the file (member paths, JSON) or from a decoder's message about
-/// its bytes, made safe for a terminal: printable ASCII as is, anything else escaped
-/// (`\u{fffd}`, `\x1b`), and cut with `...` after [`SHOWN_MAX`] characters.
+/// its bytes, made safe for a terminal as the text form escapes a name: printable ASCII
+/// as is, `"` and `\` after a backslash, any other byte `\xNN` (lower-case hex), and cut
+/// with `...` after [`SHOWN_MAX`] characters.
 fn shown(text: &str) -> Shown<'_> {
-    Shown(text)
+    Shown(text.as_bytes())
 }
 
-struct Shown<'a>(&'a str);
+/// A path as [`shown`] shows text, byte by byte (a path need not be UTF-8).
+fn shown_path(path: &std::path::Path) -> Shown<'_> {
+    use std::os::unix::ffi::OsStrExt;
+    Shown(path.as_os_str().as_bytes())
+}
+
+/// Bytes shown as [`shown`] says.
+struct Shown<'a>(&'a [u8]);
 
 impl std::fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut written = 0;
-        for c in self.0.chars() {
-            let piece = match c {
-                ' '..='~' => c.to_string(),
-                '\x00'..='\x7f' => format!("\\x{:02x}", c as u8),
-                _ => c.escape_unicode().to_string(),
+        for &b in self.0 {
+            let mut buf = [0u8; 4];
+            let piece: &[u8] = match b {
+                b'"' | b'\\' => {
+                    buf[..2].copy_from_slice(&[b'\\', b]);
+                    &buf[..2]
+                }
+                b' '..=b'~' => {
+                    buf[0] = b;
+                    &buf[..1]
+                }
+                _ => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    buf = [b'\\', b'x', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]];
+                    &buf
+                }
             };
             written += piece.len();
             if written > SHOWN_MAX {
                 return f.write_str("...");
             }
-            f.write_str(&piece)?;
+            // Every piece is ASCII.
+            f.write_str(std::str::from_utf8(piece).map_err(|_| std::fmt::Error)?)?;
         }
         Ok(())
     }
@@ -279,13 +358,13 @@ mod tests {
         let e = Error::Tar { detail: "numeric field: \u{fffd}2n\x1b[31m\0".into() };
         assert_eq!(
             e.to_string(),
-            "payload is not a readable tar archive: numeric field: \\u{fffd}2n\\x1b[31m\\x00"
+            "payload is not a readable tar archive: numeric field: \\xef\\xbf\\xbd2n\\x1b[31m\\x00"
         );
         let long = Warning::Duplicate("a".repeat(1000)).to_string();
         assert!(long.contains(&format!("'{}...'", "a".repeat(SHOWN_MAX))), "{long}");
         assert!(long.len() < 400);
         let escaped = Error::Gzip { detail: "\u{fffd}".repeat(1000) }.to_string();
-        assert!(escaped.ends_with("\\u{fffd}..."), "{escaped}");
+        assert!(escaped.ends_with("\\xbd..."), "{escaped}");
         assert!(escaped.len() <= "payload is not a valid gzip member: ...".len() + SHOWN_MAX);
     }
 }

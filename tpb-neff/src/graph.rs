@@ -9,7 +9,7 @@
 //! `kelf` or two) is refused as the list is parsed, and every entry must name an
 //! existing `def.json`, so the graphs can never outnumber the members.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::dir::is_kelf_name;
 use crate::error::{Error, Result};
@@ -181,6 +181,13 @@ pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
     if let Some(link) = store.link_paths().find(|p| is_kelf_name(p)) {
         return Err(Error::NamedLink { path: link.to_owned(), named_by: "the NEFF".into() });
     }
+    if let Some((path, kind)) = store.specials().find(|(p, _)| is_kelf_name(p)) {
+        return Err(Error::NotAFile {
+            path: path.to_owned(),
+            expected: "regular file",
+            found: kind.to_owned(),
+        });
+    }
     let mut kelfs: Vec<(Option<u64>, String)> = store
         .paths()
         .filter(|p| is_kelf_name(p))
@@ -212,8 +219,10 @@ pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
 /// The graph names and definitions listed so far, by every `kelf`.
 #[derive(Default)]
 struct Seen {
-    names: BTreeSet<String>,
-    definitions: BTreeSet<String>,
+    /// Each name, with the `kelf` that listed it.
+    names: BTreeMap<String, String>,
+    /// Each definition, with the `kelf` that listed it.
+    definitions: BTreeMap<String, String>,
 }
 
 /// What one `kelf` says: its version and target, and its graphs' names and definitions.
@@ -268,22 +277,23 @@ fn entry(
     }
     let Field::Str(definition) = &g.definition else { return Err(missing("definition")) };
     let definition = resolve(store, "", definition, kelf)?;
-    let twice = |what, value: &str| Error::DuplicateGraph {
+    let twice = |first: &str, what, value: &str| Error::DuplicateGraph {
         kelf: kelf.to_owned(),
+        first: first.to_owned(),
         what,
         value: value.to_owned(),
     };
-    if seen.names.contains(name) {
-        return Err(twice("name", name));
+    if let Some(first) = seen.names.get(name) {
+        return Err(twice(first, "name", name));
     }
-    if seen.definitions.contains(&definition) {
-        return Err(twice("definition", &definition));
+    if let Some(first) = seen.definitions.get(&definition) {
+        return Err(twice(first, "definition", &definition));
     }
     if store.index_of(&definition).is_none() {
         return Err(Error::MissingMember { path: definition, named_by: kelf.to_owned() });
     }
-    seen.names.insert(name.to_owned());
-    seen.definitions.insert(definition.clone());
+    seen.names.insert(name.to_owned(), kelf.to_owned());
+    seen.definitions.insert(definition.clone(), kelf.to_owned());
     Ok((name.to_owned(), definition))
 }
 
@@ -325,7 +335,8 @@ fn streams(store: &mut Store, definition: &str, kelf: &str) -> Result<Vec<Stream
     Ok(out)
 }
 
-/// `name` relative to `dir`, refused when unsafe or a link; the member need not exist.
+/// `name` relative to `dir`, refused when unsafe, a link, special, or not a member for a
+/// known reason ([`Store::why_absent`]); the member need not exist.
 fn resolve(store: &Store, dir: &str, name: &str, named_by: &str) -> Result<String> {
     let path = join(dir, name).map_err(|why| Error::UnsafeReference {
         path: name.to_owned(),
@@ -334,6 +345,11 @@ fn resolve(store: &Store, dir: &str, name: &str, named_by: &str) -> Result<Strin
     })?;
     if store.is_link(&path) {
         return Err(Error::NamedLink { path, named_by: named_by.to_owned() });
+    }
+    // Not a member because it is special, or below a link, a special member or a
+    // folder that could not be listed: say so rather than that it is missing.
+    if let Some(e) = store.why_absent(&path, named_by) {
+        return Err(e);
     }
     Ok(path)
 }

@@ -3,10 +3,18 @@
 //! a `def.json`, an engine JSON) costs time in proportion to its bytes and no memory.
 //! A `kelf`'s graph list is handed over entry by entry, so the reader can refuse a bad
 //! entry before the rest is parsed.
+//!
+//! Skipped values are parsed as strictly as kept ones ([`Strict`]): serde_json's
+//! `IgnoredAny` scans a string without checking its UTF-8 or its `\u` escapes, so a
+//! lone surrogate or invalid UTF-8 would pass where a read field refuses it. A key the
+//! reader uses that appears twice in one object is refused (`duplicate field`, as
+//! serde's derived readers say): which copy counts is not something a NEFF should leave
+//! to the reader, and a graph list is checked as it is parsed, so a second one could
+//! not replace the first.
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::error::Error;
 
@@ -80,13 +88,63 @@ impl<'de> Visitor<'de> for FieldVisitor {
 }
 
 fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
-    while seq.next_element::<IgnoredAny>()?.is_some() {}
+    while seq.next_element::<Strict>()?.is_some() {}
     Ok(())
 }
 
 fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+    while map.next_entry::<Strict, Strict>()?.is_some() {}
     Ok(())
+}
+
+/// A skipped value, parsed as a kept one is: its strings decoded (so invalid UTF-8 and
+/// lone surrogates are refused), its lists and objects walked, nothing kept. The
+/// parser's nesting limit bounds the recursion.
+struct Strict;
+
+impl<'de> de::Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Strict, A::Error> {
+        drain_seq(seq).map(|()| Strict)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Strict, A::Error> {
+        drain_map(map).map(|()| Strict)
+    }
+}
+
+/// The error for a key the reader uses that an object repeats.
+fn duplicate<E: de::Error>(key: &str) -> E {
+    E::custom(format_args!("duplicate field \"{key}\""))
 }
 
 /// Why a JSON member could not be read: its syntax, or an error the reader raised
@@ -156,12 +214,24 @@ impl<'de> de::Deserialize<'de> for GraphEntry {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<GraphEntry, A::Error> {
                 let mut e = GraphEntry::default();
+                let (mut name, mut definition) = (false, false);
                 while let Some(key) = map.next_key::<Field>()? {
-                    match key {
-                        Field::Str(k) if k == "name" => e.name = map.next_value()?,
-                        Field::Str(k) if k == "definition" => e.definition = map.next_value()?,
-                        _ => map.next_value::<IgnoredAny>().map(drop)?,
+                    let Field::Str(key) = key else {
+                        map.next_value::<Strict>()?;
+                        continue;
+                    };
+                    let (seen, field) = match key.as_str() {
+                        "name" => (&mut name, &mut e.name),
+                        "definition" => (&mut definition, &mut e.definition),
+                        _ => {
+                            map.next_value::<Strict>()?;
+                            continue;
+                        }
+                    };
+                    if std::mem::replace(seen, true) {
+                        return Err(duplicate(&key));
                     }
+                    *field = map.next_value()?;
                 }
                 Ok(e)
             }
@@ -222,21 +292,26 @@ impl<'de> Visitor<'de> for Top<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let Fields { keys, mut graphs } = self.fields;
         let mut out: Vec<Field> = keys.iter().map(|_| Field::Absent).collect();
+        let mut seen = vec![false; keys.len()];
         let mut graphs_seen = None;
         while let Some(key) = map.next_key::<Field>()? {
             let Field::Str(key) = key else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<Strict>()?;
                 continue;
             };
             if let Some(i) = keys.iter().position(|k| *k == key) {
+                if std::mem::replace(&mut seen[i], true) {
+                    return Err(duplicate(&key));
+                }
                 out[i] = map.next_value()?;
             } else if let (true, Some(on_graph)) = (key == "graphs", graphs.as_mut()) {
-                // A repeated `graphs` is read too: its entries meet the same checks.
+                if graphs_seen.is_some() {
+                    return Err(duplicate(&key));
+                }
                 let seed = Graphs { on_graph: &mut **on_graph, stop: &mut *self.stop };
-                let array = map.next_value_seed(seed)?;
-                graphs_seen = Some(graphs_seen.unwrap_or(true) && array);
+                graphs_seen = Some(map.next_value_seed(seed)?);
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<Strict>()?;
             }
         }
         Ok(Some((out, graphs_seen)))

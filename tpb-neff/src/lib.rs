@@ -262,7 +262,10 @@ impl Neff {
     /// [`Error::Io`], [`Error::DirectoryLimit`], [`Error::DirectoryEntries`], and graph
     /// errors: [`Error::NoKelf`] (before anything below the top level is listed),
     /// [`Error::MissingMember`], [`Error::Json`], [`Error::Schema`],
-    /// [`Error::UnsafeReference`], [`Error::NamedLink`], [`Error::DuplicateGraph`].
+    /// [`Error::UnsafeReference`], [`Error::NamedLink`], [`Error::DuplicateGraph`],
+    /// [`Error::NotAFile`] (a named member that is special, or not a regular file in the
+    /// folder when read: links are not followed on any component of its path), and
+    /// [`Error::Unlisted`] (a named member in a subfolder that could not be listed).
     pub fn from_dir(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Neff> {
         let mut warnings = Vec::new();
         let store = dir::read(path.as_ref(), options.max_inflated, &mut warnings)?;
@@ -313,7 +316,7 @@ impl Neff {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`], [`Error::DirectoryLimit`].
+    /// [`Error::Io`], [`Error::DirectoryLimit`], [`Error::NotAFile`].
     pub fn read_member(&self, path: &str) -> Result<Option<Cow<'_, [u8]>>> {
         self.store.read(path)
     }
@@ -360,7 +363,8 @@ impl Neff {
     }
 
     /// What was odd but not fatal: skipped links and special members, duplicates,
-    /// unlistable subdirectories, trailing file bytes, an unknown `pkg_version`, a
+    /// unlistable subdirectories, entries that vanished while a folder was listed,
+    /// trailing file bytes, an unknown `pkg_version`, a
     /// malformed or oversized `info.json`.
     #[must_use]
     pub fn warnings(&self) -> &[Warning] {

@@ -50,6 +50,10 @@ pub(crate) struct Store {
     list: Vec<Entry>,
     by_path: BTreeMap<String, usize>,
     links: BTreeSet<String>,
+    /// Special members (FIFOs, devices, …) by path, with their kind in a word.
+    specials: BTreeMap<String, String>,
+    /// The subfolders of an unpacked NEFF that could not be listed, with the reason.
+    unlisted: BTreeMap<String, String>,
     folder: Option<Folder>,
 }
 
@@ -96,6 +100,71 @@ impl Store {
             warnings.push(Warning::Duplicate(path.clone()));
         }
         self.links.insert(path);
+    }
+
+    /// Note a special member (a FIFO, a device, …), skipped with a warning: never read,
+    /// and an error when named.
+    pub(crate) fn add_special(&mut self, path: String, kind: String, warnings: &mut Vec<Warning>) {
+        warnings.push(Warning::Special { path: path.clone(), kind: kind.clone() });
+        self.specials.insert(path, kind);
+    }
+
+    /// Note a subfolder that could not be listed (with a warning): an error when a member
+    /// below it is named.
+    pub(crate) fn add_unlisted(
+        &mut self,
+        path: String,
+        detail: String,
+        warnings: &mut Vec<Warning>,
+    ) {
+        warnings.push(Warning::Unreadable { path: path.clone(), detail: detail.clone() });
+        self.unlisted.insert(path, detail);
+    }
+
+    /// Why `path`, named by `named_by`, is not a member when the reason is known: it is
+    /// a special member, or a folder on its way is a link, a special member, or could not
+    /// be listed. `None` when it is simply missing (or is a member).
+    pub(crate) fn why_absent(&self, path: &str, named_by: &str) -> Option<Error> {
+        if self.by_path.contains_key(path) {
+            return None;
+        }
+        if let Some(kind) = self.specials.get(path) {
+            return Some(Error::NotAFile {
+                path: path.to_owned(),
+                expected: "regular file",
+                found: kind.clone(),
+            });
+        }
+        let folders = path.match_indices('/').map(|(i, _)| &path[..i]);
+        for folder in folders {
+            if self.links.contains(folder) {
+                return Some(Error::NamedLink {
+                    path: folder.to_owned(),
+                    named_by: named_by.to_owned(),
+                });
+            }
+            if let Some(kind) = self.specials.get(folder) {
+                return Some(Error::NotAFile {
+                    path: folder.to_owned(),
+                    expected: "folder",
+                    found: kind.clone(),
+                });
+            }
+            if let Some(detail) = self.unlisted.get(folder) {
+                return Some(Error::Unlisted {
+                    path: path.to_owned(),
+                    named_by: named_by.to_owned(),
+                    folder: folder.to_owned(),
+                    detail: detail.clone(),
+                });
+            }
+        }
+        None
+    }
+
+    /// The paths of the special members, with their kinds, in path order.
+    pub(crate) fn specials(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.specials.iter().map(|(p, k)| (p.as_str(), k.as_str()))
     }
 
     /// Whether `path` names a link member.
@@ -191,23 +260,84 @@ impl Store {
 
 /// Read the directory member `path` below `root` (whose walk found `size` bytes) within
 /// `budget`; `None` when it passes the budget.
+///
+/// # Errors
+///
+/// [`Error::Io`], and [`Error::NotAFile`] when what is at `path` now is not a regular
+/// file, or is reached through a link or something that is not a folder.
 fn read_file_member(
     root: &std::path::Path,
     path: &str,
     size: u64,
     budget: &mut u64,
 ) -> Result<Option<Vec<u8>>> {
-    let full = root.join(path);
-    let io = |source| Error::Io { path: full.clone(), source };
-    // The walk saw a regular file; refuse anything else in its place now (a link or a
-    // FIFO swapped in would be followed or block).
-    let kind = std::fs::symlink_metadata(&full).map_err(io)?.file_type();
-    if !kind.is_file() {
-        let source = std::io::Error::other("no longer a regular file");
-        return Err(io(source));
-    }
-    let mut file = std::fs::File::open(&full).map_err(io)?;
+    let mut file = open_member(root, path)?;
+    let io = |source| Error::Io { path: root.join(path), source };
     read_member(&mut file, size, budget).map_err(io)
+}
+
+/// Open the regular file `path` (normalised, `/`-separated) below the folder `root`,
+/// whatever has changed since the walk listed it: each folder on the way is opened
+/// relative to the one before without following a link, and the file itself without
+/// following a link and without blocking (a FIFO swapped in opens at once), then
+/// refused unless the open file is a regular file.
+fn open_member(root: &std::path::Path, path: &str) -> Result<std::fs::File> {
+    use rustix::fs::{fstat, openat, statat, AtFlags, FileType, Mode, OFlags, CWD};
+    use rustix::io::Errno;
+    let io = |at: &str| {
+        let full = if at.is_empty() { root.to_path_buf() } else { root.join(at) };
+        move |e: Errno| Error::Io { path: full, source: e.into() }
+    };
+    let not = |at: &str, expected, found: &str| Error::NotAFile {
+        path: at.to_owned(),
+        expected,
+        found: found.to_owned(),
+    };
+    let base = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+    // The root is the folder the caller named: a link to it is followed.
+    let mut dir = openat(CWD, root, base | OFlags::DIRECTORY, Mode::empty()).map_err(io(""))?;
+    let (folders, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let mut walked = 0;
+    for part in folders.split('/').filter(|p| !p.is_empty()) {
+        walked += part.len() + usize::from(walked > 0);
+        let at = &folders[..walked];
+        let flags = base | OFlags::DIRECTORY | OFlags::NOFOLLOW;
+        dir = match openat(&dir, part, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW, others ELOOP.
+            Err(Errno::LOOP | Errno::NOTDIR) => {
+                let found = statat(&dir, part, AtFlags::SYMLINK_NOFOLLOW)
+                    .map_or("something else", |st| type_word(FileType::from_raw_mode(st.st_mode)));
+                return Err(not(at, "folder", found));
+            }
+            Err(e) => return Err(io(at)(e)),
+        };
+    }
+    let fd = match openat(&dir, name, base | OFlags::NOFOLLOW, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(Errno::LOOP) => return Err(not(path, "regular file", "link")),
+        Err(e) => return Err(io(path)(e)),
+    };
+    let kind = FileType::from_raw_mode(fstat(&fd).map_err(io(path))?.st_mode);
+    if kind != FileType::RegularFile {
+        return Err(not(path, "regular file", type_word(kind)));
+    }
+    Ok(std::fs::File::from(fd))
+}
+
+/// A file type in a word or two, as [`Error::NotAFile`] says it.
+fn type_word(kind: rustix::fs::FileType) -> &'static str {
+    use rustix::fs::FileType;
+    match kind {
+        FileType::RegularFile => "regular file",
+        FileType::Directory => "folder",
+        FileType::Symlink => "link",
+        FileType::Fifo => "fifo",
+        FileType::Socket => "socket",
+        FileType::CharacterDevice => "character device",
+        FileType::BlockDevice => "block device",
+        _ => "other",
+    }
 }
 
 /// Read a member of `size` bytes (as its header or file system says) from `from`, within

@@ -93,7 +93,7 @@ fn members(
                     .unwrap_or_default();
                 store.add_link(path, target, warnings);
             }
-            other => warnings.push(Warning::Special { path, kind: kind_word(other) }),
+            other => store.add_special(path, kind_word(other), warnings),
         }
     }
     Ok(store)

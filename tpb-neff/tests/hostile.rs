@@ -353,7 +353,7 @@ fn a_graph_listed_twice_is_refused_with_its_name_or_definition() {
     let kelf = kelf_of(&[g("sg00", "sg00/def.json"), g("sg00", "sg00/def.json")]);
     let err = read(&neff(&with_member("kelf-0.json", &kelf))).unwrap_err();
     assert!(
-        matches!(&err, Error::DuplicateGraph { kelf, what: "name", value } if kelf == "kelf-0.json" && value == "sg00"),
+        matches!(&err, Error::DuplicateGraph { kelf, first, what: "name", value } if kelf == "kelf-0.json" && first == kelf && value == "sg00"),
         "{err:?}"
     );
     assert_eq!(
@@ -371,8 +371,12 @@ fn a_graph_listed_twice_is_refused_with_its_name_or_definition() {
     m.push(("kelf-1.json".into(), Kind::File(kelf_of(&[g("sg01", "sg01/def.json")]))));
     let err = read(&neff(&m)).unwrap_err();
     assert!(
-        matches!(&err, Error::DuplicateGraph { kelf, what: "name", value } if kelf == "kelf-1.json" && value == "sg01"),
+        matches!(&err, Error::DuplicateGraph { kelf, first, what: "name", value } if kelf == "kelf-1.json" && first == "kelf-0.json" && value == "sg01"),
         "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "kelf-0.json and kelf-1.json both list graph name 'sg01' (a NEFF names each subgraph once)"
     );
 }
 
@@ -549,4 +553,90 @@ fn a_special_file_is_named_in_a_plain_word() {
     t.extend_from_slice(&[0; 1024]);
     let n = read(&neff_with_payload(&gzip(&t))).unwrap();
     assert_eq!(n.warnings()[0].to_string(), "member 'sg00/zz.fifo' of kind fifo skipped");
+}
+
+#[test]
+fn malformed_json_in_a_skipped_value_is_refused_as_in_a_read_one() {
+    let kelf = |junk: &[u8]| {
+        let mut k = br#"{"version":"0.5","target":"cayman","junk":"#.to_vec();
+        k.extend_from_slice(junk);
+        k.extend_from_slice(
+            br#","graphs":[{"name":"sg00","definition":"sg00/def.json","x":1},{"name":"sg01","definition":"sg01/def.json"}]}"#,
+        );
+        k
+    };
+    // Well-formed values there pass: only what is malformed is refused.
+    let n = read(&neff(&with_member("kelf-0.json", &kelf(br#"["\udbff\udfff", {"k": 1}]"#))));
+    assert_eq!(n.unwrap().graphs().len(), 2);
+    for junk in [
+        &br#""\ud800""#[..],
+        br#"["a", {"b": "\udc00x"}]"#,
+        b"\"\xff\xfe\"",
+        b"{\"\xc3\": 1}",
+        br#"{"\ud800": 1}"#,
+    ] {
+        let err = read(&neff(&with_member("kelf-0.json", &kelf(junk)))).unwrap_err();
+        assert!(
+            matches!(&err, Error::Json { member, .. } if member == "kelf-0.json"),
+            "{}: {err:?}",
+            String::from_utf8_lossy(junk)
+        );
+    }
+    // In a def.json, and in a graph entry.
+    let def = |junk: &[u8]| {
+        let m = small_members();
+        let Some((_, Kind::File(def))) = m.iter().find(|(p, _)| p == "sg00/def.json") else {
+            panic!()
+        };
+        let mut d = b"{".to_vec();
+        d.extend_from_slice(junk);
+        d.push(b',');
+        d.extend_from_slice(&def[1..]);
+        neff(&with_member("sg00/def.json", &d))
+    };
+    assert!(read(&def(br#""x":"\udbff\udfff""#)).is_ok_and(|n| n.graphs().len() == 2));
+    let err = read(&def(br#""x":"\udfff""#)).unwrap_err();
+    assert!(matches!(&err, Error::Json { member, .. } if member == "sg00/def.json"), "{err:?}");
+    let entry = br#"{"version":"0.5","graphs":[{"name":"sg00","definition":"sg00/def.json","x":["\ud800"]}]}"#;
+    let err = read(&neff(&with_member("kelf-0.json", entry))).unwrap_err();
+    assert!(matches!(&err, Error::Json { member, .. } if member == "kelf-0.json"), "{err:?}");
+}
+
+#[test]
+fn a_used_key_repeated_in_one_object_is_refused() {
+    let g = r#"{"name":"sg00","definition":"sg00/def.json"}"#;
+    let h = r#"{"name":"sg01","definition":"sg01/def.json"}"#;
+    for (kelf, key) in [
+        (format!(r#"{{"graphs":[{g}],"graphs":[{h}]}}"#), "graphs"),
+        (format!(r#"{{"graphs":[{g},{h}],"target":"cayman","target":"sunda"}}"#), "target"),
+        (
+            format!(
+                r#"{{"graphs":[{g},{{"name":"sg01","name":"sg02","definition":"sg01/def.json"}}]}}"#
+            ),
+            "name",
+        ),
+        (
+            r#"{"graphs":[{"definition":"sg00/def.json","name":"sg00","definition":"sg01/def.json"}]}"#
+                .to_owned(),
+            "definition",
+        ),
+    ] {
+        let err = read(&neff(&with_member("kelf-0.json", kelf.as_bytes()))).unwrap_err();
+        assert!(
+            matches!(&err, Error::Json { member, detail } if member == "kelf-0.json" && detail.starts_with(&format!("duplicate field \"{key}\""))),
+            "{kelf}: {err:?}"
+        );
+    }
+    // An unused key may repeat, as it is skipped.
+    let kelf = format!(r#"{{"graphs":[{g},{h}],"x":1,"x":2}}"#);
+    assert!(read(&neff(&with_member("kelf-0.json", kelf.as_bytes()))).is_ok());
+    let m = small_members();
+    let Some((_, Kind::File(def))) = m.iter().find(|(p, _)| p == "sg00/def.json") else { panic!() };
+    let mut d = br#"{"pe_instr":"PE.bin","#.to_vec();
+    d.extend_from_slice(&def[1..]);
+    let err = read(&neff(&with_member("sg00/def.json", &d))).unwrap_err();
+    assert!(
+        matches!(&err, Error::Json { member, detail } if member == "sg00/def.json" && detail.starts_with("duplicate field \"pe_instr\"")),
+        "{err:?}"
+    );
 }

@@ -1,0 +1,52 @@
+//! Text from the file in error and warning messages is escaped as the text form escapes
+//! a name: printable ASCII as is, `"` and `\` backslash-escaped, other bytes `\xNN`.
+
+mod support;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+use tpb_neff::{Error, Neff, ReadOptions};
+
+/// The rule, stated byte by byte.
+fn rule(b: u8) -> String {
+    match b {
+        b'"' => "\\\"".into(),
+        b'\\' => "\\\\".into(),
+        0x20..=0x7e => char::from(b).to_string(),
+        _ => format!("\\x{b:02x}"),
+    }
+}
+
+#[test]
+fn every_byte_of_a_path_is_escaped_by_the_rule() {
+    for b in 0..=255u8 {
+        let path = PathBuf::from(OsStr::from_bytes(&[b'a', b, b'z']));
+        let io = Error::Io { path: path.clone(), source: std::io::Error::other("gone") };
+        assert_eq!(io.to_string(), format!("reading a{}z: gone", rule(b)), "byte {b:#04x}");
+        let limit = Error::InputLimit { path, limit: 1 };
+        assert_eq!(
+            limit.to_string(),
+            format!("a{}z: more than 1 bytes, the input limit", rule(b)),
+            "byte {b:#04x}"
+        );
+    }
+    // Text fields (member paths, JSON values) follow the same rule, byte by byte.
+    let e = Error::MissingMember { path: "\u{1b}[31m\"\\é".into(), named_by: "k".into() };
+    assert_eq!(e.to_string(), r#"'\x1b[31m\"\\\xc3\xa9' (named by k) is not a member"#);
+}
+
+#[test]
+fn a_member_path_that_cannot_be_read_is_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    tar::Archive::new(&support::tar(&support::small_members())[..]).unpack(d).unwrap();
+    let name = "\u{1b}[31mRED";
+    std::fs::write(d.join(name), b"x").unwrap();
+    let n = Neff::open(d, &ReadOptions::default()).unwrap();
+    std::fs::remove_file(d.join(name)).unwrap();
+    let text = n.read_member(name).unwrap_err().to_string();
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("/\\x1b[31mRED: "), "{text:?}");
+}

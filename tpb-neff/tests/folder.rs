@@ -1,0 +1,202 @@
+//! An unpacked NEFF folder that changes while it is read, or whose named members are
+//! links, special files or in folders that cannot be listed: each gets an error that
+//! names the real cause, nothing outside the folder is read, and nothing blocks.
+
+mod support;
+
+use std::fs;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
+
+use support::{small_members, tar};
+use tpb_neff::{Error, Neff, ReadOptions, Warning};
+
+/// The small NEFF unpacked into a new temporary directory.
+fn unpacked() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    tar::Archive::new(&tar(&small_members())[..]).unpack(dir.path()).unwrap();
+    dir
+}
+
+fn open(d: &Path) -> Result<Neff, Error> {
+    Neff::open(d, &ReadOptions::default())
+}
+
+/// Make a FIFO at `path`; false when this system has no `mkfifo`.
+fn mkfifo(path: &Path) -> bool {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    made.is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_member_swapped_for_a_fifo_or_a_link_after_the_listing_is_refused() {
+    let dir = unpacked();
+    let d = dir.path();
+    fs::write(d.join("sg00/weights.npy"), [1; 64]).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("weights.npy"), [0xEE; 64]).unwrap();
+    let n = open(d).unwrap();
+    assert_eq!(n.read_member("sg00/weights.npy").unwrap().unwrap()[..], [1; 64]);
+
+    // The file itself becomes a link.
+    fs::remove_file(d.join("sg00/weights.npy")).unwrap();
+    symlink(outside.path().join("weights.npy"), d.join("sg00/weights.npy")).unwrap();
+    let err = n.read_member("sg00/weights.npy").unwrap_err();
+    assert!(
+        matches!(&err, Error::NotAFile { path, expected: "regular file", found } if path == "sg00/weights.npy" && found == "link"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "'sg00/weights.npy' is not a regular file but a link (links are never followed, special files never read)"
+    );
+
+    // A FIFO: opened without blocking, then refused.
+    fs::remove_file(d.join("sg00/weights.npy")).unwrap();
+    if mkfifo(&d.join("sg00/weights.npy")) {
+        let err = n.read_member("sg00/weights.npy").unwrap_err();
+        assert!(matches!(&err, Error::NotAFile { found, .. } if found == "fifo"), "{err:?}");
+    }
+
+    // A folder on the way becomes a link to a folder outside holding the same name.
+    fs::rename(d.join("sg00"), d.join("moved")).unwrap();
+    symlink(outside.path(), d.join("sg00")).unwrap();
+    let err = n.read_member("sg00/weights.npy").unwrap_err();
+    assert!(
+        matches!(&err, Error::NotAFile { path, expected: "folder", found } if path == "sg00" && found == "link"),
+        "{err:?}"
+    );
+    // Or a file.
+    fs::remove_file(d.join("sg00")).unwrap();
+    fs::write(d.join("sg00"), b"x").unwrap();
+    let err = n.read_member("sg00/weights.npy").unwrap_err();
+    assert!(
+        matches!(&err, Error::NotAFile { path, expected: "folder", .. } if path == "sg00"),
+        "{err:?}"
+    );
+    // Gone: an I/O error naming it.
+    fs::remove_file(d.join("sg00")).unwrap();
+    let err = n.read_member("sg00/weights.npy").unwrap_err();
+    assert!(
+        matches!(&err, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_subfolder_that_is_a_link_is_the_named_link() {
+    let dir = unpacked();
+    let d = dir.path();
+    fs::rename(d.join("sg00"), d.join("real")).unwrap();
+    symlink("real", d.join("sg00")).unwrap();
+    let err = open(d).unwrap_err();
+    assert!(
+        matches!(&err, Error::NamedLink { path, named_by } if path == "sg00" && named_by == "kelf-0.json"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_named_member_that_is_a_fifo_is_named_as_one() {
+    let dir = unpacked();
+    let d = dir.path();
+    fs::remove_file(d.join("kelf-0.json")).unwrap();
+    if !mkfifo(&d.join("kelf-0.json")) {
+        return; // no mkfifo here
+    }
+    let err = open(d).unwrap_err();
+    assert!(
+        matches!(&err, Error::NotAFile { path, expected: "regular file", found } if path == "kelf-0.json" && found == "fifo"),
+        "{err:?}"
+    );
+
+    let dir = unpacked();
+    let d = dir.path();
+    fs::remove_file(d.join("sg00/PE.bin")).unwrap();
+    assert!(mkfifo(&d.join("sg00/PE.bin")));
+    let err = open(d).unwrap_err();
+    assert!(
+        matches!(&err, Error::NotAFile { path, found, .. } if path == "sg00/PE.bin" && found == "fifo"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_named_special_member_of_a_tar_is_named_as_one() {
+    let mut t = tar(&support::without_member("sg00/PE.bin"));
+    t.truncate(t.len() - 1024);
+    let mut h = tar::Header::new_ustar();
+    h.set_path("sg00/PE.bin").unwrap();
+    h.set_entry_type(tar::EntryType::Fifo);
+    h.set_size(0);
+    h.set_cksum();
+    t.extend_from_slice(h.as_bytes());
+    t.extend_from_slice(&[0; 1024]);
+    let bytes = support::neff_with_payload(&support::gzip(&t));
+    let err = Neff::from_bytes(&bytes, &ReadOptions::default()).unwrap_err();
+    assert!(
+        matches!(&err, Error::NotAFile { path, found, .. } if path == "sg00/PE.bin" && found == "fifo"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_named_member_in_a_folder_that_cannot_be_listed_says_so() {
+    let dir = unpacked();
+    let d = dir.path();
+    fs::set_permissions(d.join("sg01"), fs::Permissions::from_mode(0o000)).unwrap();
+    let listable = fs::read_dir(d.join("sg01")).is_ok(); // as root it is
+    let got = open(d);
+    fs::set_permissions(d.join("sg01"), fs::Permissions::from_mode(0o755)).unwrap();
+    if listable {
+        assert!(got.is_ok());
+        return;
+    }
+    let err = got.unwrap_err();
+    assert!(
+        matches!(&err, Error::Unlisted { path, named_by, folder, .. } if path == "sg01/def.json" && named_by == "kelf-0.json" && folder == "sg01"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn files_that_vanish_while_the_folder_is_listed_are_skipped() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = unpacked();
+    let d = dir.path().to_path_buf();
+    let churn = d.join("tmp");
+    fs::create_dir(&churn).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let churner = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                for i in 0..50 {
+                    let _ = fs::write(churn.join(format!("f{i}")), b"x");
+                }
+                for i in 0..50 {
+                    let _ = fs::remove_file(churn.join(format!("f{i}")));
+                }
+                let _ = fs::remove_dir(&churn);
+                let _ = fs::create_dir(&churn);
+            }
+        })
+    };
+    let mut results = Vec::new();
+    for _ in 0..300 {
+        results.push(open(&d).map(|n| n.warnings().to_vec()));
+    }
+    stop.store(true, Ordering::Relaxed);
+    churner.join().unwrap();
+    for r in results {
+        let warnings = r.unwrap();
+        for w in warnings {
+            assert!(
+                matches!(&w, Warning::Vanished(p) if p.starts_with("tmp/"))
+                    || matches!(&w, Warning::Unreadable { path, .. } if path == "tmp"),
+                "{w:?}"
+            );
+        }
+    }
+}
