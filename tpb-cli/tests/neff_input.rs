@@ -168,7 +168,11 @@ fn a_stream_that_resembles_a_neff_header_says_why_it_is_read_raw() {
     head[0x18] = 0;
     let r = tpb_stdin(&["info", "-"], &head);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.starts_with("<stdin>: a raw record stream (not a NEFF), 16 records"), "{}", r.out);
+    assert!(
+        r.out.starts_with("<stdin>: a raw record stream (not a NEFF), 16 records"),
+        "{}",
+        r.out
+    );
     assert!(
         r.err.contains("warning: <stdin>: read as a raw record stream, not a NEFF: its first bytes match a NEFF header only in part (neff_version_major 0x0 is not 1..=255)"),
         "{}",
