@@ -9,6 +9,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 
 use crate::error::{Error, Result, Warning};
 
@@ -37,9 +40,13 @@ struct Entry {
 }
 
 /// Where a directory's members are read from when needed, and what is left of the limit.
+/// Members are opened relative to `handle`, the folder opened once when it was listed,
+/// never by `root`'s path again: a folder swapped in at that path is not read.
 #[derive(Clone, Debug)]
 struct Folder {
+    /// The folder's path as the caller named it, for errors.
     root: PathBuf,
+    handle: Arc<OwnedFd>,
     limit: u64,
     budget: u64,
 }
@@ -59,9 +66,11 @@ pub(crate) struct Store {
 
 impl Store {
     /// A store of the directory `root`'s members, listed with [`Store::add_unread`] and
-    /// read by [`Store::load`] within `limit` bytes in all.
-    pub(crate) fn for_folder(root: PathBuf, limit: u64) -> Store {
-        Store { folder: Some(Folder { root, limit, budget: limit }), ..Store::default() }
+    /// read by [`Store::load`] within `limit` bytes in all, relative to `handle` (the
+    /// folder `root` opened).
+    pub(crate) fn for_folder(root: PathBuf, handle: OwnedFd, limit: u64) -> Store {
+        let folder = Folder { root, handle: Arc::new(handle), limit, budget: limit };
+        Store { folder: Some(folder), ..Store::default() }
     }
 
     /// Add a member; a repeated path (of a member or a link) replaces the earlier one,
@@ -190,8 +199,10 @@ impl Store {
             return Ok(true);
         }
         let Some(folder) = self.folder.as_mut() else { return Ok(true) };
-        let data = read_file_member(&folder.root, path, self.list[i].size, &mut folder.budget)?
+        let mut budget = folder.budget;
+        let data = read_file_member(folder, path, self.list[i].size, &mut budget)?
             .ok_or(Error::DirectoryLimit { limit: folder.limit })?;
+        folder.budget = budget;
         self.list[i].size = data.len() as u64;
         self.list[i].data = Some(data);
         Ok(true)
@@ -210,7 +221,7 @@ impl Store {
             (Some(data), _) => Ok(Some(data.as_slice().into())),
             (None, Some(f)) => {
                 let mut budget = f.limit;
-                let data = read_file_member(&f.root, path, entry.size, &mut budget)?
+                let data = read_file_member(f, path, entry.size, &mut budget)?
                     .ok_or(Error::DirectoryLimit { limit: f.limit })?;
                 Ok(Some(data.into()))
             }
@@ -258,31 +269,33 @@ impl Store {
     }
 }
 
-/// Read the directory member `path` below `root` (whose walk found `size` bytes) within
-/// `budget`; `None` when it passes the budget.
+/// Read the member `path` of `folder` (whose walk found `size` bytes) within `budget`;
+/// `None` when it passes the budget.
 ///
 /// # Errors
 ///
 /// [`Error::Io`], and [`Error::NotAFile`] when what is at `path` now is not a regular
 /// file, or is reached through a link or something that is not a folder.
 fn read_file_member(
-    root: &std::path::Path,
+    folder: &Folder,
     path: &str,
     size: u64,
     budget: &mut u64,
 ) -> Result<Option<Vec<u8>>> {
-    let mut file = open_member(root, path)?;
+    let root = &folder.root;
+    let mut file = open_member(folder.handle.as_fd(), root, path)?;
     let io = |source| Error::Io { path: root.join(path), source };
     read_member(&mut file, size, budget).map_err(io)
 }
 
-/// Open the regular file `path` (normalised, `/`-separated) below the folder `root`,
-/// whatever has changed since the walk listed it: each folder on the way is opened
+/// Open the regular file `path` (normalised, `/`-separated) below the folder `top` (the
+/// handle of `root`, which only names it in errors), whatever has changed since the walk
+/// listed it: each folder on the way is opened
 /// relative to the one before without following a link, and the file itself without
 /// following a link and without blocking (a FIFO swapped in opens at once), then
 /// refused unless the open file is a regular file.
-fn open_member(root: &std::path::Path, path: &str) -> Result<std::fs::File> {
-    use rustix::fs::{fstat, openat, statat, AtFlags, FileType, Mode, OFlags, CWD};
+fn open_member(top: BorrowedFd<'_>, root: &std::path::Path, path: &str) -> Result<std::fs::File> {
+    use rustix::fs::{fstat, openat, statat, AtFlags, FileType, Mode, OFlags};
     use rustix::io::Errno;
     let io = |at: &str| {
         let full = if at.is_empty() { root.to_path_buf() } else { root.join(at) };
@@ -294,26 +307,27 @@ fn open_member(root: &std::path::Path, path: &str) -> Result<std::fs::File> {
         found: found.to_owned(),
     };
     let base = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
-    // The root is the folder the caller named: a link to it is followed.
-    let mut dir = openat(CWD, root, base | OFlags::DIRECTORY, Mode::empty()).map_err(io(""))?;
+    let mut opened: Option<OwnedFd> = None;
     let (folders, name) = path.rsplit_once('/').unwrap_or(("", path));
     let mut walked = 0;
     for part in folders.split('/').filter(|p| !p.is_empty()) {
         walked += part.len() + usize::from(walked > 0);
         let at = &folders[..walked];
         let flags = base | OFlags::DIRECTORY | OFlags::NOFOLLOW;
-        dir = match openat(&dir, part, flags, Mode::empty()) {
+        let dir = opened.as_ref().map_or(top, AsFd::as_fd);
+        opened = Some(match openat(dir, part, flags, Mode::empty()) {
             Ok(fd) => fd,
             // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW, others ELOOP.
             Err(Errno::LOOP | Errno::NOTDIR) => {
-                let found = statat(&dir, part, AtFlags::SYMLINK_NOFOLLOW)
+                let found = statat(dir, part, AtFlags::SYMLINK_NOFOLLOW)
                     .map_or("something else", |st| type_word(FileType::from_raw_mode(st.st_mode)));
                 return Err(not(at, "folder", found));
             }
             Err(e) => return Err(io(at)(e)),
-        };
+        });
     }
-    let fd = match openat(&dir, name, base | OFlags::NOFOLLOW, Mode::empty()) {
+    let dir = opened.as_ref().map_or(top, AsFd::as_fd);
+    let fd = match openat(dir, name, base | OFlags::NOFOLLOW, Mode::empty()) {
         Ok(fd) => fd,
         Err(Errno::LOOP) => return Err(not(path, "regular file", "link")),
         Err(e) => return Err(io(path)(e)),
@@ -326,7 +340,7 @@ fn open_member(root: &std::path::Path, path: &str) -> Result<std::fs::File> {
 }
 
 /// A file type in a word or two, as [`Error::NotAFile`] says it.
-fn type_word(kind: rustix::fs::FileType) -> &'static str {
+pub(crate) fn type_word(kind: rustix::fs::FileType) -> &'static str {
     use rustix::fs::FileType;
     match kind {
         FileType::RegularFile => "regular file",

@@ -200,3 +200,109 @@ fn files_that_vanish_while_the_folder_is_listed_are_skipped() {
         }
     }
 }
+
+#[test]
+fn a_folder_swapped_after_its_listing_is_not_read_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("neff");
+    tar::Archive::new(&tar(&small_members())[..]).unpack(&d).unwrap();
+    fs::write(d.join("sg00/weights.npy"), [1; 64]).unwrap();
+    let n = open(&d).unwrap();
+
+    // The folder is renamed away and another one put at its path: members still come
+    // from the folder that was listed.
+    let other = dir.path().join("other");
+    tar::Archive::new(&tar(&small_members())[..]).unpack(&other).unwrap();
+    fs::write(other.join("sg00/weights.npy"), [0xEE; 64]).unwrap();
+    fs::rename(&d, dir.path().join("moved")).unwrap();
+    fs::rename(&other, &d).unwrap();
+    assert_eq!(n.read_member("sg00/weights.npy").unwrap().unwrap()[..], [1; 64]);
+
+    // Or a link to it.
+    fs::remove_dir_all(&d).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::create_dir(outside.path().join("sg00")).unwrap();
+    fs::write(outside.path().join("sg00/weights.npy"), [0xEE; 64]).unwrap();
+    symlink(outside.path(), &d).unwrap();
+    assert_eq!(n.read_member("sg00/weights.npy").unwrap().unwrap()[..], [1; 64]);
+}
+
+#[test]
+fn the_folder_named_may_be_a_link() {
+    let dir = unpacked();
+    let links = tempfile::tempdir().unwrap();
+    let link = links.path().join("neff");
+    symlink(dir.path(), &link).unwrap();
+    let n = open(&link).unwrap();
+    assert!(n.warnings().is_empty(), "{:?}", n.warnings());
+    assert_eq!(
+        n.read_member("sg00/PE.bin").unwrap().unwrap(),
+        open(dir.path()).unwrap().read_member("sg00/PE.bin").unwrap().unwrap()
+    );
+}
+
+#[test]
+fn folders_nested_too_deep_are_unlisted() {
+    let dir = unpacked();
+    let d = dir.path();
+    let mut deep = d.join("deep");
+    for _ in 0..70 {
+        deep.push("d");
+    }
+    fs::create_dir_all(&deep).unwrap();
+    fs::write(deep.join("f"), b"x").unwrap();
+    let n = open(d).unwrap();
+    let too_deep = format!("deep{}", "/d".repeat(64));
+    assert!(
+        n.warnings().iter().any(|w| matches!(w, Warning::Unreadable { path, detail } if *path == too_deep && detail.contains("deep"))),
+        "{:?}",
+        n.warnings()
+    );
+    assert!(n.members().all(|m| !m.path.ends_with("/f")));
+}
+
+/// A subfolder swapped for a link to a folder outside, again and again, while the
+/// folder is listed: the listing never holds a name from outside.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[test]
+fn a_subfolder_swapped_for_a_link_while_listed_is_not_followed() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = unpacked();
+    let d = dir.path().to_path_buf();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("OUTSIDE"), b"secret").unwrap();
+    for i in 0..8 {
+        fs::create_dir(d.join(format!("x{i}"))).unwrap();
+        fs::write(d.join(format!("x{i}/inside")), b"x").unwrap();
+        symlink(outside.path(), d.join(format!("l{i}"))).unwrap();
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let stop = Arc::clone(&stop);
+        let d = d.clone();
+        std::thread::spawn(move || {
+            use rustix::fs::{renameat_with, RenameFlags, CWD};
+            while !stop.load(Ordering::Relaxed) {
+                for i in 0..8 {
+                    let (x, l) = (d.join(format!("x{i}")), d.join(format!("l{i}")));
+                    renameat_with(CWD, &x, CWD, &l, RenameFlags::EXCHANGE).unwrap();
+                }
+            }
+        })
+    };
+    let mut results = Vec::new();
+    for _ in 0..300 {
+        results.push(open(&d));
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().unwrap();
+    for r in results {
+        let n = r.unwrap();
+        assert!(n.members().all(|m| !m.path.contains("OUTSIDE")), "read outside the folder");
+        // A link, or a folder that became a link and a folder again while it was looked at.
+        for w in n.warnings() {
+            assert!(matches!(w, Warning::Link { .. } | Warning::Unreadable { .. }), "{w:?}");
+        }
+    }
+}
