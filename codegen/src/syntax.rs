@@ -402,6 +402,24 @@ mod tests {
     }
 
     #[test]
+    fn an_expression_past_the_operator_limit_is_one_error_not_a_deep_tree() {
+        use super::build::MAX_OPERATORS;
+        let flat = |n: usize| format!("derived d : u32 = 1{}\n", " + 1".repeat(n));
+        assert!(parse(FileId(0), &flat(MAX_OPERATORS)).is_ok());
+        // 5,000 terms overflowed the stack of the lowering that walks the tree.
+        for text in [flat(MAX_OPERATORS + 1), flat(5_000), flat(200_000)] {
+            let e = parse(FileId(0), &text).unwrap_err();
+            assert_eq!(e.len(), 1);
+            assert!(e[0].message.contains("more than 256 operators"), "{}", e[0].message);
+        }
+        // Operators inside parentheses count too.
+        let nested = format!("derived d : u32 = {}1{}\n", "(1 + ".repeat(60), ")".repeat(60));
+        let text = nested.replace("(1 + ", &format!("(1{} + ", " * 1".repeat(4)));
+        assert!(parse(FileId(0), &text).is_err());
+        assert!(parse(FileId(0), &nested).is_ok());
+    }
+
+    #[test]
     fn brackets_nested_past_the_limit_are_one_error_at_the_first_too_deep() {
         let nest = |n: usize| format!("derived d : u32 = {}1{}\n", "(".repeat(n), ")".repeat(n));
         assert!(parse(FileId(0), &nest(MAX_NESTING)).is_ok());

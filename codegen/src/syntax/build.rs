@@ -547,8 +547,30 @@ impl Builder {
         }
     }
 
-    /// Precedence climbing over the flat `operand (op operand)*` list, Rust's levels.
+    /// An expression, at most [`MAX_OPERATORS`] operators in all (parentheses
+    /// included): every later stage walks its tree recursively, so a bound on its size
+    /// bounds the stack they take. Past it, one error at the expression.
     fn expr(&mut self, p: Pair<'_, Rule>) -> ExprAst {
+        let span = self.span(&p);
+        let mut count = 0;
+        match self.expr_within(p, &mut count) {
+            Some(e) => e,
+            None => {
+                self.errors.push(Diagnostic::error(
+                    span,
+                    format!(
+                        "expression has more than {MAX_OPERATORS} operators; split it into \
+                         derived values"
+                    ),
+                ));
+                ExprAst::Int(Int { value: 0, span })
+            }
+        }
+    }
+
+    /// Precedence climbing over the flat `operand (op operand)*` list, Rust's levels;
+    /// `None` once `count` (the operators so far) passes [`MAX_OPERATORS`].
+    fn expr_within(&mut self, p: Pair<'_, Rule>, count: &mut usize) -> Option<ExprAst> {
         let mut operands = Vec::new();
         let mut ops = Vec::new();
         for c in p.into_inner() {
@@ -557,7 +579,7 @@ impl Builder {
                 Rule::ident => operands.push(ExprAst::Name(self.ident(c))),
                 Rule::paren => {
                     let e = c.into_inner().next().expect("paren has an expr");
-                    operands.push(self.expr(e));
+                    operands.push(self.expr_within(e, count)?);
                 }
                 r => ops.push(match r {
                     Rule::mul => BinOp::Mul,
@@ -573,8 +595,12 @@ impl Builder {
                     r => unreachable!("expression member {r:?}"),
                 }),
             }
+            if ops.len() + *count > MAX_OPERATORS {
+                return None;
+            }
         }
-        climb(operands, ops)
+        *count += ops.len();
+        Some(climb(operands, ops))
     }
 
     fn cond(&mut self, p: Pair<'_, Rule>) -> CondAst {
@@ -594,6 +620,9 @@ impl Builder {
         CondAst { lhs, op, rhs, span }
     }
 }
+
+/// The most operators one expression may hold (a geometry rule holds a handful).
+pub const MAX_OPERATORS: usize = 256;
 
 /// Fold `a op b op c ...` left-associatively by precedence (shunting-yard).
 fn climb(operands: Vec<ExprAst>, ops: Vec<BinOp>) -> ExprAst {
