@@ -40,6 +40,9 @@ struct Cx<'a> {
     arch_names: BTreeMap<String, ArchId>,
     /// Arch names in model order, for messages.
     arch_list: Vec<String>,
+    /// Groups that use themselves (through other groups or directly): reported once,
+    /// and their uses left out of every layout.
+    cyclic_groups: std::collections::BTreeSet<String>,
 }
 
 impl Cx<'_> {
@@ -107,6 +110,7 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         decls: BTreeMap::new(),
         arch_names: BTreeMap::new(),
         arch_list: Vec::new(),
+        cyclic_groups: std::collections::BTreeSet::new(),
     };
     let model = build(&mut cx, &files, arch_files);
     let mut errors = std::mem::take(&mut cx.errors);

@@ -1,6 +1,8 @@
 //! Structs, groups, records and arms: type resolution, group flattening, and coverage
 //! (every byte exactly once, nothing outside, arms after the shared preamble).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::cycles;
 use super::meta::{inherit, meta};
 use super::{suggest, u32_of, u8_of, Cx, Decl};
@@ -53,6 +55,7 @@ pub(super) fn structs(
             }
         })
         .collect();
+    cx.cyclic_groups = group_cycles(cx, items);
     // Each pass flattens one more level of groups inside groups; stop at a fixed point.
     let passes = items.len() + 1;
     for pass in 0..=passes {
@@ -73,6 +76,40 @@ pub(super) fn structs(
         }
     }
     prev
+}
+
+/// Groups that use themselves, directly or through other groups: one error per cycle,
+/// at the `use` that closes it; the names of every group in one.
+fn group_cycles(cx: &mut Cx<'_>, items: &[&ast::Item]) -> BTreeSet<String> {
+    let index: BTreeMap<&str, usize> =
+        items.iter().enumerate().map(|(i, it)| (it.name.name.as_str(), i)).collect();
+    let uses = |i: usize| -> Vec<(usize, Span)> {
+        let ItemKind::Struct { members, .. } = &items[i].kind else { return Vec::new() };
+        members
+            .iter()
+            .filter_map(|m| match m {
+                Member::Use { group, .. } => {
+                    index.get(group.name.as_str()).map(|&j| (j, group.span))
+                }
+                Member::Field { .. } => None,
+            })
+            .collect()
+    };
+    let mut cyclic = BTreeSet::new();
+    for cycle in cycles::cycles(items.len(), |i| uses(i).into_iter().map(|(j, _)| j).collect()) {
+        let names: Vec<&str> = cycle.iter().map(|&i| items[i].name.name.as_str()).collect();
+        let next = cycle.get(1).copied().unwrap_or(cycle[0]);
+        let span = uses(cycle[0])
+            .into_iter()
+            .find(|&(j, _)| j == next)
+            .map_or(items[cycle[0]].name.span, |(_, s)| s);
+        cx.error(Diagnostic::error(
+            span,
+            format!("'{}' contains itself: {} -> {}", names[0], names.join(" -> "), names[0]),
+        ));
+        cyclic.extend(names.iter().map(|n| (*n).to_owned()));
+    }
+    cyclic
 }
 
 fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struct {
@@ -747,6 +784,11 @@ fn members_of(
                 });
             }
             Member::Use { offset, group, prefix, ann, span } => {
+                if cx.cyclic_groups.contains(&group.name) {
+                    // Its cycle is reported once; flattened, it would only grow.
+                    complete = false;
+                    continue;
+                }
                 let Some(off) = u32_of(cx, *offset, "offset") else { continue };
                 let use_meta = meta(cx, ann, group.span);
                 let gid = match cx.decls.get(&group.name) {
@@ -1143,5 +1185,21 @@ mod tests {
             .map(|l| l.archs.iter().map(|a| m[*a].name.as_str()).collect())
             .collect();
         assert_eq!(on, [vec!["new"], vec!["next"]]);
+    }
+
+    /// A group that uses itself, or two that use each other, is one error each cycle,
+    /// at the `use` that closes it (it flattened pass after pass into dozens of
+    /// errors about `x_x_x_a`).
+    #[test]
+    fn a_group_using_itself_is_one_cycle_error() {
+        use crate::lower::test_support::{errors, RECORD};
+        let spec = |groups: &str| format!("enum OPCODE : u8 {{}}\n{RECORD}{groups}");
+        let e = errors(&spec("group GA : 4 {\n 0 a u8\n 1 use GA as x\n}\n"), &[]);
+        assert_eq!(e, ["'GA' contains itself: GA -> GA"]);
+        let e = errors(
+            &spec("group GA : 2 {\n 0 a u8\n 1 use GB\n}\ngroup GB : 2 {\n 0 b u8\n 1 use GA\n}\n"),
+            &[],
+        );
+        assert_eq!(e, ["'GA' contains itself: GA -> GB -> GA"]);
     }
 }
