@@ -402,6 +402,16 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_string_escape_is_an_error_at_the_escape() {
+        let text = "@source(\"a\\qb \\\" \\\\ \\n \\t\")\nderived d : u32 = 1\n";
+        let e = parse(FileId(0), text).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].message, "unknown escape '\\q' in a string");
+        assert_eq!(&text[e[0].span.start as usize..e[0].span.end as usize], "\\q");
+        assert!(parse(FileId(0), &text.replace("\\q", "q")).is_ok());
+    }
+
+    #[test]
     fn an_expression_past_the_operator_limit_is_one_error_not_a_deep_tree() {
         use super::build::MAX_OPERATORS;
         let flat = |n: usize| format!("derived d : u32 = 1{}\n", " + 1".repeat(n));

@@ -166,6 +166,30 @@ impl Builder {
         Int { value, span }
     }
 
+    /// An error at each escape of a string other than `\"`, `\\`, `\n` and `\t` (it
+    /// read as the character alone: `\q` as `q`).
+    fn check_escapes(&mut self, inner: &Pair<'_, Rule>) {
+        let text = inner.as_str();
+        let base = inner.as_span().start();
+        let mut chars = text.char_indices();
+        while let Some((i, c)) = chars.next() {
+            if c != '\\' {
+                continue;
+            }
+            match chars.next() {
+                Some((_, '"' | '\\' | 'n' | 't')) => {}
+                Some((j, o)) => {
+                    let span = Span::new(self.file, base + i, base + j + o.len_utf8());
+                    self.errors.push(
+                        Diagnostic::error(span, format!("unknown escape '\\{o}' in a string"))
+                            .note("a string takes \\\", \\\\, \\n and \\t"),
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+
     fn attr(&mut self, p: Pair<'_, Rule>) -> Attr {
         let span = self.span(&p);
         let mut inner = p.into_inner();
@@ -173,7 +197,9 @@ impl Builder {
         let args = inner
             .map(|a| match a.as_rule() {
                 Rule::string => {
-                    AttrArg::Str(unescape(a.clone().into_inner().as_str()), self.span(&a))
+                    let inner = a.clone().into_inner().next().expect("a string has its inside");
+                    self.check_escapes(&inner);
+                    AttrArg::Str(unescape(inner.as_str()), self.span(&a))
                 }
                 Rule::attr_word => AttrArg::Word(self.ident(a)),
                 Rule::arch_range => {
