@@ -43,6 +43,9 @@ struct Cx<'a> {
     /// Groups that use themselves (through other groups or directly): reported once,
     /// and their uses left out of every layout.
     cyclic_groups: std::collections::BTreeSet<String>,
+    /// Variants refused (a duplicate name or value, a value too wide), by (enum,
+    /// variant): a later use of one is not a second error.
+    refused_variants: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Cx<'_> {
@@ -111,6 +114,7 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         arch_names: BTreeMap::new(),
         arch_list: Vec::new(),
         cyclic_groups: std::collections::BTreeSet::new(),
+        refused_variants: std::collections::BTreeSet::new(),
     };
     let model = build(&mut cx, &files, arch_files);
     let mut errors = std::mem::take(&mut cx.errors);

@@ -25,6 +25,8 @@ fn value_in(cx: &mut Cx<'_>, v: &ValueRef, e: &Enum, what: &str) -> Option<u64> 
         }
         ValueRef::Name(n) => match e.variant_named(&n.name) {
             Some(var) => Some(var.value),
+            // Refused where it is declared: that is its one error.
+            None if cx.refused_variants.contains(&(e.name.clone(), n.name.clone())) => None,
             None => {
                 let mut d = Diagnostic::error(
                     n.span,
@@ -469,5 +471,17 @@ mod tests {
             &[],
         );
         assert_eq!(e, ["opcode 0x02 with sub-opcode 1 is bound twice"]);
+    }
+
+    /// A variant refused where it is declared (its value taken, too wide) is that one
+    /// error: a binding that names it is not a second ("not a variant").
+    #[test]
+    fn a_refused_variant_is_one_error() {
+        for bad in ["STOP = 1", "STOP = 256"] {
+            let spec = SPEC.replace("STOP = 2", bad);
+            let e = errors(&format!("{spec}bind PREFIX, sub @1 = STOP => S\n"), &[]);
+            assert_eq!(e.len(), 1, "{bad}: {e:?}");
+            assert!(!e[0].contains("not a variant"), "{bad}: {e:?}");
+        }
     }
 }

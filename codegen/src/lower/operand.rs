@@ -46,9 +46,13 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                         Diagnostic::error(v.name.span, format!("'{}' has no value", v.name.name))
                             .note("a value of an enum with a width is 'NAME = VALUE'"),
                     );
+                    cx.refused_variants.insert((item.name.name.clone(), v.name.name.clone()));
                     continue;
                 };
-                let Some(value) = u64_of(cx, value_lit) else { continue };
+                let Some(value) = u64_of(cx, value_lit) else {
+                    cx.refused_variants.insert((item.name.name.clone(), v.name.name.clone()));
+                    continue;
+                };
                 if !width_p.fits(i128::from(value)) {
                     cx.error(
                         Diagnostic::error(
@@ -62,6 +66,7 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                         )
                         .with(width.span, "the enum's width"),
                     );
+                    cx.refused_variants.insert((item.name.name.clone(), v.name.name.clone()));
                     continue;
                 }
                 if let Some(first) = by_name.get(v.name.name.as_str()) {
@@ -85,6 +90,7 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                         )
                         .with(first.span, "the other variant"),
                     );
+                    cx.refused_variants.insert((item.name.name.clone(), v.name.name.clone()));
                     continue;
                 }
                 by_name.insert(&v.name.name, v.name.clone());
