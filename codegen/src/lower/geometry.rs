@@ -624,6 +624,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                 &mut Vec::new(),
             );
         }
+        rule_divisors(cx, geometry, &values[i], &arch_name, i);
     }
 
     raws.into_iter()
@@ -814,6 +815,53 @@ fn derive(
     values[g] = Some(ArchValue { value, meta, defined_in, stated: was_stated });
 }
 
+/// A rule that divides by a part of its expression that holds no parameter and is zero
+/// on `arch`: it could only ever fail there (as a derived value that does is an error).
+fn rule_divisors(
+    cx: &mut Cx<'_>,
+    geometry: &[GeomItem],
+    values: &[Option<ArchValue>],
+    arch: &str,
+    arch_id: usize,
+) {
+    let lookup = |id: GeomId| {
+        values.get(id.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.value.as_int())
+    };
+    for item in geometry {
+        let GeomKind::Rule { expr, .. } = &item.kind else { continue };
+        if !item.meta.available_on(ArchId(arch_id as u32)) {
+            continue;
+        }
+        let mut divisors = Vec::new();
+        constant_divisors(expr, &mut divisors);
+        if divisors.iter().any(|d| matches!(eval(d, &lookup, &[]), Ok(0))) {
+            cx.error(Diagnostic::error(
+                item.meta.span,
+                format!("rule '{}' divides by zero on {arch} whatever its arguments", item.name),
+            ));
+        }
+    }
+}
+
+/// The right-hand sides of `/` and `%` in `e` that hold no parameter.
+fn constant_divisors<'e>(e: &'e Expr, acc: &mut Vec<&'e Expr>) {
+    if let Expr::Binary(op, l, r) = e {
+        if matches!(op, BinOp::Div | BinOp::Rem) && !has_param(r) {
+            acc.push(r);
+        }
+        constant_divisors(l, acc);
+        constant_divisors(r, acc);
+    }
+}
+
+fn has_param(e: &Expr) -> bool {
+    match e {
+        Expr::Param(_) => true,
+        Expr::Binary(_, l, r) => has_param(l) || has_param(r),
+        _ => false,
+    }
+}
+
 fn collect(e: &Expr, acc: &mut Vec<usize>) {
     match e {
         Expr::Value(g) => acc.push(g.0 as usize),
@@ -900,6 +948,28 @@ mod tests {
         assert_eq!(a.value(d).and_then(|v| v.value.as_int()), Some(6));
         assert!(b.values.iter().all(Option::is_none));
         assert_eq!(b.meta.sources, ["none gives it"]);
+    }
+
+    /// A rule whose divisor holds no parameter and is zero on a generation could only
+    /// fail there: an error, as for a derived value (it was accepted, and the generated
+    /// rule returned `OutOfRange` for every argument).
+    #[test]
+    fn a_rule_dividing_by_a_constant_zero_is_an_error() {
+        let arch = [("isa/arch/a.toml", KNOWN)];
+        for (rule, bad) in [
+            ("rule r(i) = i / (n - 3)\n", true),
+            ("rule r(i) = i % 0\n", true),
+            ("rule r(i) = n / (i - 3)\n", false),
+            ("rule r(i) = i / n\n", false),
+        ] {
+            let spec = format!("{SCHEMA}{rule}");
+            if bad {
+                let e = errors(&spec, &arch);
+                assert_eq!(e, ["rule 'r' divides by zero on a whatever its arguments"], "{rule}");
+            } else {
+                model(&spec, &arch);
+            }
+        }
     }
 
     #[test]
