@@ -1007,13 +1007,20 @@ fn check_coverage(
     for p in placed {
         let r = p.field.range();
         if r.end > end || r.start < start {
+            // The end as written, past u32 if it is (the range saturates).
+            let written_end = u64::from(p.field.offset) + u64::from(p.field.size);
             let mut d = Diagnostic::error(
                 p.span,
                 format!(
-                    "field '{}' ({}..{}) lies outside {what} ({start}..{end})",
-                    p.field.name, r.start, r.end
+                    "field '{}' ({}..{written_end}) lies outside {what} ({start}..{end})",
+                    p.field.name, r.start
                 ),
-            );
+            )
+            .note(if what.starts_with("struct") || what.starts_with("group") {
+                format!("move or shrink the field, or enlarge {what}")
+            } else {
+                "move or shrink the field (an arm is as long as the record)".to_owned()
+            });
             if let Some(o) = p.origin {
                 d = d.with(o, "defined in the group here");
             }
