@@ -161,6 +161,7 @@ fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
         cx.error(Diagnostic::error(a.span, "@archs needs at least one arch or range"));
     }
     for arg in &a.args {
+        let before = out.len();
         match arg {
             AttrArg::Word(w) => {
                 if let Some(id) = arch(cx, &w.name, w.span) {
@@ -186,6 +187,11 @@ fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
             AttrArg::Str(_, s) => {
                 cx.error(Diagnostic::error(*s, "@archs takes arch names or ranges, not strings"))
             }
+        }
+        // An arch this argument names again (a slip, or a range that overlaps a name).
+        if let Some(again) = out[before..].iter().find(|id| out[..before].contains(id)) {
+            let name = cx.arch_list.get(again.0 as usize).cloned().unwrap_or_default();
+            cx.error(Diagnostic::error(arg.span(), format!("@archs names {name} twice")));
         }
     }
     out.sort();
@@ -264,5 +270,23 @@ mod tests {
         assert_eq!(on("B"), ["old", "new"]);
         assert_eq!(on("C"), ["old", "next"]);
         assert_eq!(on("D"), ["old", "new", "next"]);
+    }
+
+    /// An arch named twice (by name, alias or an overlapping range) is an error at the
+    /// argument that repeats it (`@archs(cayman, cayman)` was accepted).
+    #[test]
+    fn an_arch_named_twice_is_an_error() {
+        use crate::lower::test_support::errors;
+        for (attr, twice) in [
+            ("@archs(new, new)", "new"),
+            ("@archs(next, n3)", "next"),
+            ("@archs(old, ..new)", "old"),
+        ] {
+            let e = errors(
+                &format!("enum OPCODE : u8 {{\n    A = 1 {attr}\n}}\n{RECORD}"),
+                &OLD_NEW_NEXT,
+            );
+            assert_eq!(e, [format!("@archs names {twice} twice")], "{attr}");
+        }
     }
 }
