@@ -394,7 +394,7 @@ fn arm_added() {
             "bind NOP => NOP",
             "arm NEW : INST {\n    4 reserved0 reserved[12]\n}\nbind NOP => NOP",
         )],
-        &["additive added arm NEW: +1 fields, unbound"],
+        &["additive added arm NEW: +1 field, unbound"],
     );
 }
 

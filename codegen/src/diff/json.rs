@@ -409,7 +409,7 @@ pub(super) fn structure(m: &Model, s: &Struct) -> J {
 }
 
 pub(super) fn struct_val(m: &Model, s: &Struct) -> Val {
-    Val { json: structure(m, s), text: format!("size {}, {} fields", s.size, s.fields.len()) }
+    Val { json: structure(m, s), text: format!("size {}, {}", s.size, fields(s.fields.len())) }
 }
 
 /// The fields an arm declares (its layout without the inherited preamble).
@@ -458,7 +458,7 @@ pub(super) fn arm_val(m: &Model, id: ArmId) -> Val {
             .collect();
         format!("fields {}", per.join(", "))
     } else {
-        format!("{} fields", own_fields(&a.layouts[0]).count())
+        fields(own_fields(&a.layouts[0]).count())
     };
     Val { json: arm(m, id), text: format!("{shape}, {bound}") }
 }
@@ -891,4 +891,13 @@ pub(super) fn arch_val(m: &Model, id: ArchId) -> Val {
     let a = &m[id];
     let unknown = if a.geometry_known { "" } else { ", geometry unknown" };
     Val { json: arch(m, id), text: format!("generation {} ({}){unknown}", a.generation, a.label) }
+}
+
+/// `n fields`, `1 field`.
+fn fields(n: usize) -> String {
+    if n == 1 {
+        "1 field".to_owned()
+    } else {
+        format!("{n} fields")
+    }
 }
