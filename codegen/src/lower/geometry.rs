@@ -737,14 +737,19 @@ fn derive(
     let value = match computed {
         Ok(v) if prim.fits(v) => Value::Int(v),
         Ok(v) => {
-            cx.error(Diagnostic::error(
-                arch_span,
-                format!(
-                    "derived '{}' is {v} on {arch}, which does not fit {}",
-                    item.name,
-                    prim.as_str()
-                ),
-            ));
+            // At the declaration, where the fix goes (as for a division by zero), with
+            // the generation whose values give it.
+            cx.error(
+                Diagnostic::error(
+                    item.meta.span,
+                    format!(
+                        "derived '{}' is {v} on {arch}, which does not fit {}",
+                        item.name,
+                        prim.as_str()
+                    ),
+                )
+                .with(arch_span, format!("the values of {arch}")),
+            );
             return;
         }
         Err(EvalError::Unknown(dep)) => {
@@ -970,6 +975,18 @@ mod tests {
                 model(&spec, &arch);
             }
         }
+    }
+
+    /// A derived value that does not fit its type is reported at its declaration (where
+    /// a division by zero is too), with the generation's file as a label.
+    #[test]
+    fn a_derived_value_too_wide_is_reported_at_its_declaration() {
+        use crate::lower::test_support::load;
+        let schema = SCHEMA.replace("derived d : u32 = n * 2", "derived d : u32 = n - 4");
+        let f = load(&schema, &[("isa/arch/a.toml", KNOWN)]).unwrap_err();
+        let d = &f.diagnostics.0[0];
+        assert_eq!(d.message, "derived 'd' is -1 on a, which does not fit u32");
+        assert!(f.sources.file(d.span.file).path.ends_with("x.isa"));
     }
 
     #[test]
