@@ -29,8 +29,9 @@ pub enum Special {
 
 /// Where the bytes for a path go.
 enum Dest {
-    /// A new file, or a regular file (the target of a link) replaced whole.
-    Replace(PathBuf),
+    /// A regular file (the target of a link) replaced whole, keeping its permissions,
+    /// or a new file (`None`).
+    Replace(PathBuf, Option<fs::Permissions>),
     /// A device or FIFO, opened for writing.
     InPlace,
 }
@@ -38,9 +39,10 @@ enum Dest {
 fn dest(path: &Path, special: Special) -> Result<Dest> {
     // Follows links: a link to a file writes the file, as `>` does.
     match fs::metadata(path) {
-        Ok(m) if m.is_file() => {
-            Ok(Dest::Replace(fs::canonicalize(path).with_context(|| shown(path))?))
-        }
+        Ok(m) if m.is_file() => Ok(Dest::Replace(
+            fs::canonicalize(path).with_context(|| shown(path))?,
+            Some(m.permissions()),
+        )),
         Ok(m) if m.is_dir() => bail!("{} is a folder", shown(path)),
         Ok(_) if special == Special::InPlace => Ok(Dest::InPlace),
         Ok(_) => bail!("{} is not a regular file; refusing to write it", shown(path)),
@@ -48,7 +50,7 @@ fn dest(path: &Path, special: Special) -> Result<Dest> {
             if fs::symlink_metadata(path).is_ok() {
                 bail!("{} is a link to nothing; refusing to write through it", shown(path));
             }
-            Ok(Dest::Replace(path.to_owned()))
+            Ok(Dest::Replace(path.to_owned(), None))
         }
         Err(e) => Err(e).with_context(|| format!("writing {}", shown(path))),
     }
@@ -70,12 +72,12 @@ pub fn write_file<T>(
             w.flush().with_context(what)?;
             Ok(t)
         }
-        Dest::Replace(target) => {
+        Dest::Replace(target, old) => {
             let dir = match target.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
             };
-            let mut tmp = temp_file_for(&target, dir).with_context(what)?;
+            let mut tmp = temp_file(old, dir).with_context(what)?;
             let t = {
                 let mut w = BufWriter::with_capacity(64 << 10, tmp.as_file_mut());
                 let t = fill(&mut w).with_context(what)?;
@@ -89,27 +91,29 @@ pub fn write_file<T>(
     }
 }
 
-/// A temporary file in `dir` for `path`, with the mode `path` should keep: the old
-/// file's, else 0666 less the umask, as for any file the user creates (not the 0600 of
-/// a plain temporary file).
-#[cfg(unix)]
-fn temp_file_for(path: &Path, dir: &Path) -> io::Result<NamedTempFile> {
-    use std::os::unix::fs::PermissionsExt;
-    match fs::metadata(path) {
-        Ok(old) => {
+/// A temporary file in `dir` with the mode the file it replaces should keep: the old
+/// file's permissions, else (a new file) 0666 less the umask, as for any file the user
+/// creates; not the 0600 of a plain temporary file.
+fn temp_file(old: Option<fs::Permissions>, dir: &Path) -> io::Result<NamedTempFile> {
+    match old {
+        Some(p) => {
             let tmp = NamedTempFile::new_in(dir)?;
-            tmp.as_file().set_permissions(old.permissions())?;
+            tmp.as_file().set_permissions(p)?;
             Ok(tmp)
         }
-        // The kernel applies the umask to the mode asked for at creation.
-        Err(_) => {
-            tempfile::Builder::new().permissions(fs::Permissions::from_mode(0o666)).tempfile_in(dir)
-        }
+        None => new_file_in(dir),
     }
 }
 
+/// A temporary file in `dir` that the kernel gives the umask's mode (asked for 0666).
+#[cfg(unix)]
+fn new_file_in(dir: &Path) -> io::Result<NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new().permissions(fs::Permissions::from_mode(0o666)).tempfile_in(dir)
+}
+
 #[cfg(not(unix))]
-fn temp_file_for(_path: &Path, dir: &Path) -> io::Result<NamedTempFile> {
+fn new_file_in(dir: &Path) -> io::Result<NamedTempFile> {
     NamedTempFile::new_in(dir)
 }
 
