@@ -101,7 +101,9 @@ fn aperture(model: &Model, a: &Aperture) -> TokenStream {
         let size = hex(r.size);
         let end = hex_text(r.base.saturating_add(r.size.saturating_sub(1)));
         let doc =
-            Doc::of(model, &r.meta, format!("Region {} of {}.", code(&r.name), code(&a.name)))
+            // The link leads to the aperture's docs and sources, which a region
+            // without its own inherits.
+            Doc::of(model, &r.meta, format!("Region {} of [`{konst}`].", code(&r.name)))
                 .note(format!("Addresses {}.", code(&format!("{}..={end}", hex_text(r.base)))));
         quote! {
             #doc

@@ -81,7 +81,7 @@ pub const fn opcode_valid(v: u8) -> bool {
     word < OPCODE_VALID.len() && (OPCODE_VALID[word] >> (v & 63)) & 1 == 1
 }
 
-/// Region `psum` of `PSUM`.
+/// Region `psum` of [`PSUM`].
 ///
 /// Addresses `0x2000000..=0x2203FFF`.
 pub const PSUM_PSUM: Region = Region {
@@ -128,7 +128,7 @@ pub const fn addresses_in_same_psum(a: u64, b: u64) -> bool {
     }
 }
 
-/// Region `q0` of `SBUF_QUADRANT`.
+/// Region `q0` of [`SBUF_QUADRANT`].
 ///
 /// Addresses `0x0..=0x37FFF`.
 pub const SBUF_QUADRANT_Q0: Region = Region {
@@ -137,7 +137,7 @@ pub const SBUF_QUADRANT_Q0: Region = Region {
     size: 0x3_8000,
 };
 
-/// Region `q1` of `SBUF_QUADRANT`.
+/// Region `q1` of [`SBUF_QUADRANT`].
 ///
 /// Addresses `0x800000..=0x837FFF`.
 pub const SBUF_QUADRANT_Q1: Region = Region {
@@ -146,7 +146,7 @@ pub const SBUF_QUADRANT_Q1: Region = Region {
     size: 0x3_8000,
 };
 
-/// Region `q2` of `SBUF_QUADRANT`.
+/// Region `q2` of [`SBUF_QUADRANT`].
 ///
 /// Addresses `0x1000000..=0x1037FFF`.
 pub const SBUF_QUADRANT_Q2: Region = Region {
@@ -155,7 +155,7 @@ pub const SBUF_QUADRANT_Q2: Region = Region {
     size: 0x3_8000,
 };
 
-/// Region `q3` of `SBUF_QUADRANT`.
+/// Region `q3` of [`SBUF_QUADRANT`].
 ///
 /// Addresses `0x1800000..=0x1837FFF`.
 pub const SBUF_QUADRANT_Q3: Region = Region {
