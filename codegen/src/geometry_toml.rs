@@ -35,8 +35,7 @@ pub struct ArchFile {
 }
 
 /// `source = "..."` or `source = ["...", "..."]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Default)]
 pub enum Sources {
     /// None given.
     #[default]
@@ -55,6 +54,35 @@ impl Sources {
             Sources::One(s) => vec![s],
             Sources::Many(v) => v,
         }
+    }
+}
+
+/// By hand, not `#[serde(untagged)]`: a wrong `source` then says what it takes ("a
+/// string or an array of strings") and points at the wrong element, where an untagged
+/// enum says only that no variant matched, at the whole value.
+impl<'de> Deserialize<'de> for Sources {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Sources;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or an array of strings")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Sources, E> {
+                Ok(Sources::One(v.to_owned()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<Sources, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = a.next_element::<String>()? {
+                    v.push(s);
+                }
+                Ok(Sources::Many(v))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 

@@ -810,6 +810,13 @@ fn arch_toml_unknown_confidence() {
     insta::assert_snapshot!("arch_toml_unknown_confidence", render("geom_toml_unknown_confidence"));
 }
 
+/// A `source` that is neither a string nor an array of strings says which it takes and
+/// points at the wrong element (serde's untagged enums say only that nothing matched).
+#[test]
+fn arch_toml_source_of_the_wrong_type() {
+    insta::assert_snapshot!("arch_toml_source_type", render("geom_toml_source_type"));
+}
+
 #[test]
 fn two_archs_with_one_generation() {
     insta::assert_snapshot!("two_archs_with_one_generation", render("geom_same_generation"));
