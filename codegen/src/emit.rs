@@ -61,7 +61,7 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
             "The record as a sum of its arms, opcode dispatch and stream sentinels.",
             |m| Box::new(Whole(inst::emit(m))),
         ),
-        ("layout", "The shared structs and unions that arms embed.", |m| Box::new(Whole(layout::emit(m)))),
+        ("layout", "The shared structs and unions that arms embed.", layout::emit),
         (
             "opcode",
             "The spec's enums as open newtypes: values, names, bands, availability, the opcode table.",
