@@ -65,9 +65,9 @@ pub fn generate(model: &Model) -> Vec<OutputFile> {
         (
             "opcode",
             "The spec's enums as open newtypes: values, names, bands, availability, the opcode table.",
-            |m| Box::new(Whole(opcode::emit(m))),
+            opcode::emit,
         ),
-        ("operand", "Operand types with bit-fields, as integer newtypes.", |m| Box::new(Whole(operand::emit(m)))),
+        ("operand", "Operand types with bit-fields, as integer newtypes.", operand::emit),
         (
             "validate",
             "Validator tables, address apertures and per-generation record validation.",
@@ -152,6 +152,33 @@ impl ArmCursor {
         let id = (self.0 < model.arms.len()).then_some(crate::model::ArmId(self.0 as u32));
         self.0 += usize::from(id.is_some());
         id
+    }
+}
+
+/// A module's items emitted lazily, one chunk an item (a struct, an enum, a `bits`
+/// type), each scanned for the `use` lines that head the file.
+pub(crate) struct ItemChunks<'m, I> {
+    model: &'m Model,
+    items: I,
+    imports: imports::Imports<'static>,
+}
+
+impl<'m, I: Iterator<Item = TokenStream>> ItemChunks<'m, I> {
+    /// The chunks `items` yields, with `imports` as the `use` lines to choose from.
+    pub(crate) fn new(model: &'m Model, items: I, imports: imports::Imports<'static>) -> Self {
+        ItemChunks { model, items, imports }
+    }
+}
+
+impl<I: Iterator<Item = TokenStream>> Chunks for ItemChunks<'_, I> {
+    fn next_chunk(&mut self) -> Option<TokenStream> {
+        let items = self.items.next()?;
+        self.imports.scan(&items);
+        Some(items)
+    }
+
+    fn finish(self: Box<Self>) -> (TokenStream, TokenStream) {
+        (self.imports.uses(self.model), TokenStream::new())
     }
 }
 

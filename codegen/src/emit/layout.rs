@@ -9,9 +9,9 @@ use crate::model::{Field, FieldType, Meta, Model, Select, Struct, Union};
 use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::imports::Imports;
-use super::Chunks;
 use super::names;
 use super::tokens::{field_type, hex, read, usize_lit, write, Offset};
+use super::{Chunks, ItemChunks};
 
 /// The whole file.
 ///
@@ -27,32 +27,9 @@ pub fn emit(model: &Model) -> Box<dyn Chunks + '_> {
             ("F32", quote! { crate::F32 }),
         ],
     );
-    let structs = model.structs.iter().filter(|s| !s.is_group);
-    Box::new(LayoutChunks { model, structs, unions: model.unions.iter(), imports })
-}
-
-/// The structs' and then the unions' items, one type at a time; the `use` lines head
-/// the file.
-struct LayoutChunks<'m, S> {
-    model: &'m Model,
-    structs: S,
-    unions: std::slice::Iter<'m, Union>,
-    imports: Imports<'static>,
-}
-
-impl<'m, S: Iterator<Item = &'m Struct>> Chunks for LayoutChunks<'m, S> {
-    fn next_chunk(&mut self) -> Option<TokenStream> {
-        let items = match self.structs.next() {
-            Some(s) => struct_items(self.model, s),
-            None => union_items(self.model, self.unions.next()?),
-        };
-        self.imports.scan(&items);
-        Some(items)
-    }
-
-    fn finish(self: Box<Self>) -> (TokenStream, TokenStream) {
-        (self.imports.uses(self.model), TokenStream::new())
-    }
+    let structs = model.structs.iter().filter(|s| !s.is_group).map(|s| struct_items(model, s));
+    let unions = model.unions.iter().map(|u| union_items(model, u));
+    Box::new(ItemChunks::new(model, structs.chain(unions), imports))
 }
 
 /// One struct: declaration, decode/encode, `Default`.

@@ -12,26 +12,25 @@ use crate::model::{Band, Enum, EnumId, Model, Status, Vocab};
 
 use super::arch_set::arch_test;
 use super::doc::{code, Doc};
+use super::imports::Imports;
 use super::names;
 use super::tokens::hex_width;
+use super::{Chunks, ItemChunks};
 
-/// The whole file.
-pub fn emit(model: &Model) -> TokenStream {
+/// The whole file, one chunk per enum and vocabulary (see `emit::render`).
+pub fn emit(model: &Model) -> Box<dyn Chunks + '_> {
     let enums = model.enum_ids().map(|id| enum_items(model, id));
     let vocabs = model.vocabs.iter().map(|v| vocab(model, v));
-    let body = quote! { #(#enums)* #(#vocabs)* };
-    let uses = super::imports::needed(
-        model,
-        &body,
+    let imports = Imports::new(
         &[],
-        &[
+        vec![
             ("fmt", quote! { core::fmt }),
             ("Status", quote! { crate::facts::Status }),
             ("ArmKind", quote! { crate::generated::arms::ArmKind }),
             ("Arch", quote! { crate::generated::geometry::Arch }),
         ],
     );
-    quote! { #uses #body }
+    Box::new(ItemChunks::new(model, enums.chain(vocabs), imports))
 }
 
 /// One enum: the newtype, its constants and queries, and its trait impls.

@@ -8,15 +8,15 @@ use quote::quote;
 use crate::model::{Alt, BitField, BitType, Bits, Model};
 
 use super::doc::{code, Doc};
+use super::imports::Imports;
 use super::names;
 use super::tokens::{dec, hex, uint_for_bits};
+use super::{Chunks, ItemChunks};
 
-/// The whole file.
-pub fn emit(model: &Model) -> TokenStream {
+/// The whole file, one chunk per type (see `emit::render`).
+pub fn emit(model: &Model) -> Box<dyn Chunks + '_> {
     let items = model.bits.iter().map(|b| bits_items(model, b));
-    let body = quote! { #(#items)* };
-    let uses = super::imports::needed(model, &body, &["opcode"], &[]);
-    quote! { #uses #body }
+    Box::new(ItemChunks::new(model, items, Imports::new(&["opcode"], Vec::new())))
 }
 
 /// One bit-field with the Rust name it gets (alternatives' fields are prefixed with the
