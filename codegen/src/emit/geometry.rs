@@ -44,11 +44,25 @@ fn geometry_table(model: &Model) -> TokenStream {
         let t = declared(item)?;
         let name = &item.name;
         let f = names::snake(&item.name);
+        // `—` where `@archs` leaves the generation out, `?` where the sources do not
+        // give the value: the two marks of the reference table (`docs/isa.md`).
+        let absent: Vec<Ident> = known(model)
+            .filter(|&a| !item.meta.available_on(a))
+            .map(|a| names::variant(&model[a].name))
+            .collect();
         let body = if everywhere(model, item) && !t.is_optional() {
             quote! { write!(w, "{:?}", g.#f()) }
+        } else if absent.is_empty() {
+            quote! {
+                match g.#f() {
+                    Some(v) => write!(w, "{:?}", v),
+                    None => w.write_str("?"),
+                }
+            }
         } else {
             quote! {
                 match g.#f() {
+                    _ if matches!(g, #(Geometry::#absent)|*) => w.write_str("—"),
                     Some(v) => write!(w, "{:?}", v),
                     None => w.write_str("?"),
                 }
@@ -64,7 +78,8 @@ fn geometry_table(model: &Model) -> TokenStream {
         pub struct GeomRow {
             /// The spec name (`num_tpb`).
             pub name: &'static str,
-            /// Write the value (`Debug` formatting; `?` where the generation has none).
+            /// Write the value (`Debug` formatting): `?` where the sources do not give it
+            /// for the generation, `—` where the generation has no such value at all.
             pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
         }
 
@@ -708,5 +723,21 @@ impl Lets<'_> {
                 quote! { #t }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::emit::unit_tests::project_model;
+
+    fn geometry_rs() -> String {
+        let out = crate::emit::generate(&project_model());
+        out.into_iter().find(|f| f.path.ends_with("generated/geometry.rs")).unwrap().contents
+    }
+
+    #[test]
+    fn a_value_a_generation_does_not_have_is_marked_apart_from_an_unknown_one() {
+        let g = geometry_rs();
+        assert!(g.contains("matches!(g, Geometry::Sunda) => w.write_str(\"—\")"), "{g}");
     }
 }

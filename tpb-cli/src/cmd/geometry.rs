@@ -1,6 +1,7 @@
 //! `tpb geometry`: every geometry value of one generation or all, shown as the spec's
 //! reference (`docs/isa.md`) and `cargo xtask diff` show them: addresses (from 0x10000)
-//! in hex, unknown entries as `?`.
+//! in hex, `?` where the sources do not give a value, `—` where the generation has no
+//! such value, `unknown` for a generation whose geometry no source gives.
 
 use std::io::Write;
 
@@ -93,6 +94,7 @@ mod tests {
     fn debug_values_read_as_the_reference_shows_them() {
         assert_eq!(readable("4"), "4");
         assert_eq!(readable("?"), "?");
+        assert_eq!(readable("—"), "—");
         assert_eq!(readable("65535"), "65535");
         assert_eq!(readable("65536"), "0x10000");
         assert_eq!(readable("[Some(137438953472), None, Some(7)]"), "[0x2000000000, ?, 7]");

@@ -1300,7 +1300,8 @@ impl Geometry {
 pub struct GeomRow {
     /// The spec name (`num_tpb`).
     pub name: &'static str,
-    /// Write the value (`Debug` formatting; `?` where the generation has none).
+    /// Write the value (`Debug` formatting): `?` where the sources do not give it
+    /// for the generation, `—` where the generation has no such value at all.
     pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
 }
 
@@ -1508,6 +1509,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "bar4_hbm_offsets",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.bar4_hbm_offsets() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1553,6 +1555,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "tpb_mmap_bases",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.tpb_mmap_bases() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1568,6 +1571,9 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "sdma_base",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.sdma_base() {
+                _ if matches!(g, Geometry::Sunda | Geometry::Cayman) => {
+                    w.write_str("—")
+                }
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1577,6 +1583,9 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "apb_se_bases",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.apb_se_bases() {
+                _ if matches!(g, Geometry::Sunda | Geometry::Cayman) => {
+                    w.write_str("—")
+                }
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1616,6 +1625,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "nc_map_seng_swap_nd0",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.nc_map_seng_swap_nd0() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1625,6 +1635,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "nc_map_seng_swap_nd1",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.nc_map_seng_swap_nd1() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1634,6 +1645,9 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "nc_map_seng_swap_pds_nd1",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.nc_map_seng_swap_pds_nd1() {
+                _ if matches!(g, Geometry::Sunda | Geometry::Cayman) => {
+                    w.write_str("—")
+                }
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1643,6 +1657,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "npe_neighbor_eng_ids",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.npe_neighbor_eng_ids() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
