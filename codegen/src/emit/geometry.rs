@@ -315,6 +315,17 @@ fn arch_enum(model: &Model) -> TokenStream {
     }
 }
 
+/// The item's metadata with `@archs` narrowed to the generations whose geometry is
+/// known: `Available on:` of a geometry item must not name one (maverick) that has no
+/// `Geometry` variant and answers unknown for every value.
+fn with_geometry(model: &Model, meta: &Meta) -> Meta {
+    let mut meta = meta.clone();
+    if let Some(archs) = &mut meta.archs {
+        archs.retain(|&a| model[a].geometry_known);
+    }
+    meta
+}
+
 /// The declared type of a value or derived item.
 fn declared(item: &GeomItem) -> Option<&GeomType> {
     match &item.kind {
@@ -424,7 +435,8 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
             quote! { Geometry::#v => #m::#konst, }
         }
     });
-    let mut doc = Doc::of(model, &item.meta, format!("The geometry value {}.", code(&item.name)));
+    let meta = with_geometry(model, &item.meta);
+    let mut doc = Doc::of(model, &meta, format!("The geometry value {}.", code(&item.name)));
     if let GeomKind::Derived(_, e) = &item.kind {
         doc = doc.note(format!("Derived: {}.", code(&spell(model, e, &[]))));
     }
@@ -521,7 +533,11 @@ fn arch_module(model: &Model, a: ArchId) -> TokenStream {
             Some(v) if !v.meta.sources.is_empty() || !v.meta.docs.is_empty() => {
                 Doc::of(model, &v.meta, format!("{} on {}.", code(&item.name), arch.name))
             }
-            _ => Doc::of(model, &item.meta, format!("{} on {}.", code(&item.name), arch.name)),
+            _ => Doc::of(
+                model,
+                &with_geometry(model, &item.meta),
+                format!("{} on {}.", code(&item.name), arch.name),
+            ),
         };
         if let Some(v) = v {
             if v.defined_in != a {
@@ -592,7 +608,8 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     }
     let result = cx.expr(expr.clone());
     let stmts = std::mem::take(&mut cx.stmts);
-    let mut doc = Doc::of(model, &item.meta, format!("The rule {}.", code(rule_name)))
+    let meta = with_geometry(model, &item.meta);
+    let mut doc = Doc::of(model, &meta, format!("The rule {}.", code(rule_name)))
         .note(format!("Computes {}.", code(&spell(model, expr, params))));
     if !requires.is_empty() {
         let g: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
@@ -733,6 +750,13 @@ mod tests {
     fn geometry_rs() -> String {
         let out = crate::emit::generate(&project_model());
         out.into_iter().find(|f| f.path.ends_with("generated/geometry.rs")).unwrap().contents
+    }
+
+    #[test]
+    fn available_on_names_only_generations_with_a_geometry() {
+        let g = geometry_rs();
+        assert!(g.contains("Available on: cayman, mariana\n"), "{g}");
+        assert!(!g.lines().any(|l| l.contains("Available on:") && l.contains("maverick")));
     }
 
     #[test]

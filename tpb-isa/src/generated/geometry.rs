@@ -646,7 +646,7 @@ impl Geometry {
     ///
     /// Values: cayman `[0, 0x1000000000, 0x2000000000, 0x3000000000]`; mariana `[0, 0x1000000000, 0x2000000000, 0x3000000000]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn bar4_hbm_offsets(self) -> Option<[u64; 4]> {
         match self {
@@ -739,7 +739,7 @@ impl Geometry {
     ///
     /// Values: cayman `[0x2000000000, 0x3000000000, 0x6000000000, 0x7000000000, 0x802000000000, unknown, unknown, 0x807000000000]`; mariana `[0x2000000000, 0x3000000000, 0x6000000000, 0x7000000000, 0x802000000000, unknown, unknown, 0x807000000000]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn tpb_mmap_bases(self) -> Option<[Option<u64>; 8]> {
         match self {
@@ -870,7 +870,7 @@ impl Geometry {
     ///
     /// Values: cayman `[4, 5, 6, 7, 2, 3, 0, 1]`; mariana `[4, 5, 6, 7, 2, 3, 0, 1]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn nc_map_seng_swap_nd0(self) -> Option<[u32; 8]> {
         match self {
@@ -884,7 +884,7 @@ impl Geometry {
     ///
     /// Values: cayman `[2, 3, 0, 1, 4, 5, 6, 7]`; mariana `[2, 3, 0, 1, 4, 5, 6, 7]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn nc_map_seng_swap_nd1(self) -> Option<[u32; 8]> {
         match self {
@@ -915,7 +915,7 @@ impl Geometry {
     ///
     /// Values: cayman `[[0x24, 0x44], [4, 0x64]]`; mariana `[[0x28, 0x48], [8, 0x68]]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn npe_neighbor_eng_ids(self) -> Option<[[u32; 2]; 2]> {
         match self {
@@ -1252,7 +1252,7 @@ impl Geometry {
     ///
     /// Source: geometry seed: ncdev_logical_to_physical_nc_map_v3 (v3:1560)
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     pub const fn die_flip(self, core_idx: u32) -> Result<u32, GeometryError> {
         let p0 = core_idx as i128;
         let t1 = match self.nc_mapping_max_core_count() {
