@@ -482,10 +482,12 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
     })
 }
 
+/// A value as `docs/isa.md`, `tpb geometry` and the diff show it: decimal below 0x1000
+/// (counts, engine ids), hex from there (addresses, sizes, offsets, PCI ids).
 fn show(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Unknown) => "unknown".into(),
-        Some(Value::Int(i)) if *i >= 16 => format!("{i:#x}"),
+        Some(Value::Int(i)) if *i >= 0x1000 => format!("{i:#x}"),
         Some(Value::Int(i)) => i.to_string(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Array(xs)) => {
@@ -750,6 +752,17 @@ mod tests {
     fn geometry_rs() -> String {
         let out = crate::emit::generate(&project_model());
         out.into_iter().find(|f| f.path.ends_with("generated/geometry.rs")).unwrap().contents
+    }
+
+    #[test]
+    fn values_read_as_the_reference_shows_them() {
+        let g = geometry_rs();
+        // Counts in decimal, as the sources and the doc prose write them ...
+        assert!(g.contains("Values: sunda `34`; cayman `132`; mariana `132`."), "{g}");
+        assert!(g.contains("Values: cayman `[[36, 68], [4, 100]]`;"));
+        // ... PCI ids, offsets and addresses in hex.
+        assert!(g.contains("Values: sunda `[0x7164, 0x7264]`;"));
+        assert!(g.contains("Values: sunda `0x1000`;"));
     }
 
     #[test]

@@ -389,10 +389,11 @@ fn head(model: &Model, out: &mut String, name: &str, meta: &Meta, what: &str) {
 // Geometry
 // ---------------------------------------------------------------------------------
 
+/// A value as the diff shows it: decimal below 0x1000, hex from there.
 fn show(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Unknown) => "?".into(),
-        Some(Value::Int(i)) if *i >= 0x10000 => format!("{i:#x}"),
+        Some(Value::Int(i)) if *i >= 0x1000 => format!("{i:#x}"),
         Some(Value::Int(i)) => i.to_string(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Array(xs)) => {

@@ -339,7 +339,7 @@ impl Geometry {
     /// SDK says 20 CC-Cores (see top_sp_region_count); this value is the 16 that
     /// TS_PER_DEVICE and the dm_mmap_special TOPSP entries (0..15) expose.
     ///
-    /// Values: sunda `6`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `6`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn num_top_sp(self) -> u32 {
         match self {
@@ -364,7 +364,7 @@ impl Geometry {
     /// TOP_SP address-map regions (`V3_TOP_SP_{0..19}_BASE`): 20 on V3/V4, more than the
     /// 16 of num_top_sp.
     ///
-    /// Values: sunda `unknown`; cayman `0x14`; mariana `0x14`.
+    /// Values: sunda `unknown`; cayman `20`; mariana `20`.
     #[must_use]
     pub const fn top_sp_region_count(self) -> Option<u32> {
         match self {
@@ -388,7 +388,7 @@ impl Geometry {
 
     /// DMA engines per NeuronCore (dense SENG engines).
     ///
-    /// Values: sunda `0x10`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `16`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn num_dma_per_tpb(self) -> u32 {
         match self {
@@ -418,7 +418,7 @@ impl Geometry {
     ///
     /// Derived: `(num_tpb * num_dma_per_tpb) + num_top_dma`.
     ///
-    /// Values: sunda `0x22`; cayman `0x84`; mariana `0x84`.
+    /// Values: sunda `34`; cayman `132`; mariana `132`.
     #[must_use]
     pub const fn num_dma_engines(self) -> u32 {
         match self {
@@ -433,7 +433,7 @@ impl Geometry {
     ///
     /// Derived: `num_tpb * num_dma_per_tpb`.
     ///
-    /// Values: sunda `0x20`; cayman `0x80`; mariana `0x80`.
+    /// Values: sunda `32`; cayman `128`; mariana `128`.
     #[must_use]
     pub const fn top_dma_first(self) -> u32 {
         match self {
@@ -447,7 +447,7 @@ impl Geometry {
     ///
     /// Derived: `num_dma_engines - 1`.
     ///
-    /// Values: sunda `0x21`; cayman `0x83`; mariana `0x83`.
+    /// Values: sunda `33`; cayman `131`; mariana `131`.
     #[must_use]
     pub const fn top_dma_last(self) -> u32 {
         match self {
@@ -459,7 +459,7 @@ impl Geometry {
 
     /// DMA queues per engine.
     ///
-    /// Values: sunda `0x10`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `16`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn dma_queues_per_engine(self) -> u32 {
         match self {
@@ -471,7 +471,7 @@ impl Geometry {
 
     /// DMA rings (`*_MAX_DMA_RINGS`).
     ///
-    /// Values: sunda `0x10`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `16`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn dma_max_rings(self) -> u32 {
         match self {
@@ -483,7 +483,7 @@ impl Geometry {
 
     /// Semaphores per NeuronCore.
     ///
-    /// Values: sunda `0x100`; cayman `0x100`; mariana `0x100`.
+    /// Values: sunda `256`; cayman `256`; mariana `256`.
     #[must_use]
     pub const fn semaphore_count(self) -> u32 {
         match self {
@@ -495,7 +495,7 @@ impl Geometry {
 
     /// Events per NeuronCore.
     ///
-    /// Values: sunda `0x100`; cayman `0x100`; mariana `0x100`.
+    /// Values: sunda `256`; cayman `256`; mariana `256`.
     #[must_use]
     pub const fn event_count(self) -> u32 {
         match self {
@@ -855,7 +855,7 @@ impl Geometry {
 
     /// Entries of the seng-swap NC map (`NC_MAPPING_MAX_CORE_COUNT_V3`): 16 ND x 8 NC.
     ///
-    /// Values: sunda `unknown`; cayman `0x80`; mariana `0x80`.
+    /// Values: sunda `unknown`; cayman `128`; mariana `128`.
     #[must_use]
     pub const fn nc_mapping_max_core_count(self) -> Option<u32> {
         match self {
@@ -913,7 +913,7 @@ impl Geometry {
     /// The fixed engine ids of the inter-die links the pod-election layer uses to find
     /// neighbours: `[left, right]`, each a pair of engine ids.
     ///
-    /// Values: cayman `[[0x24, 0x44], [4, 0x64]]`; mariana `[[0x28, 0x48], [8, 0x68]]`.
+    /// Values: cayman `[[36, 68], [4, 100]]`; mariana `[[40, 72], [8, 104]]`.
     ///
     /// Available on: cayman, mariana
     #[must_use]
