@@ -10,13 +10,13 @@ fn shown(name: &str, g: Geometry) -> String {
     s
 }
 
-/// `?` (the sources do not give it) and `—` (the generation has no such value) are
-/// different answers, as in the reference table of `docs/isa.md`.
+/// `?` (not given for a generation the value is declared on) and `—` (declared only for
+/// other generations, `@archs`) are the two marks of the reference table in `docs/isa.md`.
 #[test]
-fn a_value_a_generation_does_not_have_is_not_shown_as_unknown() {
-    // @archs(cayman..): sunda has no BAR4 HBM offsets at all.
+fn a_value_given_only_for_other_generations_is_marked_apart() {
+    // @archs(cayman..): the sources give BAR4 HBM offsets for V3/V4 only.
     assert_eq!(shown("bar4_hbm_offsets", Geometry::Sunda), "—");
-    // @archs(mariana): neither has cayman the mariana SDMA table.
+    // @archs(mariana): only mariana's SDMA table is given.
     assert_eq!(shown("sdma_base", Geometry::Cayman), "—");
     // `u64?`: the sources give no V2 stack window.
     assert_eq!(shown("hbm_stack_window", Geometry::Sunda), "?");

@@ -44,8 +44,9 @@ fn geometry_table(model: &Model) -> TokenStream {
         let t = declared(item)?;
         let name = &item.name;
         let f = names::snake(&item.name);
-        // `—` where `@archs` leaves the generation out, `?` where the sources do not
-        // give the value: the two marks of the reference table (`docs/isa.md`).
+        // `—` where `@archs` leaves the generation out (the sources give the value for
+        // others only), `?` where they do not give it for a generation the item is
+        // declared on: the two marks of the reference table (`docs/isa.md`).
         let absent: Vec<Ident> = known(model)
             .filter(|&a| !item.meta.available_on(a))
             .map(|a| names::variant(&model[a].name))
@@ -79,7 +80,8 @@ fn geometry_table(model: &Model) -> TokenStream {
             /// The spec name (`num_tpb`).
             pub name: &'static str,
             /// Write the value (`Debug` formatting): `?` where the sources do not give it
-            /// for the generation, `—` where the generation has no such value at all.
+            /// for the generation, `—` where the spec declares it only for the generations
+            /// whose sources give it (`@archs`), not this one.
             pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
         }
 
@@ -773,8 +775,21 @@ mod tests {
     }
 
     #[test]
-    fn a_value_a_generation_does_not_have_is_marked_apart_from_an_unknown_one() {
+    fn a_value_given_only_for_other_generations_is_marked_apart() {
         let g = geometry_rs();
         assert!(g.contains("matches!(g, Geometry::Sunda) => w.write_str(\"—\")"), "{g}");
+    }
+
+    /// `@archs` on a geometry value says where the sources give it (`isa/geometry.isa`):
+    /// sunda's TPB mmap bases exist (`V2_MMAP_TPB_COUNT 2`) but are not given, so the
+    /// reference must not read `—` as "the generation has no such value".
+    #[test]
+    fn the_reference_reads_archs_as_where_the_sources_give_a_value() {
+        let out = crate::emit::generate(&project_model());
+        let doc = out.into_iter().find(|f| f.path == super::super::layout_doc::PATH).unwrap();
+        assert!(!doc.contents.contains("has no such value"));
+        assert!(doc
+            .contents
+            .contains("`—`: declared only for the generations whose sources give it"));
     }
 }

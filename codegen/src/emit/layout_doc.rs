@@ -405,9 +405,10 @@ fn show(v: Option<&Value>) -> String {
 fn geometry(model: &Model, out: &mut String) {
     out.push_str("## Geometry\n\n");
     out.push_str(
-        "Every geometry value of every generation (`?`: not given by the sources, `—`: the \
-         generation has no such value, *unknown*: no source gives that generation's \
-         geometry). Rules are in the crate docs.\n\n",
+        "Every geometry value of every generation (`?`: not given by the sources, `—`: \
+         declared only for the generations whose sources give it (`@archs`), which says \
+         nothing of this one, *unknown*: no source gives that generation's geometry). \
+         Rules are in the crate docs.\n\n",
     );
     out.push_str("| value |");
     for a in &model.archs {

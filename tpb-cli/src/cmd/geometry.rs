@@ -1,7 +1,8 @@
 //! `tpb geometry`: every geometry value of one generation or all, shown as the spec's
 //! reference (`docs/isa.md`) and `cargo xtask diff` show them: integers from 0x1000 in
-//! hex, `?` where the sources do not give a value, `—` where the generation has no such
-//! value, `unknown` for a generation whose geometry no source gives.
+//! hex, `?` where the sources do not give a value, `—` where the spec declares it only
+//! for other generations (`@archs`), `unknown` for a generation whose geometry no source
+//! gives.
 
 use std::io::Write;
 

@@ -1301,7 +1301,8 @@ pub struct GeomRow {
     /// The spec name (`num_tpb`).
     pub name: &'static str,
     /// Write the value (`Debug` formatting): `?` where the sources do not give it
-    /// for the generation, `—` where the generation has no such value at all.
+    /// for the generation, `—` where the spec declares it only for the generations
+    /// whose sources give it (`@archs`), not this one.
     pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
 }
 
