@@ -612,6 +612,21 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     }
     let result = cx.expr(expr.clone());
     let stmts = std::mem::take(&mut cx.stmts);
+    // A generation the rule's `@archs` leaves out gets no answer, whatever values the
+    // expression happens to read there.
+    let absent: Vec<Ident> = known(model)
+        .filter(|&a| !item.meta.available_on(a))
+        .map(|a| names::variant(&model[a].name))
+        .collect();
+    let not_here = if absent.is_empty() {
+        quote! {}
+    } else {
+        quote! {
+            if matches!(self, #(Geometry::#absent)|*) {
+                return Err(GeometryError::Unknown { item: #rule_name, arch: self.arch() });
+            }
+        }
+    };
     let meta = with_geometry(model, &item.meta);
     let mut doc = Doc::of(model, &meta, format!("The rule {}.", code(rule_name)))
         .note(format!("Computes {}.", code(&spell(model, expr, params))));
@@ -622,10 +637,17 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             g.join(" and ")
         ));
     }
-    if cx.may_be_unknown {
-        doc = doc.note(
-            "Returns `GeometryError::Unknown` when a value it needs is not given for the generation.",
-        );
+    let unknown = match (absent.is_empty(), cx.may_be_unknown) {
+        (true, false) => None,
+        (true, true) => Some("when a value it needs is not given for the generation"),
+        (false, false) => Some("on a generation its `@archs` leaves out"),
+        (false, true) => Some(
+            "on a generation its `@archs` leaves out (naming the rule), and when a value it \
+             needs is not given for the generation (naming the value)",
+        ),
+    };
+    if let Some(when) = unknown {
+        doc = doc.note(format!("Returns `GeometryError::Unknown` {when}."));
     }
     let prologue = pidents.iter().enumerate().map(|(i, p)| {
         let v = format_ident!("p{i}");
@@ -634,6 +656,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     Some(quote! {
         #doc
         pub const fn #name(self, #(#pidents: u32),*) -> Result<u32, GeometryError> {
+            #not_here
             #(#prologue)*
             #(#guards)*
             #(#stmts)*
@@ -765,6 +788,23 @@ mod tests {
         // ... PCI ids, offsets and addresses in hex.
         assert!(g.contains("Values: sunda `[0x7164, 0x7264]`;"));
         assert!(g.contains("Values: sunda `0x1000`;"));
+    }
+
+    #[test]
+    fn a_rule_answers_only_on_the_generations_of_its_archs() {
+        let g = geometry_rs();
+        let die_flip = &g[g.find("pub const fn die_flip(").unwrap()..];
+        let body = &die_flip[..die_flip.find("\n    }\n").unwrap()];
+        // The check comes first, before any guard or value is read.
+        assert!(
+            body.contains(
+                "if matches!(self, Geometry::Sunda) {\n            return Err(GeometryError::Unknown {\n                item: \"die_flip\","
+            ),
+            "{body}"
+        );
+        // A rule on every generation has no such check.
+        let hbm = &g[g.find("pub const fn hbm_index(").unwrap()..];
+        assert!(!hbm[..hbm.find("\n    }\n").unwrap()].contains("matches!"));
     }
 
     #[test]

@@ -1246,7 +1246,7 @@ impl Geometry {
     ///
     /// Requires `core_idx < nc_mapping_max_core_count`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
+    /// Returns `GeometryError::Unknown` on a generation its `@archs` leaves out (naming the rule), and when a value it needs is not given for the generation (naming the value).
     ///
     /// Source: src/v3/neuron_dhal_v3.c:1833 core_idx ^= neuron_nc_map_die_flip_mask
     ///
@@ -1254,6 +1254,12 @@ impl Geometry {
     ///
     /// Available on: cayman, mariana
     pub const fn die_flip(self, core_idx: u32) -> Result<u32, GeometryError> {
+        if matches!(self, Geometry::Sunda) {
+            return Err(GeometryError::Unknown {
+                item: "die_flip",
+                arch: self.arch(),
+            });
+        }
         let p0 = core_idx as i128;
         let t1 = match self.nc_mapping_max_core_count() {
             Some(v) => v as i128,
