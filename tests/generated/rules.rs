@@ -110,7 +110,7 @@ pub(crate) static RULES: &[RuleCase] = &[
         call: "die_flip(0) on sunda",
         got: Geometry::Sunda.die_flip(0),
         want: Err(GeometryError::Unknown {
-            item: "nc_mapping_max_core_count",
+            item: "die_flip",
             arch: Arch::Sunda,
         }),
     },

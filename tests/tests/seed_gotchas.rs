@@ -137,7 +137,7 @@ fn geometry_matches_the_seed() {
     assert_eq!(flipped, [6, 7, 4, 5, 2, 3, 0, 1]);
     assert_eq!(
         Sunda.die_flip(0),
-        Err(GeometryError::Unknown { item: "nc_mapping_max_core_count", arch: Arch::Sunda })
+        Err(GeometryError::Unknown { item: "die_flip", arch: Arch::Sunda })
     );
     // nx-core-type LUT: cayman {10,7,9,8,11}; the others are not decoded.
     assert_eq!(Cayman.nx_core_type(), [Some(10), Some(7), Some(9), Some(8), Some(11)]);

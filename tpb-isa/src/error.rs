@@ -79,8 +79,9 @@ pub enum GeometryError {
         /// The argument values, in parameter order (the slots past `params` are zero).
         args: [u64; 4],
     },
-    /// The rule needs a value this generation does not have (`die_flip` on sunda, which
-    /// gives no `nc_mapping_max_core_count`: the first such value the rule reads).
+    /// The rule does not exist on this generation (its `@archs`: `die_flip` on sunda
+    /// names `die_flip`), or needs a value the sources do not give for it (the first such
+    /// value the rule reads).
     Unknown {
         /// The rule or value.
         item: &'static str,

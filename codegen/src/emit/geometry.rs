@@ -44,11 +44,26 @@ fn geometry_table(model: &Model) -> TokenStream {
         let t = declared(item)?;
         let name = &item.name;
         let f = names::snake(&item.name);
+        // `—` where `@archs` leaves the generation out (the sources give the value for
+        // others only), `?` where they do not give it for a generation the item is
+        // declared on: the two marks of the reference table (`docs/isa.md`).
+        let absent: Vec<Ident> = known(model)
+            .filter(|&a| !item.meta.available_on(a))
+            .map(|a| names::variant(&model[a].name))
+            .collect();
         let body = if everywhere(model, item) && !t.is_optional() {
             quote! { write!(w, "{:?}", g.#f()) }
+        } else if absent.is_empty() {
+            quote! {
+                match g.#f() {
+                    Some(v) => write!(w, "{:?}", v),
+                    None => w.write_str("?"),
+                }
+            }
         } else {
             quote! {
                 match g.#f() {
+                    _ if matches!(g, #(Geometry::#absent)|*) => w.write_str("—"),
                     Some(v) => write!(w, "{:?}", v),
                     None => w.write_str("?"),
                 }
@@ -64,7 +79,9 @@ fn geometry_table(model: &Model) -> TokenStream {
         pub struct GeomRow {
             /// The spec name (`num_tpb`).
             pub name: &'static str,
-            /// Write the value (`Debug` formatting; `?` where the generation has none).
+            /// Write the value (`Debug` formatting): `?` where the sources do not give it
+            /// for the generation, `—` where the spec declares it only for the generations
+            /// whose sources give it (`@archs`), not this one.
             pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
         }
 
@@ -300,6 +317,17 @@ fn arch_enum(model: &Model) -> TokenStream {
     }
 }
 
+/// The item's metadata with `@archs` narrowed to the generations whose geometry is
+/// known: `Available on:` of a geometry item must not name one (maverick) that has no
+/// `Geometry` variant and answers unknown for every value.
+fn with_geometry(model: &Model, meta: &Meta) -> Meta {
+    let mut meta = meta.clone();
+    if let Some(archs) = &mut meta.archs {
+        archs.retain(|&a| model[a].geometry_known);
+    }
+    meta
+}
+
 /// The declared type of a value or derived item.
 fn declared(item: &GeomItem) -> Option<&GeomType> {
     match &item.kind {
@@ -409,7 +437,8 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
             quote! { Geometry::#v => #m::#konst, }
         }
     });
-    let mut doc = Doc::of(model, &item.meta, format!("The geometry value {}.", code(&item.name)));
+    let meta = with_geometry(model, &item.meta);
+    let mut doc = Doc::of(model, &meta, format!("The geometry value {}.", code(&item.name)));
     if let GeomKind::Derived(_, e) = &item.kind {
         doc = doc.note(format!("Derived: {}.", code(&spell(model, e, &[]))));
     }
@@ -455,10 +484,12 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
     })
 }
 
+/// A value as `docs/isa.md`, `tpb geometry` and the diff show it: decimal below 0x1000
+/// (counts, engine ids), hex from there (addresses, sizes, offsets, PCI ids).
 fn show(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Unknown) => "unknown".into(),
-        Some(Value::Int(i)) if *i >= 16 => format!("{i:#x}"),
+        Some(Value::Int(i)) if *i >= 0x1000 => format!("{i:#x}"),
         Some(Value::Int(i)) => i.to_string(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Array(xs)) => {
@@ -506,7 +537,11 @@ fn arch_module(model: &Model, a: ArchId) -> TokenStream {
             Some(v) if !v.meta.sources.is_empty() || !v.meta.docs.is_empty() => {
                 Doc::of(model, &v.meta, format!("{} on {}.", code(&item.name), arch.name))
             }
-            _ => Doc::of(model, &item.meta, format!("{} on {}.", code(&item.name), arch.name)),
+            _ => Doc::of(
+                model,
+                &with_geometry(model, &item.meta),
+                format!("{} on {}.", code(&item.name), arch.name),
+            ),
         };
         if let Some(v) = v {
             if v.defined_in != a {
@@ -577,7 +612,23 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     }
     let result = cx.expr(expr.clone());
     let stmts = std::mem::take(&mut cx.stmts);
-    let mut doc = Doc::of(model, &item.meta, format!("The rule {}.", code(rule_name)))
+    // A generation the rule's `@archs` leaves out gets no answer, whatever values the
+    // expression happens to read there.
+    let absent: Vec<Ident> = known(model)
+        .filter(|&a| !item.meta.available_on(a))
+        .map(|a| names::variant(&model[a].name))
+        .collect();
+    let not_here = if absent.is_empty() {
+        quote! {}
+    } else {
+        quote! {
+            if matches!(self, #(Geometry::#absent)|*) {
+                return Err(GeometryError::Unknown { item: #rule_name, arch: self.arch() });
+            }
+        }
+    };
+    let meta = with_geometry(model, &item.meta);
+    let mut doc = Doc::of(model, &meta, format!("The rule {}.", code(rule_name)))
         .note(format!("Computes {}.", code(&spell(model, expr, params))));
     if !requires.is_empty() {
         let g: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
@@ -586,10 +637,17 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             g.join(" and ")
         ));
     }
-    if cx.may_be_unknown {
-        doc = doc.note(
-            "Returns `GeometryError::Unknown` when a value it needs is not given for the generation.",
-        );
+    let unknown = match (absent.is_empty(), cx.may_be_unknown) {
+        (true, false) => None,
+        (true, true) => Some("when a value it needs is not given for the generation"),
+        (false, false) => Some("on a generation its `@archs` leaves out"),
+        (false, true) => Some(
+            "on a generation its `@archs` leaves out (naming the rule), and when a value it \
+             needs is not given for the generation (naming the value)",
+        ),
+    };
+    if let Some(when) = unknown {
+        doc = doc.note(format!("Returns `GeometryError::Unknown` {when}."));
     }
     let prologue = pidents.iter().enumerate().map(|(i, p)| {
         let v = format_ident!("p{i}");
@@ -598,6 +656,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     Some(quote! {
         #doc
         pub const fn #name(self, #(#pidents: u32),*) -> Result<u32, GeometryError> {
+            #not_here
             #(#prologue)*
             #(#guards)*
             #(#stmts)*
@@ -708,5 +767,69 @@ impl Lets<'_> {
                 quote! { #t }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::emit::unit_tests::project_model;
+
+    fn geometry_rs() -> String {
+        let out = crate::emit::generate(&project_model());
+        out.into_iter().find(|f| f.path.ends_with("generated/geometry.rs")).unwrap().contents
+    }
+
+    #[test]
+    fn values_read_as_the_reference_shows_them() {
+        let g = geometry_rs();
+        // Counts in decimal, as the sources and the doc prose write them ...
+        assert!(g.contains("Values: sunda `34`; cayman `132`; mariana `132`."), "{g}");
+        assert!(g.contains("Values: cayman `[[36, 68], [4, 100]]`;"));
+        // ... PCI ids, offsets and addresses in hex.
+        assert!(g.contains("Values: sunda `[0x7164, 0x7264]`;"));
+        assert!(g.contains("Values: sunda `0x1000`;"));
+    }
+
+    #[test]
+    fn a_rule_answers_only_on_the_generations_of_its_archs() {
+        let g = geometry_rs();
+        let die_flip = &g[g.find("pub const fn die_flip(").unwrap()..];
+        let body = &die_flip[..die_flip.find("\n    }\n").unwrap()];
+        // The check comes first, before any guard or value is read.
+        assert!(
+            body.contains(
+                "if matches!(self, Geometry::Sunda) {\n            return Err(GeometryError::Unknown {\n                item: \"die_flip\","
+            ),
+            "{body}"
+        );
+        // A rule on every generation has no such check.
+        let hbm = &g[g.find("pub const fn hbm_index(").unwrap()..];
+        assert!(!hbm[..hbm.find("\n    }\n").unwrap()].contains("matches!"));
+    }
+
+    #[test]
+    fn available_on_names_only_generations_with_a_geometry() {
+        let g = geometry_rs();
+        assert!(g.contains("Available on: cayman, mariana\n"), "{g}");
+        assert!(!g.lines().any(|l| l.contains("Available on:") && l.contains("maverick")));
+    }
+
+    #[test]
+    fn a_value_given_only_for_other_generations_is_marked_apart() {
+        let g = geometry_rs();
+        assert!(g.contains("matches!(g, Geometry::Sunda) => w.write_str(\"—\")"), "{g}");
+    }
+
+    /// `@archs` on a geometry value says where the sources give it (`isa/geometry.isa`):
+    /// sunda's TPB mmap bases exist (`V2_MMAP_TPB_COUNT 2`) but are not given, so the
+    /// reference must not read `—` as "the generation has no such value".
+    #[test]
+    fn the_reference_reads_archs_as_where_the_sources_give_a_value() {
+        let out = crate::emit::generate(&project_model());
+        let doc = out.into_iter().find(|f| f.path == super::super::layout_doc::PATH).unwrap();
+        assert!(!doc.contents.contains("has no such value"));
+        assert!(doc
+            .contents
+            .contains("`—`: declared only for the generations whose sources give it"));
     }
 }

@@ -389,10 +389,11 @@ fn head(model: &Model, out: &mut String, name: &str, meta: &Meta, what: &str) {
 // Geometry
 // ---------------------------------------------------------------------------------
 
+/// A value as the diff shows it: decimal below 0x1000, hex from there.
 fn show(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Unknown) => "?".into(),
-        Some(Value::Int(i)) if *i >= 0x10000 => format!("{i:#x}"),
+        Some(Value::Int(i)) if *i >= 0x1000 => format!("{i:#x}"),
         Some(Value::Int(i)) => i.to_string(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Array(xs)) => {
@@ -404,9 +405,10 @@ fn show(v: Option<&Value>) -> String {
 fn geometry(model: &Model, out: &mut String) {
     out.push_str("## Geometry\n\n");
     out.push_str(
-        "Every geometry value of every generation (`?`: not given by the sources, `—`: the \
-         generation has no such value, *unknown*: no source gives that generation's \
-         geometry). Rules are in the crate docs.\n\n",
+        "Every geometry value of every generation (`?`: not given by the sources, `—`: \
+         declared only for the generations whose sources give it (`@archs`), which says \
+         nothing of this one, *unknown*: no source gives that generation's geometry). \
+         Rules are in the crate docs.\n\n",
     );
     out.push_str("| value |");
     for a in &model.archs {

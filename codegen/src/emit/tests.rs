@@ -212,6 +212,11 @@ fn rules(model: &Model) -> TokenStream {
     for a in model.arch_ids().filter(|&a| model[a].geometry_known) {
         for item in &model.geometry {
             let GeomKind::Rule { params, expr, requires } = &item.kind else { continue };
+            if !item.meta.available_on(a) {
+                let zeros = vec![0i128; params.len()];
+                rows.push(rule_row(model, a, item, &zeros, &Outcome::NotOnArch));
+                continue;
+            }
             let mut inside = vec![0i128; params.len()];
             let edges: Vec<(u32, i128, i128)> =
                 requires.iter().filter_map(|c| edge(model, a, c)).collect();
@@ -248,6 +253,8 @@ enum Outcome {
     Ok(i128),
     OutOfRange(String),
     Unknown(GeomId),
+    /// The rule's `@archs` leaves the generation out.
+    NotOnArch,
 }
 
 /// Evaluate a rule expression on one arch; `Err` carries the outcome that stops it.
@@ -372,6 +379,9 @@ fn rule_row(
         Outcome::Unknown(g) => {
             let item = model[*g].name.as_str();
             quote! { Err(GeometryError::Unknown { item: #item, arch: Arch::#v }) }
+        }
+        Outcome::NotOnArch => {
+            quote! { Err(GeometryError::Unknown { item: #rule, arch: Arch::#v }) }
         }
     };
     quote! {

@@ -1,6 +1,8 @@
 //! `tpb geometry`: every geometry value of one generation or all, shown as the spec's
-//! reference (`docs/isa.md`) and `cargo xtask diff` show them: addresses (from 0x10000)
-//! in hex, unknown entries as `?`.
+//! reference (`docs/isa.md`) and `cargo xtask diff` show them: integers from 0x1000 in
+//! hex, `?` where the sources do not give a value, `—` where the spec declares it only
+//! for other generations (`@archs`), `unknown` for a generation whose geometry no source
+//! gives.
 
 use std::io::Write;
 
@@ -46,7 +48,7 @@ impl Args {
 
 /// The generated table writes values with `Debug` (`[Some(137438953472), None]`); show
 /// them as the reference does (`[0x2000000000, ?]`): `Some(x)` as `x`, `None` as `?`,
-/// integers from 0x10000 in hex.
+/// integers from 0x1000 in hex.
 fn readable(debug: &str) -> String {
     let b = debug.as_bytes();
     let mut out = String::with_capacity(debug.len());
@@ -64,7 +66,7 @@ fn readable(debug: &str) -> String {
         } else if b[i].is_ascii_digit() {
             let end = rest.find(|c: char| !c.is_ascii_digit()).map_or(b.len(), |n| i + n);
             match debug[i..end].parse::<u128>() {
-                Ok(v) if v >= 0x10000 => out.push_str(&format!("{v:#x}")),
+                Ok(v) if v >= 0x1000 => out.push_str(&format!("{v:#x}")),
                 _ => out.push_str(&debug[i..end]),
             }
             i = end;
@@ -93,8 +95,10 @@ mod tests {
     fn debug_values_read_as_the_reference_shows_them() {
         assert_eq!(readable("4"), "4");
         assert_eq!(readable("?"), "?");
-        assert_eq!(readable("65535"), "65535");
-        assert_eq!(readable("65536"), "0x10000");
+        assert_eq!(readable("—"), "—");
+        assert_eq!(readable("4095"), "4095");
+        assert_eq!(readable("4096"), "0x1000");
+        assert_eq!(readable("[29028, 29284]"), "[0x7164, 0x7264]");
         assert_eq!(readable("[Some(137438953472), None, Some(7)]"), "[0x2000000000, ?, 7]");
         assert_eq!(readable("[[36, 68], [4, 100]]"), "[[36, 68], [4, 100]]");
         assert_eq!(readable("Some((1, 2))"), "(1, 2)");

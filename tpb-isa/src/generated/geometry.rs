@@ -339,7 +339,7 @@ impl Geometry {
     /// SDK says 20 CC-Cores (see top_sp_region_count); this value is the 16 that
     /// TS_PER_DEVICE and the dm_mmap_special TOPSP entries (0..15) expose.
     ///
-    /// Values: sunda `6`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `6`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn num_top_sp(self) -> u32 {
         match self {
@@ -364,7 +364,7 @@ impl Geometry {
     /// TOP_SP address-map regions (`V3_TOP_SP_{0..19}_BASE`): 20 on V3/V4, more than the
     /// 16 of num_top_sp.
     ///
-    /// Values: sunda `unknown`; cayman `0x14`; mariana `0x14`.
+    /// Values: sunda `unknown`; cayman `20`; mariana `20`.
     #[must_use]
     pub const fn top_sp_region_count(self) -> Option<u32> {
         match self {
@@ -388,7 +388,7 @@ impl Geometry {
 
     /// DMA engines per NeuronCore (dense SENG engines).
     ///
-    /// Values: sunda `0x10`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `16`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn num_dma_per_tpb(self) -> u32 {
         match self {
@@ -418,7 +418,7 @@ impl Geometry {
     ///
     /// Derived: `(num_tpb * num_dma_per_tpb) + num_top_dma`.
     ///
-    /// Values: sunda `0x22`; cayman `0x84`; mariana `0x84`.
+    /// Values: sunda `34`; cayman `132`; mariana `132`.
     #[must_use]
     pub const fn num_dma_engines(self) -> u32 {
         match self {
@@ -433,7 +433,7 @@ impl Geometry {
     ///
     /// Derived: `num_tpb * num_dma_per_tpb`.
     ///
-    /// Values: sunda `0x20`; cayman `0x80`; mariana `0x80`.
+    /// Values: sunda `32`; cayman `128`; mariana `128`.
     #[must_use]
     pub const fn top_dma_first(self) -> u32 {
         match self {
@@ -447,7 +447,7 @@ impl Geometry {
     ///
     /// Derived: `num_dma_engines - 1`.
     ///
-    /// Values: sunda `0x21`; cayman `0x83`; mariana `0x83`.
+    /// Values: sunda `33`; cayman `131`; mariana `131`.
     #[must_use]
     pub const fn top_dma_last(self) -> u32 {
         match self {
@@ -459,7 +459,7 @@ impl Geometry {
 
     /// DMA queues per engine.
     ///
-    /// Values: sunda `0x10`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `16`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn dma_queues_per_engine(self) -> u32 {
         match self {
@@ -471,7 +471,7 @@ impl Geometry {
 
     /// DMA rings (`*_MAX_DMA_RINGS`).
     ///
-    /// Values: sunda `0x10`; cayman `0x10`; mariana `0x10`.
+    /// Values: sunda `16`; cayman `16`; mariana `16`.
     #[must_use]
     pub const fn dma_max_rings(self) -> u32 {
         match self {
@@ -483,7 +483,7 @@ impl Geometry {
 
     /// Semaphores per NeuronCore.
     ///
-    /// Values: sunda `0x100`; cayman `0x100`; mariana `0x100`.
+    /// Values: sunda `256`; cayman `256`; mariana `256`.
     #[must_use]
     pub const fn semaphore_count(self) -> u32 {
         match self {
@@ -495,7 +495,7 @@ impl Geometry {
 
     /// Events per NeuronCore.
     ///
-    /// Values: sunda `0x100`; cayman `0x100`; mariana `0x100`.
+    /// Values: sunda `256`; cayman `256`; mariana `256`.
     #[must_use]
     pub const fn event_count(self) -> u32 {
         match self {
@@ -646,7 +646,7 @@ impl Geometry {
     ///
     /// Values: cayman `[0, 0x1000000000, 0x2000000000, 0x3000000000]`; mariana `[0, 0x1000000000, 0x2000000000, 0x3000000000]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn bar4_hbm_offsets(self) -> Option<[u64; 4]> {
         match self {
@@ -739,7 +739,7 @@ impl Geometry {
     ///
     /// Values: cayman `[0x2000000000, 0x3000000000, 0x6000000000, 0x7000000000, 0x802000000000, unknown, unknown, 0x807000000000]`; mariana `[0x2000000000, 0x3000000000, 0x6000000000, 0x7000000000, 0x802000000000, unknown, unknown, 0x807000000000]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn tpb_mmap_bases(self) -> Option<[Option<u64>; 8]> {
         match self {
@@ -855,7 +855,7 @@ impl Geometry {
 
     /// Entries of the seng-swap NC map (`NC_MAPPING_MAX_CORE_COUNT_V3`): 16 ND x 8 NC.
     ///
-    /// Values: sunda `unknown`; cayman `0x80`; mariana `0x80`.
+    /// Values: sunda `unknown`; cayman `128`; mariana `128`.
     #[must_use]
     pub const fn nc_mapping_max_core_count(self) -> Option<u32> {
         match self {
@@ -870,7 +870,7 @@ impl Geometry {
     ///
     /// Values: cayman `[4, 5, 6, 7, 2, 3, 0, 1]`; mariana `[4, 5, 6, 7, 2, 3, 0, 1]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn nc_map_seng_swap_nd0(self) -> Option<[u32; 8]> {
         match self {
@@ -884,7 +884,7 @@ impl Geometry {
     ///
     /// Values: cayman `[2, 3, 0, 1, 4, 5, 6, 7]`; mariana `[2, 3, 0, 1, 4, 5, 6, 7]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn nc_map_seng_swap_nd1(self) -> Option<[u32; 8]> {
         match self {
@@ -913,9 +913,9 @@ impl Geometry {
     /// The fixed engine ids of the inter-die links the pod-election layer uses to find
     /// neighbours: `[left, right]`, each a pair of engine ids.
     ///
-    /// Values: cayman `[[0x24, 0x44], [4, 0x64]]`; mariana `[[0x28, 0x48], [8, 0x68]]`.
+    /// Values: cayman `[[36, 68], [4, 100]]`; mariana `[[40, 72], [8, 104]]`.
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     #[must_use]
     pub const fn npe_neighbor_eng_ids(self) -> Option<[[u32; 2]; 2]> {
         match self {
@@ -1246,14 +1246,20 @@ impl Geometry {
     ///
     /// Requires `core_idx < nc_mapping_max_core_count`; otherwise returns `GeometryError::OutOfRange` (never panics).
     ///
-    /// Returns `GeometryError::Unknown` when a value it needs is not given for the generation.
+    /// Returns `GeometryError::Unknown` on a generation its `@archs` leaves out (naming the rule), and when a value it needs is not given for the generation (naming the value).
     ///
     /// Source: src/v3/neuron_dhal_v3.c:1833 core_idx ^= neuron_nc_map_die_flip_mask
     ///
     /// Source: geometry seed: ncdev_logical_to_physical_nc_map_v3 (v3:1560)
     ///
-    /// Available on: cayman, mariana, maverick
+    /// Available on: cayman, mariana
     pub const fn die_flip(self, core_idx: u32) -> Result<u32, GeometryError> {
+        if matches!(self, Geometry::Sunda) {
+            return Err(GeometryError::Unknown {
+                item: "die_flip",
+                arch: self.arch(),
+            });
+        }
         let p0 = core_idx as i128;
         let t1 = match self.nc_mapping_max_core_count() {
             Some(v) => v as i128,
@@ -1300,7 +1306,9 @@ impl Geometry {
 pub struct GeomRow {
     /// The spec name (`num_tpb`).
     pub name: &'static str,
-    /// Write the value (`Debug` formatting; `?` where the generation has none).
+    /// Write the value (`Debug` formatting): `?` where the sources do not give it
+    /// for the generation, `—` where the spec declares it only for the generations
+    /// whose sources give it (`@archs`), not this one.
     pub show: fn(Geometry, &mut dyn core::fmt::Write) -> core::fmt::Result,
 }
 
@@ -1508,6 +1516,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "bar4_hbm_offsets",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.bar4_hbm_offsets() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1553,6 +1562,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "tpb_mmap_bases",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.tpb_mmap_bases() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1568,6 +1578,9 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "sdma_base",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.sdma_base() {
+                _ if matches!(g, Geometry::Sunda | Geometry::Cayman) => {
+                    w.write_str("—")
+                }
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1577,6 +1590,9 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "apb_se_bases",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.apb_se_bases() {
+                _ if matches!(g, Geometry::Sunda | Geometry::Cayman) => {
+                    w.write_str("—")
+                }
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1616,6 +1632,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "nc_map_seng_swap_nd0",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.nc_map_seng_swap_nd0() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1625,6 +1642,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "nc_map_seng_swap_nd1",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.nc_map_seng_swap_nd1() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1634,6 +1652,9 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "nc_map_seng_swap_pds_nd1",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.nc_map_seng_swap_pds_nd1() {
+                _ if matches!(g, Geometry::Sunda | Geometry::Cayman) => {
+                    w.write_str("—")
+                }
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
@@ -1643,6 +1664,7 @@ pub static GEOMETRY: &[GeomRow] = &[
         name: "npe_neighbor_eng_ids",
         show: |g: Geometry, w: &mut dyn core::fmt::Write| -> core::fmt::Result {
             match g.npe_neighbor_eng_ids() {
+                _ if matches!(g, Geometry::Sunda) => w.write_str("—"),
                 Some(v) => write!(w, "{:?}", v),
                 None => w.write_str("?"),
             }
