@@ -93,6 +93,7 @@ fn golden_outputs() {
         Run { name: "validate_odd", args: args(&["validate", "odd.bin", "--arch", "trn3"]) },
         Run { name: "geometry", args: args(&["geometry"]) },
         Run { name: "geometry_cayman", args: args(&["geometry", "cayman"]) },
+        Run { name: "geometry_json", args: args(&["geometry", "--json"]) },
         Run { name: "layout", args: args(&["layout", "PSEUDO_FUNCTION_BEGIN"]) },
         Run { name: "layout_dma", args: args(&["layout", "dma_direct2d"]) },
         Run { name: "stats", args: args(&["stats", "prog.bin", "odd.bin"]) },

@@ -2,11 +2,12 @@
 //! reference (`docs/isa.md`) and `cargo xtask diff` show them: integers from 0x1000 in
 //! hex, `?` where the sources do not give a value, `—` where the spec declares it only
 //! for other generations (`@archs`), `unknown` for a generation whose geometry no source
-//! gives.
+//! gives. `--json` writes the same values for tools.
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use serde_json::{json, Map, Value};
 use tpb_isa::generated::geometry::GEOMETRY;
 use tpb_isa::Arch;
 
@@ -17,6 +18,12 @@ use crate::table::table;
 pub struct Args {
     /// The generation; all when absent.
     arch: Option<String>,
+    /// Write JSON (format `tpb-geometry`, version 1): per generation its name, label,
+    /// whether any source gives its geometry, and its values by spec name; a value the
+    /// sources do not give is `null`, one the spec declares only for other generations
+    /// is left out.
+    #[arg(long)]
+    json: bool,
 }
 
 impl Args {
@@ -25,6 +32,16 @@ impl Args {
             Some(a) => vec![parse_arch(a)?],
             None => Arch::ALL.to_vec(),
         };
+        if self.json {
+            let doc = json!({
+                "format": "tpb-geometry",
+                "version": 1,
+                "generations": archs.iter().map(|&a| generation_json(a)).collect::<Result<Vec<_>>>()?,
+            });
+            serde_json::to_writer_pretty(&mut *out, &doc)?;
+            writeln!(out)?;
+            return Ok(true);
+        }
         let mut rows: Vec<Vec<String>> = Vec::new();
         let mut head = vec![String::from("value")];
         head.extend(archs.iter().map(|a| format!("{} ({})", a.name(), a.label())));
@@ -44,6 +61,69 @@ impl Args {
         table(out, &rows)?;
         Ok(true)
     }
+}
+
+/// One generation's object of `--json`.
+fn generation_json(a: Arch) -> Result<Value> {
+    let values = match a.geometry() {
+        Some(geo) => {
+            let mut m = Map::new();
+            for g in GEOMETRY {
+                let mut s = String::new();
+                (g.show)(geo, &mut s)?;
+                if s != "—" {
+                    let v = serde_json::from_str(&json_text(&s))
+                        .with_context(|| format!("geometry value {} reads as {s}", g.name))?;
+                    m.insert(g.name.to_owned(), v);
+                }
+            }
+            Value::Object(m)
+        }
+        None => Value::Null,
+    };
+    Ok(json!({
+        "name": a.name(),
+        "label": a.label(),
+        "known": a.geometry().is_some(),
+        "values": values,
+    }))
+}
+
+/// The generated table's `Debug` text of a value as JSON text: `Some(x)` as `x`, `None`
+/// and `?` (not given) as `null`, a tuple as an array; integers, booleans and arrays
+/// are already JSON.
+fn json_text(debug: &str) -> String {
+    let mut out = String::with_capacity(debug.len());
+    // For each open parenthesis: whether it is a `Some(` whose `)` is dropped too.
+    let mut opened = Vec::new();
+    let mut rest = debug;
+    while let Some(c) = rest.chars().next() {
+        if let Some(r) = rest.strip_prefix("Some(") {
+            opened.push(true);
+            rest = r;
+            continue;
+        }
+        if let Some(r) = rest.strip_prefix("None") {
+            out.push_str("null");
+            rest = r;
+            continue;
+        }
+        match c {
+            '?' => out.push_str("null"),
+            '(' => {
+                opened.push(false);
+                out.push('[');
+            }
+            ')' => {
+                if opened.pop() == Some(false) {
+                    out.push(']');
+                }
+            }
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// The generated table writes values with `Debug` (`[Some(137438953472), None]`); show
@@ -89,7 +169,23 @@ fn readable(debug: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::readable;
+    use super::{json_text, readable};
+
+    #[test]
+    fn debug_values_read_as_json() {
+        let j = |s: &str| serde_json::from_str::<serde_json::Value>(&json_text(s)).unwrap();
+        assert_eq!(j("4"), serde_json::json!(4));
+        assert_eq!(j("?"), serde_json::Value::Null);
+        assert_eq!(j("-1"), serde_json::json!(-1));
+        assert_eq!(
+            j("[Some(137438953472), None, Some(7)]"),
+            serde_json::json!([137438953472u64, null, 7])
+        );
+        assert_eq!(j("[[36, 68], [4, 100]]"), serde_json::json!([[36, 68], [4, 100]]));
+        assert_eq!(j("Some((1, 2))"), serde_json::json!([1, 2]));
+        assert_eq!(j("[(1, Some(2)), (3, None)]"), serde_json::json!([[1, 2], [3, null]]));
+        assert_eq!(j("true"), serde_json::json!(true));
+    }
 
     #[test]
     fn debug_values_read_as_the_reference_shows_them() {
