@@ -62,6 +62,11 @@
 //! did not change reports nothing for those fields. A `use` that moved is reported at
 //! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
 //!
+//! An opcode whose value changed is one change, at the opcode (`enum OPCODE / variant
+//! MATMUL: value 0x02 → 0x05 (bound to S3D3_MM)`): the bindings and sentinels that
+//! follow it keep their names and are not reported again. A binding is matched by its
+//! opcode's name and sub-opcode, so one that also moved to another arm reports that.
+//!
 //! An edit to an inherited arch value (cayman's) is reported on every arch that sees it
 //! after inheritance, with the note `inherited from cayman`; a derived value whose inputs
 //! changed is reported too, with the note `derived`. The values of a geometry item that

@@ -1126,12 +1126,22 @@ impl<'a> Cmp<'a> {
                             text: json::enum_value_text(v.value),
                         };
                         if x.value != y.value {
-                            this.change(
+                            // Its bindings move with it and are not reported again.
+                            let bound: Vec<&str> = if json::is_opcode_enum(n, b) {
+                                let arms = n.bindings.iter().filter(|k| k.opcode == y.value);
+                                arms.map(|k| n[k.arm].name.as_str()).collect()
+                            } else {
+                                Vec::new()
+                            };
+                            let note = (!bound.is_empty())
+                                .then(|| format!("bound to {}", bound.join(", ")));
+                            this.change_noted(
                                 at,
                                 Class::Breaking,
                                 Aspect::Value,
                                 value(o, x),
                                 value(n, y),
+                                note,
                             );
                         }
                         // Opcode table columns: no byte moves, decoders are unaffected.
@@ -1194,17 +1204,22 @@ impl<'a> Cmp<'a> {
         let key = |b: &Binding| (b.opcode, b.sub.as_ref().map(|s| (s.offset, s.value)));
         let arms = self.r.arms.clone();
         let arm_o = |b: &Binding| mapped(&arms, &o[b.arm].name);
+        // Paired by opcode name, so that a binding follows its opcode to a new value; then
+        // by the numbers (a renamed opcode) or the arm.
         self.walk(
             pair(
                 &o.bindings,
                 &n.bindings,
-                |a, b| key(a) == key(b),
-                |a, b| arm_o(a) == n[b.arm].name,
+                |a, b| bind_name_key(o, a) == bind_name_key(n, b),
+                |a, b| key(a) == key(b) || arm_o(a) == n[b.arm].name,
             ),
             |s, b| vec![seg(SegKind::Bind, json::bind_name(s.m, b))],
             |s, b| json::binding_val(s.m, b),
             |this, at, a, b| {
-                if key(a) != key(b) {
+                // A binding that only moved with its opcode's value: the value change, at
+                // the opcode, says it once.
+                let moved = bind_name_key(o, a) == bind_name_key(n, b);
+                if key(a) != key(b) && !moved {
                     let k = |b: &Binding| Val {
                         json: json::bind_key_json(b),
                         text: json::bind_key_text(b),
@@ -1230,7 +1245,10 @@ impl<'a> Cmp<'a> {
             |_, s| vec![seg(SegKind::Sentinel, &s.name)],
             |s, x| json::sentinel_val(s.m, x),
             |this, at, a, b| {
-                if key(o, a) != key(n, b) {
+                // Another binding only when both its numbers and its names differ: an
+                // opcode that moved or was renamed is reported at the opcode.
+                let (ba, bb) = (&o[a.binding], &n[b.binding]);
+                if key(o, a) != key(n, b) && bind_name_key(o, ba) != bind_name_key(n, bb) {
                     let ba = text(json::bind_name(o, &o[a.binding]));
                     let bb = text(json::bind_name(n, &n[b.binding]));
                     this.change(at, Class::Breaking, Aspect::Binding, ba, bb);
@@ -1452,6 +1470,15 @@ impl<'a> Cmp<'a> {
             }
         }
     }
+}
+
+/// A binding as the spec names it: its opcode's name (its value if it has none) and its
+/// sub-opcode. Stays the same when the opcode's value changes.
+fn bind_name_key(m: &Model, b: &Binding) -> (String, Option<(u32, u64)>) {
+    let op = m[m.opcode_enum()]
+        .variant_of(b.opcode)
+        .map_or_else(|| b.opcode.to_string(), |v| v.name.clone());
+    (op, b.sub.as_ref().map(|s| (s.offset, s.value)))
 }
 
 /// `inherited from cayman` / `derived` for a value seen on `arch`.
