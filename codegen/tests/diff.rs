@@ -402,7 +402,7 @@ fn arm_added() {
 fn arm_removed() {
     check(
         &[("x", "arm ADD : INST {\n    4  x          ADDR\n    8  use PAIR as p\n    10 reserved0  reserved[6]\n}", ""), ("x", "bind ADD => ADD", "")],
-        &["breaking removed arm ADD: -4 fields, bound to ADD", "breaking removed bind ADD: -2 => ADD"],
+        &["breaking removed arm ADD: -4 fields, bound to ADD", "breaking removed bind ADD: -0x02 => ADD"],
     );
 }
 
@@ -436,7 +436,7 @@ fn enum_value_removed() {
 fn opcode_value_changed_moves_its_binding() {
     check(
         &[("x", "NOP    = 0x01", "NOP    = 0x05")],
-        &["breaking changed enum OPCODE / variant NOP value: 1 -> 5 (bound to NOP) [ADD, EXIT, NOP]"],
+        &["breaking changed enum OPCODE / variant NOP value: 0x01 -> 0x05 (bound to NOP) [ADD, EXIT, NOP]"],
     );
     check(
         &[("x", "PSEUDO = 0xDF", "PSEUDO = 0xDE"), ("x", "0xC1..=0xDF", "0xC1..=0xDE")],
@@ -569,6 +569,29 @@ fn alt_predicate_changed() {
     check(
         &[("x", "marker & 0x80 == 0x80", "marker & 0xC0 == 0x80")],
         &["breaking changed bits ADDR / alt reg predicate: marker & 0x80 == 0x80 -> marker & 0xC0 == 0x80 [ADD]"],
+    );
+    // Masks and tested values are bytes: hex of two digits, as the spec writes them.
+    check(
+        &[("x", "marker & 0x80 == 0x80", "marker & 0x0F == 0x01")],
+        &["breaking changed bits ADDR / alt reg predicate: marker & 0x80 == 0x80 -> marker & 0x0F == 0x01 [ADD]"],
+    );
+}
+
+/// Enum values are quoted as the spec writes them: the opcode table in hex (`0x01`, not
+/// `1`), a decimal enum in decimal.
+#[test]
+fn enum_values_are_spelled_as_the_spec_writes_them() {
+    check(
+        &[("x", "ADD    = 0x02", "ADD    = 0x0A")],
+        &["breaking changed enum OPCODE / variant ADD value: 0x02 -> 0x0A (bound to ADD) [ADD, EXIT, NOP]"],
+    );
+    check(
+        &[("x", "EXIT = 1", "EXIT = 1\n    MORE = 12")],
+        &["additive added enum SUB / variant MORE: +12 [EXIT]"],
+    );
+    check(
+        &[("x", "0xC1..=0xDF", "0x01..=0xDF")],
+        &["additive changed band OPCODE.pseudo ranges: 0xC1..=0xDF -> 0x01..=0xDF"],
     );
 }
 
@@ -886,7 +909,7 @@ fn arch_diff_of_the_small_spec() {
     assert_diff(
         &codegen::diff_archs(&m, a, b),
         &[
-            "breaking removed bind ADD: -2 => ADD (@archs(alpha))",
+            "breaking removed bind ADD: -0x02 => ADD (@archs(alpha))",
             "additive added geometry beta_only: +[1, ?] (@archs(beta))",
             "additive added geometry extra: +9 (not given for alpha)",
         ],
@@ -1640,8 +1663,8 @@ fn opcode_table_columns_are_metadata_and_availability_is_classed() {
     gen_check(
         &[("OLD  = 0x03", "NEW  = 0x04 => MUL  @engine(ACT) @archs(v3)\n    OLD  = 0x03")],
         &[
-            "additive added enum OPCODE / variant NEW: +4 => MUL @engine(ACT) (@archs(v3)) [MUL, NOP]",
-            "additive added bind NEW: +4 => MUL",
+            "additive added enum OPCODE / variant NEW: +0x04 => MUL @engine(ACT) (@archs(v3)) [MUL, NOP]",
+            "additive added bind NEW: +0x04 => MUL",
         ],
     );
 }
@@ -1683,8 +1706,8 @@ fn arch_diff_of_the_gen_spec_compares_layouts_by_bytes() {
         &codegen::diff_archs(&m, v1, v3),
         &[
             "breaking changed arm MUL / field b size: 1 -> 2 (u8 → u16)",
-            "breaking removed enum OPCODE / variant OLD: -3 => NOP @engine(PE) (@archs(v1, v2))",
-            "breaking removed bind OLD: -3 => NOP (@archs(v1, v2))",
+            "breaking removed enum OPCODE / variant OLD: -0x03 => NOP @engine(PE) (@archs(v1, v2))",
+            "breaking removed bind OLD: -0x03 => NOP (@archs(v1, v2))",
         ],
     );
     assert_eq!(codegen::diff_archs(&m, v1, v3).opcode_steps(), (0, 1));

@@ -1123,7 +1123,7 @@ impl<'a> Cmp<'a> {
                         // The JSON of a changed value is the number, not the variant object.
                         let value = |_: &Model, v: &Variant| Val {
                             json: serde_json::Value::from(v.value),
-                            text: json::enum_value_text(v.value),
+                            text: v.literal.clone(),
                         };
                         if x.value != y.value {
                             // Its bindings move with it and are not reported again.
@@ -1220,11 +1220,11 @@ impl<'a> Cmp<'a> {
                 // the opcode, says it once.
                 let moved = bind_name_key(o, a) == bind_name_key(n, b);
                 if key(a) != key(b) && !moved {
-                    let k = |b: &Binding| Val {
+                    let k = |m: &Model, b: &Binding| Val {
                         json: json::bind_key_json(b),
-                        text: json::bind_key_text(b),
+                        text: json::bind_key_text(m, b),
                     };
-                    this.change(at, Class::Breaking, Aspect::Opcode, k(a), k(b));
+                    this.change(at, Class::Breaking, Aspect::Opcode, k(o, a), k(n, b));
                 }
                 if arm_o(a) != n[b.arm].name {
                     let (aa, ab) = (text(&o[a.arm].name), text(&n[b.arm].name));

@@ -243,13 +243,10 @@ pub(super) fn int_text(v: i128) -> String {
     }
 }
 
-/// An enum value: hex from 10 (opcode bytes read as `0xD1`).
-pub(super) fn enum_value_text(v: u64) -> String {
-    if v < 10 {
-        v.to_string()
-    } else {
-        format!("{v:#X}").replace("0X", "0x")
-    }
+/// A byte pattern (a mask, a tested value, a band bound, an opcode no variant names) in
+/// hex of at least two digits, as the spec writes them: `0x01`, `0xDF`.
+pub(super) fn hex_text(v: u64) -> String {
+    format!("0x{v:02X}")
 }
 
 /// A geometry value as JSON: numbers, booleans, `"?"`, arrays.
@@ -275,23 +272,25 @@ pub(super) fn value_text(v: &Value) -> String {
 /// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
 pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
     let op_enum = &m[m.opcode_enum()];
-    let mut s =
-        op_enum.variant_of(b.opcode).map_or_else(|| enum_value_text(b.opcode), |v| v.name.clone());
+    let mut s = op_enum.variant_of(b.opcode).map_or_else(|| hex_text(b.opcode), |v| v.name.clone());
     if let Some(sub) = &b.sub {
         let v = sub
             .enum_id
             .and_then(|e| m[e].variant_of(sub.value))
-            .map_or_else(|| enum_value_text(sub.value), |v| v.name.clone());
+            .map_or_else(|| sub.value.to_string(), |v| v.name.clone());
         s.push_str(&format!(", sub @{} = {v}", sub.offset));
     }
     s
 }
 
-/// The numbers of a binding: `0xDF, sub @12 = 1`.
-pub(super) fn bind_key_text(b: &Binding) -> String {
-    let mut s = enum_value_text(b.opcode);
+/// The numbers of a binding as the spec writes its values: `0xDF, sub @12 = 1`.
+pub(super) fn bind_key_text(m: &Model, b: &Binding) -> String {
+    let op = m[m.opcode_enum()].variant_of(b.opcode);
+    let mut s = op.map_or_else(|| hex_text(b.opcode), |v| v.literal.clone());
     if let Some(sub) = &b.sub {
-        s.push_str(&format!(", sub @{} = {}", sub.offset, enum_value_text(sub.value)));
+        let v = sub.enum_id.and_then(|e| m[e].variant_of(sub.value));
+        let v = v.map_or_else(|| sub.value.to_string(), |v| v.literal.clone());
+        s.push_str(&format!(", sub @{} = {v}", sub.offset));
     }
     s
 }
@@ -308,7 +307,7 @@ pub(super) fn predicate_text(b: &Bits, p: &Option<Predicate>) -> String {
         None => "otherwise".to_string(),
         Some(p) => {
             let f = b.fields.get(p.field as usize).map_or("?", |f| f.name.as_str());
-            format!("{f} & {} == {}", enum_value_text(p.mask), enum_value_text(p.value))
+            format!("{f} & {} == {}", hex_text(p.mask), hex_text(p.value))
         }
     }
 }
@@ -317,13 +316,15 @@ pub(super) fn predicate_text(b: &Bits, p: &Option<Predicate>) -> String {
 pub(super) fn ranges_text(ranges: &[(u64, u64)]) -> String {
     ranges
         .iter()
-        .map(|&(lo, hi)| {
-            if lo == hi {
-                enum_value_text(lo)
-            } else {
-                format!("{}..={}", enum_value_text(lo), enum_value_text(hi))
-            }
-        })
+        .map(
+            |&(lo, hi)| {
+                if lo == hi {
+                    hex_text(lo)
+                } else {
+                    format!("{}..={}", hex_text(lo), hex_text(hi))
+                }
+            },
+        )
         .collect::<Vec<_>>()
         .join(" | ")
 }
@@ -507,8 +508,8 @@ pub(super) fn select_text(s: &Select) -> String {
         Select::When(t) => format!(
             "when byte {} & {} == {}",
             t.offset,
-            enum_value_text(t.mask.into()),
-            enum_value_text(t.value.into())
+            hex_text(t.mask.into()),
+            hex_text(t.value.into())
         ),
         Select::Otherwise => "otherwise".to_string(),
         Select::Never => "never".to_string(),
@@ -663,7 +664,7 @@ fn variant(m: &Model, e: &Enum, v: &Variant) -> J {
 }
 
 pub(super) fn variant_val(m: &Model, e: &Enum, v: &Variant) -> Val {
-    let mut text = enum_value_text(v.value);
+    let mut text = v.literal.clone();
     if is_opcode_enum(m, e) {
         if let Some(a) = opcode_arm(m, v.value) {
             text.push_str(&format!(" => {a}"));
@@ -735,7 +736,7 @@ pub(super) fn binding(m: &Model, b: &Binding) -> J {
 }
 
 pub(super) fn binding_val(m: &Model, b: &Binding) -> Val {
-    Val { json: binding(m, b), text: format!("{} => {}", bind_key_text(b), m[b.arm].name) }
+    Val { json: binding(m, b), text: format!("{} => {}", bind_key_text(m, b), m[b.arm].name) }
 }
 
 pub(super) fn sentinel(m: &Model, s: &Sentinel) -> J {
