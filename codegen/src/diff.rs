@@ -67,6 +67,10 @@
 //! follow it keep their names and are not reported again. A binding is matched by its
 //! opcode's name and sub-opcode, so one that also moved to another arm reports that.
 //!
+//! An opcode added or removed with its binding is one change, at the opcode, whose value
+//! shows the arm (`0x25 => S2D2_AC`); a binding is reported apart only when it is news of
+//! its own (a sub-opcode binding, another arm, other `@archs`).
+//!
 //! An edit to an inherited arch value (cayman's) is reported on every arch that sees it
 //! after inheritance, with the note `inherited from cayman`; a derived value whose inputs
 //! changed is reported too, with the note `derived`. The values of a geometry item that

@@ -1206,15 +1206,22 @@ impl<'a> Cmp<'a> {
         let arm_o = |b: &Binding| mapped(&arms, &o[b.arm].name);
         // Paired by opcode name, so that a binding follows its opcode to a new value; then
         // by the numbers (a renamed opcode) or the arm.
-        self.walk(
-            pair(
-                &o.bindings,
-                &n.bindings,
-                |a, b| bind_name_key(o, a) == bind_name_key(n, b),
-                |a, b| key(a) == key(b) || arm_o(a) == n[b.arm].name,
-            ),
+        let mut pairs = pair(
+            &o.bindings,
+            &n.bindings,
+            |a, b| bind_name_key(o, a) == bind_name_key(n, b),
+            |a, b| key(a) == key(b) || arm_o(a) == n[b.arm].name,
+        );
+        pairs.retain(|p| match p {
+            Pair::Old(a) => !said_by_opcode(&self.out, o, a, Kind::Removed),
+            Pair::New(b) => !said_by_opcode(&self.out, n, b, Kind::Added),
+            _ => true,
+        });
+        self.walk_noted(
+            pairs,
             |s, b| vec![seg(SegKind::Bind, json::bind_name(s.m, b))],
             |s, b| json::binding_val(s.m, b),
+            |s, b| b.meta.archs.as_ref().map(|l| json::archs_note(s.m, l)),
             |this, at, a, b| {
                 // A binding that only moved with its opcode's value: the value change, at
                 // the opcode, says it once.
@@ -1470,6 +1477,22 @@ impl<'a> Cmp<'a> {
             }
         }
     }
+}
+
+/// Whether the addition (or removal) of binding `b` of `m` is said by the same change of
+/// its opcode, already in `out`: the opcode's line shows `=> ARM` and its `@archs` are
+/// the binding's, so a line for the binding would repeat it.
+pub(super) fn said_by_opcode(out: &[Change], m: &Model, b: &Binding, kind: Kind) -> bool {
+    let e = &m[m.opcode_enum()];
+    let Some(v) = e.variant_of(b.opcode) else { return false };
+    b.sub.is_none()
+        && v.meta.archs == b.meta.archs
+        && json::opcode_arm(m, b.opcode) == Some(m[b.arm].name.as_str())
+        && out.iter().any(|c| {
+            c.kind == kind
+                && matches!(&c.path[..], [x, y] if x.kind == SegKind::Enum && x.name == e.name
+                    && y.kind == SegKind::Variant && y.name == v.name)
+        })
 }
 
 /// A binding as the spec names it: its opcode's name (its value if it has none) and its
