@@ -58,7 +58,8 @@
 //! A field type that names a renamed type is not reported as retyped.
 //!
 //! A change inside a group (or a struct, union, bits type or enum) is reported once, at the
-//! type, with the arms it reaches in [`Change::reaches`]; an arm whose `use` of the group
+//! type, with the arms it reaches in [`Change::reaches`] (none for the opcode table, which
+//! every arm's header reaches); an arm whose `use` of the group
 //! did not change reports nothing for those fields. A `use` that moved is reported at
 //! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
 //!

@@ -422,7 +422,7 @@ fn arm_renamed() {
 fn opcode_added() {
     check(
         &[("x", "ADD    = 0x02", "ADD    = 0x02\n    MUL    = 0x33")],
-        &["additive added enum OPCODE / variant MUL: +0x33 [ADD, EXIT, NOP]"],
+        &["additive added enum OPCODE / variant MUL: +0x33"],
     );
 }
 
@@ -436,12 +436,12 @@ fn enum_value_removed() {
 fn opcode_value_changed_moves_its_binding() {
     check(
         &[("x", "NOP    = 0x01", "NOP    = 0x05")],
-        &["breaking changed enum OPCODE / variant NOP value: 0x01 -> 0x05 (bound to NOP) [ADD, EXIT, NOP]"],
+        &["breaking changed enum OPCODE / variant NOP value: 0x01 -> 0x05 (bound to NOP)"],
     );
     check(
         &[("x", "PSEUDO = 0xDF", "PSEUDO = 0xDE"), ("x", "0xC1..=0xDF", "0xC1..=0xDE")],
         &[
-            "breaking changed enum OPCODE / variant PSEUDO value: 0xDF -> 0xDE (bound to EXIT) [ADD, EXIT, NOP]",
+            "breaking changed enum OPCODE / variant PSEUDO value: 0xDF -> 0xDE (bound to EXIT)",
             "breaking changed band OPCODE.pseudo ranges: 0xC1..=0xDF -> 0xC1..=0xDE",
         ],
     );
@@ -451,7 +451,7 @@ fn opcode_value_changed_moves_its_binding() {
 fn opcode_renamed() {
     check(
         &[("x", "ADD    = 0x02", "PLUS   = 0x02"), ("x", "bind ADD => ADD", "bind PLUS => ADD")],
-        &["metadata renamed enum OPCODE / variant PLUS: ADD -> PLUS [ADD, EXIT, NOP]"],
+        &["metadata renamed enum OPCODE / variant PLUS: ADD -> PLUS"],
     );
 }
 
@@ -479,13 +479,13 @@ const MOV: Edit<'_> = ("x", "ADD    = 0x02", "ADD    = 0x02\n    MOV    = 0x10")
 fn binding_added() {
     check(
         &[MOV, ("x", "sentinel STOP", "bind MOV => NOP\nsentinel STOP")],
-        &["additive added enum OPCODE / variant MOV: +0x10 => NOP [ADD, EXIT, NOP]"],
+        &["additive added enum OPCODE / variant MOV: +0x10 => NOP"],
     );
     // A binding narrower than its new opcode is news of its own.
     check(
         &[MOV, ("x", "sentinel STOP", "bind MOV => NOP @archs(beta)\nsentinel STOP")],
         &[
-            "additive added enum OPCODE / variant MOV: +0x10 => NOP [ADD, EXIT, NOP]",
+            "additive added enum OPCODE / variant MOV: +0x10 => NOP",
             "additive added bind MOV: +0x10 => NOP (@archs(beta))",
         ],
     );
@@ -515,7 +515,7 @@ fn binding_re_pointed_as_its_opcode_moves() {
             ("x", "sentinel STOP", "bind MOV => ADD\nsentinel STOP"),
         ],
         &[
-            "breaking changed enum OPCODE / variant MOV value: 0x10 -> 0x11 (bound to ADD) [ADD, EXIT, NOP]",
+            "breaking changed enum OPCODE / variant MOV value: 0x10 -> 0x11 (bound to ADD)",
             "breaking changed bind MOV arm: NOP -> ADD",
         ],
     );
@@ -588,7 +588,7 @@ fn alt_predicate_changed() {
 fn enum_values_are_spelled_as_the_spec_writes_them() {
     check(
         &[("x", "ADD    = 0x02", "ADD    = 0x0A")],
-        &["breaking changed enum OPCODE / variant ADD value: 0x02 -> 0x0A (bound to ADD) [ADD, EXIT, NOP]"],
+        &["breaking changed enum OPCODE / variant ADD value: 0x02 -> 0x0A (bound to ADD)"],
     );
     check(
         &[("x", "EXIT = 1", "EXIT = 1\n    MORE = 12")],
@@ -701,7 +701,7 @@ fn docs_sources_confidence() {
     );
     check(
         &[("x", "@source(\"test opcodes\")", "@source(\"test opcodes v2\")")],
-        &["metadata changed enum OPCODE sources: test opcodes -> test opcodes v2 [ADD, EXIT, NOP]"],
+        &["metadata changed enum OPCODE sources: test opcodes -> test opcodes v2"],
     );
     check(
         &[("x", "4  a          u8", "4  a          u8  @confidence(inferred)")],
@@ -998,7 +998,8 @@ fn json_output_has_the_documented_fields() {
     assert_eq!(c["aspect"], "value");
     assert_eq!((c["old"].clone(), c["new"].clone()), (serde_json::json!(1), serde_json::json!(5)));
     assert_eq!(c["old_at"], serde_json::json!({ "file": "isa/x.isa", "line": 5, "col": 5 }));
-    assert_eq!(c["reaches"], serde_json::json!(["ADD", "EXIT", "NOP"]));
+    // The opcode table reaches every arm through the header: it names none.
+    assert_eq!(c["reaches"], serde_json::json!([]));
     assert_eq!(c["note"], "bound to NOP");
     let keys: Vec<&str> = c.as_object().expect("an object").keys().map(String::as_str).collect();
     assert_eq!(
@@ -1646,30 +1647,28 @@ fn opcode_table_columns_are_metadata_and_availability_is_classed() {
             "MUL  = 0x02 => MUL  @engine(PE, ACT) @status(dormant)",
         )],
         &[
-            "metadata changed enum OPCODE / variant MUL engines: ACT -> PE, ACT [MUL, NOP]",
-            "metadata changed enum OPCODE / variant MUL status: maintained -> dormant [MUL, NOP]",
+            "metadata changed enum OPCODE / variant MUL engines: ACT -> PE, ACT",
+            "metadata changed enum OPCODE / variant MUL status: maintained -> dormant",
         ],
     );
     gen_check(
         &[("@archs(..v2)", "@archs(v1)")],
         &[
-            "breaking changed enum OPCODE / variant OLD archs: v1, v2 -> v1 [MUL, NOP]",
+            "breaking changed enum OPCODE / variant OLD archs: v1, v2 -> v1",
             "breaking changed bind OLD archs: v1, v2 -> v1",
         ],
     );
     gen_check(
         &[("@archs(..v2)", "")],
         &[
-            "additive changed enum OPCODE / variant OLD archs: v1, v2 -> all [MUL, NOP]",
+            "additive changed enum OPCODE / variant OLD archs: v1, v2 -> all",
             "additive changed bind OLD archs: v1, v2 -> all",
         ],
     );
     // A new opcode bound to an arm: the value and the binding, both additive.
     gen_check(
         &[("OLD  = 0x03", "NEW  = 0x04 => MUL  @engine(ACT) @archs(v3)\n    OLD  = 0x03")],
-        &[
-            "additive added enum OPCODE / variant NEW: +0x04 => MUL @engine(ACT) (@archs(v3)) [MUL, NOP]",
-        ],
+        &["additive added enum OPCODE / variant NEW: +0x04 => MUL @engine(ACT) (@archs(v3))"],
     );
 }
 
@@ -1681,7 +1680,7 @@ fn inherited_provenance_is_reported_once_at_the_item() {
     );
     gen_check(
         &[("@source(\"gen opcodes\")", "@source(\"gen opcodes\")\n@confidence(medium)")],
-        &["metadata changed enum OPCODE confidence: certain -> medium [MUL, NOP]"],
+        &["metadata changed enum OPCODE confidence: certain -> medium"],
     );
     // A member that states its own source is reported at the member.
     gen_check(

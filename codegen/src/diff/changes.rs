@@ -544,9 +544,16 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    /// Give the changes emitted since `start` the arms they reach, if a type is given.
+    /// Give the changes emitted since `start` the arms they reach, if a type is given. The
+    /// opcode table reaches every arm through the header, which says nothing: its changes
+    /// name none (a binding says which arm an opcode selects).
     fn set_reach(&mut self, start: usize, old: Option<Target>, new: Option<Target>) {
-        if self.out.len() == start || (old.is_none() && new.is_none()) {
+        let opcodes = |m: &Model, t: Option<Target>| t == Some(Target::Enum(m.opcode_enum()));
+        if self.out.len() == start
+            || (old.is_none() && new.is_none())
+            || opcodes(self.o, old)
+            || opcodes(self.n, new)
+        {
             return;
         }
         let mut arms: BTreeSet<String> = BTreeSet::new();
