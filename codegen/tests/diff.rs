@@ -414,6 +414,23 @@ fn arm_renamed() {
     );
 }
 
+/// An arm renamed in the same edit that changes its layout is still that arm (the same
+/// opcodes select it): its changes, not a removal, an addition and a re-pointed binding.
+#[test]
+fn arm_renamed_and_changed() {
+    check(
+        &[
+            ("x", "arm ADD : INST", "arm PLUS : INST"),
+            ("x", "bind ADD => ADD", "bind ADD => PLUS"),
+            ("x", "10 reserved0  reserved[6]", "10 c          u8\n    11 reserved0  reserved[5]"),
+        ],
+        &[
+            "additive added arm PLUS / field c: +10..11 u8 (carved out of reserved bytes)",
+            "metadata renamed arm PLUS: ADD -> PLUS",
+        ],
+    );
+}
+
 // ---------------------------------------------------------------------------------
 // Enums and opcodes
 // ---------------------------------------------------------------------------------

@@ -669,7 +669,19 @@ impl<'a> Cmp<'a> {
                     self.fields_same(&own(x), &own(y))
                 })
         };
-        let found = renames(pair(&o.arms, &n.arms, same_name, arm_same));
+        // An arm the same opcodes select under a new name is that arm renamed, even when its
+        // layout changed too: the layout is then compared, not removed and added whole.
+        let bound = |m: &Model, a: &Arm| -> BTreeSet<(String, Option<(u32, u64)>)> {
+            let id = m.arm_named(&a.name);
+            m.bindings.iter().filter(|b| Some(b.arm) == id).map(|b| bind_name_key(m, b)).collect()
+        };
+        let same_bindings = |a: &Arm, b: &Arm| {
+            let x = bound(o, a);
+            !x.is_empty() && x == bound(n, b)
+        };
+        let found = renames(pair(&o.arms, &n.arms, same_name, |a, b| {
+            arm_same(a, b) || same_bindings(a, b)
+        }));
         self.r.arms.extend(found);
         let found = renames(pair(&o.geometry, &n.geometry, same_name, |a, b| self.geom_same(a, b)));
         self.r.geoms.extend(found);
