@@ -238,6 +238,20 @@ fn field_resized() {
         )],
         &["breaking changed arm NOP / field b size: 2 -> 4 (u16 → u32)"],
     );
+    // Unknown bytes that shrink are resized, as an array is, not retyped.
+    check_pair(
+        &[(
+            "x",
+            "7  reserved1  reserved[5]",
+            "7  gap        unknown[2]\n    9  reserved1  reserved[3]",
+        )],
+        &[(
+            "x",
+            "7  reserved1  reserved[5]",
+            "7  gap        unknown[1]\n    8  reserved1  reserved[4]",
+        )],
+        &["breaking changed arm NOP / field gap size: 2 -> 1 (unknown[2] → unknown[1])"],
+    );
 }
 
 #[test]

@@ -891,6 +891,7 @@ impl<'a> Cmp<'a> {
                     self.old_type(x) == self.new_type(y)
                 }
                 (FieldType::Prim(x), FieldType::Prim(y)) => x.signed() == y.signed(),
+                (FieldType::Unknown(_), FieldType::Unknown(_)) => true,
                 _ => false,
             };
             if resize && a.size != b.size {
