@@ -30,6 +30,10 @@
 //!   `@engine`, the record's `engines` vocabulary, arch labels and aliases, `inherits`,
 //!   where an arch value is written (own file or inherited), and **renames**.
 //!
+//! `@archs` are compared on the generations both sides have (after arch renames): a
+//! generation added or removed is one change, at the arch, and not again at every item
+//! whose open range (`cayman..`) or absent `@archs` now reaches it or did.
+//!
 //! `@source` and `@confidence` are compared after inheritance; a member whose value only
 //! follows its item's (it states none of its own, or the same) is not reported again:
 //! the change is the item's, reported once there.

@@ -752,6 +752,29 @@ fn archs_widened_is_additive_narrowed_is_breaking() {
     check_pair(&[], narrow, &["breaking changed bind ADD archs: all -> beta"]);
     // Spelling "all archs" explicitly is no change.
     check_pair(&[], wide, &[]);
+    // A generation added is one change, at the arch: an open range that now reaches it
+    // changes no item's availability on the generations both sides have.
+    let open: &[Edit<'_>] = &[("x", "bind ADD => ADD", "bind ADD => ADD @archs(beta..)")];
+    let gamma = [("isa/arch/gamma.toml", GAMMA)];
+    assert_diff(
+        &codegen::diff(&spec(open), &spec_files(open, &gamma)),
+        &["additive added arch gamma: +generation 3 (V3)"],
+    );
+    assert_diff(
+        &codegen::diff(&spec_files(open, &gamma), &spec(open)),
+        &["breaking removed arch gamma: -generation 3 (V3)"],
+    );
+    // A change on a generation both have is still reported.
+    assert_diff(
+        &codegen::diff(
+            &spec(narrow),
+            &spec_files(&[("x", "bind ADD => ADD", "bind ADD => ADD @archs(alpha..)")], &gamma),
+        ),
+        &[
+            "additive changed bind ADD archs: beta -> alpha, beta, gamma",
+            "additive added arch gamma: +generation 3 (V3)",
+        ],
+    );
 }
 
 // ---------------------------------------------------------------------------------

@@ -763,8 +763,18 @@ impl<'a> Cmp<'a> {
         self.differ(&at, m, Aspect::Waiver, &a.waiver, &b.waiver, opt_text);
         if (a.archs.is_some() || b.archs.is_some()) && !self.skip_archs {
             let (sa, sb) = (self.old_arch_names(&a.archs), self.new_arch_names(&b.archs));
-            if sa != sb {
-                let class = if sa.is_subset(&sb) { Class::Additive } else { Class::Breaking };
+            // Judged on the generations both sides have: one added or removed is reported
+            // once, at the arch, not again at every item an open range (`cayman..`) or no
+            // `@archs` extends to it.
+            let both: BTreeSet<String> = self
+                .old_arch_names(&None)
+                .intersection(&self.new_arch_names(&None))
+                .cloned()
+                .collect();
+            let (ca, cb): (BTreeSet<_>, BTreeSet<_>) =
+                (sa.intersection(&both).collect(), sb.intersection(&both).collect());
+            if ca != cb {
+                let class = if ca.is_subset(&cb) { Class::Additive } else { Class::Breaking };
                 let va = names_val(&a.archs.as_ref().map(|_| self.in_generation_order(&sa)));
                 let vb = names_val(&b.archs.as_ref().map(|_| self.in_generation_order(&sb)));
                 self.change(&at, class, Aspect::Archs, va, vb);
