@@ -77,6 +77,10 @@
 //! shows the arm (`0x25 => S2D2_AC`); a binding is reported apart only when it is news of
 //! its own (a sub-opcode binding, another arm, other `@archs`).
 //!
+//! An arch whose geometry became unknown is one breaking change (`arch maverick /
+//! geometry: known → unknown`), its lost values not listed; one whose geometry became
+//! known is an additive change, with its values listed as added.
+//!
 //! An edit to an inherited arch value (cayman's) is reported on every arch that sees it
 //! after inheritance, with the note `inherited from cayman`; a derived value whose inputs
 //! changed is reported too, with the note `derived`. The values of a geometry item that

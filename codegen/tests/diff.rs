@@ -708,6 +708,31 @@ fn arch_added_and_removed() {
     assert_diff(&codegen::diff(&more, &base), &["breaking removed arch gamma: -generation 3 (V3)"]);
 }
 
+/// An arch whose geometry became unknown is one change, not one per value lost.
+#[test]
+fn arch_geometry_becomes_unknown_or_known() {
+    let unknown = "name = \"gamma\"\ngeneration = 3\nlabel = \"V3\"\ngeometry = \"unknown\"\nsource = [\"test\"]\n";
+    let known = spec_files(&[], &[("isa/arch/gamma.toml", GAMMA)]);
+    let unknown = spec_files(&[], &[("isa/arch/gamma.toml", unknown)]);
+    assert_diff(
+        &codegen::diff(&known, &unknown),
+        &[
+            "breaking changed arch gamma geometry: known -> unknown",
+            "metadata changed arch gamma inherits: beta -> none",
+        ],
+    );
+    assert_diff(
+        &codegen::diff(&unknown, &known),
+        &[
+            "additive changed arch gamma geometry: unknown -> known",
+            "additive added arch gamma / value extra: +9 (inherited from beta)",
+            "additive added arch gamma / value num_tpb: +2 (inherited from alpha)",
+            "additive added arch gamma / value twice: +4 (derived)",
+            "metadata changed arch gamma inherits: none -> beta",
+        ],
+    );
+}
+
 #[test]
 fn arch_identity_changes() {
     check(

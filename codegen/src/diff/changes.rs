@@ -1427,6 +1427,16 @@ impl<'a> Cmp<'a> {
                     o.arch_named(&a.name).expect("own arch"),
                     n.arch_named(&b.name).expect("own arch"),
                 );
+                if a.geometry_known != b.geometry_known {
+                    let known = |k: bool| text(if k { "known" } else { "unknown" });
+                    let (ka, kb) = (a.geometry_known, b.geometry_known);
+                    let class = if kb { Class::Additive } else { Class::Breaking };
+                    this.change(at, class, Aspect::Geometry, known(ka), known(kb));
+                }
+                if !b.geometry_known {
+                    // Every value is lost: the line above says it once.
+                    return;
+                }
                 for &(og, ng) in &common {
                     this.arch_value(at.path, (aid, og), (bid, ng));
                 }
