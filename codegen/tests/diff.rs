@@ -646,6 +646,24 @@ fn geometry_constant_changed_with_its_derived_values() {
             "breaking changed arch beta / value twice value: 4 -> 6 (derived)",
         ],
     );
+    // A value is quoted as its arch file writes it (hex below 0x1000 too); a computed one
+    // as decimal below 0x1000.
+    check(
+        &[
+            ("alpha", "value = 2", "value = 0x3"),
+            ("beta", "value = [1, \"?\"]", "value = [0x1, \"?\"]"),
+        ],
+        &[
+            "breaking changed arch alpha / value num_tpb value: 2 -> 0x3",
+            "breaking changed arch alpha / value twice value: 4 -> 6 (derived)",
+            "breaking changed arch beta / value num_tpb value: 2 -> 0x3 (inherited from alpha)",
+            "breaking changed arch beta / value twice value: 4 -> 6 (derived)",
+        ],
+    );
+    check(
+        &[("beta", "value = [1, \"?\"]", "value = [0x1, 0x1_000] # learned")],
+        &["additive changed arch beta / value beta_only value: [1, ?] -> [0x1, 0x1_000]"],
+    );
 }
 
 #[test]

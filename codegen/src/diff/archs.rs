@@ -101,7 +101,7 @@ impl ArchCmp<'_> {
                     };
                     let v = |v: &ArchValue| Val {
                         json: json::value_json(&v.value),
-                        text: json::value_text(&v.value),
+                        text: json::arch_value_text(v),
                     };
                     let note = value_note(m, b, g, y);
                     self.c.emit(

@@ -1493,9 +1493,9 @@ impl<'a> Cmp<'a> {
                         Class::Breaking
                     };
                     let old =
-                        Val { json: json::value_json(&a.value), text: json::value_text(&a.value) };
+                        Val { json: json::value_json(&a.value), text: json::arch_value_text(a) };
                     let new =
-                        Val { json: json::value_json(&b.value), text: json::value_text(&b.value) };
+                        Val { json: json::value_json(&b.value), text: json::arch_value_text(b) };
                     let note = value_note(n, na, ng, b);
                     self.change_noted(&at, class, Aspect::Value, old, new, note);
                 }

@@ -269,6 +269,71 @@ pub(super) fn value_text(v: &Value) -> String {
     }
 }
 
+/// A geometry value as its arch file writes it: each integer spelled as there (`0x6`,
+/// `[0x0, 0x1000000000]`); a value no file states (derived) as [`value_text`] does.
+pub(super) fn arch_value_text(v: &ArchValue) -> String {
+    fn ints(v: &Value, out: &mut Vec<i128>) {
+        match v {
+            Value::Int(i) => out.push(*i),
+            Value::Array(a) => a.iter().for_each(|x| ints(x, out)),
+            Value::Bool(_) | Value::Unknown => {}
+        }
+    }
+    fn spelled<'s>(v: &Value, words: &mut impl Iterator<Item = &'s str>) -> String {
+        match v {
+            Value::Int(i) => words.next().map_or_else(|| int_text(*i), str::to_string),
+            Value::Array(a) => {
+                let items: Vec<String> = a.iter().map(|x| spelled(x, words)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            other => value_text(other),
+        }
+    }
+    let mut want = Vec::new();
+    ints(&v.value, &mut want);
+    let Some(text) = &v.literal else { return value_text(&v.value) };
+    // The integer literals of the TOML text, in order; strings (`"?"`) and comments skipped.
+    let mut words: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while !rest.is_empty() {
+            let Some(c) = rest.chars().next() else { break };
+            if c == '#' {
+                break;
+            }
+            if c == '"' {
+                rest = rest[1..].find('"').map_or("", |e| &rest[e + 2..]);
+                continue;
+            }
+            let end = rest.find(|c: char| " \t,[]".contains(c)).unwrap_or(rest.len());
+            let (word, tail) = rest.split_at(end.max(c.len_utf8()));
+            if word.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
+                words.push(word);
+            }
+            rest = tail;
+        }
+    }
+    let parse = |w: &str| -> Option<i128> {
+        let w = w.replace('_', "");
+        let (neg, w) = match w.strip_prefix('-') {
+            Some(r) => (true, r.to_string()),
+            None => (false, w.trim_start_matches('+').to_string()),
+        };
+        let v = match w.get(..2) {
+            Some("0x") => i128::from_str_radix(&w[2..], 16),
+            Some("0o") => i128::from_str_radix(&w[2..], 8),
+            Some("0b") => i128::from_str_radix(&w[2..], 2),
+            _ => w.parse(),
+        };
+        v.ok().map(|v| if neg { -v } else { v })
+    };
+    if words.len() == want.len() && words.iter().zip(&want).all(|(w, i)| parse(w) == Some(*i)) {
+        spelled(&v.value, &mut words.into_iter())
+    } else {
+        value_text(&v.value)
+    }
+}
+
 /// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
 pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
     let op_enum = &m[m.opcode_enum()];
@@ -861,7 +926,7 @@ pub(super) fn arch_value(m: &Model, g: GeomId, v: &ArchValue) -> J {
 }
 
 pub(super) fn arch_value_val(m: &Model, g: GeomId, v: &ArchValue) -> Val {
-    Val { json: arch_value(m, g, v), text: value_text(&v.value) }
+    Val { json: arch_value(m, g, v), text: arch_value_text(v) }
 }
 
 pub(super) fn arch(m: &Model, id: ArchId) -> J {
