@@ -38,6 +38,11 @@
 //! follows its item's (it states none of its own, or the same) is not reported again:
 //! the change is the item's, reported once there.
 //!
+//! Text quotes numbers as the spec does: enum values and arch-file values as written
+//! (`0x0A`, `3`, `[0x0, 0x1000000000]`), byte patterns (masks, tested values, band
+//! bounds) as two-digit hex, offsets and sizes in decimal, and other numbers (computed
+//! values, region bounds) in decimal below 0x1000 and hex from there. JSON has numbers.
+//!
 //! # Per-generation layouts
 //!
 //! An arm is a list of layouts, each holding on some generations. When both sides have
