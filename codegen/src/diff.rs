@@ -36,7 +36,9 @@
 //!
 //! `@source` and `@confidence` are compared after inheritance; a member whose value only
 //! follows its item's (it states none of its own, or the same) is not reported again:
-//! the change is the item's, reported once there.
+//! the change is the item's, reported once there. A binding written in its opcode's table
+//! entry (`MATMUL = 0x02 => S3D3_MM`) shares the entry's docs, sources and `@archs`: a
+//! change there is reported once, at the opcode.
 //!
 //! Text quotes numbers as the spec does: enum values and arch-file values as written
 //! (`0x0A`, `3`, `[0x0, 0x1000000000]`), byte patterns (masks, tested values, band

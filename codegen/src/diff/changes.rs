@@ -524,6 +524,9 @@ impl<'a> Cmp<'a> {
                     both(self, &At { path: &path, os: am.span, ns: bm.span }, a, b);
                     self.parents.pop();
                     match (a.parent_meta(o.m), b.parent_meta(n.m)) {
+                        // Written in its parent's entry on both sides (a binding in the opcode
+                        // table): its metadata is the entry's, reported there.
+                        (Some(pa), Some(pb)) if pa.span == am.span && pb.span == bm.span => {}
                         (Some(pa), Some(pb)) => {
                             self.parents.push((pa.clone(), pb.clone()));
                             self.meta(&path, am, bm);
