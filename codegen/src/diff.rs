@@ -64,16 +64,17 @@
 //! same bits; a region with the same window; a struct, bits type, enum or arm whose whole
 //! layout is unchanged (an arm: every generation's layout; a union: every view); an arm
 //! that the same opcodes select (its layout is then compared); a geometry item with the
-//! same definition and values; an arch with the same generation. A rename keeps every byte where it was, so it breaks no
-//! decoder and is classed **metadata**; it does change the generated Rust names, so a
-//! tool that guards the Rust API should treat `kind: "renamed"` as breaking for that.
+//! same definition and values; an arch with the same generation. A rename keeps every
+//! byte where it was, so it breaks no decoder and is classed **metadata**; it does change
+//! the generated Rust names, so a tool that guards the Rust API should treat
+//! `kind: "renamed"` as breaking for that.
 //! A field type that names a renamed type is not reported as retyped.
 //!
 //! A change inside a group (or a struct, union, bits type or enum) is reported once, at the
 //! type, with the arms it reaches in [`Change::reaches`] (none for the opcode table, which
-//! every arm's header reaches); an arm whose `use` of the group
-//! did not change reports nothing for those fields. A `use` that moved is reported at
-//! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
+//! every arm's header reaches); an arm whose `use` of the group did not change reports
+//! nothing for those fields. A `use` that moved is reported at the arm
+//! (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
 //!
 //! An opcode whose value changed is one change, at the opcode (`enum OPCODE / variant
 //! MATMUL: value 0x02 → 0x05 (bound to S3D3_MM)`): the bindings and sentinels that
