@@ -30,9 +30,20 @@
 //!   `@engine`, the record's `engines` vocabulary, arch labels and aliases, `inherits`,
 //!   where an arch value is written (own file or inherited), and **renames**.
 //!
+//! `@archs` are compared on the generations both sides have (after arch renames): a
+//! generation added or removed is one change, at the arch, and not again at every item
+//! whose open range (`cayman..`) or absent `@archs` now reaches it or did.
+//!
 //! `@source` and `@confidence` are compared after inheritance; a member whose value only
 //! follows its item's (it states none of its own, or the same) is not reported again:
-//! the change is the item's, reported once there.
+//! the change is the item's, reported once there. A binding written in its opcode's table
+//! entry (`MATMUL = 0x02 => S3D3_MM`) shares the entry's docs, sources and `@archs`: a
+//! change there is reported once, at the opcode.
+//!
+//! Text quotes numbers as the spec does: enum values and arch-file values as written
+//! (`0x0A`, `3`, `[0x0, 0x1000000000]`), byte patterns (masks, tested values, band
+//! bounds) as two-digit hex, offsets and sizes in decimal, and other numbers (computed
+//! values, region bounds) in decimal below 0x1000 and hex from there. JSON has numbers.
 //!
 //! # Per-generation layouts
 //!
@@ -51,16 +62,32 @@
 //! addition: a field with the same offset, size and type under a new name; a reserved
 //! run with the same bytes; an enum value with the same number; a bit-field with the
 //! same bits; a region with the same window; a struct, bits type, enum or arm whose whole
-//! layout is unchanged (an arm: every generation's layout; a union: every view); a geometry item with the same definition and values; an arch
-//! with the same generation. A rename keeps every byte where it was, so it breaks no
-//! decoder and is classed **metadata**; it does change the generated Rust names, so a
-//! tool that guards the Rust API should treat `kind: "renamed"` as breaking for that.
+//! layout is unchanged (an arm: every generation's layout; a union: every view); an arm
+//! that the same opcodes select (its layout is then compared); a geometry item with the
+//! same definition and values; an arch with the same generation. A rename keeps every
+//! byte where it was, so it breaks no decoder and is classed **metadata**; it does change
+//! the generated Rust names, so a tool that guards the Rust API should treat
+//! `kind: "renamed"` as breaking for that.
 //! A field type that names a renamed type is not reported as retyped.
 //!
 //! A change inside a group (or a struct, union, bits type or enum) is reported once, at the
-//! type, with the arms it reaches in [`Change::reaches`]; an arm whose `use` of the group
-//! did not change reports nothing for those fields. A `use` that moved is reported at
-//! the arm (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
+//! type, with the arms it reaches in [`Change::reaches`] (none for the opcode table, which
+//! every arm's header reaches); an arm whose `use` of the group did not change reports
+//! nothing for those fields. A `use` that moved is reported at the arm
+//! (`arm DMA_DIRECT2D / use DMA_2D_PATTERN as dst: offset 40 → 42`).
+//!
+//! An opcode whose value changed is one change, at the opcode (`enum OPCODE / variant
+//! MATMUL: value 0x02 → 0x05 (bound to S3D3_MM)`): the bindings and sentinels that
+//! follow it keep their names and are not reported again. A binding is matched by its
+//! opcode's name and sub-opcode, so one that also moved to another arm reports that.
+//!
+//! An opcode added or removed with its binding is one change, at the opcode, whose value
+//! shows the arm (`0x25 => S2D2_AC`); a binding is reported apart only when it is news of
+//! its own (a sub-opcode binding, another arm, other `@archs`).
+//!
+//! An arch whose geometry became unknown is one breaking change (`arch maverick /
+//! geometry: known → unknown`), its lost values not listed; one whose geometry became
+//! known is an additive change, with its values listed as added.
 //!
 //! An edit to an inherited arch value (cayman's) is reported on every arch that sees it
 //! after inheritance, with the note `inherited from cayman`; a derived value whose inputs

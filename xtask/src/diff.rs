@@ -51,6 +51,10 @@ impl FailOn {
     }
 }
 
+/// The exit status when no diff could be made (a side unreadable or with spec errors);
+/// `--fail-on` exits 1, so that a gate tells "changes found" from "could not compare".
+pub const NO_DIFF: u8 = 2;
+
 pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
     let diff = match &args.arch {
         Some(names) => {
@@ -61,7 +65,7 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 );
             }
             let spec = args.sides.first().cloned().unwrap_or_else(|| default_spec(root));
-            let Some(model) = load(root, &spec)? else { return Ok(ExitCode::FAILURE) };
+            let Some(model) = load(root, &spec)? else { return Ok(NO_DIFF.into()) };
             let a = arch(&model, &names[0])?;
             let b = arch(&model, &names[1])?;
             codegen::diff_archs(&model, a, b)
@@ -74,7 +78,7 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 more => bail!("diff takes OLD and NEW, got {} sides", more.len()),
             };
             let (Some(o), Some(n)) = (load(root, &old)?, load(root, &new)?) else {
-                return Ok(ExitCode::FAILURE);
+                return Ok(NO_DIFF.into());
             };
             let mut d = codegen::diff(&o, &n);
             d.old = label(root, &old);

@@ -33,6 +33,11 @@ enum Command {
     },
     /// Compare two specs (folders or git:REV) or two archs of one spec; classes each change
     /// as breaking, additive or metadata for decoders.
+    ///
+    /// Exit status: 0 when the diff is printed (and --fail-on, if given, finds nothing of its
+    /// class), 1 when --fail-on finds a change of its class or worse, 2 when there is no
+    /// diff: a side that is neither a folder nor a revision, a spec with errors, an unknown
+    /// arch, a bad argument.
     Diff(diff::DiffArgs),
     /// Write the whole checked model (after inheritance) as stable JSON.
     Export(export::ExportArgs),
@@ -43,7 +48,11 @@ fn main() -> ExitCode {
     let result = files::project_root().and_then(|root| match cli.command {
         Command::Gen { spec } => gen::gen(&root, spec.as_deref()),
         Command::Check { spec } => gen::check(&root, spec.as_deref()),
-        Command::Diff(args) => diff::run(&root, args),
+        // A diff that could not be made exits 2, apart from --fail-on's 1 (as diff(1)).
+        Command::Diff(args) => Ok(diff::run(&root, args).unwrap_or_else(|e| {
+            eprintln!("error: {e:#}");
+            diff::NO_DIFF.into()
+        })),
         Command::Export(args) => export::run(&root, args),
     });
     match result {

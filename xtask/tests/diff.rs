@@ -110,7 +110,7 @@ fn arch_diff_names_the_hbm_size_and_neighbour_ids() {
         "{text}"
     );
     let o = xtask(&[&"diff", &"--arch", &"cayman", &"nosuch", &spec_dir()]);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o)
             .contains("unknown arch 'nosuch'; the archs are: sunda, cayman, mariana, maverick"),
@@ -179,8 +179,8 @@ fn a_side_that_does_not_check_is_an_error_with_its_diagnostics() {
         "24 immediate    ALU_IMMEDIATE",
         "25 immediate    ALU_IMMEDIATE",
     );
-    let o = xtask(&[&"diff", &old, &new]);
-    assert_eq!(o.status.code(), Some(1));
+    let o = xtask(&[&"diff", &old, &new, &"--fail-on", &"breaking"]);
+    assert_eq!(o.status.code(), Some(2), "no diff is not a tripped --fail-on (1)");
     let err = stderr(&o);
     assert!(err.contains("error: the spec"), "{err}");
     assert!(err.contains("does not check"), "{err}");
@@ -242,7 +242,7 @@ fn git_revisions_are_read_without_checkout() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(stdout(&o), "git:HEAD → git:HEAD: no changes\n");
     let o = xtask(&[&"diff", &"git:no-such-revision-xyz", &"git:HEAD"]);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("git ls-tree"), "{}", stderr(&o));
 }
 
@@ -278,7 +278,7 @@ fn a_git_side_that_does_not_check_names_rev_path_line_col() {
     edit(&repo.join("isa/arms/ctrl.isa"), "24 immediate    ALU_IMMEDIATE", "24 immediate");
     git_in(repo, &["commit", "-q", "-a", "-m", "broken"]);
     let o = xtask_in(repo, &[&"diff", &"git:HEAD", &"isa"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("error: the spec git:HEAD does not check"), "{err}");
     assert!(err.contains("error: expected a field type, found '32'"), "{err}");

@@ -2,7 +2,7 @@
 //! `@archs` includes one and not the other (opcodes, enum values, bindings, arms, union
 //! views, ...), and the arms whose layout differs between the two.
 
-use super::changes::{only_learned, seg, sub, text, value_note, Cmp};
+use super::changes::{only_learned, said_by_opcode, seg, sub, text, value_note, Cmp};
 use super::json;
 use super::{Aspect, Change, Class, Kind, SegKind, Segment, Val};
 use crate::model::*;
@@ -101,7 +101,7 @@ impl ArchCmp<'_> {
                     };
                     let v = |v: &ArchValue| Val {
                         json: json::value_json(&v.value),
-                        text: json::value_text(&v.value),
+                        text: json::arch_value_text(v),
                     };
                     let note = value_note(m, b, g, y);
                     self.c.emit(
@@ -208,6 +208,10 @@ impl ArchCmp<'_> {
             self.avail(path, &band.meta, || json::band_val(m, band));
         }
         for bind in &m.bindings {
+            let kind = if bind.meta.available_on(self.a) { Kind::Removed } else { Kind::Added };
+            if said_by_opcode(&self.c.out, m, bind, kind) {
+                continue;
+            }
             let path = vec![seg(SegKind::Bind, json::bind_name(m, bind))];
             self.avail(path, &bind.meta, || json::binding_val(m, bind));
         }

@@ -524,6 +524,9 @@ impl<'a> Cmp<'a> {
                     both(self, &At { path: &path, os: am.span, ns: bm.span }, a, b);
                     self.parents.pop();
                     match (a.parent_meta(o.m), b.parent_meta(n.m)) {
+                        // Written in its parent's entry on both sides (a binding in the opcode
+                        // table): its metadata is the entry's, reported there.
+                        (Some(pa), Some(pb)) if pa.span == am.span && pb.span == bm.span => {}
                         (Some(pa), Some(pb)) => {
                             self.parents.push((pa.clone(), pb.clone()));
                             self.meta(&path, am, bm);
@@ -544,9 +547,16 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    /// Give the changes emitted since `start` the arms they reach, if a type is given.
+    /// Give the changes emitted since `start` the arms they reach, if a type is given. The
+    /// opcode table reaches every arm through the header, which says nothing: its changes
+    /// name none (a binding says which arm an opcode selects).
     fn set_reach(&mut self, start: usize, old: Option<Target>, new: Option<Target>) {
-        if self.out.len() == start || (old.is_none() && new.is_none()) {
+        let opcodes = |m: &Model, t: Option<Target>| t == Some(Target::Enum(m.opcode_enum()));
+        if self.out.len() == start
+            || (old.is_none() && new.is_none())
+            || opcodes(self.o, old)
+            || opcodes(self.n, new)
+        {
             return;
         }
         let mut arms: BTreeSet<String> = BTreeSet::new();
@@ -662,7 +672,19 @@ impl<'a> Cmp<'a> {
                     self.fields_same(&own(x), &own(y))
                 })
         };
-        let found = renames(pair(&o.arms, &n.arms, same_name, arm_same));
+        // An arm the same opcodes select under a new name is that arm renamed, even when its
+        // layout changed too: the layout is then compared, not removed and added whole.
+        let bound = |m: &Model, a: &Arm| -> BTreeSet<(String, Option<(u32, u64)>)> {
+            let id = m.arm_named(&a.name);
+            m.bindings.iter().filter(|b| Some(b.arm) == id).map(|b| bind_name_key(m, b)).collect()
+        };
+        let same_bindings = |a: &Arm, b: &Arm| {
+            let x = bound(o, a);
+            !x.is_empty() && x == bound(n, b)
+        };
+        let found = renames(pair(&o.arms, &n.arms, same_name, |a, b| {
+            arm_same(a, b) || same_bindings(a, b)
+        }));
         self.r.arms.extend(found);
         let found = renames(pair(&o.geometry, &n.geometry, same_name, |a, b| self.geom_same(a, b)));
         self.r.geoms.extend(found);
@@ -744,8 +766,18 @@ impl<'a> Cmp<'a> {
         self.differ(&at, m, Aspect::Waiver, &a.waiver, &b.waiver, opt_text);
         if (a.archs.is_some() || b.archs.is_some()) && !self.skip_archs {
             let (sa, sb) = (self.old_arch_names(&a.archs), self.new_arch_names(&b.archs));
-            if sa != sb {
-                let class = if sa.is_subset(&sb) { Class::Additive } else { Class::Breaking };
+            // Judged on the generations both sides have: one added or removed is reported
+            // once, at the arch, not again at every item an open range (`cayman..`) or no
+            // `@archs` extends to it.
+            let both: BTreeSet<String> = self
+                .old_arch_names(&None)
+                .intersection(&self.new_arch_names(&None))
+                .cloned()
+                .collect();
+            let (ca, cb): (BTreeSet<_>, BTreeSet<_>) =
+                (sa.intersection(&both).collect(), sb.intersection(&both).collect());
+            if ca != cb {
+                let class = if ca.is_subset(&cb) { Class::Additive } else { Class::Breaking };
                 let va = names_val(&a.archs.as_ref().map(|_| self.in_generation_order(&sa)));
                 let vb = names_val(&b.archs.as_ref().map(|_| self.in_generation_order(&sb)));
                 self.change(&at, class, Aspect::Archs, va, vb);
@@ -872,6 +904,7 @@ impl<'a> Cmp<'a> {
                     self.old_type(x) == self.new_type(y)
                 }
                 (FieldType::Prim(x), FieldType::Prim(y)) => x.signed() == y.signed(),
+                (FieldType::Unknown(_), FieldType::Unknown(_)) => true,
                 _ => false,
             };
             if resize && a.size != b.size {
@@ -1123,15 +1156,25 @@ impl<'a> Cmp<'a> {
                         // The JSON of a changed value is the number, not the variant object.
                         let value = |_: &Model, v: &Variant| Val {
                             json: serde_json::Value::from(v.value),
-                            text: json::enum_value_text(v.value),
+                            text: v.literal.clone(),
                         };
                         if x.value != y.value {
-                            this.change(
+                            // Its bindings move with it and are not reported again.
+                            let bound: Vec<&str> = if json::is_opcode_enum(n, b) {
+                                let arms = n.bindings.iter().filter(|k| k.opcode == y.value);
+                                arms.map(|k| n[k.arm].name.as_str()).collect()
+                            } else {
+                                Vec::new()
+                            };
+                            let note = (!bound.is_empty())
+                                .then(|| format!("bound to {}", bound.join(", ")));
+                            this.change_noted(
                                 at,
                                 Class::Breaking,
                                 Aspect::Value,
                                 value(o, x),
                                 value(n, y),
+                                note,
                             );
                         }
                         // Opcode table columns: no byte moves, decoders are unaffected.
@@ -1194,22 +1237,34 @@ impl<'a> Cmp<'a> {
         let key = |b: &Binding| (b.opcode, b.sub.as_ref().map(|s| (s.offset, s.value)));
         let arms = self.r.arms.clone();
         let arm_o = |b: &Binding| mapped(&arms, &o[b.arm].name);
-        self.walk(
-            pair(
-                &o.bindings,
-                &n.bindings,
-                |a, b| key(a) == key(b),
-                |a, b| arm_o(a) == n[b.arm].name,
-            ),
+        // Paired by opcode name, so that a binding follows its opcode to a new value; then
+        // by the numbers (a renamed opcode) or the arm.
+        let mut pairs = pair(
+            &o.bindings,
+            &n.bindings,
+            |a, b| bind_name_key(o, a) == bind_name_key(n, b),
+            |a, b| key(a) == key(b) || arm_o(a) == n[b.arm].name,
+        );
+        pairs.retain(|p| match p {
+            Pair::Old(a) => !said_by_opcode(&self.out, o, a, Kind::Removed),
+            Pair::New(b) => !said_by_opcode(&self.out, n, b, Kind::Added),
+            _ => true,
+        });
+        self.walk_noted(
+            pairs,
             |s, b| vec![seg(SegKind::Bind, json::bind_name(s.m, b))],
             |s, b| json::binding_val(s.m, b),
+            |s, b| b.meta.archs.as_ref().map(|l| json::archs_note(s.m, l)),
             |this, at, a, b| {
-                if key(a) != key(b) {
-                    let k = |b: &Binding| Val {
+                // A binding that only moved with its opcode's value: the value change, at
+                // the opcode, says it once.
+                let moved = bind_name_key(o, a) == bind_name_key(n, b);
+                if key(a) != key(b) && !moved {
+                    let k = |m: &Model, b: &Binding| Val {
                         json: json::bind_key_json(b),
-                        text: json::bind_key_text(b),
+                        text: json::bind_key_text(m, b),
                     };
-                    this.change(at, Class::Breaking, Aspect::Opcode, k(a), k(b));
+                    this.change(at, Class::Breaking, Aspect::Opcode, k(o, a), k(n, b));
                 }
                 if arm_o(a) != n[b.arm].name {
                     let (aa, ab) = (text(&o[a.arm].name), text(&n[b.arm].name));
@@ -1230,7 +1285,10 @@ impl<'a> Cmp<'a> {
             |_, s| vec![seg(SegKind::Sentinel, &s.name)],
             |s, x| json::sentinel_val(s.m, x),
             |this, at, a, b| {
-                if key(o, a) != key(n, b) {
+                // Another binding only when both its numbers and its names differ: an
+                // opcode that moved or was renamed is reported at the opcode.
+                let (ba, bb) = (&o[a.binding], &n[b.binding]);
+                if key(o, a) != key(n, b) && bind_name_key(o, ba) != bind_name_key(n, bb) {
                     let ba = text(json::bind_name(o, &o[a.binding]));
                     let bb = text(json::bind_name(n, &n[b.binding]));
                     this.change(at, Class::Breaking, Aspect::Binding, ba, bb);
@@ -1372,6 +1430,16 @@ impl<'a> Cmp<'a> {
                     o.arch_named(&a.name).expect("own arch"),
                     n.arch_named(&b.name).expect("own arch"),
                 );
+                if a.geometry_known != b.geometry_known {
+                    let known = |k: bool| text(if k { "known" } else { "unknown" });
+                    let (ka, kb) = (a.geometry_known, b.geometry_known);
+                    let class = if kb { Class::Additive } else { Class::Breaking };
+                    this.change(at, class, Aspect::Geometry, known(ka), known(kb));
+                }
+                if !b.geometry_known {
+                    // Every value is lost: the line above says it once.
+                    return;
+                }
                 for &(og, ng) in &common {
                     this.arch_value(at.path, (aid, og), (bid, ng));
                 }
@@ -1428,9 +1496,9 @@ impl<'a> Cmp<'a> {
                         Class::Breaking
                     };
                     let old =
-                        Val { json: json::value_json(&a.value), text: json::value_text(&a.value) };
+                        Val { json: json::value_json(&a.value), text: json::arch_value_text(a) };
                     let new =
-                        Val { json: json::value_json(&b.value), text: json::value_text(&b.value) };
+                        Val { json: json::value_json(&b.value), text: json::arch_value_text(b) };
                     let note = value_note(n, na, ng, b);
                     self.change_noted(&at, class, Aspect::Value, old, new, note);
                 }
@@ -1452,6 +1520,31 @@ impl<'a> Cmp<'a> {
             }
         }
     }
+}
+
+/// Whether the addition (or removal) of binding `b` of `m` is said by the same change of
+/// its opcode, already in `out`: the opcode's line shows `=> ARM` and its `@archs` are
+/// the binding's, so a line for the binding would repeat it.
+pub(super) fn said_by_opcode(out: &[Change], m: &Model, b: &Binding, kind: Kind) -> bool {
+    let e = &m[m.opcode_enum()];
+    let Some(v) = e.variant_of(b.opcode) else { return false };
+    b.sub.is_none()
+        && v.meta.archs == b.meta.archs
+        && json::opcode_arm(m, b.opcode) == Some(m[b.arm].name.as_str())
+        && out.iter().any(|c| {
+            c.kind == kind
+                && matches!(&c.path[..], [x, y] if x.kind == SegKind::Enum && x.name == e.name
+                    && y.kind == SegKind::Variant && y.name == v.name)
+        })
+}
+
+/// A binding as the spec names it: its opcode's name (its value if it has none) and its
+/// sub-opcode. Stays the same when the opcode's value changes.
+fn bind_name_key(m: &Model, b: &Binding) -> (String, Option<(u32, u64)>) {
+    let op = m[m.opcode_enum()]
+        .variant_of(b.opcode)
+        .map_or_else(|| b.opcode.to_string(), |v| v.name.clone());
+    (op, b.sub.as_ref().map(|s| (s.offset, s.value)))
 }
 
 /// `inherited from cayman` / `derived` for a value seen on `arch`.

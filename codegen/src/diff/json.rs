@@ -243,13 +243,10 @@ pub(super) fn int_text(v: i128) -> String {
     }
 }
 
-/// An enum value: hex from 10 (opcode bytes read as `0xD1`).
-pub(super) fn enum_value_text(v: u64) -> String {
-    if v < 10 {
-        v.to_string()
-    } else {
-        format!("{v:#X}").replace("0X", "0x")
-    }
+/// A byte pattern (a mask, a tested value, a band bound, an opcode no variant names) in
+/// hex of at least two digits, as the spec writes them: `0x01`, `0xDF`.
+pub(super) fn hex_text(v: u64) -> String {
+    format!("0x{v:02X}")
 }
 
 /// A geometry value as JSON: numbers, booleans, `"?"`, arrays.
@@ -272,26 +269,93 @@ pub(super) fn value_text(v: &Value) -> String {
     }
 }
 
+/// A geometry value as its arch file writes it: each integer spelled as there (`0x6`,
+/// `[0x0, 0x1000000000]`); a value no file states (derived) as [`value_text`] does.
+pub(super) fn arch_value_text(v: &ArchValue) -> String {
+    fn ints(v: &Value, out: &mut Vec<i128>) {
+        match v {
+            Value::Int(i) => out.push(*i),
+            Value::Array(a) => a.iter().for_each(|x| ints(x, out)),
+            Value::Bool(_) | Value::Unknown => {}
+        }
+    }
+    fn spelled<'s>(v: &Value, words: &mut impl Iterator<Item = &'s str>) -> String {
+        match v {
+            Value::Int(i) => words.next().map_or_else(|| int_text(*i), str::to_string),
+            Value::Array(a) => {
+                let items: Vec<String> = a.iter().map(|x| spelled(x, words)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            other => value_text(other),
+        }
+    }
+    let mut want = Vec::new();
+    ints(&v.value, &mut want);
+    let Some(text) = &v.literal else { return value_text(&v.value) };
+    // The integer literals of the TOML text, in order; strings (`"?"`) and comments skipped.
+    let mut words: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while !rest.is_empty() {
+            let Some(c) = rest.chars().next() else { break };
+            if c == '#' {
+                break;
+            }
+            if c == '"' {
+                rest = rest[1..].find('"').map_or("", |e| &rest[e + 2..]);
+                continue;
+            }
+            let end = rest.find(|c: char| " \t,[]".contains(c)).unwrap_or(rest.len());
+            let (word, tail) = rest.split_at(end.max(c.len_utf8()));
+            if word.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
+                words.push(word);
+            }
+            rest = tail;
+        }
+    }
+    let parse = |w: &str| -> Option<i128> {
+        let w = w.replace('_', "");
+        let (neg, w) = match w.strip_prefix('-') {
+            Some(r) => (true, r.to_string()),
+            None => (false, w.trim_start_matches('+').to_string()),
+        };
+        let v = match w.get(..2) {
+            Some("0x") => i128::from_str_radix(&w[2..], 16),
+            Some("0o") => i128::from_str_radix(&w[2..], 8),
+            Some("0b") => i128::from_str_radix(&w[2..], 2),
+            _ => w.parse(),
+        };
+        v.ok().map(|v| if neg { -v } else { v })
+    };
+    if words.len() == want.len() && words.iter().zip(&want).all(|(w, i)| parse(w) == Some(*i)) {
+        spelled(&v.value, &mut words.into_iter())
+    } else {
+        value_text(&v.value)
+    }
+}
+
 /// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
 pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
     let op_enum = &m[m.opcode_enum()];
-    let mut s =
-        op_enum.variant_of(b.opcode).map_or_else(|| enum_value_text(b.opcode), |v| v.name.clone());
+    let mut s = op_enum.variant_of(b.opcode).map_or_else(|| hex_text(b.opcode), |v| v.name.clone());
     if let Some(sub) = &b.sub {
         let v = sub
             .enum_id
             .and_then(|e| m[e].variant_of(sub.value))
-            .map_or_else(|| enum_value_text(sub.value), |v| v.name.clone());
+            .map_or_else(|| sub.value.to_string(), |v| v.name.clone());
         s.push_str(&format!(", sub @{} = {v}", sub.offset));
     }
     s
 }
 
-/// The numbers of a binding: `0xDF, sub @12 = 1`.
-pub(super) fn bind_key_text(b: &Binding) -> String {
-    let mut s = enum_value_text(b.opcode);
+/// The numbers of a binding as the spec writes its values: `0xDF, sub @12 = 1`.
+pub(super) fn bind_key_text(m: &Model, b: &Binding) -> String {
+    let op = m[m.opcode_enum()].variant_of(b.opcode);
+    let mut s = op.map_or_else(|| hex_text(b.opcode), |v| v.literal.clone());
     if let Some(sub) = &b.sub {
-        s.push_str(&format!(", sub @{} = {}", sub.offset, enum_value_text(sub.value)));
+        let v = sub.enum_id.and_then(|e| m[e].variant_of(sub.value));
+        let v = v.map_or_else(|| sub.value.to_string(), |v| v.literal.clone());
+        s.push_str(&format!(", sub @{} = {v}", sub.offset));
     }
     s
 }
@@ -308,7 +372,7 @@ pub(super) fn predicate_text(b: &Bits, p: &Option<Predicate>) -> String {
         None => "otherwise".to_string(),
         Some(p) => {
             let f = b.fields.get(p.field as usize).map_or("?", |f| f.name.as_str());
-            format!("{f} & {} == {}", enum_value_text(p.mask), enum_value_text(p.value))
+            format!("{f} & {} == {}", hex_text(p.mask), hex_text(p.value))
         }
     }
 }
@@ -317,13 +381,15 @@ pub(super) fn predicate_text(b: &Bits, p: &Option<Predicate>) -> String {
 pub(super) fn ranges_text(ranges: &[(u64, u64)]) -> String {
     ranges
         .iter()
-        .map(|&(lo, hi)| {
-            if lo == hi {
-                enum_value_text(lo)
-            } else {
-                format!("{}..={}", enum_value_text(lo), enum_value_text(hi))
-            }
-        })
+        .map(
+            |&(lo, hi)| {
+                if lo == hi {
+                    hex_text(lo)
+                } else {
+                    format!("{}..={}", hex_text(lo), hex_text(hi))
+                }
+            },
+        )
         .collect::<Vec<_>>()
         .join(" | ")
 }
@@ -507,8 +573,8 @@ pub(super) fn select_text(s: &Select) -> String {
         Select::When(t) => format!(
             "when byte {} & {} == {}",
             t.offset,
-            enum_value_text(t.mask.into()),
-            enum_value_text(t.value.into())
+            hex_text(t.mask.into()),
+            hex_text(t.value.into())
         ),
         Select::Otherwise => "otherwise".to_string(),
         Select::Never => "never".to_string(),
@@ -663,7 +729,7 @@ fn variant(m: &Model, e: &Enum, v: &Variant) -> J {
 }
 
 pub(super) fn variant_val(m: &Model, e: &Enum, v: &Variant) -> Val {
-    let mut text = enum_value_text(v.value);
+    let mut text = v.literal.clone();
     if is_opcode_enum(m, e) {
         if let Some(a) = opcode_arm(m, v.value) {
             text.push_str(&format!(" => {a}"));
@@ -735,7 +801,7 @@ pub(super) fn binding(m: &Model, b: &Binding) -> J {
 }
 
 pub(super) fn binding_val(m: &Model, b: &Binding) -> Val {
-    Val { json: binding(m, b), text: format!("{} => {}", bind_key_text(b), m[b.arm].name) }
+    Val { json: binding(m, b), text: format!("{} => {}", bind_key_text(m, b), m[b.arm].name) }
 }
 
 pub(super) fn sentinel(m: &Model, s: &Sentinel) -> J {
@@ -860,7 +926,7 @@ pub(super) fn arch_value(m: &Model, g: GeomId, v: &ArchValue) -> J {
 }
 
 pub(super) fn arch_value_val(m: &Model, g: GeomId, v: &ArchValue) -> Val {
-    Val { json: arch_value(m, g, v), text: value_text(&v.value) }
+    Val { json: arch_value(m, g, v), text: arch_value_text(v) }
 }
 
 pub(super) fn arch(m: &Model, id: ArchId) -> J {

@@ -559,6 +559,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                             meta: m,
                             defined_in: ArchId(i as u32),
                             stated: false,
+                            literal: Some(cx.text(vspan).to_string()),
                         });
                     }
                     None => {
@@ -575,6 +576,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                             meta: m,
                             defined_in: ArchId(i as u32),
                             stated: true,
+                            literal: Some(cx.text(vspan).to_string()),
                         });
                     }
                 }
@@ -813,11 +815,11 @@ fn derive(
             );
         }
     }
-    let (meta, defined_in, was_stated) = match values[g].take() {
-        Some(v) if v.stated => (v.meta, v.defined_in, true),
-        _ => (item.meta.clone(), ArchId(arch_id as u32), false),
+    let (meta, defined_in, was_stated, literal) = match values[g].take() {
+        Some(v) if v.stated => (v.meta, v.defined_in, true, v.literal),
+        _ => (item.meta.clone(), ArchId(arch_id as u32), false, None),
     };
-    values[g] = Some(ArchValue { value, meta, defined_in, stated: was_stated });
+    values[g] = Some(ArchValue { value, meta, defined_in, stated: was_stated, literal });
 }
 
 /// A rule that divides by a part of its expression that holds no parameter and is zero

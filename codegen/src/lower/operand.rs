@@ -99,6 +99,7 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                     name: v.name.name.clone(),
                     rust: String::new(),
                     value,
+                    literal: cx.text(value_lit.span).to_string(),
                     status: None,
                     engines: Vec::new(),
                     meta: vm,

@@ -286,6 +286,9 @@ pub struct ArchValue {
     pub defined_in: ArchId,
     /// For a derived item: whether an arch file stated the value (and it agreed).
     pub stated: bool,
+    /// The value as the arch file writes it (`0x6`), which the diff quotes; `None` where no
+    /// file states it (a derived value computed).
+    pub literal: Option<String>,
 }
 
 /// One NeuronCore generation.

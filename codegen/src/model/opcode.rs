@@ -38,6 +38,8 @@ pub struct Variant {
     pub rust: String,
     /// Value; fits the enum's width.
     pub value: u64,
+    /// The value as the spec writes it (`0x0A`, `3`): the diff quotes it so.
+    pub literal: String,
     /// Maintained/dormant flag (opcodes only).
     pub status: Option<Status>,
     /// Engines that execute it, indexes into the record's `engines` vocabulary
