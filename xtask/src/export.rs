@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::diff::{default_spec, load, stdout};
-use crate::files::write_all_atomic;
+use crate::files::write_output;
 
 /// `cargo xtask export [--json] [--spec SIDE] [-o FILE]`.
 #[derive(clap::Args)]
@@ -18,7 +18,8 @@ pub struct ExportArgs {
     /// The spec: a folder or git:REV[:DIR] (default: isa/ of the workspace).
     #[arg(long, value_name = "SIDE")]
     spec: Option<String>,
-    /// Write to FILE (atomically) instead of stdout.
+    /// Write to FILE instead of stdout (a file is replaced whole; a device such as
+    /// /dev/null is written in place).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -30,7 +31,7 @@ pub fn run(root: &Path, args: ExportArgs) -> Result<ExitCode> {
     let text = codegen::export_json(&model);
     match &args.output {
         Some(path) => {
-            write_all_atomic(&[(path.clone(), text.as_str())])?;
+            write_output(path, &text)?;
             eprintln!("wrote {}", path.display());
         }
         None => stdout(&text)?,

@@ -62,6 +62,36 @@ pub fn write_all_atomic(files: &[(PathBuf, &str)]) -> Result<()> {
     Ok(())
 }
 
+/// Write a file the user named (`export -o FILE`): a regular file (or the file a link
+/// names) is replaced whole through [`write_all_atomic`]; a device or FIFO (`-o
+/// /dev/null`) is written in place, never renamed over (that replaced `/dev/null` with a
+/// regular file); a folder or a link to nothing is an error.
+pub fn write_output(path: &Path, contents: &str) -> Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() => {
+            let target =
+                fs::canonicalize(path).with_context(|| format!("writing {}", path.display()))?;
+            write_all_atomic(&[(target, contents)])
+        }
+        Ok(m) if m.is_dir() => anyhow::bail!("{} is a folder", path.display()),
+        Ok(_) => fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(contents.as_bytes()))
+            .with_context(|| format!("writing {}", path.display())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if fs::symlink_metadata(path).is_ok() {
+                anyhow::bail!(
+                    "{} is a link to nothing; refusing to write through it",
+                    path.display()
+                );
+            }
+            write_all_atomic(&[(path.to_owned(), contents)])
+        }
+        Err(e) => Err(e).with_context(|| format!("writing {}", path.display())),
+    }
+}
+
 /// A temporary file in `dir` to be renamed onto `path`, with the mode `path` should keep:
 /// the old file's when there is one, else 0666 less the umask (0644 as a rule), as for any
 /// file the user creates; not the 0600 of a plain temporary file.
@@ -94,6 +124,37 @@ mod tests {
 
     fn mode(path: &Path) -> u32 {
         fs::metadata(path).expect("the file exists").permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_fifo_is_written_in_place_and_a_link_through_to_its_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        // A FIFO stands for any special file (`-o /dev/null`, which a rename replaced
+        // with a regular file); a test on /dev/null itself would break the machine.
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let reader = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+            };
+            write_output(&fifo, "x\n").unwrap();
+            let kind = fs::symlink_metadata(&fifo).unwrap().file_type();
+            assert!(kind.is_fifo(), "the FIFO was replaced by {kind:?}");
+            assert_eq!(reader.join().unwrap(), "x\n");
+        }
+        let file = dir.path().join("model.json");
+        fs::write(&file, "old\n").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write_output(&link, "new\n").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays");
+        assert_eq!(fs::read_to_string(&file).unwrap(), "new\n");
+        let dangling = dir.path().join("dangling.json");
+        std::os::unix::fs::symlink(dir.path().join("nothing"), &dangling).unwrap();
+        assert!(write_output(&dangling, "x").is_err());
+        assert!(write_output(dir.path(), "x").is_err());
     }
 
     #[test]
