@@ -27,9 +27,8 @@ pub struct Partial {
 
 impl fmt::Display for Partial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // StreamError's words, with the byte count's noun in the singular for 1.
-        let bytes = crate::text::count(self.len, "byte");
-        write!(f, "trailing partial record of {bytes} at offset {:#x}", self.offset)
+        let Partial { offset, len } = *self;
+        tpb_isa::StreamError::TrailingPartial { offset, len }.fmt(f)
     }
 }
 

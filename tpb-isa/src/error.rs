@@ -166,7 +166,8 @@ impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             StreamError::TrailingPartial { offset, len } => {
-                write!(f, "trailing partial record of {len} bytes at offset {offset:#x}")
+                let noun = if len == 1 { "byte" } else { "bytes" };
+                write!(f, "trailing partial record of {len} {noun} at offset {offset:#x}")
             }
             StreamError::Empty => f.write_str("the stream holds no record"),
         }
@@ -257,3 +258,21 @@ impl core::error::Error for ValidateError {}
 impl core::error::Error for GeometryError {}
 impl core::error::Error for AddressError {}
 impl core::error::Error for FinalCheckError {}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::ToString;
+
+    use super::*;
+
+    #[test]
+    fn a_one_byte_partial_record_is_said_in_the_singular() {
+        let one = StreamError::TrailingPartial { offset: 64, len: 1 };
+        assert_eq!(one.to_string(), "trailing partial record of 1 byte at offset 0x40");
+        let two = StreamError::TrailingPartial { offset: 0, len: 63 };
+        assert_eq!(two.to_string(), "trailing partial record of 63 bytes at offset 0x0");
+        let final_check = FinalCheckError::Stream(one);
+        assert_eq!(final_check.to_string(), "trailing partial record of 1 byte at offset 0x40");
+    }
+}
