@@ -216,7 +216,7 @@ pub const fn addresses_in_same_sbuf_quadrant(a: u64, b: u64) -> bool {
 
 /// Validate one record for a generation.
 ///
-/// Checks, in order: the record's bit in every validator bitmask over `OPCODE` whose reading a source confirms (an inferred table is not enforced); that an opcode value the spec names, the binding that selects its arm and the arm exist on `arch` (`@archs`); and that every enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the spec names and makes available on `arch`; a field of an enum whose values no source gives, and an enum bit-field whose bits a reading of its operand gives to other fields (the ADDR4 marker byte, which holds the top of an immediate address), are not checked. A record no binding selects is checked as far as the preamble: the spec knows nothing else of it. So a value the spec names on no generation (`0x00`, an all-zero record) passes: no confirmed source says the hardware refuses it (the validator's bitmask is inferred); `Inst::decode` gives it as `Inst::Unknown`, and a caller who wants only known opcodes tests that.
+/// Checks, in order: the record's bit in every validator bitmask over `OPCODE` whose reading a source confirms (an inferred table is not enforced); that an opcode value the spec names and the arm its binding selects exist on `arch` (`@archs`); and that every enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the spec names and makes available on `arch`; a field of an enum whose values no source gives, and an enum bit-field whose bits a reading of its operand gives to other fields (the ADDR4 marker byte, which holds the top of an immediate address), are not checked. A record no binding selects on `arch` (a binding whose `@archs` leaves `arch` out selects nothing there) is checked as far as the preamble, and for an opcode whose bindings all sub-dispatch on one enum-typed byte (PSEUDO_INST's `pseudo_opcode`), that byte: the spec knows nothing else of it. So a value the spec names on no generation (`0x00`, an all-zero record) passes: no confirmed source says the hardware refuses it (the validator's bitmask is inferred); `Inst::decode` gives it as `Inst::Unknown`, and a caller who wants only known opcodes tests that.
 #[inline]
 pub fn validate(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     check(arch, record)
@@ -2426,7 +2426,7 @@ const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
         return Plan::NotOnArch;
     }
     if !binding_available(arch, record) {
-        return Plan::NotOnArch;
+        return unbound(arch, opcode);
     }
     match dispatch(record) {
         Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,
@@ -2434,7 +2434,34 @@ const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
             let (leaves, pass) = leaf_list(kind, arch);
             Plan::Check(leaves, pass)
         }
-        None => {
+        None => unbound(arch, opcode),
+    }
+}
+
+/// The enum-typed fields of a record of opcode 0xDF that no binding selects: the preamble's and `pseudo_opcode`, the byte its bindings sub-dispatch on.
+static UNBOUND_LEAVES_DF: [[EnumLeaf; 4]; 4] = EnumLeaf::per_arch([
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("pseudo_opcode", 12, 1, 0, 8, &CHECK_PSEUDO_OPCODE),
+]);
+
+const UNBOUND_UNROLLED_DF: [Option<Unrolled>; 4] = unrolled_table!(
+    UNBOUND_LEAVES_DF; 0 1 2 3
+);
+
+/// What a record no binding selects on `arch` checks: the preamble's enum fields,
+/// and the sub-opcode byte of an opcode whose bindings all sub-dispatch on one
+/// enum-typed byte (the spec knows nothing else of the record).
+const fn unbound(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
+    match opcode {
+        0xDF => {
+            Plan::Check(
+                &UNBOUND_LEAVES_DF[arch as usize],
+                UNBOUND_UNROLLED_DF[arch as usize],
+            )
+        }
+        _ => {
             Plan::Check(
                 &PREAMBLE_LEAVES[arch as usize],
                 PREAMBLE_UNROLLED[arch as usize],
