@@ -334,6 +334,26 @@ fn stats_names_the_neff_of_a_partial_stream() {
     );
 }
 
+/// `tpb validate --engine` that keeps no stream of a NEFF is an error, as for the other
+/// commands, never "0 records, 0 finding(s)" and success.
+#[test]
+fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> =
+        small_members().into_iter().filter(|(p, _)| !p.ends_with("/PE.bin")).collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "pe"]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(
+        r.err.contains("no_pe.neff: no stream matches the --subgraph and --engine given"),
+        "{}",
+        r.err
+    );
+    let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "act"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.contains("in 2 streams, 0 finding(s)"), "{}", r.out);
+}
+
 /// The small NEFF with its kelf's target replaced.
 fn with_target(target: &str) -> Vec<u8> {
     let mut m = small_members();

@@ -46,9 +46,10 @@ impl Args {
                 )
             }
             Input::Neff { name, .. } => {
-                let filter = Filter::new(None, self.engine.as_deref())?;
+                // An engine with no stream is an error, as for every command: "0 records,
+                // 0 findings" would pass a check that looked at nothing.
                 let mut units: Vec<Unit<'_>> =
-                    input.units().into_iter().filter(|u| filter.keeps(u)).collect();
+                    Filter::new(None, self.engine.as_deref())?.select(&input)?;
                 input::set_arch(&input, &mut units, arch);
                 neff(out, name, &units)
             }
