@@ -328,6 +328,15 @@ fn apertures() {
     assert_eq!(p.regions.len(), 1);
     let r = &p.regions[0];
     assert_eq!((r.base, r.base + r.size - 1), (0x2000000, 0x2203FFF));
+    // The seed does not relate 0x38000 to the SBUF partition size; the doc that does
+    // cites where it has it.
+    let doc = q.meta.docs.join(" ");
+    assert!(doc.contains("SDK's NC-v3 SBUF partition size"), "{doc}");
+    assert!(
+        q.meta.sources.iter().any(|s| s.contains("trainium2_arch.rst")),
+        "{:?}",
+        q.meta.sources
+    );
 }
 
 // ---------------------------------------------------------------------------------

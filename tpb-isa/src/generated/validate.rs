@@ -179,6 +179,8 @@ pub const SBUF_QUADRANT_Q3: Region = Region {
 /// Source: record seed section 3 NOTE: quadrant apertures q0 0..0x37FFF, q1 base 0x800000, q2 0x1000000, q3 0x1800000, each 0x38000 wide
 ///
 /// Source: validator predicates addresses_in_same_sbuf_quadrant / tpb_addr_active_channels
+///
+/// Source: SDK nki/guides/architecture/trainium2_arch.rst:39 (NC-v3 SBUF 28 MiB = 128 x 224 KiB), as cayman's sbuf_capacity cites it
 pub const SBUF_QUADRANT: [Region; 4] = [
     SBUF_QUADRANT_Q0,
     SBUF_QUADRANT_Q1,
