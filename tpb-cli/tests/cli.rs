@@ -490,3 +490,13 @@ fn small_things_read_right() {
     let (_, err, _) = output(d, &["disasm", "--subgraph", "sg99", small]);
     assert!(err.ends_with("(its subgraphs: sg00, sg01)\n"), "{err}");
 }
+
+/// `tpb validate` is a CI gate: its help says what its exit status means.
+#[test]
+fn validate_help_states_the_exit_status() {
+    let out = run(Path::new("."), &args(&["validate", "--help"]));
+    assert!(
+        out.contains("Exit status: 0 when nothing is found, 1 on any finding or when the input cannot be read"),
+        "{out}"
+    );
+}
