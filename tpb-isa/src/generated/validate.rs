@@ -46,7 +46,12 @@ impl Region {
 ///
 /// Real compiler output contradicts it as well: the corpus's cayman streams
 /// (testdata/nkipy) carry 0x23 ACTIVATION_TABLE_LOAD and 0x47 CAST, whose bits are clear
-/// under the inferred mapping. An inferred table decides nothing: the validator reports
+/// under the inferred mapping. Read with the words in the reverse order (bit `v & 63` of
+/// word `3 - (v >> 6)`), the table fits these facts better and still not wholly: 0x00 and
+/// 0xFF are clear, every opcode value in the corpus (0x01 0x02 0x23 0x41 0x46 0x47 0x49
+/// 0xA0 0xA4 0xB1 0xCC 0xD4) is set, and 124 of the 145 set bits are sunda opcodes of the
+/// notes; but 0xB8 (DMA) and 0xAA/0xAB (TENSOR_LOAD/STORE) are clear and 0xA9 is set while
+/// 0xB5 is clear. Neither reading is confirmed. An inferred table decides nothing: the validator reports
 /// records against tables the sources confirm, so it does not enforce this one
 /// (`validate::opcode_valid` still answers for it).
 ///
