@@ -53,7 +53,8 @@ pub enum ValidateError {
         /// The generation.
         arch: Arch,
     },
-    /// An enum-typed field holds a value the spec does not name.
+    /// An enum-typed field holds a value the spec does not name on the generation
+    /// validated for (it may name it on another).
     BadEnum {
         /// Field name.
         field: &'static str,
@@ -186,7 +187,8 @@ impl fmt::Display for ValidateError {
             ValidateError::BadEnum { field, offset, value } => {
                 write!(
                     f,
-                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name"
+                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name \
+                     on this generation"
                 )
             }
         }
@@ -272,6 +274,12 @@ mod tests {
         assert_eq!(one.to_string(), "trailing partial record of 1 byte at offset 0x40");
         let two = StreamError::TrailingPartial { offset: 0, len: 63 };
         assert_eq!(two.to_string(), "trailing partial record of 63 bytes at offset 0x0");
+        // perf_mode 0x80 is named on cayman, not on maverick: the message says which.
+        let bad = ValidateError::BadEnum { field: "perf_mode", offset: 39, value: 0x80 };
+        assert_eq!(
+            bad.to_string(),
+            "field 'perf_mode' at +39 holds 0x80, which the spec does not name on this generation"
+        );
         let final_check = FinalCheckError::Stream(one);
         assert_eq!(final_check.to_string(), "trailing partial record of 1 byte at offset 0x40");
     }
