@@ -94,3 +94,69 @@ fn the_error_types_hash_so_that_a_tool_can_count_them() {
     assert_eq!(asm.len(), 2);
     let _: HashSet<tpb_isa::UnknownArch> = ["x".parse::<Arch>().unwrap_err()].into();
 }
+
+/// An opcode the generation has, bound to a layout on other generations only, is a
+/// named opcode without a layout there: checked as far as the preamble, never said not
+/// to exist. CUSTOM_OP_HEADER (0x85) is in every generation's opcode enum; its struct
+/// is sunda's.
+#[test]
+fn an_opcode_whose_binding_is_another_generations_is_checked_as_unbound() {
+    use tpb_isa::{Opcode, ValidateError};
+    let mut checked = 0;
+    for b in tpb_isa::inst::BINDINGS {
+        for arch in Arch::ALL {
+            if !Opcode(b.opcode).available_on(arch) {
+                continue;
+            }
+            let r = b.record();
+            assert!(
+                !matches!(
+                    tpb_isa::validate::validate(arch, &r),
+                    Err(ValidateError::NotOnArch { .. })
+                ),
+                "{:#04x} ({}) exists on {arch}",
+                b.opcode,
+                b.arm.name()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+    let mut r = [0u8; 64];
+    r[0] = 0x85;
+    assert_eq!(tpb_isa::validate::validate(Arch::Cayman, &r), Ok(()));
+    r[4] = 0xEE; // events.wait_mode: the preamble is still checked.
+    assert!(matches!(
+        tpb_isa::validate::validate(Arch::Cayman, &r),
+        Err(ValidateError::BadEnum { offset: 4, .. })
+    ));
+}
+
+/// A PSEUDO_INST record's byte +12 is its `pseudo_opcode` (DWARF
+/// NEURON_ISA_TPB_PSEUDO_OPCODE: 0, 1 EXIT, 2 LIBRARY_RELOAD_INDEX) whether or not a
+/// binding selects it: a value the enum does not name is a finding.
+#[test]
+fn a_pseudo_inst_with_an_unnamed_pseudo_opcode_is_a_finding() {
+    use tpb_isa::ValidateError;
+    let mut r = [0u8; 64];
+    r[0] = 0xDF;
+    for arch in Arch::ALL {
+        for v in 0..=255u8 {
+            r[12] = v;
+            let got = tpb_isa::validate::validate(arch, &r);
+            if v <= 2 {
+                assert_eq!(got, Ok(()), "{arch} pseudo_opcode {v}");
+            } else {
+                assert_eq!(
+                    got,
+                    Err(ValidateError::BadEnum {
+                        field: "pseudo_opcode",
+                        offset: 12,
+                        value: v.into()
+                    }),
+                    "{arch}"
+                );
+            }
+        }
+    }
+}

@@ -41,6 +41,10 @@ enum Command {
     Asm(cmd::asm::Args),
     /// Validate every record for a generation; for raw images also the EXIT scan and
     /// the final record.
+    #[command(
+        after_help = "Exit status: 0 when nothing is found, 1 on any finding or when the input \
+                      cannot be read (an error is said on standard error)."
+    )]
     Validate(cmd::validate::Args),
     /// The geometry of one generation, or of all side by side.
     Geometry(cmd::geometry::Args),

@@ -27,9 +27,8 @@ pub struct Partial {
 
 impl fmt::Display for Partial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // StreamError's words, with the byte count's noun in the singular for 1.
-        let bytes = crate::text::count(self.len, "byte");
-        write!(f, "trailing partial record of {bytes} at offset {:#x}", self.offset)
+        let Partial { offset, len } = *self;
+        tpb_isa::StreamError::TrailingPartial { offset, len }.fmt(f)
     }
 }
 
@@ -117,7 +116,7 @@ pub fn is_pseudo(opcode: u8) -> bool {
 }
 
 /// The validator's verdict on one record for a generation.
-pub fn validate(arch: Arch, record: &Record) -> Result<(), impl fmt::Display> {
+pub fn validate(arch: Arch, record: &Record) -> Result<(), tpb_isa::ValidateError> {
     validate::validate(arch, record)
 }
 
@@ -133,6 +132,10 @@ pub fn has_exit(bytes: &[u8]) -> bool {
 }
 
 /// The final-record check of an assembled stream for an engine on a generation.
-pub fn final_check(arch: Arch, engine: TpbEngType, bytes: &[u8]) -> Result<(), impl fmt::Display> {
+pub fn final_check(
+    arch: Arch,
+    engine: TpbEngType,
+    bytes: &[u8],
+) -> Result<(), tpb_isa::FinalCheckError> {
     stream::final_inst_validity_check(arch, engine, bytes)
 }

@@ -80,6 +80,13 @@ fn golden_outputs() {
     let mut partial = odd_stream();
     partial.truncate(64 + 20);
     fs::write(d.join("partial.bin"), partial).unwrap();
+    // EXIT, then a final record whose wait_mode (+4) no generation names: one finding.
+    let mut bad_final = vec![0u8; 128];
+    bad_final[0] = 0xDF;
+    bad_final[12] = 1;
+    bad_final[64..68].copy_from_slice(&[0x01, 0, 0, 0]);
+    bad_final[68] = 0xEE;
+    fs::write(d.join("bad_final.bin"), bad_final).unwrap();
 
     // `asm` first: the later runs read what it wrote.
     let runs = [
@@ -91,6 +98,7 @@ fn golden_outputs() {
         Run { name: "disasm_partial", args: args(&["disasm", "partial.bin"]) },
         Run { name: "validate", args: args(&["validate", "prog.bin", "--arch", "cayman"]) },
         Run { name: "validate_odd", args: args(&["validate", "odd.bin", "--arch", "trn3"]) },
+        Run { name: "validate_bad_final", args: args(&["validate", "bad_final.bin"]) },
         Run { name: "geometry", args: args(&["geometry"]) },
         Run { name: "geometry_cayman", args: args(&["geometry", "cayman"]) },
         Run { name: "geometry_json", args: args(&["geometry", "--json"]) },
@@ -481,4 +489,14 @@ fn small_things_read_right() {
     // A subgraph that is not there: the ones that are.
     let (_, err, _) = output(d, &["disasm", "--subgraph", "sg99", small]);
     assert!(err.ends_with("(its subgraphs: sg00, sg01)\n"), "{err}");
+}
+
+/// `tpb validate` is a CI gate: its help says what its exit status means.
+#[test]
+fn validate_help_states_the_exit_status() {
+    let out = run(Path::new("."), &args(&["validate", "--help"]));
+    assert!(
+        out.contains("Exit status: 0 when nothing is found, 1 on any finding or when the input cannot be read"),
+        "{out}"
+    );
 }

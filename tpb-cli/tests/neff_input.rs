@@ -297,6 +297,63 @@ fn stats_names_the_generation_of_raw_streams() {
     assert!(!r.out.contains("\nopcode histogram:\n"), "{}", r.out);
 }
 
+/// `--arch` reads every input in one generation: a raw stream's histogram is that
+/// generation's, its opcode names are those the generation has.
+#[test]
+fn stats_reads_raw_streams_in_the_generation_given() {
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    for (arch, name) in [("sunda", "sunda"), ("V4", "mariana"), ("maverick", "maverick")] {
+        let r = tpb(Path::new("."), &["stats", "--arch", arch, pe.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        let head = format!("\nopcode histogram, {name} (raw streams):\n");
+        assert!(r.out.contains(&head), "{}", r.out);
+    }
+    let r = tpb(Path::new("."), &["stats", "--arch", "nope", pe.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("'nope': unknown generation"), "{}", r.err);
+}
+
+/// A NEFF stream's trailing partial record is said with the NEFF's name: `sg00/PE` is
+/// in every NEFF.
+#[test]
+fn stats_names_the_neff_of_a_partial_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = small_members();
+    let pe = members.iter_mut().find(|(p, _)| p == "sg00/PE.bin").unwrap();
+    pe.1.truncate(100);
+    fs::write(dir.path().join("cut.neff"), neff(&members)).unwrap();
+    fs::write(dir.path().join("whole.neff"), small()).unwrap();
+    let r = tpb(dir.path(), &["stats", "whole.neff", "cut.neff"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out.contains(
+            "\nwarning: cut.neff: sg00/PE: trailing partial record of 36 bytes at offset 0x40\n"
+        ),
+        "{}",
+        r.out
+    );
+}
+
+/// `tpb validate --engine` that keeps no stream of a NEFF is an error, as for the other
+/// commands, never "0 records, 0 finding(s)" and success.
+#[test]
+fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> =
+        small_members().into_iter().filter(|(p, _)| !p.ends_with("/PE.bin")).collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "pe"]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(
+        r.err.contains("no_pe.neff: no stream matches the --subgraph and --engine given"),
+        "{}",
+        r.err
+    );
+    let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "act"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.contains("in 2 streams, 0 finding(s)"), "{}", r.out);
+}
+
 /// The small NEFF with its kelf's target replaced.
 fn with_target(target: &str) -> Vec<u8> {
     let mut m = small_members();

@@ -53,7 +53,8 @@ pub enum ValidateError {
         /// The generation.
         arch: Arch,
     },
-    /// An enum-typed field holds a value the spec does not name.
+    /// An enum-typed field holds a value the spec does not name on the generation
+    /// validated for (it may name it on another).
     BadEnum {
         /// Field name.
         field: &'static str,
@@ -166,7 +167,8 @@ impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             StreamError::TrailingPartial { offset, len } => {
-                write!(f, "trailing partial record of {len} bytes at offset {offset:#x}")
+                let noun = if len == 1 { "byte" } else { "bytes" };
+                write!(f, "trailing partial record of {len} {noun} at offset {offset:#x}")
             }
             StreamError::Empty => f.write_str("the stream holds no record"),
         }
@@ -185,7 +187,8 @@ impl fmt::Display for ValidateError {
             ValidateError::BadEnum { field, offset, value } => {
                 write!(
                     f,
-                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name"
+                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name \
+                     on this generation"
                 )
             }
         }
@@ -257,3 +260,27 @@ impl core::error::Error for ValidateError {}
 impl core::error::Error for GeometryError {}
 impl core::error::Error for AddressError {}
 impl core::error::Error for FinalCheckError {}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::ToString;
+
+    use super::*;
+
+    #[test]
+    fn a_one_byte_partial_record_is_said_in_the_singular() {
+        let one = StreamError::TrailingPartial { offset: 64, len: 1 };
+        assert_eq!(one.to_string(), "trailing partial record of 1 byte at offset 0x40");
+        let two = StreamError::TrailingPartial { offset: 0, len: 63 };
+        assert_eq!(two.to_string(), "trailing partial record of 63 bytes at offset 0x0");
+        // perf_mode 0x80 is named on cayman, not on maverick: the message says which.
+        let bad = ValidateError::BadEnum { field: "perf_mode", offset: 39, value: 0x80 };
+        assert_eq!(
+            bad.to_string(),
+            "field 'perf_mode' at +39 holds 0x80, which the spec does not name on this generation"
+        );
+        let final_check = FinalCheckError::Stream(one);
+        assert_eq!(final_check.to_string(), "trailing partial record of 1 byte at offset 0x40");
+    }
+}

@@ -255,13 +255,15 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
     let op_name = &model[record.discriminant.ty].name;
     let doc = Doc::text("Validate one record for a generation.").note(format!(
         "Checks, in order: the record's bit in every validator bitmask over {} whose reading a source confirms (an inferred table is not enforced); that an opcode value \
-         the spec names, the binding that selects its arm and the arm exist on `arch` \
+         the spec names and the arm its binding selects exist on `arch` \
          (`@archs`); and that every \
          enum-typed field of that arm's layout on `arch` (the discriminant aside) holds a value the \
          spec names and makes available on `arch`; a field of an enum whose values no source gives, \
          and an enum bit-field whose bits a reading of its operand gives to other fields (the ADDR4 \
-         marker byte, which holds the top of an immediate address), are not checked. A record no binding selects is checked as far as \
-         the preamble: the spec knows nothing else of it. So a value the spec names on no \
+         marker byte, which holds the top of an immediate address), are not checked. A record no binding selects on `arch` \
+         (a binding whose `@archs` leaves `arch` out selects nothing there) is checked as far as \
+         the preamble, and for an opcode whose bindings all sub-dispatch on one enum-typed byte \
+         (PSEUDO_INST's `pseudo_opcode`), that byte: the spec knows nothing else of it. So a value the spec names on no \
          generation (`0x00`, an all-zero record) passes: no confirmed source says the \
          hardware refuses it (the validator's bitmask is inferred); `Inst::decode` gives \
          it as `Inst::Unknown`, and a caller who wants only known opcodes tests that.",
@@ -325,10 +327,13 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         .map(|b| names::snake(&b.name))
         .collect();
     let binding_check = binding_available(model, record);
+    // A binding another generation's `@archs` keeps (CUSTOM_OP_HEADER's struct is
+    // sunda's; cayman keeps the value) selects nothing here: the opcode exists, its layout
+    // is unknown, so its record is checked as any record no binding selects.
     let binding_call = (!binding_check.is_empty()).then(|| {
         quote! {
             if !binding_available(arch, record) {
-                return Plan::NotOnArch;
+                return unbound(arch, opcode);
             }
         }
     });
@@ -411,6 +416,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     let pre = layout_leaves(model, record, &record.preamble);
     used.extend(pre.iter().map(|l| l.enum_id));
     sub_rows.extend(pre.iter().filter_map(in_byte));
+    let unbound = unbound_fn(model, record, &pre);
     let sub_rows: Vec<TokenStream> = sub_rows.into_iter().map(|k| rows_const(model, k)).collect();
     let pre_rows = pre.iter().map(|x| leaf_row(model, x));
     let n_pre = usize_lit(pre.len() as u32);
@@ -572,9 +578,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
                     let (leaves, pass) = leaf_list(kind, arch);
                     Plan::Check(leaves, pass)
                 }
-                None => Plan::Check(&PREAMBLE_LEAVES[arch as usize], PREAMBLE_UNROLLED[arch as usize]),
+                None => unbound(arch, opcode),
             }
         }
+
+        #unbound
 
         /// The result of a plan for `record` (the full rules for [`Plan::BySub`]).
         /// Always inlined: the validator's hot path is `check` with this in it.
@@ -653,6 +661,85 @@ fn plan_table() -> TokenStream {
             let mut record = [0u8; RECORD_SIZE];
             record[DISCRIMINANT_OFFSET] = opcode;
             plan_for(arch, &record)
+        }
+    }
+}
+
+/// `const fn unbound(arch, opcode) -> Plan`: what a record no binding selects on `arch`
+/// checks. The preamble's enum fields; and for an opcode whose bindings all sub-dispatch
+/// on one byte-wide enum field (PSEUDO_INST's `pseudo_opcode` at +12), that byte too: a
+/// value its enum does not name is known to be wrong, where the opcode's other bytes are
+/// unknown. Not for bindings whose reading is inferred (EXTENDED_INST's byte +12): an
+/// inferred reading decides nothing.
+fn unbound_fn(model: &Model, record: &Record, pre: &[Leaf]) -> TokenStream {
+    let width = model[record.discriminant.ty].width;
+    let n_arch = usize_lit(model.arch_ids().count() as u32);
+    let arch_indices: Vec<proc_macro2::Literal> =
+        (0..model.arch_ids().count() as u32).map(usize_lit).collect();
+    let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
+    for b in &model.bindings {
+        match groups.iter_mut().find(|(op, _)| *op == b.opcode) {
+            Some((_, v)) => v.push(b),
+            None => groups.push((b.opcode, vec![b])),
+        }
+    }
+    let mut tables = Vec::new();
+    let mut arms = Vec::new();
+    for (op, bs) in &groups {
+        let Some(first) = bs[0].sub.as_ref() else { continue };
+        let shared = bs.iter().all(|b| {
+            b.meta.confidence != Confidence::Inferred
+                && b.sub.as_ref().is_some_and(|s| {
+                    s.offset == first.offset && s.enum_id.is_some() && s.enum_id == first.enum_id
+                })
+        });
+        if !shared {
+            continue;
+        }
+        // The arm's own leaf for that byte: its name and its enum, one whole byte.
+        let arm = &model[bs[0].arm];
+        let Some(leaf) = arm.layouts.iter().find_map(|l| {
+            layout_leaves(model, record, &l.fields).into_iter().find(|x| {
+                x.offset == first.offset
+                    && x.shift == 0
+                    && x.bits == 8
+                    && Some(x.enum_id) == first.enum_id
+            })
+        }) else {
+            continue;
+        };
+        let mut ls: Vec<&Leaf> = pre.iter().chain([&leaf]).collect();
+        ls.sort_by_key(|x| (x.offset, x.shift));
+        let rows = ls.iter().map(|x| leaf_row(model, x));
+        let hex_op = format!("{op:02X}");
+        let t = format_ident!("UNBOUND_LEAVES_{}", hex_op);
+        let p = format_ident!("UNBOUND_UNROLLED_{}", hex_op);
+        let n = usize_lit(ls.len() as u32);
+        let doc = format!(
+            " The enum-typed fields of a record of opcode {} that no binding selects: the \
+             preamble's and `{}`, the byte its bindings sub-dispatch on.",
+            hex_text(*op),
+            leaf.name
+        );
+        tables.push(quote! {
+            #[doc = #doc]
+            static #t: [[EnumLeaf; #n]; #n_arch] = EnumLeaf::per_arch([#(#rows),*]);
+            const #p: [Option<Unrolled>; #n_arch] = unrolled_table!(#t; #(#arch_indices)*);
+        });
+        let lit = hex_width(*op, width.size());
+        arms.push(quote! { #lit => Plan::Check(&#t[arch as usize], #p[arch as usize]), });
+    }
+    quote! {
+        #(#tables)*
+
+        /// What a record no binding selects on `arch` checks: the preamble's enum fields,
+        /// and the sub-opcode byte of an opcode whose bindings all sub-dispatch on one
+        /// enum-typed byte (the spec knows nothing else of the record).
+        const fn unbound(arch: Arch, opcode: u8) -> Plan<EnumLeaf> {
+            match opcode {
+                #(#arms)*
+                _ => Plan::Check(&PREAMBLE_LEAVES[arch as usize], PREAMBLE_UNROLLED[arch as usize]),
+            }
         }
     }
 }

@@ -26,6 +26,10 @@ pub struct Args {
     files: Vec<PathBuf>,
     #[command(flatten)]
     format: input::Format,
+    /// The generation every input is read in (a name, label or alias): opcode names,
+    /// layouts and coverage. A NEFF's own target by default, cayman for a raw stream.
+    #[arg(long)]
+    arch: Option<String>,
 }
 
 /// Whose histogram a stream counts in: raw streams together (with the name of the
@@ -62,13 +66,16 @@ impl Args {
         }
         let mut s =
             Stats { bound_seen: vec![false; BINDINGS.len()], bindings_of, ..Stats::default() };
+        let arch = self.arch.as_deref().map(records::parse_arch).transpose()?;
         let mut others = Vec::new();
         for file in &self.files {
             let input = input::load(file, self.format)?;
             let mut units = input.units();
-            input::set_arch(&input, &mut units, None);
+            input::set_arch(&input, &mut units, arch);
+            // A NEFF's stream labels (`sg00/PE`) repeat across NEFFs: say whose.
+            let of = matches!(input, Input::Neff { .. }).then(|| input.name());
             for unit in &units {
-                s.add(unit);
+                s.add(unit, of);
             }
             if let Input::Neff { name, neff } = &input {
                 others.push((name.clone(), Others::of(neff)));
@@ -80,7 +87,8 @@ impl Args {
 }
 
 impl Stats {
-    fn add(&mut self, unit: &Unit<'_>) {
+    /// Count `unit`'s records; `neff` is the name of the NEFF it is a stream of.
+    fn add(&mut self, unit: &Unit<'_>, neff: Option<&str>) {
         // Opcodes that sub-dispatch: an unknown record there is an unknown sub-opcode.
         let sub_at =
             |op: u8| BINDINGS.iter().find(|b| b.opcode == op).and_then(|b| b.sub).map(|s| s.offset);
@@ -94,7 +102,8 @@ impl Stats {
         self.arch_of.insert(group, unit.arch);
         let (recs, partial) = records::split(unit.bytes);
         if let Some(p) = partial {
-            self.partial.push(format!("{}: {p}", unit.label));
+            let of = neff.map(|n| format!("{n}: ")).unwrap_or_default();
+            self.partial.push(format!("{of}{}: {p}", unit.label));
         }
         let arch = unit.arch.unwrap_or(records::DEFAULT_ARCH);
         let mut arms = ArmCounts::default();

@@ -1,7 +1,9 @@
 //! `tpb validate`: the generation's validator on every record, one line per finding.
 //!
 //! A raw stream is taken for an assembled engine image: it must hold EXIT and end in a
-//! valid final record. A NEFF stream is pre-relocation: the runtime rewrites its
+//! valid final record. The final-record check runs the record rules (the spec knows no
+//! per-engine terminator rule), so a final record that fails them is one finding, its
+//! record's, not two. A NEFF stream is pre-relocation: the runtime rewrites its
 //! pseudo-ops and appends the postamble and EXIT at load, so pseudo records are legal
 //! (not validated) and the EXIT and final-record checks do not apply.
 
@@ -9,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use tpb_isa::Arch;
+use tpb_isa::{Arch, FinalCheckError};
 
 use crate::input::{self, Filter, Input, Unit, ENGINES};
 use crate::records::{self, parse_arch};
@@ -46,9 +48,10 @@ impl Args {
                 )
             }
             Input::Neff { name, .. } => {
-                let filter = Filter::new(None, self.engine.as_deref())?;
+                // An engine with no stream is an error, as for every command: "0 records,
+                // 0 findings" would pass a check that looked at nothing.
                 let mut units: Vec<Unit<'_>> =
-                    input.units().into_iter().filter(|u| filter.keeps(u)).collect();
+                    Filter::new(None, self.engine.as_deref())?.select(&input)?;
                 input::set_arch(&input, &mut units, arch);
                 neff(out, name, &units)
             }
@@ -63,9 +66,12 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
     let (recs, partial) = records::split(unit.bytes);
     let mut findings = 0;
     let mut n = 0;
+    // The last record's finding, which the final-record check would repeat.
+    let mut last = None;
     for (i, (off, r)) in recs.enumerate() {
         n += 1;
-        if let Err(e) = records::validate(arch, r) {
+        last = records::validate(arch, r).err();
+        if let Some(e) = last {
             findings += 1;
             writeln!(out, "record {i} (offset {off:#x}): {e}")?;
         }
@@ -81,7 +87,10 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
     // The trailing partial record is a finding above; the final-record check looks at
     // the last whole record, rather than report it again.
     let whole = &unit.bytes[..partial.map_or(unit.bytes.len(), |p| p.offset)];
-    if let Err(e) = records::final_check(arch, engine, whole) {
+    let check = records::final_check(arch, engine, whole);
+    let repeated =
+        matches!(check, Err(FinalCheckError::Invalid { error, .. }) if Some(error) == last);
+    if let (Err(e), false) = (check, repeated) {
         findings += 1;
         let index = if n == 0 { String::from("stream") } else { format!("record {}", n - 1) };
         writeln!(
