@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tpb_isa::inst::dispatch;
+use tpb_isa::inst::dispatch_on;
 use tpb_isa::validate::validate;
 use tpb_isa::{Arch, ArmKind, Inst, Opcode, ValidateError, RECORD_SIZE};
 
@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         let inst = Inst::decode(arch, b);
         assert_eq!(inst.encode(), *b);
         assert_eq!(inst.opcode(), Opcode(b[0]));
-        assert_eq!(inst.kind(), dispatch(b));
+        assert_eq!(inst.kind(), dispatch_on(arch, b));
         for to in Arch::ALL {
             let mut want = String::new();
             tpb_isa::disasm::write_record(&mut want, to, b).unwrap();

@@ -97,7 +97,8 @@ pub fn write_text(
 
 /// The function a PSEUDO_FUNCTION_BEGIN record opens, without decoding any other record.
 pub fn function_label(arch: Option<Arch>, record: &Record) -> Option<String> {
-    if tpb_isa::inst::dispatch(record) != Some(tpb_isa::ArmKind::PseudoFunctionBegin) {
+    let on = arch.unwrap_or(DEFAULT_ARCH);
+    if tpb_isa::inst::dispatch_on(on, record) != Some(tpb_isa::ArmKind::PseudoFunctionBegin) {
         return None;
     }
     decode(arch, record).function_label()

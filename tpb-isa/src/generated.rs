@@ -21,7 +21,8 @@ pub mod validate;
 pub use arms::*;
 pub use geometry::{Arch, Geometry, UnknownArch};
 pub use inst::{
-    dispatch, Binding, Inst, Sentinel, SubByte, BINDINGS, EXIT, RECORD_SIZE, SENTINELS,
+    binding_on, dispatch, dispatch_on, Binding, Inst, Sentinel, SubByte, BINDINGS, EXIT,
+    RECORD_SIZE, SENTINELS,
 };
 pub use layout::*;
 pub use opcode::*;

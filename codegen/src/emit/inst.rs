@@ -6,6 +6,7 @@ use quote::quote;
 
 use crate::model::{ArmId, Binding, Model, Prim, Record, SubOpcode};
 
+use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
 use super::tokens::{hex_text, hex_width, int, usize_lit};
@@ -16,9 +17,10 @@ pub fn emit(model: &Model) -> TokenStream {
     let consts = record_consts(model, record);
     let inst = inst_enum(model, record);
     let dispatch = dispatch_fn(model, record);
+    let binding_on = binding_on_fn(model, record);
     let tables = binding_table(model, record);
     let sentinels = sentinels(model, record);
-    let body = quote! { #consts #inst #dispatch #tables #sentinels };
+    let body = quote! { #consts #inst #dispatch #binding_on #tables #sentinels };
     let uses = super::imports::needed(
         model,
         &body,
@@ -96,6 +98,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         Some(quote! { Inst::Opaque(Raw(*b)) }),
         quote! { Inst::Unknown(Raw(*b)) },
         Groups::All,
+        Some(&quote! { arch }),
     );
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
         .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
@@ -212,7 +215,8 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
         let t = names::ident(&model[a].rust);
         quote! { Some(ArmKind::#t) }
     };
-    let by_sub_match = opcode_match(model, record, &hit, None, quote! { None }, Groups::BySub);
+    let by_sub_match =
+        opcode_match(model, record, &hit, None, quote! { None }, Groups::BySub, None);
     let op = names::ident(&model[record.discriminant.ty].rust);
     let width = disc_width(model, record);
     let mut by_sub: Vec<u64> =
@@ -288,7 +292,9 @@ enum Groups {
 
 /// `match` on the discriminant (and, for sub-opcode bindings, the sub byte) with
 /// `hit(arm)` for a binding and, where none selects, `opaque` for a value the opcode
-/// table names (when the caller tells them apart) and `unknown` for the rest.
+/// table names (when the caller tells them apart) and `unknown` for the rest. With
+/// `arch`, a binding whose `@archs` leave the generation out selects nothing there (its
+/// opcode's records are those of a named opcode without a layout).
 fn opcode_match(
     model: &Model,
     record: &Record,
@@ -296,6 +302,7 @@ fn opcode_match(
     opaque: Option<TokenStream>,
     unknown: TokenStream,
     which: Groups,
+    arch: Option<&TokenStream>,
 ) -> TokenStream {
     let width = disc_width(model, record);
     let op_enum = &model[record.discriminant.ty];
@@ -308,17 +315,31 @@ fn opcode_match(
     }
     let has_sub = |bs: &[&Binding]| bs.iter().any(|b| b.sub.is_some());
     groups.retain(|(_, bs)| which != Groups::BySub || has_sub(bs));
+    // `hit` for `b`, or `otherwise` on a generation its `@archs` leave out.
+    let guarded = |b: &Binding, otherwise: &TokenStream| {
+        let body = hit(b.arm);
+        match (arch, &b.meta.archs) {
+            (Some(arch), Some(archs)) if archs.len() < model.archs.len() => {
+                let test = arch_test(model, archs, arch);
+                quote! { if #test { #body } else { #otherwise } }
+            }
+            _ => body,
+        }
+    };
     let arms = groups.iter().map(|(op, bs)| {
         let lit = hex_width(*op, width.size());
-        let plain = bs.iter().find(|b| b.sub.is_none()).map(|b| hit(b.arm));
         let named = op_enum.variant_of(*op).is_some();
-        let fallback = plain.unwrap_or_else(|| match &opaque {
+        let none = match &opaque {
             Some(o) if named => o.clone(),
             _ => unknown.clone(),
-        });
-        let subs: Vec<(&SubOpcode, ArmId)> =
-            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, b.arm))).collect();
-        let body = sub_match(&subs, fallback, hit);
+        };
+        let fallback = match bs.iter().find(|b| b.sub.is_none()) {
+            Some(b) => guarded(b, &none),
+            None => none,
+        };
+        let subs: Vec<(&SubOpcode, TokenStream)> =
+            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, guarded(b, &fallback)))).collect();
+        let body = sub_match(&subs, fallback);
         quote! { #lit => #body, }
     });
     // The named values no binding reads are opaque; the rest unknown.
@@ -344,20 +365,15 @@ fn opcode_match(
     }
 }
 
-/// Nested `match b[offset] { value => hit(arm), .., _ => fallback }` per sub offset.
-fn sub_match(
-    subs: &[(&SubOpcode, ArmId)],
-    fallback: TokenStream,
-    hit: &dyn Fn(ArmId) -> TokenStream,
-) -> TokenStream {
+/// Nested `match b[offset] { value => body, .., _ => fallback }` per sub offset.
+fn sub_match(subs: &[(&SubOpcode, TokenStream)], fallback: TokenStream) -> TokenStream {
     let Some((first, _)) = subs.first() else { return fallback };
     let offset = first.offset;
     let (here, rest): (Vec<_>, Vec<_>) =
-        subs.iter().copied().partition(|(s, _)| s.offset == offset);
-    let inner = sub_match(&rest, fallback, hit);
-    let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, a)| {
+        subs.iter().cloned().partition(|(s, _)| s.offset == offset);
+    let inner = sub_match(&rest, fallback);
+    let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, body)| {
         let v = int(s.value);
-        let body = hit(*a);
         quote! { #v => #body, }
     });
     let off = usize_lit(offset);
@@ -365,6 +381,63 @@ fn sub_match(
         match b[#off] {
             #(#arms)*
             _ => #inner,
+        }
+    }
+}
+
+/// `pub const fn binding_on(arch, record) -> bool` and `dispatch_on(arch, record)`: the
+/// bindings of one generation. A binding's `@archs` may be narrower than its opcode's
+/// (CUSTOM_OP_HEADER's struct is sunda's; cayman keeps the value): elsewhere the
+/// opcode's records are those of a named opcode without a layout.
+fn binding_on_fn(model: &Model, record: &Record) -> TokenStream {
+    let width = disc_width(model, record);
+    let arch = quote! { arch };
+    let test = |b: &Binding| match &b.meta.archs {
+        Some(archs) => arch_test(model, archs, &arch),
+        None => quote! { true },
+    };
+    let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
+    for b in &model.bindings {
+        match groups.last_mut() {
+            Some((op, v)) if *op == b.opcode => v.push(b),
+            _ => groups.push((b.opcode, vec![b])),
+        }
+    }
+    let restricted =
+        |b: &&Binding| b.meta.archs.as_ref().is_some_and(|a| a.len() < model.archs.len());
+    let arms = groups.iter().filter(|(_, bs)| bs.iter().any(restricted)).map(|(op, bs)| {
+        let lit = hex_width(*op, width.size());
+        let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
+        let subs: Vec<(&SubOpcode, TokenStream)> =
+            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
+        let body = sub_match(&subs, fallback);
+        quote! { #lit => #body, }
+    });
+    let disc = read_disc(quote! { b });
+    quote! {
+        /// Whether the binding that selects the record's arm exists on `arch` (true when
+        /// no binding selects it). A binding's `@archs` may be narrower than its opcode's:
+        /// on the other generations the opcode's records are those of a named opcode
+        /// without a layout (`Inst::Opaque`).
+        #[must_use]
+        #[inline]
+        pub const fn binding_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> bool {
+            match #disc {
+                #(#arms)*
+                _ => true,
+            }
+        }
+
+        /// [`dispatch`] on generation `arch`: `None` where the binding that would select
+        /// the arm does not exist on `arch` ([`binding_on`]), as [`Inst::decode`] reads it.
+        #[must_use]
+        #[inline(always)]
+        pub const fn dispatch_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
+            if binding_on(arch, b) {
+                dispatch(b)
+            } else {
+                None
+            }
         }
     }
 }

@@ -4,17 +4,16 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote};
 
 use crate::model::{
     Aperture, Binding, BitField, BitType, Bitmask, Bits, Confidence, EnumId, Field, FieldType,
-    Model, Prim, Record, SubOpcode,
+    Model, Prim, Record,
 };
 
-use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{hex, hex_text, hex_width, int, usize_lit};
+use super::tokens::{hex, hex_text, hex_width, usize_lit};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
@@ -326,13 +325,16 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         .filter(|b| b.enum_id == op_enum && b.meta.confidence != Confidence::Inferred)
         .map(|b| names::snake(&b.name))
         .collect();
-    let binding_check = binding_available(model, record);
+    let restricted = model
+        .bindings
+        .iter()
+        .any(|b| b.meta.archs.as_ref().is_some_and(|a| a.len() < model.archs.len()));
     // A binding another generation's `@archs` keeps (CUSTOM_OP_HEADER's struct is
     // sunda's; cayman keeps the value) selects nothing here: the opcode exists, its layout
     // is unknown, so its record is checked as any record no binding selects.
-    let binding_call = (!binding_check.is_empty()).then(|| {
+    let binding_call = restricted.then(|| {
         quote! {
-            if !binding_available(arch, record) {
+            if !crate::generated::inst::binding_on(arch, record) {
                 return unbound(arch, opcode);
             }
         }
@@ -598,7 +600,6 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             }
         }
 
-        #binding_check
         #table_use
         #(#named_fns)*
     }
@@ -846,67 +847,5 @@ fn named_fn(model: &Model, e: EnumId) -> TokenStream {
 
         #[doc = #cdoc]
         const #check: EnumCheck = EnumCheck { named: #f, table: #table };
-    }
-}
-
-/// `const fn binding_available(arch, record) -> bool`, mirroring the dispatch, when any
-/// binding has `@archs`; empty otherwise.
-fn binding_available(model: &Model, record: &Record) -> TokenStream {
-    if model.bindings.iter().all(|b| b.meta.archs.is_none()) {
-        return TokenStream::new();
-    }
-    let width = model[record.discriminant.ty].width;
-    let arch = quote! { arch };
-    let test = |b: &Binding| match &b.meta.archs {
-        Some(archs) => arch_test(model, archs, &arch),
-        None => quote! { true },
-    };
-    let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
-    for b in &model.bindings {
-        match groups.last_mut() {
-            Some((op, v)) if *op == b.opcode => v.push(b),
-            _ => groups.push((b.opcode, vec![b])),
-        }
-    }
-    let arms = groups.iter().filter(|(_, bs)| bs.iter().any(|b| b.meta.archs.is_some())).map(
-        |(op, bs)| {
-            let lit = hex_width(*op, width.size());
-            let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
-            let subs: Vec<(&SubOpcode, TokenStream)> =
-                bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
-            let body = sub_tests(&subs, fallback);
-            quote! { #lit => #body, }
-        },
-    );
-    let read_op = read_opcode(record);
-    quote! {
-        /// Whether the binding that selects the record's arm exists on `arch`; true when
-        /// no binding selects it (the opcode's own availability is checked apart).
-        const fn binding_available(arch: Arch, record: &[u8; RECORD_SIZE]) -> bool {
-            match #read_op {
-                #(#arms)*
-                _ => true,
-            }
-        }
-    }
-}
-
-/// Nested `match record[offset] { value => test, .., _ => fallback }` per sub offset.
-fn sub_tests(subs: &[(&SubOpcode, TokenStream)], fallback: TokenStream) -> TokenStream {
-    let Some((first, _)) = subs.first() else { return fallback };
-    let offset = first.offset;
-    let (here, rest): (Vec<_>, Vec<_>) =
-        subs.iter().cloned().partition(|(s, _)| s.offset == offset);
-    let inner = sub_tests(&rest, fallback);
-    let arms = here.iter().filter(|(s, _)| s.value <= u8::MAX as u64).map(|(s, t)| {
-        let v = int(s.value);
-        quote! { #v => #t, }
-    });
-    let off = usize_lit(offset).into_token_stream();
-    quote! {
-        match record[#off] {
-            #(#arms)*
-            _ => #inner,
-        }
     }
 }

@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use tpb_isa::disasm::desc::{target, FieldDesc, Kind, Target};
 use tpb_isa::disasm::ArmText;
 use tpb_isa::generated::disasm::ARMS;
-use tpb_isa::inst::BINDINGS;
+use tpb_isa::inst::{binding_on, BINDINGS};
 use tpb_isa::Opcode;
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
@@ -40,9 +40,17 @@ impl Args {
         let opcodes: Vec<String> = BINDINGS
             .iter()
             .filter(|b| b.arm == d.kind)
-            .map(|b| match b.sub {
-                Some(s) => format!("{:#04x} with byte {} == {}", b.opcode, s.offset, s.value),
-                None => format!("{:#04x}", b.opcode),
+            .map(|b| {
+                let at = match b.sub {
+                    Some(s) => format!("{:#04x} with byte {} == {}", b.opcode, s.offset, s.value),
+                    None => format!("{:#04x}", b.opcode),
+                };
+                // A binding another generation's `@archs` keep selects nothing here.
+                if binding_on(arch, &b.record()) {
+                    at
+                } else {
+                    format!("{at} (not on {}: its records there have no layout)", arch.name())
+                }
             })
             .collect();
         let mnemonics = mnemonics(d);

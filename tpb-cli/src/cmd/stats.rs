@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use tpb_isa::disasm::desc::{ArmText, FieldDesc, Role};
-use tpb_isa::inst::{dispatch, BINDINGS};
+use tpb_isa::inst::{binding_on, dispatch_on, BINDINGS};
 use tpb_isa::Confidence;
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 use tpb_neff::Engine;
@@ -112,11 +112,11 @@ impl Stats {
             self.records += 1;
             histogram[usize::from(r[0])] += 1;
             for &i in &self.bindings_of[usize::from(r[0])] {
-                if BINDINGS[i].matches(r) {
+                if BINDINGS[i].matches(r) && binding_on(arch, r) {
                     self.bound_seen[i] = true;
                 }
             }
-            match dispatch(r) {
+            match dispatch_on(arch, r) {
                 Some(kind) => arms.count(kind, arch, r),
                 None if records::opcode_name(unit.arch, r[0]).is_some()
                     && sub_at(r[0]).is_none() =>
@@ -298,7 +298,7 @@ mod tests {
     fn reference(arch: Arch, recs: &[[u8; RECORD_SIZE]]) -> Named {
         let (mut reserved, mut inferred) = (BTreeMap::new(), BTreeMap::new());
         for r in recs {
-            let Some(kind) = dispatch(r) else { continue };
+            let Some(kind) = dispatch_on(arch, r) else { continue };
             for f in ArmText::of(kind).layout(arch).leaves() {
                 let b = &r[f.range()];
                 if f.role == Role::Reserved {
@@ -343,7 +343,7 @@ mod tests {
                 .collect();
             let mut counts = ArmCounts::default();
             for r in &recs {
-                if let Some(kind) = dispatch(r) {
+                if let Some(kind) = dispatch_on(arch, r) {
                     counts.count(kind, arch, r);
                 }
             }

@@ -10,7 +10,7 @@ use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{OPAQUE, READERS};
 use crate::generated::geometry::Arch;
-use crate::generated::inst::{Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
+use crate::generated::inst::{binding_on, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
 /// An error at byte `at` of the line (converted to a character column at the end).
 pub(super) struct Err1 {
@@ -1366,7 +1366,12 @@ fn printed_line(arch: Arch, text: &str) -> Option<([u8; RECORD_SIZE], usize)> {
     let (kind, out) = match target {
         Target::Binding(n) => {
             let binding = BINDINGS.get(n as usize)?;
-            (binding.arm, binding.record())
+            let record = binding.record();
+            // A binding `arch` lacks: the opaque form, read below.
+            if !binding_on(arch, &record) {
+                return None;
+            }
+            (binding.arm, record)
         }
         Target::Arm(kind) => (kind, [0u8; RECORD_SIZE]),
         Target::Opaque(_) => return None,
@@ -1404,10 +1409,33 @@ fn mnemonic_end(b: &[u8]) -> usize {
     b[i..].iter().position(|&c| c <= 0x20).map_or(b.len(), |n| i + n)
 }
 
+/// What reads the line of a binding `arch` lacks (another generation's `@archs`).
+const NO_LAYOUT_HERE: &str = "an opcode without a layout on this generation";
+
 /// The record of `line`; `fast` reads a line as the printer writes it through its arm's
 /// reader, and values in one pass, where it can (off only to test that it changes
 /// nothing).
+///
+/// The mnemonic of a binding `arch` lacks reads the opaque form (preamble and payload:
+/// how `arch` prints the opcode's records), else the arm's fields (how `write_arm`
+/// prints a record read as that arm); its errors are the arm's.
 fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
+    match line_bytes_as(arch, line, fast, true) {
+        Err(Err1 { kind: AsmErrorKind::UnknownField { arm: NO_LAYOUT_HERE, .. }, .. }) => {
+            line_bytes_as(arch, line, fast, false)
+        }
+        r => r,
+    }
+}
+
+/// [`line_bytes`], a binding `arch` lacks read in the opaque form (`opaque`) or as its
+/// arm.
+fn line_bytes_as(
+    arch: Arch,
+    line: &str,
+    fast: bool,
+    opaque: bool,
+) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     let s = &line[..code_end(line.as_bytes())];
     let b = s.as_bytes();
     let mut i = 0;
@@ -1438,11 +1466,17 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
                 Target::Binding(n) => {
                     let binding = BINDINGS.get(n as usize).ok_or_else(unknown_mnemonic)?;
                     out = binding.record();
-                    (
-                        Some(ArmText::of(binding.arm).layout(arch)),
-                        binding.mnemonic,
-                        Some(binding.arm),
-                    )
+                    if !opaque || binding_on(arch, &out) {
+                        (
+                            Some(ArmText::of(binding.arm).layout(arch)),
+                            binding.mnemonic,
+                            Some(binding.arm),
+                        )
+                    } else {
+                        // Another generation's binding: here the opcode has no layout,
+                        // and its records read and print as an opaque record's.
+                        (Some(&OPAQUE), NO_LAYOUT_HERE, None)
+                    }
                 }
                 Target::Opaque(op) => {
                     out[DISCRIMINANT_OFFSET] = op;
@@ -1943,7 +1977,9 @@ pub(super) mod tests {
                 }
             }
         }
-        assert!(in_place > lines / 8, "{in_place} of {lines} printed lines read in place");
+        // An opaque line (an opcode without a layout on the generation) is not read in
+        // place; an eighth of the samples were, before bindings kept their `@archs`.
+        assert!(in_place > lines / 10, "{in_place} of {lines} printed lines read in place");
     }
 
     /// A quoted name with a comment's and a quote's characters, a backslash and a byte
@@ -1984,7 +2020,7 @@ pub(super) mod tests {
         let (mut read, mut quoted) = (0, 0);
         for arch in Arch::ALL {
             for r in sample_records(16, &mut next) {
-                let Some(kind) = crate::generated::inst::dispatch(&r) else { continue };
+                let Some(kind) = crate::generated::inst::dispatch_on(arch, &r) else { continue };
                 let mut text = String::new();
                 crate::disasm::write_record(&mut text, arch, &r).unwrap();
                 let end = text.find(' ').unwrap_or(text.len());
@@ -2005,7 +2041,8 @@ pub(super) mod tests {
                 quoted += usize::from(text.contains("\\x") && text.contains("=\""));
             }
         }
-        assert!(read > 8_000 && quoted > 20, "{read} read, {quoted} with an escaped name");
+        // 16 records of each opcode on each generation, but those without a layout there.
+        assert!(read > 7_500 && quoted > 20, "{read} read, {quoted} with an escaped name");
     }
 
     /// Arrays of integers read as each item through the general number parser

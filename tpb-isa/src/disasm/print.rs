@@ -8,7 +8,9 @@ use super::name::NameByte;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{MNEMONICS, OPAQUE, PRINTERS};
 use crate::generated::geometry::Arch;
-use crate::generated::inst::{dispatch, Binding, Inst, DISCRIMINANT_OFFSET, RECORD_SIZE};
+use crate::generated::inst::{
+    binding_on, dispatch, dispatch_on, Binding, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE,
+};
 use crate::generated::opcode::Opcode;
 
 /// The mnemonic of a record whose opcode the spec does not name.
@@ -471,8 +473,13 @@ pub fn write_arm<W: Write + ?Sized>(
 }
 
 /// The mnemonic of an opcode the spec names but no arm reads.
+/// The mnemonic of an opcode no arm reads: its own, or (an opcode whose binding
+/// another generation's `@archs` keep) its binding's, which `tpb asm` reads as the
+/// opaque form on a generation without the binding.
 fn opaque_mnemonic(opcode: u8) -> Option<&'static str> {
-    MNEMONICS.iter().find(|(_, t)| *t == Target::Opaque(opcode)).map(|(m, _)| *m)
+    MNEMONICS.iter().find(|(_, t)| *t == Target::Opaque(opcode)).map(|(m, _)| *m).or_else(|| {
+        BINDINGS.iter().find(|b| b.opcode == opcode && b.sub.is_none()).map(|b| b.mnemonic)
+    })
 }
 
 fn opaque_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
@@ -521,7 +528,7 @@ pub fn write_unknown<W: Write + ?Sized>(f: &mut W, record: &[u8; RECORD_SIZE]) -
 }
 
 pub(crate) fn record_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
-    match dispatch(record) {
+    match dispatch_on(arch, record) {
         Some(kind) => arm_line(o, kind, arch, record),
         None if Opcode(record[DISCRIMINANT_OFFSET]).is_known() => opaque_line(o, arch, record),
         None => unknown_line(o, record),
@@ -598,8 +605,14 @@ pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt:
     let record = inst.encode();
     with_line(f, |o| match inst {
         Inst::Unknown(_) => unknown_line(o, &record),
-        Inst::Opaque(_) => opaque_line(o, arch, &record),
+        // As `arch` reads the bytes: an opcode without a layout on the generation the
+        // value was decoded on may have one here.
+        Inst::Opaque(_) => record_line(o, arch, &record),
         _ => match inst.kind() {
+            // A binding another generation's `@archs` keep: `arch` has no layout for it.
+            Some(kind) if dispatch(&record) == Some(kind) && !binding_on(arch, &record) => {
+                record_line(o, arch, &record)
+            }
             Some(kind) => arm_line(o, kind, arch, &record),
             None => unknown_line(o, &record),
         },

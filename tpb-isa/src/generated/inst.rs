@@ -290,17 +290,59 @@ impl Inst {
         match b[DISCRIMINANT_OFFSET] {
             0x01 => Inst::S3Lw(S3Lw::decode_on(arch, b)),
             0x02 => Inst::S3d3Mm(S3d3Mm::decode_on(arch, b)),
-            0x06 => Inst::S3Lt(S3Lt::decode_on(arch, b)),
-            0x07 => Inst::S4d3Mm(S4d3Mm::decode_on(arch, b)),
-            0x08 => Inst::S2s1d2PeSeed(S2s1d2PeSeed::decode_on(arch, b)),
-            0x09 => Inst::Smx1Lw(Smx1Lw::decode_on(arch, b)),
-            0x0A => Inst::Smx1d3Mm(Smx1d3Mm::decode_on(arch, b)),
+            0x06 => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S3Lt(S3Lt::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x07 => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S4d3Mm(S4d3Mm::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x08 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::S2s1d2PeSeed(S2s1d2PeSeed::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x09 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::Smx1Lw(Smx1Lw::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x0A => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::Smx1d3Mm(Smx1d3Mm::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x21 => Inst::S3d3Ac(S3d3Ac::decode_on(arch, b)),
             0x22 => Inst::S3d3Aq(S3d3Aq::decode_on(arch, b)),
             0x23 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
             0x24 => Inst::D1Rd(D1Rd::decode_on(arch, b)),
-            0x25 => Inst::S2d2Ac(S2d2Ac::decode_on(arch, b)),
-            0x26 => Inst::S1s2d2Am(S1s2d2Am::decode_on(arch, b)),
+            0x25 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::S2d2Ac(S2d2Ac::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x26 => {
+                if matches!(arch, Arch::Maverick) {
+                    Inst::S1s2d2Am(S1s2d2Am::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x30 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
             0x41 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
             0x42 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
@@ -313,7 +355,13 @@ impl Inst {
             0x49 => Inst::D4Mr(D4Mr::decode_on(arch, b)),
             0x4A => Inst::S4Rl(S4Rl::decode_on(arch, b)),
             0x4B => Inst::D4Mr(D4Mr::decode_on(arch, b)),
-            0x4C => Inst::CtrlRs(CtrlRs::decode_on(arch, b)),
+            0x4C => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::CtrlRs(CtrlRs::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x4E => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
             0x4F => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
             0x51 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
@@ -346,7 +394,13 @@ impl Inst {
             0x76 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
             0x77 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
             0x78 => Inst::S1Rand(S1Rand::decode_on(arch, b)),
-            0x7B => Inst::S3d3TensDequant(S3d3TensDequant::decode_on(arch, b)),
+            0x7B => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S3d3TensDequant(S3d3TensDequant::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x7C => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
             0x7D => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
             0x7E => Inst::D4Iota(D4Iota::decode_on(arch, b)),
@@ -355,16 +409,70 @@ impl Inst {
             0x82 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
             0x83 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
             0x84 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x85 => Inst::CustomOpHeader(CustomOpHeader::decode_on(arch, b)),
-            0x86 => Inst::CustomOpPayload(CustomOpPayload::decode_on(arch, b)),
-            0x87 => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
-            0x88 => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
-            0x8A => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x8B => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x8C => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x8D => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+            0x85 => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::CustomOpHeader(CustomOpHeader::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x86 => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::CustomOpPayload(CustomOpPayload::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x87 => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x88 => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x8A => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x8B => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x8C => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0x8D => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x8E => Inst::S2Bnpl2(S2Bnpl2::decode_on(arch, b)),
-            0x8F => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+            0x8F => {
+                if matches!(arch, Arch::Sunda) {
+                    Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x92 => Inst::S2d2TsAs(S2d2TsAs::decode_on(arch, b)),
             0x93 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
             0x94 => Inst::S3s3d1Bn2(S3s3d1Bn2::decode_on(arch, b)),
@@ -392,16 +500,64 @@ impl Inst {
             0xB0 => Inst::CtrlEr(CtrlEr::decode_on(arch, b)),
             0xB2 => Inst::CtrlMs(CtrlMs::decode_on(arch, b)),
             0xB3 => Inst::CtrlPollSem(CtrlPollSem::decode_on(arch, b)),
-            0xB4 => Inst::CtrlTestEs(CtrlTestEs::decode_on(arch, b)),
-            0xB6 => Inst::CtrlCci(CtrlCci::decode_on(arch, b)),
+            0xB4 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::CtrlTestEs(CtrlTestEs::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xB6 => {
+                if matches!(arch, Arch::Maverick) {
+                    Inst::CtrlCci(CtrlCci::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0xB8 => Inst::DmaDirect2d(DmaDirect2d::decode_on(arch, b)),
-            0xB9 => Inst::DmaCopy2d(DmaCopy2d::decode_on(arch, b)),
-            0xBA => Inst::DmaImmediate(DmaImmediate::decode_on(arch, b)),
+            0xB9 => {
+                if matches!(arch, Arch::Maverick) {
+                    Inst::DmaCopy2d(DmaCopy2d::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xBA => {
+                if matches!(arch, Arch::Maverick) {
+                    Inst::DmaImmediate(DmaImmediate::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0xBB => Inst::DmaIndirect1d(DmaIndirect1d::decode_on(arch, b)),
-            0xBC => Inst::S2d2Rs(S2d2Rs::decode_on(arch, b)),
-            0xBD => Inst::DmaDirect2dXpose(DmaDirect2dXpose::decode_on(arch, b)),
-            0xBE => Inst::S3d3SeqBounds(S3d3SeqBounds::decode_on(arch, b)),
-            0xBF => Inst::S3d3Collective(S3d3Collective::decode_on(arch, b)),
+            0xBC => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S2d2Rs(S2d2Rs::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xBD => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::DmaDirect2dXpose(DmaDirect2dXpose::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xBE => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S3d3SeqBounds(S3d3SeqBounds::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xBF => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S3d3Collective(S3d3Collective::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0xC3 => Inst::PseudoDmabarrier(PseudoDmabarrier::decode_on(arch, b)),
             0xC4 => {
                 Inst::PseudoDmaMemcpyFullInd(PseudoDmaMemcpyFullInd::decode_on(arch, b))
@@ -436,16 +592,52 @@ impl Inst {
                     _ => Inst::Opaque(Raw(*b)),
                 }
             }
-            0xE0 => Inst::S3d3Sc(S3d3Sc::decode_on(arch, b)),
-            0xE1 => Inst::S2d2d2Sc(S2d2d2Sc::decode_on(arch, b)),
-            0xE2 => Inst::D3Rand(D3Rand::decode_on(arch, b)),
-            0xE3 => Inst::S3dmx1Quant(S3dmx1Quant::decode_on(arch, b)),
-            0xE4 => Inst::S2Convlut(S2Convlut::decode_on(arch, b)),
+            0xE0 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::S3d3Sc(S3d3Sc::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xE1 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::S2d2d2Sc(S2d2d2Sc::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xE2 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::D3Rand(D3Rand::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xE3 => {
+                if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                    Inst::S3dmx1Quant(S3dmx1Quant::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xE4 => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S2Convlut(S2Convlut::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0xE5 => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
             0xE6 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
             0xE7 => Inst::S4d4Ic(S4d4Ic::decode_on(arch, b)),
             0xE8 => Inst::S3d3CpPredScalar(S3d3CpPredScalar::decode_on(arch, b)),
-            0xE9 => Inst::D4Mr(D4Mr::decode_on(arch, b)),
+            0xE9 => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::D4Mr(D4Mr::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0xEA => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
             0xF0 => {
                 match b[12] {
@@ -463,10 +655,34 @@ impl Inst {
                     _ => Inst::Opaque(Raw(*b)),
                 }
             }
-            0xF1 => Inst::DmaGatherXpose(DmaGatherXpose::decode_on(arch, b)),
-            0xF2 => Inst::S3d3NonzeroWithCount(S3d3NonzeroWithCount::decode_on(arch, b)),
-            0xF3 => Inst::S2s2d2d2Tt(S2s2d2d2Tt::decode_on(arch, b)),
-            0xF4 => Inst::S2d2d2TsWide(S2d2d2TsWide::decode_on(arch, b)),
+            0xF1 => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::DmaGatherXpose(DmaGatherXpose::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xF2 => {
+                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
+                    Inst::S3d3NonzeroWithCount(S3d3NonzeroWithCount::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xF3 => {
+                if matches!(arch, Arch::Maverick) {
+                    Inst::S2s2d2d2Tt(S2s2d2d2Tt::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
+            0xF4 => {
+                if matches!(arch, Arch::Maverick) {
+                    Inst::S2d2d2TsWide(S2d2d2TsWide::decode_on(arch, b))
+                } else {
+                    Inst::Opaque(Raw(*b))
+                }
+            }
             0x03 | 0x04 | 0x05 | 0x4D | 0x73 | 0x79 | 0x7A | 0x96 | 0xB1 | 0xB5 | 0xC1
             | 0xC2 | 0xC5 | 0xC7 | 0xC8 | 0xC9 | 0xCB | 0xCC | 0xCF | 0xD2 | 0xD9 | 0xDB
             | 0xDC | 0xDD | 0xDE | 0xFF => Inst::Opaque(Raw(*b)),
@@ -1068,6 +1284,62 @@ const ARM_BY_OPCODE: [Option<ArmKind>; 256] = {
     }
     t
 };
+
+/// Whether the binding that selects the record's arm exists on `arch` (true when
+/// no binding selects it). A binding's `@archs` may be narrower than its opcode's:
+/// on the other generations the opcode's records are those of a named opcode
+/// without a layout (`Inst::Opaque`).
+#[must_use]
+#[inline]
+pub const fn binding_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> bool {
+    match b[DISCRIMINANT_OFFSET] {
+        0x06 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0x07 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0x08 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x09 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x0A => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x25 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0x26 => matches!(arch, Arch::Maverick),
+        0x4C => matches!(arch, Arch::Sunda),
+        0x7B => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0x85 => matches!(arch, Arch::Sunda),
+        0x86 => matches!(arch, Arch::Sunda),
+        0x87 => matches!(arch, Arch::Sunda),
+        0x88 => matches!(arch, Arch::Sunda),
+        0x8A => matches!(arch, Arch::Sunda),
+        0x8B => matches!(arch, Arch::Sunda),
+        0x8C => matches!(arch, Arch::Sunda),
+        0x8D => matches!(arch, Arch::Sunda),
+        0x8F => matches!(arch, Arch::Sunda),
+        0xB4 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xB6 => matches!(arch, Arch::Maverick),
+        0xB9 => matches!(arch, Arch::Maverick),
+        0xBA => matches!(arch, Arch::Maverick),
+        0xBC => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xBD => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xBE => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xBF => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xE0 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE1 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE2 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE3 => matches!(arch, Arch::Mariana | Arch::Maverick),
+        0xE4 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xE9 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xF1 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xF2 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
+        0xF3 => matches!(arch, Arch::Maverick),
+        0xF4 => matches!(arch, Arch::Maverick),
+        _ => true,
+    }
+}
+
+/// [`dispatch`] on generation `arch`: `None` where the binding that would select
+/// the arm does not exist on `arch` ([`binding_on`]), as [`Inst::decode`] reads it.
+#[must_use]
+#[inline(always)]
+pub const fn dispatch_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
+    if binding_on(arch, b) { dispatch(b) } else { None }
+}
 
 /// A byte of the record that must hold a value (a sub-opcode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2432,7 +2432,7 @@ const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
     if op.is_known() && !op.available_on(arch) {
         return Plan::NotOnArch;
     }
-    if !binding_available(arch, record) {
+    if !crate::generated::inst::binding_on(arch, record) {
         return unbound(arch, opcode);
     }
     match dispatch(record) {
@@ -2500,50 +2500,6 @@ fn apply(
             })
         }
         Plan::BySub | Plan::Sub(_) => check_by_rules(arch, record),
-    }
-}
-
-/// Whether the binding that selects the record's arm exists on `arch`; true when
-/// no binding selects it (the opcode's own availability is checked apart).
-const fn binding_available(arch: Arch, record: &[u8; RECORD_SIZE]) -> bool {
-    match record[0] {
-        0x06 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0x07 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0x08 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x09 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x0A => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x25 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x26 => matches!(arch, Arch::Maverick),
-        0x4C => matches!(arch, Arch::Sunda),
-        0x7B => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0x85 => matches!(arch, Arch::Sunda),
-        0x86 => matches!(arch, Arch::Sunda),
-        0x87 => matches!(arch, Arch::Sunda),
-        0x88 => matches!(arch, Arch::Sunda),
-        0x8A => matches!(arch, Arch::Sunda),
-        0x8B => matches!(arch, Arch::Sunda),
-        0x8C => matches!(arch, Arch::Sunda),
-        0x8D => matches!(arch, Arch::Sunda),
-        0x8F => matches!(arch, Arch::Sunda),
-        0xB4 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xB6 => matches!(arch, Arch::Maverick),
-        0xB9 => matches!(arch, Arch::Maverick),
-        0xBA => matches!(arch, Arch::Maverick),
-        0xBC => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xBD => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xBE => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xBF => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xE0 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE1 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE2 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE3 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE4 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xE9 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xF1 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xF2 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xF3 => matches!(arch, Arch::Maverick),
-        0xF4 => matches!(arch, Arch::Maverick),
-        _ => true,
     }
 }
 
