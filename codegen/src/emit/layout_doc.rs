@@ -8,6 +8,7 @@
 
 use std::fmt::Write as _;
 
+use super::doc::sanitize;
 use crate::model::*;
 
 /// Where the page goes, relative to the workspace root.
@@ -52,11 +53,12 @@ fn code(s: &str) -> String {
     }
 }
 
-/// The first paragraph of the docs, on one line.
+/// The first paragraph of the docs, on one line, escaped as rustdoc escapes it: the spec's
+/// prose is not Markdown (`*_lo/*_hi` is not emphasis, `<OP>` is not a tag).
 fn summary(meta: &Meta) -> Option<String> {
     let first: Vec<&str> =
         meta.docs.iter().map(|l| l.trim()).take_while(|l| !l.is_empty()).collect();
-    (!first.is_empty()).then(|| first.join(" "))
+    (!first.is_empty()).then(|| sanitize(&first.join(" ")))
 }
 
 fn type_name(model: &Model, ty: &FieldType) -> String {
@@ -434,5 +436,36 @@ fn geometry(model: &Model, out: &mut String) {
             let _ = write!(out, " {} |", cell(&v));
         }
         out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::unit_tests::model_of;
+
+    fn fixture() -> String {
+        include_str!("../../tests/fixtures/errors/ok_round2/spec.isa").to_owned()
+    }
+
+    fn page(spec: &str) -> String {
+        emit(&model_of(&[
+            ("isa/arch/a.toml", include_str!("../../tests/fixtures/errors/ok_round2/arch/a.toml")),
+            ("isa/arch/b.toml", include_str!("../../tests/fixtures/errors/ok_round2/arch/b.toml")),
+            ("isa/spec.isa", spec),
+        ]))
+    }
+
+    #[test]
+    fn prose_is_escaped_like_rustdoc() {
+        let spec = fixture().replace(
+            "@source(\"arm page\")",
+            "/// Pairs like *_lo/*_hi; the *_IMM_* modes; NEURON_<OP>_STRUCT.\n@source(\"arm page\")",
+        );
+        let md = page(&spec);
+        assert!(
+            md.contains(r"Pairs like \*\_lo/\*\_hi; the \*\_IMM\_\* modes; NEURON\_\<OP>\_STRUCT."),
+            "{md}"
+        );
     }
 }
