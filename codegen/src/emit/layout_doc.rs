@@ -30,11 +30,14 @@ pub fn emit(model: &Model) -> String {
     );
     out.push_str("- [Opcode map](#opcode-map)\n- [Record](#record)\n- [Arms](#arms)\n");
     out.push_str("- [Structs, groups and unions](#structs-groups-and-unions)\n");
+    out.push_str("- [Enums](#enums)\n- [Bit-field operands](#bit-field-operands)\n");
     out.push_str("- [Geometry](#geometry)\n\n");
     opcode_map(model, &mut out);
     record(model, &mut out);
     arms(model, &mut out);
     types(model, &mut out);
+    enums(model, &mut out);
+    bits(model, &mut out);
     geometry(model, &mut out);
     out
 }
@@ -53,12 +56,45 @@ fn code(s: &str) -> String {
     }
 }
 
+/// The anchor GitHub gives the heading `### `name``: lower case, punctuation other than
+/// `-` and `_` dropped. Every item heading is a spec name, and spec names are unique.
+fn anchor(name: &str) -> String {
+    name.chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A spec name as a link to its heading.
+fn link(name: &str) -> String {
+    format!("[`{name}`](#{})", anchor(name))
+}
+
 /// The first paragraph of the docs, on one line, escaped as rustdoc escapes it: the spec's
 /// prose is not Markdown (`*_lo/*_hi` is not emphasis, `<OP>` is not a tag).
 fn summary(meta: &Meta) -> Option<String> {
     let first: Vec<&str> =
         meta.docs.iter().map(|l| l.trim()).take_while(|l| !l.is_empty()).collect();
     (!first.is_empty()).then(|| sanitize(&first.join(" ")))
+}
+
+/// A field type, linked to the section of the named type it is or is an array of.
+fn type_cell(model: &Model, ty: &FieldType) -> String {
+    let mut inner = ty;
+    while let FieldType::Array(t, _) = inner {
+        inner = t;
+    }
+    let text = cell(&code(&type_name(model, ty)));
+    match inner {
+        FieldType::Enum(e) if *e == model.opcode_enum() => format!("[{text}](#opcode-map)"),
+        FieldType::Struct(_) | FieldType::Union(_) | FieldType::Bits(_) | FieldType::Enum(_) => {
+            format!("[{text}](#{})", anchor(&type_name(model, inner)))
+        }
+        _ => text,
+    }
 }
 
 fn type_name(model: &Model, ty: &FieldType) -> String {
@@ -128,11 +164,11 @@ fn field_table_keyed<'a>(
         }
         let _ = writeln!(
             out,
-            "| +{} | {} | `{}` | `{}` | {} | {} |",
+            "| +{} | {} | `{}` | {} | {} | {} |",
             f.offset,
             f.size,
             f.name,
-            cell(&type_name(model, &f.ty)),
+            type_cell(model, &f.ty),
             f.meta.confidence.as_str(),
             note.join("; ")
         );
@@ -154,6 +190,8 @@ fn opcode_map(model: &Model, out: &mut String) {
         out,
         "Every value of `{}` ({} values), grouped by the engine that executes it (the first \
          one the table names). `✓` the value exists on that generation, `·` it does not. \
+         An arm bound on fewer generations than its opcode says on which; an opcode with no \
+         arm has no known layout and decodes to its name with the payload kept raw. \
          Bands: {}.\n",
         e.name,
         e.variants.len(),
@@ -199,23 +237,25 @@ fn opcode_map(model: &Model, out: &mut String) {
         for a in &model.archs {
             let _ = write!(out, " {} |", a.name);
         }
-        out.push_str("\n| --- | --- | --- | --- | --- |");
+        out.push_str(" confidence | sources |\n| --- | --- | --- | --- | --- |");
         out.push_str(&" :-: |".repeat(model.archs.len()));
-        out.push('\n');
+        out.push_str(" --- | --- |\n");
         for v in e.variants.iter().filter(|v| engine_of(v) == *g) {
             let arms: Vec<String> = model
                 .bindings
                 .iter()
                 .filter(|b| b.opcode == v.value)
-                .map(|b| match &b.sub {
-                    Some(s) => {
-                        let sub = s
-                            .enum_id
-                            .and_then(|id| model[id].variant_of(s.value))
-                            .map_or_else(|| s.value.to_string(), |x| x.name.clone());
-                        format!("`{}` (byte {} = {sub})", model[b.arm].name, s.offset)
+                .map(|b| {
+                    let mut text = link(&model[b.arm].name);
+                    if let Some(s) = &b.sub {
+                        let _ = write!(text, " with byte {} = {}", s.offset, sub_name(model, s));
                     }
-                    None => format!("`{}`", model[b.arm].name),
+                    if let Some(archs) =
+                        b.meta.archs.as_ref().filter(|_| b.meta.archs != v.meta.archs)
+                    {
+                        let _ = write!(text, " on {}", arch_names(model, archs));
+                    }
+                    text
                 })
                 .collect();
             let in_bands: Vec<&str> =
@@ -236,9 +276,18 @@ fn opcode_map(model: &Model, out: &mut String) {
             for a in model.arch_ids() {
                 out.push_str(if v.meta.available_on(a) { " ✓ |" } else { " · |" });
             }
-            out.push('\n');
+            let srcs: Vec<String> = v.meta.sources.iter().map(|s| cell(&code(s))).collect();
+            let _ = writeln!(out, " {} | {} |", v.meta.confidence.as_str(), srcs.join("; "));
         }
         out.push('\n');
+    }
+}
+
+/// A sub-opcode value with its name: `8 (`RDMA_DESC_GEN`)`.
+fn sub_name(model: &Model, s: &SubOpcode) -> String {
+    match s.enum_id.and_then(|id| model[id].variant_of(s.value)) {
+        Some(x) => format!("{} (`{}`)", s.value, x.name),
+        None => s.value.to_string(),
     }
 }
 
@@ -272,10 +321,14 @@ fn arms(model: &Model, out: &mut String) {
                 let op = model[model.opcode_enum()]
                     .variant_of(b.opcode)
                     .map_or_else(|| format!("{:#04X}", b.opcode), |v| v.name.clone());
-                match &b.sub {
-                    Some(s) => format!("`{op}` with byte {} = {}", s.offset, s.value),
-                    None => format!("`{op}` ({:#04X})", b.opcode),
+                let mut text = format!("`{op}` ({:#04X})", b.opcode);
+                if let Some(s) = &b.sub {
+                    let _ = write!(text, " with byte {} = {}", s.offset, sub_name(model, s));
                 }
+                if let Some(archs) = &b.meta.archs {
+                    let _ = write!(text, " on {}", arch_names(model, archs));
+                }
+                text
             })
             .collect();
         let mut what = if binds.is_empty() {
@@ -355,9 +408,9 @@ fn types(model: &Model, out: &mut String) {
             let on = v.meta.archs.as_ref().map_or_else(String::new, |a| arch_names(model, a));
             let _ = writeln!(
                 out,
-                "| `{}` | `{}` | {} | {} |",
+                "| `{}` | {} | {} | {} |",
                 v.name,
-                cell(&type_name(model, &v.ty)),
+                type_cell(model, &v.ty),
                 chosen,
                 on
             );
@@ -385,6 +438,113 @@ fn head(model: &Model, out: &mut String, name: &str, meta: &Meta, what: &str) {
         let _ = write!(out, "; only on {}", arch_names(model, archs));
     }
     out.push_str(".\n\n");
+}
+
+/// A member's note: its sources where they differ from its item's, and its summary.
+fn member_note(meta: &Meta, item: &Meta) -> String {
+    let mut note: Vec<String> = Vec::new();
+    if meta.sources != item.sources {
+        note.extend(meta.sources.iter().map(|s| cell(&code(s))));
+    }
+    if let Some(s) = summary(meta) {
+        note.push(cell(&s));
+    }
+    note.join("; ")
+}
+
+fn enums(model: &Model, out: &mut String) {
+    out.push_str("## Enums\n\n");
+    let _ = writeln!(
+        out,
+        "Every named value; a field of an enum type may hold any value of its width, named or \
+         not. `{}` is the [opcode map](#opcode-map).\n",
+        model[model.opcode_enum()].name
+    );
+    for id in model.enum_ids().filter(|&id| id != model.opcode_enum()) {
+        let e = &model[id];
+        let what = match e.variants.len() {
+            0 => format!("A `{}` enum; no source gives its values.", e.width.as_str()),
+            1 => format!("A `{}` enum, 1 value.", e.width.as_str()),
+            n => format!("A `{}` enum, {n} values.", e.width.as_str()),
+        };
+        head(model, out, &e.name, &e.meta, &what);
+        if e.variants.is_empty() {
+            continue;
+        }
+        out.push_str(
+            "| value | name | confidence | on | note |\n| ---: | --- | --- | --- | --- |\n",
+        );
+        for v in &e.variants {
+            let on = v.meta.archs.as_ref().map_or_else(String::new, |a| arch_names(model, a));
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} | {} | {} |",
+                v.literal,
+                v.name,
+                v.meta.confidence.as_str(),
+                on,
+                member_note(&v.meta, &e.meta)
+            );
+        }
+        out.push('\n');
+    }
+}
+
+fn bits(model: &Model, out: &mut String) {
+    out.push_str("## Bit-field operands\n\n");
+    out.push_str("Integers read in named bit ranges (`lo..hi`, bit 0 least significant).\n\n");
+    for b in &model.bits {
+        let what = format!("A `{}` operand.", b.width.as_str());
+        head(model, out, &b.name, &b.meta, &what);
+        bit_table(model, &b.fields, &b.meta, out);
+        for alt in &b.alts {
+            let when = match &alt.when {
+                Some(p) => {
+                    let f = &b.fields[p.field as usize];
+                    format!("when `{} & 0x{:02X} == 0x{:02X}`", f.name, p.mask, p.value)
+                }
+                None => "otherwise".into(),
+            };
+            let _ = writeln!(out, "Alternative `{}`, {when}:\n", alt.name);
+            let mut line: Vec<String> = summary(&alt.meta).into_iter().collect();
+            if alt.meta.confidence != b.meta.confidence {
+                line.push(format!("Confidence **{}**.", alt.meta.confidence.as_str()));
+            }
+            if alt.meta.sources != b.meta.sources && !alt.meta.sources.is_empty() {
+                let srcs: Vec<String> = alt.meta.sources.iter().map(|s| code(s)).collect();
+                line.push(format!("Sources: {}.", srcs.join("; ")));
+            }
+            if !line.is_empty() {
+                let _ = writeln!(out, "{}\n", line.join(" "));
+            }
+            bit_table(model, &alt.fields, &b.meta, out);
+        }
+    }
+}
+
+fn bit_table(model: &Model, fields: &[BitField], item: &Meta, out: &mut String) {
+    if fields.is_empty() {
+        return;
+    }
+    out.push_str("| bits | field | type | confidence | note |\n| --- | --- | --- | --- | --- |\n");
+    for f in fields {
+        let ty = match f.ty {
+            BitType::Uint => "uint".to_owned(),
+            BitType::Bool => "bool".to_owned(),
+            BitType::Enum(e) => type_cell(model, &FieldType::Enum(e)),
+        };
+        let _ = writeln!(
+            out,
+            "| {}..{} | `{}` | {} | {} | {} |",
+            f.lo,
+            f.hi,
+            f.name,
+            ty,
+            f.meta.confidence.as_str(),
+            member_note(&f.meta, item)
+        );
+    }
+    out.push('\n');
 }
 
 // ---------------------------------------------------------------------------------
@@ -467,5 +627,77 @@ mod tests {
             md.contains(r"Pairs like \*\_lo/\*\_hi; the \*\_IMM\_\* modes; NEURON\_\<OP>\_STRUCT."),
             "{md}"
         );
+    }
+
+    /// GitHub's anchors of every heading, `-1`, `-2` appended to repeats.
+    fn anchors(md: &str) -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        for line in md.lines().filter(|l| l.starts_with('#')) {
+            let text = line.trim_start_matches('#').trim().replace('`', "");
+            let base = anchor(&text);
+            let n =
+                seen.iter().filter(|a| **a == base || a.starts_with(&format!("{base}-"))).count();
+            seen.push(if n == 0 { base } else { format!("{base}-{n}") });
+        }
+        seen
+    }
+
+    #[test]
+    fn every_link_resolves_and_item_headings_are_unique() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let heads = anchors(&md);
+        let mut links = 0;
+        for (at, _) in md.match_indices("](#") {
+            let target: String = md[at + 3..].chars().take_while(|&c| c != ')').collect();
+            assert!(heads.contains(&target), "link to #{target} has no heading");
+            links += 1;
+        }
+        assert!(links > 300, "{links} links");
+        let mut items: Vec<&str> = md.lines().filter(|l| l.starts_with("### `")).collect();
+        let n = items.len();
+        items.sort_unstable();
+        items.dedup();
+        assert_eq!(items.len(), n, "two items share a heading, so a link reaches only one");
+    }
+
+    #[test]
+    fn tables_are_well_formed() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let pipes =
+            |l: &str| l.match_indices('|').filter(|(i, _)| !l[..*i].ends_with('\\')).count();
+        let mut width = None;
+        for (n, line) in md.lines().enumerate() {
+            if !line.starts_with('|') {
+                width = None;
+                continue;
+            }
+            let w = *width.get_or_insert(pipes(line));
+            assert_eq!(pipes(line), w, "line {}: {line}", n + 1);
+        }
+    }
+
+    #[test]
+    fn opcode_map_links_arms_and_says_where_a_binding_holds() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let row = |v: &str| md.lines().find(|l| l.starts_with(&format!("| `{v}` | "))).unwrap();
+        // 0x85 exists on every generation; its struct only on sunda.
+        assert!(row("0x85").contains("[`CUSTOM_OP_HEADER`](#custom_op_header) on sunda |"));
+        assert!(row("0xF0").contains(
+            "[`EXTENDED_RDMA_DESC_GEN`](#extended_rdma_desc_gen) with byte 12 = 8 (`RDMA_DESC_GEN`)"
+        ));
+        // Confidence and sources of the opcode value itself.
+        assert!(row("0x03").contains("| medium | `public RE notes: The Opcode"));
+        assert!(md.contains("Bound to `CUSTOM_OP_HEADER` (0x85) on sunda."));
+        assert!(md.contains("Bound to `EXTENDED_INST` (0xF0) with byte 12 = 8 (`RDMA_DESC_GEN`)."));
+    }
+
+    #[test]
+    fn enums_and_bits_are_listed_with_provenance() {
+        let md = page(&fixture());
+        assert!(md.contains("### `KIND`\n\nA `u8` enum, 2 values."), "{md}");
+        assert!(md.contains("| `1` | `Y` | certain | new |  |"), "{md}");
+        assert!(md.contains("### `PAIR`"), "{md}");
+        assert!(md.contains("| 0..4 | `lo` | [`KIND`](#kind) | certain |  |"), "{md}");
+        assert!(md.contains("| +5 | 1 | `pair` | [`PAIR`](#pair) |"), "{md}");
     }
 }
