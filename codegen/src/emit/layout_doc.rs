@@ -570,7 +570,7 @@ fn geometry(model: &Model, out: &mut String) {
         "Every geometry value of every generation (`?`: not given by the sources, `—`: \
          declared only for the generations whose sources give it (`@archs`), which says \
          nothing of this one, *unknown*: no source gives that generation's geometry). \
-         Rules are in the crate docs.\n\n",
+         Each value's section below gives its sources per generation; the rules follow.\n\n",
     );
     out.push_str("| value |");
     for a in &model.archs {
@@ -579,24 +579,91 @@ fn geometry(model: &Model, out: &mut String) {
     out.push_str("\n| --- |");
     out.push_str(&" --- |".repeat(model.archs.len()));
     out.push('\n');
-    for g in model.geom_ids() {
+    let values = || model.geom_ids().filter(|&g| !matches!(model[g].kind, GeomKind::Rule { .. }));
+    for g in values() {
         let item = &model[g];
-        if matches!(item.kind, GeomKind::Rule { .. }) {
-            continue;
-        }
-        let _ = write!(out, "| `{}` |", item.name);
+        let _ = write!(out, "| {} |", link(&item.name));
         for a in model.arch_ids() {
-            let v = if !model[a].geometry_known {
-                "*unknown*".into()
-            } else if item.meta.available_on(a) {
-                show(model[a].value(g).map(|v| &v.value))
-            } else {
-                "—".into()
-            };
-            let _ = write!(out, " {} |", cell(&v));
+            let _ = write!(out, " {} |", cell(&arch_value(model, g, a)));
         }
         out.push('\n');
     }
+    out.push('\n');
+    for g in values() {
+        geometry_value(model, g, out);
+    }
+    for g in model.geom_ids() {
+        let item = &model[g];
+        let GeomKind::Rule { params, expr, requires } = &item.kind else { continue };
+        let mut what = format!(
+            "A rule: `{}({}) = {}`",
+            item.name,
+            params.join(", "),
+            spell(model, expr, params)
+        );
+        if !requires.is_empty() {
+            let guards: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
+            let _ = write!(what, ", when {}", guards.join(" and "));
+        }
+        what.push('.');
+        head(model, out, &item.name, &item.meta, &what);
+    }
+}
+
+/// The value of `g` on `a` as the overview table shows it.
+fn arch_value(model: &Model, g: GeomId, a: ArchId) -> String {
+    if !model[a].geometry_known {
+        "*unknown*".into()
+    } else if model[g].meta.available_on(a) {
+        show(model[a].value(g).map(|v| &v.value))
+    } else {
+        "—".into()
+    }
+}
+
+/// One geometry value: its docs, its derivation, and each generation's value with the
+/// sources and confidence of the arch file entry that gives it.
+fn geometry_value(model: &Model, g: GeomId, out: &mut String) {
+    let item = &model[g];
+    let what = match &item.kind {
+        GeomKind::Derived(_, e) => format!("Derived: `{}`.", spell(model, e, &[])),
+        _ => String::new(),
+    };
+    head(model, out, &item.name, &item.meta, &what);
+    out.push_str("| generation | value | confidence | sources |\n| --- | --- | --- | --- |\n");
+    for a in model.arch_ids() {
+        let arch = &model[a];
+        let (confidence, sources) = match arch.value(g).filter(|_| arch.geometry_known) {
+            Some(v) => {
+                let mut srcs: Vec<String> = v.meta.sources.iter().map(|s| cell(&code(s))).collect();
+                if v.defined_in != a {
+                    srcs.insert(0, format!("from {}'s file", model[v.defined_in].name));
+                }
+                if matches!(item.kind, GeomKind::Derived(..)) && !v.stated {
+                    srcs.insert(0, "computed".into());
+                }
+                (v.meta.confidence.as_str(), srcs.join("; "))
+            }
+            None => ("", String::new()),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {confidence} | {sources} |",
+            arch.name,
+            cell(&arch_value(model, g, a))
+        );
+    }
+    out.push('\n');
+}
+
+/// An expression as spec text (the crate docs spell it the same way).
+fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
+    e.render(&|leaf| match leaf {
+        Expr::Int(v) => v.to_string(),
+        Expr::Value(g) => model[*g].name.clone(),
+        Expr::Param(p) => params.get(*p as usize).cloned().unwrap_or_else(|| format!("${p}")),
+        Expr::Binary(..) => unreachable!("render spells operations itself"),
+    })
 }
 
 #[cfg(test)]
@@ -653,11 +720,15 @@ mod tests {
             links += 1;
         }
         assert!(links > 300, "{links} links");
-        let mut items: Vec<&str> = md.lines().filter(|l| l.starts_with("### `")).collect();
+        let mut items: Vec<String> = md
+            .lines()
+            .filter(|l| l.starts_with("### "))
+            .map(|l| anchor(&l[4..].replace('`', "")))
+            .collect();
         let n = items.len();
         items.sort_unstable();
         items.dedup();
-        assert_eq!(items.len(), n, "two items share a heading, so a link reaches only one");
+        assert_eq!(items.len(), n, "two headings share an anchor, so a link reaches only one");
     }
 
     #[test]
@@ -699,5 +770,19 @@ mod tests {
         assert!(md.contains("### `PAIR`"), "{md}");
         assert!(md.contains("| 0..4 | `lo` | [`KIND`](#kind) | certain |  |"), "{md}");
         assert!(md.contains("| +5 | 1 | `pair` | [`PAIR`](#pair) |"), "{md}");
+    }
+
+    #[test]
+    fn geometry_values_carry_their_sources() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let at = md.find("### `num_tpb`\n").expect("num_tpb has a section");
+        let section = &md[at..at + md[at..].find("\n\n### ").unwrap()];
+        assert!(section.contains("Derived: `num_seng * num_tpb_per_seng`."), "{section}");
+        assert!(
+            section.contains("| cayman | 8 | certain | `cayman num_tpb leaf @0x30ba40"),
+            "{section}"
+        );
+        assert!(section.contains("| maverick | *unknown* |  |  |"), "{section}");
+        assert!(md.contains("| [`num_tpb`](#num_tpb) | 2 | 8 | 8 | *unknown* |"));
     }
 }
