@@ -630,7 +630,9 @@ fn geometry_value(model: &Model, g: GeomId, out: &mut String) {
         _ => String::new(),
     };
     head(model, out, &item.name, &item.meta, &what);
-    out.push_str("| generation | value | confidence | sources |\n| --- | --- | --- | --- |\n");
+    out.push_str(
+        "| generation | value | confidence | sources and notes |\n| --- | --- | --- | --- |\n",
+    );
     for a in model.arch_ids() {
         let arch = &model[a];
         let (confidence, sources) = match arch.value(g).filter(|_| arch.geometry_known) {
@@ -641,6 +643,9 @@ fn geometry_value(model: &Model, g: GeomId, out: &mut String) {
                 }
                 if matches!(item.kind, GeomKind::Derived(..)) && !v.stated {
                     srcs.insert(0, "computed".into());
+                }
+                if v.meta.docs != item.meta.docs {
+                    srcs.extend(summary(&v.meta).map(|s| cell(&s)));
                 }
                 (v.meta.confidence.as_str(), srcs.join("; "))
             }
@@ -783,6 +788,10 @@ mod tests {
             "{section}"
         );
         assert!(section.contains("| maverick | *unknown* |  |  |"), "{section}");
+        // The arch file's own note on its entry.
+        assert!(
+            section.contains("(same lines as v3)`; Same value as cayman; mariana's own leaf. |")
+        );
         assert!(md.contains("| [`num_tpb`](#num_tpb) | 2 | 8 | 8 | *unknown* |"));
     }
 }
