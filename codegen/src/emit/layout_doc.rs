@@ -127,10 +127,19 @@ fn field_table<'a>(
     field_table_keyed(model, fields, item, false, out);
 }
 
-/// The key of the `i`th field in a byte diagram.
-fn key(i: usize) -> char {
+/// The keys of fields in a byte diagram: letters in order for named fields, `-` for
+/// reserved bytes and `?` for bytes no source describes, so the two read apart at a glance.
+fn keys(fields: &[&Field]) -> Vec<char> {
     const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    KEYS.get(i).map_or('*', |&c| c as char)
+    let mut next = KEYS.iter();
+    fields
+        .iter()
+        .map(|f| match f.ty {
+            FieldType::Reserved(_) => '-',
+            FieldType::Unknown(_) => '?',
+            _ => next.next().map_or('*', |&c| c as char),
+        })
+        .collect()
 }
 
 /// A field table, with a `key` column when a byte diagram follows.
@@ -148,9 +157,11 @@ fn field_table_keyed<'a>(
         out.push_str("| offset | size | field | type | confidence | note |\n");
         out.push_str("| ---: | ---: | --- | --- | --- | --- |\n");
     }
-    for (i, f) in fields.enumerate() {
+    let fields: Vec<&Field> = fields.collect();
+    let key = self::keys(&fields);
+    for (f, k) in fields.iter().zip(key) {
         if keys {
-            let _ = write!(out, "| {} ", key(i));
+            let _ = write!(out, "| {k} ");
         }
         let mut note: Vec<String> = Vec::new();
         if let Some(g) = &f.group {
@@ -311,7 +322,9 @@ fn arms(model: &Model, out: &mut String) {
     out.push_str("## Arms\n\n");
     out.push_str(
         "Each arm lists the fields it declares (the preamble is above); an arm whose layout \
-         differs by generation has one table per layout.\n\n",
+         differs by generation has one table per layout. In the byte diagrams a letter is \
+         the field of that key, `.` the preamble, `-` reserved bytes (declared, carry \
+         nothing) and `?` unknown bytes (no source says what they hold).\n\n",
     );
     for id in model.arm_ids() {
         let arm = &model[id];
@@ -354,29 +367,32 @@ fn arms(model: &Model, out: &mut String) {
                 true,
                 out,
             );
-            byte_diagram(l, out);
+            byte_diagram(l, model.record.size, out);
         }
     }
 }
 
 /// 64 cells, 16 to a row, each holding the key of the field that covers the byte (`.` for
-/// the inherited preamble).
-fn byte_diagram(l: &Layout, out: &mut String) {
-    let mut owner = ['.'; 64];
-    for (i, f) in l.fields.iter().filter(|f| !f.inherited).enumerate() {
+/// the inherited preamble, `-` reserved, `?` unknown).
+fn byte_diagram(l: &Layout, size: u32, out: &mut String) {
+    let size = size as usize;
+    // (field index, key) of each byte; `None` for the inherited preamble.
+    let mut owner: Vec<Option<(usize, char)>> = vec![None; size];
+    let fields: Vec<&Field> = l.fields.iter().filter(|f| !f.inherited).collect();
+    for (i, (f, k)) in fields.iter().zip(keys(&fields)).enumerate() {
         for b in f.range() {
             if let Some(c) = owner.get_mut(b as usize) {
-                *c = key(i);
+                *c = Some((i, k));
             }
         }
     }
     out.push_str("```text\n     0 1 2 3 4 5 6 7 8 9 a b c d e f\n");
-    for row in 0..4 {
+    for (row, bytes) in owner.chunks(16).enumerate() {
         let _ = write!(out, "+{:02} |", row * 16);
-        for c in 0..16 {
-            let b = row * 16 + c;
-            let sep = if c == 15 || owner[b] != owner[b + 1] { '|' } else { ' ' };
-            out.push(owner[b]);
+        for (c, &b) in bytes.iter().enumerate() {
+            let last = c + 1 == bytes.len();
+            let sep = if last || b.map(|x| x.0) != bytes[c + 1].map(|x| x.0) { '|' } else { ' ' };
+            out.push(b.map_or('.', |x| x.1));
             out.push(sep);
         }
         out.push('\n');
@@ -775,6 +791,18 @@ mod tests {
         assert!(md.contains("### `PAIR`"), "{md}");
         assert!(md.contains("| 0..4 | `lo` | [`KIND`](#kind) | certain |  |"), "{md}");
         assert!(md.contains("| +5 | 1 | `pair` | [`PAIR`](#pair) |"), "{md}");
+    }
+
+    #[test]
+    fn diagrams_tell_reserved_from_unknown_bytes() {
+        let md = page(&fixture());
+        let at = md.find("### `WIDE_ARM`").unwrap();
+        let arm = &md[at..];
+        // WIDE_ARM: kind +4, pair +5, pad reserved[2] +6, val +8, tail unknown[4] +12.
+        assert!(arm.contains("| - | +6 | 2 | `pad` | `reserved[2]` |"), "{arm}");
+        assert!(arm.contains("| ? | +12 | 4 | `tail` | `unknown[4]` |"), "{arm}");
+        assert!(arm.contains("| C | +8 | 4 | `val` | [`T`](#t) |"), "{arm}");
+        assert!(arm.contains("```text\n     0 1 2 3 4 5 6 7 8 9 a b c d e f\n+00 |. . . .|A|B|- -|C C C C|? ? ? ?|\n```"), "{arm}");
     }
 
     #[test]
