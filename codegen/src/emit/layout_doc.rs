@@ -165,7 +165,8 @@ fn field_table_keyed<'a>(
         }
         let mut note: Vec<String> = Vec::new();
         if let Some(g) = &f.group {
-            note.push(format!("`use {}` at +{}", model[g.group].name, g.base));
+            let alias = g.prefix.as_ref().map_or_else(String::new, |p| format!(" `as {p}`"));
+            note.push(format!("`use` {}{alias} at +{}", link(&model[g.group].name), g.base));
         }
         if f.meta.sources != item.sources {
             note.extend(f.meta.sources.iter().map(|s| cell(&code(s))));
@@ -803,6 +804,17 @@ mod tests {
         assert!(arm.contains("| ? | +12 | 4 | `tail` | `unknown[4]` |"), "{arm}");
         assert!(arm.contains("| C | +8 | 4 | `val` | [`T`](#t) |"), "{arm}");
         assert!(arm.contains("```text\n     0 1 2 3 4 5 6 7 8 9 a b c d e f\n+00 |. . . .|A|B|- -|C C C C|? ? ? ?|\n```"), "{arm}");
+    }
+
+    #[test]
+    fn group_uses_link_to_the_group() {
+        let md = page(&fixture());
+        assert!(
+            md.contains(
+                "| A | +4 | 1 | `a_g0` | `u8` | certain | `use` [`G2`](#g2) `as a` at +4 |"
+            ),
+            "{md}"
+        );
     }
 
     #[test]
