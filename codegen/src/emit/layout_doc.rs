@@ -1,7 +1,8 @@
 //! `layout_doc.rs`: `docs/isa.md`, the spec as a compact reference page: the opcode map
 //! by engine with per-generation availability, the record's preamble, every arm's own
-//! fields per generation layout, the shared structs, groups and unions, and the geometry
-//! of every generation side by side.
+//! fields per generation layout, the shared structs, groups and unions, the enums and
+//! bit-field operands, and the geometry of every generation side by side, each fact with
+//! its confidence and sources; item names link to their sections.
 //!
 //! This is the one emitter that writes Markdown rather than Rust, so it builds a
 //! `String`; every line is a pure function of the model.
