@@ -206,7 +206,8 @@ fn list_number(l: &str) -> bool {
 }
 
 /// Escape one line of spec prose for rustdoc: `[`, `]`, `<`, `*` and `\` outside code
-/// spans are escaped, and bare URLs are put in angle brackets.
+/// spans are escaped, `_` too unless it is inside a word (`*_IMM_*` and `_BIT` would
+/// open emphasis, `device_tpb_idx` cannot), and bare URLs are put in angle brackets.
 pub fn sanitize(line: &str) -> String {
     let mut out = String::with_capacity(line.len() + 8);
     for (i, part) in line.split('`').enumerate() {
@@ -231,8 +232,12 @@ pub fn sanitize(line: &str) -> String {
                 out.push_str(&word[url.len()..]);
                 continue;
             }
-            for c in word.chars() {
-                if matches!(c, '[' | ']' | '<' | '*' | '\\') {
+            let chars: Vec<char> = word.chars().collect();
+            for (k, &c) in chars.iter().enumerate() {
+                let alnum = |x: Option<&char>| x.is_some_and(|x| x.is_alphanumeric());
+                let intraword =
+                    alnum(k.checked_sub(1).and_then(|p| chars.get(p))) && alnum(chars.get(k + 1));
+                if matches!(c, '[' | ']' | '<' | '*' | '\\') || (c == '_' && !intraword) {
                     out.push('\\');
                 }
                 out.push(c);
@@ -251,6 +256,14 @@ mod tests {
         assert_eq!(sanitize("a [u8; 4] <b> `x[0] <y>`"), "a \\[u8; 4\\] \\<b> `x[0] <y>`");
         assert_eq!(sanitize("see https://example.org/x."), "see <https://example.org/x>.");
         assert_eq!(sanitize("unmatched ` [x]"), "unmatched ` \\[x\\]");
+    }
+
+    #[test]
+    fn underscores_that_could_open_emphasis_are_escaped() {
+        assert_eq!(sanitize("the *_IMM_* modes"), "the \\*\\_IMM\\_\\* modes");
+        assert_eq!(sanitize("CTRL_AL's *_lo/*_hi"), "CTRL_AL's \\*\\_lo/\\*\\_hi");
+        assert_eq!(sanitize("_WIDE_BIT and device_tpb_idx"), "\\_WIDE_BIT and device_tpb_idx");
+        assert_eq!(sanitize("`*_IMM_*`"), "`*_IMM_*`");
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! `layout_doc.rs`: `docs/isa.md`, the spec as a compact reference page: the opcode map
 //! by engine with per-generation availability, the record's preamble, every arm's own
-//! fields per generation layout, the shared structs, groups and unions, and the geometry
-//! of every generation side by side.
+//! fields per generation layout, the shared structs, groups and unions, the enums and
+//! bit-field operands, and the geometry of every generation side by side, each fact with
+//! its confidence and sources; item names link to their sections.
 //!
 //! This is the one emitter that writes Markdown rather than Rust, so it builds a
 //! `String`; every line is a pure function of the model.
 
 use std::fmt::Write as _;
 
+use super::doc::sanitize;
 use crate::model::*;
 
 /// Where the page goes, relative to the workspace root.
@@ -29,11 +31,14 @@ pub fn emit(model: &Model) -> String {
     );
     out.push_str("- [Opcode map](#opcode-map)\n- [Record](#record)\n- [Arms](#arms)\n");
     out.push_str("- [Structs, groups and unions](#structs-groups-and-unions)\n");
+    out.push_str("- [Enums](#enums)\n- [Bit-field operands](#bit-field-operands)\n");
     out.push_str("- [Geometry](#geometry)\n\n");
     opcode_map(model, &mut out);
     record(model, &mut out);
     arms(model, &mut out);
     types(model, &mut out);
+    enums(model, &mut out);
+    bits(model, &mut out);
     geometry(model, &mut out);
     out
 }
@@ -52,11 +57,45 @@ fn code(s: &str) -> String {
     }
 }
 
-/// The first paragraph of the docs, on one line.
+/// The anchor GitHub gives the heading `### `name``: lower case, punctuation other than
+/// `-` and `_` dropped. Every item heading is a spec name, and spec names are unique.
+fn anchor(name: &str) -> String {
+    name.chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A spec name as a link to its heading.
+fn link(name: &str) -> String {
+    format!("[`{name}`](#{})", anchor(name))
+}
+
+/// The first paragraph of the docs, on one line, escaped as rustdoc escapes it: the spec's
+/// prose is not Markdown (`*_lo/*_hi` is not emphasis, `<OP>` is not a tag).
 fn summary(meta: &Meta) -> Option<String> {
     let first: Vec<&str> =
         meta.docs.iter().map(|l| l.trim()).take_while(|l| !l.is_empty()).collect();
-    (!first.is_empty()).then(|| first.join(" "))
+    (!first.is_empty()).then(|| sanitize(&first.join(" ")))
+}
+
+/// A field type, linked to the section of the named type it is or is an array of.
+fn type_cell(model: &Model, ty: &FieldType) -> String {
+    let mut inner = ty;
+    while let FieldType::Array(t, _) = inner {
+        inner = t;
+    }
+    let text = cell(&code(&type_name(model, ty)));
+    match inner {
+        FieldType::Enum(e) if *e == model.opcode_enum() => format!("[{text}](#opcode-map)"),
+        FieldType::Struct(_) | FieldType::Union(_) | FieldType::Bits(_) | FieldType::Enum(_) => {
+            format!("[{text}](#{})", anchor(&type_name(model, inner)))
+        }
+        _ => text,
+    }
 }
 
 fn type_name(model: &Model, ty: &FieldType) -> String {
@@ -89,10 +128,19 @@ fn field_table<'a>(
     field_table_keyed(model, fields, item, false, out);
 }
 
-/// The key of the `i`th field in a byte diagram.
-fn key(i: usize) -> char {
+/// The keys of fields in a byte diagram: letters in order for named fields, `-` for
+/// reserved bytes and `?` for bytes no source describes, so the two read apart at a glance.
+fn keys(fields: &[&Field]) -> Vec<char> {
     const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    KEYS.get(i).map_or('*', |&c| c as char)
+    let mut next = KEYS.iter();
+    fields
+        .iter()
+        .map(|f| match f.ty {
+            FieldType::Reserved(_) => '-',
+            FieldType::Unknown(_) => '?',
+            _ => next.next().map_or('*', |&c| c as char),
+        })
+        .collect()
 }
 
 /// A field table, with a `key` column when a byte diagram follows.
@@ -110,13 +158,16 @@ fn field_table_keyed<'a>(
         out.push_str("| offset | size | field | type | confidence | note |\n");
         out.push_str("| ---: | ---: | --- | --- | --- | --- |\n");
     }
-    for (i, f) in fields.enumerate() {
+    let fields: Vec<&Field> = fields.collect();
+    let key = self::keys(&fields);
+    for (f, k) in fields.iter().zip(key) {
         if keys {
-            let _ = write!(out, "| {} ", key(i));
+            let _ = write!(out, "| {k} ");
         }
         let mut note: Vec<String> = Vec::new();
         if let Some(g) = &f.group {
-            note.push(format!("`use {}` at +{}", model[g.group].name, g.base));
+            let alias = g.prefix.as_ref().map_or_else(String::new, |p| format!(" `as {p}`"));
+            note.push(format!("`use` {}{alias} at +{}", link(&model[g.group].name), g.base));
         }
         if f.meta.sources != item.sources {
             note.extend(f.meta.sources.iter().map(|s| cell(&code(s))));
@@ -126,11 +177,11 @@ fn field_table_keyed<'a>(
         }
         let _ = writeln!(
             out,
-            "| +{} | {} | `{}` | `{}` | {} | {} |",
+            "| +{} | {} | `{}` | {} | {} | {} |",
             f.offset,
             f.size,
             f.name,
-            cell(&type_name(model, &f.ty)),
+            type_cell(model, &f.ty),
             f.meta.confidence.as_str(),
             note.join("; ")
         );
@@ -152,6 +203,8 @@ fn opcode_map(model: &Model, out: &mut String) {
         out,
         "Every value of `{}` ({} values), grouped by the engine that executes it (the first \
          one the table names). `✓` the value exists on that generation, `·` it does not. \
+         An arm bound on fewer generations than its opcode says on which; an opcode with no \
+         arm has no known layout and decodes to its name with the payload kept raw. \
          Bands: {}.\n",
         e.name,
         e.variants.len(),
@@ -197,23 +250,25 @@ fn opcode_map(model: &Model, out: &mut String) {
         for a in &model.archs {
             let _ = write!(out, " {} |", a.name);
         }
-        out.push_str("\n| --- | --- | --- | --- | --- |");
+        out.push_str(" confidence | sources |\n| --- | --- | --- | --- | --- |");
         out.push_str(&" :-: |".repeat(model.archs.len()));
-        out.push('\n');
+        out.push_str(" --- | --- |\n");
         for v in e.variants.iter().filter(|v| engine_of(v) == *g) {
             let arms: Vec<String> = model
                 .bindings
                 .iter()
                 .filter(|b| b.opcode == v.value)
-                .map(|b| match &b.sub {
-                    Some(s) => {
-                        let sub = s
-                            .enum_id
-                            .and_then(|id| model[id].variant_of(s.value))
-                            .map_or_else(|| s.value.to_string(), |x| x.name.clone());
-                        format!("`{}` (byte {} = {sub})", model[b.arm].name, s.offset)
+                .map(|b| {
+                    let mut text = link(&model[b.arm].name);
+                    if let Some(s) = &b.sub {
+                        let _ = write!(text, " with byte {} = {}", s.offset, sub_name(model, s));
                     }
-                    None => format!("`{}`", model[b.arm].name),
+                    if let Some(archs) =
+                        b.meta.archs.as_ref().filter(|_| b.meta.archs != v.meta.archs)
+                    {
+                        let _ = write!(text, " on {}", arch_names(model, archs));
+                    }
+                    text
                 })
                 .collect();
             let in_bands: Vec<&str> =
@@ -234,9 +289,18 @@ fn opcode_map(model: &Model, out: &mut String) {
             for a in model.arch_ids() {
                 out.push_str(if v.meta.available_on(a) { " ✓ |" } else { " · |" });
             }
-            out.push('\n');
+            let srcs: Vec<String> = v.meta.sources.iter().map(|s| cell(&code(s))).collect();
+            let _ = writeln!(out, " {} | {} |", v.meta.confidence.as_str(), srcs.join("; "));
         }
         out.push('\n');
+    }
+}
+
+/// A sub-opcode value with its name: `8 (`RDMA_DESC_GEN`)`.
+fn sub_name(model: &Model, s: &SubOpcode) -> String {
+    match s.enum_id.and_then(|id| model[id].variant_of(s.value)) {
+        Some(x) => format!("{} (`{}`)", s.value, x.name),
+        None => s.value.to_string(),
     }
 }
 
@@ -260,7 +324,9 @@ fn arms(model: &Model, out: &mut String) {
     out.push_str("## Arms\n\n");
     out.push_str(
         "Each arm lists the fields it declares (the preamble is above); an arm whose layout \
-         differs by generation has one table per layout.\n\n",
+         differs by generation has one table per layout. In the byte diagrams a letter is \
+         the field of that key, `.` the preamble, `-` reserved bytes (declared, carry \
+         nothing) and `?` unknown bytes (no source says what they hold).\n\n",
     );
     for id in model.arm_ids() {
         let arm = &model[id];
@@ -270,10 +336,14 @@ fn arms(model: &Model, out: &mut String) {
                 let op = model[model.opcode_enum()]
                     .variant_of(b.opcode)
                     .map_or_else(|| format!("{:#04X}", b.opcode), |v| v.name.clone());
-                match &b.sub {
-                    Some(s) => format!("`{op}` with byte {} = {}", s.offset, s.value),
-                    None => format!("`{op}` ({:#04X})", b.opcode),
+                let mut text = format!("`{op}` ({:#04X})", b.opcode);
+                if let Some(s) = &b.sub {
+                    let _ = write!(text, " with byte {} = {}", s.offset, sub_name(model, s));
                 }
+                if let Some(archs) = &b.meta.archs {
+                    let _ = write!(text, " on {}", arch_names(model, archs));
+                }
+                text
             })
             .collect();
         let mut what = if binds.is_empty() {
@@ -299,29 +369,32 @@ fn arms(model: &Model, out: &mut String) {
                 true,
                 out,
             );
-            byte_diagram(l, out);
+            byte_diagram(l, model.record.size, out);
         }
     }
 }
 
 /// 64 cells, 16 to a row, each holding the key of the field that covers the byte (`.` for
-/// the inherited preamble).
-fn byte_diagram(l: &Layout, out: &mut String) {
-    let mut owner = ['.'; 64];
-    for (i, f) in l.fields.iter().filter(|f| !f.inherited).enumerate() {
+/// the inherited preamble, `-` reserved, `?` unknown).
+fn byte_diagram(l: &Layout, size: u32, out: &mut String) {
+    let size = size as usize;
+    // (field index, key) of each byte; `None` for the inherited preamble.
+    let mut owner: Vec<Option<(usize, char)>> = vec![None; size];
+    let fields: Vec<&Field> = l.fields.iter().filter(|f| !f.inherited).collect();
+    for (i, (f, k)) in fields.iter().zip(keys(&fields)).enumerate() {
         for b in f.range() {
             if let Some(c) = owner.get_mut(b as usize) {
-                *c = key(i);
+                *c = Some((i, k));
             }
         }
     }
     out.push_str("```text\n     0 1 2 3 4 5 6 7 8 9 a b c d e f\n");
-    for row in 0..4 {
+    for (row, bytes) in owner.chunks(16).enumerate() {
         let _ = write!(out, "+{:02} |", row * 16);
-        for c in 0..16 {
-            let b = row * 16 + c;
-            let sep = if c == 15 || owner[b] != owner[b + 1] { '|' } else { ' ' };
-            out.push(owner[b]);
+        for (c, &b) in bytes.iter().enumerate() {
+            let last = c + 1 == bytes.len();
+            let sep = if last || b.map(|x| x.0) != bytes[c + 1].map(|x| x.0) { '|' } else { ' ' };
+            out.push(b.map_or('.', |x| x.1));
             out.push(sep);
         }
         out.push('\n');
@@ -353,9 +426,9 @@ fn types(model: &Model, out: &mut String) {
             let on = v.meta.archs.as_ref().map_or_else(String::new, |a| arch_names(model, a));
             let _ = writeln!(
                 out,
-                "| `{}` | `{}` | {} | {} |",
+                "| `{}` | {} | {} | {} |",
                 v.name,
-                cell(&type_name(model, &v.ty)),
+                type_cell(model, &v.ty),
                 chosen,
                 on
             );
@@ -385,6 +458,113 @@ fn head(model: &Model, out: &mut String, name: &str, meta: &Meta, what: &str) {
     out.push_str(".\n\n");
 }
 
+/// A member's note: its sources where they differ from its item's, and its summary.
+fn member_note(meta: &Meta, item: &Meta) -> String {
+    let mut note: Vec<String> = Vec::new();
+    if meta.sources != item.sources {
+        note.extend(meta.sources.iter().map(|s| cell(&code(s))));
+    }
+    if let Some(s) = summary(meta) {
+        note.push(cell(&s));
+    }
+    note.join("; ")
+}
+
+fn enums(model: &Model, out: &mut String) {
+    out.push_str("## Enums\n\n");
+    let _ = writeln!(
+        out,
+        "Every named value; a field of an enum type may hold any value of its width, named or \
+         not. `{}` is the [opcode map](#opcode-map).\n",
+        model[model.opcode_enum()].name
+    );
+    for id in model.enum_ids().filter(|&id| id != model.opcode_enum()) {
+        let e = &model[id];
+        let what = match e.variants.len() {
+            0 => format!("A `{}` enum; no source gives its values.", e.width.as_str()),
+            1 => format!("A `{}` enum, 1 value.", e.width.as_str()),
+            n => format!("A `{}` enum, {n} values.", e.width.as_str()),
+        };
+        head(model, out, &e.name, &e.meta, &what);
+        if e.variants.is_empty() {
+            continue;
+        }
+        out.push_str(
+            "| value | name | confidence | on | note |\n| ---: | --- | --- | --- | --- |\n",
+        );
+        for v in &e.variants {
+            let on = v.meta.archs.as_ref().map_or_else(String::new, |a| arch_names(model, a));
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} | {} | {} |",
+                v.literal,
+                v.name,
+                v.meta.confidence.as_str(),
+                on,
+                member_note(&v.meta, &e.meta)
+            );
+        }
+        out.push('\n');
+    }
+}
+
+fn bits(model: &Model, out: &mut String) {
+    out.push_str("## Bit-field operands\n\n");
+    out.push_str("Integers read in named bit ranges (`lo..hi`, bit 0 least significant).\n\n");
+    for b in &model.bits {
+        let what = format!("A `{}` operand.", b.width.as_str());
+        head(model, out, &b.name, &b.meta, &what);
+        bit_table(model, &b.fields, &b.meta, out);
+        for alt in &b.alts {
+            let when = match &alt.when {
+                Some(p) => {
+                    let f = &b.fields[p.field as usize];
+                    format!("when `{} & 0x{:02X} == 0x{:02X}`", f.name, p.mask, p.value)
+                }
+                None => "otherwise".into(),
+            };
+            let _ = writeln!(out, "Alternative `{}`, {when}:\n", alt.name);
+            let mut line: Vec<String> = summary(&alt.meta).into_iter().collect();
+            if alt.meta.confidence != b.meta.confidence {
+                line.push(format!("Confidence **{}**.", alt.meta.confidence.as_str()));
+            }
+            if alt.meta.sources != b.meta.sources && !alt.meta.sources.is_empty() {
+                let srcs: Vec<String> = alt.meta.sources.iter().map(|s| code(s)).collect();
+                line.push(format!("Sources: {}.", srcs.join("; ")));
+            }
+            if !line.is_empty() {
+                let _ = writeln!(out, "{}\n", line.join(" "));
+            }
+            bit_table(model, &alt.fields, &b.meta, out);
+        }
+    }
+}
+
+fn bit_table(model: &Model, fields: &[BitField], item: &Meta, out: &mut String) {
+    if fields.is_empty() {
+        return;
+    }
+    out.push_str("| bits | field | type | confidence | note |\n| --- | --- | --- | --- | --- |\n");
+    for f in fields {
+        let ty = match f.ty {
+            BitType::Uint => "uint".to_owned(),
+            BitType::Bool => "bool".to_owned(),
+            BitType::Enum(e) => type_cell(model, &FieldType::Enum(e)),
+        };
+        let _ = writeln!(
+            out,
+            "| {}..{} | `{}` | {} | {} | {} |",
+            f.lo,
+            f.hi,
+            f.name,
+            ty,
+            f.meta.confidence.as_str(),
+            member_note(&f.meta, item)
+        );
+    }
+    out.push('\n');
+}
+
 // ---------------------------------------------------------------------------------
 // Geometry
 // ---------------------------------------------------------------------------------
@@ -408,7 +588,7 @@ fn geometry(model: &Model, out: &mut String) {
         "Every geometry value of every generation (`?`: not given by the sources, `—`: \
          declared only for the generations whose sources give it (`@archs`), which says \
          nothing of this one, *unknown*: no source gives that generation's geometry). \
-         Rules are in the crate docs.\n\n",
+         Each value's section below gives its sources per generation; the rules follow.\n\n",
     );
     out.push_str("| value |");
     for a in &model.archs {
@@ -417,22 +597,242 @@ fn geometry(model: &Model, out: &mut String) {
     out.push_str("\n| --- |");
     out.push_str(&" --- |".repeat(model.archs.len()));
     out.push('\n');
-    for g in model.geom_ids() {
+    let values = || model.geom_ids().filter(|&g| !matches!(model[g].kind, GeomKind::Rule { .. }));
+    for g in values() {
         let item = &model[g];
-        if matches!(item.kind, GeomKind::Rule { .. }) {
-            continue;
-        }
-        let _ = write!(out, "| `{}` |", item.name);
+        let _ = write!(out, "| {} |", link(&item.name));
         for a in model.arch_ids() {
-            let v = if !model[a].geometry_known {
-                "*unknown*".into()
-            } else if item.meta.available_on(a) {
-                show(model[a].value(g).map(|v| &v.value))
-            } else {
-                "—".into()
-            };
-            let _ = write!(out, " {} |", cell(&v));
+            let _ = write!(out, " {} |", cell(&arch_value(model, g, a)));
         }
         out.push('\n');
+    }
+    out.push('\n');
+    for g in values() {
+        geometry_value(model, g, out);
+    }
+    for g in model.geom_ids() {
+        let item = &model[g];
+        let GeomKind::Rule { params, expr, requires } = &item.kind else { continue };
+        let mut what = format!(
+            "A rule: `{}({}) = {}`",
+            item.name,
+            params.join(", "),
+            spell(model, expr, params)
+        );
+        if !requires.is_empty() {
+            let guards: Vec<String> = requires.iter().map(|c| code(&c.text)).collect();
+            let _ = write!(what, ", when {}", guards.join(" and "));
+        }
+        what.push('.');
+        head(model, out, &item.name, &item.meta, &what);
+    }
+}
+
+/// The value of `g` on `a` as the overview table shows it.
+fn arch_value(model: &Model, g: GeomId, a: ArchId) -> String {
+    if !model[a].geometry_known {
+        "*unknown*".into()
+    } else if model[g].meta.available_on(a) {
+        show(model[a].value(g).map(|v| &v.value))
+    } else {
+        "—".into()
+    }
+}
+
+/// One geometry value: its docs, its derivation, and each generation's value with the
+/// sources and confidence of the arch file entry that gives it.
+fn geometry_value(model: &Model, g: GeomId, out: &mut String) {
+    let item = &model[g];
+    let what = match &item.kind {
+        GeomKind::Derived(_, e) => format!("Derived: `{}`.", spell(model, e, &[])),
+        _ => String::new(),
+    };
+    head(model, out, &item.name, &item.meta, &what);
+    out.push_str(
+        "| generation | value | confidence | sources and notes |\n| --- | --- | --- | --- |\n",
+    );
+    for a in model.arch_ids() {
+        let arch = &model[a];
+        let (confidence, sources) = match arch.value(g).filter(|_| arch.geometry_known) {
+            Some(v) => {
+                let mut srcs: Vec<String> = v.meta.sources.iter().map(|s| cell(&code(s))).collect();
+                if v.defined_in != a {
+                    srcs.insert(0, format!("from {}'s file", model[v.defined_in].name));
+                }
+                if matches!(item.kind, GeomKind::Derived(..)) && !v.stated {
+                    srcs.insert(0, "computed".into());
+                }
+                if v.meta.docs != item.meta.docs {
+                    srcs.extend(summary(&v.meta).map(|s| cell(&s)));
+                }
+                (v.meta.confidence.as_str(), srcs.join("; "))
+            }
+            None => ("", String::new()),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {confidence} | {sources} |",
+            arch.name,
+            cell(&arch_value(model, g, a))
+        );
+    }
+    out.push('\n');
+}
+
+/// An expression as spec text (the crate docs spell it the same way).
+fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
+    e.render(&|leaf| match leaf {
+        Expr::Int(v) => v.to_string(),
+        Expr::Value(g) => model[*g].name.clone(),
+        Expr::Param(p) => params.get(*p as usize).cloned().unwrap_or_else(|| format!("${p}")),
+        Expr::Binary(..) => unreachable!("render spells operations itself"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::unit_tests::model_of;
+
+    fn fixture() -> String {
+        include_str!("../../tests/fixtures/errors/ok_round2/spec.isa").to_owned()
+    }
+
+    fn page(spec: &str) -> String {
+        emit(&model_of(&[
+            ("isa/arch/a.toml", include_str!("../../tests/fixtures/errors/ok_round2/arch/a.toml")),
+            ("isa/arch/b.toml", include_str!("../../tests/fixtures/errors/ok_round2/arch/b.toml")),
+            ("isa/spec.isa", spec),
+        ]))
+    }
+
+    #[test]
+    fn prose_is_escaped_like_rustdoc() {
+        let spec = fixture().replace(
+            "@source(\"arm page\")",
+            "/// Pairs like *_lo/*_hi; the *_IMM_* modes; NEURON_<OP>_STRUCT.\n@source(\"arm page\")",
+        );
+        let md = page(&spec);
+        assert!(
+            md.contains(r"Pairs like \*\_lo/\*\_hi; the \*\_IMM\_\* modes; NEURON\_\<OP>\_STRUCT."),
+            "{md}"
+        );
+    }
+
+    /// GitHub's anchors of every heading, `-1`, `-2` appended to repeats.
+    fn anchors(md: &str) -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        for line in md.lines().filter(|l| l.starts_with('#')) {
+            let text = line.trim_start_matches('#').trim().replace('`', "");
+            let base = anchor(&text);
+            let n =
+                seen.iter().filter(|a| **a == base || a.starts_with(&format!("{base}-"))).count();
+            seen.push(if n == 0 { base } else { format!("{base}-{n}") });
+        }
+        seen
+    }
+
+    #[test]
+    fn every_link_resolves_and_item_headings_are_unique() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let heads = anchors(&md);
+        let mut links = 0;
+        for (at, _) in md.match_indices("](#") {
+            let target: String = md[at + 3..].chars().take_while(|&c| c != ')').collect();
+            assert!(heads.contains(&target), "link to #{target} has no heading");
+            links += 1;
+        }
+        assert!(links > 300, "{links} links");
+        let mut items: Vec<String> = md
+            .lines()
+            .filter(|l| l.starts_with("### "))
+            .map(|l| anchor(&l[4..].replace('`', "")))
+            .collect();
+        let n = items.len();
+        items.sort_unstable();
+        items.dedup();
+        assert_eq!(items.len(), n, "two headings share an anchor, so a link reaches only one");
+    }
+
+    #[test]
+    fn tables_are_well_formed() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let pipes =
+            |l: &str| l.match_indices('|').filter(|(i, _)| !l[..*i].ends_with('\\')).count();
+        let mut width = None;
+        for (n, line) in md.lines().enumerate() {
+            if !line.starts_with('|') {
+                width = None;
+                continue;
+            }
+            let w = *width.get_or_insert(pipes(line));
+            assert_eq!(pipes(line), w, "line {}: {line}", n + 1);
+        }
+    }
+
+    #[test]
+    fn opcode_map_links_arms_and_says_where_a_binding_holds() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let row = |v: &str| md.lines().find(|l| l.starts_with(&format!("| `{v}` | "))).unwrap();
+        // 0x85 exists on every generation; its struct only on sunda.
+        assert!(row("0x85").contains("[`CUSTOM_OP_HEADER`](#custom_op_header) on sunda |"));
+        assert!(row("0xF0").contains(
+            "[`EXTENDED_RDMA_DESC_GEN`](#extended_rdma_desc_gen) with byte 12 = 8 (`RDMA_DESC_GEN`)"
+        ));
+        // Confidence and sources of the opcode value itself.
+        assert!(row("0x03").contains("| medium | `public RE notes: The Opcode"));
+        assert!(md.contains("Bound to `CUSTOM_OP_HEADER` (0x85) on sunda."));
+        assert!(md.contains("Bound to `EXTENDED_INST` (0xF0) with byte 12 = 8 (`RDMA_DESC_GEN`)."));
+    }
+
+    #[test]
+    fn enums_and_bits_are_listed_with_provenance() {
+        let md = page(&fixture());
+        assert!(md.contains("### `KIND`\n\nA `u8` enum, 2 values."), "{md}");
+        assert!(md.contains("| `1` | `Y` | certain | new |  |"), "{md}");
+        assert!(md.contains("### `PAIR`"), "{md}");
+        assert!(md.contains("| 0..4 | `lo` | [`KIND`](#kind) | certain |  |"), "{md}");
+        assert!(md.contains("| +5 | 1 | `pair` | [`PAIR`](#pair) |"), "{md}");
+    }
+
+    #[test]
+    fn diagrams_tell_reserved_from_unknown_bytes() {
+        let md = page(&fixture());
+        let at = md.find("### `WIDE_ARM`").unwrap();
+        let arm = &md[at..];
+        // WIDE_ARM: kind +4, pair +5, pad reserved[2] +6, val +8, tail unknown[4] +12.
+        assert!(arm.contains("| - | +6 | 2 | `pad` | `reserved[2]` |"), "{arm}");
+        assert!(arm.contains("| ? | +12 | 4 | `tail` | `unknown[4]` |"), "{arm}");
+        assert!(arm.contains("| C | +8 | 4 | `val` | [`T`](#t) |"), "{arm}");
+        assert!(arm.contains("```text\n     0 1 2 3 4 5 6 7 8 9 a b c d e f\n+00 |. . . .|A|B|- -|C C C C|? ? ? ?|\n```"), "{arm}");
+    }
+
+    #[test]
+    fn group_uses_link_to_the_group() {
+        let md = page(&fixture());
+        assert!(
+            md.contains(
+                "| A | +4 | 1 | `a_g0` | `u8` | certain | `use` [`G2`](#g2) `as a` at +4 |"
+            ),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn geometry_values_carry_their_sources() {
+        let md = emit(&crate::emit::unit_tests::project_model());
+        let at = md.find("### `num_tpb`\n").expect("num_tpb has a section");
+        let section = &md[at..at + md[at..].find("\n\n### ").unwrap()];
+        assert!(section.contains("Derived: `num_seng * num_tpb_per_seng`."), "{section}");
+        assert!(
+            section.contains("| cayman | 8 | certain | `cayman num_tpb leaf @0x30ba40"),
+            "{section}"
+        );
+        assert!(section.contains("| maverick | *unknown* |  |  |"), "{section}");
+        // The arch file's own note on its entry.
+        assert!(
+            section.contains("(same lines as v3)`; Same value as cayman; mariana's own leaf. |")
+        );
+        assert!(md.contains("| [`num_tpb`](#num_tpb) | 2 | 8 | 8 | *unknown* |"));
     }
 }

@@ -621,7 +621,7 @@ impl core::fmt::Display for ArmKind {
 ///
 /// Opcodes: `ALU_OP` 0xA8.
 ///
-/// Source: DWARF NEURON_ISA_TPB_\<OP>_STRUCT: CTRL_AL_STRUCT
+/// Source: DWARF NEURON_ISA_TPB\_\<OP>\_STRUCT: CTRL_AL_STRUCT
 ///
 /// Source: record seed section 2, worked arm layout CTRL_AL
 ///
@@ -2607,7 +2607,7 @@ pub struct CtrlTestEs {
     pub events: Events,
     /// `+12..13`
     pub mode: TestEvtSemMode,
-    /// `+13..14`: Register-sourced update modes only; the \*_IMM_\* modes are invalid here.
+    /// `+13..14`: Register-sourced update modes only; the \*\_IMM\_\* modes are invalid here.
     pub update_type: UpdateMode,
     /// `+14..15`: The loop count of a conditional update.
     pub repeat_count: u8,
@@ -4867,7 +4867,7 @@ impl_arm!(DmaCopy2d);
 ///
 /// Opcodes: `DMAMEMCPY` 0xB8.
 ///
-/// Source: DWARF NEURON_ISA_TPB_\<OP>_STRUCT: DMA_DIRECT2D_STRUCT
+/// Source: DWARF NEURON_ISA_TPB\_\<OP>\_STRUCT: DMA_DIRECT2D_STRUCT
 ///
 /// Source: record seed section 2, worked arm layout DMA_DIRECT2D
 ///
@@ -10013,7 +10013,7 @@ impl_arm!(PseudoExitExecution);
 ///
 /// Opcodes: `PSEUDO_FUNCTION_BEGIN` 0xD1.
 ///
-/// Source: DWARF NEURON_ISA_TPB_\<OP>_STRUCT: PSEUDO_FUNCTION_BEGIN_STRUCT
+/// Source: DWARF NEURON_ISA_TPB\_\<OP>\_STRUCT: PSEUDO_FUNCTION_BEGIN_STRUCT
 ///
 /// Source: record seed section 2, worked arm layout PSEUDO_FUNCTION_BEGIN and its QUIRK
 ///
@@ -10030,7 +10030,7 @@ pub struct PseudoFunctionBegin {
     pub function_name: [i8; 36],
     /// `+48..49`: Width 1 derived from return_addr_reg_lo at +49. · confidence: medium
     pub return_reset_semaphores: u8,
-    /// `+49..50`: Width 1 derived from +50; typed REG_NUM like CTRL_AL's \*_lo/\*_hi register pairs. · confidence: medium
+    /// `+49..50`: Width 1 derived from +50; typed REG_NUM like CTRL_AL's \*\_lo/\*\_hi register pairs. · confidence: medium
     pub return_addr_reg_lo: RegNum,
     /// `+50..51`: Width 1 derived from reserved0 at +51; typed REG_NUM like CTRL_AL's pairs. · confidence: medium
     pub return_addr_reg_hi: RegNum,
@@ -10188,7 +10188,7 @@ impl_arm!(PseudoFunctionBegin);
 ///
 /// Opcodes: `PSEUDO_FUNCTION_CALL` 0xD3.
 ///
-/// Source: DWARF NEURON_ISA_TPB_\<OP>_STRUCT: PSEUDO_FUNCTION_CALL_STRUCT
+/// Source: DWARF NEURON_ISA_TPB\_\<OP>\_STRUCT: PSEUDO_FUNCTION_CALL_STRUCT
 ///
 /// Source: record seed section 2, worked arm layout PSEUDO_FUNCTION_CALL
 ///
@@ -10335,7 +10335,7 @@ impl<'a> PseudoFunctionCallRef<'a> {
 impl_arm!(PseudoFunctionCall);
 
 /// PSEUDO_JPEG_DECODE (0xD7; the real JPEG_DECODE is 0x81): a CC-top trigger on TOP_SP
-/// (device_tpb_idx 0 only). Its header _pseudo_jpeg_decode.h exists from cayman on; no
+/// (device_tpb_idx 0 only). Its header \_pseudo_jpeg_decode.h exists from cayman on; no
 /// layout is given.
 ///
 /// Opcodes: `PSEUDO_JPEG_DECODE` 0xD7.
@@ -14036,7 +14036,7 @@ impl<'a> S2s2d2d2TtRef<'a> {
 
 impl_arm!(S2s2d2d2Tt);
 
-/// Scalar-tensor-tensor: SCALAR_TENSOR_TENSOR_ARITH 0x9D, ..._BITVEC 0x9E,
+/// Scalar-tensor-tensor: SCALAR_TENSOR_TENSOR_ARITH 0x9D, ...\_BITVEC 0x9E,
 /// TENSOR_TENSOR_SCAN_ARITH 0xE5 and SELECT_REDUCE 0xEA. Same offsets on all four
 /// generations.
 ///
@@ -18831,7 +18831,7 @@ impl_arm!(S3d3TensDequant);
 /// operators, dst = (src op0 imm0) op1 imm1.
 ///
 /// The seed gives no opcode. The notes bind exactly TENSOR_SCALAR_ARITH_OP 0x43,
-/// TENSOR_SCALAR_BITVEC_OP 0x53, TENSOR_SCALAR_PTR_ARITH_OP 0x44, ..._PTR_BITVEC_OP 0x54,
+/// TENSOR_SCALAR_BITVEC_OP 0x53, TENSOR_SCALAR_PTR_ARITH_OP 0x44, ...\_PTR_BITVEC_OP 0x54,
 /// TRANSPOSE_TENSOR_SCALAR_ARITH_OP 0x93, TENSOR_SCALAR_CACHE_REDUCE 0x9A,
 /// TENSOR_SCALAR_CACHE_CUMULATIVE 0xE6 and EXPONENTIAL 0x30 (0x92 and 0x98 have their own
 /// structs, S2D2_TS_AS and S3D3_TS_SELECT).
@@ -18852,7 +18852,7 @@ impl_arm!(S3d3TensDequant);
 ///
 /// Its layout differs by generation: [`S3d3TsSunda`] on sunda, cayman; [`S3d3TsMariana`] on mariana, maverick.
 ///
-/// Source: DWARF NEURON_ISA_TPB_\<OP>_STRUCT: S3D3_TS_STRUCT
+/// Source: DWARF NEURON_ISA_TPB\_\<OP>\_STRUCT: S3D3_TS_STRUCT
 ///
 /// Source: record seed section 2, worked arm layout S3D3_TS
 ///
@@ -20244,7 +20244,7 @@ impl<'a> S3s3d1Bn2Ref<'a> {
 
 impl_arm!(S3s3d1Bn2);
 
-/// Tensor-tensor: dst = src0 op src1. Bound by TENSOR_TENSOR_ARITH_OP 0x41, ..._BITVEC_OP
+/// Tensor-tensor: dst = src0 op src1. Bound by TENSOR_TENSOR_ARITH_OP 0x41, ...\_BITVEC_OP
 /// 0x51, BATCH_NORM_BACK_PROP 0x65, COPY_PREDICATED 0x72, CAST_PREDICATED 0x99, and on
 /// sunda also the BF16 opcodes 0x8A, 0x8B, 0x8F; same offsets on sunda.
 ///
@@ -23017,8 +23017,8 @@ impl<'a> S4d4PlRef<'a> {
 impl_arm!(S4d4Pl);
 
 /// Tensor reduce / transform, the most-bound arm: TENSOR_REDUCE_ARITH_OP 0x42,
-/// ..._BITVEC_OP 0x52, TRANSPOSE_TENSOR_REDUCE_ARITH_OP 0x83, ..._BITVEC_OP 0x84,
-/// TENSOR_CUMULATIVE_ARITH_OP 0x4E, ..._BITVEC_OP 0x5E, COPY 0x46, CAST 0x47,
+/// ...\_BITVEC_OP 0x52, TRANSPOSE_TENSOR_REDUCE_ARITH_OP 0x83, ...\_BITVEC_OP 0x84,
+/// TENSOR_CUMULATIVE_ARITH_OP 0x4E, ...\_BITVEC_OP 0x5E, COPY 0x46, CAST 0x47,
 /// RECIPROCAL 0x48, STREAM_SHUFFLE 0x6A, STREAM_TRANSPOSE 0x6B; on sunda also the BF16
 /// opcodes 0x8C and 0x8D. Offsets identical on all four generations; only the pattern
 /// type changes, at mariana.
@@ -23499,7 +23499,7 @@ impl<'a> S4d4TrMarianaRef<'a> {
 
 impl_arm!(S4d4Tr);
 
-/// TENSOR_SCALAR_PTR_MULTI_ARITH (0x4F) and ..._BITVEC (0x5F); on sunda also the DUAL
+/// TENSOR_SCALAR_PTR_MULTI_ARITH (0x4F) and ...\_BITVEC (0x5F); on sunda also the DUAL
 /// opcodes 0x87 and 0x88. Same offsets on all four generations.
 ///
 /// Opcodes: `TENSOR_SCALAR_PTR_MULTI_ARITH` 0x4F, `TENSOR_SCALAR_PTR_MULTI_BITVEC` 0x5F, `TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH` 0x87, `TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC` 0x88.

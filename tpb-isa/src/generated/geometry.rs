@@ -685,7 +685,7 @@ impl Geometry {
     }
 
     /// Offset of the PSUM region from the TPB base in BAR0 (TPB base + 0x2000000); each NC
-    /// registers a TPB / TPB-PSUM sub-window pair (csr_register_device_\*).
+    /// registers a TPB / TPB-PSUM sub-window pair (csr_register_device\_\*).
     ///
     /// Values: sunda `0x2000000`; cayman `0x2000000`; mariana `0x2000000`.
     #[must_use]
@@ -1035,7 +1035,7 @@ impl Geometry {
 
     /// The SENG pair of a TPB (device_tpb_idx >> 1). The leaves read only
     /// physical_core_t.device_tpb_idx (+0x04) and assert
-    /// "pcore->device_tpb_idx \< tdrv_arch_get_num_tpb()" (__assert_fail) first.
+    /// "pcore->device_tpb_idx \< tdrv_arch_get_num_tpb()" (\_\_assert_fail) first.
     ///
     /// Computes `tpb_idx >> 1`.
     ///
@@ -1720,7 +1720,7 @@ pub mod sunda {
     ///
     /// Source: geometry seed: num_seng=2 (sunda leaf band 0x30af10..0x30afff)
     ///
-    /// Source: src/v2/address_map.h:101 V2_APB_SENG_0_UDMA_0_BASE, :117 V2_APB_SENG_1_UDMA_0_BASE, :178-179 V2_APB_SENG_{0,1}_RELBASE
+    /// Source: src/v2/address_map.h:101 V2_APB_SENG_0_UDMA_0_BASE, :117 V2_APB_SENG_1_UDMA_0_BASE, :178-179 V2_APB_SENG\_{0,1}\_RELBASE
     pub const NUM_SENG: u32 = 2;
 
     /// One NeuronCore per SENG on V2.
@@ -1885,9 +1885,9 @@ pub mod sunda {
     /// Source: src/v2/address_map.h:61 V2_MAX_DRAM_CHANNELS 2 //2 HBM's.
     pub const NUM_HBMS: u32 = 2;
 
-    /// 16 GiB per stack. V2 has no \*_HBM_ACTIVE_SIZE macro; its per-stack V2_HBM_x_SIZE is the stack size itself (unlike V3_HBM_SIZE, the 64 GiB window), so it is taken as the active size.
+    /// 16 GiB per stack. V2 has no \*\_HBM_ACTIVE_SIZE macro; its per-stack V2_HBM_x_SIZE is the stack size itself (unlike V3_HBM_SIZE, the 64 GiB window), so it is taken as the active size.
     ///
-    /// Source: src/v2/address_map.h:80-83 V2_HBM_{0,1}_SIZE 0x00000400000000ull
+    /// Source: src/v2/address_map.h:80-83 V2_HBM\_{0,1}\_SIZE 0x00000400000000ull
     ///
     /// Source: SDK: Trn1 = 2 HBM stacks, 32 GiB
     ///
@@ -1902,7 +1902,7 @@ pub mod sunda {
 
     /// `hbm_bases` on sunda.
     ///
-    /// Source: src/v2/address_map.h:80-83 V2_HBM_{0,1}_BASE
+    /// Source: src/v2/address_map.h:80-83 V2_HBM\_{0,1}\_BASE
     pub const HBM_BASES: &[u64] = &[0, 0x10_0000_0000];
 
     /// The 32 MiB per-TPB SBUF mmap/BAR0 window; not the capacity (24 MiB, sbuf_capacity).
@@ -1919,7 +1919,7 @@ pub mod sunda {
 
     /// `psum_window_offset` on sunda.
     ///
-    /// Source: geometry seed: the PSUM region is TPB base + 0x2000000 (csr_register_device_\* BAR0 sub-windows)
+    /// Source: geometry seed: the PSUM region is TPB base + 0x2000000 (csr_register_device\_\* BAR0 sub-windows)
     pub const PSUM_WINDOW_OFFSET: u64 = 0x200_0000;
 
     /// A window size; PSUM capacity is 2 MiB (psum_capacity).
@@ -2065,7 +2065,7 @@ pub mod cayman {
 
     /// `top_sp_region_count` on cayman.
     ///
-    /// Source: src/v3/address_map.h:144-165 V3_TOP_SP_{0..19}_BASE
+    /// Source: src/v3/address_map.h:144-165 V3_TOP_SP\_{0..19}\_BASE
     ///
     /// Source: src/v3/neuron_dhal_v3.c:123-142 ncdev_mem_regions_v3 (20 TOP_SP regions)
     ///
@@ -2074,7 +2074,7 @@ pub mod cayman {
 
     /// `top_sp_region_size` on cayman.
     ///
-    /// Source: src/v3/address_map.h:144-165 V3_TOP_SP_{0..19}_BASE, 0x400000 each
+    /// Source: src/v3/address_map.h:144-165 V3_TOP_SP\_{0..19}\_BASE, 0x400000 each
     pub const TOP_SP_REGION_SIZE: Option<u64> = Some(0x40_0000);
 
     /// `num_dma_per_tpb` on cayman.
@@ -2200,19 +2200,19 @@ pub mod cayman {
     ///
     /// Source: src/v3/address_map.h:92 V3_HBM_SIZE 0x001000000000ull
     ///
-    /// Source: geometry seed: hbm_dist (per-stack window) V{3,4}_HBM_SIZE = 0x1000000000
+    /// Source: geometry seed: hbm_dist (per-stack window) V{3,4}\_HBM_SIZE = 0x1000000000
     pub const HBM_STACK_WINDOW: Option<u64> = Some(0x10_0000_0000);
 
     /// `hbm_bases` on cayman.
     ///
-    /// Source: src/v3/address_map.h:88-91 V3_HBM_{0..3}_BASE
+    /// Source: src/v3/address_map.h:88-91 V3_HBM\_{0..3}\_BASE
     pub const HBM_BASES: &[u64] = &[
         0, 0x40_0000_0000, 0x8000_0000_0000, 0x8040_0000_0000,
     ];
 
     /// `bar4_hbm_offsets` on cayman.
     ///
-    /// Source: src/v3/address_map.h:132-135 V3_PCIE_BAR4_HBM_\*_OFFSET
+    /// Source: src/v3/address_map.h:132-135 V3_PCIE_BAR4_HBM\_\*\_OFFSET
     pub const BAR4_HBM_OFFSETS: [u64; 4] = [
         0, 0x10_0000_0000, 0x20_0000_0000, 0x30_0000_0000,
     ];
@@ -2229,7 +2229,7 @@ pub mod cayman {
 
     /// The seed states it beside the V2 SBUF macro, for every NeuronCore; the driver facts do not confirm it for V3.
     ///
-    /// Source: geometry seed: the PSUM region is TPB base + 0x2000000 (csr_register_device_\* BAR0 sub-windows)
+    /// Source: geometry seed: the PSUM region is TPB base + 0x2000000 (csr_register_device\_\* BAR0 sub-windows)
     ///
     /// Confidence: medium
     pub const PSUM_WINDOW_OFFSET: u64 = 0x200_0000;
@@ -2253,7 +2253,7 @@ pub mod cayman {
 
     /// Entries 5 and 6 are elided in the driver fact ("0x802000000000 ... 0x807000000000"); by the low-die pattern they would be 0x803000000000 and 0x806000000000, which is not stated.
     ///
-    /// Source: src/v3/address_map.h:101-108 V3_MMAP_TPB_{0..7}_BASE
+    /// Source: src/v3/address_map.h:101-108 V3_MMAP_TPB\_{0..7}\_BASE
     pub const TPB_MMAP_BASES: [Option<u64>; 8] = [
         Some(0x20_0000_0000),
         Some(0x30_0000_0000),
@@ -2424,7 +2424,7 @@ pub mod mariana {
 
     /// `top_sp_region_count` on mariana.
     ///
-    /// Source: src/v4/address_map.h:144-165 V4_TOP_SP_{0..19}_BASE
+    /// Source: src/v4/address_map.h:144-165 V4_TOP_SP\_{0..19}\_BASE
     ///
     /// Source: SDK trainium3_arch.rst:18 "20 CC-Cores"
     pub const TOP_SP_REGION_COUNT: Option<u32> = Some(20);
@@ -2433,7 +2433,7 @@ pub mod mariana {
     ///
     /// Inherited from `cayman`.
     ///
-    /// Source: src/v3/address_map.h:144-165 V3_TOP_SP_{0..19}_BASE, 0x400000 each
+    /// Source: src/v3/address_map.h:144-165 V3_TOP_SP\_{0..19}\_BASE, 0x400000 each
     pub const TOP_SP_REGION_SIZE: Option<u64> = Some(0x40_0000);
 
     /// `num_dma_per_tpb` on mariana.
@@ -2589,14 +2589,14 @@ pub mod mariana {
     ///
     /// Source: src/v3/address_map.h:92 V3_HBM_SIZE 0x001000000000ull
     ///
-    /// Source: geometry seed: hbm_dist (per-stack window) V{3,4}_HBM_SIZE = 0x1000000000
+    /// Source: geometry seed: hbm_dist (per-stack window) V{3,4}\_HBM_SIZE = 0x1000000000
     pub const HBM_STACK_WINDOW: Option<u64> = Some(0x10_0000_0000);
 
     /// `hbm_bases` on mariana.
     ///
     /// Inherited from `cayman`.
     ///
-    /// Source: src/v3/address_map.h:88-91 V3_HBM_{0..3}_BASE
+    /// Source: src/v3/address_map.h:88-91 V3_HBM\_{0..3}\_BASE
     pub const HBM_BASES: &[u64] = &[
         0, 0x40_0000_0000, 0x8000_0000_0000, 0x8040_0000_0000,
     ];
@@ -2605,7 +2605,7 @@ pub mod mariana {
     ///
     /// Inherited from `cayman`.
     ///
-    /// Source: src/v3/address_map.h:132-135 V3_PCIE_BAR4_HBM_\*_OFFSET
+    /// Source: src/v3/address_map.h:132-135 V3_PCIE_BAR4_HBM\_\*\_OFFSET
     pub const BAR4_HBM_OFFSETS: [u64; 4] = [
         0, 0x10_0000_0000, 0x20_0000_0000, 0x30_0000_0000,
     ];
@@ -2626,7 +2626,7 @@ pub mod mariana {
     ///
     /// Inherited from `cayman`.
     ///
-    /// Source: geometry seed: the PSUM region is TPB base + 0x2000000 (csr_register_device_\* BAR0 sub-windows)
+    /// Source: geometry seed: the PSUM region is TPB base + 0x2000000 (csr_register_device\_\* BAR0 sub-windows)
     ///
     /// Confidence: medium
     pub const PSUM_WINDOW_OFFSET: u64 = 0x200_0000;
@@ -2656,7 +2656,7 @@ pub mod mariana {
     ///
     /// Inherited from `cayman`.
     ///
-    /// Source: src/v3/address_map.h:101-108 V3_MMAP_TPB_{0..7}_BASE
+    /// Source: src/v3/address_map.h:101-108 V3_MMAP_TPB\_{0..7}\_BASE
     pub const TPB_MMAP_BASES: [Option<u64>; 8] = [
         Some(0x20_0000_0000),
         Some(0x30_0000_0000),

@@ -13,7 +13,7 @@ use crate::raw::Raw;
 ///
 /// Source: TPB_INST_NBYTES = 0x40
 ///
-/// Source: DWARF structures.json: 118 NEURON_ISA_TPB_\<OP>_STRUCT union arms, 64 bytes each
+/// Source: DWARF structures.json: 118 NEURON_ISA_TPB\_\<OP>\_STRUCT union arms, 64 bytes each
 ///
 /// Source: ib_has_pseudo_exit @0x323df0: add offset, 40h @0x323e00 (stride); cmp byte ptr \[instr_buf+offset\], 0DFh @0x323e09 (discriminant at byte 0)
 ///
@@ -58,7 +58,7 @@ pub const DISCRIMINANT_OFFSET: usize = 0;
 ///
 /// Source: TPB_INST_NBYTES = 0x40
 ///
-/// Source: DWARF structures.json: 118 NEURON_ISA_TPB_\<OP>_STRUCT union arms, 64 bytes each
+/// Source: DWARF structures.json: 118 NEURON_ISA_TPB\_\<OP>\_STRUCT union arms, 64 bytes each
 ///
 /// Source: ib_has_pseudo_exit @0x323df0: add offset, 40h @0x323e00 (stride); cmp byte ptr \[instr_buf+offset\], 0DFh @0x323e09 (discriminant at byte 0)
 ///

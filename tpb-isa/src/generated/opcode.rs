@@ -2418,7 +2418,7 @@ impl fmt::Display for DgeOpcode {
 
 /// The addressing mode of one leg of a maverick DMA_COPY2D (a nibble of its addr_mode
 /// byte: source low, destination high). Twelve values; the page abbreviates the signed
-/// "I" variants 0x3, 0x5, 0x7, 0x9 and 0xB ("…32I", "…64I", "…_I"), so only the fully
+/// "I" variants 0x3, 0x5, 0x7, 0x9 and 0xB ("…32I", "…64I", "…\_I"), so only the fully
 /// named values are written.
 ///
 /// Any `u8` is a value: a constant names each value the spec names, and an unnamed value decodes, prints as hex and re-encodes unchanged.
@@ -3559,7 +3559,7 @@ impl fmt::Display for EvtSemNonblockingCmd {
 }
 
 /// The sub-opcode of an EXTENDED_INST (0xF0) record, extended_opcode at +12 of the
-/// EXTENDED_\* structs (extended_utils.h:22). The headers call the extended-inst layouts
+/// EXTENDED\_\* structs (extended_utils.h:22). The headers call the extended-inst layouts
 /// examples, not official architecture.
 ///
 /// The notes DISAGREE with themselves on 3 and 4: this header enum has RAND_SET_STATE = 3
@@ -4553,7 +4553,7 @@ impl fmt::Display for ModifyPoolOp {
 
 /// The MX pump mode of a matmul / weight load (S3D3_MM +40 and S3_LW +39 on maverick).
 /// The page gives the base names and, for 2, 3, 5 and 6, only a suffix ("QUAD_ROW +
-/// _INTERLEAVE"); those four names are the base joined with the suffix, hence inferred.
+/// \_INTERLEAVE"); those four names are the base joined with the suffix, hence inferred.
 ///
 /// Any `u8` is a value: a constant names each value the spec names, and an unnamed value decodes, prints as hex and re-encodes unchanged.
 ///
@@ -8272,7 +8272,7 @@ impl fmt::Display for TileSize {
 ///
 /// Source: al_hal_tpb_eng_type (geometry seed: PE=0, ACT=1, POOL=2, DVE=3, SP=4)
 ///
-/// Source: tdrv_arch_get_nx_core_type_{sunda,cayman,mariana}: cmp $4,%edi; ja -> mov $-1
+/// Source: tdrv_arch_get_nx_core_type\_{sunda,cayman,mariana}: cmp $4,%edi; ja -> mov $-1
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(transparent)]
 pub struct TpbEngType(pub u8);
@@ -8518,7 +8518,7 @@ impl fmt::Display for UpdateMode {
 /// on semaphore/event `wait_idx` before executing.
 ///
 /// The register forms' names are the Per-Engine page's `SEM_{EQ,..,GE}_{IMM,REG}`; the
-/// DMA page abbreviates them "EQ/LT/LE/GT/GE_REG" and "…_REG_OFFSET". The REG_OFFSET
+/// DMA page abbreviates them "EQ/LT/LE/GT/GE_REG" and "…\_REG_OFFSET". The REG_OFFSET
 /// names below are that suffix on the same base, hence inferred. The Per-Engine page
 /// spells 0x5 WAIT_FOR_SEM_GE_IMM. UNORDERED waits on nothing, not even on earlier
 /// instructions' waits.

@@ -288,8 +288,8 @@ impl From<Addr4> for u32 {
 ///
 /// Markers (notes): 0x00 immediate, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG,
 /// 0x20 ADDR_TBL_SHAPE_IMM, 0x60 ADDR_TBL_SHAPE_REG; modifiers +0x08 (table offset from a
-/// register) and +0x04 (wide, 64-bit dual-register offset). Named bits: _WIDE_BIT 1\<\<2,
-/// _REG_BIT 1\<\<3, _ADDR_TBL_BIT 1\<\<5, _SHAPE_REG_BIT 1\<\<6, _ADDR_REG_BIT 1\<\<7. With
+/// register) and +0x04 (wide, 64-bit dual-register offset). Named bits: \_WIDE_BIT 1\<\<2,
+/// \_REG_BIT 1\<\<3, \_ADDR_TBL_BIT 1\<\<5, \_SHAPE_REG_BIT 1\<\<6, \_ADDR_REG_BIT 1\<\<7. With
 /// SHAPE_REG set, the shape comes from a register and num_elem / step_elem\[1\] must be 0.
 ///
 /// A `u64` with named bit ranges; every bit is kept as given.
@@ -476,7 +476,7 @@ pub enum Addr8Form {
     /// Confidence: medium
     Register,
     /// Table addressing (notes: ADDR_TBL_SHAPE_IMM 0x20, ADDR_TBL_SHAPE_REG 0x60, with
-    /// modifiers): _ADDR_TBL_BIT set, _ADDR_REG_BIT clear. The table-offset form's
+    /// modifiers): \_ADDR_TBL_BIT set, \_ADDR_REG_BIT clear. The table-offset form's
     /// fields are named only (`addr_tbl_offs.marker`), so this view declares no bits.
     ///
     /// The seed reads this marker space by the ADDR4 predicate `marker & 0x60 == 0x20`
