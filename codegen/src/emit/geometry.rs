@@ -498,8 +498,9 @@ fn show(v: Option<&Value>) -> String {
     }
 }
 
-/// The expression as spec text, parameters by name, inner operations parenthesised.
-fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
+/// The expression as spec text, parameters by name, inner operations parenthesised
+/// (the rustdoc and `docs/isa.md` spell it alike).
+pub(super) fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
     e.render(&|leaf| match leaf {
         Expr::Int(v) => v.to_string(),
         Expr::Value(g) => model[*g].name.clone(),

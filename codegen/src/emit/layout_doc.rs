@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use super::doc::sanitize;
+use super::geometry::spell;
 use crate::model::*;
 
 /// Where the page goes, relative to the workspace root.
@@ -677,16 +678,6 @@ fn geometry_value(model: &Model, g: GeomId, out: &mut String) {
         );
     }
     out.push('\n');
-}
-
-/// An expression as spec text (the crate docs spell it the same way).
-fn spell(model: &Model, e: &Expr, params: &[String]) -> String {
-    e.render(&|leaf| match leaf {
-        Expr::Int(v) => v.to_string(),
-        Expr::Value(g) => model[*g].name.clone(),
-        Expr::Param(p) => params.get(*p as usize).cloned().unwrap_or_else(|| format!("${p}")),
-        Expr::Binary(..) => unreachable!("render spells operations itself"),
-    })
 }
 
 #[cfg(test)]
