@@ -160,10 +160,18 @@ impl Stats {
         for (name, o) in others {
             write_others(out, name, o)?;
         }
-        writeln!(out, "\nbindings never used:")?;
+        // Only bindings the generations read have: another's could not have been used.
+        let mut archs: Vec<Arch> =
+            self.arch_of.values().map(|a| a.unwrap_or(records::DEFAULT_ARCH)).collect();
+        archs.sort_unstable();
+        archs.dedup();
+        let names: Vec<&str> = archs.iter().map(|a| a.name()).collect();
+        let of =
+            if names.is_empty() { String::new() } else { format!(" (of {})", names.join(", ")) };
+        writeln!(out, "\nbindings never used{of}:")?;
         let mut none = true;
         for (b, seen) in BINDINGS.iter().zip(&self.bound_seen) {
-            if !seen {
+            if !seen && archs.iter().any(|&a| binding_on(a, &b.record())) {
                 none = false;
                 let sub = b
                     .sub
