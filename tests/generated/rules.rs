@@ -19,6 +19,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -34,6 +35,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -49,6 +51,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -64,6 +67,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -79,6 +83,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -94,6 +99,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx", "local"],
             args: [2, 15, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -104,6 +110,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "local < num_dma_per_tpb",
             params: &["tpb_idx", "local"],
             args: [1, 16, 0, 0],
+            arch: Arch::Sunda,
         }),
     },
     RuleCase {
@@ -127,6 +134,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -142,6 +150,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -157,6 +166,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -172,6 +182,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -187,6 +198,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -202,6 +214,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -212,6 +225,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "local < num_dma_per_tpb",
             params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -227,6 +241,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "core_idx < nc_mapping_max_core_count",
             params: &["core_idx"],
             args: [128, 0, 0, 0],
+            arch: Arch::Cayman,
         }),
     },
     RuleCase {
@@ -242,6 +257,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -257,6 +273,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -272,6 +289,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -287,6 +305,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -302,6 +321,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -317,6 +337,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "tpb_idx < num_tpb",
             params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -327,6 +348,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "local < num_dma_per_tpb",
             params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
     RuleCase {
@@ -342,6 +364,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             guard: "core_idx < nc_mapping_max_core_count",
             params: &["core_idx"],
             args: [128, 0, 0, 0],
+            arch: Arch::Mariana,
         }),
     },
 ];

@@ -119,10 +119,11 @@ fn geometry_matches_the_seed() {
         Err(GeometryError::OutOfRange { rule: "hbm_index", .. })
     ));
     assert!(matches!(Sunda.hbm_index(2), Err(GeometryError::OutOfRange { .. })));
-    // The message names the parameters given, and no unused slot.
+    // The message names the generation (whose num_tpb the guard reads) and the
+    // parameters given, and no unused slot.
     assert_eq!(
         Cayman.hbm_index(8).unwrap_err().to_string(),
-        "hbm_index: requires tpb_idx < num_tpb (tpb_idx = 8)"
+        "hbm_index on cayman: requires tpb_idx < num_tpb (tpb_idx = 8)"
     );
     assert_eq!(
         Cayman.dma_engine_id(700, 15).unwrap_err().to_string().split(" (").nth(1),

@@ -79,6 +79,8 @@ pub enum GeometryError {
         params: &'static [&'static str],
         /// The argument values, in parameter order (the slots past `params` are zero).
         args: [u64; 4],
+        /// The generation asked (the guard's bound is its value: `num_tpb` differs).
+        arch: Arch,
     },
     /// The rule does not exist on this generation (its `@archs`: `die_flip` on sunda
     /// names `die_flip`), or needs a value the sources do not give for it (the first such
@@ -198,8 +200,8 @@ impl fmt::Display for ValidateError {
 impl fmt::Display for GeometryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            GeometryError::OutOfRange { rule, guard, params, args } => {
-                write!(f, "{rule}: requires {guard}")?;
+            GeometryError::OutOfRange { rule, guard, params, args, arch } => {
+                write!(f, "{rule} on {}: requires {guard}", arch.name())?;
                 for (i, (p, v)) in params.iter().zip(args).enumerate() {
                     write!(f, "{}{p} = {v}", if i == 0 { " (" } else { ", " })?;
                 }

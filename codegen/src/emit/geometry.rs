@@ -579,7 +579,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
     args.resize(4, quote! { 0 });
     args.truncate(4);
     let names: Vec<&str> = params.iter().map(String::as_str).collect();
-    let args_arr = quote! { params: &[#(#names),*], args: [#(#args),*] };
+    let args_arr = quote! { params: &[#(#names),*], args: [#(#args),*], arch: self.arch() };
     let mut cx = Lets {
         model,
         rule: rule_name,

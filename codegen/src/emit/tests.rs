@@ -374,7 +374,7 @@ fn rule_row(
                 GeomKind::Rule { params, .. } => params.iter().map(String::as_str).collect(),
                 _ => Vec::new(),
             };
-            quote! { Err(GeometryError::OutOfRange { rule: #rule, guard: #guard, params: &[#(#names),*], args: [#(#slots),*] }) }
+            quote! { Err(GeometryError::OutOfRange { rule: #rule, guard: #guard, params: &[#(#names),*], args: [#(#slots),*], arch: Arch::#v }) }
         }
         Outcome::Unknown(g) => {
             let item = model[*g].name.as_str();

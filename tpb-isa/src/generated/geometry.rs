@@ -1007,6 +1007,7 @@ impl Geometry {
                 guard: "tpb_idx < num_tpb",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = self.num_tpb_per_hbm() as i128;
@@ -1018,6 +1019,7 @@ impl Geometry {
                     guard: "arithmetic stays in range",
                     params: &["tpb_idx"],
                     args: [tpb_idx as u64, 0, 0, 0],
+                    arch: self.arch(),
                 });
             }
         };
@@ -1028,6 +1030,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
@@ -1051,6 +1054,7 @@ impl Geometry {
                 guard: "tpb_idx < num_tpb",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = p0 >> 1;
@@ -1061,6 +1065,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
@@ -1082,6 +1087,7 @@ impl Geometry {
                 guard: "tpb_idx < num_tpb",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = p0 >> 2;
@@ -1092,6 +1098,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
@@ -1113,6 +1120,7 @@ impl Geometry {
                 guard: "tpb_idx < num_tpb",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = p0 & 1;
@@ -1123,6 +1131,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
@@ -1144,6 +1153,7 @@ impl Geometry {
                 guard: "tpb_idx < num_tpb",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = self.num_tpb_per_seng() as i128;
@@ -1155,6 +1165,7 @@ impl Geometry {
                     guard: "arithmetic stays in range",
                     params: &["tpb_idx"],
                     args: [tpb_idx as u64, 0, 0, 0],
+                    arch: self.arch(),
                 });
             }
         };
@@ -1165,6 +1176,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
@@ -1192,6 +1204,7 @@ impl Geometry {
                 guard: "tpb_idx < num_tpb",
                 params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = self.num_dma_per_tpb() as i128;
@@ -1201,6 +1214,7 @@ impl Geometry {
                 guard: "local < num_dma_per_tpb",
                 params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
+                arch: self.arch(),
             });
         }
         let t3 = match p0.checked_mul(t2) {
@@ -1211,6 +1225,7 @@ impl Geometry {
                     guard: "arithmetic stays in range",
                     params: &["tpb_idx", "local"],
                     args: [tpb_idx as u64, local as u64, 0, 0],
+                    arch: self.arch(),
                 });
             }
         };
@@ -1222,6 +1237,7 @@ impl Geometry {
                     guard: "arithmetic stays in range",
                     params: &["tpb_idx", "local"],
                     args: [tpb_idx as u64, local as u64, 0, 0],
+                    arch: self.arch(),
                 });
             }
         };
@@ -1232,6 +1248,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
@@ -1276,6 +1293,7 @@ impl Geometry {
                 guard: "core_idx < nc_mapping_max_core_count",
                 params: &["core_idx"],
                 args: [core_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         let t2 = match self.die_flip_mask() {
@@ -1295,6 +1313,7 @@ impl Geometry {
                 guard: "result fits u32",
                 params: &["core_idx"],
                 args: [core_idx as u64, 0, 0, 0],
+                arch: self.arch(),
             });
         }
         Ok(r as u32)
