@@ -452,11 +452,21 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
             let et = names::ty(&model[*eid].name);
             let elem = rust_type(e);
             let by = format_ident!("{}_of", names::snake_str(&item.name));
-            let d = Doc::text(format!(
-                "One entry of {}, indexed by {}; `None` for a value the table has no entry for.",
-                code(&item.name),
-                code(&model[*eid].name)
-            ));
+            let d = Doc::text(if e.is_optional() {
+                format!(
+                    "One entry of {}, indexed by {}; `None` for a key past the table's end and \
+                     for an entry the sources do not give ([`Self::{name}`] tells them apart: \
+                     its length, and its `None` entries).",
+                    code(&item.name),
+                    code(&model[*eid].name),
+                )
+            } else {
+                format!(
+                    "One entry of {}, indexed by {}; `None` for a key past the table's end.",
+                    code(&item.name),
+                    code(&model[*eid].name)
+                )
+            });
             let (ret, hit) = if e.is_optional() {
                 (elem.clone(), quote! { t[i] })
             } else {

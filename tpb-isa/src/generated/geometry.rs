@@ -812,7 +812,7 @@ impl Geometry {
         }
     }
 
-    /// One entry of `nx_core_type`, indexed by `TPB_ENG_TYPE`; `None` for a value the table has no entry for.
+    /// One entry of `nx_core_type`, indexed by `TPB_ENG_TYPE`; `None` for a key past the table's end and for an entry the sources do not give ([`Self::nx_core_type`] tells them apart: its length, and its `None` entries).
     #[must_use]
     pub const fn nx_core_type_of(self, key: TpbEngType) -> Option<i32> {
         let t = self.nx_core_type();
