@@ -347,6 +347,19 @@ impl Filter {
         let engine_ok = self.engine.is_none_or(|e| unit.engine.is_none_or(|u| u == e));
         graph_ok && engine_ok
     }
+
+    /// The labels (`sg00/PE`, escaped) of the streams of a NEFF input that pass and are
+    /// absent: a graph names them but no member holds them (legal; `tpb info` lists them
+    /// as absent), so a command that reads streams says it did not read them.
+    pub fn absent(&self, input: &Input) -> Vec<String> {
+        let Input::Neff { neff, .. } = input else { return Vec::new() };
+        neff.streams()
+            .filter(|s| s.data.is_none())
+            .filter(|s| self.subgraph.as_deref().is_none_or(|g| s.graph.name == g))
+            .filter(|s| self.engine.is_none_or(|e| s.stream.engine == e))
+            .map(|s| escape(s.label().as_bytes()))
+            .collect()
+    }
 }
 
 /// The names of a NEFF's subgraphs, escaped, for an error that lists them.

@@ -354,6 +354,26 @@ fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     assert!(r.out.contains("in 2 streams, 0 finding(s)"), "{}", r.out);
 }
 
+/// A stream the NEFF names but does not hold is said to be unread, not silently left
+/// out of the count.
+#[test]
+fn validate_names_the_streams_a_neff_names_but_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> =
+        small_members().into_iter().filter(|(p, _)| !p.ends_with("/PE.bin")).collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["validate", "no_pe.neff"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    for sg in ["sg00", "sg01"] {
+        let line =
+            format!("{sg}/PE: absent (its graph names it, no member holds it): not validated");
+        assert!(r.out.contains(&line), "{}", r.out);
+    }
+    assert!(r.out.contains(" (2 more absent), 0 finding(s)"), "{}", r.out);
+    let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "act"]);
+    assert!(!r.out.contains("absent"), "{}", r.out);
+}
+
 /// The small NEFF with its kelf's target replaced.
 fn with_target(target: &str) -> Vec<u8> {
     let mut m = small_members();

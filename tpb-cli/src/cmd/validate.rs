@@ -50,10 +50,10 @@ impl Args {
             Input::Neff { name, .. } => {
                 // An engine with no stream is an error, as for every command: "0 records,
                 // 0 findings" would pass a check that looked at nothing.
-                let mut units: Vec<Unit<'_>> =
-                    Filter::new(None, self.engine.as_deref())?.select(&input)?;
+                let filter = Filter::new(None, self.engine.as_deref())?;
+                let mut units: Vec<Unit<'_>> = filter.select(&input)?;
                 input::set_arch(&input, &mut units, arch);
-                neff(out, name, &units)
+                neff(out, name, &units, &filter.absent(&input))
             }
         }
     }
@@ -103,8 +103,10 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
     Ok(findings == 0)
 }
 
-/// NEFF streams: every record outside the pseudo band, and trailing partial records.
-fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>]) -> Result<bool> {
+/// NEFF streams: every record outside the pseudo band, and trailing partial records;
+/// a stream the NEFF names but does not hold (`absent`) is said to be unread, not a
+/// finding.
+fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>], absent: &[String]) -> Result<bool> {
     writeln!(
         out,
         "{name}: NEFF streams are pre-relocation: pseudo opcodes (0xc1..=0xdf) are legal and not \
@@ -133,7 +135,14 @@ fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>]) -> Result<bool> {
         total += n;
         findings += found;
     }
+    for label in absent {
+        writeln!(out, "{label}: absent (its graph names it, no member holds it): not validated")?;
+    }
     let (total, streams) = (count(total, "record"), count(units.len(), "stream"));
-    writeln!(out, "{name}: {total} in {streams}, {findings} finding(s)")?;
+    let absent = match absent.len() {
+        0 => String::new(),
+        n => format!(" ({n} more absent)"),
+    };
+    writeln!(out, "{name}: {total} in {streams}{absent}, {findings} finding(s)")?;
     Ok(findings == 0)
 }
