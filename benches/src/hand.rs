@@ -710,7 +710,10 @@ pub mod zc {
 
 /// The same field through the generated crate: `dispatch`, then the arm's view in the
 /// layout of `arch` and its accessor. Only the arms the hand code covers have one here
-/// (0 for every other arm, as the hand view gives).
+/// (0 for every other arm, as the hand view gives). `dispatch` answers for any
+/// generation; `dispatch_on(arch, b)` also leaves out a binding `arch` lacks (0x8A..0x8F
+/// read as these arms on sunda only), which no corpus record is, as the hand view
+/// ignores them too.
 #[inline]
 pub fn gen_first_addr(arch: Arch, b: &Rec) -> u64 {
     match dispatch(b) {
