@@ -300,10 +300,12 @@ struct BitsParse {
     mask: u64,
     v: u64,
     rest: u64,
-    /// The value and column each printed bit-field was last given, in printed order;
+    /// The value and column each printed bit-field was given, in printed order;
     /// `given_mask` says which were.
     given: [(u64, usize); 32],
     given_mask: u32,
+    /// Whether `rest=` was given.
+    rest_given: bool,
     field: &'static str,
     expected: &'static str,
 }
@@ -334,6 +336,7 @@ impl BitsParse {
             rest: 0,
             given: [(0, 0); 32],
             given_mask: 0,
+            rest_given: false,
             field,
             expected,
         }
@@ -386,6 +389,13 @@ impl BitsParse {
     /// The `rest=` item.
     fn rest(&mut self, val: &str, vat: usize) -> Result<(), Err1> {
         let (field, expected) = (self.field, self.expected);
+        if core::mem::replace(&mut self.rest_given, true) {
+            let member = "rest";
+            return Err(err(
+                vat - member.len() - 1,
+                AsmErrorKind::DuplicateMember { field, member },
+            ));
+        }
         self.rest = parse_uint(val, 8 * u32::from(self.d.width), vat, field, expected)?;
         if self.rest & self.mask != 0 {
             return Err(err(vat, AsmErrorKind::OutOfRange { field }));
@@ -394,19 +404,28 @@ impl BitsParse {
     }
 
     /// The item of the `i`th printed bit-field, `bit`.
-    fn set(&mut self, i: usize, bit: &BitDesc, val: &str, vat: usize) -> Result<(), Err1> {
+    fn set(&mut self, i: usize, bit: &'static BitDesc, val: &str, vat: usize) -> Result<(), Err1> {
         let x = parse_bit(val, bit, vat, self.field, self.expected)?;
-        self.put(i, bit, x, vat);
-        Ok(())
+        self.put(i, bit, x, vat)
     }
 
-    /// The `i`th printed bit-field, `bit`, is `x` (its text at byte `vat`).
-    fn put(&mut self, i: usize, bit: &BitDesc, x: u64, vat: usize) {
+    /// The `i`th printed bit-field, `bit`, is `x` (its text at byte `vat`); an error when
+    /// it was given before, as a field of a line given twice is (the second value was
+    /// or'ed into the first, and said to disagree with it, or taken when it agreed).
+    fn put(&mut self, i: usize, bit: &'static BitDesc, x: u64, vat: usize) -> Result<(), Err1> {
+        if self.given_mask & 1u32.checked_shl(i as u32).unwrap_or(0) != 0 {
+            let (field, member) = (self.field, bit.name);
+            return Err(err(
+                vat - member.len() - 1,
+                AsmErrorKind::DuplicateMember { field, member },
+            ));
+        }
         if let Some(g) = self.given.get_mut(i) {
             *g = (x, vat);
             self.given_mask |= 1 << i;
         }
         self.v |= x << bit.lo;
+        Ok(())
     }
 
     /// The operand's bits, once every item is read.
@@ -527,7 +546,7 @@ pub(super) fn plain_bits(
                     if width < 64 && x >> width != 0 {
                         return None;
                     }
-                    p.put(n, bit, x, vat);
+                    p.put(n, bit, x, vat).ok()?;
                     i = end;
                 }
                 Some((n, bit)) => {

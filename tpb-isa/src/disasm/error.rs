@@ -162,6 +162,13 @@ pub enum AsmErrorKind {
         /// What was expected.
         expected: &'static str,
     },
+    /// A member of a `form{...}` is given twice.
+    DuplicateMember {
+        /// The field.
+        field: &'static str,
+        /// The member.
+        member: &'static str,
+    },
     /// Two members of a `form{...}` that share bits (a quadrant inside an immediate)
     /// give them different values.
     MembersDisagree {
@@ -264,6 +271,9 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::Missing { field } => write!(f, "field '{field}' is missing"),
             AsmErrorKind::Syntax { expected } => write!(f, "expected {expected}"),
+            AsmErrorKind::DuplicateMember { field, member } => {
+                write!(f, "member '{member}' of field '{field}' is given twice")
+            }
             AsmErrorKind::MembersDisagree { field, member } => write!(
                 f,
                 "member '{member}' of field '{field}' gives bits another member set differently"

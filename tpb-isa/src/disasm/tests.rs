@@ -402,3 +402,21 @@ fn a_bindings_record_is_the_template_of_its_instruction() {
     assert!(crate::EXIT.matches(&exit));
     assert!(crate::stream::has_pseudo_exit(&exit));
 }
+
+/// A member of `form{...}` given twice is an error at its second key, as a field given
+/// twice is (it was or'ed into the first: the same value was taken, another said to
+/// disagree with a member that shares its bits, and a second `rest=` replaced the first).
+#[test]
+fn a_member_given_twice_is_an_error() {
+    let want = "member 'immediate' of field 'src_mem_pattern.start_addr' is given twice";
+    for v in ["5", "6"] {
+        let line = std::format!(
+            "matmul src_mem_pattern.start_addr=immediate{{immediate=5,immediate={v}}}"
+        );
+        assert_eq!(first_error(&line), (want.into(), 57), "{line}");
+    }
+    assert_eq!(
+        first_error("matmul psum_accumulate_flags={rest=0x80,rest=0x40}"),
+        ("member 'rest' of field 'psum_accumulate_flags' is given twice".into(), 41)
+    );
+}
