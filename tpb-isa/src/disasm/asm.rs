@@ -1437,11 +1437,20 @@ const NO_LAYOUT_HERE: &str = "an opcode without a layout on this generation";
 ///
 /// The mnemonic of a binding `arch` lacks reads the opaque form (preamble and payload:
 /// how `arch` prints the opcode's records), else the arm's fields (how `write_arm`
-/// prints a record read as that arm); its errors are the arm's.
+/// prints a record read as that arm); its errors are the arm's, but where the arm knows
+/// a field before the opaque form's unknown one (`payload=`), the line is in the opaque
+/// form and the error is that form's, at its own column.
 fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     match line_bytes_as(arch, line, fast, true) {
-        Err(Err1 { kind: AsmErrorKind::UnknownField { arm: NO_LAYOUT_HERE, .. }, .. }) => {
-            line_bytes_as(arch, line, fast, false)
+        Err(Err1 { at, kind: AsmErrorKind::UnknownField { arm: NO_LAYOUT_HERE, field } }) => {
+            match line_bytes_as(arch, line, fast, false) {
+                Err(Err1 { at: arm_at, kind: AsmErrorKind::UnknownField { arm, .. } })
+                    if arm_at < at =>
+                {
+                    Err(err(at, AsmErrorKind::UnknownField { arm, field }))
+                }
+                r => r,
+            }
         }
         r => r,
     }

@@ -420,3 +420,15 @@ fn a_member_given_twice_is_an_error() {
         ("member 'rest' of field 'psum_accumulate_flags' is given twice".into(), 41)
     );
 }
+
+/// A misspelt field of a binding the generation lacks is reported where it is, in the
+/// form the line is written in: the opaque form's `payload=` is no error of the arm's.
+#[test]
+fn a_misspelt_field_of_an_opaque_line_is_the_one_reported() {
+    let line = "custom_op_header header.inst_word_len=16 payload=07 bogus=1";
+    assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 53));
+    let line = "custom_op_header num_payloads=7 bogus=1";
+    assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 33));
+    let line = "custom_op_header bogus=1 payload=07";
+    assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 18));
+}
