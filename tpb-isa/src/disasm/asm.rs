@@ -8,7 +8,7 @@ use super::error::{AsmError, AsmErrorKind, Members, Name};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
-use crate::generated::disasm::{OPAQUE, READERS};
+use crate::generated::disasm::{MNEMONICS, OPAQUE, READERS};
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{binding_on, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
@@ -1445,6 +1445,8 @@ fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_S
         Err(Err1 { at, kind: AsmErrorKind::UnknownField { arm: NO_LAYOUT_HERE, field } }) => {
             match line_bytes_as(arch, line, fast, false) {
                 Err(Err1 { at: arm_at, kind: AsmErrorKind::UnknownField { arm, .. } })
+                | Err(Err1 { at: arm_at, kind: AsmErrorKind::FieldLike { arm, .. } })
+                | Err(Err1 { at: arm_at, kind: AsmErrorKind::FieldOfOtherLayout { arm, .. } })
                     if arm_at < at =>
                 {
                     Err(err(at, AsmErrorKind::UnknownField { arm, field }))
@@ -1480,11 +1482,16 @@ fn line_bytes_as(
     }
     let mnemonic = &s[start..i];
     let mut out = [0u8; RECORD_SIZE];
-    let unknown_mnemonic = || match desc::mnemonic_like(mnemonic) {
-        Some(m) => {
-            err(start, AsmErrorKind::MnemonicCase { given: Name::new(mnemonic), mnemonic: m })
+    let unknown_mnemonic = || {
+        let given = Name::new(mnemonic);
+        if let Some(m) = desc::mnemonic_like(mnemonic) {
+            return err(start, AsmErrorKind::MnemonicCase { given, mnemonic: m });
         }
-        None => err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) }),
+        let names = core::iter::once(UNKNOWN).chain(MNEMONICS.iter().map(|&(m, _)| m));
+        match desc::nearest(mnemonic, names) {
+            Some(m) => err(start, AsmErrorKind::MnemonicLike { given, mnemonic: m }),
+            None => err(start, AsmErrorKind::UnknownMnemonic { mnemonic: given }),
+        }
     };
     let (layout, owner, kind): (Option<&'static LayoutText>, &'static str, Option<ArmKind>) =
         if mnemonic == UNKNOWN {
@@ -1589,7 +1596,15 @@ fn line_bytes_as(
                 v_at,
                 &mut out,
                 &mut seen,
-            )?;
+            )
+            .map_err(|e| match e.kind {
+                AsmErrorKind::UnknownField { arm, .. }
+                    if e.at == name_at && arm == owner && owner != NO_LAYOUT_HERE =>
+                {
+                    unknown_field(arch, kind, leaves, owner, name, name_at)
+                }
+                _ => e,
+            })?;
         }
         i = end;
     }
@@ -1607,6 +1622,51 @@ fn line_bytes_as(
         }
     }
     Ok(Some(out))
+}
+
+/// The error for a field `name` (at byte `at`) that the layout `leaves` of `owner` on
+/// `arch` lacks, with what the line more likely meant: a field inside a union view (a
+/// dotted name of another generation's flat layout), a field of the arm's layout on
+/// other generations, or a field whose name is near.
+fn unknown_field(
+    arch: Arch,
+    kind: Option<ArmKind>,
+    leaves: Leaves,
+    owner: &'static str,
+    name: &str,
+    at: usize,
+) -> Err1 {
+    let (arm, field) = (owner, Name::new(name));
+    let all = || (0..leaves.len()).map(|i| leaves.get(i));
+    if let Some((head, tail)) = name.split_once('.') {
+        let on = |v: &&desc::ViewDesc| v.archs & (1 << arch as u8) != 0;
+        let in_view = all().find(|f| f.name == head).and_then(|f| match f.kind {
+            Kind::Union(u) => u.views.iter().filter(on).find_map(|v| {
+                let m = v.fields.iter().find(|m| {
+                    m.name == tail || m.name.strip_prefix(tail).is_some_and(|r| r.starts_with('.'))
+                })?;
+                Some((f.name, v.name, m.name.split('.').next().unwrap_or(m.name)))
+            }),
+            _ => None,
+        });
+        if let Some((union, view, member)) = in_view {
+            return err(at, AsmErrorKind::FieldInView { arm, field, union, view, member });
+        }
+    }
+    if let Some(k) = kind {
+        let archs = ArmText::of(k)
+            .layouts
+            .iter()
+            .filter(|l| l.leaf(name).is_some())
+            .fold(0u8, |a, l| a | l.archs);
+        if archs & (1 << arch as u8) == 0 && archs != 0 {
+            return err(at, AsmErrorKind::FieldOfOtherLayout { arm, field, archs });
+        }
+    }
+    match desc::nearest(name, all().map(|f| f.name)) {
+        Some(like) => err(at, AsmErrorKind::FieldLike { arm, field, like }),
+        None => err(at, AsmErrorKind::UnknownField { arm, field }),
+    }
 }
 
 fn column(line: &str, at: usize) -> usize {

@@ -380,8 +380,8 @@ fn length_and_member_errors_name_the_limit() {
 /// A name in a message shows its control characters as escapes.
 #[test]
 fn a_name_with_control_characters_is_shown_escaped() {
-    assert_eq!(first_error("nop\u{1} x=1").0, "unknown mnemonic 'nop\\x01'");
-    assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'");
+    assert_eq!(first_error("nop\u{1} x=1").0, "unknown mnemonic 'nop\\x01'; did you mean 'nop'?");
+    assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'; did you mean 'nop'?");
 }
 
 /// A binding's record is the template of its instruction: it selects the binding and
@@ -431,4 +431,48 @@ fn a_misspelt_field_of_an_opaque_line_is_the_one_reported() {
     assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 33));
     let line = "custom_op_header bogus=1 payload=07";
     assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 18));
+}
+
+/// A misspelt mnemonic or field names the one it is near; a dotted field of another
+/// generation's flat layout names the union view it is given in on this one, and a
+/// field only another generation's layout has names those generations.
+#[test]
+fn a_misspelt_name_names_the_one_meant() {
+    assert_eq!(
+        first_error("matmull"),
+        ("unknown mnemonic 'matmull'; did you mean 'matmul'?".into(), 1)
+    );
+    assert_eq!(first_error("ldweight").0, "unknown mnemonic 'ldweight'; did you mean 'ldweights'?");
+    // Too far from any, or as near to two: no guess.
+    assert_eq!(first_error("frobnicate").0, "unknown mnemonic 'frobnicate'");
+    assert_eq!(
+        first_error("matmul num_active_row=3"),
+        ("matmul has no field 'num_active_row'; did you mean 'num_active_rows'?".into(), 8)
+    );
+    assert_eq!(first_error("matmul bogus=3").0, "matmul has no field 'bogus'");
+    assert_eq!(
+        first_error("matmul xbus_sel=1").0,
+        "matmul has no field 'xbus_sel' in this generation's layout; the layout of sunda has it \
+         (--arch picks the layout)"
+    );
+    let e =
+        assemble_line(Arch::Mariana, "matmul src_mem_pattern.start_addr=immediate{immediate=5}", 1)
+            .unwrap_err();
+    assert_eq!(
+        (std::format!("{}", e.kind), e.col),
+        (
+            "matmul has no field 'src_mem_pattern.start_addr': 'src_mem_pattern' is a union in \
+             this generation's layout; give it as src_mem_pattern=t{start_addr=...}"
+                .into(),
+            8
+        )
+    );
+    assert_eq!(
+        assemble_line(
+            Arch::Mariana,
+            "matmul src_mem_pattern=t{start_addr=immediate{immediate=5}}",
+            1
+        ),
+        assemble_line(Arch::Mariana, "matmul src_mem_pattern=t{start_addr=5}", 1)
+    );
 }
