@@ -884,7 +884,21 @@ fn plain_f32(s: &str, at: usize) -> Option<(u32, usize)> {
     }
     // The token the general reader would parse: up to a space, bracket or comma.
     let end = skip_plain(b, at);
-    Some((s[at..end].parse::<f32>().ok()?.to_bits(), end))
+    Some((decimal_f32(&s[at..end]).ok()?, end))
+}
+
+/// The bits of the `f32` that `s` spells in decimal (or `inf`, `nan`); `Err(true)` for a
+/// finite number too large for an `f32`, which `str::parse` takes as an infinity.
+fn decimal_f32(s: &str) -> Result<u32, bool> {
+    let x = s.parse::<f32>().map_err(|_| false)?;
+    let word = s.trim_start_matches(['+', '-']);
+    if x.is_infinite()
+        && !word.eq_ignore_ascii_case("inf")
+        && !word.eq_ignore_ascii_case("infinity")
+    {
+        return Err(true);
+    }
+    Ok(x.to_bits())
 }
 
 /// `n` items of `kind` (not integers) as the printer writes them (`a,b,...]`) from
@@ -980,7 +994,10 @@ fn parse_value(
             let bits = if s.starts_with("0x") {
                 parse_uint(s, 32, at, field, expected)? as u32
             } else {
-                s.parse::<f32>().map_err(|_| bad())?.to_bits()
+                decimal_f32(s).map_err(|wide| match wide {
+                    true => err(at, AsmErrorKind::OutOfRange { field }),
+                    false => bad(),
+                })?
             };
             write_uint(out, u64::from(bits));
         }
@@ -1018,7 +1035,8 @@ fn parse_value(
                     out,
                     &mut seen,
                 )
-            })?;
+            })
+            .map_err(|e| err(e.at, e.kind.in_field(field)))?;
         }
         Kind::Array(k, n) => {
             let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?;

@@ -283,6 +283,35 @@ pub struct AsmError {
     pub kind: AsmErrorKind,
 }
 
+impl AsmErrorKind {
+    /// The error with `name` for the field a view of a plain type leaves unnamed (the
+    /// `fp32` of `scale_value=fp32{...}`): the union field's, not `''`.
+    pub(crate) fn in_field(mut self, name: &'static str) -> AsmErrorKind {
+        use AsmErrorKind as K;
+        match &mut self {
+            K::Duplicate { field }
+            | K::OutOfRange { field }
+            | K::BitOutOfRange { field, .. }
+            | K::BadValue { field, .. }
+            | K::Missing { field }
+            | K::DuplicateMember { field, .. }
+            | K::MembersDisagree { field, .. }
+            | K::OtherForm { field, .. }
+            | K::TooLong { field, .. }
+            | K::ValueCase { field, .. }
+            | K::TooManyBytes { field, .. }
+            | K::Count { field, .. }
+            | K::UnknownMember { field, .. }
+                if field.is_empty() =>
+            {
+                *field = name;
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
 impl fmt::Display for AsmErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

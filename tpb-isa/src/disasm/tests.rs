@@ -476,3 +476,32 @@ fn a_misspelt_name_names_the_one_meant() {
         assemble_line(Arch::Mariana, "matmul src_mem_pattern=t{start_addr=5}", 1)
     );
 }
+
+/// A decimal too large for an `f32` is out of range (it was taken as an infinity);
+/// `inf`, `-inf` and the largest `f32` are not.
+#[test]
+fn an_f32_too_large_is_out_of_range() {
+    let want = "value of field 'scale_value' is out of range";
+    assert_eq!(first_error("activate scale_value=fp32{1e40}"), (want.into(), 27));
+    assert_eq!(first_error("activate scale_value=fp32{-3.5e38}"), (want.into(), 27));
+    for ok in ["inf", "-inf", "3.4028235e38", "-0", "1e-50"] {
+        let line = std::format!("activate scale_value=fp32{{{ok}}}");
+        assert!(assemble_line(Arch::Cayman, &line, 1).is_ok(), "{line}");
+    }
+    let r = assemble_line(Arch::Cayman, "activate scale_value=fp32{-inf}", 1).unwrap().unwrap();
+    assert_eq!(r[36..40], f32::NEG_INFINITY.to_bits().to_le_bytes());
+}
+
+/// An error inside a view of a plain type (`fp32{...}`) names the union field; it named
+/// the view's unnamed leaf (`field ''`).
+#[test]
+fn an_error_in_a_plain_view_names_the_field() {
+    assert_eq!(
+        first_error("activate scale_value=fp32{abc}"),
+        ("field 'scale_value' takes a number or 0x bits".into(), 27)
+    );
+    assert_eq!(
+        first_error("activate scale_value=fp32{0x1_0000_0000}").0,
+        "value of field 'scale_value' is out of range"
+    );
+}
