@@ -95,6 +95,10 @@ fn golden_outputs() {
         Run { name: "disasm", args: args(&["disasm", "prog.bin"]) },
         Run { name: "disasm_odd", args: args(&["disasm", "odd.bin"]) },
         Run { name: "disasm_json", args: args(&["disasm", "--json", "prog.bin"]) },
+        Run {
+            name: "disasm_json_mariana",
+            args: args(&["disasm", "--json", "--arch", "mariana", "odd.bin"]),
+        },
         Run { name: "disasm_partial", args: args(&["disasm", "partial.bin"]) },
         Run { name: "validate", args: args(&["validate", "prog.bin", "--arch", "cayman"]) },
         Run { name: "validate_odd", args: args(&["validate", "odd.bin", "--arch", "trn3"]) },
@@ -503,4 +507,43 @@ fn validate_help_states_the_exit_status() {
         out.contains("Exit status: 0 when nothing is found, 1 on any finding or when the input cannot be read"),
         "{out}"
     );
+}
+
+/// A raw stream's JSON names the generation its text is in (`--arch`, else cayman), and
+/// each record's fields are the listing's columns, on every generation.
+#[test]
+fn raw_json_names_its_arch_and_agrees_with_the_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut stream = odd_stream();
+    // A custom-op header: an arm on sunda, the opaque form elsewhere.
+    let mut r = [0u8; 64];
+    r[0] = 0x85;
+    r[12] = 7;
+    stream.extend_from_slice(&r);
+    fs::write(d.join("s.bin"), stream).unwrap();
+    let tpb = |a: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tpb")).args(a).current_dir(d).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for arch in [None, Some("sunda"), Some("cayman"), Some("mariana"), Some("maverick")] {
+        let with = |mut a: Vec<&'static str>| {
+            if let Some(x) = arch {
+                a.extend(["--arch", x]);
+            }
+            a
+        };
+        let json: serde_json::Value =
+            serde_json::from_str(&tpb(&with(vec!["disasm", "--json", "s.bin"]))).unwrap();
+        assert_eq!(json["arch"], arch.unwrap_or("cayman"), "{arch:?}");
+        let listing = tpb(&with(vec!["disasm", "s.bin"]));
+        let records = json["records"].as_array().unwrap();
+        assert_eq!(records.len(), listing.lines().count());
+        for (rec, line) in records.iter().zip(listing.lines()) {
+            let cols: Vec<&str> = line.splitn(3, "  ").collect();
+            let off = u64::from_str_radix(cols[0], 16).unwrap();
+            assert_eq!((rec["offset"].as_u64(), rec["bytes"].as_str()), (Some(off), Some(cols[1])));
+            assert_eq!(rec["text"].as_str(), Some(cols[2]), "{arch:?}");
+        }
+    }
 }

@@ -26,11 +26,14 @@ pub struct Args {
     /// Only this engine of a NEFF (pe, act, pool, dve, sp).
     #[arg(long)]
     engine: Option<String>,
-    /// Leave out the 64 bytes of hex.
+    /// Leave out the 64 bytes of hex (of the text listing; the JSON keeps `bytes`).
     #[arg(long)]
     no_hex: bool,
-    /// One JSON object instead of text: `{"records": [...]}` for a raw stream,
-    /// `{"streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}` for a NEFF.
+    /// One JSON object instead of text: `{"arch", "records": [...]}` for a raw stream,
+    /// `{"streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}` for a NEFF;
+    /// a record is `{"index", "offset", "opcode", "arm", "bytes", "text"}` (`arm` null where no
+    /// binding selects one; `text` in the layouts of `arch`, as the listing prints it), and a
+    /// stream that ends in part of a record has `"trailing_partial": {"offset", "len"}`.
     #[arg(long)]
     json: bool,
     /// The generation for opcode names and availability (a name, label or alias); a
@@ -194,6 +197,11 @@ impl Serialize for StreamJson<'_> {
         let mut map = s.serialize_map(None)?;
         if self.neff {
             map.serialize_entry("arch", &u.arch.map(Arch::name))?;
+        } else {
+            // The generation the text is in: without it a raw stream's text is ambiguous.
+            map.serialize_entry("arch", records::arch_or_default(u.arch).name())?;
+        }
+        if self.neff {
             map.serialize_entry("engine", &u.engine.map(|e| e.name()))?;
             // JSON escapes by itself: the label as the file has it (the text's is escaped).
             let label = match (u.subgraph, u.engine) {

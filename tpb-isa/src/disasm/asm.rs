@@ -8,7 +8,7 @@ use super::error::{AsmError, AsmErrorKind, Members, Name};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
-use crate::generated::disasm::{OPAQUE, READERS};
+use crate::generated::disasm::{MNEMONICS, OPAQUE, READERS};
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{binding_on, Inst, BINDINGS, DISCRIMINANT_OFFSET, RECORD_SIZE};
 
@@ -300,10 +300,12 @@ struct BitsParse {
     mask: u64,
     v: u64,
     rest: u64,
-    /// The value and column each printed bit-field was last given, in printed order;
+    /// The value and column each printed bit-field was given, in printed order;
     /// `given_mask` says which were.
     given: [(u64, usize); 32],
     given_mask: u32,
+    /// Whether `rest=` was given.
+    rest_given: bool,
     field: &'static str,
     expected: &'static str,
 }
@@ -334,6 +336,7 @@ impl BitsParse {
             rest: 0,
             given: [(0, 0); 32],
             given_mask: 0,
+            rest_given: false,
             field,
             expected,
         }
@@ -386,6 +389,13 @@ impl BitsParse {
     /// The `rest=` item.
     fn rest(&mut self, val: &str, vat: usize) -> Result<(), Err1> {
         let (field, expected) = (self.field, self.expected);
+        if core::mem::replace(&mut self.rest_given, true) {
+            let member = "rest";
+            return Err(err(
+                vat - member.len() - 1,
+                AsmErrorKind::DuplicateMember { field, member },
+            ));
+        }
         self.rest = parse_uint(val, 8 * u32::from(self.d.width), vat, field, expected)?;
         if self.rest & self.mask != 0 {
             return Err(err(vat, AsmErrorKind::OutOfRange { field }));
@@ -394,19 +404,28 @@ impl BitsParse {
     }
 
     /// The item of the `i`th printed bit-field, `bit`.
-    fn set(&mut self, i: usize, bit: &BitDesc, val: &str, vat: usize) -> Result<(), Err1> {
+    fn set(&mut self, i: usize, bit: &'static BitDesc, val: &str, vat: usize) -> Result<(), Err1> {
         let x = parse_bit(val, bit, vat, self.field, self.expected)?;
-        self.put(i, bit, x, vat);
-        Ok(())
+        self.put(i, bit, x, vat)
     }
 
-    /// The `i`th printed bit-field, `bit`, is `x` (its text at byte `vat`).
-    fn put(&mut self, i: usize, bit: &BitDesc, x: u64, vat: usize) {
+    /// The `i`th printed bit-field, `bit`, is `x` (its text at byte `vat`); an error when
+    /// it was given before, as a field of a line given twice is (the second value was
+    /// or'ed into the first, and said to disagree with it, or taken when it agreed).
+    fn put(&mut self, i: usize, bit: &'static BitDesc, x: u64, vat: usize) -> Result<(), Err1> {
+        if self.given_mask & 1u32.checked_shl(i as u32).unwrap_or(0) != 0 {
+            let (field, member) = (self.field, bit.name);
+            return Err(err(
+                vat - member.len() - 1,
+                AsmErrorKind::DuplicateMember { field, member },
+            ));
+        }
         if let Some(g) = self.given.get_mut(i) {
             *g = (x, vat);
             self.given_mask |= 1 << i;
         }
         self.v |= x << bit.lo;
+        Ok(())
     }
 
     /// The operand's bits, once every item is read.
@@ -527,7 +546,7 @@ pub(super) fn plain_bits(
                     if width < 64 && x >> width != 0 {
                         return None;
                     }
-                    p.put(n, bit, x, vat);
+                    p.put(n, bit, x, vat).ok()?;
                     i = end;
                 }
                 Some((n, bit)) => {
@@ -865,7 +884,21 @@ fn plain_f32(s: &str, at: usize) -> Option<(u32, usize)> {
     }
     // The token the general reader would parse: up to a space, bracket or comma.
     let end = skip_plain(b, at);
-    Some((s[at..end].parse::<f32>().ok()?.to_bits(), end))
+    Some((decimal_f32(&s[at..end]).ok()?, end))
+}
+
+/// The bits of the `f32` that `s` spells in decimal (or `inf`, `nan`); `Err(true)` for a
+/// finite number too large for an `f32`, which `str::parse` takes as an infinity.
+fn decimal_f32(s: &str) -> Result<u32, bool> {
+    let x = s.parse::<f32>().map_err(|_| false)?;
+    let word = s.trim_start_matches(['+', '-']);
+    if x.is_infinite()
+        && !word.eq_ignore_ascii_case("inf")
+        && !word.eq_ignore_ascii_case("infinity")
+    {
+        return Err(true);
+    }
+    Ok(x.to_bits())
 }
 
 /// `n` items of `kind` (not integers) as the printer writes them (`a,b,...]`) from
@@ -961,7 +994,10 @@ fn parse_value(
             let bits = if s.starts_with("0x") {
                 parse_uint(s, 32, at, field, expected)? as u32
             } else {
-                s.parse::<f32>().map_err(|_| bad())?.to_bits()
+                decimal_f32(s).map_err(|wide| match wide {
+                    true => err(at, AsmErrorKind::OutOfRange { field }),
+                    false => bad(),
+                })?
             };
             write_uint(out, u64::from(bits));
         }
@@ -999,7 +1035,8 @@ fn parse_value(
                     out,
                     &mut seen,
                 )
-            })?;
+            })
+            .map_err(|e| err(e.at, e.kind.in_field(field)))?;
         }
         Kind::Array(k, n) => {
             let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?;
@@ -1418,11 +1455,22 @@ const NO_LAYOUT_HERE: &str = "an opcode without a layout on this generation";
 ///
 /// The mnemonic of a binding `arch` lacks reads the opaque form (preamble and payload:
 /// how `arch` prints the opcode's records), else the arm's fields (how `write_arm`
-/// prints a record read as that arm); its errors are the arm's.
+/// prints a record read as that arm); its errors are the arm's, but where the arm knows
+/// a field before the opaque form's unknown one (`payload=`), the line is in the opaque
+/// form and the error is that form's, at its own column.
 fn line_bytes(arch: Arch, line: &str, fast: bool) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
     match line_bytes_as(arch, line, fast, true) {
-        Err(Err1 { kind: AsmErrorKind::UnknownField { arm: NO_LAYOUT_HERE, .. }, .. }) => {
-            line_bytes_as(arch, line, fast, false)
+        Err(Err1 { at, kind: AsmErrorKind::UnknownField { arm: NO_LAYOUT_HERE, field } }) => {
+            match line_bytes_as(arch, line, fast, false) {
+                Err(Err1 { at: arm_at, kind: AsmErrorKind::UnknownField { arm, .. } })
+                | Err(Err1 { at: arm_at, kind: AsmErrorKind::FieldLike { arm, .. } })
+                | Err(Err1 { at: arm_at, kind: AsmErrorKind::FieldOfOtherLayout { arm, .. } })
+                    if arm_at < at =>
+                {
+                    Err(err(at, AsmErrorKind::UnknownField { arm, field }))
+                }
+                r => r,
+            }
         }
         r => r,
     }
@@ -1452,11 +1500,16 @@ fn line_bytes_as(
     }
     let mnemonic = &s[start..i];
     let mut out = [0u8; RECORD_SIZE];
-    let unknown_mnemonic = || match desc::mnemonic_like(mnemonic) {
-        Some(m) => {
-            err(start, AsmErrorKind::MnemonicCase { given: Name::new(mnemonic), mnemonic: m })
+    let unknown_mnemonic = || {
+        let given = Name::new(mnemonic);
+        if let Some(m) = desc::mnemonic_like(mnemonic) {
+            return err(start, AsmErrorKind::MnemonicCase { given, mnemonic: m });
         }
-        None => err(start, AsmErrorKind::UnknownMnemonic { mnemonic: Name::new(mnemonic) }),
+        let names = core::iter::once(UNKNOWN).chain(MNEMONICS.iter().map(|&(m, _)| m));
+        match desc::nearest(mnemonic, names) {
+            Some(m) => err(start, AsmErrorKind::MnemonicLike { given, mnemonic: m }),
+            None => err(start, AsmErrorKind::UnknownMnemonic { mnemonic: given }),
+        }
     };
     let (layout, owner, kind): (Option<&'static LayoutText>, &'static str, Option<ArmKind>) =
         if mnemonic == UNKNOWN {
@@ -1561,7 +1614,15 @@ fn line_bytes_as(
                 v_at,
                 &mut out,
                 &mut seen,
-            )?;
+            )
+            .map_err(|e| match e.kind {
+                AsmErrorKind::UnknownField { arm, .. }
+                    if e.at == name_at && arm == owner && owner != NO_LAYOUT_HERE =>
+                {
+                    unknown_field(arch, kind, leaves, owner, name, name_at)
+                }
+                _ => e,
+            })?;
         }
         i = end;
     }
@@ -1579,6 +1640,51 @@ fn line_bytes_as(
         }
     }
     Ok(Some(out))
+}
+
+/// The error for a field `name` (at byte `at`) that the layout `leaves` of `owner` on
+/// `arch` lacks, with what the line more likely meant: a field inside a union view (a
+/// dotted name of another generation's flat layout), a field of the arm's layout on
+/// other generations, or a field whose name is near.
+fn unknown_field(
+    arch: Arch,
+    kind: Option<ArmKind>,
+    leaves: Leaves,
+    owner: &'static str,
+    name: &str,
+    at: usize,
+) -> Err1 {
+    let (arm, field) = (owner, Name::new(name));
+    let all = || (0..leaves.len()).map(|i| leaves.get(i));
+    if let Some((head, tail)) = name.split_once('.') {
+        let on = |v: &&desc::ViewDesc| v.archs & (1 << arch as u8) != 0;
+        let in_view = all().find(|f| f.name == head).and_then(|f| match f.kind {
+            Kind::Union(u) => u.views.iter().filter(on).find_map(|v| {
+                let m = v.fields.iter().find(|m| {
+                    m.name == tail || m.name.strip_prefix(tail).is_some_and(|r| r.starts_with('.'))
+                })?;
+                Some((f.name, v.name, m.name.split('.').next().unwrap_or(m.name)))
+            }),
+            _ => None,
+        });
+        if let Some((union, view, member)) = in_view {
+            return err(at, AsmErrorKind::FieldInView { arm, field, union, view, member });
+        }
+    }
+    if let Some(k) = kind {
+        let archs = ArmText::of(k)
+            .layouts
+            .iter()
+            .filter(|l| l.leaf(name).is_some())
+            .fold(0u8, |a, l| a | l.archs);
+        if archs & (1 << arch as u8) == 0 && archs != 0 {
+            return err(at, AsmErrorKind::FieldOfOtherLayout { arm, field, archs });
+        }
+    }
+    match desc::nearest(name, all().map(|f| f.name)) {
+        Some(like) => err(at, AsmErrorKind::FieldLike { arm, field, like }),
+        None => err(at, AsmErrorKind::UnknownField { arm, field }),
+    }
 }
 
 fn column(line: &str, at: usize) -> usize {

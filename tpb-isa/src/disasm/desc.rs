@@ -528,6 +528,54 @@ pub fn mnemonic_like(word: &str) -> Option<&'static str> {
         .find(|m| m.eq_ignore_ascii_case(word))
 }
 
+/// The name of `names` nearest `word` (one or two letters dropped, added, changed or
+/// swapped, and fewer than a third of `word`), for an error's hint; none when two are
+/// as near. A scan: it runs on an error path only.
+#[must_use]
+pub fn nearest(word: &str, names: impl Iterator<Item = &'static str>) -> Option<&'static str> {
+    let limit = (word.len() / 3).min(2);
+    let mut best: Option<(usize, &'static str)> = None;
+    let mut tied = false;
+    for name in names {
+        let Some(d) = distance(word.as_bytes(), name.as_bytes()).filter(|&d| d <= limit) else {
+            continue;
+        };
+        match best {
+            Some((b, n)) if d == b && n != name => tied = true,
+            Some((b, _)) if d >= b => {}
+            _ => (best, tied) = (Some((d, name)), false),
+        }
+    }
+    best.filter(|&(d, _)| d > 0 && !tied).map(|(_, n)| n)
+}
+
+/// The edits (a byte dropped, added or changed, two neighbours swapped) that make `a`
+/// into `b`, for names up to 64 bytes (`None` for longer ones).
+fn distance(a: &[u8], b: &[u8]) -> Option<usize> {
+    const N: usize = 65;
+    if a.len() >= N || b.len() >= N {
+        return None;
+    }
+    // Three rows of the table: the row before last, the last, and this one.
+    let (mut pp, mut p, mut row) = ([0usize; N], [0usize; N], [0usize; N]);
+    for (j, x) in p.iter_mut().enumerate().take(b.len() + 1) {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (p[j] + 1).min(row[j - 1] + 1).min(p[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(pp[j - 2] + 1);
+            }
+            row[j] = d;
+        }
+        (pp, p) = (p, row);
+    }
+    Some(p[b.len()])
+}
+
 /// Slots of [`BY_HASH`]: a power of two, at least twice the mnemonics, so that a probe
 /// run is short and always reaches an empty slot.
 const SLOTS: usize = (2 * MNEMONICS.len()).next_power_of_two();

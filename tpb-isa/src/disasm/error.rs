@@ -3,6 +3,7 @@
 use core::fmt;
 
 use super::desc::BitDesc;
+use crate::generated::geometry::Arch;
 
 /// A short copy of a name from the input, for error messages (no allocation).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -118,6 +119,45 @@ pub enum AsmErrorKind {
         /// The mnemonic.
         mnemonic: &'static str,
     },
+    /// The first word is not a mnemonic, but is near one (`matmull`).
+    MnemonicLike {
+        /// The word.
+        given: Name,
+        /// The mnemonic.
+        mnemonic: &'static str,
+    },
+    /// The arm has no field of that name, but one near it (`num_active_row`).
+    FieldLike {
+        /// The arm's mnemonic.
+        arm: &'static str,
+        /// The name given.
+        field: Name,
+        /// The field's name.
+        like: &'static str,
+    },
+    /// The arm has no field of that name on this generation; its layout on others has.
+    FieldOfOtherLayout {
+        /// The arm's mnemonic.
+        arm: &'static str,
+        /// The name given.
+        field: Name,
+        /// The generations whose layouts have it, as bits `1 << (Arch as u8)`.
+        archs: u8,
+    },
+    /// A dotted name (`src_mem_pattern.start_addr`) whose first part is a union on this
+    /// generation, one of whose views has the rest: it is given inside the view.
+    FieldInView {
+        /// The arm's mnemonic.
+        arm: &'static str,
+        /// The name given.
+        field: Name,
+        /// The union field (`src_mem_pattern`).
+        union: &'static str,
+        /// The view that has the member (`t`).
+        view: &'static str,
+        /// The view's field (`start_addr`).
+        member: &'static str,
+    },
     /// The arm has no field of that name.
     UnknownField {
         /// The arm's mnemonic.
@@ -161,6 +201,13 @@ pub enum AsmErrorKind {
     Syntax {
         /// What was expected.
         expected: &'static str,
+    },
+    /// A member of a `form{...}` is given twice.
+    DuplicateMember {
+        /// The field.
+        field: &'static str,
+        /// The member.
+        member: &'static str,
     },
     /// Two members of a `form{...}` that share bits (a quadrant inside an immediate)
     /// give them different values.
@@ -236,6 +283,35 @@ pub struct AsmError {
     pub kind: AsmErrorKind,
 }
 
+impl AsmErrorKind {
+    /// The error with `name` for the field a view of a plain type leaves unnamed (the
+    /// `fp32` of `scale_value=fp32{...}`): the union field's, not `''`.
+    pub(crate) fn in_field(mut self, name: &'static str) -> AsmErrorKind {
+        use AsmErrorKind as K;
+        match &mut self {
+            K::Duplicate { field }
+            | K::OutOfRange { field }
+            | K::BitOutOfRange { field, .. }
+            | K::BadValue { field, .. }
+            | K::Missing { field }
+            | K::DuplicateMember { field, .. }
+            | K::MembersDisagree { field, .. }
+            | K::OtherForm { field, .. }
+            | K::TooLong { field, .. }
+            | K::ValueCase { field, .. }
+            | K::TooManyBytes { field, .. }
+            | K::Count { field, .. }
+            | K::UnknownMember { field, .. }
+                if field.is_empty() =>
+            {
+                *field = name;
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
 impl fmt::Display for AsmErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -245,6 +321,30 @@ impl fmt::Display for AsmErrorKind {
             AsmErrorKind::MnemonicCase { given, mnemonic } => {
                 write!(f, "unknown mnemonic '{given}'; mnemonics are lower case: '{mnemonic}'")
             }
+            AsmErrorKind::MnemonicLike { given, mnemonic } => {
+                write!(f, "unknown mnemonic '{given}'; did you mean '{mnemonic}'?")
+            }
+            AsmErrorKind::FieldLike { arm, field, like } => {
+                write!(f, "{arm} has no field '{field}'; did you mean '{like}'?")
+            }
+            AsmErrorKind::FieldOfOtherLayout { arm, field, archs } => {
+                write!(
+                    f,
+                    "{arm} has no field '{field}' in this generation's layout; the layout of"
+                )?;
+                let on: &mut dyn Iterator<Item = Arch> =
+                    &mut Arch::ALL.into_iter().filter(|&a| archs & 1 << a as u8 != 0);
+                for (i, a) in on.enumerate() {
+                    f.write_str(if i == 0 { " " } else { ", " })?;
+                    f.write_str(a.name())?;
+                }
+                f.write_str(" has it (--arch picks the layout)")
+            }
+            AsmErrorKind::FieldInView { arm, field, union, view, member } => write!(
+                f,
+                "{arm} has no field '{field}': '{union}' is a union in this generation's \
+                 layout; give it as {union}={view}{{{member}=...}}"
+            ),
             AsmErrorKind::UnknownField { arm, field } => {
                 write!(f, "{arm} has no field '{field}'")
             }
@@ -264,6 +364,9 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::Missing { field } => write!(f, "field '{field}' is missing"),
             AsmErrorKind::Syntax { expected } => write!(f, "expected {expected}"),
+            AsmErrorKind::DuplicateMember { field, member } => {
+                write!(f, "member '{member}' of field '{field}' is given twice")
+            }
             AsmErrorKind::MembersDisagree { field, member } => write!(
                 f,
                 "member '{member}' of field '{field}' gives bits another member set differently"

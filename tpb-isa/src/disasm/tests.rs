@@ -380,8 +380,8 @@ fn length_and_member_errors_name_the_limit() {
 /// A name in a message shows its control characters as escapes.
 #[test]
 fn a_name_with_control_characters_is_shown_escaped() {
-    assert_eq!(first_error("nop\u{1} x=1").0, "unknown mnemonic 'nop\\x01'");
-    assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'");
+    assert_eq!(first_error("nop\u{1} x=1").0, "unknown mnemonic 'nop\\x01'; did you mean 'nop'?");
+    assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'; did you mean 'nop'?");
 }
 
 /// A binding's record is the template of its instruction: it selects the binding and
@@ -401,4 +401,107 @@ fn a_bindings_record_is_the_template_of_its_instruction() {
     let exit = crate::EXIT.record();
     assert!(crate::EXIT.matches(&exit));
     assert!(crate::stream::has_pseudo_exit(&exit));
+}
+
+/// A member of `form{...}` given twice is an error at its second key, as a field given
+/// twice is (it was or'ed into the first: the same value was taken, another said to
+/// disagree with a member that shares its bits, and a second `rest=` replaced the first).
+#[test]
+fn a_member_given_twice_is_an_error() {
+    let want = "member 'immediate' of field 'src_mem_pattern.start_addr' is given twice";
+    for v in ["5", "6"] {
+        let line = std::format!(
+            "matmul src_mem_pattern.start_addr=immediate{{immediate=5,immediate={v}}}"
+        );
+        assert_eq!(first_error(&line), (want.into(), 57), "{line}");
+    }
+    assert_eq!(
+        first_error("matmul psum_accumulate_flags={rest=0x80,rest=0x40}"),
+        ("member 'rest' of field 'psum_accumulate_flags' is given twice".into(), 41)
+    );
+}
+
+/// A misspelt field of a binding the generation lacks is reported where it is, in the
+/// form the line is written in: the opaque form's `payload=` is no error of the arm's.
+#[test]
+fn a_misspelt_field_of_an_opaque_line_is_the_one_reported() {
+    let line = "custom_op_header header.inst_word_len=16 payload=07 bogus=1";
+    assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 53));
+    let line = "custom_op_header num_payloads=7 bogus=1";
+    assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 33));
+    let line = "custom_op_header bogus=1 payload=07";
+    assert_eq!(first_error(line), ("custom_op_header has no field 'bogus'".into(), 18));
+}
+
+/// A misspelt mnemonic or field names the one it is near; a dotted field of another
+/// generation's flat layout names the union view it is given in on this one, and a
+/// field only another generation's layout has names those generations.
+#[test]
+fn a_misspelt_name_names_the_one_meant() {
+    assert_eq!(
+        first_error("matmull"),
+        ("unknown mnemonic 'matmull'; did you mean 'matmul'?".into(), 1)
+    );
+    assert_eq!(first_error("ldweight").0, "unknown mnemonic 'ldweight'; did you mean 'ldweights'?");
+    // Too far from any, or as near to two: no guess.
+    assert_eq!(first_error("frobnicate").0, "unknown mnemonic 'frobnicate'");
+    assert_eq!(
+        first_error("matmul num_active_row=3"),
+        ("matmul has no field 'num_active_row'; did you mean 'num_active_rows'?".into(), 8)
+    );
+    assert_eq!(first_error("matmul bogus=3").0, "matmul has no field 'bogus'");
+    assert_eq!(
+        first_error("matmul xbus_sel=1").0,
+        "matmul has no field 'xbus_sel' in this generation's layout; the layout of sunda has it \
+         (--arch picks the layout)"
+    );
+    let e =
+        assemble_line(Arch::Mariana, "matmul src_mem_pattern.start_addr=immediate{immediate=5}", 1)
+            .unwrap_err();
+    assert_eq!(
+        (std::format!("{}", e.kind), e.col),
+        (
+            "matmul has no field 'src_mem_pattern.start_addr': 'src_mem_pattern' is a union in \
+             this generation's layout; give it as src_mem_pattern=t{start_addr=...}"
+                .into(),
+            8
+        )
+    );
+    assert_eq!(
+        assemble_line(
+            Arch::Mariana,
+            "matmul src_mem_pattern=t{start_addr=immediate{immediate=5}}",
+            1
+        ),
+        assemble_line(Arch::Mariana, "matmul src_mem_pattern=t{start_addr=5}", 1)
+    );
+}
+
+/// A decimal too large for an `f32` is out of range (it was taken as an infinity);
+/// `inf`, `-inf` and the largest `f32` are not.
+#[test]
+fn an_f32_too_large_is_out_of_range() {
+    let want = "value of field 'scale_value' is out of range";
+    assert_eq!(first_error("activate scale_value=fp32{1e40}"), (want.into(), 27));
+    assert_eq!(first_error("activate scale_value=fp32{-3.5e38}"), (want.into(), 27));
+    for ok in ["inf", "-inf", "3.4028235e38", "-0", "1e-50"] {
+        let line = std::format!("activate scale_value=fp32{{{ok}}}");
+        assert!(assemble_line(Arch::Cayman, &line, 1).is_ok(), "{line}");
+    }
+    let r = assemble_line(Arch::Cayman, "activate scale_value=fp32{-inf}", 1).unwrap().unwrap();
+    assert_eq!(r[36..40], f32::NEG_INFINITY.to_bits().to_le_bytes());
+}
+
+/// An error inside a view of a plain type (`fp32{...}`) names the union field; it named
+/// the view's unnamed leaf (`field ''`).
+#[test]
+fn an_error_in_a_plain_view_names_the_field() {
+    assert_eq!(
+        first_error("activate scale_value=fp32{abc}"),
+        ("field 'scale_value' takes a number or 0x bits".into(), 27)
+    );
+    assert_eq!(
+        first_error("activate scale_value=fp32{0x1_0000_0000}").0,
+        "value of field 'scale_value' is out of range"
+    );
 }
