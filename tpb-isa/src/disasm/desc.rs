@@ -537,7 +537,12 @@ pub fn nearest(word: &str, names: impl Iterator<Item = &'static str>) -> Option<
     let mut best: Option<(usize, &'static str)> = None;
     let mut tied = false;
     for name in names {
-        let Some(d) = distance(word.as_bytes(), name.as_bytes()).filter(|&d| d <= limit) else {
+        // The distance is at least the difference in length: most names are not compared
+        // (an error per line of a long file asks this once per line).
+        if word.len().abs_diff(name.len()) > limit {
+            continue;
+        }
+        let Some(d) = distance(word.as_bytes(), name.as_bytes(), limit) else {
             continue;
         };
         match best {
@@ -550,8 +555,9 @@ pub fn nearest(word: &str, names: impl Iterator<Item = &'static str>) -> Option<
 }
 
 /// The edits (a byte dropped, added or changed, two neighbours swapped) that make `a`
-/// into `b`, for names up to 64 bytes (`None` for longer ones).
-fn distance(a: &[u8], b: &[u8]) -> Option<usize> {
+/// into `b`, for names up to 64 bytes; `None` for longer ones and once it exceeds
+/// `limit` (a row's least value never falls).
+fn distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
     const N: usize = 65;
     if a.len() >= N || b.len() >= N {
         return None;
@@ -571,9 +577,12 @@ fn distance(a: &[u8], b: &[u8]) -> Option<usize> {
             }
             row[j] = d;
         }
+        if row[..=b.len()].iter().min().is_some_and(|&m| m > limit) {
+            return None;
+        }
         (pp, p) = (p, row);
     }
-    Some(p[b.len()])
+    Some(p[b.len()]).filter(|&d| d <= limit)
 }
 
 /// Slots of [`BY_HASH`]: a power of two, at least twice the mnemonics, so that a probe
@@ -743,6 +752,34 @@ mod tests {
         for leaf in ARMS.iter().flat_map(|a| a.layouts).flat_map(|l| l.leaves()) {
             if let Kind::Enum(e) = leaf.kind {
                 check(e);
+            }
+        }
+    }
+
+    /// The bounded distance is the full one wherever that is within the bound: the
+    /// early exit (a row all past the bound) and the length test lose no near name.
+    #[test]
+    fn the_bounded_distance_agrees_with_the_full_one() {
+        use super::distance;
+        use std::{format, string::String, vec::Vec};
+        let words: Vec<&str> = MNEMONICS.iter().map(|(m, _)| *m).collect();
+        let mut edited: Vec<String> = Vec::new();
+        for w in words.iter().step_by(4) {
+            let b = w.as_bytes();
+            edited.push(String::from_utf8(b[1..].to_vec()).unwrap());
+            let mut t = b.to_vec();
+            if t.len() > 2 {
+                t.swap(1, 2);
+            }
+            edited.push(String::from_utf8(t).unwrap());
+            edited.push(format!("{w}x"));
+        }
+        for a in &edited {
+            for b in &words {
+                for limit in 0..=2 {
+                    let full = distance(a.as_bytes(), b.as_bytes(), 64).filter(|&d| d <= limit);
+                    assert_eq!(distance(a.as_bytes(), b.as_bytes(), limit), full, "{a} {b}");
+                }
             }
         }
     }
