@@ -21,7 +21,9 @@ use clap::{Parser, Subcommand};
     name = "tpb",
     version,
     about = "Disassemble, assemble and check AWS Neuron TPB instruction streams, raw or in NEFF files",
-    after_help = "Environment:\n  TPB_READ_LIMIT  the most bytes read from one input or inflated from one NEFF \
+    after_help = "Exit status: 0 on success, 1 when `tpb validate` finds something, 2 on an error \
+                  (an input that cannot be read, a line that does not assemble, a wrong argument).\n\n\
+                  Environment:\n  TPB_READ_LIMIT  the most bytes read from one input or inflated from one NEFF \
                   (default 1073741824, 1 GiB); more is an error"
 )]
 struct Cli {
@@ -42,8 +44,8 @@ enum Command {
     /// Validate every record for a generation; for raw images also the EXIT scan and
     /// the final record.
     #[command(
-        after_help = "Exit status: 0 when nothing is found, 1 on any finding or when the input \
-                      cannot be read (an error is said on standard error)."
+        after_help = "Exit status: 0 when nothing is found, 1 on any finding, 2 when the input \
+                      cannot be read or an argument is wrong (an error is said on standard error)."
     )]
     Validate(cmd::validate::Args),
     /// The geometry of one generation, or of all side by side.
@@ -73,6 +75,19 @@ impl Command {
     }
 }
 
+/// An error a command has already said in full on standard error (`tpb asm`'s lines):
+/// it exits 2 as any error does, with nothing more said.
+#[derive(Debug)]
+struct Reported;
+
+impl std::fmt::Display for Reported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the errors above")
+    }
+}
+
+impl std::error::Error for Reported {}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // 64 KiB a write: a listing of a NEFF is tens of megabytes, which the default 8 KiB
@@ -91,9 +106,12 @@ fn main() -> ExitCode {
         {
             ExitCode::SUCCESS
         }
+        Err(e) if e.is::<Reported>() => ExitCode::from(2),
+        // 2, as for a wrong argument (clap) and `cargo xtask diff`: a script tells "the
+        // check found something" (1) from "the check did not run".
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }

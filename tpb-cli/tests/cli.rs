@@ -350,7 +350,7 @@ fn extract_never_writes_through_a_link() {
     let out = run(d, &args(&["extract", small.to_str().unwrap(), "-o", "out"]));
     assert!(
         out.contains("is a symbolic link; refusing to write through it")
-            && out.ends_with("exit: 1\n"),
+            && out.ends_with("exit: 2\n"),
         "{out}"
     );
     assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
@@ -366,7 +366,7 @@ fn extract_refuses_a_fifo_in_the_way_rather_than_blocking_on_it() {
     let small = corpus("matmul_small.neff");
     let out = run(d, &args(&["extract", small.to_str().unwrap(), "-o", "out", "--engine", "pe"]));
     assert!(
-        out.contains("is not a regular file; refusing to write it") && out.ends_with("exit: 1\n"),
+        out.contains("is not a regular file; refusing to write it") && out.ends_with("exit: 2\n"),
         "{out}"
     );
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
@@ -437,7 +437,7 @@ fn layout_of_an_opcode_without_one_says_so() {
         out,
         "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic: tpb layout takes an \
          arm's spec name (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)\n\
-         exit: 1\n"
+         exit: 2\n"
     );
     assert!(run(d, &args(&["layout", "matmul"])).starts_with("$ tpb layout matmul\nS3D3_MM"));
 }
@@ -504,7 +504,9 @@ fn small_things_read_right() {
 fn validate_help_states_the_exit_status() {
     let out = run(Path::new("."), &args(&["validate", "--help"]));
     assert!(
-        out.contains("Exit status: 0 when nothing is found, 1 on any finding or when the input cannot be read"),
+        out.contains(
+            "Exit status: 0 when nothing is found, 1 on any finding, 2 when the input cannot be read"
+        ),
         "{out}"
     );
 }

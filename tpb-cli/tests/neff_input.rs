@@ -108,7 +108,7 @@ fn a_broken_neff_on_standard_input_is_an_error_not_a_raw_stream() {
     for (what, bytes) in [("truncated", truncated()), ("gzip magic", gzip_magic_flipped())] {
         for cmd in ["info", "disasm", "stats", "validate"] {
             let r = tpb_stdin(&[cmd, "-"], &bytes);
-            assert_eq!(r.code, 1, "{what} {cmd}: {}", r.out);
+            assert_eq!(r.code, 2, "{what} {cmd}: {}", r.out);
             assert!(r.out.is_empty(), "{what} {cmd}: {}", r.out);
             assert!(
                 r.err.starts_with(
@@ -132,7 +132,7 @@ fn a_broken_neff_under_another_name_is_an_error_not_a_raw_stream() {
     fs::write(d.join("model.bin"), truncated()).unwrap();
     fs::write(d.join("t.neff"), truncated()).unwrap();
     let r = tpb(d, &["info", "model.bin"]);
-    assert_eq!(r.code, 1, "{}", r.out);
+    assert_eq!(r.code, 2, "{}", r.out);
     assert!(r.err.starts_with("error: model.bin: starts with a NEFF header but"), "{}", r.err);
     let r = tpb(d, &["disasm", "t.neff"]);
     assert!(r.err.starts_with("error: t.neff: not a readable NEFF: data_size"), "{}", r.err);
@@ -191,17 +191,17 @@ fn an_endless_input_stops_at_the_read_limit() {
             .unwrap())
     };
     let r = run(Stdio::null(), "/dev/zero");
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert_eq!(
         r.err,
         "error: /dev/zero: more than 65536 bytes, the input limit; set TPB_READ_LIMIT to raise it\n"
     );
     let r = run(Stdio::from(fs::File::open("/dev/zero").unwrap()), "-");
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.starts_with("error: standard input: more than 65536 bytes"), "{}", r.err);
     // The small NEFF (62464 bytes) is within it, but not what it inflates to.
     let r = run(Stdio::null(), corpus("matmul_small.neff").to_str().unwrap());
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.contains("payload inflates to more than 65536 bytes"), "{}", r.err);
     assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
     // A limit that is no number is refused.
@@ -220,7 +220,7 @@ fn an_error_quoting_the_file_is_printable() {
         *b = (i as u8).wrapping_mul(97) | 0x80;
     }
     let r = tpb_stdin(&["info", "-"], &neff_with_payload(&gzip(&block)));
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.contains("payload is not a readable tar archive"), "{}", r.err);
     assert!(r.err.trim_end().bytes().all(|b| (b' '..=b'~').contains(&b)), "{:?}", r.err);
 }
@@ -247,7 +247,7 @@ fn extract_with_a_filter_that_matches_nothing_fails_and_writes_nothing() {
     let small = corpus("matmul_small.neff");
     for filter in [["--subgraph", "sg07"], ["--engine", "gpu"]] {
         let r = tpb(d, &["extract", small.to_str().unwrap(), "-o", "out", filter[0], filter[1]]);
-        assert_eq!(r.code, 1, "{}", r.out);
+        assert_eq!(r.code, 2, "{}", r.out);
         assert!(!d.join("out").exists(), "{filter:?}");
         if filter[1] == "sg07" {
             assert!(
@@ -273,7 +273,7 @@ fn a_subgraph_or_engine_filter_on_a_raw_stream_is_an_error() {
             let mut args = vec!["disasm", pe, filter[0], filter[1]];
             args.extend(json);
             let r = tpb(Path::new("."), &args);
-            assert_eq!(r.code, 1, "{}", r.out);
+            assert_eq!(r.code, 2, "{}", r.out);
             assert!(r.out.is_empty());
             assert!(
                 r.err.contains("is a raw record stream, without subgraphs or engines: --subgraph and --engine apply to NEFFs only"),
@@ -283,7 +283,7 @@ fn a_subgraph_or_engine_filter_on_a_raw_stream_is_an_error() {
         }
     }
     let r = tpb_stdin(&["disasm", "-", "--subgraph", "sg00"], &fs::read(pe).unwrap());
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     let r = tpb(Path::new("."), &["extract", pe, "-o", "never", "--subgraph", "sg00"]);
     assert!(r.err.contains("is read as a raw record stream, not a NEFF"), "{}", r.err);
 }
@@ -309,7 +309,7 @@ fn stats_reads_raw_streams_in_the_generation_given() {
         assert!(r.out.contains(&head), "{}", r.out);
     }
     let r = tpb(Path::new("."), &["stats", "--arch", "nope", pe.to_str().unwrap()]);
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.contains("'nope': unknown generation"), "{}", r.err);
 }
 
@@ -343,7 +343,7 @@ fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
         small_members().into_iter().filter(|(p, _)| !p.ends_with("/PE.bin")).collect();
     fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
     let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "pe"]);
-    assert_eq!(r.code, 1, "{}", r.out);
+    assert_eq!(r.code, 2, "{}", r.out);
     assert!(
         r.err.contains("no_pe.neff: no stream matches the --subgraph and --engine given"),
         "{}",
@@ -510,7 +510,7 @@ fn raw_and_neff_override_what_the_first_bytes_say() {
     assert_eq!(tpb(d, &["asm", "m2.tpb", "-o", "m2.bin"]).code, 0);
     let bytes = fs::read(d.join("m2.bin")).unwrap();
     let r = tpb(d, &["disasm", "m2.bin"]);
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.ends_with("; if it is a raw record stream, pass --raw\n"), "{}", r.err);
     let r = tpb_stdin(&["disasm", "-"], &bytes);
     assert!(r.err.contains("pass --raw"), "{}", r.err);
@@ -576,7 +576,7 @@ fn a_folder_of_too_many_entries_says_how_to_raise_the_limit() {
         .env("TPB_READ_LIMIT", "65536")
         .output()
         .unwrap());
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.contains("directory holds more than 10000 entries"), "{}", r.err);
     assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
 }

@@ -12,6 +12,7 @@ use tpb_isa::Arch;
 use crate::output::{self, Special};
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 use crate::text::count;
+use crate::Reported;
 
 /// The errors shown in full: a text of many bad lines (a binary file, the wrong
 /// listing) would otherwise bury the first, which usually explains the rest.
@@ -49,7 +50,7 @@ impl Args {
             Ok(text) => text,
             Err(e) => {
                 report.not_utf8(body, e.valid_up_to())?;
-                return Ok(false);
+                return Err(Reported.into());
             }
         };
         // Checked whole before anything is written, then assembled again as it is
@@ -60,7 +61,7 @@ impl Args {
         }
         if report.errors > 0 {
             report.summary()?;
-            return Ok(false);
+            return Err(Reported.into());
         }
         let n = write(&self.output, arch, text)?;
         eprintln!(
