@@ -4,7 +4,7 @@ use super::desc::{
     self, same, same_bytes, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind,
     LayoutText, Role, Target, UnionDesc,
 };
-use super::error::{AsmError, AsmErrorKind, Members, Name};
+use super::error::{AsmError, AsmErrorKind, Members, Name, Views};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
@@ -1016,7 +1016,11 @@ fn parse_value(
             if !s.ends_with('}') {
                 return Err(bad());
             }
-            let view = u.view(&s[..open]).ok_or_else(bad)?;
+            let named = &s[..open];
+            let view = u.view(named).ok_or_else(|| {
+                let view = Name::new(named);
+                err(at, AsmErrorKind::UnknownView { field, view, views: Views(u) })
+            })?;
             out.fill(0);
             let mut seen = Seen::default();
             let mut cursor = 0;
@@ -1036,7 +1040,14 @@ fn parse_value(
                     &mut seen,
                 )
             })
-            .map_err(|e| err(e.at, e.kind.in_field(field)))?;
+            .map_err(|e| match e.kind {
+                AsmErrorKind::UnknownField { field: name, .. } => {
+                    let names = view.fields.iter().map(|f| f.name).filter(|n| !n.is_empty());
+                    let like = desc::nearest(name.as_str(), names);
+                    err(e.at, AsmErrorKind::UnknownViewField { field, view: view.name, name, like })
+                }
+                k => err(e.at, k.in_field(field)),
+            })?;
         }
         Kind::Array(k, n) => {
             let inner = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(bad)?;

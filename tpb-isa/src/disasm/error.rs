@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::desc::BitDesc;
+use super::desc::{BitDesc, UnionDesc};
 use crate::generated::geometry::Arch;
 
 /// A short copy of a name from the input, for error messages (no allocation).
@@ -100,6 +100,38 @@ impl core::hash::Hash for Members {
         core::ptr::hash(self.common, h);
         core::ptr::hash(self.own, h);
         self.skip.hash(h);
+    }
+}
+
+/// The views of a union, for an error that lists them.
+#[derive(Clone, Copy)]
+pub struct Views(pub(crate) &'static UnionDesc);
+
+impl Views {
+    /// The views' names, in spec order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        self.0.views.iter().map(|v| v.name)
+    }
+}
+
+impl fmt::Debug for Views {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+/// The same table.
+impl PartialEq for Views {
+    fn eq(&self, o: &Views) -> bool {
+        core::ptr::eq(self.0, o.0)
+    }
+}
+
+impl Eq for Views {}
+
+impl core::hash::Hash for Views {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        core::ptr::hash(self.0, h);
     }
 }
 
@@ -261,6 +293,26 @@ pub enum AsmErrorKind {
         /// The elements given.
         given: usize,
     },
+    /// A union's `view{...}` names a view the union does not have.
+    UnknownView {
+        /// The field.
+        field: &'static str,
+        /// The name given.
+        view: Name,
+        /// The views it has.
+        views: Views,
+    },
+    /// A union's `view{name=value,...}` names a field the view does not have.
+    UnknownViewField {
+        /// The field.
+        field: &'static str,
+        /// The view.
+        view: &'static str,
+        /// The name given.
+        name: Name,
+        /// A field of the view whose name is near, if one is.
+        like: Option<&'static str>,
+    },
     /// A `form{member=value,...}` names a member the form does not have.
     UnknownMember {
         /// The field.
@@ -302,6 +354,8 @@ impl AsmErrorKind {
             | K::TooManyBytes { field, .. }
             | K::Count { field, .. }
             | K::UnknownMember { field, .. }
+            | K::UnknownView { field, .. }
+            | K::UnknownViewField { field, .. }
                 if field.is_empty() =>
             {
                 *field = name;
@@ -393,6 +447,21 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::Count { field, holds, given } => {
                 write!(f, "field '{field}' holds {holds} elements; {given} are given")
+            }
+            AsmErrorKind::UnknownView { field, view, views } => {
+                write!(f, "field '{field}' has no view '{view}' (its views:")?;
+                for (i, name) in views.names().enumerate() {
+                    f.write_str(if i == 0 { " " } else { ", " })?;
+                    f.write_str(name)?;
+                }
+                f.write_str(")")
+            }
+            AsmErrorKind::UnknownViewField { field, view, name, like } => {
+                write!(f, "view '{view}' of field '{field}' has no field '{name}'")?;
+                match like {
+                    Some(like) => write!(f, "; did you mean '{like}'?"),
+                    None => Ok(()),
+                }
             }
             AsmErrorKind::UnknownMember { field, member, members } => {
                 write!(f, "field '{field}' has no member '{member}' (its members:")?;

@@ -477,6 +477,33 @@ fn a_misspelt_name_names_the_one_meant() {
     );
 }
 
+/// A union's value names a view it lacks: the error lists its views; a field its view
+/// lacks: the error names the view and field (it named the union type) and a near field.
+#[test]
+fn a_union_value_names_its_views_and_the_field_meant() {
+    let error = |line: &str| {
+        let e = assemble_line(Arch::Mariana, line, 1).unwrap_err();
+        (std::format!("{}", e.kind), e.col)
+    };
+    assert_eq!(
+        error("matmul src_mem_pattern=q{start_addr=1}"),
+        ("field 'src_mem_pattern' has no view 'q' (its views: i, mx, t)".into(), 24)
+    );
+    assert_eq!(
+        error("matmul src_mem_pattern=t{strt_addr=1}"),
+        (
+            "view 't' of field 'src_mem_pattern' has no field 'strt_addr'; did you mean \
+             'start_addr'?"
+                .into(),
+            26
+        )
+    );
+    assert_eq!(
+        error("matmul src_mem_pattern=t{bogus=1}").0,
+        "view 't' of field 'src_mem_pattern' has no field 'bogus'"
+    );
+}
+
 /// A decimal too large for an `f32` is out of range (it was taken as an infinity);
 /// `inf`, `-inf` and the largest `f32` are not.
 #[test]
