@@ -206,6 +206,25 @@ impl Model {
         self.bindings.iter().filter(move |b| b.arm == arm)
     }
 
+    /// The bindings grouped by opcode value, in order (a group's plain binding and its
+    /// sub-opcode bindings together).
+    pub fn bindings_by_opcode(&self) -> Vec<(u64, Vec<&Binding>)> {
+        let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
+        for b in &self.bindings {
+            match groups.last_mut() {
+                Some((op, v)) if *op == b.opcode => v.push(b),
+                _ => groups.push((b.opcode, vec![b])),
+            }
+        }
+        groups
+    }
+
+    /// Whether `b`'s `@archs` leave out a generation (its opcode's records there have no
+    /// layout).
+    pub fn is_narrow(&self, b: &Binding) -> bool {
+        b.meta.archs.as_ref().is_some_and(|a| a.len() < self.archs.len())
+    }
+
     /// Whether any binding selects `arm` (else it decodes only explicitly).
     pub fn is_bound(&self, arm: ArmId) -> bool {
         self.bindings.iter().any(|b| b.arm == arm)

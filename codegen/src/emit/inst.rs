@@ -306,20 +306,14 @@ fn opcode_match(
 ) -> TokenStream {
     let width = disc_width(model, record);
     let op_enum = &model[record.discriminant.ty];
-    let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
-    for b in &model.bindings {
-        match groups.last_mut() {
-            Some((op, v)) if *op == b.opcode => v.push(b),
-            _ => groups.push((b.opcode, vec![b])),
-        }
-    }
+    let mut groups = model.bindings_by_opcode();
     let has_sub = |bs: &[&Binding]| bs.iter().any(|b| b.sub.is_some());
     groups.retain(|(_, bs)| which != Groups::BySub || has_sub(bs));
     // `hit` for `b`, or `otherwise` on a generation its `@archs` leave out.
     let guarded = |b: &Binding, otherwise: &TokenStream| {
         let body = hit(b.arm);
         match (arch, &b.meta.archs) {
-            (Some(arch), Some(archs)) if archs.len() < model.archs.len() => {
+            (Some(arch), Some(archs)) if model.is_narrow(b) => {
                 let test = arch_test(model, archs, arch);
                 quote! { if #test { #body } else { #otherwise } }
             }
@@ -396,23 +390,16 @@ fn binding_on_fn(model: &Model, record: &Record) -> TokenStream {
         Some(archs) => arch_test(model, archs, &arch),
         None => quote! { true },
     };
-    let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
-    for b in &model.bindings {
-        match groups.last_mut() {
-            Some((op, v)) if *op == b.opcode => v.push(b),
-            _ => groups.push((b.opcode, vec![b])),
-        }
-    }
-    let restricted =
-        |b: &&Binding| b.meta.archs.as_ref().is_some_and(|a| a.len() < model.archs.len());
-    let arms = groups.iter().filter(|(_, bs)| bs.iter().any(restricted)).map(|(op, bs)| {
-        let lit = hex_width(*op, width.size());
-        let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
-        let subs: Vec<(&SubOpcode, TokenStream)> =
-            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
-        let body = sub_match(&subs, fallback);
-        quote! { #lit => #body, }
-    });
+    let groups = model.bindings_by_opcode();
+    let arms =
+        groups.iter().filter(|(_, bs)| bs.iter().any(|b| model.is_narrow(b))).map(|(op, bs)| {
+            let lit = hex_width(*op, width.size());
+            let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
+            let subs: Vec<(&SubOpcode, TokenStream)> =
+                bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
+            let body = sub_match(&subs, fallback);
+            quote! { #lit => #body, }
+        });
     let disc = read_disc(quote! { b });
     quote! {
         /// Whether the binding that selects the record's arm exists on `arch` (true when

@@ -7,8 +7,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::model::{
-    Aperture, Binding, BitField, BitType, Bitmask, Bits, Confidence, EnumId, Field, FieldType,
-    Model, Prim, Record,
+    Aperture, BitField, BitType, Bitmask, Bits, Confidence, EnumId, Field, FieldType, Model, Prim,
+    Record,
 };
 
 use super::doc::{code, Doc};
@@ -325,10 +325,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         .filter(|b| b.enum_id == op_enum && b.meta.confidence != Confidence::Inferred)
         .map(|b| names::snake(&b.name))
         .collect();
-    let restricted = model
-        .bindings
-        .iter()
-        .any(|b| b.meta.archs.as_ref().is_some_and(|a| a.len() < model.archs.len()));
+    let restricted = model.bindings.iter().any(|b| model.is_narrow(b));
     // A binding another generation's `@archs` keeps (CUSTOM_OP_HEADER's struct is
     // sunda's; cayman keeps the value) selects nothing here: the opcode exists, its layout
     // is unknown, so its record is checked as any record no binding selects.
@@ -677,13 +674,7 @@ fn unbound_fn(model: &Model, record: &Record, pre: &[Leaf]) -> TokenStream {
     let n_arch = usize_lit(model.arch_ids().count() as u32);
     let arch_indices: Vec<proc_macro2::Literal> =
         (0..model.arch_ids().count() as u32).map(usize_lit).collect();
-    let mut groups: Vec<(u64, Vec<&Binding>)> = Vec::new();
-    for b in &model.bindings {
-        match groups.iter_mut().find(|(op, _)| *op == b.opcode) {
-            Some((_, v)) => v.push(b),
-            None => groups.push((b.opcode, vec![b])),
-        }
-    }
+    let groups = model.bindings_by_opcode();
     let mut tables = Vec::new();
     let mut arms = Vec::new();
     for (op, bs) in &groups {
