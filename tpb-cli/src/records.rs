@@ -43,11 +43,6 @@ pub fn split(bytes: &[u8]) -> (impl Iterator<Item = (usize, &Record)> + '_, Opti
 /// cayman (trn2), the generation of the corpus's NEFFs.
 pub const DEFAULT_ARCH: Arch = Arch::Cayman;
 
-/// The generation a stream is decoded in: `arch`, else [`DEFAULT_ARCH`].
-pub fn arch_or_default(arch: Option<Arch>) -> Arch {
-    arch.unwrap_or(DEFAULT_ARCH)
-}
-
 /// A decoded record and the generation whose layouts it was read in.
 pub struct Decoded {
     inst: Inst,

@@ -199,7 +199,7 @@ impl Serialize for StreamJson<'_> {
             map.serialize_entry("arch", &u.arch.map(Arch::name))?;
         } else {
             // The generation the text is in: without it a raw stream's text is ambiguous.
-            map.serialize_entry("arch", records::arch_or_default(u.arch).name())?;
+            map.serialize_entry("arch", u.arch.unwrap_or(records::DEFAULT_ARCH).name())?;
         }
         if self.neff {
             map.serialize_entry("engine", &u.engine.map(|e| e.name()))?;
