@@ -342,9 +342,14 @@ impl Filter {
 
     /// Whether the unit passes.
     pub fn keeps(&self, unit: &Unit<'_>) -> bool {
-        let graph_ok =
-            self.subgraph.as_deref().is_none_or(|g| unit.subgraph.is_none_or(|s| s == g));
-        let engine_ok = self.engine.is_none_or(|e| unit.engine.is_none_or(|u| u == e));
+        self.passes(unit.subgraph, unit.engine)
+    }
+
+    /// Whether a stream of graph `subgraph` and engine `engine` passes (`None`: a raw
+    /// stream, which has neither).
+    fn passes(&self, subgraph: Option<&str>, engine: Option<Engine>) -> bool {
+        let graph_ok = self.subgraph.as_deref().is_none_or(|g| subgraph.is_none_or(|s| s == g));
+        let engine_ok = self.engine.is_none_or(|e| engine.is_none_or(|u| u == e));
         graph_ok && engine_ok
     }
 
@@ -354,9 +359,7 @@ impl Filter {
     pub fn absent(&self, input: &Input) -> Vec<String> {
         let Input::Neff { neff, .. } = input else { return Vec::new() };
         neff.streams()
-            .filter(|s| s.data.is_none())
-            .filter(|s| self.subgraph.as_deref().is_none_or(|g| s.graph.name == g))
-            .filter(|s| self.engine.is_none_or(|e| s.stream.engine == e))
+            .filter(|s| s.data.is_none() && self.passes(Some(&s.graph.name), Some(s.stream.engine)))
             .map(|s| escape(s.label().as_bytes()))
             .collect()
     }
