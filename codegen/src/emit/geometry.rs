@@ -444,7 +444,13 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
     }
     let values: Vec<String> = known(model)
         .filter(|&a| item.meta.available_on(a))
-        .map(|a| format!("{} {}", model[a].name, code(&show(model[a].value(g).map(|v| &v.value)))))
+        .map(|a| {
+            format!(
+                "{} {}",
+                model[a].name,
+                code(&show(model[a].value(g).map(|v| &v.value), "unknown"))
+            )
+        })
         .collect();
     doc = doc.note(format!("Values: {}.", values.join("; ")));
     let indexed = match t.strip_optional() {
@@ -495,15 +501,17 @@ fn accessor(model: &Model, g: GeomId) -> Option<TokenStream> {
 }
 
 /// A value as `docs/isa.md`, `tpb geometry` and the diff show it: decimal below 0x1000
-/// (counts, engine ids), hex from there (addresses, sizes, offsets, PCI ids).
-fn show(v: Option<&Value>) -> String {
+/// (counts, engine ids), hex from there (addresses, sizes, offsets, PCI ids); a value
+/// the sources do not give as `unknown` (the rustdoc's word; the reference's `?`).
+pub(super) fn show(v: Option<&Value>, unknown: &str) -> String {
     match v {
-        None | Some(Value::Unknown) => "unknown".into(),
+        None | Some(Value::Unknown) => unknown.into(),
         Some(Value::Int(i)) if *i >= 0x1000 => format!("{i:#x}"),
         Some(Value::Int(i)) => i.to_string(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Array(xs)) => {
-            format!("[{}]", xs.iter().map(|x| show(Some(x))).collect::<Vec<_>>().join(", "))
+            let items: Vec<String> = xs.iter().map(|x| show(Some(x), unknown)).collect();
+            format!("[{}]", items.join(", "))
         }
     }
 }

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use super::doc::sanitize;
-use super::geometry::spell;
+use super::geometry::{show, spell};
 use crate::model::*;
 
 /// Where the page goes, relative to the workspace root.
@@ -570,19 +570,6 @@ fn bit_table(model: &Model, fields: &[BitField], item: &Meta, out: &mut String) 
 // Geometry
 // ---------------------------------------------------------------------------------
 
-/// A value as the diff shows it: decimal below 0x1000, hex from there.
-fn show(v: Option<&Value>) -> String {
-    match v {
-        None | Some(Value::Unknown) => "?".into(),
-        Some(Value::Int(i)) if *i >= 0x1000 => format!("{i:#x}"),
-        Some(Value::Int(i)) => i.to_string(),
-        Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Array(xs)) => {
-            format!("[{}]", xs.iter().map(|x| show(Some(x))).collect::<Vec<_>>().join(", "))
-        }
-    }
-}
-
 fn geometry(model: &Model, out: &mut String) {
     out.push_str("## Geometry\n\n");
     out.push_str(
@@ -634,7 +621,7 @@ fn arch_value(model: &Model, g: GeomId, a: ArchId) -> String {
     if !model[a].geometry_known {
         "*unknown*".into()
     } else if model[g].meta.available_on(a) {
-        show(model[a].value(g).map(|v| &v.value))
+        show(model[a].value(g).map(|v| &v.value), "?")
     } else {
         "—".into()
     }
