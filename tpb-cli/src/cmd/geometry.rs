@@ -93,10 +93,23 @@ fn generation_json(a: Arch) -> Result<Value> {
 /// and `?` (not given) as `null`, a tuple as an array; integers, booleans and arrays
 /// are already JSON.
 fn json_text(debug: &str) -> String {
+    rewrite(debug, true)
+}
+
+/// The generated table writes values with `Debug` (`[Some(137438953472), None]`); show
+/// them as the reference does (`[0x2000000000, ?]`): `Some(x)` as `x`, `None` as `?`,
+/// integers from 0x1000 in hex.
+fn readable(debug: &str) -> String {
+    rewrite(debug, false)
+}
+
+/// [`json_text`] (`json`) or [`readable`] of a value's `Debug` text.
+fn rewrite(debug: &str, json: bool) -> String {
     let mut out = String::with_capacity(debug.len());
     // For each open parenthesis: whether it is a `Some(` whose `)` is dropped too.
     let mut opened = Vec::new();
     let mut rest = debug;
+    let none = if json { "null" } else { "?" };
     while let Some(c) = rest.chars().next() {
         if let Some(r) = rest.strip_prefix("Some(") {
             opened.push(true);
@@ -104,65 +117,33 @@ fn json_text(debug: &str) -> String {
             continue;
         }
         if let Some(r) = rest.strip_prefix("None") {
-            out.push_str("null");
+            out.push_str(none);
             rest = r;
             continue;
         }
+        if c.is_ascii_digit() {
+            let n = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+            match rest[..n].parse::<u128>() {
+                Ok(v) if v >= 0x1000 && !json => out.push_str(&format!("{v:#x}")),
+                _ => out.push_str(&rest[..n]),
+            }
+            rest = &rest[n..];
+            continue;
+        }
         match c {
-            '?' => out.push_str("null"),
+            '?' => out.push_str(none),
             '(' => {
                 opened.push(false);
-                out.push('[');
+                out.push(if json { '[' } else { '(' });
             }
             ')' => {
                 if opened.pop() == Some(false) {
-                    out.push(']');
+                    out.push(if json { ']' } else { ')' });
                 }
             }
             c => out.push(c),
         }
         rest = &rest[c.len_utf8()..];
-    }
-    out
-}
-
-/// The generated table writes values with `Debug` (`[Some(137438953472), None]`); show
-/// them as the reference does (`[0x2000000000, ?]`): `Some(x)` as `x`, `None` as `?`,
-/// integers from 0x1000 in hex.
-fn readable(debug: &str) -> String {
-    let b = debug.as_bytes();
-    let mut out = String::with_capacity(debug.len());
-    // For each open parenthesis: whether it is a `Some(` whose `)` is dropped too.
-    let mut opened = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let rest = &debug[i..];
-        if rest.starts_with("Some(") {
-            opened.push(true);
-            i += "Some(".len();
-        } else if rest.starts_with("None") {
-            out.push('?');
-            i += "None".len();
-        } else if b[i].is_ascii_digit() {
-            let end = rest.find(|c: char| !c.is_ascii_digit()).map_or(b.len(), |n| i + n);
-            match debug[i..end].parse::<u128>() {
-                Ok(v) if v >= 0x1000 => out.push_str(&format!("{v:#x}")),
-                _ => out.push_str(&debug[i..end]),
-            }
-            i = end;
-        } else {
-            match b[i] {
-                b'(' => opened.push(false),
-                b')' if opened.pop() == Some(true) => {
-                    i += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            let c = rest.chars().next().unwrap_or_default();
-            out.push(c);
-            i += c.len_utf8();
-        }
     }
     out
 }
