@@ -472,7 +472,6 @@ pub fn write_arm<W: Write + ?Sized>(
     with_line(f, |o| arm_line(o, kind, arch, record))
 }
 
-/// The mnemonic of an opcode the spec names but no arm reads.
 /// The mnemonic of an opcode no arm reads: its own, or (an opcode whose binding
 /// another generation's `@archs` keep) its binding's, which `tpb asm` reads as the
 /// opaque form on a generation without the binding.
