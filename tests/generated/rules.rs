@@ -20,6 +20,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 2,
+                op: "<",
+                rhs: 2,
+            }),
         }),
     },
     RuleCase {
@@ -36,6 +41,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 2,
+                op: "<",
+                rhs: 2,
+            }),
         }),
     },
     RuleCase {
@@ -52,6 +62,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 2,
+                op: "<",
+                rhs: 2,
+            }),
         }),
     },
     RuleCase {
@@ -68,6 +83,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 2,
+                op: "<",
+                rhs: 2,
+            }),
         }),
     },
     RuleCase {
@@ -84,6 +104,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 2,
+                op: "<",
+                rhs: 2,
+            }),
         }),
     },
     RuleCase {
@@ -100,6 +125,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [2, 15, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 2,
+                op: "<",
+                rhs: 2,
+            }),
         }),
     },
     RuleCase {
@@ -111,6 +141,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [1, 16, 0, 0],
             arch: Arch::Sunda,
+            computed: Some(Comparison {
+                lhs: 16,
+                op: "<",
+                rhs: 16,
+            }),
         }),
     },
     RuleCase {
@@ -135,6 +170,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -151,6 +191,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -167,6 +212,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -183,6 +233,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -199,6 +254,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -215,6 +275,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -226,6 +291,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 16,
+                op: "<",
+                rhs: 16,
+            }),
         }),
     },
     RuleCase {
@@ -242,6 +312,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["core_idx"],
             args: [128, 0, 0, 0],
             arch: Arch::Cayman,
+            computed: Some(Comparison {
+                lhs: 128,
+                op: "<",
+                rhs: 128,
+            }),
         }),
     },
     RuleCase {
@@ -258,6 +333,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -274,6 +354,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -290,6 +375,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -306,6 +396,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -322,6 +417,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -338,6 +438,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 8,
+                op: "<",
+                rhs: 8,
+            }),
         }),
     },
     RuleCase {
@@ -349,6 +454,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 16,
+                op: "<",
+                rhs: 16,
+            }),
         }),
     },
     RuleCase {
@@ -365,6 +475,11 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["core_idx"],
             args: [128, 0, 0, 0],
             arch: Arch::Mariana,
+            computed: Some(Comparison {
+                lhs: 128,
+                op: "<",
+                rhs: 128,
+            }),
         }),
     },
 ];

@@ -120,10 +120,10 @@ fn geometry_matches_the_seed() {
     ));
     assert!(matches!(Sunda.hbm_index(2), Err(GeometryError::OutOfRange { .. })));
     // The message names the generation (whose num_tpb the guard reads) and the
-    // parameters given, and no unused slot.
+    // parameters given, no unused slot, and the guard as computed (the bound it read).
     assert_eq!(
         Cayman.hbm_index(8).unwrap_err().to_string(),
-        "hbm_index on cayman: requires tpb_idx < num_tpb (tpb_idx = 8)"
+        "hbm_index on cayman: requires tpb_idx < num_tpb; 8 < 8 fails (tpb_idx = 8)"
     );
     assert_eq!(
         Cayman.dma_engine_id(700, 15).unwrap_err().to_string().split(" (").nth(1),

@@ -81,6 +81,10 @@ pub enum GeometryError {
         args: [u64; 4],
         /// The generation asked (the guard's bound is its value: `num_tpb` differs).
         arch: Arch,
+        /// The failed guard's two sides as the rule computed them (`9 < 8` for
+        /// `tpb_idx < num_tpb` on a generation of 8 TPBs); `None` for the checks every
+        /// rule adds (its arithmetic stays in range, its result fits `u32`).
+        computed: Option<Comparison>,
     },
     /// The rule does not exist on this generation (its `@archs`: `die_flip` on sunda
     /// names `die_flip`), or needs a value the sources do not give for it (the first such
@@ -98,6 +102,19 @@ pub enum GeometryError {
     },
     /// A name that is not a generation's name, label or alias.
     UnknownName,
+}
+
+/// A guard's comparison as a rule computed it, which does not hold: what
+/// [`GeometryError::OutOfRange`] shows beside the guard, so that the bound a generation
+/// gives (its `num_tpb`) reads without a second call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Comparison {
+    /// The left side's value.
+    pub lhs: i128,
+    /// The operator, as the spec writes it (`<`, `<=`, `>`, `>=`, `==`, `!=`).
+    pub op: &'static str,
+    /// The right side's value.
+    pub rhs: i128,
 }
 
 /// An address-map operation failed.
@@ -200,8 +217,11 @@ impl fmt::Display for ValidateError {
 impl fmt::Display for GeometryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            GeometryError::OutOfRange { rule, guard, params, args, arch } => {
+            GeometryError::OutOfRange { rule, guard, params, args, arch, computed } => {
                 write!(f, "{rule} on {}: requires {guard}", arch.name())?;
+                if let Some(Comparison { lhs, op, rhs }) = computed {
+                    write!(f, "; {lhs} {op} {rhs} fails")?;
+                }
                 for (i, (p, v)) in params.iter().zip(args).enumerate() {
                     write!(f, "{}{p} = {v}", if i == 0 { " (" } else { ", " })?;
                 }

@@ -32,7 +32,8 @@ mod validate_plan;
 
 pub use arm::Arm;
 pub use error::{
-    AddressError, DecodeError, FinalCheckError, GeometryError, StreamError, ValidateError,
+    AddressError, Comparison, DecodeError, FinalCheckError, GeometryError, StreamError,
+    ValidateError,
 };
 pub use facts::{Confidence, Status};
 pub use float::F32;

@@ -19,7 +19,7 @@ pub fn emit(model: &Model) -> TokenStream {
     let table = geometry_table(model);
     let uses = super::imports::needed(model, &quote! { #(#accessors)* }, &["opcode"], &[]);
     quote! {
-        use crate::error::GeometryError;
+        use crate::error::{Comparison, GeometryError};
         #uses
 
         #arch_enum
@@ -621,11 +621,17 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             CmpOp::Ne => quote! { == },
         };
         let text = &c.text;
+        let spelled = c.op.as_str();
         let stmts = std::mem::take(&mut cx.stmts);
         guards.push(quote! {
             #(#stmts)*
             if #l #op #r {
-                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: #text, #args_arr });
+                return Err(GeometryError::OutOfRange {
+                    rule: #rule_name,
+                    guard: #text,
+                    #args_arr,
+                    computed: Some(Comparison { lhs: #l, op: #spelled, rhs: #r }),
+                });
             }
         });
     }
@@ -681,7 +687,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
             #(#stmts)*
             let r = #result;
             if r < 0 || r > u32::MAX as i128 {
-                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: "result fits u32", #args_arr });
+                return Err(GeometryError::OutOfRange { rule: #rule_name, guard: "result fits u32", #args_arr, computed: None });
             }
             Ok(r as u32)
         }
@@ -762,7 +768,7 @@ impl Lets<'_> {
                 let t = self.temp();
                 let rule = self.rule;
                 let args = &self.args;
-                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", #args }) };
+                let fail = quote! { return Err(GeometryError::OutOfRange { rule: #rule, guard: "arithmetic stays in range", #args, computed: None }) };
                 let checked =
                     |f: TokenStream| quote! { let #t = match #f { Some(v) => v, None => #fail }; };
                 self.stmts.push(match (op, shift) {

@@ -41,6 +41,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "DecodeError",
     "ValidateError",
     "GeometryError",
+    "Comparison",
     // Provenance (`Confidence`'s variants are imported by name).
     "Status",
     "Certain",

@@ -15,7 +15,7 @@ use crate::model::*;
 
 use super::arch_set::arch_variant;
 use super::names;
-use super::tokens::{hex, usize_lit};
+use super::tokens::{hex, signed, usize_lit};
 use super::{ArmCursor, Chunks, Whole};
 
 /// The generated test modules: `(file stem, one-line doc, chunks of tokens)` (see
@@ -251,7 +251,8 @@ fn rules(model: &Model) -> TokenStream {
 /// The result the model gives for a rule call.
 enum Outcome {
     Ok(i128),
-    OutOfRange(String),
+    /// The guard that failed, with its two sides as computed for a guard of the spec.
+    OutOfRange(String, Option<(i128, CmpOp, i128)>),
     Unknown(GeomId),
     /// The rule's `@archs` leaves the generation out.
     NotOnArch,
@@ -272,7 +273,7 @@ fn eval(model: &Model, arch: ArchId, e: &Expr, params: &[i128]) -> Result<i128, 
         Expr::Binary(op, l, r) => {
             let (l, r) = (eval(model, arch, l, params)?, eval(model, arch, r, params)?);
             op.apply(l, r)
-                .ok_or_else(|| Outcome::OutOfRange("arithmetic stays in range".to_owned()))?
+                .ok_or_else(|| Outcome::OutOfRange("arithmetic stays in range".to_owned(), None))?
         }
     })
 }
@@ -290,12 +291,12 @@ fn outcome(
             let l = eval(model, arch, &c.lhs, params)?;
             let r = eval(model, arch, &c.rhs, params)?;
             if !c.op.holds(l, r) {
-                return Err(Outcome::OutOfRange(c.text.clone()));
+                return Err(Outcome::OutOfRange(c.text.clone(), Some((l, c.op, r))));
             }
         }
         let v = eval(model, arch, expr, params)?;
         if !fits_u32(v) {
-            return Err(Outcome::OutOfRange("result fits u32".to_owned()));
+            return Err(Outcome::OutOfRange("result fits u32".to_owned(), None));
         }
         Ok(v)
     };
@@ -365,7 +366,7 @@ fn rule_row(
             let r = Literal::u32_unsuffixed(*r as u32);
             quote! { Ok(#r) }
         }
-        Outcome::OutOfRange(guard) => {
+        Outcome::OutOfRange(guard, computed) => {
             let mut slots: Vec<Literal> =
                 params.iter().map(|p| Literal::u64_unsuffixed(*p as u64)).collect();
             slots.resize(4, Literal::u64_unsuffixed(0));
@@ -374,7 +375,14 @@ fn rule_row(
                 GeomKind::Rule { params, .. } => params.iter().map(String::as_str).collect(),
                 _ => Vec::new(),
             };
-            quote! { Err(GeometryError::OutOfRange { rule: #rule, guard: #guard, params: &[#(#names),*], args: [#(#slots),*], arch: Arch::#v }) }
+            let computed = match computed {
+                Some((l, op, r)) => {
+                    let (l, op, r) = (signed(*l), op.as_str(), signed(*r));
+                    quote! { Some(Comparison { lhs: #l, op: #op, rhs: #r }) }
+                }
+                None => quote! { None },
+            };
+            quote! { Err(GeometryError::OutOfRange { rule: #rule, guard: #guard, params: &[#(#names),*], args: [#(#slots),*], arch: Arch::#v, computed: #computed }) }
         }
         Outcome::Unknown(g) => {
             let item = model[*g].name.as_str();
