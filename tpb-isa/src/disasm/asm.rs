@@ -4,7 +4,7 @@ use super::desc::{
     self, same, same_bytes, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind,
     LayoutText, Role, Target, UnionDesc,
 };
-use super::error::{AsmError, AsmErrorKind, Members, Name, Views};
+use super::error::{AsmError, AsmErrorKind, Fits, Members, Name, Views};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
@@ -202,7 +202,7 @@ pub(super) fn parse_uint(
 ) -> Result<u64, Err1> {
     let v = parse_int(s).ok_or_else(|| err(at, AsmErrorKind::BadValue { field, expected }))?;
     if v < 0 || (bits < 64 && v >= 1i128 << bits) || v > i128::from(u64::MAX) {
-        return Err(err(at, AsmErrorKind::OutOfRange { field }));
+        return Err(err(at, AsmErrorKind::OutOfRange { field, fits: Fits::unsigned(bits) }));
     }
     Ok(v as u64)
 }
@@ -398,7 +398,8 @@ impl BitsParse {
         }
         self.rest = parse_uint(val, 8 * u32::from(self.d.width), vat, field, expected)?;
         if self.rest & self.mask != 0 {
-            return Err(err(vat, AsmErrorKind::OutOfRange { field }));
+            let fits = Fits::Rest { members: self.mask };
+            return Err(err(vat, AsmErrorKind::OutOfRange { field, fits }));
         }
         Ok(())
     }
@@ -986,7 +987,8 @@ fn parse_value(
             let v = parse_int(s).ok_or_else(bad)?;
             let lim = 1i128 << (8 * u32::from(w) - 1);
             if !(-lim..lim).contains(&v) {
-                return Err(err(at, AsmErrorKind::OutOfRange { field }));
+                let fits = Fits::signed(8 * u32::from(w));
+                return Err(err(at, AsmErrorKind::OutOfRange { field, fits }));
             }
             write_uint(out, v as i64 as u64);
         }
@@ -995,7 +997,7 @@ fn parse_value(
                 parse_uint(s, 32, at, field, expected)? as u32
             } else {
                 decimal_f32(s).map_err(|wide| match wide {
-                    true => err(at, AsmErrorKind::OutOfRange { field }),
+                    true => err(at, AsmErrorKind::OutOfRange { field, fits: Fits::F32 }),
                     false => bad(),
                 })?
             };
@@ -1208,9 +1210,11 @@ fn assign(
     if !seen.mark(idx) {
         return Err(err(name_at, AsmErrorKind::Duplicate { field: f.name }));
     }
-    let dst = out
-        .get_mut(f.range())
-        .ok_or_else(|| err(name_at, AsmErrorKind::OutOfRange { field: f.name }))?;
+    // A leaf past the bytes being written is no field of them (the tables keep every
+    // leaf inside its record; this keeps a defect there an error, never a panic).
+    let dst = out.get_mut(f.range()).ok_or_else(|| {
+        err(name_at, AsmErrorKind::UnknownField { arm: owner, field: Name::new(name) })
+    })?;
     parse_value(value, value_at, &f.kind, f.name, dst)
 }
 

@@ -135,6 +135,66 @@ impl core::hash::Hash for Views {
     }
 }
 
+/// The values a field takes, which an [`AsmErrorKind::OutOfRange`] value is not among.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fits {
+    /// An integer from `min` to `max`, both included.
+    Range {
+        /// The least value.
+        min: i128,
+        /// The greatest value.
+        max: i128,
+    },
+    /// An `f32`: a decimal within its range (one past it would read as an infinity),
+    /// `inf`, `-inf`, or its bits in hex.
+    F32,
+    /// A union's `rest=`, with none of `members`' bits set (the named members give those).
+    Rest {
+        /// The bits the union's members hold.
+        members: u64,
+    },
+}
+
+impl Fits {
+    /// The unsigned integers of `bits` bits.
+    #[must_use]
+    pub const fn unsigned(bits: u32) -> Fits {
+        let max = if bits >= 64 { u64::MAX as i128 } else { (1i128 << bits) - 1 };
+        Fits::Range { min: 0, max }
+    }
+
+    /// The two's-complement integers of `bits` bits (`bits` from 1 to 64).
+    #[must_use]
+    pub const fn signed(bits: u32) -> Fits {
+        let lim = 1i128 << (bits - 1);
+        Fits::Range { min: -lim, max: lim - 1 }
+    }
+}
+
+impl fmt::Display for Fits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// A bound in decimal to 16 bits' magnitude, else in hex as wide values print.
+        fn bound(f: &mut fmt::Formatter<'_>, v: i128) -> fmt::Result {
+            match v {
+                -65536..=65535 => write!(f, "{v}"),
+                _ if v < 0 => write!(f, "-{:#x}", v.unsigned_abs()),
+                _ => write!(f, "{v:#x}"),
+            }
+        }
+        match *self {
+            Fits::Range { min, max } => {
+                bound(f, min)?;
+                f.write_str("..=")?;
+                bound(f, max)
+            }
+            Fits::F32 => f.write_str("an f32: a decimal up to ±3.4028235e38, inf, -inf or 0x bits"),
+            Fits::Rest { members } => {
+                write!(f, "rest may not set bits {members:#x}: its members give them")
+            }
+        }
+    }
+}
+
 /// What is wrong with a line of assembly.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -206,6 +266,8 @@ pub enum AsmErrorKind {
     OutOfRange {
         /// The field.
         field: &'static str,
+        /// The values it takes.
+        fits: Fits,
     },
     /// A bit-field's value does not fit its bits (an enum value the spec names wider
     /// than the bit-field, or a number).
@@ -342,7 +404,7 @@ impl AsmErrorKind {
         use AsmErrorKind as K;
         match &mut self {
             K::Duplicate { field }
-            | K::OutOfRange { field }
+            | K::OutOfRange { field, .. }
             | K::BitOutOfRange { field, .. }
             | K::BadValue { field, .. }
             | K::Missing { field }
@@ -403,8 +465,8 @@ impl fmt::Display for AsmErrorKind {
                 write!(f, "{arm} has no field '{field}'")
             }
             AsmErrorKind::Duplicate { field } => write!(f, "field '{field}' is given twice"),
-            AsmErrorKind::OutOfRange { field } => {
-                write!(f, "value of field '{field}' is out of range")
+            AsmErrorKind::OutOfRange { field, fits } => {
+                write!(f, "value of field '{field}' is out of range ({fits})")
             }
             AsmErrorKind::BitOutOfRange { field, bit, bits } => {
                 let s = if *bits == 1 { "" } else { "s" };

@@ -504,11 +504,47 @@ fn a_union_value_names_its_views_and_the_field_meant() {
     );
 }
 
+/// A value out of range says the range: unsigned and two's-complement fields their
+/// bounds (decimal to 16 bits, hex past), a union's `rest` the bits its members give.
+#[test]
+fn an_out_of_range_value_names_the_range() {
+    let cases = [
+        (
+            "matmul header.inst_word_len=300",
+            "field 'header.inst_word_len' is out of range (0..=255)",
+        ),
+        (
+            "copy src_mem_pattern.step_elem=[40000,0,0,0]",
+            "field 'src_mem_pattern.step_elem' is out of range (-32768..=32767)",
+        ),
+        (
+            "copy src_mem_pattern.step_elem=[-32769,0,0,0]",
+            "field 'src_mem_pattern.step_elem' is out of range (-32768..=32767)",
+        ),
+        (
+            "matmul psum_accumulate_flags={rest=0x01}",
+            "field 'psum_accumulate_flags' is out of range (rest may not set bits 0x7: its \
+             members give them)",
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(first_error(line).0, std::format!("value of {want}"), "{line}");
+    }
+    assert!(
+        assemble_line(Arch::Cayman, "copy src_mem_pattern.step_elem=[-32768,32767,0,0]", 1).is_ok()
+    );
+    let wide = Fits::unsigned(32);
+    assert_eq!(std::format!("{wide}"), "0..=0xffffffff");
+    assert_eq!(std::format!("{}", Fits::signed(32)), "-0x80000000..=0x7fffffff");
+    assert_eq!(std::format!("{}", Fits::unsigned(64)), "0..=0xffffffffffffffff");
+}
+
 /// A decimal too large for an `f32` is out of range (it was taken as an infinity);
 /// `inf`, `-inf` and the largest `f32` are not.
 #[test]
 fn an_f32_too_large_is_out_of_range() {
-    let want = "value of field 'scale_value' is out of range";
+    let want = "value of field 'scale_value' is out of range \
+                (an f32: a decimal up to ±3.4028235e38, inf, -inf or 0x bits)";
     assert_eq!(first_error("activate scale_value=fp32{1e40}"), (want.into(), 27));
     assert_eq!(first_error("activate scale_value=fp32{-3.5e38}"), (want.into(), 27));
     for ok in ["inf", "-inf", "3.4028235e38", "-0", "1e-50"] {
@@ -529,6 +565,6 @@ fn an_error_in_a_plain_view_names_the_field() {
     );
     assert_eq!(
         first_error("activate scale_value=fp32{0x1_0000_0000}").0,
-        "value of field 'scale_value' is out of range"
+        "value of field 'scale_value' is out of range (0..=0xffffffff)"
     );
 }
