@@ -6,6 +6,38 @@
 //! hand-written runtime on top: record streams ([`stream`]), the three-segment
 //! instruction-block address map ([`address`]), typed errors ([`error`]), and the
 //! one-line text form of records with its assembler ([`disasm`]).
+//!
+//! # Quick start
+//!
+//! ```
+//! use tpb_isa::validate::validate;
+//! use tpb_isa::{disasm, stream, Arch, Inst, S3d3MmRef};
+//!
+//! // A MATMUL record, from its text (`tpb disasm` prints this form; `tpb asm` reads it).
+//! let line = "matmul src_mem_pattern.start_addr=immediate{immediate=0x2000,partition_offset=0x2000} \
+//!             num_active_rows=128";
+//! let rec: [u8; 64] = disasm::assemble_line(Arch::Cayman, line, 1).unwrap().unwrap();
+//!
+//! // Records sit at a fixed +64 stride; a trailing partial record is a typed error.
+//! for r in stream::records(&rec) {
+//!     let (offset, bytes) = r.unwrap();
+//!     // Owned: the arm's typed fields, in the layout of the generation asked.
+//!     let inst = Inst::decode(Arch::Cayman, bytes);
+//!     assert_eq!(inst.encode(), *bytes); // lossless, reserved and unknown bytes too
+//!     assert_eq!(inst.text(Arch::Cayman).to_string(), line);
+//!     // Borrowed: one field read where the spec puts it, nothing else decoded.
+//!     if let S3d3MmRef::Cayman(v) = S3d3MmRef::new(Arch::Cayman, bytes) {
+//!         assert_eq!(v.num_active_rows(), 128);
+//!     }
+//!     // The runtime's checks: opcode bitmask, enum values, address apertures.
+//!     assert_eq!(validate(Arch::Cayman, bytes), Ok(()), "record at {offset:#x}");
+//! }
+//!
+//! // Geometry: every constant per generation; a value no source gives is unknown.
+//! let trn2: Arch = "trn2".parse().unwrap();
+//! assert_eq!(trn2.geometry().unwrap().num_dma_engines(), 132);
+//! assert!(Arch::Maverick.geometry().is_none());
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
