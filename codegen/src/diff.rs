@@ -62,7 +62,9 @@
 //! addition: a field with the same offset, size and type under a new name; a reserved
 //! run with the same bytes; an enum value with the same number; a bit-field with the
 //! same bits; a region with the same window; a struct, bits type, enum or arm whose whole
-//! layout is unchanged (an arm: every generation's layout; a union: every view); an arm
+//! layout is unchanged (an arm: every generation's layout; a union: every view); a
+//! struct, union, bits type or enum of the same size that the same fields, and no others,
+//! name on both sides (its changes are then compared); an arm
 //! that the same opcodes select (its layout is then compared); a geometry item with the
 //! same definition and values; an arch with the same generation. A rename keeps every
 //! byte where it was, so it breaks no decoder and is classed **metadata**; it does change

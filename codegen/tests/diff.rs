@@ -313,6 +313,59 @@ fn struct_renamed_is_not_a_retype() {
     );
 }
 
+/// A struct renamed in the same edit that changes it is still that struct where the same
+/// fields name it on both sides: its changes, not a removal, an addition and a retype.
+#[test]
+fn struct_renamed_and_changed() {
+    check(
+        &[
+            ("x", "struct HEADER : 4 {", "struct HDR : 4 {"),
+            ("x", "1 len        u8", "1 size       u8"),
+            ("x", "0 header HEADER", "0 header HDR"),
+        ],
+        &[
+            "metadata renamed struct HDR: HEADER -> HDR [ADD, EXIT, NOP]",
+            "metadata renamed struct HDR / field size: len -> size [ADD, EXIT, NOP]",
+        ],
+    );
+}
+
+/// An enum renamed in the same edit that gains a variant is that enum, as a struct is.
+#[test]
+fn enum_renamed_and_changed() {
+    check(
+        &[
+            ("x", "enum SUB : u8 {", "enum SUBOP : u8 {"),
+            ("x", "    EXIT = 1\n}", "    EXIT = 1\n    MORE = 2\n}"),
+            ("x", "4 subop      SUB", "4 subop      SUBOP"),
+        ],
+        &[
+            "additive added enum SUBOP / variant MORE: +2 [EXIT]",
+            "metadata renamed enum SUBOP: SUB -> SUBOP [EXIT]",
+        ],
+    );
+}
+
+/// A new enum of another width in the place of a removed one is not taken for it.
+#[test]
+fn enum_replaced_by_another_width_is_removed_and_added() {
+    let d = codegen::diff(
+        &spec(&[]),
+        &spec(&[
+            ("x", "enum SUB : u8 {", "enum WIDE : u16 {"),
+            (
+                "x",
+                "4 subop      SUB\n    5 reserved0  reserved[11]",
+                "4 subop      WIDE\n    6 reserved0  reserved[10]",
+            ),
+        ]),
+    );
+    let kinds: Vec<(Kind, &str)> =
+        d.changes.iter().map(|c| (c.kind, c.path[0].name.as_str())).collect();
+    assert!(kinds.contains(&(Kind::Removed, "SUB")), "\n{}", d.render(false));
+    assert!(kinds.contains(&(Kind::Added, "WIDE")), "\n{}", d.render(false));
+}
+
 // ---------------------------------------------------------------------------------
 // Records and preamble
 // ---------------------------------------------------------------------------------

@@ -279,6 +279,15 @@ impl<T: Item> Item for &T {
     }
 }
 
+/// The kinds of type item a field names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TypeKind {
+    Struct,
+    Bits,
+    Enum,
+    Union,
+}
+
 /// The model an item comes from; `old` picks a parent item from the same side.
 #[derive(Clone, Copy)]
 struct Side<'a> {
@@ -646,12 +655,27 @@ impl<'a> Cmp<'a> {
                     .zip(&b.variants)
                     .all(|(x, y)| x.name == y.name && x.value == y.value)
         };
-        self.r.enums.extend(renames(pair(&o.enums, &n.enums, same_name, enum_same)));
-        self.r.bits.extend(renames(pair(&o.bits, &n.bits, same_name, bits_same)));
+        // A type renamed in the same edit that changes it is still that type where the
+        // same fields, and no others, name it on both sides (and its size is kept): its
+        // changes are then compared, not removed and added whole.
+        let found = renames(pair(&o.enums, &n.enums, same_name, |a, b| {
+            enum_same(a, b)
+                || (a.width == b.width && self.used_alike(TypeKind::Enum, &a.name, &b.name))
+        }));
+        self.r.enums.extend(found);
+        let found = renames(pair(&o.bits, &n.bits, same_name, |a, b| {
+            bits_same(a, b)
+                || (a.width == b.width && self.used_alike(TypeKind::Bits, &a.name, &b.name))
+        }));
+        self.r.bits.extend(found);
         // Structs may contain structs: a second pass sees renames the first found.
         for _ in 0..2 {
-            let found =
-                renames(pair(&o.structs, &n.structs, same_name, |a, b| self.struct_same(a, b)));
+            let found = renames(pair(&o.structs, &n.structs, same_name, |a, b| {
+                self.struct_same(a, b)
+                    || (a.size == b.size
+                        && a.is_group == b.is_group
+                        && self.used_alike(TypeKind::Struct, &a.name, &b.name))
+            }));
             self.r.structs.extend(found);
         }
         let union_same = |a: &Union, b: &Union| {
@@ -663,7 +687,11 @@ impl<'a> Cmp<'a> {
                         && self.old_type(&x.ty) == self.new_type(&y.ty)
                 })
         };
-        self.r.unions.extend(renames(pair(&o.unions, &n.unions, same_name, union_same)));
+        let found = renames(pair(&o.unions, &n.unions, same_name, |a, b| {
+            union_same(a, b)
+                || (a.size == b.size && self.used_alike(TypeKind::Union, &a.name, &b.name))
+        }));
+        self.r.unions.extend(found);
         let arm_same = |a: &Arm, b: &Arm| {
             a.full_preamble == b.full_preamble
                 && a.layouts.len() == b.layouts.len()
@@ -688,6 +716,65 @@ impl<'a> Cmp<'a> {
         self.r.arms.extend(found);
         let found = renames(pair(&o.geometry, &n.geometry, same_name, |a, b| self.geom_same(a, b)));
         self.r.geoms.extend(found);
+    }
+
+    /// Whether the fields naming old type `a` are those naming new type `b`, and some do.
+    fn used_alike(&self, kind: TypeKind, a: &str, b: &str) -> bool {
+        let x = self.uses(self.o, kind, a, true);
+        !x.is_empty() && x == self.uses(self.n, kind, b, false)
+    }
+
+    /// Where the type `kind` `name` is used in `m`: (owner, member) of every record
+    /// preamble field, arm field, struct field, union view and bit-field naming it (under
+    /// arrays too). On the old side (`old`) owners are named as the renames found so far
+    /// name them on the new side.
+    fn uses(&self, m: &Model, kind: TypeKind, name: &str, old: bool) -> BTreeSet<(String, String)> {
+        let owner = |map: &BTreeMap<String, String>, what: &str, o: &str| {
+            format!("{what} {}", if old { mapped(map, o) } else { o.to_string() })
+        };
+        let none = BTreeMap::new();
+        // Every (owner, member, type) of the model.
+        let mut members: Vec<(String, &String, &FieldType)> = Vec::new();
+        let rec = owner(&none, "record", &m.record.name);
+        members.extend(m.record.preamble.iter().map(|f| (rec.clone(), &f.name, &f.ty)));
+        for a in &m.arms {
+            let arm = owner(&none, "arm", &a.name);
+            let fields = a.layouts.iter().flat_map(json::own_fields);
+            members.extend(fields.map(|f| (arm.clone(), &f.name, &f.ty)));
+        }
+        for st in &m.structs {
+            let o = owner(&self.r.structs, "struct", &st.name);
+            members.extend(st.fields.iter().map(|f| (o.clone(), &f.name, &f.ty)));
+        }
+        for u in &m.unions {
+            let o = owner(&self.r.unions, "union", &u.name);
+            members.extend(u.views.iter().map(|v| (o.clone(), &v.name, &v.ty)));
+        }
+        let names = |ty: &FieldType| match (ty.leaf(), kind) {
+            (FieldType::Struct(x), TypeKind::Struct) => m[*x].name == name,
+            (FieldType::Bits(x), TypeKind::Bits) => m[*x].name == name,
+            (FieldType::Enum(x), TypeKind::Enum) => m[*x].name == name,
+            (FieldType::Union(x), TypeKind::Union) => m[*x].name == name,
+            _ => false,
+        };
+        let mut out: BTreeSet<(String, String)> = members
+            .into_iter()
+            .filter(|(_, _, t)| names(t))
+            .map(|(o, f, _)| (o, f.clone()))
+            .collect();
+        if kind == TypeKind::Enum {
+            if m[m.record.discriminant.ty].name == name {
+                out.insert((rec, "discriminant".into()));
+            }
+            for b in &m.bits {
+                let of_enum = |f: &&BitField| matches!(f.ty, BitType::Enum(e) if m[e].name == name);
+                let alts = b.alts.iter().flat_map(|a| &a.fields);
+                for f in b.fields.iter().chain(alts).filter(of_enum) {
+                    out.insert((owner(&self.r.bits, "bits", &b.name), f.name.clone()));
+                }
+            }
+        }
+        out
     }
 
     fn fields_same(&self, a: &[Field], b: &[Field]) -> bool {
