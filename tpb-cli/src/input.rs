@@ -331,6 +331,17 @@ impl Filter {
         self.check(input)?;
         let units: Vec<Unit<'a>> = input.units().into_iter().filter(|u| self.keeps(u)).collect();
         if units.is_empty() {
+            // The graphs name streams that pass but no member holds: listing the
+            // subgraphs (among them the one asked for) would not say why.
+            let absent = self.absent(input);
+            if !absent.is_empty() {
+                bail!(
+                    "{}: no stream matches the --subgraph and --engine given: {} absent (its \
+                     graph names it, no member holds it)",
+                    input.name(),
+                    absent.join(", ")
+                );
+            }
             bail!(
                 "{}: no stream matches the --subgraph and --engine given (its subgraphs: {})",
                 input.name(),

@@ -354,6 +354,31 @@ fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     assert!(r.out.contains("in 2 streams, 0 finding(s)"), "{}", r.out);
 }
 
+/// A filter that picks only streams the graphs name but the NEFF lacks says so, rather
+/// than list the subgraphs, the one asked for among them.
+#[test]
+fn a_filter_that_picks_only_absent_streams_says_they_are_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> = small_members().into_iter().filter(|(p, _)| p != "sg00/PE.bin").collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    for cmd in ["disasm", "extract"] {
+        let mut a = vec![cmd, "no_pe.neff", "--engine", "pe", "--subgraph", "sg00"];
+        if cmd == "extract" {
+            a.extend(["-o", "out"]);
+        }
+        let r = tpb(dir.path(), &a);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.out);
+        assert!(
+            r.err.contains(
+                "no_pe.neff: no stream matches the --subgraph and --engine given: sg00/PE \
+                 absent (its graph names it, no member holds it)"
+            ),
+            "{cmd}: {}",
+            r.err
+        );
+    }
+}
+
 /// A stream the NEFF names but does not hold is said to be unread, not silently left
 /// out of the count.
 #[test]
