@@ -354,6 +354,24 @@ fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     assert!(r.out.contains("in 2 streams, 0 finding(s)"), "{}", r.out);
 }
 
+/// The listing of a NEFF says which streams its graphs name but it lacks, rather than
+/// leave them out without a word.
+#[test]
+fn disasm_names_the_streams_a_neff_names_but_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> = small_members().into_iter().filter(|(p, _)| p != "sg00/PE.bin").collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["disasm", "--no-hex", "no_pe.neff"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out.ends_with("\n\nsg00/PE: absent (its graph names it, no member holds it)\n"),
+        "{}",
+        r.out
+    );
+    let r = tpb(dir.path(), &["disasm", "--no-hex", "no_pe.neff", "--engine", "act"]);
+    assert!(!r.out.contains("absent"), "{}", r.out);
+}
+
 /// A filter that picks only streams the graphs name but the NEFF lacks says so, rather
 /// than list the subgraphs, the one asked for among them.
 #[test]

@@ -71,6 +71,11 @@ impl Args {
                     raw_listing(out, unit, !self.no_hex)?;
                 }
             }
+            // A stream a graph names but no member holds is said, as `tpb validate` and
+            // `tpb info` say it, not left out of the listing without a word.
+            for label in filter.absent(&input) {
+                writeln!(out, "\n{label}: absent (its graph names it, no member holds it)")?;
+            }
         }
         let partial: Vec<String> = units
             .iter()
