@@ -372,6 +372,29 @@ fn disasm_names_the_streams_a_neff_names_but_lacks() {
     assert!(!r.out.contains("absent"), "{}", r.out);
 }
 
+/// A NEFF stream that ends in part of a record is an error naming the NEFF, not only
+/// the stream's label, which every NEFF has.
+#[test]
+fn disasm_names_the_neff_of_a_partial_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = small_members();
+    let pe = members.iter_mut().find(|(p, _)| p == "sg00/PE.bin").unwrap();
+    pe.1.truncate(pe.1.len() - 10);
+    fs::write(dir.path().join("cut.neff"), neff(&members)).unwrap();
+    for json in [false, true] {
+        let mut a = vec!["disasm", "cut.neff"];
+        if json {
+            a.push("--json");
+        }
+        let r = tpb(dir.path(), &a);
+        assert_eq!(r.code, 2, "{}", r.err);
+        assert_eq!(
+            r.err,
+            "error: cut.neff: sg00/PE: trailing partial record of 54 bytes at offset 0x2c0\n"
+        );
+    }
+}
+
 /// A filter that picks only streams the graphs name but the NEFF lacks says so, rather
 /// than list the subgraphs, the one asked for among them.
 #[test]

@@ -77,9 +77,11 @@ impl Args {
                 writeln!(out, "\n{label}: absent (its graph names it, no member holds it)")?;
             }
         }
+        // A NEFF stream's label (`sg00/PE`) does not say which file; a raw stream's is its name.
+        let of = if neff { format!("{}: ", input.name()) } else { String::new() };
         let partial: Vec<String> = units
             .iter()
-            .filter_map(|u| records::split(u.bytes).1.map(|e| format!("{}: {e}", u.label)))
+            .filter_map(|u| records::split(u.bytes).1.map(|e| format!("{of}{}: {e}", u.label)))
             .collect();
         if !partial.is_empty() {
             bail!("{}", partial.join("\nerror: "));
