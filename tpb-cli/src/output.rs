@@ -77,6 +77,11 @@ pub fn write_file<T>(
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
             };
+            // Said plainly: the temporary file's error would name that file, not the
+            // folder the user gave.
+            if fs::metadata(dir).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+                bail!("{}: no folder {}", what(), shown(dir));
+            }
             let mut tmp = temp_file(old, dir).with_context(what)?;
             let t = {
                 let mut w = BufWriter::with_capacity(64 << 10, tmp.as_file_mut());
@@ -168,6 +173,22 @@ mod tests {
         write(&p, b"new", Special::Refuse).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"new");
         assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_not_the_temporary_file() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("none/out.bin");
+        let e = format!("{:#}", write(&p, b"x", Special::Refuse).unwrap_err());
+        assert_eq!(
+            e,
+            format!("writing {}: no folder {}", p.display(), d.path().join("none").display())
+        );
+        // A file where a folder should be: the system's reason, and the path given.
+        fs::write(d.path().join("file"), b"").unwrap();
+        let p = d.path().join("file/out.bin");
+        let e = format!("{:#}", write(&p, b"x", Special::Refuse).unwrap_err());
+        assert_eq!(e, format!("writing {}: Not a directory (os error 20)", p.display()));
     }
 
     #[test]
