@@ -395,6 +395,18 @@ fn disasm_names_the_neff_of_a_partial_stream() {
     }
 }
 
+/// `extract -o` onto a file says the file is not a folder, and leaves it alone.
+#[test]
+fn extract_onto_a_file_says_it_is_not_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("out"), b"mine").unwrap();
+    let n = corpus("matmul_small.neff");
+    let r = tpb(dir.path(), &["extract", n.to_str().unwrap(), "-o", "out"]);
+    assert_eq!(r.code, 2, "{}", r.out);
+    assert_eq!(r.err, "error: out exists and is not a folder; -o names the folder to write into\n");
+    assert_eq!(fs::read(dir.path().join("out")).unwrap(), b"mine");
+}
+
 /// A filter that picks only streams the graphs name but the NEFF lacks says so, rather
 /// than list the subgraphs, the one asked for among them.
 #[test]
