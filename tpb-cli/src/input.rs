@@ -183,9 +183,21 @@ fn from_bytes(
         Sniff::NearlyNeff(why) => return Ok(Input::Raw { name, bytes, nearly_neff: Some(why) }),
     };
     let neff = Neff::from_bytes(&bytes, options).map_err(|e| {
-        // A NEFF over the limit is a NEFF: the limit, not --raw, is the way on.
-        let over = matches!(e, tpb_neff::Error::InflateLimit { .. });
-        let hint = if forced || over { "" } else { "; if it is a raw record stream, pass --raw" };
+        // Only an error of the header or the gzip member can be a raw stream's: a
+        // payload that inflated (to a tar, JSON, ...) is a NEFF, and one over the limit
+        // is too (the limit, not --raw, is the way on).
+        use tpb_neff::Error as E;
+        let header = matches!(
+            e,
+            E::TruncatedHeader { .. }
+                | E::HeaderSizeTooSmall { .. }
+                | E::HeaderSizePastEnd { .. }
+                | E::DataSizePastEnd { .. }
+                | E::Gzip { .. }
+                | E::TrailingData { .. }
+        );
+        let hint =
+            if forced || !header { "" } else { "; if it is a raw record stream, pass --raw" };
         anyhow!("{}{hint}", read_error(e, &format!("{name}: {why}")))
     })?;
     Ok(Input::Neff { name, neff: Box::new(neff) })

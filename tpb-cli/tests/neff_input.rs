@@ -125,6 +125,27 @@ fn a_broken_neff_on_standard_input_is_an_error_not_a_raw_stream() {
     assert!(r.err.contains("payload is not a valid gzip member"), "{}", r.err);
 }
 
+/// A NEFF whose payload inflated but whose tar or JSON is broken is said to be broken,
+/// without the hint to read it as a raw stream, which it cannot be.
+#[test]
+fn a_neff_broken_past_its_gzip_member_is_not_offered_as_a_raw_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = small_members();
+    let def = members.iter_mut().find(|(p, _)| p == "sg00/def.json").unwrap();
+    def.1 = b"{\"pe_instr\": ".to_vec();
+    fs::write(dir.path().join("bad_json.neff"), neff(&members)).unwrap();
+    fs::write(dir.path().join("bad_tar.neff"), neff_with_payload(&gzip(&[1; 1024]))).unwrap();
+    for (f, why) in [
+        ("bad_json.neff", "sg00/def.json: malformed JSON"),
+        ("bad_tar.neff", "payload is not a readable tar archive"),
+    ] {
+        let r = tpb(dir.path(), &["info", f]);
+        assert_eq!(r.code, 2, "{}", r.out);
+        assert!(r.err.starts_with(&format!("error: {f}: not a readable NEFF: {why}")), "{}", r.err);
+        assert!(!r.err.contains("--raw"), "{}", r.err);
+    }
+}
+
 #[test]
 fn a_broken_neff_under_another_name_is_an_error_not_a_raw_stream() {
     let dir = tempfile::tempdir().unwrap();
