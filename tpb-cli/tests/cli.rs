@@ -423,7 +423,7 @@ fn stats_over_the_whole_corpus_finds_nothing_the_spec_cannot_explain() {
 #[test]
 fn layout_of_an_opcode_without_one_says_so() {
     let d = Path::new(".");
-    for name in ["set_ordering_mode", "SET_ORDERING_MODE"] {
+    for name in ["set_ordering_mode", "SET_ORDERING_MODE", "0xb1"] {
         let out = run(d, &args(&["layout", name]));
         assert_eq!(
             out,
@@ -438,10 +438,12 @@ fn layout_of_an_opcode_without_one_says_so() {
     assert_eq!(
         out,
         "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic: tpb layout takes an \
-         arm's spec name (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)\n\
-         exit: 2\n"
+         arm's spec name (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or \
+         an opcode value (0x02)\nexit: 2\n"
     );
     assert!(run(d, &args(&["layout", "matmul"])).starts_with("$ tpb layout matmul\nS3D3_MM"));
+    // An opcode value as `tpb stats` prints it.
+    assert!(run(d, &args(&["layout", "0x02"])).starts_with("$ tpb layout 0x02\nS3D3_MM"));
 }
 
 /// `tpb args` in `dir`: standard output (bytes), standard error, and success.
