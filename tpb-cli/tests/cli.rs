@@ -553,3 +553,25 @@ fn raw_json_names_its_arch_and_agrees_with_the_listing() {
         }
     }
 }
+
+/// A write to standard output that fails says it was standard output that failed.
+#[test]
+fn a_failed_write_to_standard_output_says_so() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    for a in [vec!["geometry"], vec!["layout", "matmul"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(&a)
+            .stdout(fs::File::options().write(true).open(full).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{a:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            "error: writing standard output: No space left on device (os error 28)\n",
+            "{a:?}"
+        );
+    }
+}
