@@ -391,6 +391,12 @@ fn disasm_names_the_streams_a_neff_names_but_lacks() {
     );
     let r = tpb(dir.path(), &["disasm", "--no-hex", "no_pe.neff", "--engine", "act"]);
     assert!(!r.out.contains("absent"), "{}", r.out);
+    let r = tpb(dir.path(), &["disasm", "--json", "no_pe.neff"]);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["absent"], serde_json::json!(["sg00/PE"]));
+    let r = tpb(dir.path(), &["disasm", "--json", "no_pe.neff", "--engine", "act"]);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["absent"], serde_json::json!([]));
 }
 
 /// A NEFF stream that ends in part of a record is an error naming the NEFF, not only

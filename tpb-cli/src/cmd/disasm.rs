@@ -30,7 +30,8 @@ pub struct Args {
     #[arg(long)]
     no_hex: bool,
     /// One JSON object instead of text: `{"arch", "records": [...]}` for a raw stream,
-    /// `{"streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}` for a NEFF;
+    /// `{"absent", "streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}`
+    /// for a NEFF (`absent`: the labels of the streams its graphs name but it lacks);
     /// a record is `{"index", "offset", "opcode", "arm", "bytes", "text"}` (`arm` null where no
     /// binding selects one; `text` in the layouts of `arch`, as the listing prints it), and a
     /// stream that ends in part of a record has `"trailing_partial": {"offset", "len"}`.
@@ -53,7 +54,9 @@ impl Args {
         if self.json {
             let mut ser = serde_json::Serializer::pretty(&mut *out);
             if neff {
-                let mut map = ser.serialize_map(Some(1))?;
+                let mut map = ser.serialize_map(Some(2))?;
+                // As the listing names them: the streams a graph names but no member holds.
+                map.serialize_entry("absent", &filter.absent(&input))?;
                 map.serialize_entry("streams", &Streams(&units))?;
                 map.end()?;
             } else {
