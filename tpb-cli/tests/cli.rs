@@ -575,3 +575,18 @@ fn a_failed_write_to_standard_output_says_so() {
         );
     }
 }
+
+/// Every option that takes a generation says which names it takes, and what it is when
+/// absent.
+#[test]
+fn every_arch_option_says_what_it_takes() {
+    for cmd in ["disasm", "asm", "validate", "stats", "layout"] {
+        let out = run(Path::new("."), &args(&[cmd, "--help"]));
+        let arch = out.split("--arch <ARCH>").nth(1).expect(cmd);
+        let arch = arch.split("\n  -").next().unwrap();
+        assert!(arch.contains("alias"), "{cmd}: {arch}");
+        assert!(arch.contains("cayman"), "{cmd}: {arch}");
+    }
+    let out = run(Path::new("."), &args(&["geometry", "--help"]));
+    assert!(out.contains("[ARCH]  The generation (a name, label or alias"), "{out}");
+}

@@ -32,7 +32,7 @@ pub struct Args {
     /// Where to write the records; `-` for standard output (not a terminal).
     #[arg(short, long)]
     output: PathBuf,
-    /// The generation whose layouts the text is in (cayman when absent).
+    /// The generation whose layouts the text is in (a name, label or alias: cayman, V3, trn2); cayman when absent.
     #[arg(long)]
     arch: Option<String>,
 }

@@ -37,8 +37,9 @@ pub struct Args {
     /// stream that ends in part of a record has `"trailing_partial": {"offset", "len"}`.
     #[arg(long)]
     json: bool,
-    /// The generation for opcode names and availability (a name, label or alias); a
-    /// NEFF's own target by default.
+    /// The generation whose opcode names and layouts the records are read in (a name,
+    /// label or alias: cayman, V3, trn2); a NEFF's own target by default, cayman for a raw
+    /// stream.
     #[arg(long)]
     arch: Option<String>,
 }

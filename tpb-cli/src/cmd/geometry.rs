@@ -16,7 +16,7 @@ use crate::table::table;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The generation; all when absent.
+    /// The generation (a name, label or alias: cayman, V3, trn2); all when absent.
     arch: Option<String>,
     /// Write JSON (format `tpb-geometry`, version 1): per generation its name, label,
     /// whether any source gives its geometry, and its values by spec name; a value the

@@ -18,7 +18,7 @@ pub struct Args {
     /// stats` prints it (S3D3_MM, matmul, 0x02); an opcode the spec names without a
     /// layout is said to have none.
     arm: String,
-    /// The generation whose layout is shown (cayman when absent).
+    /// The generation whose layout is shown (a name, label or alias: cayman, V3, trn2); cayman when absent.
     #[arg(long)]
     arch: Option<String>,
 }
