@@ -590,3 +590,19 @@ fn every_arch_option_says_what_it_takes() {
     let out = run(Path::new("."), &args(&["geometry", "--help"]));
     assert!(out.contains("[ARCH]  The generation (a name, label or alias"), "{out}");
 }
+
+/// Each finding of a raw stream starts with the input's name, so that it reads alone.
+#[test]
+fn validate_findings_name_the_input() {
+    let d = tempfile::tempdir().unwrap();
+    fs::write(d.path().join("empty.bin"), b"").unwrap();
+    let out = run(d.path(), &args(&["validate", "empty.bin"]));
+    assert_eq!(
+        out,
+        "$ tpb validate empty.bin\n\
+         empty.bin: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)\n\
+         empty.bin: final-record check (cayman, PE): the stream holds no record\n\
+         empty.bin: 0 records, 2 finding(s) on cayman\n\
+         exit: 1\n"
+    );
+}
