@@ -183,9 +183,21 @@ fn from_bytes(
         Sniff::NearlyNeff(why) => return Ok(Input::Raw { name, bytes, nearly_neff: Some(why) }),
     };
     let neff = Neff::from_bytes(&bytes, options).map_err(|e| {
-        // A NEFF over the limit is a NEFF: the limit, not --raw, is the way on.
-        let over = matches!(e, tpb_neff::Error::InflateLimit { .. });
-        let hint = if forced || over { "" } else { "; if it is a raw record stream, pass --raw" };
+        // Only an error of the header or the gzip member can be a raw stream's: a
+        // payload that inflated (to a tar, JSON, ...) is a NEFF, and one over the limit
+        // is too (the limit, not --raw, is the way on).
+        use tpb_neff::Error as E;
+        let header = matches!(
+            e,
+            E::TruncatedHeader { .. }
+                | E::HeaderSizeTooSmall { .. }
+                | E::HeaderSizePastEnd { .. }
+                | E::DataSizePastEnd { .. }
+                | E::Gzip { .. }
+                | E::TrailingData { .. }
+        );
+        let hint =
+            if forced || !header { "" } else { "; if it is a raw record stream, pass --raw" };
         anyhow!("{}{hint}", read_error(e, &format!("{name}: {why}")))
     })?;
     Ok(Input::Neff { name, neff: Box::new(neff) })
@@ -331,6 +343,17 @@ impl Filter {
         self.check(input)?;
         let units: Vec<Unit<'a>> = input.units().into_iter().filter(|u| self.keeps(u)).collect();
         if units.is_empty() {
+            // The graphs name streams that pass but no member holds: listing the
+            // subgraphs (among them the one asked for) would not say why.
+            let absent = self.absent(input);
+            if !absent.is_empty() {
+                bail!(
+                    "{}: no stream matches the --subgraph and --engine given: {} absent (its \
+                     graph names it, no member holds it)",
+                    input.name(),
+                    absent.join(", ")
+                );
+            }
             bail!(
                 "{}: no stream matches the --subgraph and --engine given (its subgraphs: {})",
                 input.name(),

@@ -77,7 +77,13 @@ pub fn write_file<T>(
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
             };
-            let mut tmp = temp_file(old, dir).with_context(what)?;
+            // Said plainly: the temporary file's error would name that file, not the
+            // folder the user gave.
+            if fs::metadata(dir).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+                bail!("{}: no folder {}", what(), shown(dir));
+            }
+            let mut tmp =
+                temp_file(old, dir).map_err(|e| without_temp_path(e, dir)).with_context(what)?;
             let t = {
                 let mut w = BufWriter::with_capacity(64 << 10, tmp.as_file_mut());
                 let t = fill(&mut w).with_context(what)?;
@@ -89,6 +95,16 @@ pub fn write_file<T>(
             Ok(t)
         }
     }
+}
+
+/// The error of making a temporary file in `dir` with the folder named, not the
+/// temporary file (whose name the user never gave, and which never came to be).
+fn without_temp_path(e: io::Error, dir: &Path) -> io::Error {
+    // tempfile's error is the system's text then ` at path "…"`, and keeps no other
+    // copy of the system's error (its `source` is that error's, none for an OS error).
+    let text = e.to_string();
+    let cause = text.rsplit_once(" at path \"").map_or(text.as_str(), |(c, _)| c);
+    io::Error::new(e.kind(), format!("creating a file in {}: {cause}", shown(dir)))
 }
 
 /// A temporary file in `dir` with the mode the file it replaces should keep: the old
@@ -168,6 +184,33 @@ mod tests {
         write(&p, b"new", Special::Refuse).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"new");
         assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_not_the_temporary_file() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("none/out.bin");
+        let e = format!("{:#}", write(&p, b"x", Special::Refuse).unwrap_err());
+        assert_eq!(
+            e,
+            format!("writing {}: no folder {}", p.display(), d.path().join("none").display())
+        );
+        // A file where a folder should be: the system's reason, and the path given.
+        fs::write(d.path().join("file"), b"").unwrap();
+        let p = d.path().join("file/out.bin");
+        let e = format!("{:#}", write(&p, b"x", Special::Refuse).unwrap_err());
+        assert_eq!(e, format!("writing {}: Not a directory (os error 20)", p.display()));
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_written_is_named_not_the_temporary_file() {
+        let d = tempfile::tempdir().unwrap();
+        let e = without_temp_path(
+            tempfile::NamedTempFile::new_in(d.path().join("none")).unwrap_err(),
+            Path::new("out"),
+        );
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert_eq!(e.to_string(), "creating a file in out: No such file or directory (os error 2)");
     }
 
     #[test]

@@ -286,3 +286,22 @@ fn nothing_the_user_had_is_lost() {
         assert!(Path::new("/dev/full").exists());
     }
 }
+
+/// `tpb disasm --json` fed back: one hint that the text is JSON and how to get the text
+/// listing, then the other lines only counted.
+#[test]
+fn json_gets_a_hint_and_the_other_lines_are_only_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("e.tpb"), b"pseudo_exit_execution\n").unwrap();
+    assert!(tpb(d, &["asm", "e.tpb", "-o", "e.bin"], b"").status.success());
+    let json = tpb(d, &["disasm", "--json", "e.bin"], b"");
+    let (ok, err) = asm(d, &json.stdout);
+    assert!(!ok);
+    assert_eq!(err.lines().filter(|l| l.starts_with("t.tpb:")).count(), 1, "{err}");
+    assert!(err.contains("hint: this looks like JSON (`tpb disasm --json`)"), "{err}");
+    assert!(err.ends_with("(the first 1 shown: the text is JSON); nothing was written\n"), "{err}");
+    // A text whose first line is a mistake of another kind gets no such hint.
+    let (_, err) = asm(d, b"frob\n{\n");
+    assert!(!err.contains("JSON"), "{err}");
+}

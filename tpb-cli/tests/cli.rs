@@ -188,10 +188,12 @@ fn stats_lists_the_bindings_no_record_selects() {
         .map(|b| {
             let sub =
                 b.sub.map(|x| format!(" (byte {} == {})", x.offset, x.value)).unwrap_or_default();
-            format!("  {:#04x}{sub} {}", b.opcode, b.arm.name())
+            format!("  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())
         })
         .collect();
     assert_eq!(listed, want);
+    // Opcodes that share a layout are told apart by their mnemonics.
+    assert!(listed.contains(&"  0x43 tensor_scalar_arith_op (S3D3_TS)"), "{listed:?}");
     assert!(want.len() < tpb_isa::inst::BINDINGS.len(), "the corpus uses some bindings");
 }
 
@@ -421,7 +423,7 @@ fn stats_over_the_whole_corpus_finds_nothing_the_spec_cannot_explain() {
 #[test]
 fn layout_of_an_opcode_without_one_says_so() {
     let d = Path::new(".");
-    for name in ["set_ordering_mode", "SET_ORDERING_MODE"] {
+    for name in ["set_ordering_mode", "SET_ORDERING_MODE", "0xb1"] {
         let out = run(d, &args(&["layout", name]));
         assert_eq!(
             out,
@@ -436,10 +438,12 @@ fn layout_of_an_opcode_without_one_says_so() {
     assert_eq!(
         out,
         "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic: tpb layout takes an \
-         arm's spec name (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)\n\
-         exit: 2\n"
+         arm's spec name (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or \
+         an opcode value (0x02)\nexit: 2\n"
     );
     assert!(run(d, &args(&["layout", "matmul"])).starts_with("$ tpb layout matmul\nS3D3_MM"));
+    // An opcode value as `tpb stats` prints it.
+    assert!(run(d, &args(&["layout", "0x02"])).starts_with("$ tpb layout 0x02\nS3D3_MM"));
 }
 
 /// `tpb args` in `dir`: standard output (bytes), standard error, and success.
@@ -548,4 +552,57 @@ fn raw_json_names_its_arch_and_agrees_with_the_listing() {
             assert_eq!(rec["text"].as_str(), Some(cols[2]), "{arch:?}");
         }
     }
+}
+
+/// A write to standard output that fails says it was standard output that failed.
+#[test]
+fn a_failed_write_to_standard_output_says_so() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    for a in [vec!["geometry"], vec!["layout", "matmul"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(&a)
+            .stdout(fs::File::options().write(true).open(full).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{a:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            "error: writing standard output: No space left on device (os error 28)\n",
+            "{a:?}"
+        );
+    }
+}
+
+/// Every option that takes a generation says which names it takes, and what it is when
+/// absent.
+#[test]
+fn every_arch_option_says_what_it_takes() {
+    for cmd in ["disasm", "asm", "validate", "stats", "layout"] {
+        let out = run(Path::new("."), &args(&[cmd, "--help"]));
+        let arch = out.split("--arch <ARCH>").nth(1).expect(cmd);
+        let arch = arch.split("\n  -").next().unwrap();
+        assert!(arch.contains("alias"), "{cmd}: {arch}");
+        assert!(arch.contains("cayman"), "{cmd}: {arch}");
+    }
+    let out = run(Path::new("."), &args(&["geometry", "--help"]));
+    assert!(out.contains("[ARCH]  The generation (a name, label or alias"), "{out}");
+}
+
+/// Each finding of a raw stream starts with the input's name, so that it reads alone.
+#[test]
+fn validate_findings_name_the_input() {
+    let d = tempfile::tempdir().unwrap();
+    fs::write(d.path().join("empty.bin"), b"").unwrap();
+    let out = run(d.path(), &args(&["validate", "empty.bin"]));
+    assert_eq!(
+        out,
+        "$ tpb validate empty.bin\n\
+         empty.bin: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)\n\
+         empty.bin: final-record check (cayman, PE): the stream holds no record\n\
+         empty.bin: 0 records, 2 finding(s) on cayman\n\
+         exit: 1\n"
+    );
 }

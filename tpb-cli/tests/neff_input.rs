@@ -125,6 +125,27 @@ fn a_broken_neff_on_standard_input_is_an_error_not_a_raw_stream() {
     assert!(r.err.contains("payload is not a valid gzip member"), "{}", r.err);
 }
 
+/// A NEFF whose payload inflated but whose tar or JSON is broken is said to be broken,
+/// without the hint to read it as a raw stream, which it cannot be.
+#[test]
+fn a_neff_broken_past_its_gzip_member_is_not_offered_as_a_raw_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = small_members();
+    let def = members.iter_mut().find(|(p, _)| p == "sg00/def.json").unwrap();
+    def.1 = b"{\"pe_instr\": ".to_vec();
+    fs::write(dir.path().join("bad_json.neff"), neff(&members)).unwrap();
+    fs::write(dir.path().join("bad_tar.neff"), neff_with_payload(&gzip(&[1; 1024]))).unwrap();
+    for (f, why) in [
+        ("bad_json.neff", "sg00/def.json: malformed JSON"),
+        ("bad_tar.neff", "payload is not a readable tar archive"),
+    ] {
+        let r = tpb(dir.path(), &["info", f]);
+        assert_eq!(r.code, 2, "{}", r.out);
+        assert!(r.err.starts_with(&format!("error: {f}: not a readable NEFF: {why}")), "{}", r.err);
+        assert!(!r.err.contains("--raw"), "{}", r.err);
+    }
+}
+
 #[test]
 fn a_broken_neff_under_another_name_is_an_error_not_a_raw_stream() {
     let dir = tempfile::tempdir().unwrap();
@@ -352,6 +373,90 @@ fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "act"]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("in 2 streams, 0 finding(s)"), "{}", r.out);
+}
+
+/// The listing of a NEFF says which streams its graphs name but it lacks, rather than
+/// leave them out without a word.
+#[test]
+fn disasm_names_the_streams_a_neff_names_but_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> = small_members().into_iter().filter(|(p, _)| p != "sg00/PE.bin").collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["disasm", "--no-hex", "no_pe.neff"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out.ends_with("\n\nsg00/PE: absent (its graph names it, no member holds it)\n"),
+        "{}",
+        r.out
+    );
+    let r = tpb(dir.path(), &["disasm", "--no-hex", "no_pe.neff", "--engine", "act"]);
+    assert!(!r.out.contains("absent"), "{}", r.out);
+    let r = tpb(dir.path(), &["disasm", "--json", "no_pe.neff"]);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["absent"], serde_json::json!(["sg00/PE"]));
+    let r = tpb(dir.path(), &["disasm", "--json", "no_pe.neff", "--engine", "act"]);
+    let json: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(json["absent"], serde_json::json!([]));
+}
+
+/// A NEFF stream that ends in part of a record is an error naming the NEFF, not only
+/// the stream's label, which every NEFF has.
+#[test]
+fn disasm_names_the_neff_of_a_partial_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = small_members();
+    let pe = members.iter_mut().find(|(p, _)| p == "sg00/PE.bin").unwrap();
+    pe.1.truncate(pe.1.len() - 10);
+    fs::write(dir.path().join("cut.neff"), neff(&members)).unwrap();
+    for json in [false, true] {
+        let mut a = vec!["disasm", "cut.neff"];
+        if json {
+            a.push("--json");
+        }
+        let r = tpb(dir.path(), &a);
+        assert_eq!(r.code, 2, "{}", r.err);
+        assert_eq!(
+            r.err,
+            "error: cut.neff: sg00/PE: trailing partial record of 54 bytes at offset 0x2c0\n"
+        );
+    }
+}
+
+/// `extract -o` onto a file says the file is not a folder, and leaves it alone.
+#[test]
+fn extract_onto_a_file_says_it_is_not_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("out"), b"mine").unwrap();
+    let n = corpus("matmul_small.neff");
+    let r = tpb(dir.path(), &["extract", n.to_str().unwrap(), "-o", "out"]);
+    assert_eq!(r.code, 2, "{}", r.out);
+    assert_eq!(r.err, "error: out exists and is not a folder; -o names the folder to write into\n");
+    assert_eq!(fs::read(dir.path().join("out")).unwrap(), b"mine");
+}
+
+/// A filter that picks only streams the graphs name but the NEFF lacks says so, rather
+/// than list the subgraphs, the one asked for among them.
+#[test]
+fn a_filter_that_picks_only_absent_streams_says_they_are_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> = small_members().into_iter().filter(|(p, _)| p != "sg00/PE.bin").collect();
+    fs::write(dir.path().join("no_pe.neff"), neff(&members)).unwrap();
+    for cmd in ["disasm", "extract"] {
+        let mut a = vec![cmd, "no_pe.neff", "--engine", "pe", "--subgraph", "sg00"];
+        if cmd == "extract" {
+            a.extend(["-o", "out"]);
+        }
+        let r = tpb(dir.path(), &a);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.out);
+        assert!(
+            r.err.contains(
+                "no_pe.neff: no stream matches the --subgraph and --engine given: sg00/PE \
+                 absent (its graph names it, no member holds it)"
+            ),
+            "{cmd}: {}",
+            r.err
+        );
+    }
 }
 
 /// A stream the NEFF names but does not hold is said to be unread, not silently left

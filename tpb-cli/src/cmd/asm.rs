@@ -32,7 +32,7 @@ pub struct Args {
     /// Where to write the records; `-` for standard output (not a terminal).
     #[arg(short, long)]
     output: PathBuf,
-    /// The generation whose layouts the text is in (cayman when absent).
+    /// The generation whose layouts the text is in (a name, label or alias: cayman, V3, trn2); cayman when absent.
     #[arg(long)]
     arch: Option<String>,
 }
@@ -131,9 +131,9 @@ struct Report<'a> {
     shown: usize,
     /// The line the text's lines iterator is at (the next it yields is `line + 1`).
     line: usize,
-    /// Whether the hint that the text is a NEFF's listing was given: then every other
-    /// line fails too, for the same reason, and is only counted.
-    hinted: bool,
+    /// What the text is, when a hint said it (a NEFF's listing, JSON): then every
+    /// other line fails too, for the same reason, and is only counted.
+    hinted: Option<&'static str>,
     /// Whether the note on CR line endings was given.
     cr_noted: bool,
 }
@@ -141,7 +141,7 @@ struct Report<'a> {
 impl<'a> Report<'a> {
     fn new(name: &'a str) -> Report<'a> {
         let out = BufWriter::new(io::stderr().lock());
-        Report { name, out, errors: 0, shown: 0, line: 0, hinted: false, cr_noted: false }
+        Report { name, out, errors: 0, shown: 0, line: 0, hinted: None, cr_noted: false }
     }
 
     /// Count `e`, and show it when it is among the first [`SHOWN`] and no hint has
@@ -149,7 +149,7 @@ impl<'a> Report<'a> {
     /// order.
     fn error(&mut self, e: &AsmError, lines: &mut Lines<'_>) -> io::Result<()> {
         self.errors += 1;
-        if self.shown >= SHOWN || self.hinted {
+        if self.shown >= SHOWN || self.hinted.is_some() {
             return Ok(());
         }
         self.shown += 1;
@@ -164,10 +164,17 @@ impl<'a> Report<'a> {
     /// What the error's message cannot know: a NEFF's listing, CR line endings, an
     /// escape the text form does not use.
     fn explain(&mut self, e: &AsmError, source: &str) -> io::Result<()> {
-        if !self.hinted && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
+        if self.hinted.is_none() && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
             if let Some(what) = neff_listing(source) {
-                self.hinted = true;
+                self.hinted = Some("a NEFF's listing");
                 writeln!(self.out, "{}", neff_hint(what))?;
+            } else if e.line == 1 && json_start(source) {
+                self.hinted = Some("JSON");
+                writeln!(
+                    self.out,
+                    "hint: this looks like JSON (`tpb disasm --json`), which tpb asm does not \
+                     read; it reads the text listing (`tpb disasm --no-hex FILE > FILE.txt`)"
+                )?;
             }
         }
         if !self.cr_noted && source.contains('\r') {
@@ -239,8 +246,8 @@ impl<'a> Report<'a> {
     fn summary(&mut self) -> io::Result<()> {
         let (n, shown) = (self.errors, self.shown);
         let shown = match (n > shown, self.hinted) {
-            (true, true) => format!(" (the first {shown} shown: the text is a NEFF's listing)"),
-            (true, false) => format!(" (the first {shown} shown)"),
+            (true, Some(what)) => format!(" (the first {shown} shown: the text is {what})"),
+            (true, None) => format!(" (the first {shown} shown)"),
             _ => String::new(),
         };
         writeln!(
@@ -367,6 +374,12 @@ fn neff_listing(line: &str) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// Whether `line`, a text's first, opens a JSON object or array (`tpb disasm --json`).
+fn json_start(line: &str) -> bool {
+    let t = line.trim();
+    t == "{" || t == "[" || t.starts_with("{\"") || t.starts_with("[{")
 }
 
 /// Whether `line` is a NEFF listing's stream heading: `label: arch, N records`.

@@ -30,14 +30,16 @@ pub struct Args {
     #[arg(long)]
     no_hex: bool,
     /// One JSON object instead of text: `{"arch", "records": [...]}` for a raw stream,
-    /// `{"streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}` for a NEFF;
+    /// `{"absent", "streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}`
+    /// for a NEFF (`absent`: the labels of the streams its graphs name but it lacks);
     /// a record is `{"index", "offset", "opcode", "arm", "bytes", "text"}` (`arm` null where no
     /// binding selects one; `text` in the layouts of `arch`, as the listing prints it), and a
     /// stream that ends in part of a record has `"trailing_partial": {"offset", "len"}`.
     #[arg(long)]
     json: bool,
-    /// The generation for opcode names and availability (a name, label or alias); a
-    /// NEFF's own target by default.
+    /// The generation whose opcode names and layouts the records are read in (a name,
+    /// label or alias: cayman, V3, trn2); a NEFF's own target by default, cayman for a raw
+    /// stream.
     #[arg(long)]
     arch: Option<String>,
 }
@@ -53,7 +55,9 @@ impl Args {
         if self.json {
             let mut ser = serde_json::Serializer::pretty(&mut *out);
             if neff {
-                let mut map = ser.serialize_map(Some(1))?;
+                let mut map = ser.serialize_map(Some(2))?;
+                // As the listing names them: the streams a graph names but no member holds.
+                map.serialize_entry("absent", &filter.absent(&input))?;
                 map.serialize_entry("streams", &Streams(&units))?;
                 map.end()?;
             } else {
@@ -71,10 +75,17 @@ impl Args {
                     raw_listing(out, unit, !self.no_hex)?;
                 }
             }
+            // A stream a graph names but no member holds is said, as `tpb validate` and
+            // `tpb info` say it, not left out of the listing without a word.
+            for label in filter.absent(&input) {
+                writeln!(out, "\n{label}: absent (its graph names it, no member holds it)")?;
+            }
         }
+        // A NEFF stream's label (`sg00/PE`) does not say which file; a raw stream's is its name.
+        let of = if neff { format!("{}: ", input.name()) } else { String::new() };
         let partial: Vec<String> = units
             .iter()
-            .filter_map(|u| records::split(u.bytes).1.map(|e| format!("{}: {e}", u.label)))
+            .filter_map(|u| records::split(u.bytes).1.map(|e| format!("{of}{}: {e}", u.label)))
             .collect();
         if !partial.is_empty() {
             bail!("{}", partial.join("\nerror: "));

@@ -44,6 +44,10 @@ impl Args {
         // Before DIR is made: a filter that matches nothing writes nothing.
         let units = filter.select(&input)?;
         let dir = &self.output;
+        // create_dir_all would say only "File exists".
+        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            bail!("{} exists and is not a folder; -o names the folder to write into", shown(dir));
+        }
         fs::create_dir_all(dir).with_context(|| format!("creating {}", shown(dir)))?;
         for unit in &units {
             let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };

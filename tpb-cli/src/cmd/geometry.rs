@@ -16,7 +16,7 @@ use crate::table::table;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The generation; all when absent.
+    /// The generation (a name, label or alias: cayman, V3, trn2); all when absent.
     arch: Option<String>,
     /// Write JSON (format `tpb-geometry`, version 1): per generation its name, label,
     /// whether any source gives its geometry, and its values by spec name; a value the
@@ -59,9 +59,32 @@ impl Args {
             rows.push(row);
         }
         table(out, &rows)?;
+        // What the marks mean, for those the table shows: a reader meets `?` and `—`
+        // without the reference at hand.
+        let cells = || rows.iter().skip(1).flat_map(|r| r.iter().skip(1));
+        let shown: Vec<_> = LEGEND
+            .iter()
+            .filter(|(mark, _)| match *mark {
+                "unknown" => cells().any(|c| c == mark),
+                _ => cells().any(|c| c.contains(mark)),
+            })
+            .collect();
+        if !shown.is_empty() {
+            writeln!(out)?;
+        }
+        for (mark, means) in shown {
+            writeln!(out, "{mark}: {means}")?;
+        }
         Ok(true)
     }
 }
+
+/// The marks of the text table and what each means, in the order they are explained.
+const LEGEND: &[(&str, &str)] = &[
+    ("?", "no source gives the value"),
+    ("—", "the spec declares the value only for other generations"),
+    ("unknown", "no source gives this generation's geometry"),
+];
 
 /// One generation's object of `--json`.
 fn generation_json(a: Arch) -> Result<Value> {

@@ -14,10 +14,11 @@ use crate::table::table;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The arm: its spec name, its mnemonic or an opcode's (S3D3_MM, matmul); an opcode
-    /// the spec names without a layout is said to have none.
+    /// The arm: its spec name, its mnemonic or an opcode's, or an opcode value as `tpb
+    /// stats` prints it (S3D3_MM, matmul, 0x02); an opcode the spec names without a
+    /// layout is said to have none.
     arm: String,
-    /// The generation whose layout is shown (cayman when absent).
+    /// The generation whose layout is shown (a name, label or alias: cayman, V3, trn2); cayman when absent.
     #[arg(long)]
     arch: Option<String>,
 }
@@ -26,14 +27,25 @@ impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         let arm = &self.arm;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
-        let Some(d) = find_arm(arm) else {
+        let by_value = match opcode_value(arm) {
+            Some(op) => match by_opcode(op, arch)? {
+                Some(d) => Some(d),
+                None => {
+                    writeln!(out, "{}", no_layout(op))?;
+                    return Ok(true);
+                }
+            },
+            None => None,
+        };
+        let Some(d) = by_value.or_else(|| find_arm(arm)) else {
             if let Some(op) = opaque(arm) {
                 writeln!(out, "{}", no_layout(op))?;
                 return Ok(true);
             }
             bail!(
                 "'{}' is neither an arm nor a mnemonic: tpb layout takes an arm's spec name \
-                 (S3D3_MM) or a mnemonic tpb asm reads (matmul, pseudo_exit_execution)",
+                 (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or an \
+                 opcode value (0x02)",
                 crate::text::escape(arm.as_bytes())
             );
         };
@@ -139,6 +151,41 @@ fn find_arm(name: &str) -> Option<&'static ArmText> {
     })
 }
 
+/// The opcode value `text` writes in hex (`0x02`, as `tpb stats` and the listing show
+/// opcodes), if it is one.
+fn opcode_value(text: &str) -> Option<u8> {
+    let hex = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))?;
+    u8::from_str_radix(hex, 16).ok()
+}
+
+/// The arm opcode `op` selects on `arch` (or, failing that, on any generation); `None`
+/// when the spec names the opcode but binds no arm to it, and an error when it does not
+/// name it or several arms share it by sub-opcode (their mnemonics are the way in).
+fn by_opcode(op: u8, arch: tpb_isa::Arch) -> Result<Option<&'static ArmText>> {
+    let all: Vec<_> = BINDINGS.iter().filter(|b| b.opcode == op).collect();
+    let here: Vec<_> = all.iter().copied().filter(|b| binding_on(arch, &b.record())).collect();
+    let bound = if here.is_empty() { all } else { here };
+    match bound.as_slice() {
+        [] if Opcode(op).name().is_some() => Ok(None),
+        [] => bail!("opcode {op:#04x} is not named in the spec: it has no layout"),
+        [b] => Ok(Some(ArmText::of(b.arm))),
+        many => {
+            let m: Vec<String> = many
+                .iter()
+                .map(|b| match b.sub {
+                    Some(s) => format!("{} (byte {} == {})", b.mnemonic, s.offset, s.value),
+                    None => b.mnemonic.to_owned(),
+                })
+                .collect();
+            bail!(
+                "opcode {op:#04x} selects its layout by a sub-opcode; name one of its \
+                 mnemonics: {}",
+                m.join(", ")
+            )
+        }
+    }
+}
+
 /// The opcode `name` (a mnemonic, in any case) names when the spec gives it no arm.
 fn opaque(name: &str) -> Option<u8> {
     match target(&name.to_ascii_lowercase())? {
@@ -183,6 +230,24 @@ mod tests {
                 assert_eq!(kind, arm.kind, "{}: mnemonic {m}", arm.name);
             }
         }
+    }
+
+    #[test]
+    fn an_opcode_value_finds_its_arm() {
+        use tpb_isa::Arch;
+        assert_eq!(opcode_value("0x02"), Some(2));
+        assert_eq!(opcode_value("0X4f"), Some(0x4f));
+        assert_eq!(opcode_value("2"), None);
+        assert_eq!(opcode_value("0x100"), None);
+        let name = |op| by_opcode(op, Arch::Cayman).unwrap().map(|a| a.name);
+        assert_eq!(name(0x02), Some("S3D3_MM"));
+        assert_eq!(name(0x43), Some("S3D3_TS"));
+        // Named without a layout: none to show.
+        assert_eq!(name(0xb1), None);
+        let e = by_opcode(0xdf, Arch::Cayman).unwrap_err().to_string();
+        assert!(e.contains("pseudo_exit_execution (byte 12 == 1)"), "{e}");
+        let unnamed = (0..=u8::MAX).find(|&op| Opcode(op).name().is_none()).unwrap();
+        assert!(by_opcode(unnamed, Arch::Cayman).is_err());
     }
 
     #[test]

@@ -177,7 +177,9 @@ impl Stats {
                     .sub
                     .map(|x| format!(" (byte {} == {})", x.offset, x.value))
                     .unwrap_or_default();
-                writeln!(out, "  {:#04x}{sub} {}", b.opcode, b.arm.name())?;
+                // The mnemonic the listing prints: an arm's name alone would not tell
+                // apart the opcodes that share its layout (eight share S3D3_TS).
+                writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
             }
         }
         if none {

@@ -59,7 +59,9 @@ impl Args {
     }
 }
 
-/// An assembled image: every record, the trailing partial record, EXIT, the final record.
+/// An assembled image: every record, the trailing partial record, EXIT, the final record;
+/// each finding on a line of its own that starts with the input's name, as a compiler's
+/// do, so that it reads alone (in a log, through grep).
 fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result<bool> {
     let engine = records::engine(engine)
         .with_context(|| format!("unknown engine '{engine}' (expected one of {ENGINES})"))?;
@@ -73,16 +75,16 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
         last = records::validate(arch, r).err();
         if let Some(e) = last {
             findings += 1;
-            writeln!(out, "record {i} (offset {off:#x}): {e}")?;
+            writeln!(out, "{}: record {i} (offset {off:#x}): {e}", unit.label)?;
         }
     }
     if let Some(p) = partial {
         findings += 1;
-        writeln!(out, "stream: {p}")?;
+        writeln!(out, "{}: {p}", unit.label)?;
     }
     if !records::has_exit(unit.bytes) {
         findings += 1;
-        writeln!(out, "stream: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)")?;
+        writeln!(out, "{}: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)", unit.label)?;
     }
     // The trailing partial record is a finding above; the final-record check looks at
     // the last whole record, rather than report it again.
@@ -92,10 +94,11 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
         matches!(check, Err(FinalCheckError::Invalid { error, .. }) if Some(error) == last);
     if let (Err(e), false) = (check, repeated) {
         findings += 1;
-        let index = if n == 0 { String::from("stream") } else { format!("record {}", n - 1) };
+        let index = if n == 0 { String::new() } else { format!(": record {}", n - 1) };
         writeln!(
             out,
-            "{index}: final-record check ({arch}, {}): {e}",
+            "{}{index}: final-record check ({arch}, {}): {e}",
+            unit.label,
             engine.name().unwrap_or("?")
         )?;
     }
