@@ -159,7 +159,7 @@ fn errors_name_line_column_and_field() {
     );
     assert_eq!(
         error("pseudo_function_begin return_reset_semaphores=256"),
-        "1:47: value of field 'return_reset_semaphores' is out of range"
+        "1:47: value of field 'return_reset_semaphores' is out of range (0..=255)"
     );
     assert_eq!(
         error("pseudo_function_begin function_name=main"),
