@@ -76,11 +76,20 @@ fn link(name: &str) -> String {
 }
 
 /// The first paragraph of the docs, on one line, escaped as rustdoc escapes it: the spec's
-/// prose is not Markdown (`*_lo/*_hi` is not emphasis, `<OP>` is not a tag).
+/// prose is not Markdown (`*_lo/*_hi` is not emphasis, `<OP>` is not a tag). A table cell
+/// holds this; an item's heading has every paragraph ([`paragraphs`]).
 fn summary(meta: &Meta) -> Option<String> {
-    let first: Vec<&str> =
-        meta.docs.iter().map(|l| l.trim()).take_while(|l| !l.is_empty()).collect();
-    (!first.is_empty()).then(|| sanitize(&first.join(" ")))
+    paragraphs(meta).into_iter().next()
+}
+
+/// Every paragraph of the docs, each on one line and escaped as [`summary`] escapes it.
+fn paragraphs(meta: &Meta) -> Vec<String> {
+    let lines: Vec<&str> = meta.docs.iter().map(|l| l.trim()).collect();
+    lines
+        .split(|l| l.is_empty())
+        .filter(|p| !p.is_empty())
+        .map(|p| sanitize(&p.join(" ")))
+        .collect()
 }
 
 /// A field type, linked to the section of the named type it is or is an array of.
@@ -442,11 +451,15 @@ fn types(model: &Model, out: &mut String) {
 fn head(model: &Model, out: &mut String, name: &str, meta: &Meta, what: &str) {
     let _ = writeln!(out, "### `{name}`\n");
     let mut line = what.to_owned();
-    if let Some(s) = summary(meta) {
+    let mut paras = paragraphs(meta).into_iter();
+    if let Some(s) = paras.next() {
         line = if line.is_empty() { s } else { format!("{line} {s}") };
     }
     if !line.is_empty() {
         let _ = writeln!(out, "{line}\n");
+    }
+    for p in paras {
+        let _ = writeln!(out, "{p}\n");
     }
     let srcs: Vec<String> = meta.sources.iter().map(|s| code(s)).collect();
     let _ = write!(out, "Confidence **{}**", meta.confidence.as_str());
@@ -693,6 +706,21 @@ mod tests {
         let md = page(&spec);
         assert!(
             md.contains(r"Pairs like \*\_lo/\*\_hi; the \*\_IMM\_\* modes; NEURON\_\<OP>\_STRUCT."),
+            "{md}"
+        );
+    }
+
+    /// An item's heading has every paragraph of its docs, each its own paragraph; a
+    /// member's table cell has the first.
+    #[test]
+    fn an_item_shows_every_paragraph() {
+        let spec = fixture().replace(
+            "@source(\"arm page\")",
+            "/// First says what.\n///\n/// Second says why,\n/// over two lines.\n///\n/// Third.\n@source(\"arm page\")",
+        );
+        let md = page(&spec);
+        assert!(
+            md.contains("First says what.\n\nSecond says why, over two lines.\n\nThird.\n\n"),
             "{md}"
         );
     }
