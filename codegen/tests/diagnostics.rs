@@ -237,6 +237,32 @@ fn an_unclosed_block_at_the_end_of_the_file() {
     one_snapshot("an_unclosed_block_at_the_end", "syntax_unclosed_at_end", After::Nothing);
 }
 
+/// A token missing after a declaration's name (`:`, an attribute's `(`) or a character
+/// that is not ASCII is reported where it is, not at the declaration's keyword with the
+/// good declaration before it blamed as unfinished.
+#[test]
+fn a_missing_token_is_reported_where_it_is_missing() {
+    let f = fail_with("syntax_missing_token", After::Nothing);
+    let found: Vec<(&str, &str)> = f
+        .diagnostics
+        .0
+        .iter()
+        .map(|d| (d.message.as_str(), &f.sources.file(d.span.file).text[d.span.start as usize..]))
+        .map(|(m, rest)| (m, rest.lines().next().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("expected ':', found 'TPB_INST'", "TPB_INST {"),
+            // Right after `@source`, not at the next line's `struct`.
+            ("expected '(', found the end of the line", ""),
+            ("expected ':', found 'Ä'", "Ä : 1 {"),
+        ]
+    );
+    assert!(f.diagnostics.0.iter().all(|d| d.secondary.is_empty()), "{}", f.render());
+    insta::assert_snapshot!("a_missing_token", f.render());
+}
+
 /// A union's block left open before a record: named by its keyword and name.
 #[test]
 fn an_unclosed_union_block() {
