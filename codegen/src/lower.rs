@@ -46,6 +46,9 @@ struct Cx<'a> {
     /// Variants refused (a duplicate name or value, a value too wide), by (enum,
     /// variant): a later use of one is not a second error.
     refused_variants: std::collections::BTreeSet<(String, String)>,
+    /// `@archs` attributes in error (an unknown arch): the generations of what they
+    /// stand on are unknown, so no check compares them (it would be a second error).
+    bad_archs: std::collections::BTreeSet<Span>,
 }
 
 impl Cx<'_> {
@@ -115,6 +118,7 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         arch_list: Vec::new(),
         cyclic_groups: std::collections::BTreeSet::new(),
         refused_variants: std::collections::BTreeSet::new(),
+        bad_archs: std::collections::BTreeSet::new(),
     };
     let model = build(&mut cx, &files, arch_files);
     let mut errors = std::mem::take(&mut cx.errors);

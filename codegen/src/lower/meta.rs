@@ -156,6 +156,7 @@ pub(super) fn meta_full(
 /// `@archs(sunda..)`, `@archs(cayman..mariana)`, `@archs(..cayman)`, `@archs(sunda, mariana)`.
 fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
     let n = cx.arch_list.len() as u32;
+    let errors_before = cx.errors.len();
     let mut out = Vec::new();
     if a.args.is_empty() {
         cx.error(Diagnostic::error(a.span, "@archs needs at least one arch or range"));
@@ -193,6 +194,9 @@ fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
             let name = cx.arch_list.get(again.0 as usize).cloned().unwrap_or_default();
             cx.error(Diagnostic::error(arg.span(), format!("@archs names {name} twice")));
         }
+    }
+    if cx.errors.len() > errors_before {
+        cx.bad_archs.insert(a.span);
     }
     out.sort();
     out.dedup();
