@@ -510,7 +510,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                             r.data.name.get_ref()
                         ),
                     )
-                    .with(gm.span, "its @archs is declared here"),
+                    .with(gm.archs_span.unwrap_or(gm.span), "its @archs is declared here"),
                 );
                 continue;
             }
