@@ -1062,6 +1062,12 @@ fn per_generation_byte_missing() {
     let f = fail_with("per_gen_byte_missing", After::Archs);
     assert_one(&f);
     assert!(f.diagnostics.0[0].message.ends_with("are not covered by any field on new"));
+    // The fix it suggests is for that generation: on every one, the member would overlap.
+    assert!(
+        f.diagnostics.0[0].notes[0].contains("'4 reserved_4 reserved[2]  @archs(new)'"),
+        "{}",
+        f.render()
+    );
     insta::assert_snapshot!("per_generation_byte_missing", f.render());
 }
 
