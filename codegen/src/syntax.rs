@@ -301,9 +301,10 @@ fn expected_tokens(e: &pest::error::Error<Rule>) -> Vec<String> {
         .into_iter()
         .map(|t| t.to_string())
         .filter(|t| {
-            // A keyword is its rule's, which the message names ("a declaration").
+            // A keyword is its rule's, which the message names ("a declaration"); a
+            // digit is a piece of a number.
             !piece_of_a_word(t)
-                && !t.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !t.starts_with(|c: char| c.is_ascii_alphanumeric())
                 && !matches!(
                     t.as_str(),
                     " " | "\t" | "\r" | "\n" | "//" | "///" | "_" | "0x" | "0b"
@@ -672,6 +673,22 @@ mod tests {
         assert_eq!(&text[e[0].span.range()], "R");
         assert!(e[0].secondary.is_empty(), "struct A is not unfinished: {:?}", e[0].secondary);
         assert_eq!(err("@source(\"a\" 3)\nstruct A : 1 {}\n"), "expected ')' or ',', found '3)'");
+    }
+
+    /// A number runs to the end of its word: a bad digit is an error at the number,
+    /// not a `0` followed by a name (`0xZZ` read as `0 xZZ`).
+    #[test]
+    fn a_bad_digit_is_an_error_at_its_number() {
+        for (text, at) in [
+            ("struct A : 1 {\n    0xZZ a u8\n}\n", "0xZZ"),
+            ("struct A : 1 {\n    0b102 a u8\n}\n", "0b102"),
+            ("struct A : 1 {\n    12a u8\n}\n", "12a"),
+        ] {
+            let e = parse(FileId(0), text).unwrap_err();
+            assert_eq!(e.len(), 1, "{text}: {e:?}");
+            assert!(e[0].message.ends_with(&format!("found '{at}'")), "{text}: {}", e[0].message);
+        }
+        assert!(parse(FileId(0), "struct A : 0x1_0 {\n    0b0_0 a [u8; 1_6]\n}\n").is_ok());
     }
 
     /// Two broken declarations in a row are two errors: recovery resumes at a line that
