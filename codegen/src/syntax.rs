@@ -332,6 +332,8 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
     let found = match text[pos..].chars().next() {
         None => "end of file".to_string(),
         Some('\n') => "the end of the line".to_string(),
+        // A blank that is not the grammar's (a no-break space) is shown itself.
+        Some(c) if c.is_whitespace() => format!("'{c}'"),
         Some(_) => {
             let word: String =
                 text[pos..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
@@ -673,6 +675,15 @@ mod tests {
         assert_eq!(&text[e[0].span.range()], "R");
         assert!(e[0].secondary.is_empty(), "struct A is not unfinished: {:?}", e[0].secondary);
         assert_eq!(err("@source(\"a\" 3)\nstruct A : 1 {}\n"), "expected ')' or ',', found '3)'");
+    }
+
+    /// A character the grammar does not take is named, a blank one too (a no-break
+    /// space pasted from a web page).
+    #[test]
+    fn a_character_that_is_not_ascii_is_named() {
+        let e = parse(FileId(0), "struct A : 1 {\n    0 a u8\u{a0}\n}\n").unwrap_err();
+        assert!(e[0].message.ends_with("found '\u{a0}'"), "{}", e[0].message);
+        assert!(e[0].notes[0].starts_with("'\u{a0}' (U+00A0) is not ASCII"), "{:?}", e[0].notes);
     }
 
     /// A number runs to the end of its word: a bad digit is an error at the number,
