@@ -99,7 +99,20 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
                 Ok(a) => arch_files.push((id, a)),
                 Err((msg, range)) => {
                     let r = range.unwrap_or(0..0);
-                    errors.push(Diagnostic::error(Span::new(id, r.start, r.end), msg));
+                    let mut d = Diagnostic::error(Span::new(id, r.start, r.end), msg);
+                    // toml names neither the key nor where it was first given.
+                    if d.message == "duplicate key" {
+                        let key = f.text.get(r.clone()).unwrap_or_default().trim();
+                        d.message = format!("'{key}' is given twice");
+                        if let Some(first) = geometry_toml::first_definition(&f.text, r) {
+                            d = d
+                                .with(Span::new(id, first.start, first.end), "first given here")
+                                .note(
+                                "give each key once; a later value does not replace an earlier one",
+                            );
+                        }
+                    }
+                    errors.push(d);
                 }
             }
         }

@@ -826,6 +826,19 @@ fn arch_toml_syntax_error() {
     insta::assert_snapshot!("arch_toml_syntax_error", render("geom_toml_syntax"));
 }
 
+/// A value given twice (a table appended for a key the file already has) names the key
+/// and where it was first given; toml's own message says only "duplicate key".
+#[test]
+fn arch_toml_duplicate_key() {
+    let f = fail_with("geom_toml_duplicate_key", After::Nothing);
+    assert_one(&f);
+    let d = &f.diagnostics.0[0];
+    assert_eq!(d.message, "'n' is given twice");
+    assert_eq!(d.secondary.len(), 1, "{}", f.render());
+    assert_eq!(f.sources.text(d.secondary[0].0), "[values.n]");
+    insta::assert_snapshot!("arch_toml_duplicate_key", f.render());
+}
+
 #[test]
 fn arch_toml_unknown_field() {
     insta::assert_snapshot!("arch_toml_unknown_field", render("geom_toml_unknown_field"));
