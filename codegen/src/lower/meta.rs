@@ -89,6 +89,12 @@ pub(super) fn meta_full(
             "source" => {
                 for arg in &a.args {
                     match arg {
+                        // A blank one says nothing, as a blank `source` in an arch file.
+                        AttrArg::Str(s, span) if s.trim().is_empty() => {
+                            cx.error(Diagnostic::error(*span, "@source is blank").note(
+                                "write where the fact comes from: @source(\"symbol @address\")",
+                            ))
+                        }
                         AttrArg::Str(s, _) => m.sources.push(s.clone()),
                         other => cx.error(
                             Diagnostic::error(other.span(), "@source takes strings")
@@ -250,6 +256,16 @@ mod tests {
     }
 
     /// `@archs` ranges and lists resolve by name, label or alias, in generation order.
+    /// A blank `@source` is an error, as a blank source of an arch file's value is.
+    #[test]
+    fn a_blank_source_is_an_error() {
+        let e = crate::lower::test_support::errors(
+            &format!("enum OPCODE : u8 {{}}\n{RECORD}@source(\"x\", \"  \")\nstruct S : 1 {{\n    0 a u8  @source(\"\")\n}}\n"),
+            &OLD_NEW,
+        );
+        assert_eq!(e, ["@source is blank", "@source is blank"]);
+    }
+
     #[test]
     fn archs_ranges_and_lists() {
         let m = model(
