@@ -105,3 +105,61 @@ pub struct Entry {
 pub fn parse(text: &str) -> Result<ArchFile, (String, Option<std::ops::Range<usize>>)> {
     toml::from_str(text).map_err(|e| (e.message().to_string(), e.span()))
 }
+
+/// Where a key that toml reports as given twice was first given: `dup` is the span of
+/// the second; the first is the same `[table]` header earlier in the file, or the same
+/// key earlier in the same table.
+pub fn first_definition(text: &str, dup: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    let key = text.get(dup.clone())?.trim();
+    let line_start = text[..dup.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[dup.start..].find('\n').map_or(text.len(), |i| dup.start + i);
+    let header = text[line_start..line_end].trim();
+    let mut found = None;
+    let mut at = 0;
+    for line in text[..line_start].split_inclusive('\n') {
+        let t = line.trim();
+        let start = at + (line.len() - line.trim_start().len());
+        at += line.len();
+        if header.starts_with('[') {
+            if t == header && found.is_none() {
+                found = Some(start..start + t.len());
+            }
+        } else if t.starts_with('[') {
+            found = None; // a new table: an earlier key was another table's
+        } else if found.is_none()
+            && t.split('=').next().is_some_and(|k| k.trim() == key)
+            && t.contains('=')
+        {
+            found = Some(start..start + key.len());
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_definition_of_a_key_given_twice() {
+        let text = "name = \"a\"\n[values.n]\nvalue = 1\nsource = [\"x\"]\nvalue = 2\n\n[values.m]\nvalue = 3\n  [values.n]\n";
+        let second = |needle: &str| {
+            let at = text.rfind(needle).unwrap();
+            at..at + needle.len()
+        };
+        let first =
+            |r: std::ops::Range<usize>| first_definition(text, r).map(|r| (r.start, &text[r]));
+        // A key in its table: not `value` of another table.
+        assert_eq!(
+            first(second("value = 2").start..second("value = 2").start + 5),
+            Some((text.find("value = 1").unwrap(), "value"))
+        );
+        assert_eq!(first(second("value = 3").start..second("value = 3").start + 5), None);
+        // A table header: the whole earlier header.
+        let n = second("n]");
+        assert_eq!(
+            first(n.start..n.start + 1),
+            Some((text.find("[values.n]").unwrap(), "[values.n]"))
+        );
+    }
+}

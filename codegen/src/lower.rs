@@ -46,6 +46,9 @@ struct Cx<'a> {
     /// Variants refused (a duplicate name or value, a value too wide), by (enum,
     /// variant): a later use of one is not a second error.
     refused_variants: std::collections::BTreeSet<(String, String)>,
+    /// `@archs` attributes in error (an unknown arch): the generations of what they
+    /// stand on are unknown, so no check compares them (it would be a second error).
+    bad_archs: std::collections::BTreeSet<Span>,
 }
 
 impl Cx<'_> {
@@ -96,7 +99,20 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
                 Ok(a) => arch_files.push((id, a)),
                 Err((msg, range)) => {
                     let r = range.unwrap_or(0..0);
-                    errors.push(Diagnostic::error(Span::new(id, r.start, r.end), msg));
+                    let mut d = Diagnostic::error(Span::new(id, r.start, r.end), msg);
+                    // toml names neither the key nor where it was first given.
+                    if d.message == "duplicate key" {
+                        let key = f.text.get(r.clone()).unwrap_or_default().trim();
+                        d.message = format!("'{key}' is given twice");
+                        if let Some(first) = geometry_toml::first_definition(&f.text, r) {
+                            d = d
+                                .with(Span::new(id, first.start, first.end), "first given here")
+                                .note(
+                                "give each key once; a later value does not replace an earlier one",
+                            );
+                        }
+                    }
+                    errors.push(d);
                 }
             }
         }
@@ -115,6 +131,7 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         arch_list: Vec::new(),
         cyclic_groups: std::collections::BTreeSet::new(),
         refused_variants: std::collections::BTreeSet::new(),
+        bad_archs: std::collections::BTreeSet::new(),
     };
     let model = build(&mut cx, &files, arch_files);
     let mut errors = std::mem::take(&mut cx.errors);

@@ -77,8 +77,13 @@ impl Sources {
         Sources::default()
     }
 
-    /// Add a file and return its id.
+    /// Add a file and return its id. A leading byte-order mark (which some editors
+    /// write) is not part of the text: positions are then the columns an editor shows.
     pub fn add(&mut self, path: impl Into<String>, text: impl Into<String>) -> FileId {
+        let mut text = text.into();
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         self.files.push(SourceFile::new(path, text));
         FileId(self.files.len() as u32 - 1)
     }
@@ -126,6 +131,27 @@ impl fmt::Display for Location<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_text() {
+        let mut s = Sources::new();
+        let id = s.add("a.isa", "\u{feff}struct A : 1 {}\n");
+        assert_eq!(s.file(id).text, "struct A : 1 {}\n");
+        // Only at the start.
+        let id = s.add("b.isa", "x\u{feff}");
+        assert_eq!(s.file(id).text, "x\u{feff}");
+    }
+
+    /// A spec whose files an editor saved with a byte-order mark loads as without.
+    #[test]
+    fn a_spec_saved_with_byte_order_marks_loads() {
+        let text = "enum OPCODE : u8 {}\nrecord R : 1 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n";
+        let mut s = Sources::new();
+        s.add("isa/a.isa", format!("\u{feff}{text}"));
+        s.add("isa/arch/v1.toml", "\u{feff}name = \"v1\"\ngeneration = 1\nlabel = \"V1\"\n");
+        let m = crate::load(s).unwrap_or_else(|f| panic!("{}", f.render()));
+        assert_eq!(m.archs.len(), 1);
+    }
 
     #[test]
     fn line_col_counts_from_one() {

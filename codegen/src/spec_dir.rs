@@ -1,6 +1,7 @@
 //! The one place codegen touches the file system: reading a spec folder into
 //! [`Sources`]. Everything else in codegen takes text and returns text.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -20,7 +21,7 @@ impl Sources {
     /// without any spec file (not a spec folder).
     pub fn read_spec(dir: &Path, shown_as: &str) -> io::Result<Sources> {
         let mut paths = Vec::new();
-        collect_spec(dir, &mut paths)?;
+        collect_spec(dir, dir, &mut paths, &mut BTreeSet::new())?;
         paths.sort();
         if paths.is_empty() {
             return Err(io::Error::new(
@@ -41,25 +42,58 @@ impl Sources {
     }
 }
 
-fn collect_spec(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+/// The spec files under `dir`, each folder read once: a link back to a folder already
+/// read (`isa/types/up -> ..`) would read the spec again, every name a duplicate, once
+/// per level until the path grows too long. Links are followed after the folder's own
+/// entries, so that a file reached both ways is shown at its own path.
+fn collect_spec(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut BTreeSet<PathBuf>,
+) -> io::Result<()> {
+    if !seen.insert(fs::canonicalize(dir).map_err(|e| with_path(dir, e))?) {
+        return Ok(());
+    }
+    let mut entries = Vec::new();
     for entry in fs::read_dir(dir).map_err(|e| with_path(dir, e))? {
         let path = entry.map_err(|e| with_path(dir, e))?.path();
+        entries.push((path.is_symlink(), path));
+    }
+    // Folders themselves before links to them, so a file is shown at its own path.
+    entries.sort();
+    for (_, path) in entries {
+        let rel = path.strip_prefix(root).unwrap_or(&path);
+        if is_hidden(rel) {
+            continue;
+        }
         if path.is_dir() {
-            collect_spec(&path, out)?;
-        } else {
-            let is_isa = is_isa(&path);
-            let is_arch = path.extension().is_some_and(|e| e == "toml")
-                && path.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
-            if is_isa || is_arch {
-                out.push(path);
-            }
+            collect_spec(root, &path, out, seen)?;
+        } else if Sources::is_spec_file(rel) {
+            out.push(path);
         }
     }
     Ok(())
 }
 
-fn is_isa(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "isa")
+impl Sources {
+    /// Whether `rel`, a path under a spec folder, is a spec file: a `*.isa` anywhere, or
+    /// an `arch/*.toml`; not a hidden file or one in a hidden folder (a name that begins
+    /// with `.`), as editors' lock and backup files are (Emacs's `.#opcodes.isa`, a link
+    /// to nothing while the file is being edited). The folder reader and `git:` sides
+    /// both choose by it.
+    pub fn is_spec_file(rel: &Path) -> bool {
+        let is_isa = rel.extension().is_some_and(|e| e == "isa");
+        let is_arch = rel.extension().is_some_and(|e| e == "toml")
+            && rel.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
+        (is_isa || is_arch) && !is_hidden(rel)
+    }
+}
+
+fn is_hidden(rel: &Path) -> bool {
+    rel.components().any(|c| {
+        c.as_os_str().to_str().is_some_and(|n| n.starts_with('.') && n != "." && n != "..")
+    })
 }
 
 /// A spec file's text; one that is not UTF-8 is an error at its first bad byte
@@ -112,6 +146,41 @@ mod tests {
             .unwrap();
         let e = Sources::read_spec(d.path(), "isa").unwrap_err().to_string();
         assert!(e.ends_with("a.isa:2:5: the file is not UTF-8 (byte 0xff)"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_back_to_a_folder_already_read_is_not_read_again() {
+        let d = tempfile::tempdir().unwrap();
+        fs::create_dir_all(d.path().join("types")).unwrap();
+        fs::write(d.path().join("a.isa"), "").unwrap();
+        fs::write(d.path().join("types/b.isa"), "").unwrap();
+        std::os::unix::fs::symlink("..", d.path().join("types/up")).unwrap();
+        std::os::unix::fs::symlink("types", d.path().join("again")).unwrap();
+        let s = Sources::read_spec(d.path(), "isa").unwrap();
+        let paths: Vec<&str> = s.iter().map(|(_, f)| f.path.as_str()).collect();
+        assert_eq!(paths, ["isa/a.isa", "isa/types/b.isa"]);
+    }
+
+    /// Editors' lock and backup files are hidden, and not read: Emacs's lock file is a
+    /// link to nothing while the file is being edited.
+    #[cfg(unix)]
+    #[test]
+    fn hidden_files_and_folders_are_not_read() {
+        let d = tempfile::tempdir().unwrap();
+        fs::create_dir_all(d.path().join("arms")).unwrap();
+        fs::create_dir_all(d.path().join(".old/arch")).unwrap();
+        fs::write(d.path().join("arms/pe.isa"), "").unwrap();
+        std::os::unix::fs::symlink("user@host.1:1", d.path().join("arms/.#pe.isa")).unwrap();
+        fs::write(d.path().join("._pe.isa"), b"\x00\x05\x16\x07\xff".as_slice()).unwrap();
+        fs::write(d.path().join(".old/a.isa"), "").unwrap();
+        fs::write(d.path().join(".old/arch/a.toml"), "").unwrap();
+        let s = Sources::read_spec(d.path(), "isa").unwrap();
+        let paths: Vec<&str> = s.iter().map(|(_, f)| f.path.as_str()).collect();
+        assert_eq!(paths, ["isa/arms/pe.isa"]);
+        assert!(Sources::is_spec_file(Path::new("arch/cayman.toml")));
+        assert!(!Sources::is_spec_file(Path::new("arms/.#pe.isa")));
+        assert!(!Sources::is_spec_file(Path::new("notes.toml")));
     }
 
     #[test]

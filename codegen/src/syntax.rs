@@ -31,8 +31,30 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
             let root = pairs.next().expect("the file rule always yields one pair");
             build::file(file, root)
         }
-        Err(e) => Err(syntax_errors(file, text, &e)),
+        // Parsed again with pest's attempts recorded, which find the token that was
+        // missing (a `:` or a `(`), not only the last rule that failed.
+        Err(first) => Err(with_error_detail(|| match IsaParser::parse(Rule::file, text) {
+            Err(detailed) => syntax_errors(file, text, &detailed),
+            Ok(_) => syntax_errors(file, text, &first),
+        })),
     }
+}
+
+/// Run `f` with pest's error detail on. The switch is process-wide, so it is on only
+/// while a file with errors is parsed again for them, one such file at a time; a parse
+/// elsewhere meanwhile only records attempts it does not use.
+fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    struct Off;
+    impl Drop for Off {
+        fn drop(&mut self) {
+            pest::set_error_detail(false);
+        }
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    pest::set_error_detail(true);
+    let _off = Off;
+    f()
 }
 
 /// How deep `(`, `[` and `{` may nest. The parser and the lowering recurse once a level,
@@ -106,7 +128,7 @@ const MAX_SYNTAX_ERRORS: usize = 20;
 fn syntax_errors(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> Vec<Diagnostic> {
     let mut out = vec![];
     let mut masked = text.as_bytes().to_vec();
-    let mut pos = error_pos(first);
+    let mut pos = error_pos(text, first);
     let mut error = syntax_error(file, text, first);
     loop {
         let (from, to, unfinished) = declaration_around(text, pos);
@@ -137,8 +159,8 @@ fn syntax_errors(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> 
         let Ok(m) = std::str::from_utf8(&masked) else { break };
         match IsaParser::parse(Rule::file, m) {
             Ok(_) => break,
-            Err(e) if error_pos(&e) >= to && error_pos(&e) > pos => {
-                pos = error_pos(&e);
+            Err(e) if error_pos(text, &e) >= to && error_pos(text, &e) > pos => {
+                pos = error_pos(text, &e);
                 error = syntax_error(file, text, &e);
             }
             Err(_) => break,
@@ -232,47 +254,140 @@ fn item_title(decl: &str) -> String {
     }
 }
 
-fn error_pos(e: &pest::error::Error<Rule>) -> usize {
+/// Where the parse went wrong. pest's own position is that of the last rule that failed,
+/// which for a missing `:` after an arm's name (a token, not a rule) is the start of the
+/// declaration; when the parse reached further and wanted punctuation there, that is the
+/// place, or the end of the line before it when the token should have ended that line
+/// (`@source` and a newline).
+fn error_pos(text: &str, e: &pest::error::Error<Rule>) -> usize {
+    let Some((at, _)) = missing_token(e) else { return rule_error_pos(e) };
+    let before = text[..at].trim_end();
+    if text[before.len()..at].contains('\n') {
+        before.len()
+    } else {
+        at
+    }
+}
+
+/// The furthest position the parse reached past pest's own and the punctuation it
+/// wanted there, if any.
+fn missing_token(e: &pest::error::Error<Rule>) -> Option<(usize, Vec<String>)> {
+    let at = e.parse_attempts()?.max_position;
+    let tokens = expected_tokens(e);
+    (at > rule_error_pos(e) && !tokens.is_empty()).then_some((at, tokens))
+}
+
+/// pest's position: where the last rule that failed began.
+fn rule_error_pos(e: &pest::error::Error<Rule>) -> usize {
     match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     }
 }
 
+/// The punctuation the parse wanted at its furthest position (`':'`, `'('`), without
+/// the blanks and comments that may come anywhere, keywords, and the pieces of names
+/// and numbers.
+fn expected_tokens(e: &pest::error::Error<Rule>) -> Vec<String> {
+    let Some(attempts) = e.parse_attempts() else { return vec![] };
+    // pest does not export its token type; its text is the literal, or `a..z` for a
+    // character range, which here is only ever a piece of a name or a number.
+    let piece_of_a_word = |t: &str| {
+        let c: Vec<char> = t.chars().collect();
+        matches!(c.as_slice(), [_, '.', '.', _]) || t == "BUILTIN_RULE"
+    };
+    let mut out: Vec<String> = attempts
+        .expected_tokens()
+        .into_iter()
+        .map(|t| t.to_string())
+        .filter(|t| {
+            // A keyword is its rule's, which the message names ("a declaration"); a
+            // digit is a piece of a number.
+            !piece_of_a_word(t)
+                && !t.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && !matches!(
+                    t.as_str(),
+                    " " | "\t" | "\r" | "\n" | "//" | "///" | "_" | "0x" | "0b"
+                )
+        })
+        .map(|t| format!("'{t}'"))
+        .collect();
+    out.dedup();
+    out
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(names: &[String]) -> String {
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
-    let pos = error_pos(e);
-    let end = text[pos..].chars().next().map_or(pos, |c| pos + c.len_utf8());
+    let pos = error_pos(text, e);
+    // A caret at a line's end stays on that line.
+    let end = text[pos..].chars().next().filter(|&c| c != '\n').map_or(pos, |c| pos + c.len_utf8());
     let found = match text[pos..].chars().next() {
         None => "end of file".to_string(),
+        Some('\n') => "the end of the line".to_string(),
+        // A blank that is not the grammar's (a no-break space) is shown itself.
+        Some(c) if c.is_whitespace() => format!("'{c}'"),
         Some(_) => {
             let word: String =
                 text[pos..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
             format!("'{word}'")
         }
     };
-    let message = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_phrase(*r)).collect();
+    let message = match (&e.variant, missing_token(e)) {
+        // Past the last rule that failed: a token was missing there.
+        (_, Some((_, tokens))) => format!("expected {}, found {found}", one_of(&tokens)),
+        (ErrorVariant::ParsingError { positives, .. }, None) => {
+            let mut names: Vec<String> =
+                positives.iter().filter_map(|r| rule_phrase(*r)).map(str::to_string).collect();
             names.sort_unstable();
             names.dedup();
+            // The punctuation wanted at the same place (`=>` after a binding's opcode),
+            // unless it only begins something named already (`@` an attribute, which
+            // is never required, `[` an array type).
+            if e.parse_attempts().is_some_and(|a| a.max_position == rule_error_pos(e)) {
+                let named = |n: &str| names.iter().any(|x| x == n);
+                let covered = |t: &str| match t {
+                    "'@'" => true,
+                    "'['" => names.iter().any(|n| n.ends_with(" type")),
+                    "'('" => named("an expression"),
+                    "'\"'" => named("a string"),
+                    _ => names.iter().any(|n| n.starts_with(&t[..t.len() - 1])),
+                };
+                let extra: Vec<String> =
+                    expected_tokens(e).into_iter().filter(|t| !covered(t)).collect();
+                names.extend(extra);
+            }
             match names.as_slice() {
                 [] => format!("unexpected {found}"),
-                [one] => format!("expected {one}, found {found}"),
-                many => {
-                    let (last, rest) = many.split_last().expect("many has two or more");
-                    format!("expected {} or {last}, found {found}", rest.join(", "))
-                }
+                _ => format!("expected {}, found {found}", one_of(&names)),
             }
         }
-        ErrorVariant::CustomError { message } => message.clone(),
+        (ErrorVariant::CustomError { message }, None) => message.clone(),
     };
-    if unterminated_string(&text[pos..]) {
+    // The string's rule failed where it opens; the parse reached its line's end.
+    if let Some(open) =
+        [pos, rule_error_pos(e)].into_iter().find(|&p| unterminated_string(&text[p..]))
+    {
         let message =
             "unterminated string: no closing '\"' on this line (a string cannot span lines)";
-        return Diagnostic::error(Span::new(file, pos, end), message)
+        return Diagnostic::error(Span::new(file, open, open + 1), message)
             .label("the string opens here");
     }
-    Diagnostic::error(Span::new(file, pos, end), message).label("here")
+    let d = Diagnostic::error(Span::new(file, pos, end), message).label("here");
+    match text[pos..].chars().next() {
+        Some(c) if !c.is_ascii() => d.note(format!(
+            "'{c}' (U+{:04X}) is not ASCII: names, numbers and punctuation are; only strings and comments may hold other characters",
+            u32::from(c)
+        )),
+        _ => d,
+    }
 }
 
 /// Whether `rest` opens a string that its line does not close (strings are one line;
@@ -542,6 +657,49 @@ mod tests {
             err("struct A : 1 { 0 a u8 }\n}"),
             "expected a declaration, a doc comment or an attribute, found '}'"
         );
+    }
+
+    /// Punctuation the grammar wants is named with the rules it wants, and a missing
+    /// token is reported where it is missing, not at its declaration's start.
+    #[test]
+    fn syntax_errors_name_the_punctuation_wanted() {
+        assert_eq!(err("bind 0x04 K\n"), "expected ', sub @OFFSET = VALUE' or '=>', found 'K'");
+        assert_eq!(
+            err("enum E : u8 {\n    A 1\n}\n"),
+            "expected a doc comment, a name, an attribute, '=' or '}', found '1'"
+        );
+        let text = "struct A : 1 {\n    0 a u8\n}\narm B R {\n}\n";
+        let e = parse(FileId(0), text).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].message, "expected ':', found 'R'");
+        assert_eq!(&text[e[0].span.range()], "R");
+        assert!(e[0].secondary.is_empty(), "struct A is not unfinished: {:?}", e[0].secondary);
+        assert_eq!(err("@source(\"a\" 3)\nstruct A : 1 {}\n"), "expected ')' or ',', found '3)'");
+    }
+
+    /// A character the grammar does not take is named, a blank one too (a no-break
+    /// space pasted from a web page).
+    #[test]
+    fn a_character_that_is_not_ascii_is_named() {
+        let e = parse(FileId(0), "struct A : 1 {\n    0 a u8\u{a0}\n}\n").unwrap_err();
+        assert!(e[0].message.ends_with("found '\u{a0}'"), "{}", e[0].message);
+        assert!(e[0].notes[0].starts_with("'\u{a0}' (U+00A0) is not ASCII"), "{:?}", e[0].notes);
+    }
+
+    /// A number runs to the end of its word: a bad digit is an error at the number,
+    /// not a `0` followed by a name (`0xZZ` read as `0 xZZ`).
+    #[test]
+    fn a_bad_digit_is_an_error_at_its_number() {
+        for (text, at) in [
+            ("struct A : 1 {\n    0xZZ a u8\n}\n", "0xZZ"),
+            ("struct A : 1 {\n    0b102 a u8\n}\n", "0b102"),
+            ("struct A : 1 {\n    12a u8\n}\n", "12a"),
+        ] {
+            let e = parse(FileId(0), text).unwrap_err();
+            assert_eq!(e.len(), 1, "{text}: {e:?}");
+            assert!(e[0].message.ends_with(&format!("found '{at}'")), "{text}: {}", e[0].message);
+        }
+        assert!(parse(FileId(0), "struct A : 0x1_0 {\n    0b0_0 a [u8; 1_6]\n}\n").is_ok());
     }
 
     /// Two broken declarations in a row are two errors: recovery resumes at a line that

@@ -237,6 +237,32 @@ fn an_unclosed_block_at_the_end_of_the_file() {
     one_snapshot("an_unclosed_block_at_the_end", "syntax_unclosed_at_end", After::Nothing);
 }
 
+/// A token missing after a declaration's name (`:`, an attribute's `(`) or a character
+/// that is not ASCII is reported where it is, not at the declaration's keyword with the
+/// good declaration before it blamed as unfinished.
+#[test]
+fn a_missing_token_is_reported_where_it_is_missing() {
+    let f = fail_with("syntax_missing_token", After::Nothing);
+    let found: Vec<(&str, &str)> = f
+        .diagnostics
+        .0
+        .iter()
+        .map(|d| (d.message.as_str(), &f.sources.file(d.span.file).text[d.span.start as usize..]))
+        .map(|(m, rest)| (m, rest.lines().next().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("expected ':', found 'TPB_INST'", "TPB_INST {"),
+            // Right after `@source`, not at the next line's `struct`.
+            ("expected '(', found the end of the line", ""),
+            ("expected ':', found 'Ä'", "Ä : 1 {"),
+        ]
+    );
+    assert!(f.diagnostics.0.iter().all(|d| d.secondary.is_empty()), "{}", f.render());
+    insta::assert_snapshot!("a_missing_token", f.render());
+}
+
 /// A union's block left open before a record: named by its keyword and name.
 #[test]
 fn an_unclosed_union_block() {
@@ -800,6 +826,19 @@ fn arch_toml_syntax_error() {
     insta::assert_snapshot!("arch_toml_syntax_error", render("geom_toml_syntax"));
 }
 
+/// A value given twice (a table appended for a key the file already has) names the key
+/// and where it was first given; toml's own message says only "duplicate key".
+#[test]
+fn arch_toml_duplicate_key() {
+    let f = fail_with("geom_toml_duplicate_key", After::Nothing);
+    assert_one(&f);
+    let d = &f.diagnostics.0[0];
+    assert_eq!(d.message, "'n' is given twice");
+    assert_eq!(d.secondary.len(), 1, "{}", f.render());
+    assert_eq!(f.sources.text(d.secondary[0].0), "[values.n]");
+    insta::assert_snapshot!("arch_toml_duplicate_key", f.render());
+}
+
 #[test]
 fn arch_toml_unknown_field() {
     insta::assert_snapshot!("arch_toml_unknown_field", render("geom_toml_unknown_field"));
@@ -1036,6 +1075,12 @@ fn per_generation_byte_missing() {
     let f = fail_with("per_gen_byte_missing", After::Archs);
     assert_one(&f);
     assert!(f.diagnostics.0[0].message.ends_with("are not covered by any field on new"));
+    // The fix it suggests is for that generation: on every one, the member would overlap.
+    assert!(
+        f.diagnostics.0[0].notes[0].contains("'4 reserved_4 reserved[2]  @archs(new)'"),
+        "{}",
+        f.render()
+    );
     insta::assert_snapshot!("per_generation_byte_missing", f.render());
 }
 

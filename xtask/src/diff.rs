@@ -209,10 +209,7 @@ pub fn git_sources(cwd: &Path, rev: &str, dir: &str) -> Result<Sources> {
         .lines()
         .filter(|p| {
             let p = Path::new(p);
-            let is_isa = p.extension().is_some_and(|e| e == "isa");
-            let is_arch = p.extension().is_some_and(|e| e == "toml")
-                && p.parent().and_then(Path::file_name).is_some_and(|n| n == "arch");
-            is_isa || is_arch
+            Sources::is_spec_file(p.strip_prefix(dir).unwrap_or(p))
         })
         .collect();
     paths.sort_unstable();

@@ -48,16 +48,26 @@ pub fn normalize(text: &str) -> String {
 pub fn write_all_atomic(files: &[(PathBuf, &str)]) -> Result<()> {
     let mut staged = Vec::new();
     for (path, contents) in files {
-        let dir = path.parent().context("a generated file has a parent folder")?;
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut tmp = temp_file_for(path, dir)
-            .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-        tmp.write_all(contents.as_bytes())?;
-        tmp.as_file().sync_all()?;
+        let stage = || -> Result<NamedTempFile> {
+            let dir = path.parent().context("a generated file has a parent folder")?;
+            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            let mut tmp = temp_file_for(path, dir)
+                .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+            tmp.write_all(contents.as_bytes())?;
+            tmp.as_file().sync_all()?;
+            Ok(tmp)
+        };
+        // The files staged so far are removed as they drop: the tree is as it was.
+        let tmp = stage().context("nothing was written")?;
         staged.push((tmp, path));
     }
-    for (tmp, path) in staged {
-        tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    let total = staged.len();
+    for (done, (tmp, path)) in staged.into_iter().enumerate() {
+        // The error alone: the temporary file it holds is removed now, not when the
+        // message has been printed.
+        tmp.persist(path).map_err(|e| e.error).with_context(|| {
+            format!("writing {} ({done} of {total} files were replaced before it)", path.display())
+        })?;
     }
     Ok(())
 }
@@ -155,6 +165,30 @@ mod tests {
         std::os::unix::fs::symlink(dir.path().join("nothing"), &dangling).unwrap();
         assert!(write_output(&dangling, "x").is_err());
         assert!(write_output(dir.path(), "x").is_err());
+    }
+
+    /// A failure says how far the write got: before any file was replaced, nothing was
+    /// written; after, how many were.
+    #[test]
+    fn a_failed_write_says_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.rs");
+        fs::write(&a, "old\n").unwrap();
+        fs::write(dir.path().join("file"), "").unwrap();
+        // A folder where a file's folder should be: it cannot be staged.
+        let e = write_all_atomic(&[(a.clone(), "new\n"), (dir.path().join("file/b.rs"), "b\n")])
+            .unwrap_err();
+        assert!(format!("{e:#}").starts_with("nothing was written: creating "), "{e:#}");
+        assert_eq!(fs::read_to_string(&a).unwrap(), "old\n");
+        // A folder where the file should be: staged, but it cannot be renamed over.
+        fs::create_dir(dir.path().join("c.rs")).unwrap();
+        fs::write(dir.path().join("c.rs/x"), "").unwrap();
+        let e = write_all_atomic(&[(a.clone(), "new\n"), (dir.path().join("c.rs"), "c\n")])
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("(1 of 2 files were replaced before it)"), "{e:#}");
+        let left: Vec<_> =
+            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 3, "no temporary file is left behind: {left:?}");
     }
 
     #[test]

@@ -171,6 +171,13 @@ fn check_availability(
     for (b, span) in out {
         let arm = &arms[b.arm.0 as usize];
         let op_meta = op_enum.variant_of(b.opcode).map(|v| &v.meta);
+        // An `@archs` in error has been reported; what it leaves is no arch at all.
+        let in_error = |m: Option<&crate::model::Meta>| {
+            m.and_then(|m| m.archs_span).is_some_and(|s| cx.bad_archs.contains(&s))
+        };
+        if in_error(Some(&arm.meta)) || in_error(Some(&b.meta)) || in_error(op_meta) {
+            continue;
+        }
         let missing: Vec<&str> = (0..arch_list.len() as u32)
             .map(ArchId)
             .filter(|&a| {
@@ -426,6 +433,25 @@ mod tests {
 
     const SPEC: &str = "enum SUB : u8 {\n    GO = 1\n    STOP = 2\n}\nenum OPCODE : u8 {\n    PLAIN = 1 => A\n    PREFIX = 2\n}\n\
         record R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\narm A : R {\n    1 x u8\n}\narm S : R {\n    1 kind SUB\n}\n";
+
+    /// An arm whose `@archs` names an unknown arch is one error: its bindings are not
+    /// also said to reach generations the arm lacks (it was said to have none).
+    #[test]
+    fn an_arm_with_an_unknown_arch_is_one_error_not_one_per_binding() {
+        use crate::lower::test_support::OLD_NEW;
+        let spec = |archs: &str| {
+            format!(
+                "enum OPCODE : u8 {{\n    PLAIN = 1 => A\n    OTHER = 3\n}}\n\
+                 record R : 2 {{\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}}\n\
+                 @archs({archs})\narm A : R {{\n    1 x u8\n}}\nbind OTHER => A\n"
+            )
+        };
+        assert_eq!(errors(&spec("nwe.."), &OLD_NEW), ["unknown arch 'nwe'"]);
+        // A known arch still leaves the bindings checked against it.
+        let e = errors(&spec("new.."), &OLD_NEW);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(e.iter().all(|m| m.ends_with("exists on old but its arm 'A' does not")), "{e:?}");
+    }
 
     /// Bindings come from the table and from `bind`; sorted by (opcode, sub-opcode); a
     /// sub-opcode binding's mnemonic is the sub-opcode's name, a binding of a value the

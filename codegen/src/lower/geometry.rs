@@ -87,7 +87,13 @@ pub(super) fn schema(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> V
     }
     let mut out = Vec::new();
     for item in items {
-        let m = meta(cx, &item.ann, item.name.span);
+        let mut m = meta(cx, &item.ann, item.name.span);
+        // An `@archs` in error (reported) is read as none: the item is then checked on
+        // every generation, so the values the arch files give it are not errors too,
+        // nor the derived values that need them.
+        if m.archs_span.is_some_and(|s| cx.bad_archs.contains(&s)) {
+            m.archs = None;
+        }
         let kind = match &item.kind {
             ItemKind::Geometry { ty } => geom_type(cx, ty, enums).map(GeomKind::Value),
             ItemKind::Derived { ty, expr } => {
@@ -493,7 +499,8 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
             };
             let e = entry.get_ref();
             let vspan = span_of(r.file, &e.value);
-            if !geometry[g].meta.available_on(ArchId(i as u32)) {
+            let gm = &geometry[g].meta;
+            if !gm.available_on(ArchId(i as u32)) {
                 cx.error(
                     Diagnostic::error(
                         kspan,
@@ -503,7 +510,7 @@ pub(super) fn archs(cx: &mut Cx<'_>, raws: Vec<RawArch>, geometry: &[GeomItem]) 
                             r.data.name.get_ref()
                         ),
                     )
-                    .with(geometry[g].meta.span, "its @archs is declared here"),
+                    .with(gm.archs_span.unwrap_or(gm.span), "its @archs is declared here"),
                 );
                 continue;
             }
@@ -1012,6 +1019,15 @@ mod tests {
         let bad = KNOWN.replace("value = 3", "value = \"four\"");
         let e = errors(SCHEMA, &[("isa/arch/a.toml", &bad), ("isa/arch/c.toml", CHILD)]);
         assert_eq!(e, ["value of 'n': expected u32, found string"]);
+    }
+
+    /// A geometry item whose `@archs` names an unknown arch is one error: the arch files
+    /// that give it a value are not also told it is not available on them.
+    #[test]
+    fn an_unknown_arch_in_an_items_archs_is_the_one_error() {
+        let schema = SCHEMA.replace("geometry n : u32", "@archs(aa..)\ngeometry n : u32?");
+        let e = errors(&schema, &[("isa/arch/a.toml", KNOWN), ("isa/arch/c.toml", CHILD)]);
+        assert_eq!(e, ["unknown arch 'aa'"]);
     }
 
     /// An `inherits` of an arch that does not exist is the one error: the values the

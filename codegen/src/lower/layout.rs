@@ -632,6 +632,19 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
                 let names: Vec<&str> =
                     on.iter().map(|a| cx.arch_list[a.0 as usize].as_str()).collect();
                 d.message = format!("{} on {}", d.message, names.join(", "));
+                // A gap of some generations is filled on those: the same member on every
+                // generation would overlap the members that cover the bytes elsewhere.
+                let list = names.join(", ");
+                for n in &mut d.notes {
+                    if let Some(decl) =
+                        n.strip_prefix("declare them: '").and_then(|r| r.strip_suffix('\''))
+                    {
+                        *n = format!(
+                            "declare them on those generations: '{decl}  @archs({list})', or \
+                             widen the @archs of a member that covers them on another"
+                        );
+                    }
+                }
             }
             cx.error(d);
         }

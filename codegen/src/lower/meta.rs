@@ -89,6 +89,12 @@ pub(super) fn meta_full(
             "source" => {
                 for arg in &a.args {
                     match arg {
+                        // A blank one says nothing, as a blank `source` in an arch file.
+                        AttrArg::Str(s, span) if s.trim().is_empty() => {
+                            cx.error(Diagnostic::error(*span, "@source is blank").note(
+                                "write where the fact comes from: @source(\"symbol @address\")",
+                            ))
+                        }
                         AttrArg::Str(s, _) => m.sources.push(s.clone()),
                         other => cx.error(
                             Diagnostic::error(other.span(), "@source takes strings")
@@ -156,6 +162,7 @@ pub(super) fn meta_full(
 /// `@archs(sunda..)`, `@archs(cayman..mariana)`, `@archs(..cayman)`, `@archs(sunda, mariana)`.
 fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
     let n = cx.arch_list.len() as u32;
+    let errors_before = cx.errors.len();
     let mut out = Vec::new();
     if a.args.is_empty() {
         cx.error(Diagnostic::error(a.span, "@archs needs at least one arch or range"));
@@ -193,6 +200,9 @@ fn archs(cx: &mut Cx<'_>, a: &Attr) -> Option<Vec<ArchId>> {
             let name = cx.arch_list.get(again.0 as usize).cloned().unwrap_or_default();
             cx.error(Diagnostic::error(arg.span(), format!("@archs names {name} twice")));
         }
+    }
+    if cx.errors.len() > errors_before {
+        cx.bad_archs.insert(a.span);
     }
     out.sort();
     out.dedup();
@@ -246,6 +256,16 @@ mod tests {
     }
 
     /// `@archs` ranges and lists resolve by name, label or alias, in generation order.
+    /// A blank `@source` is an error, as a blank source of an arch file's value is.
+    #[test]
+    fn a_blank_source_is_an_error() {
+        let e = crate::lower::test_support::errors(
+            &format!("enum OPCODE : u8 {{}}\n{RECORD}@source(\"x\", \"  \")\nstruct S : 1 {{\n    0 a u8  @source(\"\")\n}}\n"),
+            &OLD_NEW,
+        );
+        assert_eq!(e, ["@source is blank", "@source is blank"]);
+    }
+
     #[test]
     fn archs_ranges_and_lists() {
         let m = model(
