@@ -305,3 +305,19 @@ fn json_gets_a_hint_and_the_other_lines_are_only_counted() {
     let (_, err) = asm(d, b"frob\n{\n");
     assert!(!err.contains("JSON"), "{err}");
 }
+
+/// A line naming an arm no binding selects assembles as written, with a note that its
+/// record does not read back as that arm; a comment or a bound arm gets none.
+#[test]
+fn an_arm_no_binding_selects_gets_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), b"# extended_copy\nnop\n  extended_copy ; again\n");
+    assert!(ok, "{err}");
+    assert!(
+        err.starts_with("note: t.tpb:3: 'extended_copy' is an arm no binding selects"),
+        "{err}"
+    );
+    assert_eq!(err.lines().filter(|l| l.starts_with("note:")).count(), 1, "{err}");
+    let (ok, err) = asm(dir.path(), b"# extended_copy\nnop\n");
+    assert!(ok && !err.contains("note:"), "{err}");
+}

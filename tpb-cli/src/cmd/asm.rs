@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::str::Lines;
 
 use anyhow::{bail, Context, Result};
+use tpb_isa::disasm::desc::{target, Target};
 use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
 use tpb_isa::Arch;
 
@@ -63,6 +64,13 @@ impl Args {
             report.summary()?;
             return Err(Reported.into());
         }
+        if let Some((line, arm)) = unselected_arm(text) {
+            eprintln!(
+                "note: {name}:{line}: '{arm}' is an arm no binding selects (the spec does not \
+                 give the opcode value that selects it): its record has the opcode its \
+                 header.opcode gives (0 when not given) and does not read back as '{arm}'"
+            );
+        }
         let n = write(&self.output, arch, text)?;
         eprintln!(
             "wrote {} ({}) to {}",
@@ -76,6 +84,19 @@ impl Args {
         );
         Ok(true)
     }
+}
+
+/// The first line (1-based) whose mnemonic names an arm no binding selects (the
+/// sub-forms of an extended opcode whose sub-opcode values the sources do not give), with
+/// the mnemonic: the assembler keeps such a line's fields, but no opcode selects the arm.
+fn unselected_arm(text: &str) -> Option<(usize, &str)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        // The mnemonic comes before any comment or quoted name; an offset or hex column
+        // before it is no mnemonic.
+        let code = line.split(['#', ';', '"']).next().unwrap_or_default();
+        let word = code.split_whitespace().find(|w| target(w).is_some())?;
+        matches!(target(word), Some(Target::Arm(_))).then_some((i + 1, word))
+    })
 }
 
 /// Write the records of `text`, which assembles without error, to `output` (`-`:
