@@ -20,11 +20,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 2,
-                op: "<",
-                rhs: 2,
-            }),
+            computed: Some(Comparison::new(2, "<", 2)),
         }),
     },
     RuleCase {
@@ -41,11 +37,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 2,
-                op: "<",
-                rhs: 2,
-            }),
+            computed: Some(Comparison::new(2, "<", 2)),
         }),
     },
     RuleCase {
@@ -62,11 +54,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 2,
-                op: "<",
-                rhs: 2,
-            }),
+            computed: Some(Comparison::new(2, "<", 2)),
         }),
     },
     RuleCase {
@@ -83,11 +71,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 2,
-                op: "<",
-                rhs: 2,
-            }),
+            computed: Some(Comparison::new(2, "<", 2)),
         }),
     },
     RuleCase {
@@ -104,11 +88,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [2, 0, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 2,
-                op: "<",
-                rhs: 2,
-            }),
+            computed: Some(Comparison::new(2, "<", 2)),
         }),
     },
     RuleCase {
@@ -125,11 +105,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [2, 15, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 2,
-                op: "<",
-                rhs: 2,
-            }),
+            computed: Some(Comparison::new(2, "<", 2)),
         }),
     },
     RuleCase {
@@ -141,11 +117,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [1, 16, 0, 0],
             arch: Arch::Sunda,
-            computed: Some(Comparison {
-                lhs: 16,
-                op: "<",
-                rhs: 16,
-            }),
+            computed: Some(Comparison::new(16, "<", 16)),
         }),
     },
     RuleCase {
@@ -170,11 +142,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -191,11 +159,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -212,11 +176,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -233,11 +193,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -254,11 +210,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -275,11 +227,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -291,11 +239,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 16,
-                op: "<",
-                rhs: 16,
-            }),
+            computed: Some(Comparison::new(16, "<", 16)),
         }),
     },
     RuleCase {
@@ -312,11 +256,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["core_idx"],
             args: [128, 0, 0, 0],
             arch: Arch::Cayman,
-            computed: Some(Comparison {
-                lhs: 128,
-                op: "<",
-                rhs: 128,
-            }),
+            computed: Some(Comparison::new(128, "<", 128)),
         }),
     },
     RuleCase {
@@ -333,11 +273,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -354,11 +290,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -375,11 +307,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -396,11 +324,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -417,11 +341,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx"],
             args: [8, 0, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -438,11 +358,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [8, 15, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 8,
-                op: "<",
-                rhs: 8,
-            }),
+            computed: Some(Comparison::new(8, "<", 8)),
         }),
     },
     RuleCase {
@@ -454,11 +370,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["tpb_idx", "local"],
             args: [7, 16, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 16,
-                op: "<",
-                rhs: 16,
-            }),
+            computed: Some(Comparison::new(16, "<", 16)),
         }),
     },
     RuleCase {
@@ -475,11 +387,7 @@ pub(crate) static RULES: &[RuleCase] = &[
             params: &["core_idx"],
             args: [128, 0, 0, 0],
             arch: Arch::Mariana,
-            computed: Some(Comparison {
-                lhs: 128,
-                op: "<",
-                rhs: 128,
-            }),
+            computed: Some(Comparison::new(128, "<", 128)),
         }),
     },
 ];

@@ -110,11 +110,30 @@ pub enum GeometryError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Comparison {
     /// The left side's value.
-    pub lhs: i128,
+    pub lhs: i64,
     /// The operator, as the spec writes it (`<`, `<=`, `>`, `>=`, `==`, `!=`).
     pub op: &'static str,
     /// The right side's value.
-    pub rhs: i128,
+    pub rhs: i64,
+}
+
+impl Comparison {
+    /// The comparison of two sides a rule computed (in `i128`, every step checked), each
+    /// saturated to `i64`: a guard compares `u32` arguments with geometry values, far
+    /// inside it, and an error stays small.
+    #[must_use]
+    pub const fn new(lhs: i128, op: &'static str, rhs: i128) -> Comparison {
+        const fn sat(v: i128) -> i64 {
+            if v > i64::MAX as i128 {
+                i64::MAX
+            } else if v < i64::MIN as i128 {
+                i64::MIN
+            } else {
+                v as i64
+            }
+        }
+        Comparison { lhs: sat(lhs), op, rhs: sat(rhs) }
+    }
 }
 
 /// An address-map operation failed.

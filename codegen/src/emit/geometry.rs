@@ -630,7 +630,7 @@ fn rule(model: &Model, g: GeomId) -> Option<TokenStream> {
                     rule: #rule_name,
                     guard: #text,
                     #args_arr,
-                    computed: Some(Comparison { lhs: #l, op: #spelled, rhs: #r }),
+                    computed: Some(Comparison::new(#l, #spelled, #r)),
                 });
             }
         });

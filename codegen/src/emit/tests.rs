@@ -378,7 +378,7 @@ fn rule_row(
             let computed = match computed {
                 Some((l, op, r)) => {
                     let (l, op, r) = (signed(*l), op.as_str(), signed(*r));
-                    quote! { Some(Comparison { lhs: #l, op: #op, rhs: #r }) }
+                    quote! { Some(Comparison::new(#l, #op, #r)) }
                 }
                 None => quote! { None },
             };

@@ -140,10 +140,10 @@ impl core::hash::Hash for Views {
 pub enum Fits {
     /// An integer from `min` to `max`, both included.
     Range {
-        /// The least value.
-        min: i128,
+        /// The least value (0, or a signed field's negative bound).
+        min: i64,
         /// The greatest value.
-        max: i128,
+        max: u64,
     },
     /// An `f32`: a decimal within its range (one past it would read as an infinity),
     /// `inf`, `-inf`, or its bits in hex.
@@ -159,7 +159,7 @@ impl Fits {
     /// The unsigned integers of `bits` bits.
     #[must_use]
     pub const fn unsigned(bits: u32) -> Fits {
-        let max = if bits >= 64 { u64::MAX as i128 } else { (1i128 << bits) - 1 };
+        let max = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
         Fits::Range { min: 0, max }
     }
 
@@ -167,7 +167,7 @@ impl Fits {
     #[must_use]
     pub const fn signed(bits: u32) -> Fits {
         let lim = 1i128 << (bits - 1);
-        Fits::Range { min: -lim, max: lim - 1 }
+        Fits::Range { min: -lim as i64, max: (lim - 1) as u64 }
     }
 }
 
@@ -183,9 +183,9 @@ impl fmt::Display for Fits {
         }
         match *self {
             Fits::Range { min, max } => {
-                bound(f, min)?;
+                bound(f, i128::from(min))?;
                 f.write_str("..=")?;
-                bound(f, max)
+                bound(f, i128::from(max))
             }
             Fits::F32 => f.write_str("an f32: a decimal up to ±3.4028235e38, inf, -inf or 0x bits"),
             Fits::Rest { members } => {

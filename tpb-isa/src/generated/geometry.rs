@@ -1008,11 +1008,7 @@ impl Geometry {
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = self.num_tpb_per_hbm() as i128;
@@ -1062,11 +1058,7 @@ impl Geometry {
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = p0 >> 1;
@@ -1101,11 +1093,7 @@ impl Geometry {
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = p0 >> 2;
@@ -1140,11 +1128,7 @@ impl Geometry {
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = p0 & 1;
@@ -1179,11 +1163,7 @@ impl Geometry {
                 params: &["tpb_idx"],
                 args: [tpb_idx as u64, 0, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = self.num_tpb_per_seng() as i128;
@@ -1237,11 +1217,7 @@ impl Geometry {
                 params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = self.num_dma_per_tpb() as i128;
@@ -1252,11 +1228,7 @@ impl Geometry {
                 params: &["tpb_idx", "local"],
                 args: [tpb_idx as u64, local as u64, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p1,
-                    op: "<",
-                    rhs: t2,
-                }),
+                computed: Some(Comparison::new(p1, "<", t2)),
             });
         }
         let t3 = match p0.checked_mul(t2) {
@@ -1339,11 +1311,7 @@ impl Geometry {
                 params: &["core_idx"],
                 args: [core_idx as u64, 0, 0, 0],
                 arch: self.arch(),
-                computed: Some(Comparison {
-                    lhs: p0,
-                    op: "<",
-                    rhs: t1,
-                }),
+                computed: Some(Comparison::new(p0, "<", t1)),
             });
         }
         let t2 = match self.die_flip_mask() {
