@@ -3,9 +3,9 @@
 use std::io::Write;
 
 use anyhow::{bail, Result};
-use tpb_isa::disasm::desc::{target, FieldDesc, Kind, Target};
+use tpb_isa::disasm::desc::{nearest, target, FieldDesc, Kind, Target};
 use tpb_isa::disasm::ArmText;
-use tpb_isa::generated::disasm::ARMS;
+use tpb_isa::generated::disasm::{ARMS, MNEMONICS};
 use tpb_isa::inst::{binding_on, BINDINGS};
 use tpb_isa::Opcode;
 
@@ -42,10 +42,11 @@ impl Args {
                 writeln!(out, "{}", no_layout(op))?;
                 return Ok(true);
             }
+            let hint = near(arm).map_or_else(String::new, |n| format!("; did you mean '{n}'?"));
             bail!(
-                "'{}' is neither an arm nor a mnemonic: tpb layout takes an arm's spec name \
-                 (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or an \
-                 opcode value (0x02)",
+                "'{}' is neither an arm nor a mnemonic{hint}: tpb layout takes an arm's spec \
+                 name (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or \
+                 an opcode value (0x02)",
                 crate::text::escape(arm.as_bytes())
             );
         };
@@ -151,6 +152,14 @@ fn find_arm(name: &str) -> Option<&'static ArmText> {
     })
 }
 
+/// The mnemonic or arm name a misspelt `name` is near (`matmull`, `S3D3_M`), as the
+/// assembler's hints find them.
+fn near(name: &str) -> Option<&'static str> {
+    let mnemonics = MNEMONICS.iter().map(|&(m, _)| m);
+    nearest(&name.to_ascii_lowercase(), mnemonics)
+        .or_else(|| nearest(&name.to_ascii_uppercase(), ARMS.iter().map(|a| a.name)))
+}
+
 /// The opcode value `text` writes in hex (`0x02`, as `tpb stats` and the listing show
 /// opcodes), if it is one.
 fn opcode_value(text: &str) -> Option<u8> {
@@ -230,6 +239,14 @@ mod tests {
                 assert_eq!(kind, arm.kind, "{}: mnemonic {m}", arm.name);
             }
         }
+    }
+
+    #[test]
+    fn a_misspelt_name_names_the_one_meant() {
+        assert_eq!(near("matmull"), Some("matmul"));
+        assert_eq!(near("LDWEIGHT"), Some("ldweights"));
+        assert_eq!(near("S3D3_M"), Some("S3D3_MM"));
+        assert_eq!(near("zzzzzzzz"), None);
     }
 
     #[test]
