@@ -437,10 +437,12 @@ fn layout_of_an_opcode_without_one_says_so() {
     let out = run(d, &args(&["layout", "frob"]));
     assert_eq!(
         out,
-        "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic: tpb layout takes an \
+        "$ tpb layout frob\nerror: 'frob' is neither an arm nor a mnemonic (tpb layout takes an \
          arm's spec name (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or \
-         an opcode value (0x02)\nexit: 2\n"
+         an opcode value (0x02))\nexit: 2\n"
     );
+    let out = run(d, &args(&["layout", "matmull"]));
+    assert!(out.contains("; did you mean 'matmul'?\nexit: 2\n"), "{out}");
     assert!(run(d, &args(&["layout", "matmul"])).starts_with("$ tpb layout matmul\nS3D3_MM"));
     // An opcode value as `tpb stats` prints it.
     assert!(run(d, &args(&["layout", "0x02"])).starts_with("$ tpb layout 0x02\nS3D3_MM"));

@@ -44,9 +44,9 @@ impl Args {
             }
             let hint = near(arm).map_or_else(String::new, |n| format!("; did you mean '{n}'?"));
             bail!(
-                "'{}' is neither an arm nor a mnemonic{hint}: tpb layout takes an arm's spec \
-                 name (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or \
-                 an opcode value (0x02)",
+                "'{}' is neither an arm nor a mnemonic (tpb layout takes an arm's spec name \
+                 (S3D3_MM), a mnemonic tpb asm reads (matmul, pseudo_exit_execution) or an \
+                 opcode value (0x02)){hint}",
                 crate::text::escape(arm.as_bytes())
             );
         };
