@@ -77,6 +77,17 @@ pub struct Format {
     pub neff: bool,
 }
 
+impl Unit<'_> {
+    /// The label as JSON gives it: `sg00/PE` as the file has it (JSON escapes by
+    /// itself; [`Unit::label`] is escaped for text), the input's name for a raw stream.
+    pub fn json_label(&self) -> String {
+        match (self.subgraph, self.engine) {
+            (Some(g), Some(e)) => format!("{g}/{}", e.name()),
+            _ => self.label.clone(),
+        }
+    }
+}
+
 /// Read an input as [`read`] does, and say on standard error what was odd about it.
 pub fn load(arg: &Path, format: Format) -> Result<Input> {
     let input = read(arg, format)?;
