@@ -391,10 +391,15 @@ impl Filter {
     /// absent: a graph names them but no member holds them (legal; `tpb info` lists them
     /// as absent), so a command that reads streams says it did not read them.
     pub fn absent(&self, input: &Input) -> Vec<String> {
+        self.absent_unescaped(input).iter().map(|l| escape(l.as_bytes())).collect()
+    }
+
+    /// [`Filter::absent`] as the file has the labels, for JSON (which escapes by itself).
+    pub fn absent_unescaped(&self, input: &Input) -> Vec<String> {
         let Input::Neff { neff, .. } = input else { return Vec::new() };
         neff.streams()
             .filter(|s| s.data.is_none() && self.passes(Some(&s.graph.name), Some(s.stream.engine)))
-            .map(|s| escape(s.label().as_bytes()))
+            .map(|s| s.label())
             .collect()
     }
 }

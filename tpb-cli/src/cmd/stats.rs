@@ -14,7 +14,7 @@ use tpb_isa::Confidence;
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 use tpb_neff::Engine;
 
-use crate::input::{self, Input, Others, Unit};
+use crate::input::{self, Filter, Input, Others, Unit};
 use crate::records;
 use crate::row;
 use crate::table::table;
@@ -33,7 +33,7 @@ pub struct Args {
     arch: Option<String>,
     /// Write one JSON object instead of text (format `tpb-stats`, version 1):
     /// `{"format", "version", "files", "records", "streams_from_neffs", "streams",
-    /// "histograms", "non_stream_members", "bindings_never_used", "unexplained", "opaque",
+    /// "histograms", "non_stream_members", "absent", "bindings_never_used", "unexplained", "opaque",
     /// "reserved_nonzero", "inferred_exercised"}`. `streams`: every stream read,
     /// `{"file", "label", "subgraph", "engine", "arch", "records", "trailing_partial"}`
     /// (`trailing_partial` null or `{"offset", "len", "message"}`); a histogram is
@@ -42,7 +42,8 @@ pub struct Args {
     /// (opcode an integer, `name` null where the spec names none, an arm entry with null
     /// `mnemonic` and `arm` counting the records no binding selects);
     /// `non_stream_members` per NEFF `{"neff", "members", "bytes", "bins": [{"path",
-    /// "bytes"}]}`; `bindings_never_used` `{"archs", "bindings": [{"opcode", "sub",
+    /// "bytes"}]}`; `absent` the streams a NEFF's graphs name but it lacks, `[{"neff",
+    /// "label"}]`; `bindings_never_used` `{"archs", "bindings": [{"opcode", "sub",
     /// "mnemonic", "arm"}]}` (`sub` null or `{"offset", "value"}`); `unexplained`
     /// `[{"opcode", "name", "sub_opcode", "records"}]` (`sub_opcode` null for an unknown
     /// opcode, else `{"offset", "value"}`); `opaque` `[{"opcode", "name", "records"}]`;
@@ -50,6 +51,15 @@ pub struct Args {
     /// `[{"arm", "field", "records"}]`.
     #[arg(long)]
     json: bool,
+}
+
+/// What a NEFF holds besides the streams read: its other members, and the streams its
+/// graphs name that no member holds (labels as the file has them, and escaped for text).
+struct NeffExtra {
+    name: String,
+    others: Others,
+    absent: Vec<String>,
+    absent_text: Vec<String>,
 }
 
 /// Whose histogram a stream counts in: raw streams together (with the name of the
@@ -102,7 +112,13 @@ impl Args {
                 s.add(unit, of);
             }
             if let Input::Neff { name, neff } = &input {
-                others.push((name.clone(), Others::of(neff)));
+                let f = Filter::default();
+                others.push(NeffExtra {
+                    name: name.clone(),
+                    others: Others::of(neff),
+                    absent: f.absent_unescaped(&input),
+                    absent_text: f.absent(&input),
+                });
             }
         }
         if self.json {
@@ -175,7 +191,7 @@ impl Stats {
         });
     }
 
-    fn write(&self, out: &mut dyn Write, files: usize, others: &[(String, Others)]) -> Result<()> {
+    fn write(&self, out: &mut dyn Write, files: usize, others: &[NeffExtra]) -> Result<()> {
         write!(out, "{} in {}", count(self.records, "record"), count(files, "file"))?;
         if self.streams_from_neffs > 0 {
             write!(out, ", {} from NEFFs", count(self.streams_from_neffs, "stream"))?;
@@ -203,8 +219,17 @@ impl Stats {
             }
             table(out, &rows)?;
         }
-        for (name, o) in others {
-            write_others(out, name, o)?;
+        for n in others {
+            write_others(out, &n.name, &n.others)?;
+            // A stream a graph names but no member holds is said, as the other commands
+            // say it, not left out of the counts without a word.
+            for label in &n.absent_text {
+                writeln!(
+                    out,
+                    "{}: {label}: absent (its graph names it, no member holds it)",
+                    n.name
+                )?;
+            }
         }
         let (archs, never) = self.never_used();
         let names: Vec<&str> = archs.iter().map(|a| a.name()).collect();
@@ -275,7 +300,7 @@ impl Stats {
 
     /// The document of `--json` (format `tpb-stats`, version 1): what [`Stats::write`]
     /// prints, as data.
-    fn json<'a>(&'a self, files: usize, others: &'a [(String, Others)]) -> StatsJson<'a> {
+    fn json<'a>(&'a self, files: usize, others: &'a [NeffExtra]) -> StatsJson<'a> {
         let histograms = self
             .opcodes
             .iter()
@@ -332,16 +357,21 @@ impl Stats {
             histograms,
             non_stream_members: others
                 .iter()
-                .map(|(name, o)| OthersJson {
-                    neff: name,
-                    members: o.count,
-                    bytes: o.bytes,
-                    bins: o
+                .map(|n| OthersJson {
+                    neff: &n.name,
+                    members: n.others.count,
+                    bytes: n.others.bytes,
+                    bins: n
+                        .others
                         .bins
                         .iter()
                         .map(|(path, bytes)| BinJson { path, bytes: *bytes })
                         .collect(),
                 })
+                .collect(),
+            absent: others
+                .iter()
+                .flat_map(|n| n.absent.iter().map(|label| AbsentJson { neff: &n.name, label }))
                 .collect(),
             bindings_never_used: NeverUsedJson {
                 archs: archs.iter().map(|a| a.name()).collect(),
@@ -407,6 +437,7 @@ struct StatsJson<'a> {
     streams: &'a [StreamJson],
     histograms: Vec<HistogramJson>,
     non_stream_members: Vec<OthersJson<'a>>,
+    absent: Vec<AbsentJson<'a>>,
     bindings_never_used: NeverUsedJson,
     unexplained: Vec<UnexplainedJson>,
     opaque: Vec<OpaqueJson>,
@@ -466,6 +497,14 @@ struct OthersJson<'a> {
     members: usize,
     bytes: usize,
     bins: Vec<BinJson<'a>>,
+}
+
+/// A stream a NEFF's graph names but no member holds.
+#[derive(Serialize)]
+struct AbsentJson<'a> {
+    neff: &'a str,
+    /// `sg00/PE`, as the file has it.
+    label: &'a str,
 }
 
 #[derive(Serialize)]

@@ -73,6 +73,7 @@ impl Args {
                     pre_relocation: false,
                     streams: vec![raw(&units[0], arch, engine)],
                     absent: Vec::new(),
+                    absent_text: Vec::new(),
                     totals: Totals::default(),
                 }
             }
@@ -89,7 +90,8 @@ impl Args {
                     kind: "neff",
                     pre_relocation: true,
                     streams: units.iter().map(neff).collect(),
-                    absent: filter.absent(&input),
+                    absent: filter.absent_unescaped(&input),
+                    absent_text: filter.absent(&input),
                     totals: Totals::default(),
                 }
             }
@@ -119,8 +121,11 @@ struct Report {
     /// the EXIT and final-record checks are skipped.
     pre_relocation: bool,
     streams: Vec<Stream>,
-    /// NEFF streams a graph names but no member holds (labels escaped as the text's).
+    /// NEFF streams a graph names but no member holds (`sg00/PE`, as the file has it).
     absent: Vec<String>,
+    /// The same labels as the text prints them (escaped).
+    #[serde(skip)]
+    absent_text: Vec<String>,
     totals: Totals,
 }
 
@@ -367,7 +372,7 @@ impl Report {
             }
         }
         if self.kind == "neff" {
-            for label in &self.absent {
+            for label in &self.absent_text {
                 writeln!(
                     out,
                     "{label}: absent (its graph names it, no member holds it): not validated"
