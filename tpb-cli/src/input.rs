@@ -77,6 +77,17 @@ pub struct Format {
     pub neff: bool,
 }
 
+impl Unit<'_> {
+    /// The label as JSON gives it: `sg00/PE` as the file has it (JSON escapes by
+    /// itself; [`Unit::label`] is escaped for text), the input's name for a raw stream.
+    pub fn json_label(&self) -> String {
+        match (self.subgraph, self.engine) {
+            (Some(g), Some(e)) => format!("{g}/{}", e.name()),
+            _ => self.label.clone(),
+        }
+    }
+}
+
 /// Read an input as [`read`] does, and say on standard error what was odd about it.
 pub fn load(arg: &Path, format: Format) -> Result<Input> {
     let input = read(arg, format)?;
@@ -380,10 +391,15 @@ impl Filter {
     /// absent: a graph names them but no member holds them (legal; `tpb info` lists them
     /// as absent), so a command that reads streams says it did not read them.
     pub fn absent(&self, input: &Input) -> Vec<String> {
+        self.absent_unescaped(input).iter().map(|l| escape(l.as_bytes())).collect()
+    }
+
+    /// [`Filter::absent`] as the file has the labels, for JSON (which escapes by itself).
+    pub fn absent_unescaped(&self, input: &Input) -> Vec<String> {
         let Input::Neff { neff, .. } = input else { return Vec::new() };
         neff.streams()
             .filter(|s| s.data.is_none() && self.passes(Some(&s.graph.name), Some(s.stream.engine)))
-            .map(|s| escape(s.label().as_bytes()))
+            .map(|s| s.label())
             .collect()
     }
 }

@@ -121,6 +121,30 @@ pub fn validate(arch: Arch, record: &Record) -> Result<(), tpb_isa::ValidateErro
     validate::validate(arch, record)
 }
 
+/// A validator finding's kind as a stable name (`--json`): `opcode_not_valid`,
+/// `not_on_arch`, `bad_enum`, or `other` for a kind a later `tpb_isa` adds.
+pub fn validate_kind(e: &tpb_isa::ValidateError) -> &'static str {
+    use tpb_isa::ValidateError as E;
+    match e {
+        E::OpcodeNotValid { .. } => "opcode_not_valid",
+        E::NotOnArch { .. } => "not_on_arch",
+        E::BadEnum { .. } => "bad_enum",
+        _ => "other",
+    }
+}
+
+/// A final-record check's failure as a stable name (`--json`): `empty` for a stream
+/// without a record, `trailing_partial`, else the validator's kind ([`validate_kind`]).
+pub fn final_check_kind(e: &tpb_isa::FinalCheckError) -> &'static str {
+    use tpb_isa::{FinalCheckError as F, StreamError as S};
+    match e {
+        F::Stream(S::Empty) => "empty",
+        F::Stream(S::TrailingPartial { .. }) => "trailing_partial",
+        F::Invalid { error, .. } => validate_kind(error),
+        _ => "other",
+    }
+}
+
 /// An engine from its name (`PE`, `act`, `Activation`), as the final-record check knows it.
 pub fn engine(name: &str) -> Option<TpbEngType> {
     let upper = name.to_ascii_uppercase();

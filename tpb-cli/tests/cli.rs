@@ -109,6 +109,15 @@ fn golden_outputs() {
         Run { name: "layout", args: args(&["layout", "PSEUDO_FUNCTION_BEGIN"]) },
         Run { name: "layout_dma", args: args(&["layout", "dma_direct2d"]) },
         Run { name: "stats", args: args(&["stats", "prog.bin", "odd.bin"]) },
+        Run { name: "stats_json", args: args(&["stats", "--json", "prog.bin", "odd.bin"]) },
+        Run {
+            name: "validate_json_odd",
+            args: args(&["validate", "--json", "odd.bin", "--arch", "trn3"]),
+        },
+        Run {
+            name: "validate_json_bad_final",
+            args: args(&["validate", "--json", "bad_final.bin"]),
+        },
     ];
     check_goldens(d, &runs);
     assert!(bad_bin_absent(d), "asm with errors must write nothing");
@@ -143,6 +152,20 @@ fn check_goldens(dir: &Path, runs: &[Run]) {
 /// instead, and `stats_lists_the_bindings_no_record_selects` checks the list against the
 /// generated `BINDINGS`.
 fn mask_spec_lists(out: &str) -> String {
+    // `tpb stats --json`: the array `bindings_never_used.bindings`, when not empty.
+    const KEY: &str = "\n    \"bindings\": [\n";
+    if let Some(start) = out
+        .find("\"bindings_never_used\": {")
+        .and_then(|i| out[i..].find(KEY).map(|n| i + n + KEY.len()))
+    {
+        let end = out[start..].find("\n    ]").map(|n| start + n).unwrap();
+        return format!(
+            "{}      \"(the spec's bindings no record selects; see \
+             stats_lists_the_bindings_no_record_selects)\"{}",
+            &out[..start],
+            &out[end..]
+        );
+    }
     const HEAD: &str = "\nbindings never used";
     let Some(start) = out.find(HEAD).and_then(|i| out[i..].find(":\n").map(|n| i + n + 2)) else {
         return out.to_owned();
@@ -192,6 +215,32 @@ fn stats_lists_the_bindings_no_record_selects() {
         })
         .collect();
     assert_eq!(listed, want);
+    // `--json` lists the same bindings (the JSON goldens mask them too).
+    let out = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["stats", "--json"])
+        .arg(corpus("matmul_small.neff"))
+        .output()
+        .expect("tpb runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["bindings_never_used"]["archs"], serde_json::json!(["cayman"]));
+    let from_json: Vec<String> = json["bindings_never_used"]["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let sub = match &b["sub"] {
+                serde_json::Value::Null => String::new(),
+                x => format!(" (byte {} == {})", x["offset"], x["value"]),
+            };
+            let op = b["opcode"].as_u64().unwrap();
+            format!(
+                "  {op:#04x}{sub} {} ({})",
+                b["mnemonic"].as_str().unwrap(),
+                b["arm"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(from_json, want);
     // Opcodes that share a layout are told apart by their mnemonics.
     assert!(listed.contains(&"  0x43 tensor_scalar_arith_op (S3D3_TS)"), "{listed:?}");
     assert!(want.len() < tpb_isa::inst::BINDINGS.len(), "the corpus uses some bindings");
@@ -278,6 +327,8 @@ fn golden_outputs_on_neffs() {
     )
     .unwrap();
     fs::write(d.join("not_gzip.neff"), corrupt(|b| b[1024] = b'P')).unwrap();
+    // A corpus stream as a raw stream: read as an assembled image, it has no EXIT.
+    fs::copy(corpus("streams/matmul_small/sg00/SP.bin"), d.join("sp.bin")).unwrap();
 
     let runs = [
         Run { name: "neff_info", args: args(&["info", "matmul_small.neff"]) },
@@ -304,6 +355,18 @@ fn golden_outputs_on_neffs() {
         },
         Run { name: "neff_stats", args: args(&["stats", "matmul_small.neff", "prog.bin"]) },
         Run { name: "neff_validate", args: args(&["validate", "matmul_small.neff"]) },
+        Run {
+            name: "neff_stats_json",
+            args: args(&["stats", "--json", "matmul_small.neff", "sp.bin"]),
+        },
+        Run {
+            name: "neff_validate_json",
+            args: args(&["validate", "--json", "matmul_small.neff"]),
+        },
+        Run {
+            name: "neff_validate_json_sp_raw",
+            args: args(&["validate", "--json", "sp.bin", "--engine", "sp"]),
+        },
         Run { name: "neff_extract", args: args(&["extract", "matmul_small.neff", "-o", "out"]) },
         Run { name: "neff_dir_info", args: args(&["info", "unpacked"]) },
         Run {

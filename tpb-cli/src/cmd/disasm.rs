@@ -215,11 +215,7 @@ impl Serialize for StreamJson<'_> {
         if self.neff {
             map.serialize_entry("engine", &u.engine.map(|e| e.name()))?;
             // JSON escapes by itself: the label as the file has it (the text's is escaped).
-            let label = match (u.subgraph, u.engine) {
-                (Some(g), Some(e)) => format!("{g}/{}", e.name()),
-                _ => u.label.clone(),
-            };
-            map.serialize_entry("label", &label)?;
+            map.serialize_entry("label", &u.json_label())?;
             map.serialize_entry("path", &u.path)?;
         }
         map.serialize_entry("records", &RecordsJson(u))?;

@@ -7,13 +7,14 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use serde::Serialize;
 use tpb_isa::disasm::desc::{ArmText, FieldDesc, Role};
-use tpb_isa::inst::{binding_on, dispatch_on, BINDINGS};
+use tpb_isa::inst::{binding_on, dispatch_on, Binding, BINDINGS};
 use tpb_isa::Confidence;
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 use tpb_neff::Engine;
 
-use crate::input::{self, Input, Others, Unit};
+use crate::input::{self, Filter, Input, Others, Unit};
 use crate::records;
 use crate::row;
 use crate::table::table;
@@ -30,6 +31,35 @@ pub struct Args {
     /// layouts and coverage. A NEFF's own target by default, cayman for a raw stream.
     #[arg(long)]
     arch: Option<String>,
+    /// Write one JSON object instead of text (format `tpb-stats`, version 1):
+    /// `{"format", "version", "files", "records", "streams_from_neffs", "streams",
+    /// "histograms", "non_stream_members", "absent", "bindings_never_used", "unexplained", "opaque",
+    /// "reserved_nonzero", "inferred_exercised"}`. `streams`: every stream read,
+    /// `{"file", "label", "subgraph", "engine", "arch", "records", "trailing_partial"}`
+    /// (`trailing_partial` null or `{"offset", "len", "message"}`); a histogram is
+    /// `{"arch", "source" ("raw" or "neff"), "engine" (null for raw streams), "records",
+    /// "opcodes": [{"opcode", "name", "records", "arms": [{"mnemonic", "arm", "records"}]}]}`
+    /// (opcode an integer, `name` null where the spec names none, an arm entry with null
+    /// `mnemonic` and `arm` counting the records no binding selects);
+    /// `non_stream_members` per NEFF `{"neff", "members", "bytes", "bins": [{"path",
+    /// "bytes"}]}`; `absent` the streams a NEFF's graphs name but it lacks, `[{"neff",
+    /// "label"}]`; `bindings_never_used` `{"archs", "bindings": [{"opcode", "sub",
+    /// "mnemonic", "arm"}]}` (`sub` null or `{"offset", "value"}`); `unexplained`
+    /// `[{"opcode", "name", "sub_opcode", "records"}]` (`sub_opcode` null for an unknown
+    /// opcode, else `{"offset", "value"}`); `opaque` `[{"opcode", "name", "records"}]`;
+    /// `reserved_nonzero` `[{"arm", "offset", "records"}]`; `inferred_exercised`
+    /// `[{"arm", "field", "records"}]`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What a NEFF holds besides the streams read: its other members, and the streams its
+/// graphs name that no member holds (labels as the file has them, and escaped for text).
+struct NeffExtra {
+    name: String,
+    others: Others,
+    absent: Vec<String>,
+    absent_text: Vec<String>,
 }
 
 /// Whose histogram a stream counts in: raw streams together (with the name of the
@@ -46,6 +76,8 @@ struct Stats {
     streams_from_neffs: usize,
     /// Records by opcode byte, per group.
     opcodes: BTreeMap<Group, Box<[usize; 256]>>,
+    /// Records by the binding that selects them (index into `BINDINGS`), per group.
+    by_binding: BTreeMap<Group, Vec<usize>>,
     arch_of: BTreeMap<Group, Option<Arch>>,
     bound_seen: Vec<bool>,
     /// Indices into `BINDINGS` by opcode byte (a record is matched against its own).
@@ -56,6 +88,8 @@ struct Stats {
     reserved: BTreeMap<(&'static str, usize), usize>,
     inferred: BTreeMap<(&'static str, &'static str), usize>,
     partial: Vec<String>,
+    /// Every stream read, in order, for the JSON.
+    streams: Vec<StreamJson>,
 }
 
 impl Args {
@@ -78,10 +112,22 @@ impl Args {
                 s.add(unit, of);
             }
             if let Input::Neff { name, neff } = &input {
-                others.push((name.clone(), Others::of(neff)));
+                let f = Filter::default();
+                others.push(NeffExtra {
+                    name: name.clone(),
+                    others: Others::of(neff),
+                    absent: f.absent_unescaped(&input),
+                    absent_text: f.absent(&input),
+                });
             }
         }
-        s.write(out, self.files.len(), &others)?;
+        if self.json {
+            let doc = s.json(self.files.len(), &others);
+            serde_json::to_writer_pretty(&mut *out, &doc)?;
+            writeln!(out)?;
+        } else {
+            s.write(out, self.files.len(), &others)?;
+        }
         Ok(true)
     }
 }
@@ -90,8 +136,7 @@ impl Stats {
     /// Count `unit`'s records; `neff` is the name of the NEFF it is a stream of.
     fn add(&mut self, unit: &Unit<'_>, neff: Option<&str>) {
         // Opcodes that sub-dispatch: an unknown record there is an unknown sub-opcode.
-        let sub_at =
-            |op: u8| BINDINGS.iter().find(|b| b.opcode == op).and_then(|b| b.sub).map(|s| s.offset);
+        let sub_at = sub_offset;
         let group = match unit.engine {
             Some(e) => {
                 self.streams_from_neffs += 1;
@@ -108,12 +153,15 @@ impl Stats {
         let arch = unit.arch.unwrap_or(records::DEFAULT_ARCH);
         let mut arms = ArmCounts::default();
         let histogram = self.opcodes.entry(group).or_insert_with(|| Box::new([0; 256]));
+        let by_binding = self.by_binding.entry(group).or_insert_with(|| vec![0; BINDINGS.len()]);
+        let mut n = 0;
         for (_, r) in recs {
-            self.records += 1;
+            n += 1;
             histogram[usize::from(r[0])] += 1;
             for &i in &self.bindings_of[usize::from(r[0])] {
                 if BINDINGS[i].matches(r) && binding_on(arch, r) {
                     self.bound_seen[i] = true;
+                    by_binding[i] += 1;
                 }
             }
             match dispatch_on(arch, r) {
@@ -127,9 +175,23 @@ impl Stats {
             }
         }
         arms.merge_into(&mut self.reserved, &mut self.inferred);
+        self.records += n;
+        self.streams.push(StreamJson {
+            file: neff.map_or_else(|| unit.label.clone(), str::to_owned),
+            label: unit.json_label(),
+            subgraph: unit.subgraph.map(str::to_owned),
+            engine: unit.engine.map(|e| e.name()),
+            arch: arch.name(),
+            records: n,
+            trailing_partial: partial.map(|p| PartialJson {
+                offset: p.offset,
+                len: p.len,
+                message: p.to_string(),
+            }),
+        });
     }
 
-    fn write(&self, out: &mut dyn Write, files: usize, others: &[(String, Others)]) -> Result<()> {
+    fn write(&self, out: &mut dyn Write, files: usize, others: &[NeffExtra]) -> Result<()> {
         write!(out, "{} in {}", count(self.records, "record"), count(files, "file"))?;
         if self.streams_from_neffs > 0 {
             write!(out, ", {} from NEFFs", count(self.streams_from_neffs, "stream"))?;
@@ -157,32 +219,31 @@ impl Stats {
             }
             table(out, &rows)?;
         }
-        for (name, o) in others {
-            write_others(out, name, o)?;
+        for n in others {
+            write_others(out, &n.name, &n.others)?;
+            // A stream a graph names but no member holds is said, as the other commands
+            // say it, not left out of the counts without a word.
+            for label in &n.absent_text {
+                writeln!(
+                    out,
+                    "{}: {label}: absent (its graph names it, no member holds it)",
+                    n.name
+                )?;
+            }
         }
-        // Only bindings the generations read have: another's could not have been used.
-        let mut archs: Vec<Arch> =
-            self.arch_of.values().map(|a| a.unwrap_or(records::DEFAULT_ARCH)).collect();
-        archs.sort_unstable();
-        archs.dedup();
+        let (archs, never) = self.never_used();
         let names: Vec<&str> = archs.iter().map(|a| a.name()).collect();
         let of =
             if names.is_empty() { String::new() } else { format!(" (of {})", names.join(", ")) };
         writeln!(out, "\nbindings never used{of}:")?;
-        let mut none = true;
-        for (b, seen) in BINDINGS.iter().zip(&self.bound_seen) {
-            if !seen && archs.iter().any(|&a| binding_on(a, &b.record())) {
-                none = false;
-                let sub = b
-                    .sub
-                    .map(|x| format!(" (byte {} == {})", x.offset, x.value))
-                    .unwrap_or_default();
-                // The mnemonic the listing prints: an arm's name alone would not tell
-                // apart the opcodes that share its layout (eight share S3D3_TS).
-                writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
-            }
+        for b in &never {
+            let sub =
+                b.sub.map(|x| format!(" (byte {} == {})", x.offset, x.value)).unwrap_or_default();
+            // The mnemonic the listing prints: an arm's name alone would not tell
+            // apart the opcodes that share its layout (eight share S3D3_TS).
+            writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
         }
-        if none {
+        if never.is_empty() {
             writeln!(out, "  (none)")?;
         }
         writeln!(out, "\nrecords the spec cannot explain:")?;
@@ -219,6 +280,286 @@ impl Stats {
         }
         Ok(())
     }
+
+    /// The generations the streams were read in, and the bindings they have that no
+    /// record selects (only bindings the generations read have: another's could not
+    /// have been used).
+    fn never_used(&self) -> (Vec<Arch>, Vec<&'static Binding>) {
+        let mut archs: Vec<Arch> =
+            self.arch_of.values().map(|a| a.unwrap_or(records::DEFAULT_ARCH)).collect();
+        archs.sort_unstable();
+        archs.dedup();
+        let never = BINDINGS
+            .iter()
+            .zip(&self.bound_seen)
+            .filter(|(b, seen)| !**seen && archs.iter().any(|&a| binding_on(a, &b.record())))
+            .map(|(b, _)| b)
+            .collect();
+        (archs, never)
+    }
+
+    /// The document of `--json` (format `tpb-stats`, version 1): what [`Stats::write`]
+    /// prints, as data.
+    fn json<'a>(&'a self, files: usize, others: &'a [NeffExtra]) -> StatsJson<'a> {
+        let histograms = self
+            .opcodes
+            .iter()
+            .filter(|(_, h)| h.iter().any(|&n| n > 0))
+            .map(|(group, histogram)| {
+                let arch = self.arch_of.get(group).copied().flatten();
+                let by_binding = &self.by_binding[group];
+                let (arch_name, source, engine) = match group {
+                    Group::Raw(a) => (*a, "raw", None),
+                    Group::Neff(a, e) => (*a, "neff", Some(e.name())),
+                };
+                let opcodes = (0..=u8::MAX)
+                    .zip(histogram.iter())
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(op, &n)| {
+                        let mut arms: Vec<ArmJson> = self.bindings_of[usize::from(op)]
+                            .iter()
+                            .filter(|&&i| by_binding[i] > 0)
+                            .map(|&i| ArmJson {
+                                mnemonic: Some(BINDINGS[i].mnemonic),
+                                arm: Some(BINDINGS[i].arm.name()),
+                                records: by_binding[i],
+                            })
+                            .collect();
+                        let bound: usize = arms.iter().map(|a| a.records).sum();
+                        if bound < n {
+                            arms.push(ArmJson { mnemonic: None, arm: None, records: n - bound });
+                        }
+                        OpcodeJson {
+                            opcode: op,
+                            name: records::opcode_name(arch, op),
+                            records: n,
+                            arms,
+                        }
+                    })
+                    .collect();
+                HistogramJson {
+                    arch: arch_name,
+                    source,
+                    engine,
+                    records: histogram.iter().sum(),
+                    opcodes,
+                }
+            })
+            .collect();
+        let (archs, never) = self.never_used();
+        StatsJson {
+            format: "tpb-stats",
+            version: 1,
+            files,
+            records: self.records,
+            streams_from_neffs: self.streams_from_neffs,
+            streams: &self.streams,
+            histograms,
+            non_stream_members: others
+                .iter()
+                .map(|n| OthersJson {
+                    neff: &n.name,
+                    members: n.others.count,
+                    bytes: n.others.bytes,
+                    bins: n
+                        .others
+                        .bins
+                        .iter()
+                        .map(|(path, bytes)| BinJson { path, bytes: *bytes })
+                        .collect(),
+                })
+                .collect(),
+            absent: others
+                .iter()
+                .flat_map(|n| n.absent.iter().map(|label| AbsentJson { neff: &n.name, label }))
+                .collect(),
+            bindings_never_used: NeverUsedJson {
+                archs: archs.iter().map(|a| a.name()).collect(),
+                bindings: never
+                    .iter()
+                    .map(|b| BindingJson {
+                        opcode: b.opcode,
+                        sub: b.sub.map(|x| SubJson { offset: x.offset, value: x.value }),
+                        mnemonic: b.mnemonic,
+                        arm: b.arm.name(),
+                    })
+                    .collect(),
+            },
+            unexplained: self
+                .unknown
+                .iter()
+                .map(|(&(opcode, sub), &records)| UnexplainedJson {
+                    opcode,
+                    name: records::opcode_name(None, opcode),
+                    sub_opcode: sub.map(|value| SubJson {
+                        offset: sub_offset(opcode).unwrap_or_default(),
+                        value,
+                    }),
+                    records,
+                })
+                .collect(),
+            opaque: self
+                .opaque
+                .iter()
+                .map(|(&opcode, &records)| OpaqueJson {
+                    opcode,
+                    name: records::opcode_name(None, opcode),
+                    records,
+                })
+                .collect(),
+            reserved_nonzero: self
+                .reserved
+                .iter()
+                .map(|(&(arm, offset), &records)| ReservedJson { arm, offset, records })
+                .collect(),
+            inferred_exercised: self
+                .inferred
+                .iter()
+                .map(|(&(arm, field), &records)| InferredJson { arm, field, records })
+                .collect(),
+        }
+    }
+}
+
+/// The offset of the sub-opcode byte of an opcode that sub-dispatches (PSEUDO_INST's +12).
+fn sub_offset(op: u8) -> Option<usize> {
+    BINDINGS.iter().find(|b| b.opcode == op).and_then(|b| b.sub).map(|s| s.offset)
+}
+
+/// `tpb stats --json`: format `tpb-stats`, version 1 (the option's help gives the shape).
+#[derive(Serialize)]
+struct StatsJson<'a> {
+    format: &'static str,
+    version: u32,
+    files: usize,
+    records: usize,
+    streams_from_neffs: usize,
+    streams: &'a [StreamJson],
+    histograms: Vec<HistogramJson>,
+    non_stream_members: Vec<OthersJson<'a>>,
+    absent: Vec<AbsentJson<'a>>,
+    bindings_never_used: NeverUsedJson,
+    unexplained: Vec<UnexplainedJson>,
+    opaque: Vec<OpaqueJson>,
+    reserved_nonzero: Vec<ReservedJson>,
+    inferred_exercised: Vec<InferredJson>,
+}
+
+/// One stream read: where it comes from, its generation and its record count.
+#[derive(Serialize)]
+struct StreamJson {
+    /// The input (a NEFF or a raw stream) as given.
+    file: String,
+    /// `sg00/PE` for a NEFF stream (as the file has it, unescaped), the file for a raw one.
+    label: String,
+    subgraph: Option<String>,
+    engine: Option<&'static str>,
+    arch: &'static str,
+    records: usize,
+    trailing_partial: Option<PartialJson>,
+}
+
+#[derive(Serialize)]
+struct PartialJson {
+    offset: usize,
+    len: usize,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct HistogramJson {
+    arch: &'static str,
+    source: &'static str,
+    engine: Option<&'static str>,
+    records: usize,
+    opcodes: Vec<OpcodeJson>,
+}
+
+#[derive(Serialize)]
+struct OpcodeJson {
+    opcode: u8,
+    name: Option<&'static str>,
+    records: usize,
+    arms: Vec<ArmJson>,
+}
+
+/// The records of one opcode that one binding selects (`mnemonic` and `arm` null: none).
+#[derive(Serialize)]
+struct ArmJson {
+    mnemonic: Option<&'static str>,
+    arm: Option<&'static str>,
+    records: usize,
+}
+
+#[derive(Serialize)]
+struct OthersJson<'a> {
+    neff: &'a str,
+    members: usize,
+    bytes: usize,
+    bins: Vec<BinJson<'a>>,
+}
+
+/// A stream a NEFF's graph names but no member holds.
+#[derive(Serialize)]
+struct AbsentJson<'a> {
+    neff: &'a str,
+    /// `sg00/PE`, as the file has it.
+    label: &'a str,
+}
+
+#[derive(Serialize)]
+struct BinJson<'a> {
+    path: &'a str,
+    bytes: usize,
+}
+
+#[derive(Serialize)]
+struct NeverUsedJson {
+    archs: Vec<&'static str>,
+    bindings: Vec<BindingJson>,
+}
+
+#[derive(Serialize)]
+struct BindingJson {
+    opcode: u8,
+    sub: Option<SubJson>,
+    mnemonic: &'static str,
+    arm: &'static str,
+}
+
+#[derive(Serialize)]
+struct SubJson {
+    offset: usize,
+    value: u8,
+}
+
+#[derive(Serialize)]
+struct UnexplainedJson {
+    opcode: u8,
+    name: Option<&'static str>,
+    sub_opcode: Option<SubJson>,
+    records: usize,
+}
+
+#[derive(Serialize)]
+struct OpaqueJson {
+    opcode: u8,
+    name: Option<&'static str>,
+    records: usize,
+}
+
+#[derive(Serialize)]
+struct ReservedJson {
+    arm: &'static str,
+    offset: usize,
+    records: usize,
+}
+
+#[derive(Serialize)]
+struct InferredJson {
+    arm: &'static str,
+    field: &'static str,
+    records: usize,
 }
 
 /// One unit's coverage counts by arm, in arrays while its records are read, so that a

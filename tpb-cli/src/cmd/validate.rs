@@ -6,15 +6,19 @@
 //! record's, not two. A NEFF stream is pre-relocation: the runtime rewrites its
 //! pseudo-ops and appends the postamble and EXIT at load, so pseudo records are legal
 //! (not validated) and the EXIT and final-record checks do not apply.
+//!
+//! The checks fill a [`Report`], which is printed as text or, with `--json`, written as
+//! one JSON object (format `tpb-validate`, version 1): both forms say the same things.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use serde::Serialize;
 use tpb_isa::{Arch, FinalCheckError};
 
 use crate::input::{self, Filter, Input, Unit, ENGINES};
-use crate::records::{self, parse_arch};
+use crate::records::{self, parse_arch, RECORD_SIZE};
 use crate::text::count;
 
 #[derive(clap::Args)]
@@ -31,21 +35,47 @@ pub struct Args {
     /// default); for a NEFF, only that engine's streams.
     #[arg(long)]
     engine: Option<String>,
+    /// Write one JSON object instead of text (format `tpb-validate`, version 1); the exit
+    /// status is the same. `{"format", "version", "input", "kind" ("raw" or "neff"),
+    /// "pre_relocation" (true for a NEFF: pseudo records are not validated and the EXIT
+    /// and final-record checks are skipped), "streams", "absent" (the labels of the
+    /// streams a NEFF's graphs name but it lacks), "totals": {"streams", "records",
+    /// "findings", "absent"}}`. A stream is `{"label", "subgraph", "engine", "path",
+    /// "arch", "records", "pseudo" (pseudo records left unvalidated; null for a raw
+    /// stream), "findings", "exit_scan" (null when skipped, else `{"found"}`),
+    /// "final_record_check" (null when skipped, else `{"record", "offset", "passed",
+    /// "kind", "message", "same_as_record_finding"}`)}`; a finding is `{"check"
+    /// ("record", "trailing_partial", "exit" or "final_record"), "record", "offset",
+    /// "kind", "message"}`, `kind` one of `opcode_not_valid`, `not_on_arch`, `bad_enum`,
+    /// `trailing_partial`, `no_exit`, `empty` (`record` and `offset` null where there is
+    /// no record).
+    #[arg(long)]
+    json: bool,
 }
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
         let input = input::load(&self.file, self.format)?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
-        match &input {
-            Input::Raw { .. } => {
+        let report = match &input {
+            Input::Raw { name, .. } => {
                 let units = input.units();
-                raw(
-                    out,
-                    &units[0],
-                    arch.unwrap_or(records::DEFAULT_ARCH),
-                    self.engine.as_deref().unwrap_or("PE"),
-                )
+                let engine = self.engine.as_deref().unwrap_or("PE");
+                let engine = records::engine(engine).with_context(|| {
+                    format!("unknown engine '{engine}' (expected one of {ENGINES})")
+                })?;
+                let arch = arch.unwrap_or(records::DEFAULT_ARCH);
+                Report {
+                    format: "tpb-validate",
+                    version: 1,
+                    input: name.clone(),
+                    kind: "raw",
+                    pre_relocation: false,
+                    streams: vec![raw(&units[0], arch, engine)],
+                    absent: Vec::new(),
+                    absent_text: Vec::new(),
+                    totals: Totals::default(),
+                }
             }
             Input::Neff { name, .. } => {
                 // An engine with no stream is an error, as for every command: "0 records,
@@ -53,38 +83,154 @@ impl Args {
                 let filter = Filter::new(None, self.engine.as_deref())?;
                 let mut units: Vec<Unit<'_>> = filter.select(&input)?;
                 input::set_arch(&input, &mut units, arch);
-                neff(out, name, &units, &filter.absent(&input))
+                Report {
+                    format: "tpb-validate",
+                    version: 1,
+                    input: name.clone(),
+                    kind: "neff",
+                    pre_relocation: true,
+                    streams: units.iter().map(neff).collect(),
+                    absent: filter.absent_unescaped(&input),
+                    absent_text: filter.absent(&input),
+                    totals: Totals::default(),
+                }
             }
         }
+        .totalled();
+        if self.json {
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            writeln!(out)?;
+        } else {
+            report.write(out)?;
+        }
+        Ok(report.totals.findings == 0)
     }
 }
 
-/// An assembled image: every record, the trailing partial record, EXIT, the final record;
-/// each finding on a line of its own that starts with the input's name, as a compiler's
-/// do, so that it reads alone (in a log, through grep).
-fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result<bool> {
-    let engine = records::engine(engine)
-        .with_context(|| format!("unknown engine '{engine}' (expected one of {ENGINES})"))?;
+/// What `tpb validate` found in one input: the document of `--json`, and what the text
+/// is printed from.
+#[derive(Serialize)]
+struct Report {
+    format: &'static str,
+    version: u32,
+    /// The input as given.
+    input: String,
+    /// `raw` or `neff`.
+    kind: &'static str,
+    /// NEFF streams are pre-relocation: pseudo records are legal and not validated, and
+    /// the EXIT and final-record checks are skipped.
+    pre_relocation: bool,
+    streams: Vec<Stream>,
+    /// NEFF streams a graph names but no member holds (`sg00/PE`, as the file has it).
+    absent: Vec<String>,
+    /// The same labels as the text prints them (escaped).
+    #[serde(skip)]
+    absent_text: Vec<String>,
+    totals: Totals,
+}
+
+#[derive(Default, Serialize)]
+struct Totals {
+    streams: usize,
+    records: usize,
+    findings: usize,
+    absent: usize,
+}
+
+/// One stream's checks.
+#[derive(Serialize)]
+struct Stream {
+    /// `sg00/PE` (as the file has it) for a NEFF stream, the input's name for a raw one.
+    label: String,
+    /// The label as the text prints it (escaped); not in the JSON, which escapes itself.
+    #[serde(skip)]
+    text_label: String,
+    subgraph: Option<String>,
+    /// The stream's engine (a NEFF's), or the one a raw stream's final record is
+    /// checked for.
+    engine: Option<&'static str>,
+    path: Option<String>,
+    arch: &'static str,
+    records: usize,
+    /// Pseudo records, legal and not validated in a NEFF stream; `None` for a raw one.
+    pseudo: Option<usize>,
+    findings: Vec<Finding>,
+    /// Whether EXIT was found; `None` where the scan does not apply (a NEFF stream).
+    exit_scan: Option<ExitScan>,
+    /// `None` where the check does not apply (a NEFF stream).
+    final_record_check: Option<FinalRecord>,
+}
+
+#[derive(Serialize)]
+struct ExitScan {
+    found: bool,
+}
+
+/// One finding: what check made it, where, its kind as a stable name, and its message.
+#[derive(Serialize)]
+struct Finding {
+    /// `record`, `trailing_partial`, `exit` or `final_record`.
+    check: &'static str,
+    record: Option<usize>,
+    offset: Option<usize>,
+    kind: &'static str,
+    message: String,
+}
+
+/// The final-record check of a raw image.
+#[derive(Serialize)]
+struct FinalRecord {
+    /// The last whole record's index, `None` when there is none.
+    record: Option<usize>,
+    offset: Option<usize>,
+    passed: bool,
+    kind: Option<&'static str>,
+    message: Option<String>,
+    /// The failure is the last record's own finding, counted once (as a `record`
+    /// finding, not again as a `final_record` one).
+    same_as_record_finding: bool,
+}
+
+const NO_EXIT: &str = "no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)";
+
+/// An assembled image: every record, the trailing partial record, EXIT, the final record.
+fn raw(unit: &Unit<'_>, arch: Arch, engine: tpb_isa::TpbEngType) -> Stream {
     let (recs, partial) = records::split(unit.bytes);
-    let mut findings = 0;
-    let mut n = 0;
+    let mut findings = Vec::new();
+    let mut n: usize = 0;
     // The last record's finding, which the final-record check would repeat.
     let mut last = None;
     for (i, (off, r)) in recs.enumerate() {
         n += 1;
         last = records::validate(arch, r).err();
         if let Some(e) = last {
-            findings += 1;
-            writeln!(out, "{}: record {i} (offset {off:#x}): {e}", unit.label)?;
+            findings.push(Finding {
+                check: "record",
+                record: Some(i),
+                offset: Some(off),
+                kind: records::validate_kind(&e),
+                message: e.to_string(),
+            });
         }
     }
     if let Some(p) = partial {
-        findings += 1;
-        writeln!(out, "{}: {p}", unit.label)?;
+        findings.push(Finding {
+            check: "trailing_partial",
+            record: None,
+            offset: Some(p.offset),
+            kind: "trailing_partial",
+            message: p.to_string(),
+        });
     }
-    if !records::has_exit(unit.bytes) {
-        findings += 1;
-        writeln!(out, "{}: no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)", unit.label)?;
+    let found = records::has_exit(unit.bytes);
+    if !found {
+        findings.push(Finding {
+            check: "exit",
+            record: None,
+            offset: None,
+            kind: "no_exit",
+            message: NO_EXIT.to_owned(),
+        });
     }
     // The trailing partial record is a finding above; the final-record check looks at
     // the last whole record, rather than report it again.
@@ -92,60 +238,154 @@ fn raw(out: &mut dyn Write, unit: &Unit<'_>, arch: Arch, engine: &str) -> Result
     let check = records::final_check(arch, engine, whole);
     let repeated =
         matches!(check, Err(FinalCheckError::Invalid { error, .. }) if Some(error) == last);
+    let index = n.checked_sub(1);
+    let offset = index.map(|i| i * RECORD_SIZE);
     if let (Err(e), false) = (check, repeated) {
-        findings += 1;
-        let index = if n == 0 { String::new() } else { format!(": record {}", n - 1) };
-        writeln!(
-            out,
-            "{}{index}: final-record check ({arch}, {}): {e}",
-            unit.label,
-            engine.name().unwrap_or("?")
-        )?;
+        findings.push(Finding {
+            check: "final_record",
+            record: index,
+            offset,
+            kind: records::final_check_kind(&e),
+            message: e.to_string(),
+        });
     }
-    writeln!(out, "{}: {}, {findings} finding(s) on {arch}", unit.label, count(n, "record"))?;
-    Ok(findings == 0)
+    Stream {
+        label: unit.json_label(),
+        text_label: unit.label.clone(),
+        subgraph: None,
+        engine: engine.name(),
+        path: None,
+        arch: arch.name(),
+        records: n,
+        pseudo: None,
+        findings,
+        exit_scan: Some(ExitScan { found }),
+        final_record_check: Some(FinalRecord {
+            record: index,
+            offset,
+            passed: check.is_ok(),
+            kind: check.err().map(|e| records::final_check_kind(&e)),
+            message: check.err().map(|e| e.to_string()),
+            same_as_record_finding: repeated,
+        }),
+    }
 }
 
-/// NEFF streams: every record outside the pseudo band, and trailing partial records;
-/// a stream the NEFF names but does not hold (`absent`) is said to be unread, not a
-/// finding.
-fn neff(out: &mut dyn Write, name: &str, units: &[Unit<'_>], absent: &[String]) -> Result<bool> {
-    writeln!(
-        out,
-        "{name}: NEFF streams are pre-relocation: pseudo opcodes (0xc1..=0xdf) are legal and not \
-         validated, and no EXIT is expected, so the EXIT and final-record checks are skipped"
-    )?;
-    let (mut total, mut findings) = (0, 0);
-    for u in units {
-        let arch = u.arch.unwrap_or(records::DEFAULT_ARCH);
-        let (recs, partial) = records::split(u.bytes);
-        let (mut n, mut pseudo, mut found) = (0, 0, 0);
-        for (i, (off, r)) in recs.enumerate() {
-            n += 1;
-            if records::is_pseudo(r[0]) {
-                pseudo += 1;
-            } else if let Err(e) = records::validate(arch, r) {
-                found += 1;
-                writeln!(out, "{} record {i} (offset {off:#x}): {e}", u.label)?;
+/// A NEFF stream: every record outside the pseudo band, and a trailing partial record.
+fn neff(u: &Unit<'_>) -> Stream {
+    let arch = u.arch.unwrap_or(records::DEFAULT_ARCH);
+    let (recs, partial) = records::split(u.bytes);
+    let (mut n, mut pseudo, mut findings) = (0, 0, Vec::new());
+    for (i, (off, r)) in recs.enumerate() {
+        n += 1;
+        if records::is_pseudo(r[0]) {
+            pseudo += 1;
+        } else if let Err(e) = records::validate(arch, r) {
+            findings.push(Finding {
+                check: "record",
+                record: Some(i),
+                offset: Some(off),
+                kind: records::validate_kind(&e),
+                message: e.to_string(),
+            });
+        }
+    }
+    if let Some(p) = partial {
+        findings.push(Finding {
+            check: "trailing_partial",
+            record: None,
+            offset: Some(p.offset),
+            kind: "trailing_partial",
+            message: p.to_string(),
+        });
+    }
+    Stream {
+        label: u.json_label(),
+        text_label: u.label.clone(),
+        subgraph: u.subgraph.map(str::to_owned),
+        engine: u.engine.map(|e| e.name()),
+        path: u.path.map(str::to_owned),
+        arch: arch.name(),
+        records: n,
+        pseudo: Some(pseudo),
+        findings,
+        exit_scan: None,
+        final_record_check: None,
+    }
+}
+
+impl Report {
+    fn totalled(mut self) -> Report {
+        self.totals = Totals {
+            streams: self.streams.len(),
+            records: self.streams.iter().map(|s| s.records).sum(),
+            findings: self.streams.iter().map(|s| s.findings.len()).sum(),
+            absent: self.absent.len(),
+        };
+        self
+    }
+
+    /// The text form: each finding on a line of its own that starts with the stream's
+    /// label, as a compiler's do, so that it reads alone (in a log, through grep); a
+    /// stream the NEFF names but does not hold is said to be unread, not a finding.
+    fn write(&self, out: &mut dyn Write) -> Result<()> {
+        let name = &self.input;
+        if self.pre_relocation {
+            writeln!(
+                out,
+                "{name}: NEFF streams are pre-relocation: pseudo opcodes (0xc1..=0xdf) are \
+                 legal and not validated, and no EXIT is expected, so the EXIT and \
+                 final-record checks are skipped"
+            )?;
+        }
+        for s in &self.streams {
+            let label = &s.text_label;
+            for f in &s.findings {
+                match (f.check, f.record, f.offset) {
+                    // A NEFF's labels (`sg00/PE`) are not file names: no colon after them.
+                    ("record", Some(i), Some(off)) if self.pre_relocation => {
+                        writeln!(out, "{label} record {i} (offset {off:#x}): {}", f.message)?
+                    }
+                    ("record", Some(i), Some(off)) => {
+                        writeln!(out, "{label}: record {i} (offset {off:#x}): {}", f.message)?
+                    }
+                    ("final_record", index, _) => {
+                        let index = index.map(|i| format!(": record {i}")).unwrap_or_default();
+                        writeln!(
+                            out,
+                            "{label}{index}: final-record check ({}, {}): {}",
+                            s.arch,
+                            s.engine.unwrap_or("?"),
+                            f.message
+                        )?
+                    }
+                    _ => writeln!(out, "{label}: {}", f.message)?,
+                }
+            }
+            let recs = count(s.records, "record");
+            let found = s.findings.len();
+            match s.pseudo {
+                Some(p) => {
+                    writeln!(out, "{label}: {recs} ({p} pseudo), {found} finding(s) on {}", s.arch)?
+                }
+                None => writeln!(out, "{label}: {recs}, {found} finding(s) on {}", s.arch)?,
             }
         }
-        if let Some(p) = partial {
-            found += 1;
-            writeln!(out, "{}: {p}", u.label)?;
+        if self.kind == "neff" {
+            for label in &self.absent_text {
+                writeln!(
+                    out,
+                    "{label}: absent (its graph names it, no member holds it): not validated"
+                )?;
+            }
+            let t = &self.totals;
+            let (total, streams) = (count(t.records, "record"), count(t.streams, "stream"));
+            let absent = match t.absent {
+                0 => String::new(),
+                n => format!(" ({n} more absent)"),
+            };
+            writeln!(out, "{name}: {total} in {streams}{absent}, {} finding(s)", t.findings)?;
         }
-        let recs = count(n, "record");
-        writeln!(out, "{}: {recs} ({pseudo} pseudo), {found} finding(s) on {arch}", u.label)?;
-        total += n;
-        findings += found;
+        Ok(())
     }
-    for label in absent {
-        writeln!(out, "{label}: absent (its graph names it, no member holds it): not validated")?;
-    }
-    let (total, streams) = (count(total, "record"), count(units.len(), "stream"));
-    let absent = match absent.len() {
-        0 => String::new(),
-        n => format!(" ({n} more absent)"),
-    };
-    writeln!(out, "{name}: {total} in {streams}{absent}, {findings} finding(s)")?;
-    Ok(findings == 0)
 }
