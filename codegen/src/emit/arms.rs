@@ -2,7 +2,9 @@
 //! zero-copy view with `const fn` accessors at the spec's offsets, the sealed [`Arm`]
 //! impl, and `ArmKind` with its per-arm facts as tables indexed by the kind.
 //!
-//! An arm whose layout differs by generation is an enum over one struct per layout.
+//! An arm whose layout differs by generation is an enum over one struct per layout, and
+//! its view an enum over their views: both `#[non_exhaustive]`, as a generation or a
+//! layout split the spec gains adds a variant.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -295,6 +297,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
         }
@@ -342,6 +345,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
 
         #[doc = concat!(" The borrowed view of [`", stringify!(#name), "`], in the layout of a generation.")]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #view<'a> {
             #(#view_variants)*
         }

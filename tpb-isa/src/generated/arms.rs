@@ -14790,6 +14790,7 @@ impl_arm!(S2Bnpl2);
 /// Available on: cayman, mariana, maverick
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S2Convlut {
     /// On cayman, mariana.
     Cayman(S2ConvlutCayman),
@@ -14849,6 +14850,7 @@ impl S2Convlut {
     "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S2ConvlutRef<'a> {
     /// On cayman, mariana.
     Cayman(S2ConvlutCaymanRef<'a>),
@@ -16525,6 +16527,7 @@ impl_arm!(S3d3Dropout);
 /// Confidence: medium
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3d3Mm {
     /// On sunda.
     Sunda(S3d3MmSunda),
@@ -16593,6 +16596,7 @@ impl S3d3Mm {
     " The borrowed view of [`", stringify!(S3d3Mm), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3d3MmRef<'a> {
     /// On sunda.
     Sunda(S3d3MmSundaRef<'a>),
@@ -18353,6 +18357,7 @@ impl_arm!(S3d3SeqBounds);
 /// Available on: cayman, mariana, maverick
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3d3TensDequant {
     /// On cayman.
     Cayman(S3d3TensDequantCayman),
@@ -18414,6 +18419,7 @@ impl S3d3TensDequant {
     "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3d3TensDequantRef<'a> {
     /// On cayman.
     Cayman(S3d3TensDequantCaymanRef<'a>),
@@ -18859,6 +18865,7 @@ impl_arm!(S3d3TensDequant);
 /// Source: public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (the broadcast-scalar ALU op) (59818285506), s3d3_ts.h:28
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3d3Ts {
     /// On sunda, cayman.
     Sunda(S3d3TsSunda),
@@ -18915,6 +18922,7 @@ impl S3d3Ts {
     " The borrowed view of [`", stringify!(S3d3Ts), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3d3TsRef<'a> {
     /// On sunda, cayman.
     Sunda(S3d3TsSundaRef<'a>),
@@ -20596,6 +20604,7 @@ impl_arm!(S3Lt);
 /// Confidence: medium
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3Lw {
     /// On sunda.
     Sunda(S3LwSunda),
@@ -20664,6 +20673,7 @@ impl S3Lw {
     " The borrowed view of [`", stringify!(S3Lw), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3LwRef<'a> {
     /// On sunda.
     Sunda(S3LwSundaRef<'a>),
@@ -23034,6 +23044,7 @@ impl_arm!(S4d4Pl);
 /// Confidence: medium
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S4d4Tr {
     /// On sunda, cayman.
     Sunda(S4d4TrSunda),
@@ -23090,6 +23101,7 @@ impl S4d4Tr {
     " The borrowed view of [`", stringify!(S4d4Tr), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S4d4TrRef<'a> {
     /// On sunda, cayman.
     Sunda(S4d4TrSundaRef<'a>),
