@@ -163,11 +163,18 @@ impl Fits {
         Fits::Range { min: 0, max }
     }
 
-    /// The two's-complement integers of `bits` bits (`bits` from 1 to 64).
+    /// The two's-complement integers of `bits` bits; as [`Fits::unsigned`] does, `bits`
+    /// past 64 is taken as 64 (the widest field), and 0 bits hold only 0. Never panics.
     #[must_use]
     pub const fn signed(bits: u32) -> Fits {
-        let lim = 1i128 << (bits - 1);
-        Fits::Range { min: -lim as i64, max: (lim - 1) as u64 }
+        match bits {
+            0 => Fits::Range { min: 0, max: 0 },
+            1..=63 => {
+                let lim = 1i64 << (bits - 1);
+                Fits::Range { min: -lim, max: (lim - 1) as u64 }
+            }
+            _ => Fits::Range { min: i64::MIN, max: i64::MAX as u64 },
+        }
     }
 }
 

@@ -539,6 +539,27 @@ fn an_out_of_range_value_names_the_range() {
     assert_eq!(std::format!("{}", Fits::unsigned(64)), "0..=0xffffffffffffffff");
 }
 
+/// `Fits::signed` answers for any width, as `Fits::unsigned` does: 0 bits hold only 0,
+/// and a width past 64 is 64 (it panicked at 0 and from 128, and gave `0..=u64::MAX`
+/// from 65).
+#[test]
+fn fits_signed_answers_for_any_width() {
+    assert_eq!(Fits::signed(0), Fits::unsigned(0));
+    assert_eq!(Fits::signed(1), Fits::Range { min: -1, max: 0 });
+    assert_eq!(Fits::signed(8), Fits::Range { min: -128, max: 127 });
+    let widest = Fits::Range { min: i64::MIN, max: i64::MAX as u64 };
+    for bits in [64, 65, 100, 127, 128, 129, u32::MAX] {
+        assert_eq!(Fits::signed(bits), widest, "{bits}");
+    }
+    for bits in 1..=64 {
+        let Fits::Range { min, max } = Fits::signed(bits) else { unreachable!() };
+        assert_eq!(
+            (i128::from(min), i128::from(max)),
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        );
+    }
+}
+
 /// A decimal too large for an `f32` is out of range (it was taken as an infinity);
 /// `inf`, `-inf` and the largest `f32` are not.
 #[test]
