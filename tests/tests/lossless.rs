@@ -288,3 +288,20 @@ fn a_single_layout_view_is_made_as_a_per_generation_one() {
         let _ = S3d3MmRef::new(arch, &b);
     }
 }
+
+/// A bit-field setter keeps the low bits of a value wider than its field, as its docs
+/// say, and leaves every other bit of the operand as it was.
+#[test]
+fn a_bit_field_setter_drops_the_bits_past_its_field() {
+    use tpb_isa::{Addr4, DmaGatherTransposeFlags, IndirectDim};
+
+    let a = Addr4::new(0xFFFF_FFFF).with_quadrant(0x1F);
+    assert_eq!(a.quadrant(), 0xF);
+    assert_eq!(a.bits(), 0xFFFF_FFFF);
+    let a = Addr4::new(0).with_quadrant(0x12);
+    assert_eq!((a.quadrant(), a.bits()), (0x2, 0x2 << 25));
+    let a = Addr4::new(0xE000_0000).with_immediate(u32::MAX);
+    assert_eq!((a.immediate(), a.bits()), (0x1FFF_FFFF, u32::MAX));
+    let f = DmaGatherTransposeFlags::new(0).with_gather_dim(IndirectDim(0xFE));
+    assert_eq!((f.gather_dim(), f.bits()), (IndirectDim(0x2), 0x2));
+}
