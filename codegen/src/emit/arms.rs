@@ -244,7 +244,8 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
             impl<'a> #view<'a> {
                 /// View a record on a generation (the layout is the same on every one):
                 /// as an arm whose layout differs by generation is viewed, so that code
-                /// reads every arm alike.
+                /// reads every arm alike. Any record is viewed: its opcode is not checked
+                /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
                 #[must_use]
                 #[inline]
                 pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> #view<'a> {
@@ -351,7 +352,9 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         }
 
         impl<'a> #view<'a> {
-            /// View a record in the layout of `arch`.
+            /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+            /// not checked, so a record of another arm reads as this one
+            /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
             #[must_use]
             #[inline]
             pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> #view<'a> {
@@ -398,7 +401,8 @@ fn layout_items(
     let opcode = opcode_path(model, l);
     let view_doc = format!(
         " The borrowed view of [`{name}`]: each field read in place, by the method of the \
-         field's name, without decoding the rest."
+         field's name, without decoding the rest. It views any record: the opcode is not \
+         checked."
     );
     quote! {
         #doc
