@@ -136,7 +136,22 @@ impl core::hash::Hash for Views {
 }
 
 /// The values a field takes, which an [`AsmErrorKind::OutOfRange`] value is not among.
+///
+/// `#[non_exhaustive]`, as [`AsmErrorKind`] is: a field type the spec gains may bring
+/// another kind of range.
+///
+/// ```compile_fail,E0004
+/// use tpb_isa::disasm::Fits;
+///
+/// fn wide(f: Fits) -> bool {
+///     match f {
+///         Fits::Range { max, .. } => max > 0xFFFF,
+///         Fits::F32 | Fits::Rest { .. } => false,
+///     }
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Fits {
     /// An integer from `min` to `max`, both included.
     Range {
