@@ -30,20 +30,40 @@ impl Name {
     }
 }
 
-/// The name with each control character as an escape (`\0`, `\x01`), as the text
-/// it came from may hold any: a message shows it, not a terminal's reading of it.
+/// The name with each control character as an escape (`\0`, `\x01`), and each
+/// invisible formatting one too (`\u{202e}`, which reverses the text after it), as the
+/// text it came from may hold any: a message shows it, not a terminal's reading of it.
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for c in self.as_str().chars() {
             match c {
                 '\0' => f.write_str("\\0")?,
                 c if c.is_ascii_control() => write!(f, "\\x{:02x}", u32::from(c))?,
-                c if c.is_control() => write!(f, "{}", c.escape_unicode())?,
+                c if c.is_control() || is_invisible_format(c) => {
+                    write!(f, "{}", c.escape_unicode())?
+                }
                 c => fmt::Write::write_char(f, c)?,
             }
         }
         Ok(())
     }
+}
+
+/// Whether `c` is a format character a terminal acts on or shows as nothing: the
+/// bidirectional marks, embeddings, overrides and isolates, the zero-width ones, the line
+/// and paragraph separators, the byte-order mark, and their kin.
+const fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
 }
 
 impl fmt::Debug for Name {

@@ -384,6 +384,22 @@ fn a_name_with_control_characters_is_shown_escaped() {
     assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'; did you mean 'nop'?");
 }
 
+/// A name in a message shows an invisible formatting character as its escape: a
+/// right-to-left override would reverse the rest of the message on a terminal that
+/// honours it, and a zero-width space would hide why a name is unknown.
+#[test]
+fn a_name_with_invisible_formatting_characters_is_shown_escaped() {
+    let (msg, _) = first_error("m\u{202e}atmul");
+    assert!(msg.contains("'m\\u{202e}atmul'"), "{msg}");
+    let (msg, _) = first_error("mat\u{200b}mul num_active_rows=1");
+    assert!(msg.contains("'mat\\u{200b}mul'"), "{msg}");
+    let (msg, _) = first_error("nop\u{2028}x");
+    assert!(msg.contains("'nop\\u{2028}x'"), "{msg}");
+    // Other characters beyond ASCII are shown as they are.
+    let (msg, _) = first_error("mat\u{e9}mul");
+    assert!(msg.contains("'mat\u{e9}mul'"), "{msg}");
+}
+
 /// A binding's record is the template of its instruction: it selects the binding and
 /// its arm, and reads as the mnemonic alone.
 #[test]
