@@ -288,3 +288,37 @@ fn a_single_layout_view_is_made_as_a_per_generation_one() {
         let _ = S3d3MmRef::new(arch, &b);
     }
 }
+
+/// A bit-field setter keeps the low bits of a value wider than its field, as its docs
+/// say, and leaves every other bit of the operand as it was.
+#[test]
+fn a_bit_field_setter_drops_the_bits_past_its_field() {
+    use tpb_isa::{Addr4, DmaGatherTransposeFlags, IndirectDim};
+
+    let a = Addr4::new(0xFFFF_FFFF).with_quadrant(0x1F);
+    assert_eq!(a.quadrant(), 0xF);
+    assert_eq!(a.bits(), 0xFFFF_FFFF);
+    let a = Addr4::new(0).with_quadrant(0x12);
+    assert_eq!((a.quadrant(), a.bits()), (0x2, 0x2 << 25));
+    let a = Addr4::new(0xE000_0000).with_immediate(u32::MAX);
+    assert_eq!((a.immediate(), a.bits()), (0x1FFF_FFFF, u32::MAX));
+    let f = DmaGatherTransposeFlags::new(0).with_gather_dim(IndirectDim(0xFE));
+    assert_eq!((f.gather_dim(), f.bits()), (IndirectDim(0x2), 0x2));
+}
+
+/// A view reads any record as its arm, as its docs say: the opcode is not checked, and
+/// `dispatch_on` is what tells the arm.
+#[test]
+fn a_view_reads_any_record_and_dispatch_tells_the_arm() {
+    use tpb_isa::{S3d3Mm, S3d3MmRef};
+
+    let matmul = BINDINGS.iter().find(|b| b.mnemonic == "matmul").expect("a matmul binding");
+    let mut inst = Inst::decode(Arch::Cayman, &matmul.record());
+    let Inst::S3d3Mm(S3d3Mm::Cayman(m)) = &mut inst else { panic!("{inst:?}") };
+    m.num_active_rows = 77;
+    let mut b = inst.encode();
+    b[0] = Opcode::LDWEIGHTS.0;
+    assert_eq!(dispatch_on(Arch::Cayman, &b), Some(ArmKind::S3Lw));
+    let S3d3MmRef::Cayman(v) = S3d3MmRef::new(Arch::Cayman, &b) else { panic!("{b:?}") };
+    assert_eq!(v.num_active_rows(), 77);
+}

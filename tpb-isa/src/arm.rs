@@ -1,12 +1,35 @@
 //! The sealed [`Arm`] trait: what every arm of the record can do, so that tests,
 //! benches and fuzz targets handle every arm generically instead of listing them.
+//!
+//! Code generic over the arms:
+//!
+//! ```
+//! use tpb_isa::arm::Arm;
+//! use tpb_isa::{Arch, ArmKind, S3d3Mm};
+//!
+//! fn kind_of<A: Arm>(arch: Arch, b: &[u8; 64]) -> Option<ArmKind> {
+//!     A::decode(arch, b).into_inst().kind()
+//! }
+//! let mut b = [0u8; 64];
+//! b[0] = 0x02; // MATMUL
+//! assert_eq!(kind_of::<S3d3Mm>(Arch::Cayman, &b), Some(ArmKind::S3d3Mm));
+//! ```
+//!
+//! Only the generated arms implement it: its supertrait cannot be named outside the crate,
+//! so a new method on [`Arm`] breaks no dependent.
+//!
+//! ```compile_fail,E0603
+//! struct Mine;
+//! impl tpb_isa::arm::sealed::Sealed for Mine {}
+//! ```
 
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{Inst, RECORD_SIZE};
 
-/// Keeps [`Arm`] implemented by the generated arms only.
-pub mod sealed {
+/// Keeps [`Arm`] implemented by the generated arms only: the module is private, so no
+/// other crate can name the trait to implement it.
+pub(crate) mod sealed {
     /// Implemented by every generated arm type.
     pub trait Sealed {}
 }

@@ -4,8 +4,22 @@
 use core::fmt;
 
 /// How sure the spec is of a fact (the spec's `@confidence`).
+///
+/// `#[non_exhaustive]`, as [`Status`] is: the spec language may gain a level, and a
+/// dependent's `match` keeps a `_` arm.
+///
+/// ```compile_fail,E0004
+/// fn word(c: tpb_isa::Confidence) -> &'static str {
+///     match c {
+///         tpb_isa::Confidence::Certain => "certain",
+///         tpb_isa::Confidence::Medium => "medium",
+///         tpb_isa::Confidence::Inferred => "inferred",
+///     }
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Confidence {
     /// Read directly from a binary, DWARF, driver source or header.
     Certain,
@@ -16,8 +30,19 @@ pub enum Confidence {
 }
 
 /// The maintained/dormant flag of an opcode (the headers' `// Y` and `// n`).
+///
+/// ```compile_fail,E0004
+/// fn flagged(s: tpb_isa::Status) -> bool {
+///     use tpb_isa::Status::*;
+///     match s {
+///         Maintained | Dormant => true,
+///         Unflagged | Unstated => false,
+///     }
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Status {
     /// `// Y`: tested and maintained.
     Maintained,

@@ -76,3 +76,41 @@ pub use raw::Raw;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// An arm whose layout differs by generation, and its view, are `#[non_exhaustive]`: a
+/// generation or a layout split the spec gains adds a variant, so a dependent's `match`
+/// keeps a `_` arm.
+///
+/// ```
+/// use tpb_isa::{Arch, S3d3MmRef};
+///
+/// let b = [0u8; 64];
+/// let rows = match S3d3MmRef::new(Arch::Cayman, &b) {
+///     S3d3MmRef::Cayman(v) => v.num_active_rows(),
+///     _ => 0,
+/// };
+/// assert_eq!(rows, 0);
+/// ```
+///
+/// ```compile_fail,E0004
+/// use tpb_isa::S3d3MmRef;
+///
+/// fn every(v: S3d3MmRef<'_>) {
+///     match v {
+///         S3d3MmRef::Sunda(_) | S3d3MmRef::Cayman(_) | S3d3MmRef::Mariana(_) => {}
+///         S3d3MmRef::Maverick(_) => {}
+///     }
+/// }
+/// ```
+///
+/// ```compile_fail,E0004
+/// use tpb_isa::S3d3Mm;
+///
+/// fn every(v: S3d3Mm) {
+///     match v {
+///         S3d3Mm::Sunda(_) | S3d3Mm::Cayman(_) | S3d3Mm::Mariana(_) | S3d3Mm::Maverick(_) => {}
+///     }
+/// }
+/// ```
+#[cfg(doctest)]
+pub struct NonExhaustiveDoctests;

@@ -2,7 +2,9 @@
 //! zero-copy view with `const fn` accessors at the spec's offsets, the sealed [`Arm`]
 //! impl, and `ArmKind` with its per-arm facts as tables indexed by the kind.
 //!
-//! An arm whose layout differs by generation is an enum over one struct per layout.
+//! An arm whose layout differs by generation is an enum over one struct per layout, and
+//! its view an enum over their views: both `#[non_exhaustive]`, as a generation or a
+//! layout split the spec gains adds a variant.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -242,7 +244,8 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
             impl<'a> #view<'a> {
                 /// View a record on a generation (the layout is the same on every one):
                 /// as an arm whose layout differs by generation is viewed, so that code
-                /// reads every arm alike.
+                /// reads every arm alike. Any record is viewed: its opcode is not checked
+                /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
                 #[must_use]
                 #[inline]
                 pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> #view<'a> {
@@ -295,6 +298,7 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
         }
@@ -342,12 +346,15 @@ fn arm_items(model: &Model, id: ArmId) -> TokenStream {
 
         #[doc = concat!(" The borrowed view of [`", stringify!(#name), "`], in the layout of a generation.")]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #view<'a> {
             #(#view_variants)*
         }
 
         impl<'a> #view<'a> {
-            /// View a record in the layout of `arch`.
+            /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+            /// not checked, so a record of another arm reads as this one
+            /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
             #[must_use]
             #[inline]
             pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> #view<'a> {
@@ -394,7 +401,8 @@ fn layout_items(
     let opcode = opcode_path(model, l);
     let view_doc = format!(
         " The borrowed view of [`{name}`]: each field read in place, by the method of the \
-         field's name, without decoding the rest."
+         field's name, without decoding the rest. It views any record: the opcode is not \
+         checked."
     );
     quote! {
         #doc

@@ -172,7 +172,21 @@ fn accessor(model: &Model, b: &Bits, f: &Named<'_>) -> TokenStream {
         }
         quote! { Self((self.0 & !#mask) | (#v & #mask)) }
     };
-    let with_doc = Doc::text(format!("A copy with {} set to `v`.", code(&f.name)));
+    // A setter masks `v` to the field: say so where `v`'s type is wider than the field.
+    let width = hi - lo;
+    let value_bits = match f.field.ty {
+        BitType::Uint => raw.bits(),
+        BitType::Bool => 1,
+        BitType::Enum(e) => model[e].width.bits(),
+    };
+    let mut with_text = format!("A copy with {} set to `v`.", code(&f.name));
+    if width < value_bits {
+        with_text.push_str(&format!(
+            " The field is {width} bit{} wide: higher bits of `v` are dropped, not an error.",
+            if width == 1 { "" } else { "s" }
+        ));
+    }
+    let with_doc = Doc::text(with_text);
     quote! {
         #doc
         #[must_use]

@@ -2,6 +2,19 @@
 //! layout, enum, operand type and union (`generated::disasm`). The assembler walks
 //! them; the printer runs one generated function per arm that takes each row of its
 //! layout table in turn (the walk unrolled), so no hand-written code knows an arm.
+//!
+//! A dependent reads the tables (`ArmText::of`, `FieldDesc`'s fields); only the generated
+//! code makes their rows, from the checked spec, so the row makers (which trust their
+//! arguments: bits `9..3` are not a range) are not the crate's API:
+//!
+//! ```compile_fail,E0603
+//! let _ = tpb_isa::disasm::desc::bit("x", 0, 1, tpb_isa::disasm::desc::BitKind::Uint);
+//! ```
+//!
+//! ```compile_fail,E0624
+//! use tpb_isa::disasm::desc::{BitDesc, BitKind};
+//! let _ = BitDesc::new("x", 9, 3, BitKind::Uint);
+//! ```
 
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
@@ -32,7 +45,7 @@ const NO_NAME: u16 = u16::MAX;
 impl EnumDesc {
     /// A table row: `by_value` sorted by value without repeats, `by_name` by name.
     #[must_use]
-    pub const fn new(
+    pub(crate) const fn new(
         name: &'static str,
         width: u8,
         by_value: &'static [(u64, &'static str)],
@@ -121,7 +134,7 @@ pub struct BitDesc {
 impl BitDesc {
     /// A table row.
     #[must_use]
-    pub const fn new(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
+    pub(crate) const fn new(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
         BitDesc { name, lo, hi, kind, mask: ones(hi - lo) << lo }
     }
 
@@ -389,7 +402,7 @@ pub struct FieldDesc {
 impl FieldDesc {
     /// A table row.
     #[must_use]
-    pub const fn new(
+    pub(crate) const fn new(
         name: &'static str,
         offset: u8,
         kind: Kind,
@@ -431,9 +444,9 @@ impl LayoutText {
     }
 }
 
-/// A leaf row of a generated table.
+/// A leaf row of a generated table (short, as the tables call it once per row).
 #[must_use]
-pub const fn f(
+pub(crate) const fn f(
     name: &'static str,
     offset: u8,
     kind: Kind,
@@ -445,7 +458,7 @@ pub const fn f(
 
 /// A bit-field row of a generated table.
 #[must_use]
-pub const fn bit(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
+pub(crate) const fn bit(name: &'static str, lo: u8, hi: u8, kind: BitKind) -> BitDesc {
     BitDesc::new(name, lo, hi, kind)
 }
 

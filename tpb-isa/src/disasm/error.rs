@@ -30,20 +30,40 @@ impl Name {
     }
 }
 
-/// The name with each control character as an escape (`\0`, `\x01`), as the text
-/// it came from may hold any: a message shows it, not a terminal's reading of it.
+/// The name with each control character as an escape (`\0`, `\x01`), and each
+/// invisible formatting one too (`\u{202e}`, which reverses the text after it), as the
+/// text it came from may hold any: a message shows it, not a terminal's reading of it.
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for c in self.as_str().chars() {
             match c {
                 '\0' => f.write_str("\\0")?,
                 c if c.is_ascii_control() => write!(f, "\\x{:02x}", u32::from(c))?,
-                c if c.is_control() => write!(f, "{}", c.escape_unicode())?,
+                c if c.is_control() || is_invisible_format(c) => {
+                    write!(f, "{}", c.escape_unicode())?
+                }
                 c => fmt::Write::write_char(f, c)?,
             }
         }
         Ok(())
     }
+}
+
+/// Whether `c` is a format character a terminal acts on or shows as nothing: the
+/// bidirectional marks, embeddings, overrides and isolates, the zero-width ones, the line
+/// and paragraph separators, the byte-order mark, and their kin.
+const fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
 }
 
 impl fmt::Debug for Name {
@@ -136,7 +156,22 @@ impl core::hash::Hash for Views {
 }
 
 /// The values a field takes, which an [`AsmErrorKind::OutOfRange`] value is not among.
+///
+/// `#[non_exhaustive]`, as [`AsmErrorKind`] is: a field type the spec gains may bring
+/// another kind of range.
+///
+/// ```compile_fail,E0004
+/// use tpb_isa::disasm::Fits;
+///
+/// fn wide(f: Fits) -> bool {
+///     match f {
+///         Fits::Range { max, .. } => max > 0xFFFF,
+///         Fits::F32 | Fits::Rest { .. } => false,
+///     }
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Fits {
     /// An integer from `min` to `max`, both included.
     Range {
@@ -163,11 +198,18 @@ impl Fits {
         Fits::Range { min: 0, max }
     }
 
-    /// The two's-complement integers of `bits` bits (`bits` from 1 to 64).
+    /// The two's-complement integers of `bits` bits; as [`Fits::unsigned`] does, `bits`
+    /// past 64 is taken as 64 (the widest field), and 0 bits hold only 0. Never panics.
     #[must_use]
     pub const fn signed(bits: u32) -> Fits {
-        let lim = 1i128 << (bits - 1);
-        Fits::Range { min: -lim as i64, max: (lim - 1) as u64 }
+        match bits {
+            0 => Fits::Range { min: 0, max: 0 },
+            1..=63 => {
+                let lim = 1i64 << (bits - 1);
+                Fits::Range { min: -lim, max: (lim - 1) as u64 }
+            }
+            _ => Fits::Range { min: i64::MIN, max: i64::MAX as u64 },
+        }
     }
 }
 

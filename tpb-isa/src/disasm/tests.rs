@@ -384,6 +384,22 @@ fn a_name_with_control_characters_is_shown_escaped() {
     assert_eq!(first_error("\0nop").0, "unknown mnemonic '\\0nop'; did you mean 'nop'?");
 }
 
+/// A name in a message shows an invisible formatting character as its escape: a
+/// right-to-left override would reverse the rest of the message on a terminal that
+/// honours it, and a zero-width space would hide why a name is unknown.
+#[test]
+fn a_name_with_invisible_formatting_characters_is_shown_escaped() {
+    let (msg, _) = first_error("m\u{202e}atmul");
+    assert!(msg.contains("'m\\u{202e}atmul'"), "{msg}");
+    let (msg, _) = first_error("mat\u{200b}mul num_active_rows=1");
+    assert!(msg.contains("'mat\\u{200b}mul'"), "{msg}");
+    let (msg, _) = first_error("nop\u{2028}x");
+    assert!(msg.contains("'nop\\u{2028}x'"), "{msg}");
+    // Other characters beyond ASCII are shown as they are.
+    let (msg, _) = first_error("mat\u{e9}mul");
+    assert!(msg.contains("'mat\u{e9}mul'"), "{msg}");
+}
+
 /// A binding's record is the template of its instruction: it selects the binding and
 /// its arm, and reads as the mnemonic alone.
 #[test]
@@ -537,6 +553,27 @@ fn an_out_of_range_value_names_the_range() {
     assert_eq!(std::format!("{wide}"), "0..=0xffffffff");
     assert_eq!(std::format!("{}", Fits::signed(32)), "-0x80000000..=0x7fffffff");
     assert_eq!(std::format!("{}", Fits::unsigned(64)), "0..=0xffffffffffffffff");
+}
+
+/// `Fits::signed` answers for any width, as `Fits::unsigned` does: 0 bits hold only 0,
+/// and a width past 64 is 64 (it panicked at 0 and from 128, and gave `0..=u64::MAX`
+/// from 65).
+#[test]
+fn fits_signed_answers_for_any_width() {
+    assert_eq!(Fits::signed(0), Fits::unsigned(0));
+    assert_eq!(Fits::signed(1), Fits::Range { min: -1, max: 0 });
+    assert_eq!(Fits::signed(8), Fits::Range { min: -128, max: 127 });
+    let widest = Fits::Range { min: i64::MIN, max: i64::MAX as u64 };
+    for bits in [64, 65, 100, 127, 128, 129, u32::MAX] {
+        assert_eq!(Fits::signed(bits), widest, "{bits}");
+    }
+    for bits in 1..=64 {
+        let Fits::Range { min, max } = Fits::signed(bits) else { unreachable!() };
+        assert_eq!(
+            (i128::from(min), i128::from(max)),
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        );
+    }
 }
 
 /// A decimal too large for an `f32` is out of range (it was taken as an infinity);

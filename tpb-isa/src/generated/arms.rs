@@ -730,7 +730,7 @@ impl Default for CtrlAl {
     }
 }
 
-/// The borrowed view of [`CtrlAl`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlAl`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlAlRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -866,7 +866,8 @@ impl CtrlAl {
 impl<'a> CtrlAlRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlAlRef<'a> {
@@ -993,7 +994,7 @@ impl Default for CtrlBr {
     }
 }
 
-/// The borrowed view of [`CtrlBr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlBr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlBrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -1129,7 +1130,8 @@ impl CtrlBr {
 impl<'a> CtrlBrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlBrRef<'a> {
@@ -1214,7 +1216,7 @@ impl Default for CtrlCci {
     }
 }
 
-/// The borrowed view of [`CtrlCci`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlCci`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlCciRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -1267,7 +1269,8 @@ impl CtrlCci {
 impl<'a> CtrlCciRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlCciRef<'a> {
@@ -1344,7 +1347,7 @@ impl Default for CtrlEr {
     }
 }
 
-/// The borrowed view of [`CtrlEr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlEr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlErRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -1396,7 +1399,8 @@ impl CtrlEr {
 impl<'a> CtrlErRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlErRef<'a> {
@@ -1493,7 +1497,7 @@ impl Default for CtrlEs {
     }
 }
 
-/// The borrowed view of [`CtrlEs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlEs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlEsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -1566,7 +1570,8 @@ impl CtrlEs {
 impl<'a> CtrlEsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlEsRef<'a> {
@@ -1644,7 +1649,7 @@ impl Default for CtrlIm {
     }
 }
 
-/// The borrowed view of [`CtrlIm`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlIm`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlImRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -1696,7 +1701,8 @@ impl CtrlIm {
 impl<'a> CtrlImRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlImRef<'a> {
@@ -1794,7 +1800,7 @@ impl Default for CtrlMs {
     }
 }
 
-/// The borrowed view of [`CtrlMs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlMs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlMsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -1888,7 +1894,8 @@ impl CtrlMs {
 impl<'a> CtrlMsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlMsRef<'a> {
@@ -2008,7 +2015,7 @@ impl Default for CtrlMv {
     }
 }
 
-/// The borrowed view of [`CtrlMv`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlMv`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlMvRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -2118,7 +2125,8 @@ impl CtrlMv {
 impl<'a> CtrlMvRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlMvRef<'a> {
@@ -2200,7 +2208,7 @@ impl Default for CtrlNo {
     }
 }
 
-/// The borrowed view of [`CtrlNo`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlNo`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlNoRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -2252,7 +2260,8 @@ impl CtrlNo {
 impl<'a> CtrlNoRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlNoRef<'a> {
@@ -2354,7 +2363,7 @@ impl Default for CtrlPollSem {
     }
 }
 
-/// The borrowed view of [`CtrlPollSem`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlPollSem`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlPollSemRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -2448,7 +2457,8 @@ impl CtrlPollSem {
 impl<'a> CtrlPollSemRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlPollSemRef<'a> {
@@ -2525,7 +2535,7 @@ impl Default for CtrlRs {
     }
 }
 
-/// The borrowed view of [`CtrlRs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlRs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlRsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -2577,7 +2587,8 @@ impl CtrlRs {
 impl<'a> CtrlRsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlRsRef<'a> {
@@ -2693,7 +2704,7 @@ impl Default for CtrlTestEs {
     }
 }
 
-/// The borrowed view of [`CtrlTestEs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlTestEs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlTestEsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -2809,7 +2820,8 @@ impl CtrlTestEs {
 impl<'a> CtrlTestEsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlTestEsRef<'a> {
@@ -2886,7 +2898,7 @@ impl Default for CtrlWr {
     }
 }
 
-/// The borrowed view of [`CtrlWr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CtrlWr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CtrlWrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -2938,7 +2950,8 @@ impl CtrlWr {
 impl<'a> CtrlWrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CtrlWrRef<'a> {
@@ -3054,7 +3067,7 @@ impl Default for CustomOpHeader {
     }
 }
 
-/// The borrowed view of [`CustomOpHeader`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CustomOpHeader`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CustomOpHeaderRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -3169,7 +3182,8 @@ impl CustomOpHeader {
 impl<'a> CustomOpHeaderRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CustomOpHeaderRef<'a> {
@@ -3254,7 +3268,7 @@ impl Default for CustomOpPayload {
     }
 }
 
-/// The borrowed view of [`CustomOpPayload`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`CustomOpPayload`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CustomOpPayloadRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -3320,7 +3334,8 @@ impl CustomOpPayload {
 impl<'a> CustomOpPayloadRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> CustomOpPayloadRef<'a> {
@@ -3420,7 +3435,7 @@ impl Default for D1Rd {
     }
 }
 
-/// The borrowed view of [`D1Rd`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`D1Rd`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D1RdRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -3521,7 +3536,8 @@ impl D1Rd {
 impl<'a> D1RdRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D1RdRef<'a> {
@@ -3648,7 +3664,7 @@ impl Default for D3Rand {
     }
 }
 
-/// The borrowed view of [`D3Rand`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`D3Rand`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D3RandRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -3784,7 +3800,8 @@ impl D3Rand {
 impl<'a> D3RandRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D3RandRef<'a> {
@@ -3883,7 +3900,7 @@ impl Default for D4Iota {
     }
 }
 
-/// The borrowed view of [`D4Iota`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`D4Iota`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D4IotaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -3984,7 +4001,8 @@ impl D4Iota {
 impl<'a> D4IotaRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D4IotaRef<'a> {
@@ -4095,7 +4113,7 @@ impl Default for D4Mr {
     }
 }
 
-/// The borrowed view of [`D4Mr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`D4Mr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D4MrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -4210,7 +4228,8 @@ impl D4Mr {
 impl<'a> D4MrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D4MrRef<'a> {
@@ -4331,7 +4350,7 @@ impl Default for D4Rand {
     }
 }
 
-/// The borrowed view of [`D4Rand`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`D4Rand`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D4RandRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -4454,7 +4473,8 @@ impl D4Rand {
 impl<'a> D4RandRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> D4RandRef<'a> {
@@ -4641,7 +4661,7 @@ impl Default for DmaCopy2d {
     }
 }
 
-/// The borrowed view of [`DmaCopy2d`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`DmaCopy2d`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaCopy2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -4844,7 +4864,8 @@ impl DmaCopy2d {
 impl<'a> DmaCopy2dRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaCopy2dRef<'a> {
@@ -5043,7 +5064,7 @@ impl Default for DmaDirect2d {
     }
 }
 
-/// The borrowed view of [`DmaDirect2d`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`DmaDirect2d`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaDirect2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -5232,7 +5253,8 @@ impl DmaDirect2d {
 impl<'a> DmaDirect2dRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaDirect2dRef<'a> {
@@ -5402,7 +5424,7 @@ impl Default for DmaDirect2dXpose {
     }
 }
 
-/// The borrowed view of [`DmaDirect2dXpose`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`DmaDirect2dXpose`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaDirect2dXposeRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -5584,7 +5606,8 @@ impl DmaDirect2dXpose {
 impl<'a> DmaDirect2dXposeRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaDirect2dXposeRef<'a> {
@@ -5749,7 +5772,7 @@ impl Default for DmaGatherXpose {
     }
 }
 
-/// The borrowed view of [`DmaGatherXpose`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`DmaGatherXpose`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaGatherXposeRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -5930,7 +5953,8 @@ impl DmaGatherXpose {
 impl<'a> DmaGatherXposeRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaGatherXposeRef<'a> {
@@ -6042,7 +6066,7 @@ impl Default for DmaImmediate {
     }
 }
 
-/// The borrowed view of [`DmaImmediate`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`DmaImmediate`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaImmediateRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -6144,7 +6168,8 @@ impl DmaImmediate {
 impl<'a> DmaImmediateRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaImmediateRef<'a> {
@@ -6298,7 +6323,7 @@ impl Default for DmaIndirect1d {
     }
 }
 
-/// The borrowed view of [`DmaIndirect1d`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`DmaIndirect1d`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DmaIndirect1dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -6490,7 +6515,8 @@ impl DmaIndirect1d {
 impl<'a> DmaIndirect1dRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> DmaIndirect1dRef<'a> {
@@ -6566,7 +6592,7 @@ impl Default for Extended {
     }
 }
 
-/// The borrowed view of [`Extended`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`Extended`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -6618,7 +6644,8 @@ impl Extended {
 impl<'a> ExtendedRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedRef<'a> {
@@ -6694,7 +6721,7 @@ impl Default for ExtendedCopy {
     }
 }
 
-/// The borrowed view of [`ExtendedCopy`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedCopy`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedCopyRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -6746,7 +6773,8 @@ impl ExtendedCopy {
 impl<'a> ExtendedCopyRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedCopyRef<'a> {
@@ -6822,7 +6850,7 @@ impl Default for ExtendedCptcd {
     }
 }
 
-/// The borrowed view of [`ExtendedCptcd`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedCptcd`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedCptcdRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -6874,7 +6902,8 @@ impl ExtendedCptcd {
 impl<'a> ExtendedCptcdRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedCptcdRef<'a> {
@@ -6950,7 +6979,7 @@ impl Default for ExtendedEnop {
     }
 }
 
-/// The borrowed view of [`ExtendedEnop`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedEnop`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedEnopRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -7002,7 +7031,8 @@ impl ExtendedEnop {
 impl<'a> ExtendedEnopRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedEnopRef<'a> {
@@ -7127,7 +7157,7 @@ impl Default for ExtendedRdmaDescGen {
     }
 }
 
-/// The borrowed view of [`ExtendedRdmaDescGen`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedRdmaDescGen`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRdmaDescGenRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -7270,7 +7300,8 @@ impl ExtendedRdmaDescGen {
 impl<'a> ExtendedRdmaDescGenRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -7363,7 +7394,7 @@ impl Default for ExtendedRdmaDescStart {
     }
 }
 
-/// The borrowed view of [`ExtendedRdmaDescStart`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedRdmaDescStart`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRdmaDescStartRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -7436,7 +7467,8 @@ impl ExtendedRdmaDescStart {
 impl<'a> ExtendedRdmaDescStartRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -7515,7 +7547,7 @@ impl Default for ExtendedRgs {
     }
 }
 
-/// The borrowed view of [`ExtendedRgs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedRgs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRgsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -7567,7 +7599,8 @@ impl ExtendedRgs {
 impl<'a> ExtendedRgsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedRgsRef<'a> {
@@ -7643,7 +7676,7 @@ impl Default for ExtendedRss {
     }
 }
 
-/// The borrowed view of [`ExtendedRss`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedRss`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedRssRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -7695,7 +7728,8 @@ impl ExtendedRss {
 impl<'a> ExtendedRssRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedRssRef<'a> {
@@ -7771,7 +7805,7 @@ impl Default for ExtendedSb2sb {
     }
 }
 
-/// The borrowed view of [`ExtendedSb2sb`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedSb2sb`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedSb2sbRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -7823,7 +7857,8 @@ impl ExtendedSb2sb {
 impl<'a> ExtendedSb2sbRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedSb2sbRef<'a> {
@@ -7931,7 +7966,7 @@ impl Default for ExtendedTta {
     }
 }
 
-/// The borrowed view of [`ExtendedTta`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ExtendedTta`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtendedTtaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -8046,7 +8081,8 @@ impl ExtendedTta {
 impl<'a> ExtendedTtaRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ExtendedTtaRef<'a> {
@@ -8149,7 +8185,7 @@ impl Default for Mem2d {
     }
 }
 
-/// The borrowed view of [`Mem2d`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`Mem2d`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mem2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -8244,7 +8280,8 @@ impl Mem2d {
 impl<'a> Mem2dRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> Mem2dRef<'a> {
@@ -8343,7 +8380,7 @@ impl Default for ModifyPoolConfig {
     }
 }
 
-/// The borrowed view of [`ModifyPoolConfig`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`ModifyPoolConfig`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ModifyPoolConfigRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -8437,7 +8474,8 @@ impl ModifyPoolConfig {
 impl<'a> ModifyPoolConfigRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> ModifyPoolConfigRef<'a> {
@@ -8519,7 +8557,7 @@ impl Default for PseudoCoreBarrier {
     }
 }
 
-/// The borrowed view of [`PseudoCoreBarrier`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoCoreBarrier`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoCoreBarrierRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -8585,7 +8623,8 @@ impl PseudoCoreBarrier {
 impl<'a> PseudoCoreBarrierRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoCoreBarrierRef<'a> {
@@ -8662,7 +8701,7 @@ impl Default for PseudoDmabarrier {
     }
 }
 
-/// The borrowed view of [`PseudoDmabarrier`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoDmabarrier`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmabarrierRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -8721,7 +8760,8 @@ impl PseudoDmabarrier {
 impl<'a> PseudoDmabarrierRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoDmabarrierRef<'a> {
@@ -8901,7 +8941,7 @@ impl Default for PseudoDmaDirect2d {
     }
 }
 
-/// The borrowed view of [`PseudoDmaDirect2d`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoDmaDirect2d`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmaDirect2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -9090,7 +9130,8 @@ impl PseudoDmaDirect2d {
 impl<'a> PseudoDmaDirect2dRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoDmaDirect2dRef<'a> {
@@ -9211,7 +9252,7 @@ impl Default for PseudoDmaExt {
     }
 }
 
-/// The borrowed view of [`PseudoDmaExt`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoDmaExt`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmaExtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -9340,7 +9381,8 @@ impl PseudoDmaExt {
 impl<'a> PseudoDmaExtRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoDmaExtRef<'a> {
@@ -9455,7 +9497,7 @@ impl Default for PseudoDmaMemcpyFullInd {
     }
 }
 
-/// The borrowed view of [`PseudoDmaMemcpyFullInd`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoDmaMemcpyFullInd`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoDmaMemcpyFullIndRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -9570,7 +9612,8 @@ impl PseudoDmaMemcpyFullInd {
 impl<'a> PseudoDmaMemcpyFullIndRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -9703,7 +9746,7 @@ impl Default for PseudoEmbeddingUpdate {
     }
 }
 
-/// The borrowed view of [`PseudoEmbeddingUpdate`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoEmbeddingUpdate`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoEmbeddingUpdateRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -9846,7 +9889,8 @@ impl PseudoEmbeddingUpdate {
 impl<'a> PseudoEmbeddingUpdateRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -9932,7 +9976,7 @@ impl Default for PseudoExitExecution {
     }
 }
 
-/// The borrowed view of [`PseudoExitExecution`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoExitExecution`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoExitExecutionRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -9991,7 +10035,8 @@ impl PseudoExitExecution {
 impl<'a> PseudoExitExecutionRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -10090,7 +10135,7 @@ impl Default for PseudoFunctionBegin {
     }
 }
 
-/// The borrowed view of [`PseudoFunctionBegin`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoFunctionBegin`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoFunctionBeginRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10170,7 +10215,8 @@ impl PseudoFunctionBegin {
 impl<'a> PseudoFunctionBeginRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -10257,7 +10303,7 @@ impl Default for PseudoFunctionCall {
     }
 }
 
-/// The borrowed view of [`PseudoFunctionCall`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoFunctionCall`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoFunctionCallRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10323,7 +10369,8 @@ impl PseudoFunctionCall {
 impl<'a> PseudoFunctionCallRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoFunctionCallRef<'a> {
@@ -10403,7 +10450,7 @@ impl Default for PseudoJpegDecode {
     }
 }
 
-/// The borrowed view of [`PseudoJpegDecode`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoJpegDecode`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoJpegDecodeRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10455,7 +10502,8 @@ impl PseudoJpegDecode {
 impl<'a> PseudoJpegDecodeRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoJpegDecodeRef<'a> {
@@ -10538,7 +10586,7 @@ impl Default for PseudoLibraryReloadIndex {
     }
 }
 
-/// The borrowed view of [`PseudoLibraryReloadIndex`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoLibraryReloadIndex`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoLibraryReloadIndexRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10600,7 +10648,8 @@ impl PseudoLibraryReloadIndex {
 impl<'a> PseudoLibraryReloadIndexRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -10681,7 +10730,7 @@ impl Default for PseudoLoadActFuncSet {
     }
 }
 
-/// The borrowed view of [`PseudoLoadActFuncSet`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoLoadActFuncSet`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoLoadActFuncSetRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10733,7 +10782,8 @@ impl PseudoLoadActFuncSet {
 impl<'a> PseudoLoadActFuncSetRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -10814,7 +10864,7 @@ impl Default for PseudoMem2d {
     }
 }
 
-/// The borrowed view of [`PseudoMem2d`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoMem2d`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoMem2dRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10866,7 +10916,8 @@ impl PseudoMem2d {
 impl<'a> PseudoMem2dRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoMem2dRef<'a> {
@@ -10944,7 +10995,7 @@ impl Default for PseudoRangeCheck {
     }
 }
 
-/// The borrowed view of [`PseudoRangeCheck`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoRangeCheck`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoRangeCheckRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -10996,7 +11047,8 @@ impl PseudoRangeCheck {
 impl<'a> PseudoRangeCheckRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoRangeCheckRef<'a> {
@@ -11073,7 +11125,7 @@ impl Default for PseudoSetRngSeed {
     }
 }
 
-/// The borrowed view of [`PseudoSetRngSeed`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoSetRngSeed`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoSetRngSeedRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -11125,7 +11177,8 @@ impl PseudoSetRngSeed {
 impl<'a> PseudoSetRngSeedRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoSetRngSeedRef<'a> {
@@ -11197,7 +11250,7 @@ impl Default for PseudoSyncBarrier {
     }
 }
 
-/// The borrowed view of [`PseudoSyncBarrier`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`PseudoSyncBarrier`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PseudoSyncBarrierRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -11249,7 +11302,8 @@ impl PseudoSyncBarrier {
 impl<'a> PseudoSyncBarrierRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> PseudoSyncBarrierRef<'a> {
@@ -11393,7 +11447,7 @@ impl Default for S1s2d2Am {
     }
 }
 
-/// The borrowed view of [`S1s2d2Am`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S1s2d2Am`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S1s2d2AmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -11557,7 +11611,8 @@ impl S1s2d2Am {
 impl<'a> S1s2d2AmRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S1s2d2AmRef<'a> {
@@ -11670,7 +11725,7 @@ impl Default for S1Rand {
     }
 }
 
-/// The borrowed view of [`S1Rand`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S1Rand`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S1RandRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -11779,7 +11834,8 @@ impl S1Rand {
 impl<'a> S1RandRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S1RandRef<'a> {
@@ -11904,7 +11960,7 @@ impl Default for S2d2d2Sc {
     }
 }
 
-/// The borrowed view of [`S2d2d2Sc`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2d2Sc`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2d2ScRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -12047,7 +12103,8 @@ impl S2d2d2Sc {
 impl<'a> S2d2d2ScRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2d2ScRef<'a> {
@@ -12160,7 +12217,7 @@ impl Default for S2d2d2TsWide {
     }
 }
 
-/// The borrowed view of [`S2d2d2TsWide`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2d2TsWide`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2d2TsWideRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -12282,7 +12339,8 @@ impl S2d2d2TsWide {
 impl<'a> S2d2d2TsWideRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2d2TsWideRef<'a> {
@@ -12437,7 +12495,7 @@ impl Default for S2d2Ac {
     }
 }
 
-/// The borrowed view of [`S2d2Ac`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2Ac`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2AcRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -12615,7 +12673,8 @@ impl S2d2Ac {
 impl<'a> S2d2AcRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2AcRef<'a> {
@@ -12740,7 +12799,7 @@ impl Default for S2d2Addr {
     }
 }
 
-/// The borrowed view of [`S2d2Addr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2Addr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2AddrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -12876,7 +12935,8 @@ impl S2d2Addr {
 impl<'a> S2d2AddrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2AddrRef<'a> {
@@ -12958,7 +13018,7 @@ impl Default for S2d2Jpeg {
     }
 }
 
-/// The borrowed view of [`S2d2Jpeg`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2Jpeg`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2JpegRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -13010,7 +13070,8 @@ impl S2d2Jpeg {
 impl<'a> S2d2JpegRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2JpegRef<'a> {
@@ -13139,7 +13200,7 @@ impl Default for S2d2Rs {
     }
 }
 
-/// The borrowed view of [`S2d2Rs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2Rs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2RsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -13289,7 +13350,8 @@ impl S2d2Rs {
 impl<'a> S2d2RsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2RsRef<'a> {
@@ -13367,7 +13429,7 @@ impl Default for S2d2Tr {
     }
 }
 
-/// The borrowed view of [`S2d2Tr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2Tr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2TrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -13419,7 +13481,8 @@ impl S2d2Tr {
 impl<'a> S2d2TrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2TrRef<'a> {
@@ -13519,7 +13582,7 @@ impl Default for S2d2TsAs {
     }
 }
 
-/// The borrowed view of [`S2d2TsAs`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2d2TsAs`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2d2TsAsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -13620,7 +13683,8 @@ impl S2d2TsAs {
 impl<'a> S2d2TsAsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2d2TsAsRef<'a> {
@@ -13722,7 +13786,7 @@ impl Default for S2s1d2PeSeed {
     }
 }
 
-/// The borrowed view of [`S2s1d2PeSeed`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2s1d2PeSeed`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2s1d2PeSeedRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -13823,7 +13887,8 @@ impl S2s1d2PeSeed {
 impl<'a> S2s1d2PeSeedRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2s1d2PeSeedRef<'a> {
@@ -13924,7 +13989,7 @@ impl Default for S2s2d2d2Tt {
     }
 }
 
-/// The borrowed view of [`S2s2d2d2Tt`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2s2d2d2Tt`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2s2d2d2TtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -14025,7 +14090,8 @@ impl S2s2d2d2Tt {
 impl<'a> S2s2d2d2TtRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2s2d2d2TtRef<'a> {
@@ -14150,7 +14216,7 @@ impl Default for S2s2d2Stt {
     }
 }
 
-/// The borrowed view of [`S2s2d2Stt`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2s2d2Stt`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2s2d2SttRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -14293,7 +14359,8 @@ impl S2s2d2Stt {
 impl<'a> S2s2d2SttRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2s2d2SttRef<'a> {
@@ -14403,7 +14470,7 @@ impl Default for S2Bn {
     }
 }
 
-/// The borrowed view of [`S2Bn`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2Bn`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2BnRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -14518,7 +14585,8 @@ impl S2Bn {
 impl<'a> S2BnRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2BnRef<'a> {
@@ -14633,7 +14701,7 @@ impl Default for S2Bnpl2 {
     }
 }
 
-/// The borrowed view of [`S2Bnpl2`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2Bnpl2`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2Bnpl2Ref<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -14762,7 +14830,8 @@ impl S2Bnpl2 {
 impl<'a> S2Bnpl2Ref<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2Bnpl2Ref<'a> {
@@ -14790,6 +14859,7 @@ impl_arm!(S2Bnpl2);
 /// Available on: cayman, mariana, maverick
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S2Convlut {
     /// On cayman, mariana.
     Cayman(S2ConvlutCayman),
@@ -14849,6 +14919,7 @@ impl S2Convlut {
     "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S2ConvlutRef<'a> {
     /// On cayman, mariana.
     Cayman(S2ConvlutCaymanRef<'a>),
@@ -14857,7 +14928,9 @@ pub enum S2ConvlutRef<'a> {
 }
 
 impl<'a> S2ConvlutRef<'a> {
-    /// View a record in the layout of `arch`.
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S2ConvlutRef<'a> {
@@ -14984,7 +15057,7 @@ impl Default for S2ConvlutCayman {
     }
 }
 
-/// The borrowed view of [`S2ConvlutCayman`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2ConvlutCayman`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2ConvlutCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -15229,7 +15302,7 @@ impl Default for S2ConvlutMaverick {
     }
 }
 
-/// The borrowed view of [`S2ConvlutMaverick`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S2ConvlutMaverick`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S2ConvlutMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -15470,7 +15543,7 @@ impl Default for S3d3Ac {
     }
 }
 
-/// The borrowed view of [`S3d3Ac`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3Ac`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3AcRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -15606,7 +15679,8 @@ impl S3d3Ac {
 impl<'a> S3d3AcRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3AcRef<'a> {
@@ -15713,7 +15787,7 @@ impl Default for S3d3Aq {
     }
 }
 
-/// The borrowed view of [`S3d3Aq`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3Aq`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3AqRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -15828,7 +15902,8 @@ impl S3d3Aq {
 impl<'a> S3d3AqRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3AqRef<'a> {
@@ -15929,7 +16004,7 @@ impl Default for S3d3Collective {
     }
 }
 
-/// The borrowed view of [`S3d3Collective`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3Collective`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3CollectiveRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -16030,7 +16105,8 @@ impl S3d3Collective {
 impl<'a> S3d3CollectiveRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3CollectiveRef<'a> {
@@ -16141,7 +16217,7 @@ impl Default for S3d3CpPredScalar {
     }
 }
 
-/// The borrowed view of [`S3d3CpPredScalar`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3CpPredScalar`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3CpPredScalarRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -16263,7 +16339,8 @@ impl S3d3CpPredScalar {
 impl<'a> S3d3CpPredScalarRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3CpPredScalarRef<'a> {
@@ -16374,7 +16451,7 @@ impl Default for S3d3Dropout {
     }
 }
 
-/// The borrowed view of [`S3d3Dropout`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3Dropout`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3DropoutRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -16496,7 +16573,8 @@ impl S3d3Dropout {
 impl<'a> S3d3DropoutRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3DropoutRef<'a> {
@@ -16525,6 +16603,7 @@ impl_arm!(S3d3Dropout);
 /// Confidence: medium
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3d3Mm {
     /// On sunda.
     Sunda(S3d3MmSunda),
@@ -16593,6 +16672,7 @@ impl S3d3Mm {
     " The borrowed view of [`", stringify!(S3d3Mm), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3d3MmRef<'a> {
     /// On sunda.
     Sunda(S3d3MmSundaRef<'a>),
@@ -16605,7 +16685,9 @@ pub enum S3d3MmRef<'a> {
 }
 
 impl<'a> S3d3MmRef<'a> {
-    /// View a record in the layout of `arch`.
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3MmRef<'a> {
@@ -16737,7 +16819,7 @@ impl Default for S3d3MmSunda {
     }
 }
 
-/// The borrowed view of [`S3d3MmSunda`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3MmSunda`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -17001,7 +17083,7 @@ impl Default for S3d3MmCayman {
     }
 }
 
-/// The borrowed view of [`S3d3MmCayman`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3MmCayman`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -17276,7 +17358,7 @@ impl Default for S3d3MmMariana {
     }
 }
 
-/// The borrowed view of [`S3d3MmMariana`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3MmMariana`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -17538,7 +17620,7 @@ impl Default for S3d3MmMaverick {
     }
 }
 
-/// The borrowed view of [`S3d3MmMaverick`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3MmMaverick`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3MmMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -17766,7 +17848,7 @@ impl Default for S3d3NonzeroWithCount {
     }
 }
 
-/// The borrowed view of [`S3d3NonzeroWithCount`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3NonzeroWithCount`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3NonzeroWithCountRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -17888,7 +17970,8 @@ impl S3d3NonzeroWithCount {
 impl<'a> S3d3NonzeroWithCountRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(
@@ -18008,7 +18091,7 @@ impl Default for S3d3Sc {
     }
 }
 
-/// The borrowed view of [`S3d3Sc`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3Sc`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3ScRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -18137,7 +18220,8 @@ impl S3d3Sc {
 impl<'a> S3d3ScRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3ScRef<'a> {
@@ -18234,7 +18318,7 @@ impl Default for S3d3SeqBounds {
     }
 }
 
-/// The borrowed view of [`S3d3SeqBounds`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3SeqBounds`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3SeqBoundsRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -18328,7 +18412,8 @@ impl S3d3SeqBounds {
 impl<'a> S3d3SeqBoundsRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3SeqBoundsRef<'a> {
@@ -18353,6 +18438,7 @@ impl_arm!(S3d3SeqBounds);
 /// Available on: cayman, mariana, maverick
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3d3TensDequant {
     /// On cayman.
     Cayman(S3d3TensDequantCayman),
@@ -18414,6 +18500,7 @@ impl S3d3TensDequant {
     "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3d3TensDequantRef<'a> {
     /// On cayman.
     Cayman(S3d3TensDequantCaymanRef<'a>),
@@ -18422,7 +18509,9 @@ pub enum S3d3TensDequantRef<'a> {
 }
 
 impl<'a> S3d3TensDequantRef<'a> {
-    /// View a record in the layout of `arch`.
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3TensDequantRef<'a> {
@@ -18529,7 +18618,7 @@ impl Default for S3d3TensDequantCayman {
     }
 }
 
-/// The borrowed view of [`S3d3TensDequantCayman`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3TensDequantCayman`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TensDequantCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -18723,7 +18812,7 @@ impl Default for S3d3TensDequantMariana {
     }
 }
 
-/// The borrowed view of [`S3d3TensDequantMariana`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3TensDequantMariana`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TensDequantMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -18859,6 +18948,7 @@ impl_arm!(S3d3TensDequant);
 /// Source: public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (the broadcast-scalar ALU op) (59818285506), s3d3_ts.h:28
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3d3Ts {
     /// On sunda, cayman.
     Sunda(S3d3TsSunda),
@@ -18915,6 +19005,7 @@ impl S3d3Ts {
     " The borrowed view of [`", stringify!(S3d3Ts), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3d3TsRef<'a> {
     /// On sunda, cayman.
     Sunda(S3d3TsSundaRef<'a>),
@@ -18923,7 +19014,9 @@ pub enum S3d3TsRef<'a> {
 }
 
 impl<'a> S3d3TsRef<'a> {
-    /// View a record in the layout of `arch`.
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3TsRef<'a> {
@@ -19042,7 +19135,7 @@ impl Default for S3d3TsSunda {
     }
 }
 
-/// The borrowed view of [`S3d3TsSunda`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3TsSunda`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TsSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -19284,7 +19377,7 @@ impl Default for S3d3TsMariana {
     }
 }
 
-/// The borrowed view of [`S3d3TsMariana`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3TsMariana`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TsMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -19520,7 +19613,7 @@ impl Default for S3d3TsSelect {
     }
 }
 
-/// The borrowed view of [`S3d3TsSelect`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3d3TsSelect`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3d3TsSelectRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -19649,7 +19742,8 @@ impl S3d3TsSelect {
 impl<'a> S3d3TsSelectRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3d3TsSelectRef<'a> {
@@ -19755,7 +19849,7 @@ impl Default for S3dmx1Quant {
     }
 }
 
-/// The borrowed view of [`S3dmx1Quant`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3dmx1Quant`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3dmx1QuantRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -19856,7 +19950,8 @@ impl S3dmx1Quant {
 impl<'a> S3dmx1QuantRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3dmx1QuantRef<'a> {
@@ -19959,7 +20054,7 @@ impl Default for S3s3d1Bn {
     }
 }
 
-/// The borrowed view of [`S3s3d1Bn`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3s3d1Bn`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3s3d1BnRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -20067,7 +20162,8 @@ impl S3s3d1Bn {
 impl<'a> S3s3d1BnRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3s3d1BnRef<'a> {
@@ -20160,7 +20256,7 @@ impl Default for S3s3d1Bn2 {
     }
 }
 
-/// The borrowed view of [`S3s3d1Bn2`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3s3d1Bn2`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3s3d1Bn2Ref<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -20233,7 +20329,8 @@ impl S3s3d1Bn2 {
 impl<'a> S3s3d1Bn2Ref<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3s3d1Bn2Ref<'a> {
@@ -20332,7 +20429,7 @@ impl Default for S3s3d3Tt {
     }
 }
 
-/// The borrowed view of [`S3s3d3Tt`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3s3d3Tt`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3s3d3TtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -20426,7 +20523,8 @@ impl S3s3d3Tt {
 impl<'a> S3s3d3TtRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3s3d3TtRef<'a> {
@@ -20508,7 +20606,7 @@ impl Default for S3Lt {
     }
 }
 
-/// The borrowed view of [`S3Lt`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3Lt`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -20560,7 +20658,8 @@ impl S3Lt {
 impl<'a> S3LtRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3LtRef<'a> {
@@ -20596,6 +20695,7 @@ impl_arm!(S3Lt);
 /// Confidence: medium
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S3Lw {
     /// On sunda.
     Sunda(S3LwSunda),
@@ -20664,6 +20764,7 @@ impl S3Lw {
     " The borrowed view of [`", stringify!(S3Lw), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S3LwRef<'a> {
     /// On sunda.
     Sunda(S3LwSundaRef<'a>),
@@ -20676,7 +20777,9 @@ pub enum S3LwRef<'a> {
 }
 
 impl<'a> S3LwRef<'a> {
-    /// View a record in the layout of `arch`.
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3LwRef<'a> {
@@ -20759,7 +20862,7 @@ impl Default for S3LwSunda {
     }
 }
 
-/// The borrowed view of [`S3LwSunda`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3LwSunda`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -20925,7 +21028,7 @@ impl Default for S3LwCayman {
     }
 }
 
-/// The borrowed view of [`S3LwCayman`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3LwCayman`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwCaymanRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -21136,7 +21239,7 @@ impl Default for S3LwMariana {
     }
 }
 
-/// The borrowed view of [`S3LwMariana`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3LwMariana`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -21327,7 +21430,7 @@ impl Default for S3LwMaverick {
     }
 }
 
-/// The borrowed view of [`S3LwMaverick`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S3LwMaverick`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3LwMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -21533,7 +21636,7 @@ impl Default for S4d2Bn {
     }
 }
 
-/// The borrowed view of [`S4d2Bn`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d2Bn`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d2BnRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -21641,7 +21744,8 @@ impl S4d2Bn {
 impl<'a> S4d2BnRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d2BnRef<'a> {
@@ -21771,7 +21875,7 @@ impl Default for S4d3Mm {
     }
 }
 
-/// The borrowed view of [`S4d3Mm`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d3Mm`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d3MmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -21921,7 +22025,8 @@ impl S4d3Mm {
 impl<'a> S4d3MmRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d3MmRef<'a> {
@@ -22025,7 +22130,7 @@ impl Default for S4d4Cr {
     }
 }
 
-/// The borrowed view of [`S4d4Cr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4Cr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4CrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -22133,7 +22238,8 @@ impl S4d4Cr {
 impl<'a> S4d4CrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4CrRef<'a> {
@@ -22243,7 +22349,7 @@ impl Default for S4d4Gt {
     }
 }
 
-/// The borrowed view of [`S4d4Gt`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4Gt`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4GtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -22358,7 +22464,8 @@ impl S4d4Gt {
 impl<'a> S4d4GtRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4GtRef<'a> {
@@ -22471,7 +22578,7 @@ impl Default for S4d4Ic {
     }
 }
 
-/// The borrowed view of [`S4d4Ic`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4Ic`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4IcRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -22593,7 +22700,8 @@ impl S4d4Ic {
 impl<'a> S4d4IcRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4IcRef<'a> {
@@ -22688,7 +22796,7 @@ impl Default for S4d4Mr {
     }
 }
 
-/// The borrowed view of [`S4d4Mr`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4Mr`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4MrRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -22782,7 +22890,8 @@ impl S4d4Mr {
 impl<'a> S4d4MrRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4MrRef<'a> {
@@ -22890,7 +22999,7 @@ impl Default for S4d4Pl {
     }
 }
 
-/// The borrowed view of [`S4d4Pl`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4Pl`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4PlRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -23005,7 +23114,8 @@ impl S4d4Pl {
 impl<'a> S4d4PlRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4PlRef<'a> {
@@ -23034,6 +23144,7 @@ impl_arm!(S4d4Pl);
 /// Confidence: medium
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum S4d4Tr {
     /// On sunda, cayman.
     Sunda(S4d4TrSunda),
@@ -23090,6 +23201,7 @@ impl S4d4Tr {
     " The borrowed view of [`", stringify!(S4d4Tr), "`], in the layout of a generation."
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum S4d4TrRef<'a> {
     /// On sunda, cayman.
     Sunda(S4d4TrSundaRef<'a>),
@@ -23098,7 +23210,9 @@ pub enum S4d4TrRef<'a> {
 }
 
 impl<'a> S4d4TrRef<'a> {
-    /// View a record in the layout of `arch`.
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4TrRef<'a> {
@@ -23201,7 +23315,7 @@ impl Default for S4d4TrSunda {
     }
 }
 
-/// The borrowed view of [`S4d4TrSunda`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4TrSunda`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4TrSundaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -23395,7 +23509,7 @@ impl Default for S4d4TrMariana {
     }
 }
 
-/// The borrowed view of [`S4d4TrMariana`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4TrMariana`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4TrMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -23596,7 +23710,7 @@ impl Default for S4d4Tsm {
     }
 }
 
-/// The borrowed view of [`S4d4Tsm`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4d4Tsm`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4d4TsmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -23711,7 +23825,8 @@ impl S4d4Tsm {
 impl<'a> S4d4TsmRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4d4TsmRef<'a> {
@@ -23813,7 +23928,7 @@ impl Default for S4Pb {
     }
 }
 
-/// The borrowed view of [`S4Pb`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4Pb`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4PbRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -23914,7 +24029,8 @@ impl S4Pb {
 impl<'a> S4PbRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4PbRef<'a> {
@@ -23991,7 +24107,7 @@ impl Default for S4Rl {
     }
 }
 
-/// The borrowed view of [`S4Rl`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`S4Rl`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S4RlRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -24043,7 +24159,8 @@ impl S4Rl {
 impl<'a> S4RlRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S4RlRef<'a> {
@@ -24173,7 +24290,7 @@ impl Default for Smx1d3Mm {
     }
 }
 
-/// The borrowed view of [`Smx1d3Mm`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`Smx1d3Mm`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Smx1d3MmRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -24316,7 +24433,8 @@ impl Smx1d3Mm {
 impl<'a> Smx1d3MmRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> Smx1d3MmRef<'a> {
@@ -24430,7 +24548,7 @@ impl Default for Smx1Lw {
     }
 }
 
-/// The borrowed view of [`Smx1Lw`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`Smx1Lw`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Smx1LwRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -24545,7 +24663,8 @@ impl Smx1Lw {
 impl<'a> Smx1LwRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> Smx1LwRef<'a> {
@@ -24622,7 +24741,7 @@ impl Default for TriggerCollective2Ext {
     }
 }
 
-/// The borrowed view of [`TriggerCollective2Ext`]: each field read in place, by the method of the field's name, without decoding the rest.
+/// The borrowed view of [`TriggerCollective2Ext`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TriggerCollective2ExtRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
@@ -24667,7 +24786,8 @@ impl TriggerCollective2Ext {
 impl<'a> TriggerCollective2ExtRef<'a> {
     /// View a record on a generation (the layout is the same on every one):
     /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike.
+    /// reads every arm alike. Any record is viewed: its opcode is not checked
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
     #[must_use]
     #[inline]
     pub const fn new(

@@ -94,7 +94,7 @@ impl Addr4 {
         self.0 & 0x1FFF_FFFF
     }
 
-    /// A copy with `immediate` set to `v`.
+    /// A copy with `immediate` set to `v`. The field is 29 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_immediate(self, v: u32) -> Self {
@@ -110,7 +110,7 @@ impl Addr4 {
         self.0 & 0x3_FFFF
     }
 
-    /// A copy with `partition_offset` set to `v`.
+    /// A copy with `partition_offset` set to `v`. The field is 18 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_partition_offset(self, v: u32) -> Self {
@@ -128,7 +128,7 @@ impl Addr4 {
         ((self.0 >> 18) & 0x1F) as u8
     }
 
-    /// A copy with `reserved1` set to `v`.
+    /// A copy with `reserved1` set to `v`. The field is 5 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved1(self, v: u8) -> Self {
@@ -147,7 +147,7 @@ impl Addr4 {
         ((self.0 >> 23) & 0x3) as u8
     }
 
-    /// A copy with `sbuf_quadrant` set to `v`.
+    /// A copy with `sbuf_quadrant` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_sbuf_quadrant(self, v: u8) -> Self {
@@ -164,7 +164,7 @@ impl Addr4 {
         ((self.0 >> 25) & 0xF) as u8
     }
 
-    /// A copy with `quadrant` set to `v`.
+    /// A copy with `quadrant` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_quadrant(self, v: u8) -> Self {
@@ -380,7 +380,7 @@ impl Addr8 {
         (self.0 >> 16) & 0xFF_FFFF_FFFF
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 40 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u64) -> Self {
@@ -398,7 +398,7 @@ impl Addr8 {
         self.0 & 0xFF_FFFF_FFFF_FFFF
     }
 
-    /// A copy with `address` set to `v`.
+    /// A copy with `address` set to `v`. The field is 56 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_address(self, v: u64) -> Self {
@@ -415,7 +415,7 @@ impl Addr8 {
         (self.0 & 0x1FFF_FFFF) as u32
     }
 
-    /// A copy with `immediate` set to `v`.
+    /// A copy with `immediate` set to `v`. The field is 29 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_immediate(self, v: u32) -> Self {
@@ -432,7 +432,7 @@ impl Addr8 {
         ((self.0 >> 25) & 0xF) as u8
     }
 
-    /// A copy with `quadrant` set to `v`.
+    /// A copy with `quadrant` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_quadrant(self, v: u8) -> Self {
@@ -607,7 +607,7 @@ impl BoundCheckReg {
         self.0 & 0x3F
     }
 
-    /// A copy with `bc_reg` set to `v`.
+    /// A copy with `bc_reg` set to `v`. The field is 6 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_bc_reg(self, v: u8) -> Self {
@@ -692,7 +692,7 @@ impl DescFlags {
         self.0 & 0x3
     }
 
-    /// A copy with `num_descriptors` set to `v`.
+    /// A copy with `num_descriptors` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_num_descriptors(self, v: u8) -> Self {
@@ -706,7 +706,7 @@ impl DescFlags {
         DmaDescMode((self.0 >> 2) & 0x1)
     }
 
-    /// A copy with `desc0_src` set to `v`.
+    /// A copy with `desc0_src` set to `v`. The field is 1 bit wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_desc0_src(self, v: DmaDescMode) -> Self {
@@ -720,7 +720,7 @@ impl DescFlags {
         DmaDescMode((self.0 >> 3) & 0x1)
     }
 
-    /// A copy with `desc1_src` set to `v`.
+    /// A copy with `desc1_src` set to `v`. The field is 1 bit wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_desc1_src(self, v: DmaDescMode) -> Self {
@@ -734,7 +734,7 @@ impl DescFlags {
         DmaDescMode((self.0 >> 4) & 0x1)
     }
 
-    /// A copy with `desc2_src` set to `v`.
+    /// A copy with `desc2_src` set to `v`. The field is 1 bit wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_desc2_src(self, v: DmaDescMode) -> Self {
@@ -748,7 +748,7 @@ impl DescFlags {
         self.0 >> 5
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 3 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -805,7 +805,7 @@ impl DmaAddrModePair {
         DmaAddrMode(self.0 & 0xF)
     }
 
-    /// A copy with `src_addr_mode` set to `v`.
+    /// A copy with `src_addr_mode` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_src_addr_mode(self, v: DmaAddrMode) -> Self {
@@ -819,7 +819,7 @@ impl DmaAddrModePair {
         DmaAddrMode(self.0 >> 4)
     }
 
-    /// A copy with `dst_addr_mode` set to `v`.
+    /// A copy with `dst_addr_mode` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_dst_addr_mode(self, v: DmaAddrMode) -> Self {
@@ -873,7 +873,7 @@ impl DmaConfigs {
         self.0 & 0x7
     }
 
-    /// A copy with `priority_class` set to `v`.
+    /// A copy with `priority_class` set to `v`. The field is 3 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_priority_class(self, v: u8) -> Self {
@@ -887,7 +887,7 @@ impl DmaConfigs {
         self.0 >> 3
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 5 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -944,7 +944,7 @@ impl DmaEngineConfig {
         self.0 & 0x1F
     }
 
-    /// A copy with `start_id` set to `v`.
+    /// A copy with `start_id` set to `v`. The field is 5 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_start_id(self, v: u8) -> Self {
@@ -958,7 +958,7 @@ impl DmaEngineConfig {
         DmaEngineCount((self.0 >> 5) & 0x3)
     }
 
-    /// A copy with `engine_count` set to `v`.
+    /// A copy with `engine_count` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_engine_count(self, v: DmaEngineCount) -> Self {
@@ -972,7 +972,7 @@ impl DmaEngineConfig {
         self.0 >> 7
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 1 bit wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -1057,7 +1057,7 @@ impl DmaFlags {
         (self.0 >> 2) & 0x7
     }
 
-    /// A copy with `queue_id` set to `v`.
+    /// A copy with `queue_id` set to `v`. The field is 3 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_queue_id(self, v: u8) -> Self {
@@ -1071,7 +1071,7 @@ impl DmaFlags {
         self.0 >> 5
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 3 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -1127,7 +1127,7 @@ impl DmaGatherTransposeFlags {
         IndirectDim(self.0 & 0x3)
     }
 
-    /// A copy with `gather_dim` set to `v`.
+    /// A copy with `gather_dim` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_gather_dim(self, v: IndirectDim) -> Self {
@@ -1141,7 +1141,7 @@ impl DmaGatherTransposeFlags {
         self.0 >> 2
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 6 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -1196,7 +1196,7 @@ impl DmaIndirectFlags {
         IndirectDmaAddressingMode(self.0 & 0x3)
     }
 
-    /// A copy with `indirect_mode` set to `v`.
+    /// A copy with `indirect_mode` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_indirect_mode(self, v: IndirectDmaAddressingMode) -> Self {
@@ -1238,7 +1238,7 @@ impl DmaIndirectFlags {
         IndirectDim((self.0 >> 4) & 0x3)
     }
 
-    /// A copy with `gather_dim` set to `v`.
+    /// A copy with `gather_dim` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_gather_dim(self, v: IndirectDim) -> Self {
@@ -1252,7 +1252,7 @@ impl DmaIndirectFlags {
         IndirectDim(self.0 >> 6)
     }
 
-    /// A copy with `scatter_dim` set to `v`.
+    /// A copy with `scatter_dim` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_scatter_dim(self, v: IndirectDim) -> Self {
@@ -1308,7 +1308,7 @@ impl DmaSemaUpdates {
         DmaSemaUpdateMode(self.0 & 0xF)
     }
 
-    /// A copy with `rd_done` set to `v`.
+    /// A copy with `rd_done` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_rd_done(self, v: DmaSemaUpdateMode) -> Self {
@@ -1322,7 +1322,7 @@ impl DmaSemaUpdates {
         DmaSemaUpdateMode(self.0 >> 4)
     }
 
-    /// A copy with `wr_done` set to `v`.
+    /// A copy with `wr_done` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_wr_done(self, v: DmaSemaUpdateMode) -> Self {
@@ -1378,7 +1378,7 @@ impl DtypePair {
         Dtype(self.0 & 0xF)
     }
 
-    /// A copy with `dtype_lo` set to `v`.
+    /// A copy with `dtype_lo` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_dtype_lo(self, v: Dtype) -> Self {
@@ -1392,7 +1392,7 @@ impl DtypePair {
         Dtype(self.0 >> 4)
     }
 
-    /// A copy with `dtype_hi` set to `v`.
+    /// A copy with `dtype_hi` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_dtype_hi(self, v: Dtype) -> Self {
@@ -1474,7 +1474,7 @@ impl ExtCompletionInfo {
         (self.0 >> 3) & 0x7
     }
 
-    /// A copy with `num_active_ports` set to `v`.
+    /// A copy with `num_active_ports` set to `v`. The field is 3 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_num_active_ports(self, v: u8) -> Self {
@@ -1529,7 +1529,7 @@ impl ImmSrcPair {
         ImmSrc(self.0 & 0xF)
     }
 
-    /// A copy with `imm0_src` set to `v`.
+    /// A copy with `imm0_src` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_imm0_src(self, v: ImmSrc) -> Self {
@@ -1543,7 +1543,7 @@ impl ImmSrcPair {
         ImmSrc(self.0 >> 4)
     }
 
-    /// A copy with `imm1_src` set to `v`.
+    /// A copy with `imm1_src` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_imm1_src(self, v: ImmSrc) -> Self {
@@ -1612,7 +1612,7 @@ impl LdWeightFlags {
         (self.0 >> 1) & 0x3
     }
 
-    /// A copy with `scalar_mode` set to `v`.
+    /// A copy with `scalar_mode` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_scalar_mode(self, v: u8) -> Self {
@@ -1626,7 +1626,7 @@ impl LdWeightFlags {
         (self.0 >> 3) & 0x3
     }
 
-    /// A copy with `seed_mode` set to `v`.
+    /// A copy with `seed_mode` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_seed_mode(self, v: u8) -> Self {
@@ -1640,7 +1640,7 @@ impl LdWeightFlags {
         (self.0 >> 5) & 0x1
     }
 
-    /// A copy with `load_order` set to `v`.
+    /// A copy with `load_order` set to `v`. The field is 1 bit wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_load_order(self, v: u8) -> Self {
@@ -1654,7 +1654,7 @@ impl LdWeightFlags {
         self.0 >> 6
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -1709,7 +1709,7 @@ impl MatmulFlags {
         self.0 & 0x3
     }
 
-    /// A copy with `scalar_mode` set to `v`.
+    /// A copy with `scalar_mode` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_scalar_mode(self, v: u8) -> Self {
@@ -1723,7 +1723,7 @@ impl MatmulFlags {
         (self.0 >> 2) & 0x3
     }
 
-    /// A copy with `seed_mode` set to `v`.
+    /// A copy with `seed_mode` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_seed_mode(self, v: u8) -> Self {
@@ -1765,7 +1765,7 @@ impl MatmulFlags {
         self.0 >> 6
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -1908,7 +1908,7 @@ impl PartitionOffset {
         self.0 & 0x3_FFFF
     }
 
-    /// A copy with `offset` set to `v`.
+    /// A copy with `offset` set to `v`. The field is 18 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_offset(self, v: u32) -> Self {
@@ -1922,7 +1922,7 @@ impl PartitionOffset {
         ((self.0 >> 18) & 0x1F) as u8
     }
 
-    /// A copy with `reserved0` set to `v`.
+    /// A copy with `reserved0` set to `v`. The field is 5 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_reserved0(self, v: u8) -> Self {
@@ -1938,7 +1938,7 @@ impl PartitionOffset {
         ((self.0 >> 23) & 0x3) as u8
     }
 
-    /// A copy with `quadrant` set to `v`.
+    /// A copy with `quadrant` set to `v`. The field is 2 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_quadrant(self, v: u8) -> Self {
@@ -2163,7 +2163,7 @@ impl TileSel {
         self.0 & 0xF
     }
 
-    /// A copy with `row_sel` set to `v`.
+    /// A copy with `row_sel` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_row_sel(self, v: u8) -> Self {
@@ -2177,7 +2177,7 @@ impl TileSel {
         self.0 >> 4
     }
 
-    /// A copy with `col_sel` set to `v`.
+    /// A copy with `col_sel` set to `v`. The field is 4 bits wide: higher bits of `v` are dropped, not an error.
     #[must_use]
     #[inline]
     pub const fn with_col_sel(self, v: u8) -> Self {
