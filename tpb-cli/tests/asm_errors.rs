@@ -98,6 +98,18 @@ fn carets_line_up_under_tabs_and_control_characters() {
     assert!(!err.contains('\t') && !err.contains('\u{1}') && !err.contains('\0'));
 }
 
+/// An invisible formatting character in the echoed line is shown as its escape, and the
+/// caret counts it so: a right-to-left override reversed the rest of the echo.
+#[test]
+fn an_invisible_formatting_character_is_echoed_as_its_escape() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, err) = asm(dir.path(), "nop \u{202e}events.wait_idx=zz\n".as_bytes());
+    assert!(!ok);
+    assert!(!err.contains('\u{202e}'), "{err}");
+    let shown = carets(&err);
+    assert_eq!(shown, [("nop \\u{202e}events.wait_idx=zz".to_owned(), Some('\\'))], "{err}");
+}
+
 #[test]
 fn text_that_is_not_utf8_is_reported_at_its_first_bad_byte() {
     let dir = tempfile::tempdir().unwrap();

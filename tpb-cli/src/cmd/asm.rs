@@ -359,14 +359,15 @@ fn window(line: &str, at: usize) -> (usize, usize) {
 }
 
 /// A character as echoed: a tab as a space (a tab's width depends on the terminal,
-/// the caret's would not), another control character as its escape (`\0`, `\x01`,
-/// `\u{85}`), so that it is seen.
+/// the caret's would not), another control character or an invisible formatting one as
+/// its escape (`\0`, `\x01`, `\u{85}`, `\u{202e}`), so that it is seen.
 fn shown(c: char) -> String {
     match c {
         '\t' => " ".to_owned(),
         '\0' => "\\0".to_owned(),
         c if c.is_control() && c.is_ascii() => format!("\\x{:02x}", c as u32),
-        c if c.is_control() => c.escape_unicode().to_string(),
+        // A right-to-left override would reverse the rest of the echo on a terminal.
+        c if c.is_control() || disasm::is_invisible_format(c) => c.escape_unicode().to_string(),
         c => c.to_string(),
     }
 }

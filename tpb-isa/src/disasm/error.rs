@@ -51,8 +51,10 @@ impl fmt::Display for Name {
 
 /// Whether `c` is a format character a terminal acts on or shows as nothing: the
 /// bidirectional marks, embeddings, overrides and isolates, the zero-width ones, the line
-/// and paragraph separators, the byte-order mark, and their kin.
-const fn is_invisible_format(c: char) -> bool {
+/// and paragraph separators, the byte-order mark, and their kin. A tool that echoes the
+/// text a message is about escapes these, as the message's names do.
+#[must_use]
+pub const fn is_invisible_format(c: char) -> bool {
     matches!(
         c,
         '\u{ad}'
