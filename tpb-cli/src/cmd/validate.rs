@@ -191,6 +191,30 @@ struct FinalRecord {
     same_as_record_finding: bool,
 }
 
+impl Finding {
+    /// A record's own finding.
+    fn record(index: usize, offset: usize, e: &tpb_isa::ValidateError) -> Finding {
+        Finding {
+            check: "record",
+            record: Some(index),
+            offset: Some(offset),
+            kind: records::validate_kind(e),
+            message: e.to_string(),
+        }
+    }
+
+    /// A stream that ends in part of a record.
+    fn partial(p: &records::Partial) -> Finding {
+        Finding {
+            check: "trailing_partial",
+            record: None,
+            offset: Some(p.offset),
+            kind: "trailing_partial",
+            message: p.to_string(),
+        }
+    }
+}
+
 const NO_EXIT: &str = "no EXIT record (PSEUDO_INST 0xdf with pseudo_opcode 1)";
 
 /// An assembled image: every record, the trailing partial record, EXIT, the final record.
@@ -204,23 +228,11 @@ fn raw(unit: &Unit<'_>, arch: Arch, engine: tpb_isa::TpbEngType) -> Stream {
         n += 1;
         last = records::validate(arch, r).err();
         if let Some(e) = last {
-            findings.push(Finding {
-                check: "record",
-                record: Some(i),
-                offset: Some(off),
-                kind: records::validate_kind(&e),
-                message: e.to_string(),
-            });
+            findings.push(Finding::record(i, off, &e));
         }
     }
     if let Some(p) = partial {
-        findings.push(Finding {
-            check: "trailing_partial",
-            record: None,
-            offset: Some(p.offset),
-            kind: "trailing_partial",
-            message: p.to_string(),
-        });
+        findings.push(Finding::partial(&p));
     }
     let found = records::has_exit(unit.bytes);
     if !found {
@@ -281,23 +293,11 @@ fn neff(u: &Unit<'_>) -> Stream {
         if records::is_pseudo(r[0]) {
             pseudo += 1;
         } else if let Err(e) = records::validate(arch, r) {
-            findings.push(Finding {
-                check: "record",
-                record: Some(i),
-                offset: Some(off),
-                kind: records::validate_kind(&e),
-                message: e.to_string(),
-            });
+            findings.push(Finding::record(i, off, &e));
         }
     }
     if let Some(p) = partial {
-        findings.push(Finding {
-            check: "trailing_partial",
-            record: None,
-            offset: Some(p.offset),
-            kind: "trailing_partial",
-            message: p.to_string(),
-        });
+        findings.push(Finding::partial(&p));
     }
     Stream {
         label: u.json_label(),
