@@ -21,7 +21,7 @@ pub struct DiffArgs {
     /// Compare two archs of one spec after inheritance (names, labels or aliases).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     arch: Option<Vec<String>>,
-    /// Print the diff as JSON (format `tpb-isa-diff`, version 2; see the README).
+    /// Print the diff as JSON (format `tpb-isa-diff`, version 2; schema in the module doc of `codegen::diff`).
     #[arg(long)]
     json: bool,
     /// Exit with status 1 when a change of this class or a worse one exists

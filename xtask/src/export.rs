@@ -1,5 +1,5 @@
 //! `export`: the whole checked model, after inheritance, as stable JSON for tools in
-//! other languages (format `tpb-isa-model`, version 2; schema in `codegen::export`).
+//! other languages (format `tpb-isa-model`, version 2; schema in the doc of the function `codegen::export`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -139,8 +139,77 @@ fn machine() -> String {
     format!("{cpu}, {n} CPUs")
 }
 
+/// The options that stand alone.
+const FLAGS: &[&str] = &[
+    "--no-codegen",
+    "--codegen-only",
+    "--compile-time",
+    "--compile-only",
+    "--no-neff",
+    "--neff-only",
+];
+
+/// The options that take a value (`--stream` and `--one-stream` a stream's name, the others a
+/// number).
+const VALUED: &[&str] = &["--reps", "--records", "--compile-scale", "--stream", "--one-stream"];
+
+const USAGE: &str = "\
+Usage: cargo run -p tpb-isa-benches --bin bench-report --release [-- OPTIONS]
+
+Options:
+  --reps N           interleaved repetitions of every kernel (default 7)
+  --records N        records per bench stream (default 1048576)
+  --no-codegen       leave out the codegen scaling table
+  --codegen-only     only the codegen scaling table
+  --no-neff          leave out the NEFF table
+  --neff-only        only the NEFF table (builds and runs the release `tpb`)
+  --compile-time     also the clean-build table of tpb-isa (× 1 and × --compile-scale; slow)
+  --compile-only     only that table
+  --compile-scale N  the spec multiple of the clean-build table (default 20)
+  --stream NAME      only that stream's decode table (repeat it for several)
+  --one-stream NAME  that stream's table in this process, without the header
+  -h, --help         print this and the stream names
+";
+
+/// What is wrong with the arguments, if anything: an option the report does not know, an
+/// option without its value, a number that does not parse, or a stream `names` lacks.
+fn check_args(args: &[String], names: &[String]) -> Result<(), String> {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if FLAGS.contains(&a) {
+            i += 1;
+            continue;
+        }
+        if !VALUED.contains(&a) {
+            return Err(format!("unknown argument '{a}'"));
+        }
+        let Some(v) = args.get(i + 1) else {
+            return Err(format!("{a} needs a value"));
+        };
+        if a.ends_with("stream") {
+            if !names.contains(v) {
+                return Err(format!("no bench stream '{v}'; the streams: {}", names.join(", ")));
+            }
+        } else if v.parse::<usize>().is_err() {
+            return Err(format!("{a} takes a number, not '{v}'"));
+        }
+        i += 2;
+    }
+    Ok(())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        println!("\nStreams: {}", b::stream_names().join(", "));
+        return;
+    }
+    if let Err(e) = check_args(&args, &b::stream_names()) {
+        eprintln!("error: {e}\n\n{USAGE}");
+        std::process::exit(2);
+    }
     let reps = arg_value(&args, "--reps").unwrap_or(7).max(1);
     let records = arg_value(&args, "--records").unwrap_or(b::RECORDS).max(1);
     if let Some(name) = args.iter().position(|a| a == "--one-stream").and_then(|i| args.get(i + 1))
@@ -683,5 +752,28 @@ fn in_order(rep: usize, n: usize) -> Box<dyn Iterator<Item = usize>> {
         Box::new(0..n)
     } else {
         Box::new((0..n).rev())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_args;
+
+    fn check(args: &[&str]) -> Result<(), String> {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        check_args(&args, &["uniform".to_string(), "nkipy/mixed".to_string()])
+    }
+
+    /// An argument the report does not read is refused, so that a typo (or `--help` of an
+    /// older build) never starts a run of many minutes that ignores it.
+    #[test]
+    fn unknown_arguments_are_refused() {
+        assert_eq!(check(&[]), Ok(()));
+        assert_eq!(check(&["--reps", "8", "--no-codegen", "--stream", "uniform"]), Ok(()));
+        assert!(check(&["--rep", "8"]).unwrap_err().contains("unknown argument '--rep'"));
+        assert!(check(&["--reps"]).unwrap_err().contains("needs a value"));
+        assert!(check(&["--reps", "many"]).unwrap_err().contains("takes a number"));
+        let e = check(&["--stream", "PE"]).unwrap_err();
+        assert!(e.contains("no bench stream 'PE'") && e.contains("nkipy/mixed"), "{e}");
     }
 }
