@@ -7,15 +7,31 @@
 //! The streams are pre-relocation: the runtime rewrites their pseudo-ops and adds the
 //! EXIT when it loads them. An unpacked NEFF directory reads through the same API.
 //!
-//! ```no_run
-//! use tpb_neff::{Neff, ReadOptions};
+//! ```
+//! use std::error::Error;
 //!
-//! let neff = Neff::open("testdata/nkipy/matmul_small.neff", &ReadOptions::default())?;
-//! for s in neff.streams() {
-//!     let n = s.data.map_or(0, |d| d.len() / 64);
-//!     println!("{} ({}): {n} records", s.label(), s.graph.arch().unwrap_or("?"));
+//! use tpb_neff::{Engine, Neff, ReadOptions};
+//!
+//! fn main() -> Result<(), Box<dyn Error>> {
+//!     # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/nkipy/matmul_small.neff");
+//!     # /*
+//!     let path = "matmul_small.neff"; // or an unpacked NEFF folder
+//!     # */
+//!     let neff = Neff::open(path, &ReadOptions::default())?;
+//!     if let (Some(header), Some(hash)) = (neff.header(), neff.hash()) {
+//!         println!("NEFF {}.{}, {hash}", header.neff_version_major, header.neff_version_minor);
+//!     }
+//!     for s in neff.streams() {
+//!         let n = s.data.map_or(0, |d| d.len() / 64);
+//!         println!("{} ({}): {n} records", s.label(), s.graph.arch().unwrap_or("?"));
+//!     }
+//!     // The same from bytes in memory, and one stream by graph and engine.
+//!     let neff = Neff::from_bytes(&std::fs::read(path)?, &ReadOptions::default())?;
+//!     let sg00 = neff.graphs().iter().find(|g| g.name == "sg00").ok_or("no sg00")?;
+//!     let pe = sg00.streams.iter().find(|s| s.engine == Engine::Pe).ok_or("no PE")?;
+//!     assert_eq!(neff.stream_data(pe).map(<[u8]>::len), Some(12 * 64));
+//!     Ok(())
 //! }
-//! # Ok::<(), tpb_neff::Error>(())
 //! ```
 //!
 //! Nothing in a file is trusted: sizes are checked against the input before anything is
