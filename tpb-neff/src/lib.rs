@@ -59,7 +59,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 pub use error::{Error, Result, Warning};
-pub use graph::{Engine, Graph, Stream, Target};
+pub use graph::{Engine, Graph, Stream, Target, UnknownEngine};
 pub use hash::HashStatus;
 pub use header::{sniff, Header, Sniff, HEADER_LEN};
 pub use members::Member;
@@ -133,8 +133,11 @@ fn read_capped(mut from: impl std::io::Read, cap: usize, hint: usize) -> std::io
     }
 }
 
-/// Limits for reading untrusted input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Limits for reading untrusted input: the defaults, or set field by field
+/// (`ReadOptions::default().with_max_inflated(64 << 20)`, or assign the field). New
+/// limits may be added, so the struct is not built with a literal outside this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct ReadOptions {
     /// The most bytes the payload may inflate to (and the members read from an unpacked
     /// directory may come to, and
@@ -149,6 +152,15 @@ impl Default for ReadOptions {
     /// 1 GiB: far above any NEFF seen (the corpus inflates to under 4 MiB), far below a bomb.
     fn default() -> ReadOptions {
         ReadOptions { max_inflated: 1 << 30 }
+    }
+}
+
+impl ReadOptions {
+    /// These options with [`ReadOptions::max_inflated`] set to `bytes`.
+    #[must_use]
+    pub const fn with_max_inflated(mut self, bytes: u64) -> ReadOptions {
+        self.max_inflated = bytes;
+        self
     }
 }
 

@@ -67,7 +67,8 @@ fn a_gzip_bomb_stops_at_the_configured_limit() {
     assert!(bomb.len() < 64 << 10);
     let bytes = neff_with_payload(&bomb);
     let limit = 1 << 20;
-    let err = Neff::from_bytes(&bytes, &ReadOptions { max_inflated: limit }).unwrap_err();
+    let err =
+        Neff::from_bytes(&bytes, &ReadOptions::default().with_max_inflated(limit)).unwrap_err();
     assert!(matches!(err, Error::InflateLimit { limit: 1_048_576 }), "{err:?}");
     assert!(err.to_string().starts_with("payload inflates to more than 1048576 bytes"), "{err}");
 }
@@ -75,7 +76,7 @@ fn a_gzip_bomb_stops_at_the_configured_limit() {
 #[test]
 fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
     let bytes = neff(&with_member("sg00/weights.npy", &vec![0u8; 4 << 20]));
-    let options = ReadOptions { max_inflated: 1 << 20 };
+    let options = ReadOptions::default().with_max_inflated(1 << 20);
     assert!(matches!(
         Neff::from_bytes(&bytes, &options),
         Err(Error::InflateLimit { limit: 1_048_576 })
@@ -292,7 +293,7 @@ fn a_directory_never_follows_links_and_refuses_unsafe_names() {
     assert!(matches!(Neff::open(d, &ReadOptions::default()), Err(Error::UnsafeReference { .. })));
 
     assert!(matches!(
-        Neff::open(d, &ReadOptions { max_inflated: 1000 }),
+        Neff::open(d, &ReadOptions::default().with_max_inflated(1000)),
         Err(Error::DirectoryLimit { limit: 1000 })
     ));
     assert!(matches!(
@@ -490,7 +491,7 @@ fn a_directory_reads_only_what_the_reader_needs() {
     std::fs::write(d.join("secret"), b"x").unwrap();
     std::fs::set_permissions(d.join("secret"), std::os::unix::fs::PermissionsExt::from_mode(0o000))
         .unwrap();
-    let n = Neff::open(d, &ReadOptions { max_inflated: 1 << 20 }).unwrap();
+    let n = Neff::open(d, &ReadOptions::default().with_max_inflated(1 << 20)).unwrap();
     let w = n.members().find(|m| m.path == "sg00/weights.npy").unwrap();
     assert_eq!((w.size, w.loaded, w.data.len()), (3 << 20, false, 0));
     assert_eq!(n.member("sg00/weights.npy"), None);
@@ -509,7 +510,7 @@ fn a_directory_without_a_kelf_fails_before_its_walk() {
     std::fs::set_permissions(d.join("sub"), std::os::unix::fs::PermissionsExt::from_mode(0o000))
         .unwrap();
     std::fs::write(d.join("big"), vec![0; 4096]).unwrap();
-    let err = Neff::open(d, &ReadOptions { max_inflated: 1000 }).unwrap_err();
+    let err = Neff::open(d, &ReadOptions::default().with_max_inflated(1000)).unwrap_err();
     assert!(matches!(err, Error::NoKelf), "{err:?}");
 }
 
