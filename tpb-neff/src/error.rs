@@ -70,9 +70,12 @@ pub enum Error {
         /// What the decompressor said.
         detail: String,
     },
-    /// The payload inflates to more than the configured limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)).
+    /// The payload inflates to more than the configured limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)),
+    /// or what the reader would keep of it does: the members' bytes, and twice each
+    /// member's path (three times a link's, with its target) as read, a byte that is
+    /// not UTF-8 as three.
     #[error(
-        "payload inflates to more than {limit} bytes (the limit; raise ReadOptions::max_inflated)"
+        "payload inflates to more than {limit} bytes, or its members and their paths come to more (the limit; raise ReadOptions::max_inflated)"
     )]
     InflateLimit {
         /// The limit in bytes.

@@ -139,12 +139,14 @@ fn read_capped(mut from: impl std::io::Read, cap: usize, hint: usize) -> std::io
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ReadOptions {
-    /// The most bytes the payload may inflate to (and the members read from an unpacked
-    /// directory may come to, and
-    /// a file read by [`Neff::open`] or [`read_input`] may be); more is
-    /// [`Error::InflateLimit`] ([`Error::DirectoryLimit`], [`Error::InputLimit`]). One
-    /// limit serves both because a gzip file is never much larger than what it inflates
-    /// to. Memory use is bounded by twice this.
+    /// The most bytes the payload may inflate to, and that the reader keeps of it (the
+    /// members' bytes and their paths; see [`Error::InflateLimit`]), and the members
+    /// read from an unpacked directory may come to, and a file read by [`Neff::open`]
+    /// or [`read_input`] may be; more is [`Error::InflateLimit`]
+    /// ([`Error::DirectoryLimit`], [`Error::InputLimit`]). One limit serves both because
+    /// a gzip file is never much larger than what it inflates to. Memory use is bounded
+    /// by about twice this (the file, and what is kept of its payload, with some bytes
+    /// of bookkeeping per member).
     pub max_inflated: u64,
 }
 

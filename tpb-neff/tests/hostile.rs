@@ -84,6 +84,55 @@ fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
     assert!(read(&bytes).is_ok());
 }
 
+/// Member names cost the reader little (a long GNU name is one more header, a byte that
+/// is not UTF-8 is read as three): the paths kept count against the limit, so a tar of
+/// many long bad names cannot hold several times the limit in memory.
+#[test]
+fn member_paths_count_against_the_limit() {
+    let tar_of = |byte: u8| {
+        let mut b = tar::Builder::new(Vec::new());
+        for (path, kind) in support::small_members() {
+            let support::Kind::File(data) = kind else { unreachable!() };
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            b.append_data(&mut h, path, &data[..]).unwrap();
+        }
+        for i in 0..200u32 {
+            let mut name = vec![byte; 1000];
+            name.extend_from_slice(format!("{i}").as_bytes());
+            // A GNU long name, written by hand: the builder refuses a name that is not UTF-8.
+            name.push(0);
+            let mut long = tar::Header::new_gnu();
+            long.set_entry_type(tar::EntryType::GNULongName);
+            long.set_path("././@LongLink").unwrap();
+            long.set_size(name.len() as u64);
+            long.set_cksum();
+            b.append(&long, &name[..]).unwrap();
+            let mut h = tar::Header::new_gnu();
+            h.set_path("x").unwrap();
+            h.set_size(0);
+            h.set_cksum();
+            b.append(&h, &[][..]).unwrap();
+        }
+        b.into_inner().unwrap()
+    };
+    // 1000 bytes of 0xFF are kept as 3000 of U+FFFD, twice: 1.2 MB of paths from a tar
+    // a third of that size.
+    let bad = tar_of(0xFF);
+    let limit = bad.len() as u64;
+    let options = ReadOptions::default().with_max_inflated(limit);
+    let err = Neff::from_bytes(&neff_with_payload(&gzip(&bad)), &options).unwrap_err();
+    assert!(matches!(err, Error::InflateLimit { limit: l } if l == limit), "{err:?}");
+    assert!(err.to_string().contains("or its members and their paths come to more"), "{err}");
+    let roomy = ReadOptions::default().with_max_inflated(8 * limit);
+    assert!(Neff::from_bytes(&neff_with_payload(&gzip(&bad)), &roomy).is_ok());
+    // Long names in UTF-8, kept twice, fit in what their headers inflate to.
+    let good = tar_of(b'a');
+    let options = ReadOptions::default().with_max_inflated(good.len() as u64);
+    let neff = Neff::from_bytes(&neff_with_payload(&gzip(&good)), &options).unwrap();
+    assert_eq!(neff.members().filter(|m| m.path.starts_with("aaa")).count(), 200);
+}
+
 #[test]
 fn a_tar_cut_inside_a_member() {
     let mut t = tar(&with_member("zz_last.bin", &[7u8; 5000]));
