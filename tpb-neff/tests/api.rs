@@ -51,3 +51,13 @@ fn the_read_types_hash_and_errors_travel_through_question_mark() {
     let reason = e.source().expect("the system's reason").to_string();
     assert!(reason.contains("No such file"), "{reason}");
 }
+
+/// A NEFF's `Debug` lists its members by path and size, without their bytes.
+#[test]
+fn debug_does_not_print_the_members_bytes() {
+    let bytes = std::fs::read(support::corpus("matmul_large.neff")).unwrap();
+    let neff = Neff::from_bytes(&bytes, &ReadOptions::default()).unwrap();
+    let text = format!("{neff:?}");
+    assert!(text.contains("path: \"sg00/PE.bin\", size: 1361216, loaded: true"), "{text}");
+    assert!(text.len() < 64 << 10, "{} bytes of Debug", text.len());
+}
