@@ -17,7 +17,7 @@ use tpb_neff::{Neff, ReadOptions, HEADER_LEN};
 const LIMIT: u64 = 8 << 20;
 
 fuzz_target!(|data: &[u8]| {
-    let options = ReadOptions { max_inflated: LIMIT };
+    let options = ReadOptions::default().with_max_inflated(LIMIT);
     check(Neff::from_bytes(data, &options));
     check(Neff::from_bytes(&wrap(data), &options));
 });

@@ -160,20 +160,32 @@ fn options() -> Result<ReadOptions> {
     Ok(options)
 }
 
-/// A NEFF library error in `context`, said once: its text is the whole message (an I/O
-/// error's names the path and the system's reason, which as its `source` would be said
-/// again), and a limit's says how to raise the limit.
+/// A NEFF library error in `context`, as one message: its text and its sources' (an I/O
+/// error names the path, and its source the system's reason), and a limit's says how to
+/// raise the limit.
 fn read_error(e: tpb_neff::Error, context: &str) -> anyhow::Error {
     use tpb_neff::Error::{DirectoryEntries, DirectoryLimit, InflateLimit, InputLimit, Io};
+    let text = with_sources(&e);
     match e {
         // It names the input itself.
-        InputLimit { .. } => anyhow!("{e}; set {READ_LIMIT_VAR} to raise it"),
+        InputLimit { .. } => anyhow!("{text}; set {READ_LIMIT_VAR} to raise it"),
         InflateLimit { .. } | DirectoryLimit { .. } | DirectoryEntries { .. } => {
-            anyhow!("{context}: {e}; for tpb, set {READ_LIMIT_VAR}")
+            anyhow!("{context}: {text}; for tpb, set {READ_LIMIT_VAR}")
         }
-        Io { .. } if context.starts_with("reading ") => anyhow!("{e}"),
-        e => anyhow!("{context}: {e}"),
+        Io { .. } if context.starts_with("reading ") => anyhow!("{text}"),
+        _ => anyhow!("{context}: {text}"),
     }
+}
+
+/// An error's text, then each of its sources', after `: `.
+fn with_sources(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text = format!("{text}: {s}");
+        source = s.source();
+    }
+    text
 }
 
 /// The input as a NEFF when `neff` (its name or `--neff` says so) or its first bytes are a

@@ -12,8 +12,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The file or directory could not be read.
-    #[error("reading {}: {source}", shown_path(path))]
+    /// The file or directory could not be read. The message names the path; the
+    /// operating system's reason is the [`source`](std::error::Error::source), not
+    /// repeated in the message (a report that prints the chain, as `anyhow`'s `{:#}`
+    /// does, would say it twice).
+    #[error("reading {}", shown_path(path))]
     Io {
         /// The path being read.
         path: PathBuf,
@@ -67,9 +70,12 @@ pub enum Error {
         /// What the decompressor said.
         detail: String,
     },
-    /// The payload inflates to more than the configured limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)).
+    /// The payload inflates to more than the configured limit ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)),
+    /// or what the reader would keep of it does: the members' bytes, and twice each
+    /// member's path (three times a link's, with its target) as read, a byte that is
+    /// not UTF-8 as three.
     #[error(
-        "payload inflates to more than {limit} bytes (the limit; raise ReadOptions::max_inflated)"
+        "payload inflates to more than {limit} bytes, or its members and their paths come to more (the limit; raise ReadOptions::max_inflated)"
     )]
     InflateLimit {
         /// The limit in bytes.
@@ -352,6 +358,15 @@ impl std::fmt::Display for Shown<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An I/O error's reason is its source, said once by a report that prints the chain.
+    #[test]
+    fn an_io_reason_is_the_source_not_the_message() {
+        use std::error::Error as _;
+        let e = Error::Io { path: "x.neff".into(), source: std::io::Error::other("gone") };
+        assert_eq!(e.to_string(), "reading x.neff");
+        assert_eq!(e.source().map(ToString::to_string).as_deref(), Some("gone"));
+    }
 
     #[test]
     fn file_text_in_messages_is_printable_and_capped() {

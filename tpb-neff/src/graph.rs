@@ -78,8 +78,25 @@ impl std::fmt::Display for Engine {
     }
 }
 
-/// A `kelf`'s `target`: the generation its graphs were compiled for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An engine name that [`Engine::from_name`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown engine '{0}' (expected pe, act, pool, dve or sp, or PE, Activation, Pool, DVE or SP)"
+)]
+pub struct UnknownEngine(pub String);
+
+impl std::str::FromStr for Engine {
+    type Err = UnknownEngine;
+
+    /// As [`Engine::from_name`].
+    fn from_str(s: &str) -> Result<Engine, UnknownEngine> {
+        Engine::from_name(s).ok_or_else(|| UnknownEngine(s.escape_debug().to_string()))
+    }
+}
+
+/// A `kelf`'s `target`: the generation its graphs were compiled for. Shown as the
+/// `kelf` has it ([`Target::as_str`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     /// `sunda` (trn1, inf2).
     Sunda,
@@ -130,8 +147,14 @@ impl Target {
     }
 }
 
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One graph (subgraph) of a `kelf`: its `def.json` and its engine streams.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Graph {
     /// The graph's name (`sg00`).
     pub name: String,
@@ -157,7 +180,7 @@ impl Graph {
 }
 
 /// An engine's stream in a graph: where it is, or that it is absent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Stream {
     /// The engine.
     pub engine: Engine,

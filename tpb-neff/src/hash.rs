@@ -7,7 +7,7 @@
 use md5::{Digest, Md5};
 
 /// How the stored hash compares with the MD5 of the payload window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HashStatus {
     /// Stored in canonical byte order, and equal.
     Match,

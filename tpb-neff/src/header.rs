@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 pub const HEADER_LEN: usize = 1024;
 
 /// The NEFF header, field by field (offsets in the field docs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Header {
     /// +0x000: packaging version; 2 is a gzip tar with an MD5 hash.
     pub pkg_version: u64,
@@ -113,7 +113,7 @@ impl Header {
 }
 
 /// What an input's first bytes say it is, before any of it is read as a NEFF.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Sniff {
     /// A NEFF header: the input is a NEFF, and its read errors are the input's errors.
     Neff,

@@ -7,15 +7,31 @@
 //! The streams are pre-relocation: the runtime rewrites their pseudo-ops and adds the
 //! EXIT when it loads them. An unpacked NEFF directory reads through the same API.
 //!
-//! ```no_run
-//! use tpb_neff::{Neff, ReadOptions};
+//! ```
+//! use std::error::Error;
 //!
-//! let neff = Neff::open("testdata/nkipy/matmul_small.neff", &ReadOptions::default())?;
-//! for s in neff.streams() {
-//!     let n = s.data.map_or(0, |d| d.len() / 64);
-//!     println!("{} ({}): {n} records", s.label(), s.graph.arch().unwrap_or("?"));
+//! use tpb_neff::{Engine, Neff, ReadOptions};
+//!
+//! fn main() -> Result<(), Box<dyn Error>> {
+//!     # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/nkipy/matmul_small.neff");
+//!     # /*
+//!     let path = "matmul_small.neff"; // or an unpacked NEFF folder
+//!     # */
+//!     let neff = Neff::open(path, &ReadOptions::default())?;
+//!     if let (Some(header), Some(hash)) = (neff.header(), neff.hash()) {
+//!         println!("NEFF {}.{}, {hash}", header.neff_version_major, header.neff_version_minor);
+//!     }
+//!     for s in neff.streams() {
+//!         let n = s.data.map_or(0, |d| d.len() / 64);
+//!         println!("{} ({}): {n} records", s.label(), s.graph.arch().unwrap_or("?"));
+//!     }
+//!     // The same from bytes in memory, and one stream by graph and engine.
+//!     let neff = Neff::from_bytes(&std::fs::read(path)?, &ReadOptions::default())?;
+//!     let sg00 = neff.graphs().iter().find(|g| g.name == "sg00").ok_or("no sg00")?;
+//!     let pe = sg00.streams.iter().find(|s| s.engine == Engine::Pe).ok_or("no PE")?;
+//!     assert_eq!(neff.stream_data(pe).map(<[u8]>::len), Some(12 * 64));
+//!     Ok(())
 //! }
-//! # Ok::<(), tpb_neff::Error>(())
 //! ```
 //!
 //! Nothing in a file is trusted: sizes are checked against the input before anything is
@@ -43,7 +59,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 pub use error::{Error, Result, Warning};
-pub use graph::{Engine, Graph, Stream, Target};
+pub use graph::{Engine, Graph, Stream, Target, UnknownEngine};
 pub use hash::HashStatus;
 pub use header::{sniff, Header, Sniff, HEADER_LEN};
 pub use members::Member;
@@ -117,15 +133,20 @@ fn read_capped(mut from: impl std::io::Read, cap: usize, hint: usize) -> std::io
     }
 }
 
-/// Limits for reading untrusted input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Limits for reading untrusted input: the defaults, or set field by field
+/// (`ReadOptions::default().with_max_inflated(64 << 20)`, or assign the field). New
+/// limits may be added, so the struct is not built with a literal outside this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct ReadOptions {
-    /// The most bytes the payload may inflate to (and the members read from an unpacked
-    /// directory may come to, and
-    /// a file read by [`Neff::open`] or [`read_input`] may be); more is
-    /// [`Error::InflateLimit`] ([`Error::DirectoryLimit`], [`Error::InputLimit`]). One
-    /// limit serves both because a gzip file is never much larger than what it inflates
-    /// to. Memory use is bounded by twice this.
+    /// The most bytes the payload may inflate to, and that the reader keeps of it (the
+    /// members' bytes and their paths; see [`Error::InflateLimit`]), and the members
+    /// read from an unpacked directory may come to, and a file read by [`Neff::open`]
+    /// or [`read_input`] may be; more is [`Error::InflateLimit`]
+    /// ([`Error::DirectoryLimit`], [`Error::InputLimit`]). One limit serves both because
+    /// a gzip file is never much larger than what it inflates to. Memory use is bounded
+    /// by about twice this (the file, and what is kept of its payload, with some bytes
+    /// of bookkeeping per member).
     pub max_inflated: u64,
 }
 
@@ -133,6 +154,15 @@ impl Default for ReadOptions {
     /// 1 GiB: far above any NEFF seen (the corpus inflates to under 4 MiB), far below a bomb.
     fn default() -> ReadOptions {
         ReadOptions { max_inflated: 1 << 30 }
+    }
+}
+
+impl ReadOptions {
+    /// These options with [`ReadOptions::max_inflated`] set to `bytes`.
+    #[must_use]
+    pub const fn with_max_inflated(mut self, bytes: u64) -> ReadOptions {
+        self.max_inflated = bytes;
+        self
     }
 }
 

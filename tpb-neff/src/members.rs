@@ -32,11 +32,23 @@ pub struct Member<'a> {
 }
 
 /// One member as stored: its bytes, or (from a directory, until needed) only its size.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 struct Entry {
     path: String,
     size: u64,
     data: Option<Vec<u8>>,
+}
+
+/// Path, size and whether the bytes are held, not the bytes: a NEFF's `Debug` would
+/// otherwise print every member, megabytes for a real one.
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("path", &self.path)
+            .field("size", &self.size)
+            .field("loaded", &self.data.is_some())
+            .finish()
+    }
 }
 
 /// Where a directory's members are read from when needed, and what is left of the limit.

@@ -3,7 +3,8 @@
 //! The tar (ustar, GNU or PAX, all read by the `tar` crate) is read straight from the
 //! inflating reader, each member into its own buffer, so the inflated tar is never held
 //! whole. The reader yields at most `max_inflated` bytes: a gzip bomb costs at most the
-//! limit before it is refused. Once the tar ends, the rest of the gzip member is drained
+//! limit before it is refused. What is kept (the members' bytes, and their paths as
+//! often as the store holds them) comes to at most the limit too. Once the tar ends, the rest of the gzip member is drained
 //! (checking its CRC), and what follows the member must be zeros.
 
 use std::cell::Cell;
@@ -68,7 +69,11 @@ fn members(
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let path =
             normalise(&raw).map_err(|why| Error::UnsafeMemberPath { path: raw.clone(), why })?;
-        match entry.header().entry_type() {
+        let kind = entry.header().entry_type();
+        if kind != EntryType::Directory {
+            keep(&mut budget, PATH_COPIES * path.len() as u64, max_inflated)?;
+        }
+        match kind {
             EntryType::Regular | EntryType::Continuous => {
                 let size = entry.size();
                 let Some(data) = read_member(&mut entry, size, &mut budget).map_err(tar_err)?
@@ -91,12 +96,26 @@ fn members(
                     .link_name_bytes()
                     .map(|t| String::from_utf8_lossy(&t).into_owned())
                     .unwrap_or_default();
+                keep(&mut budget, (path.len() + target.len()) as u64, max_inflated)?;
                 store.add_link(path, target, warnings);
             }
             other => store.add_special(path, kind_word(other), warnings),
         }
     }
     Ok(store)
+}
+
+/// The copies of a member's path the store may keep (its entry, and the index or a
+/// duplicate's warning; a link's warning holds one more, with its target).
+const PATH_COPIES: u64 = 2;
+
+/// Take `bytes` of what the store keeps besides the members' bytes (their paths) from
+/// `budget`: a path costs the reader little (a long name is one tar header; a name that
+/// is not UTF-8 is read with each bad byte as three), so paths count against the limit
+/// as the members' bytes do, and the memory held stays within it.
+fn keep(budget: &mut u64, bytes: u64, limit: u64) -> Result<()> {
+    *budget = budget.checked_sub(bytes).ok_or(Error::InflateLimit { limit })?;
+    Ok(())
 }
 
 /// The tar entry kinds that are skipped, in a word or two.

@@ -67,7 +67,8 @@ fn a_gzip_bomb_stops_at_the_configured_limit() {
     assert!(bomb.len() < 64 << 10);
     let bytes = neff_with_payload(&bomb);
     let limit = 1 << 20;
-    let err = Neff::from_bytes(&bytes, &ReadOptions { max_inflated: limit }).unwrap_err();
+    let err =
+        Neff::from_bytes(&bytes, &ReadOptions::default().with_max_inflated(limit)).unwrap_err();
     assert!(matches!(err, Error::InflateLimit { limit: 1_048_576 }), "{err:?}");
     assert!(err.to_string().starts_with("payload inflates to more than 1048576 bytes"), "{err}");
 }
@@ -75,12 +76,61 @@ fn a_gzip_bomb_stops_at_the_configured_limit() {
 #[test]
 fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
     let bytes = neff(&with_member("sg00/weights.npy", &vec![0u8; 4 << 20]));
-    let options = ReadOptions { max_inflated: 1 << 20 };
+    let options = ReadOptions::default().with_max_inflated(1 << 20);
     assert!(matches!(
         Neff::from_bytes(&bytes, &options),
         Err(Error::InflateLimit { limit: 1_048_576 })
     ));
     assert!(read(&bytes).is_ok());
+}
+
+/// Member names cost the reader little (a long GNU name is one more header, a byte that
+/// is not UTF-8 is read as three): the paths kept count against the limit, so a tar of
+/// many long bad names cannot hold several times the limit in memory.
+#[test]
+fn member_paths_count_against_the_limit() {
+    let tar_of = |byte: u8| {
+        let mut b = tar::Builder::new(Vec::new());
+        for (path, kind) in support::small_members() {
+            let support::Kind::File(data) = kind else { unreachable!() };
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            b.append_data(&mut h, path, &data[..]).unwrap();
+        }
+        for i in 0..200u32 {
+            let mut name = vec![byte; 1000];
+            name.extend_from_slice(format!("{i}").as_bytes());
+            // A GNU long name, written by hand: the builder refuses a name that is not UTF-8.
+            name.push(0);
+            let mut long = tar::Header::new_gnu();
+            long.set_entry_type(tar::EntryType::GNULongName);
+            long.set_path("././@LongLink").unwrap();
+            long.set_size(name.len() as u64);
+            long.set_cksum();
+            b.append(&long, &name[..]).unwrap();
+            let mut h = tar::Header::new_gnu();
+            h.set_path("x").unwrap();
+            h.set_size(0);
+            h.set_cksum();
+            b.append(&h, &[][..]).unwrap();
+        }
+        b.into_inner().unwrap()
+    };
+    // 1000 bytes of 0xFF are kept as 3000 of U+FFFD, twice: 1.2 MB of paths from a tar
+    // a third of that size.
+    let bad = tar_of(0xFF);
+    let limit = bad.len() as u64;
+    let options = ReadOptions::default().with_max_inflated(limit);
+    let err = Neff::from_bytes(&neff_with_payload(&gzip(&bad)), &options).unwrap_err();
+    assert!(matches!(err, Error::InflateLimit { limit: l } if l == limit), "{err:?}");
+    assert!(err.to_string().contains("or its members and their paths come to more"), "{err}");
+    let roomy = ReadOptions::default().with_max_inflated(8 * limit);
+    assert!(Neff::from_bytes(&neff_with_payload(&gzip(&bad)), &roomy).is_ok());
+    // Long names in UTF-8, kept twice, fit in what their headers inflate to.
+    let good = tar_of(b'a');
+    let options = ReadOptions::default().with_max_inflated(good.len() as u64);
+    let neff = Neff::from_bytes(&neff_with_payload(&gzip(&good)), &options).unwrap();
+    assert_eq!(neff.members().filter(|m| m.path.starts_with("aaa")).count(), 200);
 }
 
 #[test]
@@ -292,7 +342,7 @@ fn a_directory_never_follows_links_and_refuses_unsafe_names() {
     assert!(matches!(Neff::open(d, &ReadOptions::default()), Err(Error::UnsafeReference { .. })));
 
     assert!(matches!(
-        Neff::open(d, &ReadOptions { max_inflated: 1000 }),
+        Neff::open(d, &ReadOptions::default().with_max_inflated(1000)),
         Err(Error::DirectoryLimit { limit: 1000 })
     ));
     assert!(matches!(
@@ -490,7 +540,7 @@ fn a_directory_reads_only_what_the_reader_needs() {
     std::fs::write(d.join("secret"), b"x").unwrap();
     std::fs::set_permissions(d.join("secret"), std::os::unix::fs::PermissionsExt::from_mode(0o000))
         .unwrap();
-    let n = Neff::open(d, &ReadOptions { max_inflated: 1 << 20 }).unwrap();
+    let n = Neff::open(d, &ReadOptions::default().with_max_inflated(1 << 20)).unwrap();
     let w = n.members().find(|m| m.path == "sg00/weights.npy").unwrap();
     assert_eq!((w.size, w.loaded, w.data.len()), (3 << 20, false, 0));
     assert_eq!(n.member("sg00/weights.npy"), None);
@@ -509,7 +559,7 @@ fn a_directory_without_a_kelf_fails_before_its_walk() {
     std::fs::set_permissions(d.join("sub"), std::os::unix::fs::PermissionsExt::from_mode(0o000))
         .unwrap();
     std::fs::write(d.join("big"), vec![0; 4096]).unwrap();
-    let err = Neff::open(d, &ReadOptions { max_inflated: 1000 }).unwrap_err();
+    let err = Neff::open(d, &ReadOptions::default().with_max_inflated(1000)).unwrap_err();
     assert!(matches!(err, Error::NoKelf), "{err:?}");
 }
 

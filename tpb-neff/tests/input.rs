@@ -110,11 +110,11 @@ fn a_device_file_stops_at_the_limit() {
     let zero = Path::new("/dev/zero");
     let err = read_file(zero, 4096).unwrap_err();
     assert!(err.to_string().starts_with("/dev/zero: more than 4096 bytes"), "{err}");
-    let err = Neff::open(zero, &ReadOptions { max_inflated: 4096 }).unwrap_err();
+    let err = Neff::open(zero, &ReadOptions::default().with_max_inflated(4096)).unwrap_err();
     assert!(matches!(err, Error::InputLimit { limit: 4096, .. }), "{err:?}");
     assert_eq!(read_file(&corpus("matmul_small.neff"), 1 << 20).unwrap(), small());
     assert!(matches!(
-        Neff::open(corpus("matmul_small.neff"), &ReadOptions { max_inflated: 1000 }),
+        Neff::open(corpus("matmul_small.neff"), &ReadOptions::default().with_max_inflated(1000)),
         Err(Error::InputLimit { limit: 1000, .. })
     ));
 }

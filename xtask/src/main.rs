@@ -40,6 +40,10 @@ enum Command {
     /// arch, a bad argument.
     Diff(diff::DiffArgs),
     /// Write the whole checked model (after inheritance) as stable JSON.
+    ///
+    /// The format is `tpb-isa-model`, version 2 (its `format` and `version` keys); the
+    /// schema is documented at `codegen::export` (codegen/src/diff/json.rs). Every
+    /// object's keys are in sorted order, and the same model always gives the same text.
     Export(export::ExportArgs),
 }
 

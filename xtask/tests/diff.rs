@@ -222,6 +222,47 @@ fn export_writes_the_model_as_json() {
     // `--json` names the format explicitly; the output is the same.
     let o = xtask(&[&"export", &"--json", &"--spec", &spec_dir()]);
     assert_eq!(stdout(&o), json);
+    if let Err(e) = keys_sorted(&json) {
+        panic!("{e}");
+    }
+}
+
+/// Whether every object of pretty-printed JSON has its keys in sorted order, as the
+/// export documents: read from the text, since a parsed `Value` may sort its keys (or,
+/// with serde_json's `preserve_order`, which a dependency could turn on, may not).
+fn keys_sorted(text: &str) -> Result<(), String> {
+    // The last key seen at each indentation depth, cleared when a container at the
+    // depth above opens or closes.
+    let mut last: Vec<Option<String>> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let body = line.trim_start();
+        let depth = (line.len() - body.len()) / 2;
+        if last.len() < depth + 2 {
+            last.resize(depth + 2, None);
+        }
+        if body.starts_with(['}', ']']) || body.ends_with(['{', '[']) {
+            last[depth + 1] = None;
+        }
+        let mut stream = serde_json::Deserializer::from_str(body).into_iter::<String>();
+        let Some(Ok(key)) = stream.next() else { continue };
+        if !body[stream.byte_offset()..].starts_with(": ") {
+            continue; // a string in an array
+        }
+        if let Some(prev) = &last[depth] {
+            if prev.as_str() >= key.as_str() {
+                return Err(format!("line {}: key \"{key}\" after \"{prev}\"", n + 1));
+            }
+        }
+        last[depth] = Some(key);
+    }
+    Ok(())
+}
+
+#[test]
+fn keys_sorted_reads_the_text() {
+    assert_eq!(keys_sorted("{\n  \"a\": [\n    \"z: \",\n    \"b\"\n  ],\n  \"b\": {\n    \"y\": 1\n  },\n  \"c\": {\n    \"x\": 1\n  }\n}"), Ok(()));
+    assert!(keys_sorted("{\n  \"b\": 1,\n  \"a\": 2\n}").is_err());
+    assert!(keys_sorted("[\n  {\n    \"b\": 1\n  },\n  {\n    \"a\": 1\n  }\n]").is_ok());
 }
 
 /// `git:REV` reads the spec at a revision without a checkout; the same revision on

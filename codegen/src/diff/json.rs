@@ -49,10 +49,13 @@ use crate::source::Span;
 /// inheritance: a member that states none shows its item's. An arm's `layouts` are its
 /// complete per-generation readings (one for most arms), each with the preamble fields
 /// first (`inherited: true`). An opcode variant's `arm` is the arm its own binding (no
-/// sub-opcode) selects. Lists keep the model's order (spec order for members, sorted by
-/// name or value elsewhere); `values` objects are keyed by geometry name, `null` where
-/// the arch has no value (rules are not listed; an arch with `geometry_known: false`
-/// has every value `null`).
+/// sub-opcode) selects. Lists keep the model's order: spec order for members and for
+/// `geometry`, `archs` by generation, `bindings` by opcode then sub-opcode value, enum
+/// `variants` by value, `files` by path, every other list by name; `values` objects are
+/// keyed by geometry name, `null` where the arch has no value (rules are not listed; an
+/// arch with `geometry_known: false` has every value `null`). The keys of every object
+/// are written in sorted (byte) order, not in the order above, so that the text of one
+/// model is always the same.
 #[must_use]
 pub fn export(m: &Model) -> serde_json::Value {
     let files: Vec<J> = m.sources.iter().map(|(_, f)| J::from(f.path.clone())).collect();
