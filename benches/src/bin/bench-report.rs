@@ -119,13 +119,6 @@ fn median(v: &mut [Duration]) -> Duration {
     v[v.len() / 2]
 }
 
-fn arg_value(args: &[String], name: &str) -> Option<usize> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map(|v| v.parse().expect("a number"))
-}
-
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -139,81 +132,69 @@ fn machine() -> String {
     format!("{cpu}, {n} CPUs")
 }
 
-/// The options that stand alone.
-const FLAGS: &[&str] = &[
-    "--no-codegen",
-    "--codegen-only",
-    "--compile-time",
-    "--compile-only",
-    "--no-neff",
-    "--neff-only",
-];
+/// The report's options. Every kernel of a table runs in every repetition, in both
+/// orders; the decode tables each run in a process of their own.
+#[derive(clap::Parser)]
+#[command(
+    about = "The tpb-isa bench report: decode, view, text, validation, NEFF and codegen tables"
+)]
+struct Args {
+    /// Interleaved repetitions of every kernel.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..))]
+    reps: u64,
+    /// Records per bench stream.
+    #[arg(long, default_value_t = b::RECORDS as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    records: u64,
+    /// Leave out the codegen scaling table.
+    #[arg(long)]
+    no_codegen: bool,
+    /// Only the codegen scaling table.
+    #[arg(long)]
+    codegen_only: bool,
+    /// Leave out the NEFF table.
+    #[arg(long)]
+    no_neff: bool,
+    /// Only the NEFF table (builds and runs the release `tpb`).
+    #[arg(long)]
+    neff_only: bool,
+    /// Also the clean-build table of tpb-isa (× 1 and × --compile-scale; slow).
+    #[arg(long)]
+    compile_time: bool,
+    /// Only that table.
+    #[arg(long)]
+    compile_only: bool,
+    /// The spec multiple of the clean-build table.
+    #[arg(long, default_value_t = 20)]
+    compile_scale: usize,
+    /// Only that stream's decode table (repeat it for several).
+    #[arg(long = "stream", value_name = "NAME", value_parser = stream_name)]
+    streams: Vec<String>,
+    /// That stream's table in this process, without the header (how the report runs each).
+    #[arg(long, value_name = "NAME", value_parser = stream_name)]
+    one_stream: Option<String>,
+}
 
-/// The options that take a value (`--stream` and `--one-stream` a stream's name, the others a
-/// number).
-const VALUED: &[&str] = &["--reps", "--records", "--compile-scale", "--stream", "--one-stream"];
-
-const USAGE: &str = "\
-Usage: cargo run -p tpb-isa-benches --bin bench-report --release [-- OPTIONS]
-
-Options:
-  --reps N           interleaved repetitions of every kernel (default 7)
-  --records N        records per bench stream (default 1048576)
-  --no-codegen       leave out the codegen scaling table
-  --codegen-only     only the codegen scaling table
-  --no-neff          leave out the NEFF table
-  --neff-only        only the NEFF table (builds and runs the release `tpb`)
-  --compile-time     also the clean-build table of tpb-isa (× 1 and × --compile-scale; slow)
-  --compile-only     only that table
-  --compile-scale N  the spec multiple of the clean-build table (default 20)
-  --stream NAME      only that stream's decode table (repeat it for several)
-  --one-stream NAME  that stream's table in this process, without the header
-  -h, --help         print this and the stream names
-";
-
-/// What is wrong with the arguments, if anything: an option the report does not know, an
-/// option without its value, a number that does not parse, or a stream `names` lacks.
-fn check_args(args: &[String], names: &[String]) -> Result<(), String> {
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if FLAGS.contains(&a) {
-            i += 1;
-            continue;
-        }
-        if !VALUED.contains(&a) {
-            return Err(format!("unknown argument '{a}'"));
-        }
-        let Some(v) = args.get(i + 1) else {
-            return Err(format!("{a} needs a value"));
-        };
-        if a.ends_with("stream") {
-            if !names.contains(v) {
-                return Err(format!("no bench stream '{v}'; the streams: {}", names.join(", ")));
-            }
-        } else if v.parse::<usize>().is_err() {
-            return Err(format!("{a} takes a number, not '{v}'"));
-        }
-        i += 2;
+/// A bench stream's name, or an error that lists them.
+fn stream_name(name: &str) -> Result<String, String> {
+    let names = b::stream_names();
+    if names.iter().any(|n| n == name) {
+        Ok(name.to_owned())
+    } else {
+        Err(format!("no bench stream '{name}'; the streams: {}", names.join(", ")))
     }
-    Ok(())
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
-        println!("\nStreams: {}", b::stream_names().join(", "));
-        return;
-    }
-    if let Err(e) = check_args(&args, &b::stream_names()) {
-        eprintln!("error: {e}\n\n{USAGE}");
-        std::process::exit(2);
-    }
-    let reps = arg_value(&args, "--reps").unwrap_or(7).max(1);
-    let records = arg_value(&args, "--records").unwrap_or(b::RECORDS).max(1);
-    if let Some(name) = args.iter().position(|a| a == "--one-stream").and_then(|i| args.get(i + 1))
-    {
+    use clap::{CommandFactory, FromArgMatches};
+    let streams = b::stream_names().join(", ");
+    let command = Args::command().after_help(format!(
+        "Streams: {streams}\n\nRun it built with --release: cargo run -p tpb-isa-benches --bin \
+         bench-report --release -- [OPTIONS]"
+    ));
+    let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
+    let reps = args.reps as usize;
+    let records = args.records as usize;
+    if let Some(name) = &args.one_stream {
         let Some(stream) = b::stream(name, records) else {
             eprintln!("no bench stream {name}; the streams: {:?}", b::stream_names());
             std::process::exit(2);
@@ -234,38 +215,32 @@ fn main() {
     if cfg!(debug_assertions) {
         println!("WARNING: built without --release; the figures mean nothing");
     }
-    if args.iter().any(|a| a == "--neff-only") {
+    if args.neff_only {
         neff_table(reps);
         return;
     }
-    if args.iter().any(|a| a == "--codegen-only") {
+    if args.codegen_only {
         codegen_table();
         return;
     }
-    if args.iter().any(|a| a == "--compile-only") {
-        compile_table(arg_value(&args, "--compile-scale").unwrap_or(20));
+    if args.compile_only {
+        compile_table(args.compile_scale);
         return;
     }
 
-    let only: Vec<&str> = args
-        .iter()
-        .zip(args.iter().skip(1))
-        .filter(|(flag, _)| *flag == "--stream")
-        .map(|(_, name)| name.as_str())
-        .collect();
     for name in b::stream_names() {
-        if only.is_empty() || only.contains(&name.as_str()) {
+        if args.streams.is_empty() || args.streams.contains(&name) {
             stream_process(&name, reps, records);
         }
     }
-    if !args.iter().any(|a| a == "--no-codegen") {
+    if !args.no_codegen {
         codegen_table();
     }
-    if !args.iter().any(|a| a == "--no-neff") {
+    if !args.no_neff {
         neff_table(reps);
     }
-    if args.iter().any(|a| a == "--compile-time") {
-        compile_table(arg_value(&args, "--compile-scale").unwrap_or(20));
+    if args.compile_time {
+        compile_table(args.compile_scale);
     }
 }
 
@@ -757,23 +732,26 @@ fn in_order(rep: usize, n: usize) -> Box<dyn Iterator<Item = usize>> {
 
 #[cfg(test)]
 mod tests {
-    use super::check_args;
+    use clap::Parser;
 
-    fn check(args: &[&str]) -> Result<(), String> {
-        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-        check_args(&args, &["uniform".to_string(), "nkipy/mixed".to_string()])
-    }
+    use super::Args;
 
-    /// An argument the report does not read is refused, so that a typo (or `--help` of an
-    /// older build) never starts a run of many minutes that ignores it.
+    /// An argument the report does not read is refused before anything runs, so that a
+    /// typo never starts a run of many minutes that ignores it.
     #[test]
     fn unknown_arguments_are_refused() {
-        assert_eq!(check(&[]), Ok(()));
-        assert_eq!(check(&["--reps", "8", "--no-codegen", "--stream", "uniform"]), Ok(()));
-        assert!(check(&["--rep", "8"]).unwrap_err().contains("unknown argument '--rep'"));
-        assert!(check(&["--reps"]).unwrap_err().contains("needs a value"));
-        assert!(check(&["--reps", "many"]).unwrap_err().contains("takes a number"));
-        let e = check(&["--stream", "PE"]).unwrap_err();
+        let parse = |a: &[&str]| {
+            Args::try_parse_from(std::iter::once("bench-report").chain(a.iter().copied()))
+        };
+        let ok =
+            parse(&["--reps", "8", "--no-codegen", "--stream", "uniform", "--stream", "nkipy/PE"])
+                .unwrap();
+        assert_eq!((ok.reps, ok.streams.len(), ok.no_codegen), (8, 2, true));
+        assert!(parse(&["--rep", "8"]).is_err());
+        assert!(parse(&["--reps"]).is_err());
+        assert!(parse(&["--reps", "many"]).is_err());
+        assert!(parse(&["--reps", "0"]).is_err());
+        let e = parse(&["--stream", "PE"]).err().unwrap().to_string();
         assert!(e.contains("no bench stream 'PE'") && e.contains("nkipy/mixed"), "{e}");
     }
 }
