@@ -59,12 +59,14 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY
 /// # Errors
 ///
 /// [`Error::Io`] when `root` cannot be opened or listed, [`Error::NoKelf`] when it has no
-/// top-level `kelf-*.json` entry, [`Error::DirectoryEntries`] past the entry limit.
+/// top-level `kelf-*.json` entry, [`Error::DirectoryEntries`] past the entry limit or
+/// its paths' bytes past the same budget.
 pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> Result<Store> {
     let max_entries = (max_bytes / ENTRY_COST).max(MIN_ENTRIES);
     let top = openat(CWD, root, DIR_FLAGS, Mode::empty())
         .map_err(|e| Error::Io { path: root.to_path_buf(), source: e.into() })?;
-    let mut walk = Walk { root, max_entries, listed: 0, found: Vec::new(), warnings };
+    let mut walk =
+        Walk { root, max_entries, listed: 0, path_bytes: 0, found: Vec::new(), warnings };
     let subfolders = walk
         .list(top.as_fd(), "")?
         .map_err(|e| Error::Io { path: root.to_path_buf(), source: e.into() })?;
@@ -95,6 +97,9 @@ struct Walk<'a> {
     root: &'a Path,
     max_entries: u64,
     listed: u64,
+    /// The bytes of the paths listed, which the walk keeps: bounded as the entries are
+    /// (`max_entries` × [`ENTRY_COST`]), so that deep paths cannot hold more.
+    path_bytes: u64,
     found: Vec<(String, Found)>,
     warnings: &'a mut Vec<Warning>,
 }
@@ -127,7 +132,10 @@ impl Walk<'_> {
             if bytes == b"." || bytes == b".." {
                 continue;
             }
-            if self.listed >= self.max_entries {
+            // The entry's path as kept: `rel/name`, or the name at the top.
+            let path_len = (rel.len() + usize::from(!rel.is_empty()) + bytes.len()) as u64;
+            self.path_bytes += path_len;
+            if self.listed >= self.max_entries || self.path_bytes > self.max_entries * ENTRY_COST {
                 return Err(Error::DirectoryEntries { limit: self.max_entries });
             }
             self.listed += 1;

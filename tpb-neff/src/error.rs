@@ -120,8 +120,8 @@ pub enum Error {
     },
     /// An unpacked directory holds more entries than a payload of the limit could hold
     /// tar headers (one per 512 bytes of [`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated),
-    /// and at least 10 000).
-    #[error("directory holds more than {limit} entries (one per 512 bytes of the limit, at least 10000; raise ReadOptions::max_inflated)")]
+    /// and at least 10 000), or paths whose bytes come to more than 512 per entry allowed.
+    #[error("directory holds more than {limit} entries, or paths of more than 512 bytes each on average (one entry per 512 bytes of the limit, at least 10000; raise ReadOptions::max_inflated)")]
     DirectoryEntries {
         /// The most entries allowed.
         limit: u64,

@@ -306,3 +306,44 @@ fn a_subfolder_swapped_for_a_link_while_listed_is_not_followed() {
         }
     }
 }
+
+/// A folder may list as many entries as a payload of the limit holds tar headers (at
+/// least 10,000), and paths of as many bytes: past either it is an error, so that what
+/// the walk keeps stays within the limit however deep or long its names.
+#[test]
+fn a_folder_past_the_entry_budget_is_an_error() {
+    let dir = unpacked();
+    let d = dir.path();
+    // 4 MiB: room for the small NEFF's members, and the least entry budget (10,000).
+    let options = ReadOptions::default().with_max_inflated(4 << 20);
+    let outcome = |d: &Path| match Neff::open(d, &options) {
+        Ok(n) => Ok(n.members().count()),
+        Err(e) => Err(e),
+    };
+    let within = outcome(d).expect("the small NEFF reads at 4 MiB");
+    let past = |d: &Path| match outcome(d) {
+        Err(e @ Error::DirectoryEntries { limit: 10_000 }) => e.to_string(),
+        other => panic!("{:?}", other.map_err(|e| e.to_string())),
+    };
+    // Entries: 10,000 more files in one folder.
+    let many = d.join("many");
+    fs::create_dir(&many).unwrap();
+    for i in 0..10_000 {
+        fs::write(many.join(i.to_string()), b"").unwrap();
+    }
+    past(d);
+    fs::remove_dir_all(&many).unwrap();
+    assert_eq!(outcome(d).unwrap(), within);
+    // Paths: 2,100 entries 40 folders deep, each path over 2,400 bytes (5 MB in all, past
+    // the 10,000 × 512 bytes), with far fewer entries than the limit.
+    let mut deep = d.join("deep");
+    for _ in 0..40 {
+        deep.push("x".repeat(60));
+    }
+    fs::create_dir_all(&deep).unwrap();
+    for i in 0..2_100 {
+        fs::write(deep.join(i.to_string()), b"").unwrap();
+    }
+    let e = past(d);
+    assert!(e.contains("paths of more than 512 bytes"), "{e}");
+}
