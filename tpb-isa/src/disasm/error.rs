@@ -215,6 +215,18 @@ impl Fits {
     }
 }
 
+/// ` a, b, c)`: the names an error lists after its opening `(its views:`, and the close.
+fn names_closed(
+    f: &mut fmt::Formatter<'_>,
+    names: impl Iterator<Item = &'static str>,
+) -> fmt::Result {
+    for (i, name) in names.enumerate() {
+        f.write_str(if i == 0 { " " } else { ", " })?;
+        f.write_str(name)?;
+    }
+    f.write_str(")")
+}
+
 impl fmt::Display for Fits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         /// A bound in decimal to 16 bits' magnitude, else in hex as wide values print.
@@ -556,11 +568,7 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::UnknownView { field, view, views } => {
                 write!(f, "field '{field}' has no view '{view}' (its views:")?;
-                for (i, name) in views.names().enumerate() {
-                    f.write_str(if i == 0 { " " } else { ", " })?;
-                    f.write_str(name)?;
-                }
-                f.write_str(")")
+                names_closed(f, views.names())
             }
             AsmErrorKind::UnknownViewField { field, view, name, like } => {
                 write!(f, "view '{view}' of field '{field}' has no field '{name}'")?;
@@ -571,11 +579,7 @@ impl fmt::Display for AsmErrorKind {
             }
             AsmErrorKind::UnknownMember { field, member, members } => {
                 write!(f, "field '{field}' has no member '{member}' (its members:")?;
-                for (i, name) in members.names().enumerate() {
-                    f.write_str(if i == 0 { " " } else { ", " })?;
-                    f.write_str(name)?;
-                }
-                f.write_str(")")
+                names_closed(f, members.names())
             }
         }
     }
