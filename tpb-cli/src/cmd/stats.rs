@@ -79,7 +79,6 @@ struct Stats {
     /// Records by the binding that selects them (index into `BINDINGS`), per group.
     by_binding: BTreeMap<Group, Vec<usize>>,
     arch_of: BTreeMap<Group, Option<Arch>>,
-    bound_seen: Vec<bool>,
     /// Indices into `BINDINGS` by opcode byte (a record is matched against its own).
     bindings_of: Vec<Vec<usize>>,
     unknown: BTreeMap<(u8, Option<u8>), usize>,
@@ -98,8 +97,7 @@ impl Args {
         for (i, b) in BINDINGS.iter().enumerate() {
             bindings_of[b.opcode as usize].push(i);
         }
-        let mut s =
-            Stats { bound_seen: vec![false; BINDINGS.len()], bindings_of, ..Stats::default() };
+        let mut s = Stats { bindings_of, ..Stats::default() };
         let arch = self.arch.as_deref().map(records::parse_arch).transpose()?;
         let mut others = Vec::new();
         for file in &self.files {
@@ -160,7 +158,6 @@ impl Stats {
             histogram[usize::from(r[0])] += 1;
             for &i in &self.bindings_of[usize::from(r[0])] {
                 if BINDINGS[i].matches(r) && binding_on(arch, r) {
-                    self.bound_seen[i] = true;
                     by_binding[i] += 1;
                 }
             }
@@ -289,11 +286,12 @@ impl Stats {
             self.arch_of.values().map(|a| a.unwrap_or(records::DEFAULT_ARCH)).collect();
         archs.sort_unstable();
         archs.dedup();
+        let seen = |i: usize| self.by_binding.values().any(|counts| counts[i] > 0);
         let never = BINDINGS
             .iter()
-            .zip(&self.bound_seen)
-            .filter(|(b, seen)| !**seen && archs.iter().any(|&a| binding_on(a, &b.record())))
-            .map(|(b, _)| b)
+            .enumerate()
+            .filter(|&(i, b)| !seen(i) && archs.iter().any(|&a| binding_on(a, &b.record())))
+            .map(|(_, b)| b)
             .collect();
         (archs, never)
     }
