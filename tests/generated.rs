@@ -279,7 +279,7 @@ fn every_arm_has_one_layout_per_generation_it_exists_on() {
         if kind.is_per_generation() != (layouts.len() > 1) {
             errors.push(format!("{}: is_per_generation disagrees with its layouts", kind.name()));
         }
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let n = layouts.iter().filter(|l| l.archs.contains(&arch)).count();
             if kind.available_on(arch) && n != 1 {
                 errors.push(format!("{} on {arch}: {n} layouts", kind.name()));
@@ -362,7 +362,7 @@ fn every_union_view_round_trips_and_the_spec_chooses_the_view() {
                     errors.push(format!("{}.{}: does not round-trip {b:02x?}", u.name, v.name));
                 }
             }
-            for arch in Arch::ALL {
+            for &arch in Arch::ALL {
                 let Some(want) = spec_choice(u, arch, b) else { continue };
                 let got = (u.chosen)(arch, b);
                 if got != want {

@@ -11,7 +11,7 @@ use tpb_isa::validate::validate;
 use tpb_isa::{Arch, ArmKind, Inst, Opcode, ValidateError, RECORD_SIZE};
 
 fuzz_target!(|data: &[u8]| {
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         // A slice decodes only when it is exactly one record.
         let whole = Inst::decode_slice(arch, data);
         assert_eq!(whole.is_ok(), data.len() == RECORD_SIZE);
@@ -20,12 +20,12 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let Some(b) = data.first_chunk::<RECORD_SIZE>() else { return };
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         let inst = Inst::decode(arch, b);
         assert_eq!(inst.encode(), *b);
         assert_eq!(inst.opcode(), Opcode(b[0]));
         assert_eq!(inst.kind(), dispatch_on(arch, b));
-        for to in Arch::ALL {
+        for &to in Arch::ALL {
             let mut want = String::new();
             tpb_isa::disasm::write_record(&mut want, to, b).unwrap();
             assert_eq!(inst.text(to).to_string(), want, "decoded on {arch}, printed for {to}");

@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         .step_by(RECORD_SIZE)
         .any(|i| data[i] == 0xDF && data.get(i + 12) == Some(&1));
     assert_eq!(stream::has_pseudo_exit(data), naive);
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         let decoded: Vec<_> = stream::decode_all(arch, data).collect();
         assert_eq!(decoded.len(), stream::records(data).len());
         for item in decoded.iter().filter_map(|i| i.as_ref().ok()) {

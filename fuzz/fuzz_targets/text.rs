@@ -15,7 +15,7 @@ use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 fuzz_target!(|data: &[u8]| {
     if let Some(b) = data.first_chunk::<RECORD_SIZE>() {
         let mut s = String::new();
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             s.clear();
             write_record(&mut s, arch, b).unwrap();
             assert_eq!(assemble_line(arch, &s, 1), Ok(Some(*b)), "{s}");
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let Ok(line) = std::str::from_utf8(data) else { return };
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         match assemble_line(arch, line, 1) {
             Ok(Some(r)) => {
                 let mut s = String::new();

@@ -40,7 +40,7 @@ fn every_corpus_record_round_trips_through_text_on_every_generation() {
         for chunk in bytes.chunks_exact(RECORD_SIZE) {
             let r: [u8; RECORD_SIZE] = chunk.try_into().unwrap();
             records += 1;
-            for arch in Arch::ALL {
+            for &arch in Arch::ALL {
                 line.clear();
                 write_record(&mut line, arch, &r).unwrap();
                 let back = assemble_line(arch, &line, 1).unwrap_or_else(|e| panic!("{e}: {line}"));

@@ -12,7 +12,7 @@ fn text(arch: Arch, r: &[u8; RECORD_SIZE]) -> String {
 }
 
 fn round_trip(bytes: [u8; RECORD_SIZE]) {
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         let t = text(arch, &bytes);
         let back = assemble_line(arch, &t, 1).unwrap_or_else(|e| panic!("{arch:?} {t}: {e}"));
         assert_eq!(back, Some(bytes), "{arch:?}: {t}");
@@ -69,7 +69,7 @@ proptest! {
     #[test]
     fn every_arm_round_trips_explicitly(r in record(), arm in 0..ArmKind::ALL.len()) {
         let kind = ArmKind::ALL[arm];
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let mut s = String::new();
             write_arm(&mut s, kind, arch, &r).unwrap();
             prop_assert_eq!(assemble_line(arch, &s, 1).unwrap(), Some(r), "{}", s);
@@ -259,7 +259,7 @@ fn per_generation_layouts_round_trip_on_their_generation() {
         for (i, x) in r.iter_mut().enumerate() {
             *x = (i as u8).wrapping_mul(37) | 1;
         }
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let mut s = String::new();
             write_arm(&mut s, kind, arch, &r).unwrap();
             assert_eq!(assemble_line(arch, &s, 1).unwrap(), Some(r), "{kind:?} {arch:?}: {s}");

@@ -77,7 +77,7 @@ fn the_new_opcode_decodes_to_the_new_arm() {
     assert!(ArmKind::ALL.contains(&ArmKind::NEW));
     assert_eq!(Opcode(OPCODE).arm(), Some(ArmKind::NEW));
     let mut seen = 0;
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         match Inst::decode(arch, &b) {
             Inst::NEW(x) => {
                 assert_eq!(x.encode(), b, "{arch}");
@@ -117,7 +117,7 @@ fn a_copied_arm_bound_to_a_free_opcode_is_decodable_after_gen() {
     // Before gen, the committed crate does not know the value.
     let mut b = [0u8; 64];
     b[0] = opcode;
-    assert!(Arch::ALL.into_iter().all(|a| matches!(Inst::decode(a, &b), Inst::Unknown(_))));
+    assert!(Arch::ALL.iter().copied().all(|a| matches!(Inst::decode(a, &b), Inst::Unknown(_))));
 
     // gen: the pipeline `cargo xtask gen` runs, written into the copy.
     let model = codegen::load(load(&w.join("isa"), w)).unwrap_or_else(|f| panic!("{}", f.render()));

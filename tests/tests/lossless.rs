@@ -42,7 +42,7 @@ proptest! {
 
     #[test]
     fn any_record_decodes_and_reencodes_on_every_generation(b in any_record()) {
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let inst = Inst::decode(arch, &b);
             prop_assert_eq!(inst.encode(), b, "{}", arch);
             prop_assert_eq!(inst.opcode(), Opcode(b[0]));
@@ -57,7 +57,7 @@ proptest! {
     #[test]
     fn every_arm_read_explicitly_is_lossless(b in record()) {
         for &kind in ArmKind::ALL {
-            for arch in Arch::ALL {
+            for &arch in Arch::ALL {
                 let inst = Inst::decode_as(kind, arch, &b);
                 prop_assert_eq!(inst.kind(), Some(kind));
                 prop_assert_eq!(inst.encode(), b, "{} on {}", kind.name(), arch);
@@ -67,7 +67,7 @@ proptest! {
 
     #[test]
     fn any_record_round_trips_through_serde_json(b in any_record()) {
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let inst = Inst::decode(arch, &b);
             let json = serde_json::to_string(&inst).unwrap();
             prop_assert_eq!(serde_json::from_str::<Inst>(&json).unwrap(), inst, "{}", json);
@@ -89,7 +89,7 @@ proptest! {
     ) {
         let whole = bytes.len() / RECORD_SIZE;
         let tail = bytes.len() % RECORD_SIZE;
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let items: Vec<_> = stream::decode_all(arch, &bytes).collect();
             prop_assert_eq!(items.len(), whole + usize::from(tail != 0));
             for (i, item) in items.iter().enumerate().take(whole) {
@@ -140,7 +140,7 @@ fn every_binding_dispatches_to_its_arm_on_the_generations_of_its_opcode() {
         if let Some(s) = b.sub {
             r[s.offset] = s.value;
         }
-        for arch in Arch::ALL.into_iter().filter(|&a| Opcode(b.opcode).available_on(a)) {
+        for arch in Arch::ALL.iter().copied().filter(|&a| Opcode(b.opcode).available_on(a)) {
             let inst = Inst::decode(arch, &r);
             let want = if binding_on(arch, &r) { Some(b.arm) } else { None };
             if inst.kind() != want || inst.encode() != r {
@@ -177,7 +177,7 @@ fn dispatch_names_the_arm_decode_builds_for_every_opcode_and_sub_byte() {
                 let mut r = [0xA5u8; RECORD_SIZE];
                 r[at] = v;
                 r[0] = op;
-                for arch in Arch::ALL {
+                for &arch in Arch::ALL {
                     assert_eq!(
                         dispatch_on(arch, &r),
                         Inst::decode(arch, &r).kind(),
@@ -194,7 +194,7 @@ fn every_opcode_value_is_named_opaque_or_unknown() {
     for v in 0..=u8::MAX {
         let mut r = [0u8; RECORD_SIZE];
         r[0] = v;
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let inst = Inst::decode(arch, &r);
             match inst {
                 Inst::Unknown(raw) => assert!(!Opcode(v).is_known() && raw.0 == r, "{v:#x}"),
@@ -281,7 +281,7 @@ fn a_single_layout_view_is_made_as_a_per_generation_one() {
     use tpb_isa::{S3d3MmRef, S3s3d3TtRef};
     let mut b = [0u8; tpb_isa::RECORD_SIZE];
     b.iter_mut().enumerate().for_each(|(i, x)| *x = i as u8);
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         // Both read alike: `Ref::new(arch, bytes)`, whether the layout differs or not.
         assert_eq!(S3s3d3TtRef::new(arch, &b), S3s3d3TtRef(&b));
         assert_eq!(S3s3d3TtRef::new(arch, &b).bytes(), &b);

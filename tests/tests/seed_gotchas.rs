@@ -34,7 +34,7 @@ fn pseudo_inst_with_sub_opcode_2_is_not_exit() {
     assert!(has_pseudo_exit(&[reload, exit].concat()));
     assert_eq!(PseudoOpcode(1), PseudoOpcode::PSEUDO_EXIT_EXECUTION);
     assert_eq!(PseudoOpcode(2), PseudoOpcode::PSEUDO_LIBRARY_RELOAD_INDEX);
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         assert_eq!(Inst::decode(arch, &reload).kind(), Some(ArmKind::PseudoLibraryReloadIndex));
         assert_eq!(Inst::decode(arch, &exit).kind(), Some(ArmKind::PseudoExitExecution));
         // An unbound sub-opcode of a named opcode is data, not an error: kept verbatim.

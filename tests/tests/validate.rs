@@ -10,7 +10,7 @@ use tpb_isa::{Arch, ArmKind};
 fn the_enum_tables_agree_with_the_named_tests() {
     let mut checked = 0usize;
     for &kind in ArmKind::ALL {
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for l in enum_leaves(kind, arch) {
                 let top = if l.bits >= 9 { 0x200 } else { 1u64 << l.bits };
                 for v in 0..top {
@@ -59,7 +59,7 @@ fn a_field_of_an_enum_with_no_known_value_is_not_checked() {
 #[test]
 fn an_addr4_marker_byte_is_not_checked_as_an_enum() {
     for &kind in ArmKind::ALL {
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for l in enum_leaves(kind, arch) {
                 assert!(!l.name.ends_with("marker"), "{} of {} is checked", l.name, kind.name());
             }
@@ -80,7 +80,7 @@ fn the_error_types_hash_so_that_a_tool_can_count_them() {
     for op in 0..=255u8 {
         let mut r = [0u8; tpb_isa::RECORD_SIZE];
         r[0] = op;
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             if let Err(e) = tpb_isa::validate::validate(arch, &r) {
                 seen.insert(e);
             }
@@ -104,7 +104,7 @@ fn an_opcode_whose_binding_is_another_generations_is_checked_as_unbound() {
     use tpb_isa::{Opcode, ValidateError};
     let mut checked = 0;
     for b in tpb_isa::inst::BINDINGS {
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             if !Opcode(b.opcode).available_on(arch) {
                 continue;
             }
@@ -140,7 +140,7 @@ fn a_pseudo_inst_with_an_unnamed_pseudo_opcode_is_a_finding() {
     use tpb_isa::ValidateError;
     let mut r = [0u8; 64];
     r[0] = 0xDF;
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         for v in 0..=255u8 {
             r[12] = v;
             let got = tpb_isa::validate::validate(arch, &r);
@@ -152,7 +152,8 @@ fn a_pseudo_inst_with_an_unnamed_pseudo_opcode_is_a_finding() {
                     Err(ValidateError::BadEnum {
                         field: "pseudo_opcode",
                         offset: 12,
-                        value: v.into()
+                        value: v.into(),
+                        arch,
                     }),
                     "{arch}"
                 );

@@ -416,7 +416,7 @@ fn validate_json_reports_a_corrupted_record() {
         "offset": 192,
         "kind": "bad_enum",
         "message": "field 'events.wait_mode' at +4 holds 0xee, which the spec does not name on \
-                    this generation",
+                    cayman",
     });
     let (out, err, code) = tpb(d, &["validate", "--json", "unpacked"]);
     assert_eq!(code, 1, "{out}{err}");

@@ -62,6 +62,8 @@ pub enum ValidateError {
         offset: usize,
         /// The value found.
         value: u64,
+        /// The generation validated for.
+        arch: Arch,
     },
 }
 
@@ -222,11 +224,12 @@ impl fmt::Display for ValidateError {
             ValidateError::NotOnArch { opcode, arch } => {
                 write!(f, "opcode {opcode:#04x} does not exist on {}", arch.name())
             }
-            ValidateError::BadEnum { field, offset, value } => {
+            ValidateError::BadEnum { field, offset, value, arch } => {
                 write!(
                     f,
                     "field '{field}' at +{offset} holds {value:#x}, which the spec does not name \
-                     on this generation"
+                     on {}",
+                    arch.name()
                 )
             }
         }
@@ -316,10 +319,15 @@ mod tests {
         let two = StreamError::TrailingPartial { offset: 0, len: 63 };
         assert_eq!(two.to_string(), "trailing partial record of 63 bytes at offset 0x0");
         // perf_mode 0x80 is named on cayman, not on maverick: the message says which.
-        let bad = ValidateError::BadEnum { field: "perf_mode", offset: 39, value: 0x80 };
+        let bad = ValidateError::BadEnum {
+            field: "perf_mode",
+            offset: 39,
+            value: 0x80,
+            arch: Arch::Maverick,
+        };
         assert_eq!(
             bad.to_string(),
-            "field 'perf_mode' at +39 holds 0x80, which the spec does not name on this generation"
+            "field 'perf_mode' at +39 holds 0x80, which the spec does not name on maverick"
         );
         let final_check = FinalCheckError::Stream(one);
         assert_eq!(final_check.to_string(), "trailing partial record of 1 byte at offset 0x40");

@@ -106,10 +106,10 @@ impl EnumLeaf {
     /// The error of a leaf in one byte whose byte row fails `record`: the value of its
     /// bits in that byte.
     #[cold]
-    pub(crate) fn byte_error(&self, record: &[u8; RECORD_SIZE]) -> ValidateError {
+    pub(crate) fn byte_error(&self, arch: Arch, record: &[u8; RECORD_SIZE]) -> ValidateError {
         let v = record[usize::from(self.byte_at) % RECORD_SIZE];
         let value = (u64::from(v) >> (self.shift % 8)) & ((1u64 << self.bits) - 1);
-        ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value }
+        ValidateError::BadEnum { field: self.name, offset: self.offset as usize, value, arch }
     }
 }
 
@@ -140,22 +140,23 @@ pub(crate) fn check_list(
         return check_leaves(arch, record, leaves);
     };
     if !u.first_row[usize::from(record[usize::from(u.first_at) % RECORD_SIZE])] {
-        return Err(leaves[0].byte_error(record));
+        return Err(leaves[0].byte_error(arch, record));
     }
-    check_rest(record, leaves, u.failing)
+    check_rest(arch, record, leaves, u.failing)
 }
 
 /// The enum rules for a leaf list with an unrolled test, but for its first leaf (which
 /// the caller tested).
 #[inline(always)]
 pub(crate) fn check_rest(
+    arch: Arch,
     record: &[u8; RECORD_SIZE],
     leaves: &[EnumLeaf],
     failing: LeafMask,
 ) -> Result<(), ValidateError> {
     match failing(record) {
         0 => Ok(()),
-        mask => Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(record)),
+        mask => Err(leaves[mask.trailing_zeros() as usize % leaves.len()].byte_error(arch, record)),
     }
 }
 
@@ -173,11 +174,16 @@ pub(crate) fn check_leaves(
         // Not passed by its byte row: a leaf in one byte fails with the value of its
         // bits there, any other takes the full test.
         if l.byte_rows.is_some() {
-            return Err(l.byte_error(record));
+            return Err(l.byte_error(arch, record));
         }
         let value = l.value(record);
         if !l.holds(arch, value) {
-            return Err(ValidateError::BadEnum { field: l.name, offset: l.offset as usize, value });
+            return Err(ValidateError::BadEnum {
+                field: l.name,
+                offset: l.offset as usize,
+                value,
+                arch,
+            });
         }
     }
     Ok(())
@@ -201,7 +207,7 @@ mod tests {
     fn the_leaf_loop_and_the_unrolled_test_answer_as_each_leaf_does() {
         let mut seed = 0x7062_6973_6100_0003u64;
         let (mut checked, mut unrolled) = (0usize, 0usize);
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for &kind in ArmKind::ALL {
                 let (leaves, u) = leaf_list(kind, arch);
                 assert_eq!(leaves.as_ptr(), enum_leaves(kind, arch).as_ptr());
@@ -218,6 +224,7 @@ mod tests {
                                     field: l.name,
                                     offset: l.offset as usize,
                                     value: l.value(&r),
+                                    arch,
                                 }),
                                 None => Ok(()),
                             };

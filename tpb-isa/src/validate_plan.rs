@@ -296,7 +296,7 @@ pub(crate) mod tests {
         use crate::generated::validate::leaf_list;
         let mut seed = 0x7062_6973_6100_0004u64;
         let mut tested = 0usize;
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for op in 0..=255u8 {
                 for random in [false, true] {
                     let mut r = [0u8; RECORD_SIZE];
@@ -331,7 +331,7 @@ pub(crate) mod tests {
     #[test]
     fn the_plan_validates_as_the_rules_do() {
         let mut seed = 0x7062_6973_6100_0002u64;
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for op in 0..=255u8 {
                 for fill in 0..8u8 {
                     let mut r = [0u8; RECORD_SIZE];

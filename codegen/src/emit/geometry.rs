@@ -109,7 +109,6 @@ fn geometry_enum(model: &Model) -> TokenStream {
         .filter(|&a| !model[a].geometry_known)
         .map(|a| names::variant(&model[a].name))
         .collect();
-    let n = super::tokens::usize_lit(variants.len() as u32);
     let docs =
         known(model).map(|a| Doc::text(format!("{} ({}).", code(&model[a].name), model[a].label)));
     let unknown_note = if unknown.is_empty() {
@@ -135,8 +134,9 @@ fn geometry_enum(model: &Model) -> TokenStream {
         }
 
         impl Geometry {
-            /// Every generation with a known geometry, oldest first.
-            pub const ALL: [Geometry; #n] = [#(Geometry::#variants),*];
+            /// Every generation with a known geometry, oldest first (a slice, so that a
+            /// generation added to the spec changes no type).
+            pub const ALL: &'static [Geometry] = &[#(Geometry::#variants),*];
 
             /// The generation.
             #[must_use]
@@ -192,7 +192,6 @@ fn geometry_enum(model: &Model) -> TokenStream {
 
 fn arch_enum(model: &Model) -> TokenStream {
     let variants: Vec<Ident> = model.archs.iter().map(|a| names::variant(&a.name)).collect();
-    let n = super::tokens::usize_lit(variants.len() as u32);
     let decls = model.archs.iter().map(|a| {
         let v = names::variant(&a.name);
         let mut doc = Doc::of(model, &a.meta, format!("{} ({}).", code(&a.name), a.label));
@@ -258,8 +257,9 @@ fn arch_enum(model: &Model) -> TokenStream {
         impl core::error::Error for UnknownArch {}
 
         impl Arch {
-            /// Every generation, oldest first.
-            pub const ALL: [Arch; #n] = [#(Arch::#variants),*];
+            /// Every generation, oldest first (a slice, so that a generation added to the
+            /// spec changes no type).
+            pub const ALL: &'static [Arch] = &[#(Arch::#variants),*];
 
             /// The codename (`cayman`).
             #[must_use]
@@ -294,7 +294,7 @@ fn arch_enum(model: &Model) -> TokenStream {
             /// Look up a name, label or alias, ignoring ASCII case.
             #[must_use]
             pub fn from_name(s: &str) -> Option<Arch> {
-                Arch::ALL.into_iter().find(|a| {
+                Arch::ALL.iter().copied().find(|a| {
                     a.name().eq_ignore_ascii_case(s)
                         || a.label().eq_ignore_ascii_case(s)
                         || a.aliases().iter().any(|x| x.eq_ignore_ascii_case(s))

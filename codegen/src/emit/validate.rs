@@ -622,7 +622,7 @@ fn plan_table() -> TokenStream {
             }
             // A leaf list whose first leaf the gate tested: its unrolled test of the rest.
             if let Some((failing, leaves)) = gate.rest {
-                return check_rest(record, leaves, failing);
+                return check_rest(arch, record, leaves, failing);
             }
             match PLAN[arch as usize][op] {
                 Plan::Sub(s) => apply(s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])], arch, record),
@@ -637,7 +637,7 @@ fn plan_table() -> TokenStream {
             match fail {
                 Refusal::OpcodeNotValid => ValidateError::OpcodeNotValid { opcode },
                 Refusal::NotOnArch => ValidateError::NotOnArch { opcode, arch },
-                Refusal::Leaf(leaf) => leaf.byte_error(record),
+                Refusal::Leaf(leaf) => leaf.byte_error(arch, record),
             }
         }
 

@@ -672,7 +672,7 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             // Records of every binding, each byte zero or not at random, so that every
             // watched leaf is counted in some records and not in others.
             let recs: Vec<[u8; RECORD_SIZE]> = (0..4 * BINDINGS.len())

@@ -1975,7 +1975,7 @@ pub(super) mod tests {
         let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut edit = xorshift(0x1d1d_4f6c_f491_2545);
         let (mut lines, mut fast_ok) = (0, 0);
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for r in sample_records(4, &mut next) {
                 let next = &mut edit;
                 let mut text = String::new();
@@ -2012,7 +2012,7 @@ pub(super) mod tests {
         let mut next = xorshift(0x5851_f42d_4c95_7f2d);
         let mut edit = xorshift(0x1405_7b7e_f767_814f);
         let (mut texts, mut records, mut errors, mut in_place) = (0, 0, 0, 0);
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let recs: std::vec::Vec<_> = sample_records(2, &mut next).collect();
             for chunk in recs.chunks(7) {
                 let mut text = String::new();
@@ -2073,7 +2073,7 @@ pub(super) mod tests {
         let mut next = xorshift(0x6a09_e667_f3bc_c908);
         let mut edit = xorshift(0xbb67_ae85_84ca_a73b);
         let (mut lines, mut in_place) = (0, 0);
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for r in sample_records(2, &mut next) {
                 let mut text = String::new();
                 crate::disasm::write_record(&mut text, arch, &r).unwrap();
@@ -2139,7 +2139,7 @@ pub(super) mod tests {
     fn each_arms_reader_reads_every_line_its_printer_writes() {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut read, mut quoted) = (0, 0);
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for r in sample_records(16, &mut next) {
                 let Some(kind) = crate::generated::inst::dispatch_on(arch, &r) else { continue };
                 let mut text = String::new();

@@ -219,7 +219,7 @@ mod tests {
                     if let Some(s) = b.sub {
                         r[s.offset] = s.value;
                     }
-                    for arch in Arch::ALL {
+                    for &arch in Arch::ALL {
                         let n = line_len(arch, &r);
                         assert!(n <= bound, "{} on {arch:?}: {n} bytes, bound {bound}", arm.name);
                         longest = longest.max(n);

@@ -505,7 +505,7 @@ impl fmt::Display for AsmErrorKind {
                     "{arm} has no field '{field}' in this generation's layout; the layout of"
                 )?;
                 let on: &mut dyn Iterator<Item = Arch> =
-                    &mut Arch::ALL.into_iter().filter(|&a| archs & 1 << a as u8 != 0);
+                    &mut Arch::ALL.iter().copied().filter(|&a| archs & 1 << a as u8 != 0);
                 for (i, a) in on.enumerate() {
                     f.write_str(if i == 0 { " " } else { ", " })?;
                     f.write_str(a.name())?;

@@ -742,7 +742,7 @@ pub(super) mod tests {
         assert!(unions.len() > 3, "{} unions", unions.len());
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for u in unions {
-            for arch in Arch::ALL {
+            for &arch in Arch::ALL {
                 for round in 0..512 {
                     // Random bytes, a third of them zero so that leaves are hidden, and
                     // all zero in round 0.
@@ -761,7 +761,7 @@ pub(super) mod tests {
     #[test]
     fn each_printer_prints_what_the_walk_of_its_layout_table_prints() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             for arm in crate::generated::disasm::ARMS.iter() {
                 let bindings = arm.bindings.iter().map(|&i| Some(&BINDINGS[i as usize]));
                 for binding in bindings.chain([None]) {

@@ -86,7 +86,7 @@ mod tests {
                     *b = if round == 0 { 0xff } else { x as u8 };
                 }
                 r[0] = opcode;
-                for arch in Arch::ALL {
+                for &arch in Arch::ALL {
                     let mut want = String::new();
                     write_record(&mut want, arch, &r).unwrap();
                     assert_eq!(p.record(arch, &r), want);

@@ -53,7 +53,7 @@ fn record(seed: u32, op: u8) -> [u8; RECORD_SIZE] {
 
 #[test]
 fn every_opcode_round_trips_on_every_generation() {
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         for op in 0..=255u8 {
             for seed in 0..24u32 {
                 let mut r = record(seed * 256 + u32::from(op), op);
@@ -176,14 +176,14 @@ fn inst_text_is_the_generations_line_and_layout_archs_keeps_the_value() {
         if let Some(s) = b.sub {
             r[s.offset] = s.value;
         }
-        for from in Arch::ALL {
+        for &from in Arch::ALL {
             let inst = Inst::decode(from, &r);
             let own = inst.layout_archs().map_or(from, |g| g[0]);
             assert!(inst.layout_archs().is_none_or(|g| !g.is_empty()));
             let mut mine = Buf::new();
             fmt::write(&mut mine, format_args!("{}", inst.text(own))).unwrap();
             assert_eq!(Inst::parse(own, mine.as_str()), Ok(inst), "{}", mine.as_str());
-            for to in Arch::ALL {
+            for &to in Arch::ALL {
                 let mut t = Buf::new();
                 fmt::write(&mut t, format_args!("{}", inst.text(to))).unwrap();
                 assert_eq!(t.as_str(), Buf::of(to, &r).as_str(), "{}", b.mnemonic);
@@ -200,7 +200,7 @@ fn inst_text_is_the_generations_line_and_layout_archs_keeps_the_value() {
 fn a_quoted_value_that_ends_in_a_backslash_is_an_error() {
     // Found by the text fuzz target: the value's end was one past the line.
     for line in ["activate\r\nt=\"\x0c\n{\\", r#"nop x="\"#, r#"nop x=["a\"] y=1"#] {
-        for arch in Arch::ALL {
+        for &arch in Arch::ALL {
             let e = assemble_line(arch, line, 1).unwrap_err();
             assert!(e.col >= 1 && e.col <= line.chars().count() + 1, "{e} on {line:?}");
         }
@@ -230,7 +230,7 @@ impl Bytes {
 
 #[test]
 fn the_byte_sinks_get_the_text_the_str_writers_write() {
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         let mut stream = [0u8; 40 * RECORD_SIZE];
         for op in 0..=255u8 {
             let r = record(u32::from(op) * 7 + arch as u32, op);

@@ -83,8 +83,9 @@ impl core::fmt::Display for UnknownArch {
 
 impl core::error::Error for UnknownArch {}
 impl Arch {
-    /// Every generation, oldest first.
-    pub const ALL: [Arch; 4] = [
+    /// Every generation, oldest first (a slice, so that a generation added to the
+    /// spec changes no type).
+    pub const ALL: &'static [Arch] = &[
         Arch::Sunda,
         Arch::Cayman,
         Arch::Mariana,
@@ -150,7 +151,8 @@ impl Arch {
     #[must_use]
     pub fn from_name(s: &str) -> Option<Arch> {
         Arch::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|a| {
                 a.name().eq_ignore_ascii_case(s) || a.label().eq_ignore_ascii_case(s)
                     || a.aliases().iter().any(|x| x.eq_ignore_ascii_case(s))
@@ -185,8 +187,9 @@ pub enum Geometry {
 }
 
 impl Geometry {
-    /// Every generation with a known geometry, oldest first.
-    pub const ALL: [Geometry; 3] = [
+    /// Every generation with a known geometry, oldest first (a slice, so that a
+    /// generation added to the spec changes no type).
+    pub const ALL: &'static [Geometry] = &[
         Geometry::Sunda,
         Geometry::Cayman,
         Geometry::Mariana,

@@ -2355,7 +2355,7 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
         return Err(refusal(gate.fail, arch, record));
     }
     if let Some((failing, leaves)) = gate.rest {
-        return check_rest(record, leaves, failing);
+        return check_rest(arch, record, leaves, failing);
     }
     match PLAN[arch as usize][op] {
         Plan::Sub(s) => {
@@ -2389,7 +2389,7 @@ fn refusal(
                 arch,
             }
         }
-        Refusal::Leaf(leaf) => leaf.byte_error(record),
+        Refusal::Leaf(leaf) => leaf.byte_error(arch, record),
     }
 }
 
