@@ -1769,6 +1769,30 @@ fn an_arm_with_per_generation_layouts_renamed() {
     );
 }
 
+/// An item added or removed is summed up in a line: counts in the singular where one,
+/// and an arm's layouts with the generations each holds on.
+#[test]
+fn added_items_are_summed_up() {
+    gen_check(
+        &[
+            ("MUL  = 0x02 => MUL  @engine(ACT)", "MUL  = 0x02 => MUL  @engine(ACT)\n    DIV  = 0x04 => DIV  @engine(ACT)"),
+            (
+                "arm MUL : INST {",
+                "arm DIV : INST {\n    4 q          u8            @archs(v1)\n    5 reserved1  reserved[11]  @archs(v1)\n    \
+                 4 q          u16           @archs(v2..)\n    6 reserved1  reserved[10]  @archs(v2..)\n}\n\narm MUL : INST {",
+            ),
+            ("union IMM : 4 {", "enum ONE : u8 {\n    A = 1\n}\n\nbits FLAG : u8 {\n    0..8 v\n}\n\nunion PAIR : 4 {\n    w  u32  otherwise\n}\n\nunion IMM : 4 {"),
+        ],
+        &[
+            "additive added union PAIR: +size 4, 1 view",
+            "additive added arm DIV: +2 layouts: 2 fields (v1), 2 fields (v2..), bound to DIV",
+            "additive added bits FLAG: +u8, 1 bit-field, 0 alts",
+            "additive added enum ONE: +u8, 1 value",
+            "additive added enum OPCODE / variant DIV: +0x04 => DIV @engine(ACT)",
+        ],
+    );
+}
+
 #[test]
 fn union_views() {
     gen_check(
