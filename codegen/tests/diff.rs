@@ -605,6 +605,22 @@ fn binding_re_pointed_as_its_opcode_moves() {
     );
 }
 
+/// A binding given another sub-opcode is found by its arm; the path names it by its new
+/// opcode, the note by the arm it selects. The sentinel that follows the binding now
+/// stands for other bytes.
+#[test]
+fn binding_given_another_sub_opcode() {
+    check(
+        &[
+            ("x", "bind PSEUDO, sub @4 = EXIT => EXIT", "bind PSEUDO, sub @4 = NONE => EXIT"),
+        ],
+        &[
+            "breaking changed bind PSEUDO, sub @4 = NONE opcode: 0xDF, sub @4 = 1 -> 0xDF, sub @4 = 0 (selects EXIT)",
+            "breaking changed sentinel STOP binding: PSEUDO, sub @4 = EXIT -> PSEUDO, sub @4 = NONE",
+        ],
+    );
+}
+
 #[test]
 fn sentinel_re_pointed() {
     check(

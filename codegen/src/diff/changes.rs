@@ -1351,7 +1351,10 @@ impl<'a> Cmp<'a> {
                         json: json::bind_key_json(b),
                         text: json::bind_key_text(m, b),
                     };
-                    this.change(at, Class::Breaking, Aspect::Opcode, k(o, a), k(n, b));
+                    // The path names the binding by its new opcode: the note says which
+                    // arm it selects, as an opcode's value change does.
+                    let note = Some(format!("selects {}", n[b.arm].name));
+                    this.change_noted(at, Class::Breaking, Aspect::Opcode, k(o, a), k(n, b), note);
                 }
                 if arm_o(a) != n[b.arm].name {
                     let (aa, ab) = (text(&o[a.arm].name), text(&n[b.arm].name));
