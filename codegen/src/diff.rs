@@ -16,7 +16,8 @@
 //!   changed, or a view removed; an arm, struct, union, bits type, enum, vocabulary word,
 //!   band, sentinel, bitmask, aperture, geometry item or arch removed; the record's size,
 //!   discriminant or preamble changed; a bit-field moved or retyped, or an alt's
-//!   predicate changed; a band lost values; a bitmask's words changed; an aperture
+//!   predicate changed; a band lost values; a bitmask's words changed (the note names
+//!   the values whose bit is set or cleared: `sets 0xC0; clears 0x05 (NAME)`); an aperture
 //!   region moved or resized; a geometry type, form or expression changed; a geometry
 //!   value changed or lost on an arch (an arch whose geometry became unknown); an arch's
 //!   generation changed; `@archs` narrowed.

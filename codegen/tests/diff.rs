@@ -605,6 +605,22 @@ fn binding_re_pointed_as_its_opcode_moves() {
     );
 }
 
+/// A binding given another sub-opcode is found by its arm; the path names it by its new
+/// opcode, the note by the arm it selects. The sentinel that follows the binding now
+/// stands for other bytes.
+#[test]
+fn binding_given_another_sub_opcode() {
+    check(
+        &[
+            ("x", "bind PSEUDO, sub @4 = EXIT => EXIT", "bind PSEUDO, sub @4 = NONE => EXIT"),
+        ],
+        &[
+            "breaking changed bind PSEUDO, sub @4 = NONE opcode: 0xDF, sub @4 = 1 -> 0xDF, sub @4 = 0 (selects EXIT)",
+            "breaking changed sentinel STOP binding: PSEUDO, sub @4 = EXIT -> PSEUDO, sub @4 = NONE",
+        ],
+    );
+}
+
 #[test]
 fn sentinel_re_pointed() {
     check(
@@ -617,7 +633,12 @@ fn sentinel_re_pointed() {
 fn bitmask_words_changed() {
     check(
         &[("x", "[0x6, 0x0", "[0x7, 0x0")],
-        &["breaking changed bitmask VALID words: [0x6, 0x0, 0x0, 0x80000000] -> [0x7, 0x0, 0x0, 0x80000000]"],
+        &["breaking changed bitmask VALID words: [0x6, 0x0, 0x0, 0x80000000] -> [0x7, 0x0, 0x0, 0x80000000] (sets 0x00)"],
+    );
+    // The values are named where the enum names them, each on the side that sets it.
+    check(
+        &[("x", "[0x6, 0x0, 0x0, 0x80000000]", "[0x5, 0x0, 0x0, 0x8000000000000000]")],
+        &["breaking changed bitmask VALID words: [0x6, 0x0, 0x0, 0x80000000] -> [0x5, 0x0, 0x0, 0x8000000000000000] (sets 0x00, 0xFF; clears 0x01 (NOP), 0xDF (PSEUDO))"],
     );
 }
 
@@ -1766,6 +1787,30 @@ fn an_arm_with_per_generation_layouts_renamed() {
     gen_check(
         &[("arm MUL : INST", "arm TIMES : INST"), ("0x02 => MUL ", "0x02 => TIMES")],
         &["metadata renamed arm TIMES: MUL -> TIMES"],
+    );
+}
+
+/// An item added or removed is summed up in a line: counts in the singular where one,
+/// and an arm's layouts with the generations each holds on.
+#[test]
+fn added_items_are_summed_up() {
+    gen_check(
+        &[
+            ("MUL  = 0x02 => MUL  @engine(ACT)", "MUL  = 0x02 => MUL  @engine(ACT)\n    DIV  = 0x04 => DIV  @engine(ACT)"),
+            (
+                "arm MUL : INST {",
+                "arm DIV : INST {\n    4 q          u8            @archs(v1)\n    5 reserved1  reserved[11]  @archs(v1)\n    \
+                 4 q          u16           @archs(v2..)\n    6 reserved1  reserved[10]  @archs(v2..)\n}\n\narm MUL : INST {",
+            ),
+            ("union IMM : 4 {", "enum ONE : u8 {\n    A = 1\n}\n\nbits FLAG : u8 {\n    0..8 v\n}\n\nunion PAIR : 4 {\n    w  u32  otherwise\n}\n\nunion IMM : 4 {"),
+        ],
+        &[
+            "additive added union PAIR: +size 4, 1 view",
+            "additive added arm DIV: +2 layouts: 2 fields (v1), 2 fields (v2..), bound to DIV",
+            "additive added bits FLAG: +u8, 1 bit-field, 0 alts",
+            "additive added enum ONE: +u8, 1 value",
+            "additive added enum OPCODE / variant DIV: +0x04 => DIV @engine(ACT)",
+        ],
     );
 }
 

@@ -8,7 +8,7 @@ use std::process::{Command, ExitCode};
 use anyhow::{bail, Context, Result};
 use codegen::{Class, Model, Sources};
 
-use crate::files::{load_spec, normalize};
+use crate::files::{is_checkout, load_spec, normalize};
 
 /// `cargo xtask diff OLD NEW` | `cargo xtask diff --arch A B [SPEC]`.
 #[derive(clap::Args)]
@@ -65,7 +65,7 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 );
             }
             let spec = args.sides.first().cloned().unwrap_or_else(|| default_spec(root));
-            let Some(model) = load(root, &spec)? else { return Ok(NO_DIFF.into()) };
+            let Some(model) = load(root, &spec, None)? else { return Ok(NO_DIFF.into()) };
             let a = arch(&model, &names[0])?;
             let b = arch(&model, &names[1])?;
             codegen::diff_archs(&model, a, b)
@@ -77,7 +77,9 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 [old, new] => (old.clone(), new.clone()),
                 more => bail!("diff takes OLD and NEW, got {} sides", more.len()),
             };
-            let (Some(o), Some(n)) = (load(root, &old)?, load(root, &new)?) else {
+            // Both sides are read, so that one run reports the problems of both.
+            let (o, n) = (load(root, &old, Some("old")), load(root, &new, Some("new")));
+            let (Some(o), Some(n)) = (o?, n?) else {
                 return Ok(NO_DIFF.into());
             };
             let mut d = codegen::diff(&o, &n);
@@ -126,11 +128,14 @@ pub fn default_spec(root: &Path) -> String {
     root.join("isa").to_string_lossy().into_owned()
 }
 
-/// A side as output names it: a folder inside the workspace relative to it.
+/// A side as output names it: a folder inside the workspace relative to it (the
+/// workspace itself as `.`).
 fn label(root: &Path, side: &str) -> String {
-    Path::new(side)
-        .strip_prefix(root)
-        .map_or_else(|_| side.to_string(), |p| p.to_string_lossy().replace('\\', "/"))
+    match Path::new(side).strip_prefix(root) {
+        Ok(p) if p.as_os_str().is_empty() => ".".to_string(),
+        Ok(p) => p.to_string_lossy().replace('\\', "/"),
+        Err(_) => side.to_string(),
+    }
 }
 
 fn class_name(c: Class) -> &'static str {
@@ -151,13 +156,19 @@ fn arch(model: &Model, name: &str) -> Result<codegen::model::ArchId> {
     }
 }
 
-/// Load and check one side; on spec errors print them (naming the side) and return `None`.
-pub fn load(root: &Path, side: &str) -> Result<Option<Model>> {
-    let sources = sources(root, side)?;
+/// Load and check one side; on spec errors print them (naming the side, and its `role`,
+/// `old` or `new`, in a diff) and return `None`.
+pub fn load(root: &Path, side: &str, role: Option<&str>) -> Result<Option<Model>> {
+    let shown = label(root, side);
+    let name = match role {
+        Some(r) => format!("the {r} spec {shown}"),
+        None => format!("the spec {shown}"),
+    };
+    let sources = sources(root, side).with_context(|| name.clone())?;
     match codegen::load(sources) {
         Ok(m) => Ok(Some(m)),
         Err(f) => {
-            eprintln!("error: the spec {side} does not check");
+            eprintln!("error: {name} does not check");
             eprint!("{}", f.render());
             Ok(None)
         }
@@ -166,6 +177,7 @@ pub fn load(root: &Path, side: &str) -> Result<Option<Model>> {
 
 /// The files of one side: `git:REV[:DIR]` through git, anything else a folder. A
 /// relative folder is taken from the current directory, like any command-line path.
+/// An error does not repeat the side: [`load`] names it.
 pub fn sources(root: &Path, side: &str) -> Result<Sources> {
     if let Some(rest) = side.strip_prefix("git:") {
         let (rev, dir) = match rest.split_once(':') {
@@ -173,14 +185,23 @@ pub fn sources(root: &Path, side: &str) -> Result<Sources> {
             None => (rest, "isa"),
         };
         if rev.is_empty() {
-            bail!("'{side}' names no revision; write git:REV, e.g. git:HEAD or git:origin/main");
+            bail!("no revision named; write git:REV, e.g. git:HEAD or git:origin/main");
         }
         let cwd = std::env::current_dir().context("reading the current directory")?;
         return git_sources(&cwd, rev, dir);
     }
     let path = PathBuf::from(side);
     if !path.is_dir() {
-        bail!("{side} is not a folder (a spec side is a folder or git:REV)");
+        bail!("not a folder (a spec side is a folder or git:REV)");
+    }
+    // A checkout's root holds test fixtures with deliberate errors under it; read as a
+    // spec it would report every one of them.
+    if is_checkout(&path) {
+        let isa = path.join("isa");
+        bail!(
+            "a checkout, not a spec folder; its spec is {}",
+            isa.to_string_lossy().replace('\\', "/")
+        );
     }
     load_spec(&path, root)
 }
@@ -201,9 +222,13 @@ fn git(dir: &Path, args: &[&str]) -> Result<String> {
 
 /// Every `*.isa` and `arch/*.toml` under `dir` at `rev`, read with `git show` (no
 /// checkout), shown as `REV:path` so both sides of a diff are told apart.
-pub fn git_sources(cwd: &Path, rev: &str, dir: &str) -> Result<Sources> {
+fn git_sources(cwd: &Path, rev: &str, dir: &str) -> Result<Sources> {
     let top = git(cwd, &["rev-parse", "--show-toplevel"])?;
     let top = PathBuf::from(top.trim());
+    let tree = format!("{rev}^{{tree}}");
+    if git(&top, &["rev-parse", "--verify", "--quiet", &tree]).is_err() {
+        bail!("no revision '{rev}' in the git repository at {}", top.display());
+    }
     let list = git(&top, &["ls-tree", "-r", "--name-only", rev, "--", &format!("{dir}/")])?;
     let mut paths: Vec<&str> = list
         .lines()

@@ -27,7 +27,7 @@ pub struct ExportArgs {
 pub fn run(root: &Path, args: ExportArgs) -> Result<ExitCode> {
     let _json_is_the_format = args.json;
     let spec = args.spec.clone().unwrap_or_else(|| default_spec(root));
-    let Some(model) = load(root, &spec)? else { return Ok(ExitCode::FAILURE) };
+    let Some(model) = load(root, &spec, None)? else { return Ok(ExitCode::FAILURE) };
     let text = codegen::export_json(&model);
     match &args.output {
         Some(path) => {

@@ -22,7 +22,8 @@ pub fn project_root() -> Result<PathBuf> {
     })
 }
 
-fn is_checkout(dir: &Path) -> bool {
+/// Whether `dir` is a checkout: a `Cargo.toml` with `[workspace]` beside an `isa/` folder.
+pub fn is_checkout(dir: &Path) -> bool {
     dir.join("isa").is_dir()
         && fs::read_to_string(dir.join("Cargo.toml"))
             .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[workspace]")))

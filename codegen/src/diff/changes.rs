@@ -1351,7 +1351,10 @@ impl<'a> Cmp<'a> {
                         json: json::bind_key_json(b),
                         text: json::bind_key_text(m, b),
                     };
-                    this.change(at, Class::Breaking, Aspect::Opcode, k(o, a), k(n, b));
+                    // The path names the binding by its new opcode: the note says which
+                    // arm it selects, as an opcode's value change does.
+                    let note = Some(format!("selects {}", n[b.arm].name));
+                    this.change_noted(at, Class::Breaking, Aspect::Opcode, k(o, a), k(n, b), note);
                 }
                 if arm_o(a) != n[b.arm].name {
                     let (aa, ab) = (text(&o[a.arm].name), text(&n[b.arm].name));
@@ -1395,11 +1398,15 @@ impl<'a> Cmp<'a> {
                     let (ea, eb) = (text(&o[a.enum_id].name), text(&n[b.enum_id].name));
                     this.change(at, Class::Breaking, Aspect::Enum, ea, eb);
                 }
-                let words = |w: &[u64]| Val {
-                    json: serde_json::Value::from(w.to_vec()),
-                    text: json::words_text(w),
-                };
-                this.differ(at, Class::Breaking, Aspect::Words, &a.words[..], &b.words[..], words);
+                if a.words != b.words {
+                    let words = |w: &[u64]| Val {
+                        json: serde_json::Value::from(w.to_vec()),
+                        text: json::words_text(w),
+                    };
+                    let note = bits_note(&o[a.enum_id], &a.words, &n[b.enum_id], &b.words);
+                    let (wa, wb) = (words(&a.words), words(&b.words));
+                    this.change_noted(at, Class::Breaking, Aspect::Words, wa, wb, Some(note));
+                }
             },
         );
     }
@@ -1665,4 +1672,48 @@ fn bits_same(a: &Bits, b: &Bits) -> bool {
             .iter()
             .zip(&b.alts)
             .all(|(x, y)| x.name == y.name && x.when == y.when && alt_fields_same(x, y))
+}
+
+/// The values whose bit is set in `a` and clear in `b` (bit `v & 63` of word `v >> 6`;
+/// a word past the end is clear).
+fn bits_only_in(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::new();
+    for (i, w) in a.iter().enumerate() {
+        let only = w & !b.get(i).copied().unwrap_or(0);
+        out.extend((0..64).filter(|bit| only >> bit & 1 == 1).map(|bit| i as u64 * 64 + bit));
+    }
+    out
+}
+
+/// What a bitmask's new words say of the values: `sets 0xC0 (NAME); clears 0x05 (NAME)`,
+/// each value named on the side that has its bit set, at most 8 listed per list.
+fn bits_note(ea: &Enum, a: &[u64], eb: &Enum, b: &[u64]) -> String {
+    const SHOWN: usize = 8;
+    let list = |e: &Enum, values: Vec<u64>| {
+        let mut parts: Vec<String> = values
+            .iter()
+            .take(SHOWN)
+            .map(|&v| match e.variants.iter().find(|x| x.value == v) {
+                Some(x) => format!("0x{v:02X} ({})", x.name),
+                None => format!("0x{v:02X}"),
+            })
+            .collect();
+        if values.len() > SHOWN {
+            parts.push(format!("and {} more", values.len() - SHOWN));
+        }
+        parts.join(", ")
+    };
+    let (set, cleared) = (bits_only_in(b, a), bits_only_in(a, b));
+    let mut out = Vec::new();
+    if !set.is_empty() {
+        out.push(format!("sets {}", list(eb, set)));
+    }
+    if !cleared.is_empty() {
+        out.push(format!("clears {}", list(ea, cleared)));
+    }
+    if out.is_empty() {
+        // Words only appended or dropped as zero: no value's bit changed.
+        out.push("no value's bit changed".to_string());
+    }
+    out.join("; ")
 }

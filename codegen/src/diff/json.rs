@@ -519,13 +519,15 @@ pub(super) fn arm_val(m: &Model, id: ArmId) -> Val {
     } else {
         format!("bound to {}", binds.join("; "))
     };
+    // `2 layouts: 13 fields (cayman, mariana), 13 fields (maverick)`: an arch list has
+    // commas of its own.
     let shape = if a.is_per_generation() {
         let per: Vec<String> = a
             .layouts
             .iter()
-            .map(|l| format!("{} on {}", own_fields(l).count(), arch_list_text(m, &l.archs)))
+            .map(|l| format!("{} ({})", fields(own_fields(l).count()), arch_list_text(m, &l.archs)))
             .collect();
-        format!("fields {}", per.join(", "))
+        format!("{} layouts: {}", a.layouts.len(), per.join(", "))
     } else {
         fields(own_fields(&a.layouts[0]).count())
     };
@@ -605,7 +607,10 @@ pub(super) fn union(m: &Model, u: &Union) -> J {
 }
 
 pub(super) fn union_val(m: &Model, u: &Union) -> Val {
-    Val { json: union(m, u), text: format!("size {}, {} views", u.size, u.views.len()) }
+    Val {
+        json: union(m, u),
+        text: format!("size {}, {}", u.size, count(u.views.len(), "view", "views")),
+    }
 }
 
 fn word(m: &Model, w: &Word) -> J {
@@ -689,7 +694,12 @@ pub(super) fn bits(m: &Model, b: &Bits) -> J {
 pub(super) fn bits_val(m: &Model, b: &Bits) -> Val {
     Val {
         json: bits(m, b),
-        text: format!("{}, {} bit-fields, {} alts", b.width.as_str(), b.fields.len(), b.alts.len()),
+        text: format!(
+            "{}, {}, {}",
+            b.width.as_str(),
+            count(b.fields.len(), "bit-field", "bit-fields"),
+            count(b.alts.len(), "alt", "alts")
+        ),
     }
 }
 
@@ -760,7 +770,7 @@ pub(super) fn enumeration(m: &Model, e: &Enum) -> J {
 pub(super) fn enum_val(m: &Model, e: &Enum) -> Val {
     Val {
         json: enumeration(m, e),
-        text: format!("{}, {} values", e.width.as_str(), e.variants.len()),
+        text: format!("{}, {}", e.width.as_str(), count(e.variants.len(), "value", "values")),
     }
 }
 
@@ -862,7 +872,7 @@ pub(super) fn aperture(m: &Model, a: &Aperture) -> J {
 }
 
 pub(super) fn aperture_val(m: &Model, a: &Aperture) -> Val {
-    Val { json: aperture(m, a), text: format!("{} regions", a.regions.len()) }
+    Val { json: aperture(m, a), text: count(a.regions.len(), "region", "regions") }
 }
 
 /// `geometry`, `derived` or `rule`.
@@ -964,9 +974,14 @@ pub(super) fn arch_val(m: &Model, id: ArchId) -> Val {
 
 /// `n fields`, `1 field`.
 fn fields(n: usize) -> String {
+    count(n, "field", "fields")
+}
+
+/// `0 values`, `1 value`, `2 values`.
+fn count(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
-        "1 field".to_owned()
+        format!("1 {one}")
     } else {
-        format!("{n} fields")
+        format!("{n} {many}")
     }
 }
