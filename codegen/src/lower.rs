@@ -105,7 +105,7 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         } else if f.path.ends_with(".toml") {
             match geometry_toml::parse(&f.text) {
                 Ok(a) => arch_files.push((id, a)),
-                Err((msg, range)) => {
+                Err(misfits) => errors.extend(misfits.into_iter().map(|(msg, range)| {
                     let r = range.unwrap_or(0..0);
                     let mut d = Diagnostic::error(Span::new(id, r.start, r.end), msg);
                     // toml names neither the key nor where it was first given.
@@ -120,8 +120,8 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
                             );
                         }
                     }
-                    errors.push(d);
-                }
+                    d
+                })),
             }
         }
     }

@@ -857,6 +857,15 @@ fn arch_toml_unknown_field() {
     insta::assert_snapshot!("arch_toml_unknown_field", render("geom_toml_unknown_field"));
 }
 
+/// Every misfit of an arch file to its schema (unknown keys, values of the wrong type,
+/// missing keys), each at its own place, not only the first that deserializing meets.
+#[test]
+fn arch_toml_every_misfit_of_a_file() {
+    let f = fail_with("geom_toml_many_misfits", After::Nothing);
+    assert_eq!(f.diagnostics.len(), 8, "{}", f.short());
+    insta::assert_snapshot!("arch_toml_many_misfits", f.render());
+}
+
 #[test]
 fn arch_toml_unknown_confidence() {
     insta::assert_snapshot!("arch_toml_unknown_confidence", render("geom_toml_unknown_confidence"));
