@@ -1,8 +1,11 @@
 //! serde types of `isa/arch/*.toml`, as written (before inheritance and checking).
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
+use serde::de::{DeserializeOwned, Error as _};
 use serde::Deserialize;
+use toml::de::{DeTable, DeValue, Deserializer, ValueDeserializer};
 use toml::Spanned;
 
 /// One arch file.
@@ -101,9 +104,127 @@ pub struct Entry {
     pub doc: Option<String>,
 }
 
-/// Parse one arch file; the error carries the byte range toml reports.
-pub fn parse(text: &str) -> Result<ArchFile, (String, Option<std::ops::Range<usize>>)> {
-    toml::from_str(text).map_err(|e| (e.message().to_string(), e.span()))
+/// One error in an arch file: toml's message, and the byte range it reports.
+pub type TomlError = (String, Option<Range<usize>>);
+
+fn toml_error(e: &toml::de::Error) -> TomlError {
+    (e.message().to_owned(), e.span())
+}
+
+/// Parse one arch file. A file that is not TOML is one error (the first); a TOML file
+/// that does not fit [`ArchFile`] is every misfit found in one pass ([`misfits`]: each
+/// unknown key, value of the wrong type and missing key), where deserializing would stop
+/// at the first; that first is always among them.
+pub fn parse(text: &str) -> Result<ArchFile, Vec<TomlError>> {
+    let doc = DeTable::parse(text).map_err(|e| vec![toml_error(&e)])?;
+    let mut errors = Vec::new();
+    misfits(&doc, &mut errors);
+    ArchFile::deserialize(Deserializer::from(doc)).map_err(|e| {
+        let first = toml_error(&e);
+        if !errors.contains(&first) {
+            errors.push(first);
+        }
+        errors
+    })
+}
+
+/// A key of a table of an arch file: its name, whether it must be given, and the check
+/// of its value.
+struct Key {
+    name: &'static str,
+    required: bool,
+    check: fn(&Spanned<DeValue<'_>>, &mut Vec<TomlError>),
+}
+
+/// The keys of [`ArchFile`], as serde names them (in [`ARCH_NAMES`] too).
+const ARCH_KEYS: &[Key] = &[
+    Key { name: "name", required: true, check: fits::<Spanned<String>> },
+    Key { name: "generation", required: true, check: fits::<Spanned<u32>> },
+    Key { name: "label", required: true, check: fits::<Spanned<String>> },
+    Key { name: "aliases", required: false, check: fits::<Vec<Spanned<String>>> },
+    Key { name: "inherits", required: false, check: fits::<Spanned<String>> },
+    Key { name: "geometry", required: false, check: fits::<Spanned<String>> },
+    Key { name: "source", required: false, check: fits::<Sources> },
+    Key { name: "confidence", required: false, check: fits::<Spanned<String>> },
+    Key { name: "doc", required: false, check: fits::<String> },
+    Key { name: "values", required: false, check: values_misfits },
+];
+
+/// [`ARCH_KEYS`]' names, in order, for the message of an unknown key.
+const ARCH_NAMES: &[&str] = &[
+    "name",
+    "generation",
+    "label",
+    "aliases",
+    "inherits",
+    "geometry",
+    "source",
+    "confidence",
+    "doc",
+    "values",
+];
+
+/// The keys of [`Entry`], as serde names them (in [`ENTRY_NAMES`] too).
+const ENTRY_KEYS: &[Key] = &[
+    Key { name: "value", required: true, check: fits::<Spanned<toml::Value>> },
+    Key { name: "source", required: false, check: fits::<Sources> },
+    Key { name: "confidence", required: false, check: fits::<Spanned<String>> },
+    Key { name: "doc", required: false, check: fits::<String> },
+];
+
+/// [`ENTRY_KEYS`]' names, in order.
+const ENTRY_NAMES: &[&str] = &["value", "source", "confidence", "doc"];
+
+/// Every way the arch file `doc` does not fit [`ArchFile`], each with serde's message
+/// and span as deserializing would report it if it were the first.
+fn misfits(doc: &Spanned<DeTable<'_>>, errors: &mut Vec<TomlError>) {
+    table_misfits(doc.get_ref(), doc.span(), ARCH_KEYS, ARCH_NAMES, errors);
+}
+
+/// The misfits of `table` (at `span`) to a struct of `keys`: each unknown key, each
+/// value of the wrong type, each key missing.
+fn table_misfits(
+    table: &DeTable<'_>,
+    span: Range<usize>,
+    keys: &[Key],
+    names: &'static [&'static str],
+    errors: &mut Vec<TomlError>,
+) {
+    for (key, value) in table {
+        match keys.iter().find(|k| k.name == key.get_ref().as_ref()) {
+            Some(k) => (k.check)(value, errors),
+            None => {
+                let e = toml::de::Error::unknown_field(key.get_ref(), names);
+                errors.push((e.message().to_owned(), Some(key.span())));
+            }
+        }
+    }
+    for k in keys.iter().filter(|k| k.required) {
+        if !table.keys().any(|key| key.get_ref().as_ref() == k.name) {
+            let e = toml::de::Error::missing_field(k.name);
+            errors.push((e.message().to_owned(), Some(span.clone())));
+        }
+    }
+}
+
+/// Whether `value` deserializes as a `T`; serde's error when not.
+fn fits<T: DeserializeOwned>(value: &Spanned<DeValue<'_>>, errors: &mut Vec<TomlError>) {
+    if let Err(e) = T::deserialize(ValueDeserializer::from(value.clone())) {
+        errors.push(toml_error(&e));
+    }
+}
+
+/// The misfits of `values`: a table of [`Entry`] tables, each checked on its own.
+fn values_misfits(value: &Spanned<DeValue<'_>>, errors: &mut Vec<TomlError>) {
+    let Some(table) = value.get_ref().as_table() else {
+        return fits::<BTreeMap<Spanned<String>, Spanned<Entry>>>(value, errors);
+    };
+    for entry in table.values() {
+        match entry.get_ref().as_table() {
+            Some(t) => table_misfits(t, entry.span(), ENTRY_KEYS, ENTRY_NAMES, errors),
+            None => fits::<Spanned<Entry>>(entry, errors),
+        }
+    }
 }
 
 /// Where a key that toml reports as given twice was first given: `dup` is the span of
@@ -139,6 +260,81 @@ pub fn first_definition(text: &str, dup: std::ops::Range<usize>) -> Option<std::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const HEAD: &str = "name = \"a\"\ngeneration = 1\nlabel = \"V1\"\n";
+
+    /// With one mistake, the one-pass check finds what deserializing reports, no more and
+    /// no less, message and span: it keeps to serde's keys, types and words.
+    #[test]
+    fn one_misfit_is_the_error_deserializing_reports() {
+        let one = [
+            "generation = 1\nlabel = \"V1\"\n".to_owned(),
+            "name = \"a\"\nlabel = \"V1\"\n".to_owned(),
+            "name = \"a\"\ngeneration = 1\n".to_owned(),
+            "name = 3\ngeneration = 1\nlabel = \"V1\"\n".to_owned(),
+            "name = \"a\"\ngeneration = \"three\"\nlabel = \"V1\"\n".to_owned(),
+            "name = \"a\"\ngeneration = -1\nlabel = \"V1\"\n".to_owned(),
+            "name = \"a\"\ngeneration = 1.5\nlabel = \"V1\"\n".to_owned(),
+            "name = \"a\"\ngeneration = 1\nlabel = []\n".to_owned(),
+            format!("{HEAD}colour = \"blue\"\n"),
+            format!("{HEAD}aliases = \"x\"\n"),
+            format!("{HEAD}aliases = [\"x\", 2]\n"),
+            format!("{HEAD}inherits = 1\n"),
+            format!("{HEAD}geometry = true\n"),
+            format!("{HEAD}source = 1\n"),
+            format!("{HEAD}source = [\"x\", 42]\n"),
+            format!("{HEAD}source = {{a = 1}}\n"),
+            format!("{HEAD}confidence = 1\n"),
+            format!("{HEAD}doc = 1\n"),
+            format!("{HEAD}values = 1\n"),
+            format!("{HEAD}[values]\nn = 1\n"),
+            format!("{HEAD}[values.n]\nsource = \"x\"\n"),
+            format!("{HEAD}[values.n]\nvalue = 1\nsorce = \"x\"\n"),
+            format!("{HEAD}[values.n]\nvalue = 1\nsource = 2\n"),
+            format!("{HEAD}[values.n]\nvalue = 1\nconfidence = []\n"),
+            format!("{HEAD}[values.n]\nvalue = 1\ndoc = 2\n"),
+            format!("{HEAD}[values.n]\nvalue = 1\n[values.n.x]\n"),
+            format!("{HEAD}values.n = {{ value = 1, x = 2 }}\n"),
+        ];
+        for text in &one {
+            let Err(e) = toml::from_str::<ArchFile>(text) else { panic!("{text} parses") };
+            assert_eq!(parse(text).err(), Some(vec![toml_error(&e)]), "{text}");
+        }
+    }
+
+    /// Every unknown key, wrong type and missing key of a file, each at its own place;
+    /// a syntax error is one.
+    #[test]
+    fn every_misfit_of_a_file_is_reported() {
+        let text = "name = \"a\"\ngeneration = \"three\"\ncolour = \"blue\"\nshade = 2\n\
+                    [values.n]\nvalu = 1\n[values.m]\nvalue = 2\nsource = 3\n";
+        let mut got: Vec<(String, &str)> = parse(text)
+            .err()
+            .unwrap()
+            .into_iter()
+            .map(|(msg, span)| (msg, &text[span.unwrap()]))
+            .collect();
+        got.sort();
+        let unknown_top = "expected one of `name`, `generation`, `label`, `aliases`, `inherits`, \
+                           `geometry`, `source`, `confidence`, `doc`, `values`";
+        let want = [
+            ("invalid type: integer `3`, expected a string or an array of strings".into(), "3"),
+            ("invalid type: string \"three\", expected u32".into(), "\"three\""),
+            // At the start of the file, as deserializing says it.
+            ("missing field `label`".into(), ""),
+            ("missing field `value`".into(), "[values.n]"),
+            (format!("unknown field `colour`, {unknown_top}"), "colour"),
+            (format!("unknown field `shade`, {unknown_top}"), "shade"),
+            (
+                "unknown field `valu`, expected one of `value`, `source`, `confidence`, `doc`"
+                    .into(),
+                "valu",
+            ),
+        ];
+        assert_eq!(got, want);
+        let syntax = "name = \"a\"\ngeneration =\ncolour = 1\n";
+        assert_eq!(parse(syntax).err().map(|e| e.len()), Some(1));
+    }
 
     #[test]
     fn the_first_definition_of_a_key_given_twice() {

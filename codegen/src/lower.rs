@@ -89,7 +89,15 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
     let mut files = Vec::new();
     let mut arch_files: Vec<(FileId, ArchFile)> = Vec::new();
     for (id, f) in sources.iter() {
-        if f.path.ends_with(".isa") {
+        if let Some((at, byte)) = f.not_utf8() {
+            // Its text is a guess (U+FFFD for what is not UTF-8): reported, not parsed.
+            let span = Span::new(id, at, at + '\u{fffd}'.len_utf8());
+            errors.push(
+                Diagnostic::error(span, format!("the file is not UTF-8 (byte {byte:#04x})"))
+                    .label("the first byte that is not UTF-8")
+                    .note("a spec file is UTF-8 text; the line is shown with U+FFFD where its bytes are not UTF-8"),
+            );
+        } else if f.path.ends_with(".isa") {
             match syntax::parse(id, &f.text) {
                 Ok(file) => files.push(file),
                 Err(e) => errors.extend(e),
@@ -97,7 +105,7 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         } else if f.path.ends_with(".toml") {
             match geometry_toml::parse(&f.text) {
                 Ok(a) => arch_files.push((id, a)),
-                Err((msg, range)) => {
+                Err(misfits) => errors.extend(misfits.into_iter().map(|(msg, range)| {
                     let r = range.unwrap_or(0..0);
                     let mut d = Diagnostic::error(Span::new(id, r.start, r.end), msg);
                     // toml names neither the key nor where it was first given.
@@ -112,8 +120,8 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
                             );
                         }
                     }
-                    errors.push(d);
-                }
+                    d
+                })),
             }
         }
     }

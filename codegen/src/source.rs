@@ -37,6 +37,8 @@ pub struct SourceFile {
     /// The whole text.
     pub text: String,
     line_starts: Vec<usize>,
+    /// Where the file stopped being UTF-8, when it did (see [`SourceFile::not_utf8`]).
+    not_utf8: Option<(usize, u8)>,
 }
 
 impl SourceFile {
@@ -45,7 +47,15 @@ impl SourceFile {
         let text = text.into();
         let line_starts =
             std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        SourceFile { path: path.into(), text, line_starts }
+        SourceFile { path: path.into(), text, line_starts, not_utf8: None }
+    }
+
+    /// For a file read from bytes that are not UTF-8 ([`Sources::add_bytes`]): the byte
+    /// offset in [`text`](SourceFile::text) of its first bad byte (there replaced, with
+    /// the rest of its sequence, by U+FFFD) and that byte. The loader reports such a file
+    /// there and does not parse it.
+    pub fn not_utf8(&self) -> Option<(usize, u8)> {
+        self.not_utf8
     }
 
     /// Byte range of a 0-based line, newline included; `None` past the last line.
@@ -86,6 +96,36 @@ impl Sources {
         }
         self.files.push(SourceFile::new(path, text));
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Add a file from its bytes, as a spec folder or revision is read: `\r\n` read as
+    /// `\n`, and a leading byte-order mark dropped as [`Sources::add`] drops it. Bytes
+    /// that are not UTF-8 are kept as text with U+FFFD for each bad sequence, and the
+    /// first bad byte noted ([`SourceFile::not_utf8`]): the loader reports it at its line
+    /// and column, with the line, as it reports any error in the spec.
+    pub fn add_bytes(&mut self, path: impl Into<String>, bytes: &[u8]) -> FileId {
+        let mut unix = Vec::with_capacity(bytes.len());
+        let mut rest = bytes;
+        while let Some(i) = rest.windows(2).position(|w| w == b"\r\n") {
+            unix.extend_from_slice(&rest[..i]);
+            unix.push(b'\n');
+            rest = &rest[i + 2..];
+        }
+        unix.extend_from_slice(rest);
+        if unix.starts_with("\u{feff}".as_bytes()) {
+            unix.drain(.."\u{feff}".len());
+        }
+        match String::from_utf8(unix) {
+            Ok(text) => self.add(path, text),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes()[at];
+                let mut file = SourceFile::new(path, String::from_utf8_lossy(e.as_bytes()));
+                file.not_utf8 = Some((at, byte));
+                self.files.push(file);
+                FileId(self.files.len() as u32 - 1)
+            }
+        }
     }
 
     /// The file behind an id.
@@ -151,6 +191,21 @@ mod tests {
         s.add("isa/arch/v1.toml", "\u{feff}name = \"v1\"\ngeneration = 1\nlabel = \"V1\"\n");
         let m = crate::load(s).unwrap_or_else(|f| panic!("{}", f.render()));
         assert_eq!(m.archs.len(), 1);
+    }
+
+    #[test]
+    fn bytes_are_read_as_text_with_unix_newlines_and_the_first_bad_byte_noted() {
+        let mut s = Sources::new();
+        let id = s.add_bytes("a.isa", b"\xef\xbb\xbfa\r\nb\r\n");
+        assert_eq!((s.file(id).text.as_str(), s.file(id).not_utf8()), ("a\nb\n", None));
+        let id = s.add_bytes("b.isa", b"\xef\xbb\xbfx\r\n  \xc3\xa9\xe9 \xff\r\n");
+        let f = s.file(id);
+        assert_eq!(f.text, "x\n  \u{e9}\u{fffd} \u{fffd}\n");
+        assert_eq!(f.not_utf8(), Some((6, 0xe9)));
+        assert_eq!(f.line_col(6), (2, 4));
+        // A sequence cut short by the end of the file.
+        let id = s.add_bytes("c.isa", b"ab\xe2\x82");
+        assert_eq!(s.file(id).not_utf8(), Some((2, 0xe2)));
     }
 
     #[test]

@@ -16,9 +16,9 @@ impl Sources {
     ///
     /// # Errors
     ///
-    /// The first file or folder that cannot be read, its path in the message; a file
-    /// that is not UTF-8, with the line and column of its first bad byte; a folder
-    /// without any spec file (not a spec folder).
+    /// The first file or folder that cannot be read, its path in the message; a folder
+    /// without any spec file (not a spec folder). A file that is not UTF-8 is read
+    /// ([`Sources::add_bytes`]), and the loader reports it at its first bad byte.
     pub fn read_spec(dir: &Path, shown_as: &str) -> io::Result<Sources> {
         let mut paths = Vec::new();
         collect_spec(dir, dir, &mut paths, &mut BTreeSet::new())?;
@@ -34,9 +34,9 @@ impl Sources {
         }
         let mut sources = Sources::new();
         for p in paths {
-            let text = read_text(&p)?;
+            let bytes = fs::read(&p).map_err(|e| with_path(&p, e))?;
             let rel = p.strip_prefix(dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
-            sources.add(format!("{shown_as}/{rel}"), text.replace("\r\n", "\n"));
+            sources.add_bytes(format!("{shown_as}/{rel}"), &bytes);
         }
         Ok(sources)
     }
@@ -96,24 +96,6 @@ fn is_hidden(rel: &Path) -> bool {
     })
 }
 
-/// A spec file's text; one that is not UTF-8 is an error at its first bad byte
-/// (`path:line:col`), as a spec error would be.
-fn read_text(path: &Path) -> io::Result<String> {
-    let bytes = fs::read(path).map_err(|e| with_path(path, e))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let (good, bad) = e.as_bytes().split_at(e.utf8_error().valid_up_to());
-        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
-        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let col = 1 + String::from_utf8_lossy(&good[line_start..]).chars().count();
-        let msg = format!(
-            "{}:{line}:{col}: the file is not UTF-8 (byte {:#04x})",
-            path.display(),
-            bad.first().copied().unwrap_or(0)
-        );
-        io::Error::new(io::ErrorKind::InvalidData, msg)
-    })
-}
-
 fn with_path(path: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
@@ -139,13 +121,24 @@ mod tests {
         assert!(e.to_string().contains("missing"), "{e}");
     }
 
+    /// A file that is not UTF-8 is an error of the spec at its first bad byte, with its
+    /// line, as any other; every such file is reported, with the other files' syntax.
     #[test]
     fn a_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte() {
         let d = tempfile::tempdir().unwrap();
-        fs::write(d.path().join("a.isa"), b"record R : 64 {\n  \xc3\xa9x\xff\xfe\n".as_slice())
+        fs::create_dir_all(d.path().join("arch")).unwrap();
+        fs::write(d.path().join("a.isa"), b"record R : 64 {\r\n  \xc3\xa9x\xff\xfe\n".as_slice())
             .unwrap();
-        let e = Sources::read_spec(d.path(), "isa").unwrap_err().to_string();
-        assert!(e.ends_with("a.isa:2:5: the file is not UTF-8 (byte 0xff)"), "{e}");
+        fs::write(d.path().join("arch/v1.toml"), b"name = \"v\xe91\"\n".as_slice()).unwrap();
+        fs::write(d.path().join("b.isa"), "struct S : 1 {\n".as_bytes()).unwrap();
+        let s = Sources::read_spec(d.path(), "isa").unwrap();
+        let Err(f) = crate::load(s) else { panic!("the spec loaded") };
+        assert_eq!(
+            f.diagnostics.short(&f.sources),
+            "isa/a.isa:2:5: the file is not UTF-8 (byte 0xff)\n\
+             isa/arch/v1.toml:1:10: the file is not UTF-8 (byte 0xe9)\n\
+             isa/b.isa:2:1: expected a doc comment, an attribute, an integer or '}', found end of file\n"
+        );
     }
 
     #[cfg(unix)]

@@ -821,6 +821,19 @@ fn geometry_rule_given_a_value() {
     insta::assert_snapshot!("geometry_rule_given_a_value", render("geom_rule_in_arch"));
 }
 
+/// A file that is not UTF-8 (which no fixture file can be: they are read as text) is
+/// an error at its first bad byte, with its line shown as any error's.
+#[test]
+fn a_file_that_is_not_utf8() {
+    let mut s = Sources::new();
+    s.add_bytes("isa/a.isa", b"struct S : 1 {\n    /// caf\xe9 \xff\n    0 a u8\n}\n");
+    s.add("isa/_record.isa", read(&fixtures().join("_record.isa")));
+    let Err(f) = load(s) else { panic!("a file that is not UTF-8 loaded") };
+    assert_one(&f);
+    assert_eq!(f.short(), "isa/a.isa:2:12: the file is not UTF-8 (byte 0xe9)\n");
+    insta::assert_snapshot!("a_file_that_is_not_utf8", f.render());
+}
+
 #[test]
 fn arch_toml_syntax_error() {
     insta::assert_snapshot!("arch_toml_syntax_error", render("geom_toml_syntax"));
@@ -842,6 +855,15 @@ fn arch_toml_duplicate_key() {
 #[test]
 fn arch_toml_unknown_field() {
     insta::assert_snapshot!("arch_toml_unknown_field", render("geom_toml_unknown_field"));
+}
+
+/// Every misfit of an arch file to its schema (unknown keys, values of the wrong type,
+/// missing keys), each at its own place, not only the first that deserializing meets.
+#[test]
+fn arch_toml_every_misfit_of_a_file() {
+    let f = fail_with("geom_toml_many_misfits", After::Nothing);
+    assert_eq!(f.diagnostics.len(), 8, "{}", f.short());
+    insta::assert_snapshot!("arch_toml_many_misfits", f.render());
 }
 
 #[test]

@@ -139,22 +139,27 @@ pub fn refuse_same_file(input: &Path, output: &Path) -> Result<()> {
     if input == Path::new("-") || output == Path::new("-") {
         return Ok(());
     }
-    let (Ok(i), Ok(o)) = (fs::metadata(input), fs::metadata(output)) else { return Ok(()) };
-    if same_file(&i, &o) {
+    if same_file(input, output) {
         bail!("{} is the input {}; refusing to write over it", shown(output), shown(input));
     }
     Ok(())
 }
 
+/// Whether `a` and `b` are one file (both exist): the same device and inode, so a
+/// link or a hard link to the input is caught too.
 #[cfg(unix)]
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
+    let (Ok(a), Ok(b)) = (fs::metadata(a), fs::metadata(b)) else { return false };
     a.dev() == b.dev() && a.ino() == b.ino()
 }
 
+/// Whether `a` and `b` are one file (both exist): the same path once links are
+/// resolved, where the standard library gives no file identity (a hard link to the
+/// input is not caught).
 #[cfg(not(unix))]
-fn same_file(_a: &fs::Metadata, _b: &fs::Metadata) -> bool {
-    false
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 #[cfg(all(test, unix))]

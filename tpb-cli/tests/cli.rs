@@ -4,7 +4,6 @@
 
 use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -404,6 +403,7 @@ fn extract_writes_the_streams_byte_for_byte() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn extract_never_writes_through_a_link() {
     let dir = tempfile::tempdir().unwrap();
@@ -421,8 +421,10 @@ fn extract_never_writes_through_a_link() {
     assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
 }
 
+#[cfg(unix)]
 #[test]
 fn extract_refuses_a_fifo_in_the_way_rather_than_blocking_on_it() {
+    use std::os::unix::fs::FileTypeExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::create_dir_all(d.join("out/sg00")).unwrap();

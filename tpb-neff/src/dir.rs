@@ -16,17 +16,18 @@
 //! by a link, while it is listed or after cannot make the reader list or read anything
 //! outside the folder it opened, nor block on a FIFO. An entry that vanishes while the
 //! folder is listed is skipped with a warning.
+//!
+//! That is on Unix. Elsewhere (see [`crate::sys`]) a folder is held by its path and
+//! each entry is looked at without following a link before it is opened: links are
+//! still never followed nor special files read, but a folder that changes while it is
+//! read is not guarded against.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::io;
 use std::path::Path;
 
-use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
-use rustix::fs::{openat, readlinkat, statat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
-use rustix::io::Errno;
-
 use crate::error::{Error, Result, Warning};
-use crate::members::{type_word, Store};
+use crate::members::Store;
+use crate::sys::{self, Handle, Kind};
 
 /// The bytes of a tar header: a directory may list as many entries as a payload of the
 /// limit could hold headers, so the listing's memory is bounded by the limit too.
@@ -40,13 +41,6 @@ const MIN_ENTRIES: u64 = 10_000;
 /// while the levels below it are listed, so the depth bounds the handles. A deeper
 /// subfolder is listed as one that could not be listed. A real NEFF is two deep.
 pub(crate) const MAX_DEPTH: usize = 64;
-
-/// The flags every folder is opened with: read-only, and never blocking.
-const DIR_FLAGS: OFlags = OFlags::RDONLY
-    .union(OFlags::CLOEXEC)
-    .union(OFlags::NOCTTY)
-    .union(OFlags::NONBLOCK)
-    .union(OFlags::DIRECTORY);
 
 /// List every regular file below `root` into a store, paths relative to `root`.
 ///
@@ -63,18 +57,16 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY
 /// its paths' bytes past the same budget.
 pub(crate) fn read(root: &Path, max_bytes: u64, warnings: &mut Vec<Warning>) -> Result<Store> {
     let max_entries = (max_bytes / ENTRY_COST).max(MIN_ENTRIES);
-    let top = openat(CWD, root, DIR_FLAGS, Mode::empty())
-        .map_err(|e| Error::Io { path: root.to_path_buf(), source: e.into() })?;
+    let top = sys::open_top(root).map_err(|e| Error::Io { path: root.to_path_buf(), source: e })?;
     let mut walk =
         Walk { root, max_entries, listed: 0, path_bytes: 0, found: Vec::new(), warnings };
-    let subfolders = walk
-        .list(top.as_fd(), "")?
-        .map_err(|e| Error::Io { path: root.to_path_buf(), source: e.into() })?;
+    let subfolders =
+        walk.list(&top, "")?.map_err(|e| Error::Io { path: root.to_path_buf(), source: e })?;
     if !walk.found.iter().any(|(p, f)| is_kelf_name(p) && !matches!(f, Found::Vanished)) {
         return Err(Error::NoKelf);
     }
     for (name, path) in subfolders {
-        walk.folder(top.as_fd(), &name, path, 1)?;
+        walk.folder(&top, &name, path, 1)?;
     }
     let Walk { mut found, warnings, .. } = walk;
     // Directory order is the file system's; sort so that nothing depends on it.
@@ -118,20 +110,18 @@ impl Walk<'_> {
     /// path, for the caller to walk. The inner error is the folder's failing to list.
     fn list(
         &mut self,
-        dir: BorrowedFd<'_>,
+        dir: &Handle,
         rel: &str,
-    ) -> Result<std::result::Result<Vec<(String, String)>, Errno>> {
-        let listing = match Dir::read_from(dir) {
+    ) -> Result<std::result::Result<Vec<(String, String)>, io::Error>> {
+        let listing = match sys::list(dir) {
             Ok(listing) => listing,
             Err(e) => return Ok(Err(e)),
         };
         let mut subfolders = Vec::new();
         for entry in listing {
-            let entry = entry.map_err(|e| self.io(rel, e))?;
-            let bytes = entry.file_name().to_bytes();
-            if bytes == b"." || bytes == b".." {
-                continue;
-            }
+            let (file_name, is_folder) = entry.map_err(|e| self.io(rel, e))?;
+            // The name's bytes as the host keeps them (on Unix, the bytes themselves).
+            let bytes = file_name.as_encoded_bytes();
             // The entry's path as kept: `rel/name`, or the name at the top.
             let path_len = (rel.len() + usize::from(!rel.is_empty()) + bytes.len()) as u64;
             self.path_bytes += path_len;
@@ -139,19 +129,15 @@ impl Walk<'_> {
                 return Err(Error::DirectoryEntries { limit: self.max_entries });
             }
             self.listed += 1;
-            let Ok(name) = std::str::from_utf8(bytes) else {
-                let full = self.root.join(rel).join(OsStr::from_bytes(bytes));
+            let Some(name) = file_name.to_str() else {
+                let full = self.root.join(rel).join(&file_name);
                 self.warnings.push(Warning::NonUtf8(full.display().to_string()));
                 continue;
             };
             let path = if rel.is_empty() { name.to_owned() } else { format!("{rel}/{name}") };
             // A folder as the listing says (opening it will tell whether it still is one,
             // and whether it is still there); anything else as it is now.
-            let seen = if entry.file_type() == FileType::Directory {
-                Seen::Folder
-            } else {
-                self.look(dir, name, &path)?
-            };
+            let seen = if is_folder { Seen::Folder } else { self.look(dir, name, &path)? };
             match seen {
                 Seen::Folder => subfolders.push((name.to_owned(), path)),
                 Seen::Other(found) => self.found.push((path, found)),
@@ -164,22 +150,15 @@ impl Walk<'_> {
     /// open it relative to `parent` without following a link, list it and walk its own
     /// subfolders. One that is no longer a folder is listed as what it is now; one that
     /// cannot be opened or listed, or is too deep, as unlisted.
-    fn folder(
-        &mut self,
-        parent: BorrowedFd<'_>,
-        name: &str,
-        path: String,
-        depth: usize,
-    ) -> Result<()> {
+    fn folder(&mut self, parent: &Handle, name: &str, path: String, depth: usize) -> Result<()> {
         if depth > MAX_DEPTH {
             let detail = format!("more than {MAX_DEPTH} folders deep");
             self.found.push((path, Found::Unlisted(detail)));
             return Ok(());
         }
-        let dir: OwnedFd = match openat(parent, name, DIR_FLAGS | OFlags::NOFOLLOW, Mode::empty()) {
-            Ok(fd) => fd,
-            // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW, others ELOOP.
-            Err(Errno::LOOP | Errno::NOTDIR) => {
+        let dir = match sys::open_folder(parent, name) {
+            Ok(Some(dir)) => dir,
+            Ok(None) => {
                 let found = match self.look(parent, name, &path)? {
                     Seen::Other(found) => found,
                     Seen::Folder => Found::Unlisted("changed while it was listed".to_owned()),
@@ -188,52 +167,38 @@ impl Walk<'_> {
                 return Ok(());
             }
             Err(e) => {
-                let detail = std::io::Error::from(e).to_string();
-                self.found.push((path, Found::Unlisted(detail)));
+                self.found.push((path, Found::Unlisted(e.to_string())));
                 return Ok(());
             }
         };
-        match self.list(dir.as_fd(), &path)? {
+        match self.list(&dir, &path)? {
             Ok(subfolders) => {
                 for (name, sub) in subfolders {
-                    self.folder(dir.as_fd(), &name, sub, depth + 1)?;
+                    self.folder(&dir, &name, sub, depth + 1)?;
                 }
             }
-            Err(e) => {
-                let detail = std::io::Error::from(e).to_string();
-                self.found.push((path, Found::Unlisted(detail)));
-            }
+            Err(e) => self.found.push((path, Found::Unlisted(e.to_string()))),
         }
         Ok(())
     }
 
     /// What is at `name` in `dir` (at `path`), without following a link.
-    fn look(&mut self, dir: BorrowedFd<'_>, name: &str, path: &str) -> Result<Seen> {
-        let st = match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(st) => st,
+    fn look(&mut self, dir: &Handle, name: &str, path: &str) -> Result<Seen> {
+        Ok(match sys::look(dir, name) {
+            Ok(Some(Kind::Folder)) => Seen::Folder,
+            Ok(Some(Kind::File(size))) => Seen::Other(Found::File(size)),
+            Ok(Some(Kind::Link(target))) => Seen::Other(Found::Link(target)),
+            Ok(Some(Kind::Special(kind))) => Seen::Other(Found::Special(kind.to_owned())),
             // An entry that is gone by the time it is looked at is skipped, with a warning.
-            Err(Errno::NOENT) => return Ok(Seen::Other(Found::Vanished)),
+            Ok(None) => Seen::Other(Found::Vanished),
             Err(e) => return Err(self.io(path, e)),
-        };
-        Ok(match FileType::from_raw_mode(st.st_mode) {
-            FileType::Directory => Seen::Folder,
-            FileType::RegularFile => {
-                Seen::Other(Found::File(u64::try_from(st.st_size).unwrap_or(0)))
-            }
-            FileType::Symlink => {
-                let target = readlinkat(dir, name, Vec::new())
-                    .map(|t| Path::new(OsStr::from_bytes(t.to_bytes())).display().to_string())
-                    .unwrap_or_default();
-                Seen::Other(Found::Link(target))
-            }
-            other => Seen::Other(Found::Special(type_word(other).to_owned())),
         })
     }
 
     /// An I/O error at `path` below the root.
-    fn io(&self, path: &str, e: Errno) -> Error {
+    fn io(&self, path: &str, e: io::Error) -> Error {
         let full = if path.is_empty() { self.root.to_path_buf() } else { self.root.join(path) };
-        Error::Io { path: full, source: e.into() }
+        Error::Io { path: full, source: e }
     }
 }
 

@@ -316,9 +316,19 @@ fn shown(text: &str) -> Shown<'_> {
 }
 
 /// A path as [`shown`] shows text, byte by byte (a path need not be UTF-8).
+#[cfg(unix)]
 fn shown_path(path: &std::path::Path) -> Shown<'_> {
     use std::os::unix::ffi::OsStrExt;
     Shown(path.as_os_str().as_bytes())
+}
+
+/// A path as [`shown`] shows text, byte by byte of the form Rust keeps it in where a
+/// path is not bytes (Windows keeps UTF-16, which Rust holds as WTF-8): what is not
+/// Unicode shows as the bytes of that form (`\xed\xa0\x80` for a lone surrogate), as
+/// `tpb` shows a path.
+#[cfg(not(unix))]
+fn shown_path(path: &std::path::Path) -> Shown<'_> {
+    Shown(path.as_os_str().as_encoded_bytes())
 }
 
 /// Bytes shown as [`shown`] says.

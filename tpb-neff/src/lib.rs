@@ -52,6 +52,7 @@ pub mod header;
 mod json;
 mod members;
 mod payload;
+mod sys;
 
 use std::borrow::Cow;
 use std::path::Path;

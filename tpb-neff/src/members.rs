@@ -11,9 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
-
 use crate::error::{Error, Result, Warning};
+use crate::sys::{self, Handle};
 
 /// One member: its normalised path (`sg00/PE.bin`), its size and, when read, its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,12 +52,13 @@ impl std::fmt::Debug for Entry {
 
 /// Where a directory's members are read from when needed, and what is left of the limit.
 /// Members are opened relative to `handle`, the folder opened once when it was listed,
-/// never by `root`'s path again: a folder swapped in at that path is not read.
+/// never by `root`'s path again: a folder swapped in at that path is not read (on Unix;
+/// elsewhere the handle is the path, see [`crate::sys`]).
 #[derive(Clone, Debug)]
 struct Folder {
     /// The folder's path as the caller named it, for errors.
     root: PathBuf,
-    handle: Arc<OwnedFd>,
+    handle: Arc<Handle>,
     limit: u64,
     budget: u64,
 }
@@ -80,7 +80,7 @@ impl Store {
     /// A store of the directory `root`'s members, listed with [`Store::add_unread`] and
     /// read by [`Store::load`] within `limit` bytes in all, relative to `handle` (the
     /// folder `root` opened).
-    pub(crate) fn for_folder(root: PathBuf, handle: OwnedFd, limit: u64) -> Store {
+    pub(crate) fn for_folder(root: PathBuf, handle: Handle, limit: u64) -> Store {
         let folder = Folder { root, handle: Arc::new(handle), limit, budget: limit };
         Store { folder: Some(folder), ..Store::default() }
     }
@@ -295,75 +295,9 @@ fn read_file_member(
     budget: &mut u64,
 ) -> Result<Option<Vec<u8>>> {
     let root = &folder.root;
-    let mut file = open_member(folder.handle.as_fd(), root, path)?;
+    let mut file = sys::open_member(&folder.handle, root, path)?;
     let io = |source| Error::Io { path: root.join(path), source };
     read_member(&mut file, size, budget).map_err(io)
-}
-
-/// Open the regular file `path` (normalised, `/`-separated) below the folder `top` (the
-/// handle of `root`, which only names it in errors), whatever has changed since the walk
-/// listed it: each folder on the way is opened
-/// relative to the one before without following a link, and the file itself without
-/// following a link and without blocking (a FIFO swapped in opens at once), then
-/// refused unless the open file is a regular file.
-fn open_member(top: BorrowedFd<'_>, root: &std::path::Path, path: &str) -> Result<std::fs::File> {
-    use rustix::fs::{fstat, openat, statat, AtFlags, FileType, Mode, OFlags};
-    use rustix::io::Errno;
-    let io = |at: &str| {
-        let full = if at.is_empty() { root.to_path_buf() } else { root.join(at) };
-        move |e: Errno| Error::Io { path: full, source: e.into() }
-    };
-    let not = |at: &str, expected, found: &str| Error::NotAFile {
-        path: at.to_owned(),
-        expected,
-        found: found.to_owned(),
-    };
-    let base = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
-    let mut opened: Option<OwnedFd> = None;
-    let (folders, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let mut walked = 0;
-    for part in folders.split('/').filter(|p| !p.is_empty()) {
-        walked += part.len() + usize::from(walked > 0);
-        let at = &folders[..walked];
-        let flags = base | OFlags::DIRECTORY | OFlags::NOFOLLOW;
-        let dir = opened.as_ref().map_or(top, AsFd::as_fd);
-        opened = Some(match openat(dir, part, flags, Mode::empty()) {
-            Ok(fd) => fd,
-            // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW, others ELOOP.
-            Err(Errno::LOOP | Errno::NOTDIR) => {
-                let found = statat(dir, part, AtFlags::SYMLINK_NOFOLLOW)
-                    .map_or("something else", |st| type_word(FileType::from_raw_mode(st.st_mode)));
-                return Err(not(at, "folder", found));
-            }
-            Err(e) => return Err(io(at)(e)),
-        });
-    }
-    let dir = opened.as_ref().map_or(top, AsFd::as_fd);
-    let fd = match openat(dir, name, base | OFlags::NOFOLLOW, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(Errno::LOOP) => return Err(not(path, "regular file", "link")),
-        Err(e) => return Err(io(path)(e)),
-    };
-    let kind = FileType::from_raw_mode(fstat(&fd).map_err(io(path))?.st_mode);
-    if kind != FileType::RegularFile {
-        return Err(not(path, "regular file", type_word(kind)));
-    }
-    Ok(std::fs::File::from(fd))
-}
-
-/// A file type in a word or two, as [`Error::NotAFile`] says it.
-pub(crate) fn type_word(kind: rustix::fs::FileType) -> &'static str {
-    use rustix::fs::FileType;
-    match kind {
-        FileType::RegularFile => "regular file",
-        FileType::Directory => "folder",
-        FileType::Symlink => "link",
-        FileType::Fifo => "fifo",
-        FileType::Socket => "socket",
-        FileType::CharacterDevice => "character device",
-        FileType::BlockDevice => "block device",
-        _ => "other",
-    }
 }
 
 /// Read a member of `size` bytes (as its header or file system says) from `from`, within

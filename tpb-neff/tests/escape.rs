@@ -3,11 +3,7 @@
 
 mod support;
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
-
-use tpb_neff::{Error, Neff, ReadOptions};
+use tpb_neff::Error;
 
 /// The rule, stated byte by byte.
 fn rule(b: u8) -> String {
@@ -19,8 +15,13 @@ fn rule(b: u8) -> String {
     }
 }
 
+/// A Unix path is bytes, each escaped by the rule.
+#[cfg(unix)]
 #[test]
 fn every_byte_of_a_path_is_escaped_by_the_rule() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::PathBuf;
     for b in 0..=255u8 {
         let path = PathBuf::from(OsStr::from_bytes(&[b'a', b, b'z']));
         let io = Error::Io { path: path.clone(), source: std::io::Error::other("gone") };
@@ -32,13 +33,28 @@ fn every_byte_of_a_path_is_escaped_by_the_rule() {
             "byte {b:#04x}"
         );
     }
+}
+
+/// A path that is text (as any path is on a host where paths are not bytes) is escaped
+/// by the same rule, byte by byte of its UTF-8.
+#[test]
+fn every_character_of_a_text_path_is_escaped_by_the_rule() {
+    for c in (0..0x80u8).map(char::from).chain(['é', '\u{fffd}']) {
+        let path = std::path::PathBuf::from(format!("a{c}z"));
+        let want: String = c.to_string().bytes().map(rule).collect();
+        let io = Error::Io { path, source: std::io::Error::other("gone") };
+        assert_eq!(io.to_string(), format!("reading a{want}z"), "{c:?}");
+    }
     // Text fields (member paths, JSON values) follow the same rule, byte by byte.
     let e = Error::MissingMember { path: "\u{1b}[31m\"\\é".into(), named_by: "k".into() };
     assert_eq!(e.to_string(), r#"'\x1b[31m\"\\\xc3\xa9' (named by k) is not a member"#);
 }
 
+/// (Windows allows no control character in a name.)
+#[cfg(unix)]
 #[test]
 fn a_member_path_that_cannot_be_read_is_escaped() {
+    use tpb_neff::{Neff, ReadOptions};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     tar::Archive::new(&support::tar(&support::small_members())[..]).unpack(d).unwrap();

@@ -5,6 +5,7 @@
 mod support;
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
 
@@ -23,11 +24,13 @@ fn open(d: &Path) -> Result<Neff, Error> {
 }
 
 /// Make a FIFO at `path`; false when this system has no `mkfifo`.
+#[cfg(unix)]
 fn mkfifo(path: &Path) -> bool {
     let made = std::process::Command::new("mkfifo").arg(path).status();
     made.is_ok_and(|s| s.success())
 }
 
+#[cfg(unix)]
 #[test]
 fn a_member_swapped_for_a_fifo_or_a_link_after_the_listing_is_refused() {
     let dir = unpacked();
@@ -83,6 +86,7 @@ fn a_member_swapped_for_a_fifo_or_a_link_after_the_listing_is_refused() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_subfolder_that_is_a_link_is_the_named_link() {
     let dir = unpacked();
@@ -96,6 +100,7 @@ fn a_subfolder_that_is_a_link_is_the_named_link() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_named_member_that_is_a_fifo_is_named_as_one() {
     let dir = unpacked();
@@ -140,6 +145,7 @@ fn a_named_special_member_of_a_tar_is_named_as_one() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_named_member_in_a_folder_that_cannot_be_listed_says_so() {
     let dir = unpacked();
@@ -201,6 +207,7 @@ fn files_that_vanish_while_the_folder_is_listed_are_skipped() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_folder_swapped_after_its_listing_is_not_read_from() {
     let dir = tempfile::tempdir().unwrap();
@@ -227,6 +234,7 @@ fn a_folder_swapped_after_its_listing_is_not_read_from() {
     assert_eq!(n.read_member("sg00/weights.npy").unwrap().unwrap()[..], [1; 64]);
 }
 
+#[cfg(unix)]
 #[test]
 fn the_folder_named_may_be_a_link() {
     let dir = unpacked();

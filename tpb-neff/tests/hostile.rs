@@ -315,6 +315,7 @@ fn an_unknown_pkg_version_is_a_warning() {
     assert_eq!(read(&bytes).unwrap().warnings(), [Warning::PkgVersion(3)]);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_directory_never_follows_links_and_refuses_unsafe_names() {
     let dir = tempfile::tempdir().unwrap();
@@ -490,17 +491,20 @@ fn a_kelf_that_is_a_link_is_named_as_one() {
     let err = read(&neff(&m)).unwrap_err();
     assert!(matches!(&err, Error::NamedLink { path, .. } if path == "kelf-0.json"), "{err:?}");
 
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    tar::Archive::new(&tar(&small_members())[..]).unpack(d).unwrap();
-    std::fs::rename(d.join("kelf-0.json"), d.join("real.json")).unwrap();
-    std::os::unix::fs::symlink("real.json", d.join("kelf-0.json")).unwrap();
-    let err = Neff::open(d, &ReadOptions::default()).unwrap_err();
-    assert!(matches!(&err, Error::NamedLink { path, .. } if path == "kelf-0.json"), "{err:?}");
-    assert_eq!(
-        err.to_string(),
-        "the NEFF names 'kelf-0.json', which is a link (links are never followed)"
-    );
+    #[cfg(unix)]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        tar::Archive::new(&tar(&small_members())[..]).unpack(d).unwrap();
+        std::fs::rename(d.join("kelf-0.json"), d.join("real.json")).unwrap();
+        std::os::unix::fs::symlink("real.json", d.join("kelf-0.json")).unwrap();
+        let err = Neff::open(d, &ReadOptions::default()).unwrap_err();
+        assert!(matches!(&err, Error::NamedLink { path, .. } if path == "kelf-0.json"), "{err:?}");
+        assert_eq!(
+            err.to_string(),
+            "the NEFF names 'kelf-0.json', which is a link (links are never followed)"
+        );
+    }
 }
 
 #[test]
@@ -538,6 +542,7 @@ fn a_directory_reads_only_what_the_reader_needs() {
     let big = std::fs::File::create(d.join("sg00/weights.npy")).unwrap();
     big.set_len(3 << 20).unwrap();
     std::fs::write(d.join("secret"), b"x").unwrap();
+    #[cfg(unix)]
     std::fs::set_permissions(d.join("secret"), std::os::unix::fs::PermissionsExt::from_mode(0o000))
         .unwrap();
     let n = Neff::open(d, &ReadOptions::default().with_max_inflated(1 << 20)).unwrap();
@@ -556,6 +561,7 @@ fn a_directory_without_a_kelf_fails_before_its_walk() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::create_dir(d.join("sub")).unwrap();
+    #[cfg(unix)]
     std::fs::set_permissions(d.join("sub"), std::os::unix::fs::PermissionsExt::from_mode(0o000))
         .unwrap();
     std::fs::write(d.join("big"), vec![0; 4096]).unwrap();
@@ -563,6 +569,7 @@ fn a_directory_without_a_kelf_fails_before_its_walk() {
     assert!(matches!(err, Error::NoKelf), "{err:?}");
 }
 
+#[cfg(unix)]
 #[test]
 fn an_unlistable_subdirectory_is_a_warning() {
     let dir = unpacked();
@@ -580,6 +587,7 @@ fn an_unlistable_subdirectory_is_a_warning() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_special_file_is_named_in_a_plain_word() {
     let dir = unpacked();

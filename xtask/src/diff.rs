@@ -8,7 +8,7 @@ use std::process::{Command, ExitCode};
 use anyhow::{bail, Context, Result};
 use codegen::{Class, Model, Sources};
 
-use crate::files::{is_checkout, load_spec, normalize};
+use crate::files::{is_checkout, load_spec};
 
 /// `cargo xtask diff OLD NEW` | `cargo xtask diff --arch A B [SPEC]`.
 #[derive(clap::Args)]
@@ -207,6 +207,12 @@ pub fn sources(root: &Path, side: &str) -> Result<Sources> {
 }
 
 fn git(dir: &Path, args: &[&str]) -> Result<String> {
+    String::from_utf8(git_bytes(dir, args)?)
+        .with_context(|| format!("git {} printed non-UTF-8 text", args.join(" ")))
+}
+
+/// What `git args` prints, as bytes.
+fn git_bytes(dir: &Path, args: &[&str]) -> Result<Vec<u8>> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -216,8 +222,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<String> {
     if !out.status.success() {
         bail!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim());
     }
-    String::from_utf8(out.stdout)
-        .with_context(|| format!("git {} printed non-UTF-8 text", args.join(" ")))
+    Ok(out.stdout)
 }
 
 /// Every `*.isa` and `arch/*.toml` under `dir` at `rev`, read with `git show` (no
@@ -243,8 +248,9 @@ fn git_sources(cwd: &Path, rev: &str, dir: &str) -> Result<Sources> {
     }
     let mut sources = Sources::new();
     for p in paths {
-        let text = git(&top, &["show", &format!("{rev}:{p}")])?;
-        sources.add(format!("{rev}:{p}"), normalize(&text));
+        // A file that is not UTF-8 is reported by the loader, at its first bad byte.
+        let bytes = git_bytes(&top, &["show", &format!("{rev}:{p}")])?;
+        sources.add_bytes(format!("{rev}:{p}"), &bytes);
     }
     Ok(sources)
 }

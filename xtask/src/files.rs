@@ -34,7 +34,7 @@ pub fn is_checkout(dir: &Path) -> bool {
 pub fn load_spec(spec: &Path, display_base: &Path) -> Result<Sources> {
     let shown =
         spec.strip_prefix(display_base).unwrap_or(spec).to_string_lossy().replace('\\', "/");
-    // The error names the file (and the place in it); the folder would only repeat it.
+    // The error names the file; the folder would only repeat it.
     Sources::read_spec(spec, &shown).context("reading the spec")
 }
 

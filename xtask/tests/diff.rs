@@ -368,8 +368,15 @@ fn a_git_side_that_does_not_check_names_rev_path_line_col() {
     copy_dir(&spec_dir(), &repo.join("isa"));
     git_in(repo, &["add", "-A"]);
     git_in(repo, &["commit", "-q", "-m", "spec"]);
-    // A construct of no language version: a field line without a type.
+    // A construct of no language version: a field line without a type; and a file that
+    // is not UTF-8.
     edit(&repo.join("isa/arms/ctrl.isa"), "24 immediate    ALU_IMMEDIATE", "24 immediate");
+    let sunda = repo.join("isa/arch/sunda.toml");
+    let good_sunda = fs::read(&sunda).expect("read");
+    let mut bad_sunda = good_sunda.clone();
+    let at = bad_sunda.windows(7).position(|w| w == b"\"sunda\"").expect("sunda's name") + 2;
+    bad_sunda[at] = 0xff;
+    fs::write(&sunda, &bad_sunda).expect("write");
     git_in(repo, &["commit", "-q", "-a", "-m", "broken"]);
     let o = xtask_in(repo, &[&"diff", &"git:HEAD", &"isa"]);
     assert_eq!(o.status.code(), Some(2));
@@ -377,7 +384,10 @@ fn a_git_side_that_does_not_check_names_rev_path_line_col() {
     assert!(err.contains("error: the old spec git:HEAD does not check"), "{err}");
     assert!(err.contains("error: expected a field type, found '32'"), "{err}");
     assert!(err.contains("--> HEAD:isa/arms/ctrl.isa:42:5"), "{err}");
+    assert!(err.contains("error: the file is not UTF-8 (byte 0xff)"), "{err}");
+    assert!(err.contains("--> HEAD:isa/arch/sunda.toml:7:10"), "{err}");
     // The last good revision against the folder: a readable diff.
+    fs::write(&sunda, &good_sunda).expect("write");
     edit(&repo.join("isa/arms/ctrl.isa"), "24 immediate", "24 immediate    ALU_IMMEDIATE");
     edit(&repo.join("isa/arms/ctrl.isa"), "16 src0_lo      REG_NUM", "16 src0_lo      u8");
     let o = xtask_in(repo, &[&"diff", &"git:HEAD~1", &"isa"]);
