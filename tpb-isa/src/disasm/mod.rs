@@ -37,6 +37,7 @@ pub(crate) mod bits_read;
 pub(crate) mod bound;
 pub mod desc;
 mod error;
+mod float_text;
 pub(crate) mod line;
 pub(crate) mod name;
 pub(crate) mod print;

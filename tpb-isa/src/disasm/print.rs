@@ -169,8 +169,9 @@ fn write_f32(o: &mut Line<'_>, bits: u32) {
     if x.is_nan() {
         return write_hex_num(o, u64::from(bits));
     }
-    // `Line` takes every piece; its own errors are kept until `finish`.
-    let _ = write!(o, "{x:?}");
+    let text = super::float_text::debug_f32(x);
+    let text = text.as_bytes();
+    o.bytes_with(text.len(), |d| d.copy_from_slice(text));
 }
 
 /// `view{field=value,...}`: the shown leaves of the view that applies (bytes when the
