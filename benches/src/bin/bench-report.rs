@@ -119,15 +119,29 @@ fn median(v: &mut [Duration]) -> Duration {
     v[v.len() / 2]
 }
 
+/// The CPU as `/proc/cpuinfo` names it, with its family, model and stepping (the
+/// model name of a VM is often only "AMD EPYC", and the ratios to the hand code differ
+/// from one generation of core to the next) and its cache size.
 fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |key: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    let mut cpu = field("model name").unwrap_or_else(|| "unknown CPU".into());
+    if let (Some(f), Some(m)) = (field("cpu family"), field("model")) {
+        cpu.push_str(&format!(" (family {f} model {m}"));
+        if let Some(s) = field("stepping") {
+            cpu.push_str(&format!(" stepping {s}"));
+        }
+        if let Some(c) = field("cache size") {
+            cpu.push_str(&format!(", {c} cache"));
+        }
+        cpu.push(')');
+    }
     let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
     format!("{cpu}, {n} CPUs")
 }
