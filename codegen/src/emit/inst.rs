@@ -124,7 +124,8 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             #[inline(always)]
             pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
                 // One match on the opcode that builds the arm (`dispatch` then
-                // `decode_as` would be two).
+                // `decode_as` would be two), whose values of an engine that the table
+                // lays out in one run are tested by range first (`engine_runs`).
                 #decode_body
             }
 
@@ -320,43 +321,100 @@ fn opcode_match(
             _ => body,
         }
     };
-    let arms = groups.iter().map(|(op, bs)| {
-        let lit = hex_width(*op, width.size());
-        let named = op_enum.variant_of(*op).is_some();
-        let none = match &opaque {
-            Some(o) if named => o.clone(),
-            _ => unknown.clone(),
-        };
-        let fallback = match bs.iter().find(|b| b.sub.is_none()) {
-            Some(b) => guarded(b, &none),
-            None => none,
-        };
-        let subs: Vec<(&SubOpcode, TokenStream)> =
-            bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, guarded(b, &fallback)))).collect();
-        let body = sub_match(&subs, fallback);
-        quote! { #lit => #body, }
-    });
-    // The named values no binding reads are opaque; the rest unknown.
-    let unbound: Vec<proc_macro2::Literal> = op_enum
-        .variants
+    let arms: Vec<(u64, TokenStream)> = groups
         .iter()
-        .filter(|v| !groups.iter().any(|(op, _)| *op == v.value))
-        .map(|v| hex_width(v.value, width.size()))
+        .map(|(op, bs)| {
+            let lit = hex_width(*op, width.size());
+            let named = op_enum.variant_of(*op).is_some();
+            let none = match &opaque {
+                Some(o) if named => o.clone(),
+                _ => unknown.clone(),
+            };
+            let fallback = match bs.iter().find(|b| b.sub.is_none()) {
+                Some(b) => guarded(b, &none),
+                None => none,
+            };
+            let subs: Vec<(&SubOpcode, TokenStream)> = bs
+                .iter()
+                .filter_map(|b| b.sub.as_ref().map(|s| (s, guarded(b, &fallback))))
+                .collect();
+            let body = sub_match(&subs, fallback);
+            (*op, quote! { #lit => #body, })
+        })
         .collect();
-    let opaque_arm = match &opaque {
-        Some(o) if !unbound.is_empty() && which == Groups::All => {
-            quote! { #(#unbound)|* => #o, }
-        }
-        _ => quote! {},
+    // The named values no binding reads are opaque; the rest unknown.
+    let unbound: Vec<u64> = match &opaque {
+        Some(_) if which == Groups::All => op_enum
+            .variants
+            .iter()
+            .filter(|v| !groups.iter().any(|(op, _)| *op == v.value))
+            .map(|v| v.value)
+            .collect(),
+        _ => Vec::new(),
     };
     let disc = read_disc(quote! { b });
+    // One `match` over the values `keep` holds.
+    let values_match = |keep: &dyn Fn(u64) -> bool| {
+        let here = arms.iter().filter(|(op, _)| keep(*op)).map(|(_, arm)| arm);
+        let none: Vec<proc_macro2::Literal> =
+            unbound.iter().filter(|v| keep(**v)).map(|v| hex_width(*v, width.size())).collect();
+        let opaque_arm = match &opaque {
+            Some(o) if !none.is_empty() => quote! { #(#none)|* => #o, },
+            _ => quote! {},
+        };
+        quote! {
+            match #disc {
+                #(#here)*
+                #opaque_arm
+                _ => #unknown,
+            }
+        }
+    };
+    let runs = if which == Groups::All { engine_runs(model, record) } else { Vec::new() };
+    if runs.is_empty() {
+        return values_match(&|_| true);
+    }
+    let run_arms = runs.iter().map(|&(lo, hi)| {
+        let body = values_match(&|v| (lo..=hi).contains(&v));
+        let (lo, hi) = (hex_width(lo, width.size()), hex_width(hi, width.size()));
+        quote! { #lo..=#hi => #body, }
+    });
+    let rest = values_match(&|v| !runs.iter().any(|&(lo, hi)| (lo..=hi).contains(&v)));
     quote! {
         match #disc {
-            #(#arms)*
-            #opaque_arm
-            _ => #unknown,
+            #(#run_arms)*
+            _ => #rest,
         }
     }
+}
+
+/// The value ranges of the engines whose named opcodes lie in one run (no other
+/// engine's, or engine-less, named value between their first and last), for
+/// [`opcode_match`] to test ahead of the jump on the value. Every engine's stream
+/// interleaves its own opcodes with those of the engines that sequence it (NX's
+/// semaphores, the host's pseudo records): a jump through a table of every opcode is
+/// mispredicted where they alternate irregularly, a test of each run is not (on the
+/// corpus's Pool and SP streams the decoder ran at 0.5× the hand decoder, whose
+/// compiled `match` happens to test them apart, on one core). Empty where the table
+/// names no engines.
+fn engine_runs(model: &Model, record: &Record) -> Vec<(u64, u64)> {
+    let variants = &model[record.discriminant.ty].variants;
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    let mut seen: Vec<&[u32]> = Vec::new();
+    for v in variants.iter().filter(|v| !v.engines.is_empty()) {
+        if seen.contains(&v.engines.as_slice()) {
+            continue;
+        }
+        seen.push(&v.engines);
+        let same = variants.iter().filter(|w| w.engines == v.engines);
+        let lo = same.clone().map(|w| w.value).min().unwrap_or(v.value);
+        let hi = same.map(|w| w.value).max().unwrap_or(v.value);
+        if variants.iter().all(|w| w.engines == v.engines || !(lo..=hi).contains(&w.value)) {
+            runs.push((lo, hi));
+        }
+    }
+    runs.sort_unstable();
+    runs
 }
 
 /// Nested `match b[offset] { value => body, .., _ => fallback }` per sub offset.
@@ -586,5 +644,35 @@ fn sentinels(model: &Model, record: &Record) -> TokenStream {
 
         /// Every sentinel, sorted by name.
         pub const SENTINELS: &[Sentinel] = &[#(#consts),*];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_runs;
+    use crate::emit::unit_tests::{project_model, round_two_model};
+
+    /// On the project's table: PE's, ACT's, NX's and the host's opcodes each lie in one
+    /// run and are tested apart; POOL's and DVE's interleave, so neither is a run.
+    #[test]
+    fn an_engine_whose_opcodes_lie_in_one_run_is_tested_by_range() {
+        let model = project_model();
+        let runs = engine_runs(&model, &model.record);
+        for run in [(0x01, 0x0A), (0x21, 0x26), (0x9F, 0xB6), (0xC1, 0xDF)] {
+            assert!(runs.contains(&run), "{run:x?} in {runs:x?}");
+        }
+        // 0x41 (POOL) and 0x60 (DVE) sit in no run.
+        assert!(runs.iter().all(|&(lo, hi)| !(lo..=hi).contains(&0x41)), "{runs:x?}");
+        assert!(runs.iter().all(|&(lo, hi)| !(lo..=hi).contains(&0x60)), "{runs:x?}");
+        // Sorted and disjoint.
+        assert!(runs.windows(2).all(|w| w[0].1 < w[1].0), "{runs:x?}");
+    }
+
+    /// An engine set is a class of its own (`@engine(ACT, POOL)` is not ACT's); values
+    /// without an engine break no run and join none.
+    #[test]
+    fn runs_follow_the_engine_sets() {
+        let model = round_two_model();
+        assert_eq!(engine_runs(&model, &model.record), [(1, 1), (2, 2)]);
     }
 }

@@ -288,405 +288,485 @@ impl Inst {
     #[inline(always)]
     pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
         match b[DISCRIMINANT_OFFSET] {
-            0x01 => Inst::S3Lw(S3Lw::decode_on(arch, b)),
-            0x02 => Inst::S3d3Mm(S3d3Mm::decode_on(arch, b)),
-            0x06 => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S3Lt(S3Lt::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
+            0x01..=0x0A => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0x01 => Inst::S3Lw(S3Lw::decode_on(arch, b)),
+                    0x02 => Inst::S3d3Mm(S3d3Mm::decode_on(arch, b)),
+                    0x06 => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S3Lt(S3Lt::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x07 => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S4d3Mm(S4d3Mm::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x08 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::S2s1d2PeSeed(S2s1d2PeSeed::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x09 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::Smx1Lw(Smx1Lw::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x0A => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::Smx1d3Mm(Smx1d3Mm::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x03 | 0x04 | 0x05 => Inst::Opaque(Raw(*b)),
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0x07 => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S4d3Mm(S4d3Mm::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
+            0x21..=0x26 => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0x21 => Inst::S3d3Ac(S3d3Ac::decode_on(arch, b)),
+                    0x22 => Inst::S3d3Aq(S3d3Aq::decode_on(arch, b)),
+                    0x23 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0x24 => Inst::D1Rd(D1Rd::decode_on(arch, b)),
+                    0x25 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::S2d2Ac(S2d2Ac::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x26 => {
+                        if matches!(arch, Arch::Maverick) {
+                            Inst::S1s2d2Am(S1s2d2Am::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0x08 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::S2s1d2PeSeed(S2s1d2PeSeed::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
+            0x9F..=0xB6 => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0x9F => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
+                    0xA0 => Inst::CtrlEs(CtrlEs::decode_on(arch, b)),
+                    0xA1 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0xA2 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0xA3 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0xA4 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0xA5 => Inst::CtrlWr(CtrlWr::decode_on(arch, b)),
+                    0xA6 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0xA7 => Inst::CtrlMv(CtrlMv::decode_on(arch, b)),
+                    0xA8 => Inst::CtrlAl(CtrlAl::decode_on(arch, b)),
+                    0xA9 => Inst::CtrlBr(CtrlBr::decode_on(arch, b)),
+                    0xAA => Inst::Mem2d(Mem2d::decode_on(arch, b)),
+                    0xAB => Inst::Mem2d(Mem2d::decode_on(arch, b)),
+                    0xB0 => Inst::CtrlEr(CtrlEr::decode_on(arch, b)),
+                    0xB2 => Inst::CtrlMs(CtrlMs::decode_on(arch, b)),
+                    0xB3 => Inst::CtrlPollSem(CtrlPollSem::decode_on(arch, b)),
+                    0xB4 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::CtrlTestEs(CtrlTestEs::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xB6 => {
+                        if matches!(arch, Arch::Maverick) {
+                            Inst::CtrlCci(CtrlCci::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xB1 | 0xB5 => Inst::Opaque(Raw(*b)),
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0x09 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::Smx1Lw(Smx1Lw::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
+            0xB8..=0xBD => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0xB8 => Inst::DmaDirect2d(DmaDirect2d::decode_on(arch, b)),
+                    0xB9 => {
+                        if matches!(arch, Arch::Maverick) {
+                            Inst::DmaCopy2d(DmaCopy2d::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xBA => {
+                        if matches!(arch, Arch::Maverick) {
+                            Inst::DmaImmediate(DmaImmediate::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xBB => Inst::DmaIndirect1d(DmaIndirect1d::decode_on(arch, b)),
+                    0xBC => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S2d2Rs(S2d2Rs::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xBD => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::DmaDirect2dXpose(DmaDirect2dXpose::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0x0A => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::Smx1d3Mm(Smx1d3Mm::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x21 => Inst::S3d3Ac(S3d3Ac::decode_on(arch, b)),
-            0x22 => Inst::S3d3Aq(S3d3Aq::decode_on(arch, b)),
-            0x23 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
-            0x24 => Inst::D1Rd(D1Rd::decode_on(arch, b)),
-            0x25 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::S2d2Ac(S2d2Ac::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x26 => {
-                if matches!(arch, Arch::Maverick) {
-                    Inst::S1s2d2Am(S1s2d2Am::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x30 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x41 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x42 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x43 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x44 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x45 => Inst::S4d4Pl(S4d4Pl::decode_on(arch, b)),
-            0x46 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x47 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x48 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x49 => Inst::D4Mr(D4Mr::decode_on(arch, b)),
-            0x4A => Inst::S4Rl(S4Rl::decode_on(arch, b)),
-            0x4B => Inst::D4Mr(D4Mr::decode_on(arch, b)),
-            0x4C => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::CtrlRs(CtrlRs::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x4E => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x4F => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
-            0x51 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x52 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x53 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x54 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x58 => Inst::S4d4Pl(S4d4Pl::decode_on(arch, b)),
-            0x5E => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x5F => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
-            0x60 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
-            0x61 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
-            0x62 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
-            0x63 => Inst::S3s3d1Bn(S3s3d1Bn::decode_on(arch, b)),
-            0x64 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
-            0x65 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x66 => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
-            0x67 => Inst::S4Pb(S4Pb::decode_on(arch, b)),
-            0x68 => Inst::S4d4Gt(S4d4Gt::decode_on(arch, b)),
-            0x69 => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
-            0x6A => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x6B => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x6C => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
-            0x6D => Inst::S2Bn(S2Bn::decode_on(arch, b)),
-            0x6E => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
-            0x6F => Inst::S4d4Mr(S4d4Mr::decode_on(arch, b)),
-            0x70 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
-            0x71 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
-            0x72 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x74 => Inst::S2d2Addr(S2d2Addr::decode_on(arch, b)),
-            0x76 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
-            0x77 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
-            0x78 => Inst::S1Rand(S1Rand::decode_on(arch, b)),
-            0x7B => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S3d3TensDequant(S3d3TensDequant::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x7C => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
-            0x7D => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
-            0x7E => Inst::D4Iota(D4Iota::decode_on(arch, b)),
-            0x7F => Inst::S3d3Dropout(S3d3Dropout::decode_on(arch, b)),
-            0x81 => Inst::S2d2Jpeg(S2d2Jpeg::decode_on(arch, b)),
-            0x82 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
-            0x83 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x84 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
-            0x85 => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::CustomOpHeader(CustomOpHeader::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x86 => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::CustomOpPayload(CustomOpPayload::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x87 => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x88 => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x8A => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x8B => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x8C => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x8D => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x8E => Inst::S2Bnpl2(S2Bnpl2::decode_on(arch, b)),
-            0x8F => {
-                if matches!(arch, Arch::Sunda) {
-                    Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x92 => Inst::S2d2TsAs(S2d2TsAs::decode_on(arch, b)),
-            0x93 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x94 => Inst::S3s3d1Bn2(S3s3d1Bn2::decode_on(arch, b)),
-            0x95 => Inst::ModifyPoolConfig(ModifyPoolConfig::decode_on(arch, b)),
-            0x98 => Inst::S3d3TsSelect(S3d3TsSelect::decode_on(arch, b)),
-            0x99 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
-            0x9A => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0x9B => Inst::D1Rd(D1Rd::decode_on(arch, b)),
-            0x9C => Inst::S2d2Tr(S2d2Tr::decode_on(arch, b)),
-            0x9D => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
-            0x9E => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
-            0x9F => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
-            0xA0 => Inst::CtrlEs(CtrlEs::decode_on(arch, b)),
-            0xA1 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
-            0xA2 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
-            0xA3 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
-            0xA4 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
-            0xA5 => Inst::CtrlWr(CtrlWr::decode_on(arch, b)),
-            0xA6 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
-            0xA7 => Inst::CtrlMv(CtrlMv::decode_on(arch, b)),
-            0xA8 => Inst::CtrlAl(CtrlAl::decode_on(arch, b)),
-            0xA9 => Inst::CtrlBr(CtrlBr::decode_on(arch, b)),
-            0xAA => Inst::Mem2d(Mem2d::decode_on(arch, b)),
-            0xAB => Inst::Mem2d(Mem2d::decode_on(arch, b)),
-            0xB0 => Inst::CtrlEr(CtrlEr::decode_on(arch, b)),
-            0xB2 => Inst::CtrlMs(CtrlMs::decode_on(arch, b)),
-            0xB3 => Inst::CtrlPollSem(CtrlPollSem::decode_on(arch, b)),
-            0xB4 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::CtrlTestEs(CtrlTestEs::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xB6 => {
-                if matches!(arch, Arch::Maverick) {
-                    Inst::CtrlCci(CtrlCci::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xB8 => Inst::DmaDirect2d(DmaDirect2d::decode_on(arch, b)),
-            0xB9 => {
-                if matches!(arch, Arch::Maverick) {
-                    Inst::DmaCopy2d(DmaCopy2d::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xBA => {
-                if matches!(arch, Arch::Maverick) {
-                    Inst::DmaImmediate(DmaImmediate::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xBB => Inst::DmaIndirect1d(DmaIndirect1d::decode_on(arch, b)),
-            0xBC => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S2d2Rs(S2d2Rs::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xBD => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::DmaDirect2dXpose(DmaDirect2dXpose::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xBE => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S3d3SeqBounds(S3d3SeqBounds::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xBF => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S3d3Collective(S3d3Collective::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xC3 => Inst::PseudoDmabarrier(PseudoDmabarrier::decode_on(arch, b)),
-            0xC4 => {
-                Inst::PseudoDmaMemcpyFullInd(PseudoDmaMemcpyFullInd::decode_on(arch, b))
-            }
-            0xC6 => Inst::PseudoLoadActFuncSet(PseudoLoadActFuncSet::decode_on(arch, b)),
-            0xCA => {
-                Inst::PseudoEmbeddingUpdate(PseudoEmbeddingUpdate::decode_on(arch, b))
-            }
-            0xCD => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
-            0xCE => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
-            0xD0 => Inst::PseudoSetRngSeed(PseudoSetRngSeed::decode_on(arch, b)),
-            0xD1 => Inst::PseudoFunctionBegin(PseudoFunctionBegin::decode_on(arch, b)),
-            0xD3 => Inst::PseudoFunctionCall(PseudoFunctionCall::decode_on(arch, b)),
-            0xD4 => Inst::PseudoDmaDirect2d(PseudoDmaDirect2d::decode_on(arch, b)),
-            0xD5 => Inst::PseudoSyncBarrier(PseudoSyncBarrier::decode_on(arch, b)),
-            0xD6 => Inst::PseudoRangeCheck(PseudoRangeCheck::decode_on(arch, b)),
-            0xD7 => Inst::PseudoJpegDecode(PseudoJpegDecode::decode_on(arch, b)),
-            0xD8 => Inst::PseudoCoreBarrier(PseudoCoreBarrier::decode_on(arch, b)),
-            0xDA => Inst::PseudoDmaExt(PseudoDmaExt::decode_on(arch, b)),
-            0xDF => {
-                match b[12] {
-                    1 => {
-                        Inst::PseudoExitExecution(
-                            PseudoExitExecution::decode_on(arch, b),
+            0xC1..=0xDF => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0xC3 => Inst::PseudoDmabarrier(PseudoDmabarrier::decode_on(arch, b)),
+                    0xC4 => {
+                        Inst::PseudoDmaMemcpyFullInd(
+                            PseudoDmaMemcpyFullInd::decode_on(arch, b),
                         )
                     }
-                    2 => {
-                        Inst::PseudoLibraryReloadIndex(
-                            PseudoLibraryReloadIndex::decode_on(arch, b),
+                    0xC6 => {
+                        Inst::PseudoLoadActFuncSet(
+                            PseudoLoadActFuncSet::decode_on(arch, b),
                         )
                     }
-                    _ => Inst::Opaque(Raw(*b)),
-                }
-            }
-            0xE0 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::S3d3Sc(S3d3Sc::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xE1 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::S2d2d2Sc(S2d2d2Sc::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xE2 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::D3Rand(D3Rand::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xE3 => {
-                if matches!(arch, Arch::Mariana | Arch::Maverick) {
-                    Inst::S3dmx1Quant(S3dmx1Quant::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xE4 => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S2Convlut(S2Convlut::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xE5 => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
-            0xE6 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
-            0xE7 => Inst::S4d4Ic(S4d4Ic::decode_on(arch, b)),
-            0xE8 => Inst::S3d3CpPredScalar(S3d3CpPredScalar::decode_on(arch, b)),
-            0xE9 => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::D4Mr(D4Mr::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xEA => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
-            0xF0 => {
-                match b[12] {
-                    2 => Inst::ExtendedTta(ExtendedTta::decode_on(arch, b)),
-                    8 => {
-                        Inst::ExtendedRdmaDescGen(
-                            ExtendedRdmaDescGen::decode_on(arch, b),
+                    0xCA => {
+                        Inst::PseudoEmbeddingUpdate(
+                            PseudoEmbeddingUpdate::decode_on(arch, b),
                         )
                     }
-                    9 => {
-                        Inst::ExtendedRdmaDescStart(
-                            ExtendedRdmaDescStart::decode_on(arch, b),
+                    0xCD => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
+                    0xCE => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
+                    0xD0 => Inst::PseudoSetRngSeed(PseudoSetRngSeed::decode_on(arch, b)),
+                    0xD1 => {
+                        Inst::PseudoFunctionBegin(
+                            PseudoFunctionBegin::decode_on(arch, b),
                         )
                     }
-                    _ => Inst::Opaque(Raw(*b)),
+                    0xD3 => {
+                        Inst::PseudoFunctionCall(PseudoFunctionCall::decode_on(arch, b))
+                    }
+                    0xD4 => {
+                        Inst::PseudoDmaDirect2d(PseudoDmaDirect2d::decode_on(arch, b))
+                    }
+                    0xD5 => {
+                        Inst::PseudoSyncBarrier(PseudoSyncBarrier::decode_on(arch, b))
+                    }
+                    0xD6 => Inst::PseudoRangeCheck(PseudoRangeCheck::decode_on(arch, b)),
+                    0xD7 => Inst::PseudoJpegDecode(PseudoJpegDecode::decode_on(arch, b)),
+                    0xD8 => {
+                        Inst::PseudoCoreBarrier(PseudoCoreBarrier::decode_on(arch, b))
+                    }
+                    0xDA => Inst::PseudoDmaExt(PseudoDmaExt::decode_on(arch, b)),
+                    0xDF => {
+                        match b[12] {
+                            1 => {
+                                Inst::PseudoExitExecution(
+                                    PseudoExitExecution::decode_on(arch, b),
+                                )
+                            }
+                            2 => {
+                                Inst::PseudoLibraryReloadIndex(
+                                    PseudoLibraryReloadIndex::decode_on(arch, b),
+                                )
+                            }
+                            _ => Inst::Opaque(Raw(*b)),
+                        }
+                    }
+                    0xC1 | 0xC2 | 0xC5 | 0xC7 | 0xC8 | 0xC9 | 0xCB | 0xCC | 0xCF | 0xD2
+                    | 0xD9 | 0xDB | 0xDC | 0xDD | 0xDE => Inst::Opaque(Raw(*b)),
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0xF1 => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::DmaGatherXpose(DmaGatherXpose::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
+            0xF3..=0xF4 => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0xF3 => {
+                        if matches!(arch, Arch::Maverick) {
+                            Inst::S2s2d2d2Tt(S2s2d2d2Tt::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xF4 => {
+                        if matches!(arch, Arch::Maverick) {
+                            Inst::S2d2d2TsWide(S2d2d2TsWide::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0xF2 => {
-                if matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick) {
-                    Inst::S3d3NonzeroWithCount(S3d3NonzeroWithCount::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
+            _ => {
+                match b[DISCRIMINANT_OFFSET] {
+                    0x30 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x41 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+                    0x42 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x43 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x44 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x45 => Inst::S4d4Pl(S4d4Pl::decode_on(arch, b)),
+                    0x46 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x47 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x48 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x49 => Inst::D4Mr(D4Mr::decode_on(arch, b)),
+                    0x4A => Inst::S4Rl(S4Rl::decode_on(arch, b)),
+                    0x4B => Inst::D4Mr(D4Mr::decode_on(arch, b)),
+                    0x4C => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::CtrlRs(CtrlRs::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x4E => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x4F => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
+                    0x51 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+                    0x52 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x53 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x54 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x58 => Inst::S4d4Pl(S4d4Pl::decode_on(arch, b)),
+                    0x5E => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x5F => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
+                    0x60 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+                    0x61 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+                    0x62 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+                    0x63 => Inst::S3s3d1Bn(S3s3d1Bn::decode_on(arch, b)),
+                    0x64 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
+                    0x65 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+                    0x66 => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
+                    0x67 => Inst::S4Pb(S4Pb::decode_on(arch, b)),
+                    0x68 => Inst::S4d4Gt(S4d4Gt::decode_on(arch, b)),
+                    0x69 => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
+                    0x6A => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x6B => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x6C => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+                    0x6D => Inst::S2Bn(S2Bn::decode_on(arch, b)),
+                    0x6E => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+                    0x6F => Inst::S4d4Mr(S4d4Mr::decode_on(arch, b)),
+                    0x70 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
+                    0x71 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
+                    0x72 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+                    0x74 => Inst::S2d2Addr(S2d2Addr::decode_on(arch, b)),
+                    0x76 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
+                    0x77 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
+                    0x78 => Inst::S1Rand(S1Rand::decode_on(arch, b)),
+                    0x7B => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S3d3TensDequant(S3d3TensDequant::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x7C => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
+                    0x7D => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
+                    0x7E => Inst::D4Iota(D4Iota::decode_on(arch, b)),
+                    0x7F => Inst::S3d3Dropout(S3d3Dropout::decode_on(arch, b)),
+                    0x81 => Inst::S2d2Jpeg(S2d2Jpeg::decode_on(arch, b)),
+                    0x82 => Inst::S4d2Bn(S4d2Bn::decode_on(arch, b)),
+                    0x83 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x84 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x85 => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::CustomOpHeader(CustomOpHeader::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x86 => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::CustomOpPayload(CustomOpPayload::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x87 => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x88 => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x8A => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x8B => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x8C => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x8D => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x8E => Inst::S2Bnpl2(S2Bnpl2::decode_on(arch, b)),
+                    0x8F => {
+                        if matches!(arch, Arch::Sunda) {
+                            Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x92 => Inst::S2d2TsAs(S2d2TsAs::decode_on(arch, b)),
+                    0x93 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x94 => Inst::S3s3d1Bn2(S3s3d1Bn2::decode_on(arch, b)),
+                    0x95 => Inst::ModifyPoolConfig(ModifyPoolConfig::decode_on(arch, b)),
+                    0x98 => Inst::S3d3TsSelect(S3d3TsSelect::decode_on(arch, b)),
+                    0x99 => Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b)),
+                    0x9A => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0x9B => Inst::D1Rd(D1Rd::decode_on(arch, b)),
+                    0x9C => Inst::S2d2Tr(S2d2Tr::decode_on(arch, b)),
+                    0x9D => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
+                    0x9E => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
+                    0xBE => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S3d3SeqBounds(S3d3SeqBounds::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xBF => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S3d3Collective(S3d3Collective::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xE0 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::S3d3Sc(S3d3Sc::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xE1 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::S2d2d2Sc(S2d2d2Sc::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xE2 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::D3Rand(D3Rand::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xE3 => {
+                        if matches!(arch, Arch::Mariana | Arch::Maverick) {
+                            Inst::S3dmx1Quant(S3dmx1Quant::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xE4 => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S2Convlut(S2Convlut::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xE5 => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
+                    0xE6 => Inst::S3d3Ts(S3d3Ts::decode_on(arch, b)),
+                    0xE7 => Inst::S4d4Ic(S4d4Ic::decode_on(arch, b)),
+                    0xE8 => Inst::S3d3CpPredScalar(S3d3CpPredScalar::decode_on(arch, b)),
+                    0xE9 => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::D4Mr(D4Mr::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xEA => Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b)),
+                    0xF0 => {
+                        match b[12] {
+                            2 => Inst::ExtendedTta(ExtendedTta::decode_on(arch, b)),
+                            8 => {
+                                Inst::ExtendedRdmaDescGen(
+                                    ExtendedRdmaDescGen::decode_on(arch, b),
+                                )
+                            }
+                            9 => {
+                                Inst::ExtendedRdmaDescStart(
+                                    ExtendedRdmaDescStart::decode_on(arch, b),
+                                )
+                            }
+                            _ => Inst::Opaque(Raw(*b)),
+                        }
+                    }
+                    0xF1 => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::DmaGatherXpose(DmaGatherXpose::decode_on(arch, b))
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0xF2 => {
+                        if matches!(
+                            arch, Arch::Cayman | Arch::Mariana | Arch::Maverick
+                        ) {
+                            Inst::S3d3NonzeroWithCount(
+                                S3d3NonzeroWithCount::decode_on(arch, b),
+                            )
+                        } else {
+                            Inst::Opaque(Raw(*b))
+                        }
+                    }
+                    0x4D | 0x73 | 0x79 | 0x7A | 0x96 | 0xFF => Inst::Opaque(Raw(*b)),
+                    _ => Inst::Unknown(Raw(*b)),
                 }
             }
-            0xF3 => {
-                if matches!(arch, Arch::Maverick) {
-                    Inst::S2s2d2d2Tt(S2s2d2d2Tt::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0xF4 => {
-                if matches!(arch, Arch::Maverick) {
-                    Inst::S2d2d2TsWide(S2d2d2TsWide::decode_on(arch, b))
-                } else {
-                    Inst::Opaque(Raw(*b))
-                }
-            }
-            0x03 | 0x04 | 0x05 | 0x4D | 0x73 | 0x79 | 0x7A | 0x96 | 0xB1 | 0xB5 | 0xC1
-            | 0xC2 | 0xC5 | 0xC7 | 0xC8 | 0xC9 | 0xCB | 0xCC | 0xCF | 0xD2 | 0xD9 | 0xDB
-            | 0xDC | 0xDD | 0xDE | 0xFF => Inst::Opaque(Raw(*b)),
-            _ => Inst::Unknown(Raw(*b)),
         }
     }
 
