@@ -331,7 +331,7 @@ impl Inst {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x03 | 0x04 | 0x05 => Inst::Opaque(Raw(*b)),
+                    0x03..=0x05 => Inst::Opaque(Raw(*b)),
                     _ => Inst::Unknown(Raw(*b)),
                 }
             }
@@ -489,8 +489,16 @@ impl Inst {
                             _ => Inst::Opaque(Raw(*b)),
                         }
                     }
-                    0xC1 | 0xC2 | 0xC5 | 0xC7 | 0xC8 | 0xC9 | 0xCB | 0xCC | 0xCF | 0xD2
-                    | 0xD9 | 0xDB | 0xDC | 0xDD | 0xDE => Inst::Opaque(Raw(*b)),
+                    0xC1
+                    | 0xC2
+                    | 0xC5
+                    | 0xC7..=0xC9
+                    | 0xCB
+                    | 0xCC
+                    | 0xCF
+                    | 0xD2
+                    | 0xD9
+                    | 0xDB..=0xDE => Inst::Opaque(Raw(*b)),
                     _ => Inst::Unknown(Raw(*b)),
                 }
             }
