@@ -9,7 +9,7 @@ use crate::model::{ArmId, Binding, Model, Prim, Record, SubOpcode};
 use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{hex_text, hex_width, int, usize_lit};
+use super::tokens::{hex_text, hex_width, int, patterns, usize_lit};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
@@ -357,7 +357,7 @@ fn opcode_match(
     let values_match = |keep: &dyn Fn(u64) -> bool| {
         let here = arms.iter().filter(|(op, _)| keep(*op)).map(|(_, arm)| arm);
         let kept: Vec<u64> = unbound.iter().copied().filter(|v| keep(*v)).collect();
-        let none = value_patterns(&kept, width.size());
+        let none = patterns(&kept, width.size());
         let opaque_arm = match &opaque {
             Some(o) if !none.is_empty() => quote! { #(#none)|* => #o, },
             _ => quote! {},
@@ -388,28 +388,6 @@ fn opcode_match(
     }
 }
 
-/// `values` (sorted) as `match` patterns: three or more consecutive values as one
-/// `lo..=hi`, as a reader (and clippy) writes them.
-fn value_patterns(values: &[u64], bytes: u32) -> Vec<TokenStream> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < values.len() {
-        let mut j = i;
-        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
-            j += 1;
-        }
-        let (lo, hi) = (hex_width(values[i], bytes), hex_width(values[j], bytes));
-        if j - i >= 2 {
-            out.push(quote! { #lo..=#hi });
-            i = j + 1;
-        } else {
-            out.push(quote! { #lo });
-            i += 1;
-        }
-    }
-    out
-}
-
 /// The value ranges of the engines whose named opcodes lie in one run (no other
 /// engine's, or engine-less, named value between their first and last), for
 /// [`opcode_match`] to test ahead of the jump on the value. Every engine's stream
@@ -428,9 +406,9 @@ fn engine_runs(model: &Model, record: &Record) -> Vec<(u64, u64)> {
             continue;
         }
         seen.push(&v.engines);
-        let same = variants.iter().filter(|w| w.engines == v.engines);
-        let lo = same.clone().map(|w| w.value).min().unwrap_or(v.value);
-        let hi = same.map(|w| w.value).max().unwrap_or(v.value);
+        // The variants are sorted by value: `v` is its set's first.
+        let lo = v.value;
+        let hi = variants.iter().rfind(|w| w.engines == v.engines).map_or(lo, |w| w.value);
         if variants.iter().all(|w| w.engines == v.engines || !(lo..=hi).contains(&w.value)) {
             runs.push((lo, hi));
         }
@@ -671,7 +649,7 @@ fn sentinels(model: &Model, record: &Record) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::{engine_runs, value_patterns};
+    use super::engine_runs;
     use crate::emit::unit_tests::{project_model, round_two_model};
 
     /// On the project's table: PE's, ACT's, NX's and the host's opcodes each lie in one
@@ -696,16 +674,5 @@ mod tests {
     fn runs_follow_the_engine_sets() {
         let model = round_two_model();
         assert_eq!(engine_runs(&model, &model.record), [(1, 1), (2, 2)]);
-    }
-
-    #[test]
-    fn three_or_more_consecutive_values_read_as_a_range() {
-        let text = |v: &[u64]| {
-            value_patterns(v, 1).iter().map(ToString::to_string).collect::<Vec<_>>().join(" | ")
-        };
-        assert_eq!(text(&[3, 4, 5, 0x4D]), "0x03 ..= 0x05 | 0x4D");
-        assert_eq!(text(&[0xB1, 0xB2, 0xB5]), "0xB1 | 0xB2 | 0xB5");
-        assert_eq!(text(&[0xDB, 0xDC, 0xDD, 0xDE]), "0xDB ..= 0xDE");
-        assert_eq!(text(&[]), "");
     }
 }

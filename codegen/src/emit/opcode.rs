@@ -14,7 +14,7 @@ use super::arch_set::arch_test;
 use super::doc::{code, Doc};
 use super::imports::Imports;
 use super::names;
-use super::tokens::hex_width;
+use super::tokens::{hex_width, patterns};
 use super::{Chunks, ItemChunks};
 
 /// The whole file, one chunk per enum and vocabulary (see `emit::render`).
@@ -279,27 +279,6 @@ fn opcode_facts(model: &Model, e: &Enum) -> TokenStream {
 
         #engine_rows
     }
-}
-
-/// Match patterns for a sorted set of values: runs of consecutive values as ranges.
-fn patterns(values: &[u64], width: u32) -> Vec<TokenStream> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < values.len() {
-        let mut j = i;
-        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
-            j += 1;
-        }
-        let lo = hex_width(values[i], width);
-        out.push(if j == i {
-            quote! { #lo }
-        } else {
-            let hi = hex_width(values[j], width);
-            quote! { #lo..=#hi }
-        });
-        i = j + 1;
-    }
-    out
 }
 
 /// `is_<band>(self)`: membership of a named value set.

@@ -75,6 +75,27 @@ fn hex_str(s: &str) -> Literal {
     s.parse().unwrap_or_else(|_| unreachable!("{s} is a literal"))
 }
 
+/// Match patterns for a sorted set of values: runs of consecutive values as ranges.
+pub fn patterns(values: &[u64], width: u32) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < values.len() {
+        let mut j = i;
+        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
+            j += 1;
+        }
+        let lo = hex_width(values[i], width);
+        out.push(if j == i {
+            quote! { #lo }
+        } else {
+            let hi = hex_width(values[j], width);
+            quote! { #lo..=#hi }
+        });
+        i = j + 1;
+    }
+    out
+}
+
 /// A signed integer as tokens (`-1` is a negation of a literal).
 pub fn signed(v: i128) -> TokenStream {
     let mag = v.unsigned_abs();
@@ -274,5 +295,21 @@ pub fn write(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::patterns;
+
+    #[test]
+    fn consecutive_values_read_as_a_range() {
+        let text = |v: &[u64]| {
+            patterns(v, 1).iter().map(ToString::to_string).collect::<Vec<_>>().join(" | ")
+        };
+        assert_eq!(text(&[3, 4, 5, 0x4D]), "0x03 ..= 0x05 | 0x4D");
+        assert_eq!(text(&[0xB1, 0xB2, 0xB5]), "0xB1 ..= 0xB2 | 0xB5");
+        assert_eq!(text(&[0xDB, 0xDC, 0xDD, 0xDE]), "0xDB ..= 0xDE");
+        assert_eq!(text(&[]), "");
     }
 }

@@ -489,12 +489,10 @@ impl Inst {
                             _ => Inst::Opaque(Raw(*b)),
                         }
                     }
-                    0xC1
-                    | 0xC2
+                    0xC1..=0xC2
                     | 0xC5
                     | 0xC7..=0xC9
-                    | 0xCB
-                    | 0xCC
+                    | 0xCB..=0xCC
                     | 0xCF
                     | 0xD2
                     | 0xD9
@@ -771,7 +769,7 @@ impl Inst {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x4D | 0x73 | 0x79 | 0x7A | 0x96 | 0xFF => Inst::Opaque(Raw(*b)),
+                    0x4D | 0x73 | 0x79..=0x7A | 0x96 | 0xFF => Inst::Opaque(Raw(*b)),
                     _ => Inst::Unknown(Raw(*b)),
                 }
             }
