@@ -136,8 +136,8 @@ struct Key {
     check: fn(&Spanned<DeValue<'_>>, &mut Vec<TomlError>),
 }
 
-/// The keys of [`ArchFile`], as serde names them (in [`ARCH_NAMES`] too).
-const ARCH_KEYS: &[Key] = &[
+/// The keys of [`ArchFile`], as serde names them.
+const ARCH_KEYS: [Key; 10] = [
     Key { name: "name", required: true, check: fits::<Spanned<String>> },
     Key { name: "generation", required: true, check: fits::<Spanned<u32>> },
     Key { name: "label", required: true, check: fits::<Spanned<String>> },
@@ -151,21 +151,10 @@ const ARCH_KEYS: &[Key] = &[
 ];
 
 /// [`ARCH_KEYS`]' names, in order, for the message of an unknown key.
-const ARCH_NAMES: &[&str] = &[
-    "name",
-    "generation",
-    "label",
-    "aliases",
-    "inherits",
-    "geometry",
-    "source",
-    "confidence",
-    "doc",
-    "values",
-];
+static ARCH_NAMES: [&str; ARCH_KEYS.len()] = names(&ARCH_KEYS);
 
-/// The keys of [`Entry`], as serde names them (in [`ENTRY_NAMES`] too).
-const ENTRY_KEYS: &[Key] = &[
+/// The keys of [`Entry`], as serde names them.
+const ENTRY_KEYS: [Key; 4] = [
     Key { name: "value", required: true, check: fits::<Spanned<toml::Value>> },
     Key { name: "source", required: false, check: fits::<Sources> },
     Key { name: "confidence", required: false, check: fits::<Spanned<String>> },
@@ -173,12 +162,23 @@ const ENTRY_KEYS: &[Key] = &[
 ];
 
 /// [`ENTRY_KEYS`]' names, in order.
-const ENTRY_NAMES: &[&str] = &["value", "source", "confidence", "doc"];
+static ENTRY_NAMES: [&str; ENTRY_KEYS.len()] = names(&ENTRY_KEYS);
+
+/// The names of `keys`, in order (serde's unknown-field message wants a static list).
+const fn names<const N: usize>(keys: &[Key; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = keys[i].name;
+        i += 1;
+    }
+    out
+}
 
 /// Every way the arch file `doc` does not fit [`ArchFile`], each with serde's message
 /// and span as deserializing would report it if it were the first.
 fn misfits(doc: &Spanned<DeTable<'_>>, errors: &mut Vec<TomlError>) {
-    table_misfits(doc.get_ref(), doc.span(), ARCH_KEYS, ARCH_NAMES, errors);
+    table_misfits(doc.get_ref(), doc.span(), &ARCH_KEYS, &ARCH_NAMES, errors);
 }
 
 /// The misfits of `table` (at `span`) to a struct of `keys`: each unknown key, each
@@ -221,7 +221,7 @@ fn values_misfits(value: &Spanned<DeValue<'_>>, errors: &mut Vec<TomlError>) {
     };
     for entry in table.values() {
         match entry.get_ref().as_table() {
-            Some(t) => table_misfits(t, entry.span(), ENTRY_KEYS, ENTRY_NAMES, errors),
+            Some(t) => table_misfits(t, entry.span(), &ENTRY_KEYS, &ENTRY_NAMES, errors),
             None => fits::<Spanned<Entry>>(entry, errors),
         }
     }
