@@ -5,6 +5,7 @@ use crate::error::ValidateError;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::RECORD_SIZE;
 use crate::generated::validate::EnumLeaf;
+use crate::validate_plan::{ALWAYS, SETTLE};
 
 /// A leaf list's test unrolled into straight-line code: which of its leaves fail
 /// their byte row, as a mask (bit `i` for leaf `i`; 0 when the record passes).
@@ -22,6 +23,10 @@ pub struct Unrolled {
     pub first_at: u8,
     /// The first leaf's byte row.
     pub first_row: &'static [bool; 256],
+    /// Every leaf's byte and row, padded to [`SETTLE`] with rows every value passes,
+    /// when the list has at most that many leaves: the gate's branch-free test
+    /// (`Gate::settle_rows`).
+    pub settle: Option<([u8; SETTLE], [&'static [bool; 256]; SETTLE])>,
 }
 
 /// `unrolled_table!(LEAVES; 0 1 2 3)`: `[Option<Unrolled>; N]` whose entry `a` is the
@@ -31,18 +36,56 @@ pub struct Unrolled {
 macro_rules! unrolled_table {
     ($leaves:ident; $($a:literal)*) => {
         [$(
-            EnumLeaf::unrolled(&$leaves[$a], |r: &[u8; RECORD_SIZE]| EnumLeaf::failing(&$leaves[$a], r))
+            EnumLeaf::unrolled(&$leaves[$a], &PREAMBLE_LEAVES[$a], |r: &[u8; RECORD_SIZE]| EnumLeaf::failing(&$leaves[$a], r))
         ),*]
     };
 }
 pub(crate) use unrolled_table;
 
+/// Whether `leaves` begins with `preamble`'s leaves: the same bytes against the same
+/// rows.
+const fn starts_with(leaves: &[EnumLeaf], preamble: &[EnumLeaf]) -> bool {
+    if leaves.len() < preamble.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < preamble.len() {
+        let (a, b) = (&leaves[i], &preamble[i]);
+        if a.byte_at != b.byte_at || a.byte_rows.is_none() || b.byte_rows.is_none() {
+            return false;
+        }
+        let mut v = 0;
+        while v < 256 {
+            if a.byte_row[v] != b.byte_row[v] {
+                return false;
+            }
+            v += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
 impl EnumLeaf {
+    /// Each leaf's byte and byte row (the empty row for a leaf not in one byte).
+    pub(crate) const fn byte_tests<const N: usize>(
+        leaves: &'static [EnumLeaf; N],
+    ) -> [(u8, &'static [bool; 256]); N] {
+        let mut out = [(0u8, &ALWAYS); N];
+        let mut i = 0;
+        while i < N {
+            out[i] = (leaves[i].byte_at, leaves[i].byte_row);
+            i += 1;
+        }
+        out
+    }
+
     /// The unrolled test `failing` of `leaves`, when the list is not empty, is short
     /// enough for [`EnumLeaf::failing`]'s mask, and each of its leaves lies in one byte
     /// (so that its byte row alone decides it).
     pub(crate) const fn unrolled(
         leaves: &'static [EnumLeaf],
+        preamble: &'static [EnumLeaf],
         failing: LeafMask,
     ) -> Option<Unrolled> {
         if leaves.is_empty() || leaves.len() > 64 {
@@ -55,7 +98,27 @@ impl EnumLeaf {
             }
             i += 1;
         }
-        Some(Unrolled { failing, first_at: leaves[0].byte_at, first_row: leaves[0].byte_row })
+        // The preamble's leaves, which `check` tests for every record, are left out.
+        let skip = if starts_with(leaves, preamble) { preamble.len() } else { 0 };
+        let settle = if leaves.len() - skip <= SETTLE {
+            let mut at = [0u8; SETTLE];
+            let mut rows = [&ALWAYS; SETTLE];
+            let mut i = skip;
+            while i < leaves.len() {
+                at[i - skip] = leaves[i].byte_at;
+                rows[i - skip] = leaves[i].byte_row;
+                i += 1;
+            }
+            Some((at, rows))
+        } else {
+            None
+        };
+        Some(Unrolled {
+            failing,
+            first_at: leaves[0].byte_at,
+            first_row: leaves[0].byte_row,
+            settle,
+        })
     }
 
     /// Which leaves after the first fail their byte row, as a mask (bit `i` for leaf

@@ -425,7 +425,7 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
     } else {
         quote! {}
     };
-    let check_entry = plan_table();
+    let check_entry = plan_table(model);
     quote! {
         /// An enum-typed field (or typed bit-field) a validator checks.
         #[derive(Clone, Copy)]
@@ -530,6 +530,18 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         /// The enum-typed fields of the preamble, for a record no binding selects.
         static PREAMBLE_LEAVES: [[EnumLeaf; #n_pre]; #n_arch] = EnumLeaf::per_arch([#(#pre_rows),*]);
         const PREAMBLE_UNROLLED: [Option<Unrolled>; #n_arch] = unrolled_table!(PREAMBLE_LEAVES; #(#arch_indices)*);
+        /// The preamble's leaves' bytes and rows as constants, for the validator's
+        /// first test: a crate that inlines it sees the bytes and the rows' addresses,
+        /// where it would load them from the static.
+        const PREAMBLE_TESTS: [[(u8, &[bool; 256]); #n_pre]; #n_arch] = {
+            let mut t = [[(0, &crate::validate_plan::ALWAYS); #n_pre]; #n_arch];
+            let mut a = 0;
+            while a < #n_arch {
+                t[a] = EnumLeaf::byte_tests(&PREAMBLE_LEAVES[a]);
+                a += 1;
+            }
+            t
+        };
 
         #(#tables)*
         #(#sub_rows)*
@@ -605,21 +617,51 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
 /// `fn check`: one load from `PLAN` (built at compile time by
 /// the hand-written `plan_table!` from `plan_for` on each opcode value), then the
 /// leaves; the full rules only for sub-opcode values.
-fn plan_table() -> TokenStream {
+fn plan_table(model: &Model) -> TokenStream {
+    let on_arch = model.arch_ids().map(|a| {
+        let v = super::arch_set::arch_variant(model, a);
+        quote! { #v => check_on(#v, record), }
+    });
     quote! {
         use crate::generated::inst::DISCRIMINANT_OFFSET;
         use crate::leaf_test::check_rest;
         use crate::validate_plan::{gate_table, plan_table, sub_plan_table, Gate, Refusal, SubPlan};
 
         /// The rules every generation shares, planned per opcode value (and per value
-        /// of a sub-opcode byte): the plan's gate first, then the plan.
+        /// of a sub-opcode byte): the plan's gate first, then the plan. A copy per
+        /// generation, so that its preamble rows and tables are constants.
         #[inline]
         fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+            match arch {
+                #(#on_arch)*
+            }
+        }
+
+        /// [`check`] on a generation the caller names as a constant.
+        #[inline(always)]
+        fn check_on(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
             let op = usize::from(record[DISCRIMINANT_OFFSET]);
             let gate = &GATE[arch as usize][op];
+            // A short leaf list whose leaves each lie in one byte, after the preamble's:
+            // passed alike, without a branch on the arm.
+            let pre = PREAMBLE_TESTS[arch as usize].iter().fold(true, |pass, &(at, row)| {
+                pass & row[usize::from(record[usize::from(at) % RECORD_SIZE])]
+            });
+            if pre & gate.settles(record) {
+                return Ok(());
+            }
             if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
                 return Err(refusal(gate.fail, arch, record));
             }
+            planned(arch, record)
+        }
+
+        /// [`check`] of a record whose gate neither settled nor refused it: the rest
+        /// of its plan, out of line (the two tests above are the hot path).
+        #[inline(never)]
+        fn planned(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+            let op = usize::from(record[DISCRIMINANT_OFFSET]);
+            let gate = &GATE[arch as usize][op];
             // A leaf list whose first leaf the gate tested: its unrolled test of the rest.
             if let Some((failing, leaves)) = gate.rest {
                 return check_rest(arch, record, leaves, failing);

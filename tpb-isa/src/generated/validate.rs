@@ -383,6 +383,19 @@ const PREAMBLE_UNROLLED: [Option<Unrolled>; 4] = unrolled_table!(
     PREAMBLE_LEAVES; 0 1 2 3
 );
 
+/// The preamble's leaves' bytes and rows as constants, for the validator's
+/// first test: a crate that inlines it sees the bytes and the rows' addresses,
+/// where it would load them from the static.
+const PREAMBLE_TESTS: [[(u8, &[bool; 256]); 3]; 4] = {
+    let mut t = [[(0, &crate::validate_plan::ALWAYS); 3]; 4];
+    let mut a = 0;
+    while a < 4 {
+        t[a] = EnumLeaf::byte_tests(&PREAMBLE_LEAVES[a]);
+        a += 1;
+    }
+    t
+};
+
 /// The enum-typed fields of `CTRL_AL`.
 static LEAVES_0_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
@@ -2346,14 +2359,46 @@ use crate::validate_plan::{
 };
 
 /// The rules every generation shares, planned per opcode value (and per value
-/// of a sub-opcode byte): the plan's gate first, then the plan.
+/// of a sub-opcode byte): the plan's gate first, then the plan. A copy per
+/// generation, so that its preamble rows and tables are constants.
 #[inline]
 fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+    match arch {
+        Arch::Sunda => check_on(Arch::Sunda, record),
+        Arch::Cayman => check_on(Arch::Cayman, record),
+        Arch::Mariana => check_on(Arch::Mariana, record),
+        Arch::Maverick => check_on(Arch::Maverick, record),
+    }
+}
+
+/// [`check`] on a generation the caller names as a constant.
+#[inline(always)]
+fn check_on(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     let op = usize::from(record[DISCRIMINANT_OFFSET]);
     let gate = &GATE[arch as usize][op];
+    let pre = PREAMBLE_TESTS[arch as usize]
+        .iter()
+        .fold(
+            true,
+            |pass, &(at, row)| {
+                pass & row[usize::from(record[usize::from(at) % RECORD_SIZE])]
+            },
+        );
+    if pre & gate.settles(record) {
+        return Ok(());
+    }
     if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
         return Err(refusal(gate.fail, arch, record));
     }
+    planned(arch, record)
+}
+
+/// [`check`] of a record whose gate neither settled nor refused it: the rest
+/// of its plan, out of line (the two tests above are the hot path).
+#[inline(never)]
+fn planned(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
+    let op = usize::from(record[DISCRIMINANT_OFFSET]);
+    let gate = &GATE[arch as usize][op];
     if let Some((failing, leaves)) = gate.rest {
         return check_rest(arch, record, leaves, failing);
     }
