@@ -209,8 +209,9 @@ fn read_disc(b: TokenStream) -> TokenStream {
     quote! { #b[DISCRIMINANT_OFFSET] }
 }
 
-/// `pub const fn dispatch(b) -> Option<ArmKind>`: a `match` on the sub byte for the
-/// opcodes with sub-opcode bindings, else a load from a table of the opcode table's arms.
+/// `pub const fn dispatch(b) -> Option<ArmKind>`: a load from a table of the opcode
+/// table's arms, and for an opcode without one there, a `match` on the sub byte of the
+/// opcodes with sub-opcode bindings.
 fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     let hit = |a: ArmId| {
         let t = names::ident(&model[a].rust);
@@ -250,10 +251,15 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     let (body, by_sub_fn) = if by_sub.is_empty() {
         (plain, table)
     } else {
+        // The table first: a bound plain opcode (most records) then meets no test of
+        // the sub-opcode values, which only an opcode the table has no arm for takes.
         let body = quote! {
-            match #disc {
-                #(#by_sub)|* => dispatch_by_sub(b),
-                _ => #plain,
+            match #plain {
+                None => match #disc {
+                    #(#by_sub)|* => dispatch_by_sub(b),
+                    _ => None,
+                },
+                kind => kind,
             }
         };
         let f = quote! {
@@ -269,9 +275,9 @@ fn dispatch_fn(model: &Model, record: &Record) -> TokenStream {
     };
     quote! {
         /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
-        /// `Inst::Unknown`). Always inlined: a test for the opcodes with sub-opcode
-        /// bindings, else a load from a table of the opcodes, so that a caller matching
-        /// on a few arms compares the arm.
+        /// `Inst::Unknown`). Always inlined: a load from a table of the opcodes, so that
+        /// a caller matching on a few arms compares the arm; only an opcode the table
+        /// gives no arm is tested for sub-opcode bindings.
         #[must_use]
         #[inline(always)]
         pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {

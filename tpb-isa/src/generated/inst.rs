@@ -1325,15 +1325,20 @@ impl From<Inst> for Raw {
 }
 
 /// Which arm the bindings select for a record, or `None` (`Inst::Opaque` or
-/// `Inst::Unknown`). Always inlined: a test for the opcodes with sub-opcode
-/// bindings, else a load from a table of the opcodes, so that a caller matching
-/// on a few arms compares the arm.
+/// `Inst::Unknown`). Always inlined: a load from a table of the opcodes, so that
+/// a caller matching on a few arms compares the arm; only an opcode the table
+/// gives no arm is tested for sub-opcode bindings.
 #[must_use]
 #[inline(always)]
 pub const fn dispatch(b: &[u8; RECORD_SIZE]) -> Option<ArmKind> {
-    match b[DISCRIMINANT_OFFSET] {
-        0xDF | 0xF0 => dispatch_by_sub(b),
-        _ => ARM_BY_OPCODE[b[DISCRIMINANT_OFFSET] as usize],
+    match ARM_BY_OPCODE[b[DISCRIMINANT_OFFSET] as usize] {
+        None => {
+            match b[DISCRIMINANT_OFFSET] {
+                0xDF | 0xF0 => dispatch_by_sub(b),
+                _ => None,
+            }
+        }
+        kind => kind,
     }
 }
 
