@@ -330,7 +330,6 @@ fn opcode_match(
     let arms: Vec<(u64, TokenStream)> = groups
         .iter()
         .map(|(op, bs)| {
-            let lit = hex_width(*op, width.size());
             let named = op_enum.variant_of(*op).is_some();
             let none = match &opaque {
                 Some(o) if named => o.clone(),
@@ -344,8 +343,7 @@ fn opcode_match(
                 .iter()
                 .filter_map(|b| b.sub.as_ref().map(|s| (s, guarded(b, &fallback))))
                 .collect();
-            let body = sub_match(&subs, fallback);
-            (*op, quote! { #lit => #body, })
+            (*op, sub_match(&subs, fallback))
         })
         .collect();
     // The named values no binding reads are opaque; the rest unknown.
@@ -361,7 +359,21 @@ fn opcode_match(
     let disc = read_disc(quote! { b });
     // One `match` over the values `keep` holds.
     let values_match = |keep: &dyn Fn(u64) -> bool| {
-        let here = arms.iter().filter(|(op, _)| keep(*op)).map(|(_, arm)| arm);
+        // One arm per distinct body, its values together (`0x46 | 0x47`, COPY and CAST,
+        // decode alike): the jump's entries for them are then one target, which the
+        // core predicts where such records alternate.
+        let mut bodies: Vec<(String, Vec<u64>, &TokenStream)> = Vec::new();
+        for (op, body) in arms.iter().filter(|(op, _)| keep(*op)) {
+            let key = body.to_string();
+            match bodies.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, values, _)) => values.push(*op),
+                None => bodies.push((key, vec![*op], body)),
+            }
+        }
+        let here = bodies.iter().map(|(_, values, body)| {
+            let pats = patterns(values, width.size());
+            quote! { #(#pats)|* => #body, }
+        });
         let kept: Vec<u64> = unbound.iter().copied().filter(|v| keep(*v)).collect();
         let none = patterns(&kept, width.size());
         let opaque_arm = match &opaque {
@@ -672,6 +684,34 @@ mod tests {
         assert!(runs.iter().all(|&(lo, hi)| !(lo..=hi).contains(&0x60)), "{runs:x?}");
         // Sorted and disjoint.
         assert!(runs.windows(2).all(|w| w[0].1 < w[1].0), "{runs:x?}");
+    }
+
+    /// The decoder's `match` lists each arm body once, with every value it serves:
+    /// COPY, CAST and RECIPROCAL (0x46..=0x48) read one layout, so one arm holds them.
+    #[test]
+    fn values_with_one_body_share_an_arm() {
+        use super::{opcode_match, Groups};
+        use quote::quote;
+        let model = project_model();
+        let m = opcode_match(
+            &model,
+            &model.record,
+            &|a| {
+                let t = crate::emit::names::ident(&model[a].rust);
+                quote! { #t }
+            },
+            Some(quote! { Opaque }),
+            quote! { Unknown },
+            Groups::All,
+            None,
+        )
+        .to_string();
+        assert!(m.contains("0x46 ..= 0x48"), "{m}");
+        assert_eq!(m.matches("=> S4d4Tr").count(), 1, "{m}");
+        assert_eq!(
+            m.matches("=> Unknown").count(),
+            1 + super::engine_runs(&model, &model.record).len()
+        );
     }
 
     /// An engine set is a class of its own (`@engine(ACT, POOL)` is not ACT's); values
