@@ -5,7 +5,7 @@ use crate::error::ValidateError;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::RECORD_SIZE;
 use crate::generated::validate::EnumLeaf;
-use crate::validate_plan::{ALWAYS, SETTLE};
+use crate::validate_plan::{ALWAYS, NEVER, SETTLE};
 
 /// A leaf list's test unrolled into straight-line code: which of its leaves fail
 /// their byte row, as a mask (bit `i` for leaf `i`; 0 when the record passes).
@@ -23,10 +23,59 @@ pub struct Unrolled {
     pub first_at: u8,
     /// The first leaf's byte row.
     pub first_row: &'static [bool; 256],
-    /// Every leaf's byte and row, padded to [`SETTLE`] with rows every value passes,
-    /// when the list has at most that many leaves: the gate's branch-free test
-    /// (`Gate::settle_rows`).
-    pub settle: Option<([u8; SETTLE], [&'static [bool; 256]; SETTLE])>,
+    /// The leaves after the preamble's (which `check` tests for every record), when
+    /// there are at most [`SETTLE`]: the gate's branch-free test (`Gate::settle`).
+    pub settle: Option<ByteTests<SETTLE>>,
+}
+
+/// Leaves that each lie in one byte, as their bytes and byte rows, padded with rows
+/// every value passes: tested and-ed, without a branch on which leaves they are.
+#[derive(Clone, Copy, Debug)]
+pub struct ByteTests<const N: usize> {
+    /// Each leaf's byte (0 for padding).
+    pub at: [u8; N],
+    /// Its row.
+    pub rows: [&'static [bool; 256]; N],
+}
+
+impl<const N: usize> ByteTests<N> {
+    /// The bytes and rows of `leaves`, when there are at most `N` (a leaf not in one
+    /// byte has the empty row, which no record passes).
+    pub(crate) const fn of(leaves: &'static [EnumLeaf]) -> Option<ByteTests<N>> {
+        if leaves.len() > N {
+            return None;
+        }
+        let mut t = ByteTests { at: [0; N], rows: [&ALWAYS; N] };
+        let mut i = 0;
+        while i < leaves.len() {
+            t.at[i] = leaves[i].byte_at;
+            t.rows[i] = leaves[i].byte_row;
+            i += 1;
+        }
+        Some(t)
+    }
+
+    /// A test no record passes.
+    pub(crate) const fn never() -> ByteTests<N> {
+        let mut t = ByteTests { at: [0; N], rows: [&ALWAYS; N] };
+        if N > 0 {
+            t.rows[0] = &NEVER;
+        }
+        t
+    }
+
+    /// Whether `record` passes every test: each byte against its row, and-ed.
+    #[inline(always)]
+    pub fn passes(&self, record: &[u8; RECORD_SIZE]) -> bool {
+        let mut pass = true;
+        let mut i = 0;
+        while i < N {
+            // `at` is inside the record: the modulus only spares a bounds test.
+            pass &= self.rows[i][usize::from(record[usize::from(self.at[i]) % RECORD_SIZE])];
+            i += 1;
+        }
+        pass
+    }
 }
 
 /// `unrolled_table!(LEAVES; 0 1 2 3)`: `[Option<Unrolled>; N]` whose entry `a` is the
@@ -67,19 +116,6 @@ const fn starts_with(leaves: &[EnumLeaf], preamble: &[EnumLeaf]) -> bool {
 }
 
 impl EnumLeaf {
-    /// Each leaf's byte and byte row (the empty row for a leaf not in one byte).
-    pub(crate) const fn byte_tests<const N: usize>(
-        leaves: &'static [EnumLeaf; N],
-    ) -> [(u8, &'static [bool; 256]); N] {
-        let mut out = [(0u8, &ALWAYS); N];
-        let mut i = 0;
-        while i < N {
-            out[i] = (leaves[i].byte_at, leaves[i].byte_row);
-            i += 1;
-        }
-        out
-    }
-
     /// The unrolled test `failing` of `leaves`, when the list is not empty, is short
     /// enough for [`EnumLeaf::failing`]'s mask, and each of its leaves lies in one byte
     /// (so that its byte row alone decides it).
@@ -100,19 +136,7 @@ impl EnumLeaf {
         }
         // The preamble's leaves, which `check` tests for every record, are left out.
         let skip = if starts_with(leaves, preamble) { preamble.len() } else { 0 };
-        let settle = if leaves.len() - skip <= SETTLE {
-            let mut at = [0u8; SETTLE];
-            let mut rows = [&ALWAYS; SETTLE];
-            let mut i = skip;
-            while i < leaves.len() {
-                at[i - skip] = leaves[i].byte_at;
-                rows[i - skip] = leaves[i].byte_row;
-                i += 1;
-            }
-            Some((at, rows))
-        } else {
-            None
-        };
+        let settle = ByteTests::of(leaves.split_at(skip).1);
         Some(Unrolled {
             failing,
             first_at: leaves[0].byte_at,

@@ -9,6 +9,8 @@
 //! byte each, and-ed without a branch, accepts a record that passes them; else one
 //! byte against a row refuses one that fails.
 
+use crate::leaf_test::{ByteTests, Unrolled};
+
 /// What a record with a given opcode value on a given generation checks.
 #[derive(Debug)]
 pub enum Plan<L: 'static> {
@@ -71,15 +73,12 @@ pub struct Gate<L: 'static> {
     /// When the plan is a leaf list with an unrolled test: that test and the list,
     /// which then decide the record without a read of the plan.
     pub rest: Option<(crate::leaf_test::LeafMask, &'static [L])>,
-    /// Where the plan is a leaf list of at most [`SETTLE`] leaves, each in one byte:
-    /// their bytes, padded with byte 0.
-    pub settle_at: [u8; SETTLE],
-    /// Their rows, padded with rows every value passes; a plan that is not such a list
-    /// has a first row no value passes. The rows are and-ed without a branch, so that
-    /// a record of any such plan that passes them all is settled alike: a stream that
-    /// alternates arms meets no branch on the arm (the gate's one leaf and the call
-    /// of the rest mispredicted there).
-    pub settle_rows: [&'static [bool; 256]; SETTLE],
+    /// Where the plan is a leaf list whose leaves each lie in one byte and number at
+    /// most [`SETTLE`] after the preamble's: those leaves' tests (a test no record
+    /// passes for any other plan). A record of any such plan that passes them and the
+    /// preamble's is settled alike: a stream that alternates arms meets no branch on
+    /// the arm (the gate's one leaf and the call of the rest mispredicted there).
+    pub settle: ByteTests<SETTLE>,
 }
 
 /// How many leaves after the preamble's a plan may have for its gate to settle it:
@@ -116,36 +115,18 @@ impl<L> Clone for Refusal<L> {
 impl<L> Copy for Refusal<L> {}
 
 /// No value passes.
-static NEVER: [bool; 256] = [false; 256];
+pub(crate) static NEVER: [bool; 256] = [false; 256];
 /// Every value passes.
 pub(crate) static ALWAYS: [bool; 256] = [true; 256];
 
 impl<L> Gate<L> {
-    /// Whether the record passes every leaf of a plan the gate settles: each leaf's
-    /// byte against its row, and-ed without a branch (false for any other plan).
-    #[inline(always)]
-    pub fn settles(&self, record: &[u8; crate::generated::inst::RECORD_SIZE]) -> bool {
-        let mut pass = true;
-        let mut i = 0;
-        while i < SETTLE {
-            let at = usize::from(self.settle_at[i]) % record.len();
-            pass &= self.settle_rows[i][usize::from(record[at])];
-            i += 1;
-        }
-        pass
-    }
-
     /// The gate of `plan`: a refusal fails every byte, a leaf list with an unrolled
     /// test tests its first leaf's byte, and every other plan passes (the plan then
     /// decides).
     pub(crate) const fn of(plan: &Plan<L>) -> Gate<L> {
-        let (settle_at, settle_rows) = match *plan {
-            Plan::Check(_, Some(crate::leaf_test::Unrolled { settle: Some(s), .. })) => s,
-            _ => {
-                let mut rows = [&ALWAYS; SETTLE];
-                rows[0] = &NEVER;
-                ([0; SETTLE], rows)
-            }
+        let settle = match *plan {
+            Plan::Check(_, Some(Unrolled { settle: Some(s), .. })) => s,
+            _ => ByteTests::never(),
         };
         let (at, row, fail, rest) = match *plan {
             Plan::OpcodeNotValid => (0, &NEVER, Refusal::OpcodeNotValid, None),
@@ -155,7 +136,7 @@ impl<L> Gate<L> {
             }
             _ => (0, &ALWAYS, Refusal::NotOnArch, None),
         };
-        Gate { at, row, fail, rest, settle_at, settle_rows }
+        Gate { at, row, fail, rest, settle }
     }
 }
 

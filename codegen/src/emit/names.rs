@@ -81,6 +81,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Gate",
     "Refusal",
     "Unrolled",
+    "ByteTests",
     "EnumCheck",
     "EnumLeaf",
     "GeomRow",

@@ -25,7 +25,7 @@ pub fn emit(model: &Model) -> TokenStream {
         use crate::generated::arms::ArmKind;
         use crate::generated::geometry::Arch;
         use crate::generated::inst::{dispatch, RECORD_SIZE};
-        use crate::leaf_test::{check_list, unrolled_table, Unrolled};
+        use crate::leaf_test::{check_list, unrolled_table, ByteTests, Unrolled};
         use crate::validate_plan::Plan;
         use crate::generated::opcode::*;
     };
@@ -533,11 +533,13 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
         /// The preamble's leaves' bytes and rows as constants, for the validator's
         /// first test: a crate that inlines it sees the bytes and the rows' addresses,
         /// where it would load them from the static.
-        const PREAMBLE_TESTS: [[(u8, &[bool; 256]); #n_pre]; #n_arch] = {
-            let mut t = [[(0, &crate::validate_plan::ALWAYS); #n_pre]; #n_arch];
+        const PREAMBLE_TESTS: [ByteTests<#n_pre>; #n_arch] = {
+            let mut t = [ByteTests::never(); #n_arch];
             let mut a = 0;
             while a < #n_arch {
-                t[a] = EnumLeaf::byte_tests(&PREAMBLE_LEAVES[a]);
+                if let Some(p) = ByteTests::of(&PREAMBLE_LEAVES[a]) {
+                    t[a] = p;
+                }
                 a += 1;
             }
             t
@@ -644,24 +646,24 @@ fn plan_table(model: &Model) -> TokenStream {
             let gate = &GATE[arch as usize][op];
             // A short leaf list whose leaves each lie in one byte, after the preamble's:
             // passed alike, without a branch on the arm.
-            let pre = PREAMBLE_TESTS[arch as usize].iter().fold(true, |pass, &(at, row)| {
-                pass & row[usize::from(record[usize::from(at) % RECORD_SIZE])]
-            });
-            if pre & gate.settles(record) {
+            if PREAMBLE_TESTS[arch as usize].passes(record) & gate.settle.passes(record) {
                 return Ok(());
             }
             if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
                 return Err(refusal(gate.fail, arch, record));
             }
-            planned(arch, record)
+            planned(arch, record, op, gate)
         }
 
         /// [`check`] of a record whose gate neither settled nor refused it: the rest
         /// of its plan, out of line (the two tests above are the hot path).
         #[inline(never)]
-        fn planned(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-            let op = usize::from(record[DISCRIMINANT_OFFSET]);
-            let gate = &GATE[arch as usize][op];
+        fn planned(
+            arch: Arch,
+            record: &[u8; RECORD_SIZE],
+            op: usize,
+            gate: &Gate<EnumLeaf>,
+        ) -> Result<(), ValidateError> {
             // A leaf list whose first leaf the gate tested: its unrolled test of the rest.
             if let Some((failing, leaves)) = gate.rest {
                 return check_rest(arch, record, leaves, failing);

@@ -5,7 +5,7 @@ use crate::error::ValidateError;
 use crate::generated::arms::ArmKind;
 use crate::generated::geometry::Arch;
 use crate::generated::inst::{dispatch, RECORD_SIZE};
-use crate::leaf_test::{check_list, unrolled_table, Unrolled};
+use crate::leaf_test::{check_list, unrolled_table, ByteTests, Unrolled};
 use crate::validate_plan::Plan;
 use crate::generated::opcode::*;
 
@@ -386,11 +386,13 @@ const PREAMBLE_UNROLLED: [Option<Unrolled>; 4] = unrolled_table!(
 /// The preamble's leaves' bytes and rows as constants, for the validator's
 /// first test: a crate that inlines it sees the bytes and the rows' addresses,
 /// where it would load them from the static.
-const PREAMBLE_TESTS: [[(u8, &[bool; 256]); 3]; 4] = {
-    let mut t = [[(0, &crate::validate_plan::ALWAYS); 3]; 4];
+const PREAMBLE_TESTS: [ByteTests<3>; 4] = {
+    let mut t = [ByteTests::never(); 4];
     let mut a = 0;
     while a < 4 {
-        t[a] = EnumLeaf::byte_tests(&PREAMBLE_LEAVES[a]);
+        if let Some(p) = ByteTests::of(&PREAMBLE_LEAVES[a]) {
+            t[a] = p;
+        }
         a += 1;
     }
     t
@@ -2376,29 +2378,24 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
 fn check_on(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     let op = usize::from(record[DISCRIMINANT_OFFSET]);
     let gate = &GATE[arch as usize][op];
-    let pre = PREAMBLE_TESTS[arch as usize]
-        .iter()
-        .fold(
-            true,
-            |pass, &(at, row)| {
-                pass & row[usize::from(record[usize::from(at) % RECORD_SIZE])]
-            },
-        );
-    if pre & gate.settles(record) {
+    if PREAMBLE_TESTS[arch as usize].passes(record) & gate.settle.passes(record) {
         return Ok(());
     }
     if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
         return Err(refusal(gate.fail, arch, record));
     }
-    planned(arch, record)
+    planned(arch, record, op, gate)
 }
 
 /// [`check`] of a record whose gate neither settled nor refused it: the rest
 /// of its plan, out of line (the two tests above are the hot path).
 #[inline(never)]
-fn planned(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
-    let op = usize::from(record[DISCRIMINANT_OFFSET]);
-    let gate = &GATE[arch as usize][op];
+fn planned(
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+    op: usize,
+    gate: &Gate<EnumLeaf>,
+) -> Result<(), ValidateError> {
     if let Some((failing, leaves)) = gate.rest {
         return check_rest(arch, record, leaves, failing);
     }
