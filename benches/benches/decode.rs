@@ -1,5 +1,5 @@
 //! Criterion benches of the record kernels of the generated crate, on every bench
-//! stream: the uniform mix over every bound arm and the corpus streams per engine and
+//! stream: the uniform mix over every arm its generation binds and the corpus streams per engine and
 //! mixed; the text form (generated disassembler and assembler); and, on the corpus
 //! streams only, the hand-written comparators (`tpb_isa_benches::hand`), after checking
 //! them against the generated crate on every distinct record.

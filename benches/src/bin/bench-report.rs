@@ -32,7 +32,8 @@
 //! runs on a stack moved by a different amount, so that no one stack position (which
 //! ASLR picks once a process) decides a kernel's median.
 //!
-//! One decode table per bench stream: the uniform mix over every bound arm in random
+//! One decode table per bench stream: the uniform mix over every arm bound on its
+//! generation (the one that binds the most) in random
 //! order and in runs, and the corpus (`testdata/nkipy/*.neff`) per engine and mixed. Each table also times the text
 //! form (generated disassembler and assembler) and, on the corpus streams, the
 //! hand-written comparators of `tpb_isa_benches::hand`, which are first checked against
