@@ -26,6 +26,7 @@ use tpb_isa::stream;
 use tpb_isa::validate::{opcode_valid, validate};
 use tpb_isa::{Arch, ArmKind};
 
+pub mod baseline;
 pub mod hand;
 pub mod neff;
 

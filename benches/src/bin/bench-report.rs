@@ -12,7 +12,9 @@
 //! `--compile-time` (clean debug and release builds of tpb-isa generated from the spec
 //! × 1 and × `--compile-scale N` (default 20), in temporary workspaces; slow;
 //! `--compile-only` runs that table alone), `--codegen-only` (only the codegen
-//! scaling table), `--no-neff`, `--neff-only` (only the NEFF table,
+//! scaling table), `--baseline` (the text form of the commit the benchmark issue
+//! measured, built from the history and run here beside the head's; `--baseline-only`
+//! runs that table alone), `--no-neff`, `--neff-only` (only the NEFF table,
 //! which builds and runs the release `tpb` on the large corpus NEFF), `--stream NAME`
 //! (only that stream's decode table; repeat it for several), `--one-stream NAME` (that
 //! stream's table in this process, without the header: what the report runs for each
@@ -181,6 +183,13 @@ struct Args {
     /// The spec multiple of the clean-build table.
     #[arg(long, default_value_t = 20)]
     compile_scale: usize,
+    /// Also the text form of the commit the benchmark issue measured, built from the
+    /// history and run on this machine beside the head's (a minute to build, once).
+    #[arg(long)]
+    baseline: bool,
+    /// Only that table.
+    #[arg(long)]
+    baseline_only: bool,
     /// Only that stream's decode table (repeat it for several).
     #[arg(long = "stream", value_name = "NAME", value_parser = stream_name)]
     streams: Vec<String>,
@@ -242,6 +251,10 @@ fn main() {
         compile_table(args.compile_scale);
         return;
     }
+    if args.baseline_only {
+        baseline_table(reps, records);
+        return;
+    }
 
     for name in b::stream_names() {
         if args.streams.is_empty() || args.streams.contains(&name) {
@@ -257,6 +270,132 @@ fn main() {
     if args.compile_time {
         compile_table(args.compile_scale);
     }
+    if args.baseline {
+        baseline_table(reps, records);
+    }
+}
+
+/// The text form against the round's starting point on this machine: the driver of
+/// `b::baseline` (that commit's disassembly and assembly on its own streams, a process
+/// per repetition) alternated with the head's `Printer` and assembler on the uniform
+/// mixes; records (lines) a second and bytes of text a second, medians, and the paired
+/// ratios (head ÷ baseline within a repetition).
+fn baseline_table(reps: usize, records: usize) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(root.join("target"), Into::into);
+    eprintln!("building the baseline {} (once; about a minute)", b::baseline::COMMIT);
+    let driver = match b::baseline::build(&root, &target.join("bench-baseline")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("the baseline: {e}");
+            std::process::exit(1);
+        }
+    };
+    let streams = [b::uniform_stream(records), b::uniform_runs_stream(records)];
+    let texts: Vec<String> = streams.iter().map(|s| b::text_lines(s.arch, &s.bytes)).collect();
+    // Per stream (baseline random/runs, head uniform/uniform runs): the samples of the
+    // printer and the assembler, and the bytes each handles.
+    let mut base: [Vec<b::baseline::Sample>; 2] = [Vec::new(), Vec::new()];
+    let mut head: [[Vec<Duration>; 2]; 2] = Default::default();
+    let mut printed = [0u64; 2];
+    for rep in 0..reps {
+        let samples = b::baseline::run(&driver, records).unwrap_or_else(|e| {
+            eprintln!("the baseline: {e}");
+            std::process::exit(1);
+        });
+        for (i, order) in ["random", "runs"].into_iter().enumerate() {
+            match samples.iter().find(|s| s.order == order) {
+                Some(x) => base[i].push(x.clone()),
+                None => {
+                    eprintln!("the baseline printed no {order} sample");
+                    std::process::exit(1);
+                }
+            }
+        }
+        for (i, s) in streams.iter().enumerate() {
+            let t = Instant::now();
+            printed[i] =
+                on_shifted_stack(rep, || black_box(b::gen_disasm_printer(s.arch, &s.bytes)));
+            head[i][0].push(t.elapsed());
+            let t = Instant::now();
+            on_shifted_stack(rep, || black_box(b::gen_assemble(s.arch, &texts[i])));
+            head[i][1].push(t.elapsed());
+        }
+    }
+    let mb = |bytes: f64, d: Duration| bytes / d.as_secs_f64() / 1e6;
+    println!();
+    println!(
+        "## text form: the round's starting point ({}) against the head, on this machine",
+        &b::baseline::COMMIT[..7]
+    );
+    println!();
+    println!("The baseline: that commit's disassembly (of decoded records) and assembly on its own streams, four bound arms and unknown opcodes; the head: `Printer::record_bytes` (from the bytes) and `assemble` on the uniform mixes ({}, every arm it binds). Medians of {reps} alternated repetitions.", streams[0].arch);
+    println!();
+    println!("| code, stream | text bytes a record | printed M records/s | printed MB/s | assembled M lines/s | assembled MB/s |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut rows = Vec::new();
+    for i in 0..2 {
+        let n = base[i][0].records as f64;
+        let (p, t) = (base[i][0].printed as f64, base[i][0].text as f64);
+        let d = median(&mut base[i].iter().map(|s| s.disasm).collect::<Vec<_>>());
+        let a = median(&mut base[i].iter().map(|s| s.asm).collect::<Vec<_>>());
+        println!(
+            "| {}, {} | {:.0} | {:.2} | {:.0} | {:.2} | {:.0} |",
+            &b::baseline::COMMIT[..7],
+            base[i][0].order,
+            p / n,
+            n / d.as_secs_f64() / 1e6,
+            mb(p, d),
+            n / a.as_secs_f64() / 1e6,
+            mb(t, a)
+        );
+        let s = &streams[i];
+        let n2 = s.records() as f64;
+        let (p2, t2) = (printed[i] as f64, texts[i].len() as f64);
+        let d2 = median(&mut head[i][0].clone());
+        let a2 = median(&mut head[i][1].clone());
+        println!(
+            "| head, {} | {:.0} | {:.2} | {:.0} | {:.2} | {:.0} |",
+            s.name,
+            p2 / n2,
+            n2 / d2.as_secs_f64() / 1e6,
+            mb(p2, d2),
+            n2 / a2.as_secs_f64() / 1e6,
+            mb(t2, a2)
+        );
+        // Paired: within each repetition, head rate ÷ baseline rate.
+        let paired =
+            |k: usize, per: &dyn Fn(&b::baseline::Sample) -> (f64, Duration), bytes: bool| {
+                let mut r: Vec<f64> = (0..reps)
+                    .map(|j| {
+                        let (units, d) = per(&base[i][j]);
+                        let head_units = match (bytes, k) {
+                            (false, _) => n2,
+                            (true, 0) => p2,
+                            (true, _) => t2,
+                        };
+                        (head_units / head[i][k][j].as_secs_f64()) / (units / d.as_secs_f64())
+                    })
+                    .collect();
+                r.sort_by(f64::total_cmp);
+                r[r.len() / 2]
+            };
+        rows.push((
+            format!("head {} ÷ {} {}", s.name, &b::baseline::COMMIT[..7], base[i][0].order),
+            paired(0, &|x| (x.records as f64, x.disasm), false),
+            paired(0, &|x| (x.printed as f64, x.disasm), true),
+            paired(1, &|x| (x.records as f64, x.asm), false),
+            paired(1, &|x| (x.text as f64, x.asm), true),
+        ));
+    }
+    println!();
+    println!("| paired ratio | printed records/s | printed bytes/s | assembled lines/s | assembled bytes/s |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (name, a, b_, c, d) in rows {
+        println!("| {name} | {a:.2} | {b_:.2} | {c:.2} | {d:.2} |");
+    }
+    println!();
+    println!("targets (of records/s): printed 10×, assembled 5× the round's");
 }
 
 /// One stream's decode table, from a process of its own (this program with
