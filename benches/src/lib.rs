@@ -5,10 +5,10 @@
 //! that the caller passes through `black_box`, so no kernel can be optimised away.
 //!
 //! Streams come from two sources, and nothing here names an arm: a uniform mix over
-//! every bound arm of the spec (`ArmKind::ALL`, `BINDINGS`), in random order and in
-//! runs of 1..=64 records of one binding, and the real compiler
-//! output in `testdata/nkipy/*.neff` (read with `tpb-neff`), per engine and mixed, each
-//! repeated up to the stream length. [`check_round_trip`] proves every record of a
+//! every arm bound on the generation that binds the most (`ArmKind::ALL`, `BINDINGS`,
+//! [`UNIFORM_ARCH`]), in random order and in runs of 1..=64 records of one binding, and
+//! the real compiler output in `testdata/nkipy/*.neff` (read with `tpb-neff`), per
+//! engine and mixed, each repeated up to the stream length. [`check_round_trip`] proves every record of a
 //! stream decodes and encodes back before anything is timed.
 //!
 //! The text kernels time the generated disassembler (`disasm::write_record`) and
