@@ -700,20 +700,34 @@ fn check_own_discriminant(
     holder.is_some()
 }
 
-/// The scalar type at byte `off` of `ty`, looking through structs and arrays.
+/// The scalar type at byte `off` of `ty`, looking through structs and arrays; `None`
+/// through a struct that contains itself (its error is the cycle finder's, which has
+/// not run when a record's discriminant is checked).
 fn leaf_at<'t>(t: &'t Tables<'_>, ty: &'t FieldType, off: u32) -> Option<&'t FieldType> {
+    // A path through no cycle meets each struct once at most.
+    leaf_within(t, ty, off, t.structs.len())
+}
+
+/// [`leaf_at`], passing through at most `structs` more structs.
+fn leaf_within<'t>(
+    t: &'t Tables<'_>,
+    ty: &'t FieldType,
+    off: u32,
+    structs: usize,
+) -> Option<&'t FieldType> {
     match ty {
         FieldType::Struct(s) => {
+            let left = structs.checked_sub(1)?;
             let s = t.structs.get(s.0 as usize)?;
             let f = s.fields.iter().find(|f| f.range().contains(&off))?;
-            leaf_at(t, &f.ty, off - f.offset)
+            leaf_within(t, &f.ty, off - f.offset, left)
         }
         FieldType::Array(e, _) => {
             let size = size_of(t, e);
             if size == 0 {
                 return None;
             }
-            leaf_at(t, e, off % size)
+            leaf_within(t, e, off % size, structs)
         }
         other => (off == 0).then_some(other),
     }
@@ -1205,6 +1219,21 @@ mod tests {
             .map(|l| l.archs.iter().map(|a| m[*a].name.as_str()).collect())
             .collect();
         assert_eq!(on, [vec!["new"], vec!["next"]]);
+    }
+
+    /// An arm of its own layout whose field over the discriminant is a struct that
+    /// contains itself is an error, not a recursion without end: the discriminant check
+    /// walked into the struct before the cycle finder ran, and overflowed the stack
+    /// (found by `no_panic`'s mutants of the round-two fixture, a struct renamed to the
+    /// opcode enum's name).
+    #[test]
+    fn a_discriminant_in_a_struct_that_contains_itself_is_an_error() {
+        use crate::lower::test_support::errors;
+        let spec = "enum OP : u8 { A = 1 => X }\nstruct H : 2 {\n    0 h H\n}\n\
+                    record R : 2 {\n    discriminant 0 OP\n    0 op OP\n    1 b u8\n}\n\
+                    arm X : R() {\n    0 header H\n}\n";
+        let e = errors(spec, &[]);
+        assert!(e.iter().any(|m| m.contains("'H' contains itself")), "{e:?}");
     }
 
     /// A group that uses itself, or two that use each other, is one error each cycle,
