@@ -58,8 +58,7 @@ fn fixture_specs() -> Vec<Vec<(String, String)>> {
         .into_iter()
         .filter_map(|p| {
             if p.is_dir() {
-                let s = Sources::read_spec(&p, "isa").unwrap_or_else(|e| panic!("{e}"));
-                Some(s.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect())
+                Some(spec_folder(&p))
             } else if p.extension().is_some_and(|e| e == "isa") {
                 let text = std::fs::read_to_string(&p).unwrap();
                 let name = p.file_name().unwrap().to_string_lossy();
@@ -69,6 +68,17 @@ fn fixture_specs() -> Vec<Vec<(String, String)>> {
             }
         })
         .collect()
+}
+
+/// The spec files of a folder, as `(isa/…, text)`.
+fn spec_folder(dir: &Path) -> Vec<(String, String)> {
+    let s = Sources::read_spec(dir, "isa").unwrap_or_else(|e| panic!("{e}"));
+    s.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect()
+}
+
+/// The fixture that loads with every construct of the round-two language.
+fn round_two() -> Vec<(String, String)> {
+    spec_folder(&fixtures_dir().join("ok_round2"))
 }
 
 /// Two generations, for `@archs` in the item shapes.
@@ -474,6 +484,11 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// Byte ranges of the words (names and numbers) of `s`.
+fn words(s: &str) -> Vec<(usize, usize)> {
+    runs(s, |c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Byte ranges of the maximal runs of characters matching `f`.
 fn runs(s: &str, f: impl Fn(char) -> bool) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -508,7 +523,7 @@ fn apply(text: &str, m: &Mutation) -> String {
         }
         Mutation::Number { n, .. } | Mutation::Name { n, .. } => {
             let numeric = matches!(m, Mutation::Number { .. });
-            let rs: Vec<(usize, usize)> = runs(&t, |c| c.is_ascii_alphanumeric() || c == '_')
+            let rs: Vec<(usize, usize)> = words(&t)
                 .into_iter()
                 .filter(|&(a, _)| t.as_bytes()[a].is_ascii_digit() == numeric)
                 .collect();
@@ -666,10 +681,7 @@ fn mutated_fixtures() {
 #[test]
 fn mutated_round_two_spec() {
     in_child("mutated_round_two_spec", || {
-        let spec = Sources::read_spec(&fixtures_dir().join("ok_round2"), "isa")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let files: Vec<(String, String)> =
-            spec.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+        let files = round_two();
         let n = files.len();
         run(256, (0..n, prop::collection::vec(mutation(), 1..3)), |(which, muts)| {
             load_mutated(files.clone(), which, &muts, None);
@@ -685,13 +697,10 @@ fn mutated_round_two_spec() {
 #[test]
 fn every_type_name_renamed_to_every_declared_name() {
     in_child("every_type_name_renamed_to_every_declared_name", || {
-        let spec = Sources::read_spec(&fixtures_dir().join("ok_round2"), "isa")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let files: Vec<(String, String)> =
-            spec.iter().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+        let files = round_two();
         let mut cases = 0;
         for (which, (path, text)) in files.iter().enumerate() {
-            let words = runs(text, |c| c.is_ascii_alphanumeric() || c == '_');
+            let words = words(text);
             let word = |&(a, b): &(usize, usize)| &text[a..b];
             let declared: Vec<&str> = words
                 .windows(2)
