@@ -6,7 +6,7 @@
 //! Anything else is a raw stream, as before NEFFs. Every input is read up to a limit
 //! ([`READ_LIMIT_VAR`]), so an endless one (`/dev/zero`) is refused, not exhausted.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use tpb_isa::Arch;
@@ -110,8 +110,13 @@ pub fn read(arg: &Path, format: Format) -> Result<Input> {
         if format.raw {
             bail!("{name} is a directory; --raw reads a file of records");
         }
-        let neff = Neff::from_dir(arg, &options)
-            .map_err(|e| read_error(e, &format!("{name}: not a readable NEFF directory")))?;
+        let neff = Neff::from_dir(arg, &options).map_err(|e| {
+            let e = read_error(e, &format!("{name}: not a readable NEFF directory"));
+            match neff_files_below(arg) {
+                Some(hint) => anyhow!("{e:#}; {hint}"),
+                None => e,
+            }
+        })?;
         return Ok(Input::Neff { name, neff: Box::new(neff) });
     }
     let bytes = bytes_under(arg, options.max_inflated)?;
@@ -120,6 +125,52 @@ pub fn read(arg: &Path, format: Format) -> Result<Input> {
     }
     let named_neff = !stdin && arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
     from_bytes(name, bytes, named_neff || format.neff, format.neff, &options)
+}
+
+/// Folders looked into, at most, for the hint of [`neff_files_below`]: it runs on an
+/// error path and must not walk a large tree.
+const HINT_DIRS: usize = 64;
+
+/// For a directory that is not an unpacked NEFF: the NEFF files (`*.neff`) in it or in
+/// folders below it, as a hint that a directory is read as one unpacked NEFF and files
+/// are named one by one. `None` when there are none (within [`HINT_DIRS`] folders).
+fn neff_files_below(dir: &Path) -> Option<String> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    let mut seen = 0;
+    while let Some(folder) = folders.pop() {
+        seen += 1;
+        if seen > HINT_DIRS {
+            break;
+        }
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
+        entries.sort_by_key(|e| std::cmp::Reverse(e.file_name()));
+        for entry in entries {
+            let path = entry.path();
+            // Not through links: a loop of them would be walked until the limit.
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                folders.push(path);
+            } else if kind.is_file()
+                && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"))
+            {
+                found.push(path);
+            }
+        }
+    }
+    let first = found.iter().min()?;
+    let others = found.len() - 1;
+    let more = match others {
+        0 => String::new(),
+        1 => " and 1 more".to_owned(),
+        n => format!(" and {n} more"),
+    };
+    Some(format!(
+        "a directory is read as one unpacked NEFF, and this one holds NEFF files: name them \
+         one by one ({}{more})",
+        first.display()
+    ))
 }
 
 /// Whether `arg` is a directory; an error (once: `io::Error` names no path) when it

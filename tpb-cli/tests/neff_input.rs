@@ -685,3 +685,29 @@ fn a_folder_of_too_many_entries_says_how_to_raise_the_limit() {
     assert!(r.err.contains("directory holds more than 10000 entries"), "{}", r.err);
     assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
 }
+
+#[test]
+fn a_folder_of_neff_files_is_named_in_the_error_with_the_way_to_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let below = dir.path().join("cache/model");
+    fs::create_dir_all(&below).unwrap();
+    fs::write(below.join("b.neff"), small()).unwrap();
+    fs::write(below.join("a.NEFF"), small()).unwrap();
+    fs::write(dir.path().join("notes.txt"), "not a NEFF").unwrap();
+    for cmd in ["disasm", "stats", "info"] {
+        let r = tpb(dir.path(), &[cmd, "."]);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.err);
+        assert!(r.err.contains("not a readable NEFF directory"), "{cmd}: {}", r.err);
+        let first = Path::new(".").join("cache/model/a.NEFF");
+        let hint = format!("name them one by one ({} and 1 more)", first.display());
+        assert!(r.err.contains(&hint), "{cmd}: {}", r.err);
+    }
+    // Named one by one, as the hint says, they read.
+    let r = tpb(dir.path(), &["stats", "cache/model/a.NEFF", "cache/model/b.neff"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    // A folder with no NEFF file in it gets no hint.
+    let empty = tempfile::tempdir().unwrap();
+    let r = tpb(empty.path(), &["stats", "."]);
+    assert_eq!(r.code, 2);
+    assert!(!r.err.contains("name them"), "{}", r.err);
+}
