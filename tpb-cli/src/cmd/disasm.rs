@@ -96,11 +96,25 @@ impl Args {
 
 /// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
 fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
-    let mut line = Vec::with_capacity(1024);
+    let mut chunk = Vec::with_capacity(CHUNK + 4096);
     let mut printer = Printer::new();
     for (off, r) in records::split(unit.bytes).0 {
-        record_line(&mut line, &mut printer, None, off, unit.arch, r, hex);
-        out.write_all(&line)?;
+        record_line(&mut chunk, &mut printer, None, off, unit.arch, r, hex);
+        hand_on(out, &mut chunk, CHUNK)?;
+    }
+    hand_on(out, &mut chunk, 0)
+}
+
+/// Bytes of listing gathered before they are handed to the writer: the lines are
+/// printed into one buffer and handed on in large writes (which a `BufWriter` passes
+/// through), not copied once into a line and again into the writer's buffer.
+const CHUNK: usize = 64 << 10;
+
+/// Hand `chunk` to `out` once it holds at least `least` bytes (0: whatever it holds).
+fn hand_on(out: &mut dyn Write, chunk: &mut Vec<u8>, least: usize) -> Result<()> {
+    if chunk.len() >= least.max(1) {
+        out.write_all(chunk)?;
+        chunk.clear();
     }
     Ok(())
 }
@@ -112,21 +126,21 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
     let assumed = if unit.arch_assumed { " (the NEFF names none; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
     writeln!(out, "{}: {arch}{assumed}, {}", unit.label, crate::text::count(n, "record"))?;
-    let mut line = Vec::with_capacity(1024);
+    let mut chunk = Vec::with_capacity(CHUNK + 4096);
     let mut printer = Printer::new();
     for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {
         if let Some(name) = records::function_label(unit.arch, r) {
-            writeln!(out, "{off:08x} <{name}>:")?;
+            writeln!(chunk, "{off:08x} <{name}>:")?;
         }
-        record_line(&mut line, &mut printer, Some(i), off, unit.arch, r, hex);
-        out.write_all(&line)?;
+        record_line(&mut chunk, &mut printer, Some(i), off, unit.arch, r, hex);
+        hand_on(out, &mut chunk, CHUNK)?;
     }
-    Ok(())
+    hand_on(out, &mut chunk, 0)
 }
 
-/// One record's line in `line`: its index (in a NEFF listing), offset and hex (unless
-/// `--no-hex`) columns, its text, and the line end. Bytes, not a `String`: every column
-/// is ASCII, and the output takes bytes, so no piece needs a UTF-8 check.
+/// One record's line appended to `line`: its index (in a NEFF listing), offset and hex
+/// (unless `--no-hex`) columns, its text, and the line end. Bytes, not a `String`: every
+/// column is ASCII, and the output takes bytes, so no piece needs a UTF-8 check.
 fn record_line(
     line: &mut Vec<u8>,
     printer: &mut Printer,
@@ -136,7 +150,6 @@ fn record_line(
     r: &Record,
     hex: bool,
 ) {
-    line.clear();
     if let Some(i) = index {
         push_index(line, i);
     }
