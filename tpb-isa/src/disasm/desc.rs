@@ -37,10 +37,42 @@ pub struct EnumDesc {
     /// printer names a byte with one load, where a search of a sparse enum cost a
     /// mispredicted branch per step.
     by_byte: [u16; 256],
+    /// The index in `by_name` of each name at the slot of its [`name_hash`] (or the
+    /// next free one after it), [`NO_SLOT`] where none: the assembler finds a name with
+    /// a hash and one compare, where a scan of the names cost a test per name (an enum
+    /// names up to 172 values). Empty for an enum of more than 255 names, which is
+    /// searched by name instead.
+    by_hash: [u8; 256],
 }
 
 /// A value below 256 that an enum does not name, in [`EnumDesc`]'s byte index.
 const NO_NAME: u16 = u16::MAX;
+
+/// A free slot of [`EnumDesc`]'s name hash.
+const NO_SLOT: u8 = u8::MAX;
+
+/// The slot of a name in [`EnumDesc`]'s name hash: its length and its first and last
+/// eight bytes (fewer for a short name), mixed by a multiply. Const, so that the
+/// tables are built at compile time with the function the lookups use.
+#[inline]
+const fn name_hash(b: &[u8]) -> usize {
+    let n = b.len();
+    let (first, last) = if n >= 8 {
+        let f = [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]];
+        let l = [b[n - 8], b[n - 7], b[n - 6], b[n - 5], b[n - 4], b[n - 3], b[n - 2], b[n - 1]];
+        (u64::from_le_bytes(f), u64::from_le_bytes(l))
+    } else if n >= 4 {
+        let f = [b[0], b[1], b[2], b[3]];
+        let l = [b[n - 4], b[n - 3], b[n - 2], b[n - 1]];
+        (u32::from_le_bytes(f) as u64, u32::from_le_bytes(l) as u64)
+    } else if n > 0 {
+        (b[0] as u64 | (b[n / 2] as u64) << 8, b[n - 1] as u64)
+    } else {
+        (0, 0)
+    };
+    let x = (first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x >> 56) as usize
+}
 
 impl EnumDesc {
     /// A table row: `by_value` sorted by value without repeats, `by_name` by name.
@@ -60,7 +92,19 @@ impl EnumDesc {
             }
             i += 1;
         }
-        EnumDesc { name, width, by_value, by_name, by_byte }
+        let mut by_hash = [NO_SLOT; 256];
+        if by_name.len() < 256 {
+            let mut i = 0;
+            while i < by_name.len() {
+                let mut slot = name_hash(by_name[i].0.as_bytes());
+                while by_hash[slot] != NO_SLOT {
+                    slot = (slot + 1) % 256;
+                }
+                by_hash[slot] = i as u8;
+                i += 1;
+            }
+        }
+        EnumDesc { name, width, by_value, by_name, by_byte, by_hash }
     }
 
     /// The name of `v`, if the spec names it.
@@ -84,13 +128,19 @@ impl EnumDesc {
     /// The value named `name`.
     #[must_use]
     pub fn value_of(&self, name: &str) -> Option<u64> {
-        // Most enums name a few dozen values at most: a scan that compares lengths
-        // first beats the string compares of a binary search.
-        if self.by_name.len() <= 64 {
-            return self.by_name.iter().find(|(n, _)| same(n, name)).map(|&(_, v)| v);
+        if self.by_name.len() >= 256 {
+            let i = self.by_name.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
+            return Some(self.by_name[i].1);
         }
-        let i = self.by_name.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
-        Some(self.by_name[i].1)
+        // Fewer names than slots, so a free slot ends every probe.
+        let mut slot = name_hash(name.as_bytes());
+        loop {
+            let &(n, v) = self.by_name.get(usize::from(self.by_hash[slot]))?;
+            if same(n, name) {
+                return Some(v);
+            }
+            slot = (slot + 1) % 256;
+        }
     }
 }
 
@@ -716,6 +766,109 @@ mod tests {
             "pseudo_dma_direct2d_and_a_long_tail_past_any_mnemonic",
         ] {
             assert_eq!(target(m), None, "{m}");
+        }
+    }
+
+    /// Every enum a leaf reaches (through operand bit-fields, unions and arrays).
+    fn enums() -> std::vec::Vec<&'static EnumDesc> {
+        fn visit(k: &Kind, out: &mut std::vec::Vec<&'static EnumDesc>) {
+            let mut add = |e: &'static EnumDesc| {
+                if !out.iter().any(|x| core::ptr::eq(*x, e)) {
+                    out.push(e);
+                }
+            };
+            match *k {
+                Kind::Enum(e) => add(e),
+                Kind::Bits(d) => d.fields.iter().for_each(|f| {
+                    if let super::BitKind::Enum(e) = f.kind {
+                        add(e);
+                    }
+                }),
+                Kind::Array(k, _) => visit(k, out),
+                Kind::Union(u) => {
+                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out));
+                }
+                _ => {}
+            }
+        }
+        let mut out = std::vec::Vec::new();
+        for arm in ARMS.iter() {
+            for layout in arm.layouts {
+                layout.leaves().for_each(|f| visit(&f.kind, &mut out));
+            }
+        }
+        out
+    }
+
+    /// `value_of` by a scan of the names: the first row of that name.
+    fn scanned(e: &EnumDesc, name: &str) -> Option<u64> {
+        e.by_name.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// Every name of every enum is found with its value through the hash, and names
+    /// one edit away are found exactly when a scan finds them; probe runs stay short.
+    #[test]
+    fn every_enum_name_is_found_through_the_hash_as_a_scan_finds_it() {
+        let all = enums();
+        assert!(all.len() > 20, "only {} enums reached", all.len());
+        for e in all {
+            let (mut longest, mut probes) = (0, 0);
+            for &(name, _) in e.by_name {
+                assert_eq!(e.value_of(name), scanned(e, name), "{}: {name}", e.name);
+                let mut slot = super::name_hash(name.as_bytes());
+                let mut run = 1;
+                while e.by_name[usize::from(e.by_hash[slot])].0 != name {
+                    slot = (slot + 1) % 256;
+                    run += 1;
+                }
+                longest = longest.max(run);
+                probes += run;
+                let mut edits = std::vec![
+                    std::format!("{name}X"),
+                    std::format!("X{name}"),
+                    name.to_ascii_lowercase(),
+                    name[..name.len() - 1].into(),
+                ];
+                edits.push(std::format!("{}Z", &name[..name.len() - 1]));
+                for other in edits {
+                    assert_eq!(e.value_of(&other), scanned(e, &other), "{}: {other}", e.name);
+                }
+            }
+            // Loose bounds (linear probing at the largest enum's load, 172 names in 256
+            // slots, averages two probes a name): a hash that failed to spread the
+            // names (a constant, the length alone) breaks them.
+            assert!(longest <= 16, "{}: a probe run of {longest}", e.name);
+            assert!(probes <= 5 * e.by_name.len() / 2 + 4, "{}: {probes} probes", e.name);
+            assert_eq!(e.value_of(""), None);
+        }
+    }
+
+    /// An enum of 255 names (one free slot) and one of 300 (searched by name) find
+    /// every name, and nothing else.
+    #[test]
+    fn enums_of_many_names_find_each_of_them() {
+        for count in [0usize, 1, 254, 255, 256, 300] {
+            let names: std::vec::Vec<(&'static str, u64)> = (0..count)
+                .map(|i| {
+                    (&*std::boxed::Box::leak(std::format!("N{i:04}").into_boxed_str()), i as u64)
+                })
+                .collect();
+            let mut by_name = names.clone();
+            by_name.sort();
+            let by_value: std::vec::Vec<(u64, &'static str)> =
+                names.iter().map(|&(n, v)| (v, n)).collect();
+            let e = EnumDesc::new(
+                "MANY",
+                2,
+                std::boxed::Box::leak(by_value.into_boxed_slice()),
+                std::boxed::Box::leak(by_name.into_boxed_slice()),
+            );
+            for &(n, v) in &names {
+                assert_eq!(e.value_of(n), Some(v), "{count}: {n}");
+            }
+            for other in ["", "N", "N99999", "n0001", "X0001"] {
+                assert_eq!(e.value_of(other), None, "{count}: {other}");
+            }
         }
     }
 
