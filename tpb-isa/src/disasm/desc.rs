@@ -51,27 +51,11 @@ const NO_NAME: u16 = u16::MAX;
 /// A free slot of [`EnumDesc`]'s name hash.
 const NO_SLOT: u8 = u8::MAX;
 
-/// The slot of a name in [`EnumDesc`]'s name hash: its length and its first and last
-/// eight bytes (fewer for a short name), mixed by a multiply. Const, so that the
-/// tables are built at compile time with the function the lookups use.
+/// The slot of a name in [`EnumDesc`]'s name hash: the top eight bits of
+/// [`name_mix`].
 #[inline]
 const fn name_hash(b: &[u8]) -> usize {
-    let n = b.len();
-    let (first, last) = if n >= 8 {
-        let f = [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]];
-        let l = [b[n - 8], b[n - 7], b[n - 6], b[n - 5], b[n - 4], b[n - 3], b[n - 2], b[n - 1]];
-        (u64::from_le_bytes(f), u64::from_le_bytes(l))
-    } else if n >= 4 {
-        let f = [b[0], b[1], b[2], b[3]];
-        let l = [b[n - 4], b[n - 3], b[n - 2], b[n - 1]];
-        (u32::from_le_bytes(f) as u64, u32::from_le_bytes(l) as u64)
-    } else if n > 0 {
-        (b[0] as u64 | (b[n / 2] as u64) << 8, b[n - 1] as u64)
-    } else {
-        (0, 0)
-    };
-    let x = (first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (x >> 56) as usize
+    (name_mix(b) >> 56) as usize
 }
 
 impl EnumDesc {
@@ -669,25 +653,31 @@ static BY_HASH: [u32; SLOTS] = {
     t
 };
 
-/// The first slot of `b` in [`BY_HASH`]: a multiplicative hash of its first and last
-/// eight bytes and its length, the top bits of the product. Two loads and a multiply,
-/// where a hash of each byte (FNV-1a) was a chain of a multiply per byte that the
-/// lookup waited on.
+/// The first slot of `b` in [`BY_HASH`]: the top bits of [`name_mix`].
 #[inline]
 const fn slot_of(b: &[u8]) -> usize {
-    let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
-        (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
-        _ => {
-            let (mut h, mut i) = (0u64, 0);
-            while i < b.len() {
-                h |= (b[i] as u64) << (8 * i);
-                i += 1;
-            }
-            (h, 0)
-        }
+    (name_mix(b) >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// The hash of a name whose top bits pick its first slot, in [`BY_HASH`] (mnemonics)
+/// and in each [`EnumDesc`] (value names): a multiply of its length and its first and
+/// last eight bytes (two overlapping four-byte words for a name of four to seven, three
+/// bytes for a shorter one). Two loads and a multiply, where a hash of each byte (FNV-1a)
+/// was a chain of a multiply per byte that the lookup waited on. Const, so that the
+/// tables are built at compile time with the function the lookups use.
+#[inline]
+const fn name_mix(b: &[u8]) -> u64 {
+    let n = b.len();
+    let (first, last) = if let (Some(f), Some(l)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (u64::from_le_bytes(*f), u64::from_le_bytes(*l))
+    } else if let (Some(f), Some(l)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        (u32::from_le_bytes(*f) as u64, u32::from_le_bytes(*l) as u64)
+    } else if n > 0 {
+        (b[0] as u64 | (b[n / 2] as u64) << 8, b[n - 1] as u64)
+    } else {
+        (0, 0)
     };
-    let h = (head ^ tail.rotate_left(31) ^ b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> (64 - SLOTS.trailing_zeros())) as usize
+    (first ^ last.rotate_left(29) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 pub(crate) const fn ones(w: u8) -> u64 {
@@ -769,38 +759,8 @@ mod tests {
         }
     }
 
-    /// Every enum a leaf reaches (through operand bit-fields, unions and arrays).
-    fn enums() -> std::vec::Vec<&'static EnumDesc> {
-        fn visit(k: &Kind, out: &mut std::vec::Vec<&'static EnumDesc>) {
-            let mut add = |e: &'static EnumDesc| {
-                if !out.iter().any(|x| core::ptr::eq(*x, e)) {
-                    out.push(e);
-                }
-            };
-            match *k {
-                Kind::Enum(e) => add(e),
-                Kind::Bits(d) => d.fields.iter().for_each(|f| {
-                    if let super::BitKind::Enum(e) = f.kind {
-                        add(e);
-                    }
-                }),
-                Kind::Array(k, _) => visit(k, out),
-                Kind::Union(u) => {
-                    u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out));
-                }
-                _ => {}
-            }
-        }
-        let mut out = std::vec::Vec::new();
-        for arm in ARMS.iter() {
-            for layout in arm.layouts {
-                layout.leaves().for_each(|f| visit(&f.kind, &mut out));
-            }
-        }
-        out
-    }
-
     /// `value_of` by a scan of the names: the first row of that name.
+    #[cfg(feature = "std")]
     fn scanned(e: &EnumDesc, name: &str) -> Option<u64> {
         e.by_name.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
     }
@@ -808,8 +768,9 @@ mod tests {
     /// Every name of every enum is found with its value through the hash, and names
     /// one edit away are found exactly when a scan finds them; probe runs stay short.
     #[test]
+    #[cfg(feature = "std")]
     fn every_enum_name_is_found_through_the_hash_as_a_scan_finds_it() {
-        let all = enums();
+        let all = crate::disasm::print::tests::enums();
         assert!(all.len() > 20, "only {} enums reached", all.len());
         for e in all {
             let (mut longest, mut probes) = (0, 0);
@@ -846,6 +807,7 @@ mod tests {
     /// An enum of 255 names (one free slot) and one of 300 (searched by name) find
     /// every name, and nothing else.
     #[test]
+    #[cfg(feature = "std")]
     fn enums_of_many_names_find_each_of_them() {
         for count in [0usize, 1, 254, 255, 256, 300] {
             let names: std::vec::Vec<(&'static str, u64)> = (0..count)

@@ -689,6 +689,7 @@ impl Inst {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::disasm::desc::EnumDesc;
     use crate::disasm::tests::Buf;
     use crate::generated::inst::BINDINGS;
 
@@ -718,22 +719,43 @@ pub(super) mod tests {
         buf
     }
 
-    /// Every operand type with bit-fields and every union that a leaf reaches (through
-    /// arrays and union views too), once each, in the order they are first reached.
-    fn reached() -> (std::vec::Vec<&'static BitsDesc>, std::vec::Vec<&'static UnionDesc>) {
-        type Found = (std::vec::Vec<&'static BitsDesc>, std::vec::Vec<&'static UnionDesc>);
-        fn visit(k: &Kind, out: &mut Found) {
+    /// What a leaf reaches (through arrays, union views and bit-fields too): operand
+    /// types with bit-fields, unions and enums, once each, in the order first reached.
+    #[derive(Default)]
+    struct Reached {
+        bits: std::vec::Vec<&'static BitsDesc>,
+        unions: std::vec::Vec<&'static UnionDesc>,
+        enums: std::vec::Vec<&'static EnumDesc>,
+    }
+
+    fn reached() -> Reached {
+        fn once<T>(list: &mut std::vec::Vec<&'static T>, x: &'static T) -> bool {
+            let new = !list.iter().any(|y| core::ptr::eq(*y, x));
+            if new {
+                list.push(x);
+            }
+            new
+        }
+        fn visit(k: &Kind, out: &mut Reached) {
             match *k {
-                Kind::Bits(d) if !out.0.iter().any(|x| core::ptr::eq(*x, d)) => out.0.push(d),
+                Kind::Enum(e) => {
+                    once(&mut out.enums, e);
+                }
+                Kind::Bits(d) if once(&mut out.bits, d) => {
+                    for f in d.fields.iter().chain(d.alts.iter().flat_map(|a| a.fields)) {
+                        if let BitKind::Enum(e) = f.kind {
+                            once(&mut out.enums, e);
+                        }
+                    }
+                }
                 Kind::Array(k, _) => visit(k, out),
-                Kind::Union(u) if !out.1.iter().any(|x| core::ptr::eq(*x, u)) => {
-                    out.1.push(u);
+                Kind::Union(u) if once(&mut out.unions, u) => {
                     u.views.iter().flat_map(|v| v.fields).for_each(|f| visit(&f.kind, out));
                 }
                 _ => {}
             }
         }
-        let mut out = Found::default();
+        let mut out = Reached::default();
         for arm in crate::generated::disasm::ARMS.iter() {
             for layout in arm.layouts {
                 layout.leaves().for_each(|f| visit(&f.kind, &mut out));
@@ -742,9 +764,14 @@ pub(super) mod tests {
         out
     }
 
+    /// Every enum that a leaf reaches, once each.
+    pub(crate) fn enums() -> std::vec::Vec<&'static EnumDesc> {
+        reached().enums
+    }
+
     /// Every operand type with bit-fields that a leaf reaches, once each.
     pub(crate) fn operand_types() -> std::vec::Vec<&'static BitsDesc> {
-        reached().0
+        reached().bits
     }
 
     /// A value of operand type `d` for round `round` from the random `x`: zero, all
@@ -777,7 +804,7 @@ pub(super) mod tests {
 
     /// Every union that a leaf reaches, once each.
     fn unions() -> std::vec::Vec<&'static UnionDesc> {
-        reached().1
+        reached().unions
     }
 
     #[test]
