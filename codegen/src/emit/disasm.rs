@@ -107,7 +107,7 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
             bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
             Target, UnionDesc, ViewDesc, ViewSelect,
         };
-        use crate::disasm::line::Line;
+        use crate::disasm::line::{Buf, Line};
         use crate::disasm::print::{#bits_use #union_use leaf, Printer};
         use crate::facts::Confidence::{#(#conf_uses),*};
         use crate::generated::arms::ArmKind;
@@ -315,12 +315,14 @@ impl Cx<'_> {
                 read: #read,
             };
 
-            fn #print(o: &mut Line<'_>, v: u64) {
-                let d = &#ident;
-                let mut s = bits_begin(o, d, v);
-                #(bits_field(o, &mut s, #field_rows, &d.fields[#field_rows]);)*
-                #forms
-                bits_end(o, d, &s);
+            fn #print(buf: &mut Buf, at: usize, v: u64) -> usize {
+                Line::run(buf, at, |o| {
+                    let d = &#ident;
+                    let mut s = bits_begin(o, d, v);
+                    #(bits_field(o, &mut s, #field_rows, &d.fields[#field_rows]);)*
+                    #forms
+                    bits_end(o, d, &s);
+                })
             }
 
             fn #read(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -500,15 +502,17 @@ impl Cx<'_> {
                 print: #print,
             };
 
-            fn #print(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-                let d = &#ident;
-                let mut first = true;
-                match union_begin(o, arch, d, b) {
-                    #(#view_arms)*
-                    Some(_) => {}
-                    None => return,
-                }
-                o.byte(b'}');
+            fn #print(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+                Line::run(buf, at, |o| {
+                    let d = &#ident;
+                    let mut first = true;
+                    match union_begin(o, arch, d, b) {
+                        #(#view_arms)*
+                        Some(_) => {}
+                        None => return,
+                    }
+                    o.byte(b'}');
+                })
             }
         }
     }
@@ -616,12 +620,13 @@ impl Cx<'_> {
         let body = self.by_arch(bodies);
         quote! {
             fn #ident(
-                o: &mut Line<'_>,
+                buf: &mut Buf,
+                at: usize,
                 arch: Arch,
                 r: &[u8; RECORD_SIZE],
                 b: Option<&'static Binding>,
-            ) {
-                #body
+            ) -> usize {
+                Line::run(buf, at, |o| { #body })
             }
         }
     }
@@ -703,13 +708,16 @@ impl Cx<'_> {
 
             /// The shown leaves of `PREAMBLE`.
             fn print_preamble(
-                o: &mut Line<'_>,
+                buf: &mut Buf,
+                at: usize,
                 arch: Arch,
                 r: &[u8; RECORD_SIZE],
                 b: Option<&'static Binding>,
-            ) {
-                #unused
-                #(#calls)*
+            ) -> usize {
+                Line::run(buf, at, |o| {
+                    #unused
+                    #(#calls)*
+                })
             }
 
             /// The leaves of `PREAMBLE`, read as `print_preamble` writes them.
@@ -762,7 +770,8 @@ fn binding_arg(implied: bool) -> TokenStream {
 fn leaf_calls(shared: bool, ident: &Ident, implied: &[bool]) -> Calls {
     let rows: Vec<_> = (0..implied.len()).map(|i| dec(i as u64)).collect();
     let bs: Vec<_> = implied.iter().map(|&x| binding_arg(x)).collect();
-    let print_preamble = shared.then(|| quote! { print_preamble(o, arch, r, b); });
+    let print_preamble =
+        shared.then(|| quote! { o.call(|buf, at| print_preamble(buf, at, arch, r, b)); });
     let read_preamble = shared.then(|| quote! { read_preamble(p); });
     Calls {
         print: quote! {

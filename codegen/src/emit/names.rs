@@ -61,6 +61,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Select",
     "Target",
     "Line",
+    "Buf",
     "Printer",
     "Printed",
     "Reader",

@@ -151,7 +151,7 @@ mod tests {
         for d in operand_types() {
             for round in 0..2048 {
                 let v = sample_value(d, round, next());
-                let printed = text(|o| (d.print)(o, v));
+                let printed = text(|o| o.call(|buf, at| (d.print)(buf, at, v)));
                 let s = printed.as_str();
                 // A value that reads as a number, not a form, is the one-pass reader's.
                 if !s.contains('{') {

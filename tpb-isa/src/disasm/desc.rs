@@ -219,7 +219,9 @@ pub struct BitsDesc {
 }
 
 /// A generated printer of one operand type's values.
-pub(crate) type BitsPrinter = fn(&mut crate::disasm::line::Line<'_>, u64);
+/// Out of line, it takes the buffer and the length and returns the new length (see
+/// `Line::call`).
+pub(crate) type BitsPrinter = fn(&mut crate::disasm::line::Buf, usize, u64) -> usize;
 
 /// A generated reader of one operand type's values as the printer writes them, from a
 /// byte of a line: the value and where it ends, or `None` for any other text.
@@ -312,7 +314,8 @@ pub struct UnionDesc {
 }
 
 /// A generated printer of one union's values.
-pub(crate) type UnionPrinter = fn(&mut crate::disasm::line::Line<'_>, Arch, &[u8]);
+/// Out of line, as a [`BitsPrinter`].
+pub(crate) type UnionPrinter = fn(&mut crate::disasm::line::Buf, usize, Arch, &[u8]) -> usize;
 
 impl UnionDesc {
     /// The view printed for `b` on `arch`: the first whose test holds, else the

@@ -1,21 +1,20 @@
-//! The line being printed: its bytes gathered in a fixed buffer and handed to the
-//! sink in one call, so that a field costs a few stores instead of several calls into
-//! the writer.
-
-use core::fmt;
+//! The line being printed: its bytes written into a fixed buffer with room for any
+//! record's line, the length kept in a register.
 
 use crate::generated::disasm::LINE_MAX;
 
-/// Bytes held before they are handed on; a longer line is handed on in pieces. Every
-/// record's line fits (the corpus averages 420 bytes a line, random records 630; the
-/// tables bound any line at [`LINE_MAX`]), so that a [`Printer`](super::Printer) can
-/// lend it.
+/// The bytes of a buffer a record's line is printed into. Every record's line fits
+/// (the corpus averages 420 bytes a line, random records 630; the tables bound any
+/// line at [`LINE_MAX`]), so that a line is printed without a test of the room left.
 pub(crate) const CAP: usize = 2048;
 
-// A line is handed on early when less room is left than its next piece might take
-// (64 bytes at most), so the longest line needs that much more.
+/// The most a piece stores past the end of what it keeps (a short copy stores a
+/// 32-byte window; hex digits a 16-byte one), then a newline.
+const SLACK: usize = 64;
+
+// A line starts at the head of its buffer, so the longest must leave the slack.
 const _: () = assert!(
-    LINE_MAX <= CAP - 64,
+    LINE_MAX <= CAP - SLACK,
     "a record's line may outgrow the printer's buffer: raise `line::CAP`"
 );
 
@@ -25,37 +24,58 @@ const DIGITS: &[u8; 16] = b"0123456789abcdef";
 /// The bytes of a [`Line`].
 pub(crate) type Buf = [u8; CAP];
 
-/// A line being printed into `sink`. Only whole `str`s and ASCII bytes go in, so every
-/// piece handed on is UTF-8; a sink that needs a `str` checks it (`print::with_line`),
-/// a sink of bytes takes it as it is.
+/// A line being printed into a buffer, from its head: only whole `str`s and ASCII
+/// bytes go in, so the text is UTF-8.
 ///
-/// The buffer is borrowed, not held: a store into it then cannot alias `len` (the
-/// printers take `&mut Line`, which LLVM knows aliases nothing else), so a printer
-/// keeps `len` in a register. Held in the same struct, every appended byte was
-/// followed by a reload of `len` from memory, a chain of store-to-load latencies.
+/// No piece tests the room left: a line starts at the head of a [`Buf`] and the
+/// tables bound it ([`LINE_MAX`], checked against the buffer when the crate compiles),
+/// so the indexing's own bounds test is the only one, and never fails. The length is
+/// a value the printers pass and return ([`Line::run`], [`Line::call`]), never a
+/// field behind a pointer: held behind one, every store into the buffer (which might
+/// alias it, for all the optimizer knows) was followed by a reload of the length, a
+/// chain of store-to-load latencies through every piece of the line.
 pub(crate) struct Line<'a> {
-    len: usize,
     buf: &'a mut Buf,
-    sink: &'a mut dyn FnMut(&[u8]) -> fmt::Result,
-    failed: bool,
+    len: usize,
 }
 
 impl<'a> Line<'a> {
-    pub(crate) fn new(buf: &'a mut Buf, sink: &'a mut dyn FnMut(&[u8]) -> fmt::Result) -> Line<'a> {
-        Line { len: 0, buf, sink, failed: false }
+    /// Print with `print` into `buf` from `at` (the head of a line, or a point inside
+    /// one a caller reached); the length after it. The out-of-line printers are this
+    /// call on their arguments, so that the line inside them lives in registers.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn run(buf: &mut Buf, at: usize, print: impl FnOnce(&mut Line<'_>)) -> usize {
+        let mut line = Line { buf, len: at };
+        print(&mut line);
+        line.len
+    }
+
+    /// Run an out-of-line printer `f` (one that takes the buffer and the length and
+    /// returns the new length) on this line: the line's fields go as values, so that
+    /// the caller's line stays in registers too.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn call(&mut self, f: impl FnOnce(&mut Buf, usize) -> usize) {
+        self.len = f(self.buf, self.len);
     }
 
     /// Append `s`. Pieces up to 32 bytes (names, numbers) are copied as two overlapping
     /// fixed-size moves, not through a call to `memcpy`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn str(&mut self, s: &str) {
-        if s.len() > 32 || self.len > CAP - 32 {
-            return self.spill(s);
+        if s.len() > 32 {
+            return self.long(s.as_bytes());
         }
         self.copy_short(s.as_bytes());
     }
 
-    /// Append `b` (at most 32 bytes, with room for 32 left).
+    /// Append `b`, of any length.
+    #[cold]
+    fn long(&mut self, b: &[u8]) {
+        self.buf[self.len..self.len + b.len()].copy_from_slice(b);
+        self.len += b.len();
+    }
+
+    /// Append `b` (at most 32 bytes).
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn copy_short(&mut self, b: &[u8]) {
         let n = b.len();
@@ -77,24 +97,9 @@ impl<'a> Line<'a> {
         self.len += n;
     }
 
-    /// Append `sep` (when `Some`), `name` and `=`: a field's label, with one test of
-    /// the room left for names up to 32 bytes.
+    /// Append `sep` (when `Some`), `name` and `=`: a field's label.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
-        if name.len() > 32 || self.len > CAP - 34 {
-            return self.label_spill(sep, name);
-        }
-        if let Some(c) = sep {
-            self.buf[self.len] = c;
-            self.len += 1;
-        }
-        self.copy_short(name.as_bytes());
-        self.buf[self.len] = b'=';
-        self.len += 1;
-    }
-
-    #[cold]
-    fn label_spill(&mut self, sep: Option<u8>, name: &str) {
         if let Some(c) = sep {
             self.byte(c);
         }
@@ -106,9 +111,6 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn byte(&mut self, c: u8) {
         debug_assert!(c.is_ascii());
-        if self.len >= CAP {
-            self.flush();
-        }
         self.buf[self.len] = c;
         self.len += 1;
     }
@@ -118,9 +120,6 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn byte_if(&mut self, c: u8, keep: bool) {
         debug_assert!(c.is_ascii());
-        if self.len >= CAP {
-            self.flush();
-        }
         self.buf[self.len] = c;
         self.len += usize::from(keep);
     }
@@ -129,9 +128,6 @@ impl<'a> Line<'a> {
     #[inline]
     pub(crate) fn bytes_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
         debug_assert!(n <= 64);
-        if self.len > CAP.saturating_sub(n) {
-            self.flush();
-        }
         fill(&mut self.buf[self.len..self.len + n]);
         self.len += n;
     }
@@ -143,9 +139,6 @@ impl<'a> Line<'a> {
             // Most numbers: up to three digits and their count from one table row,
             // stored as one four-byte move.
             let row = DEC[v as usize];
-            if self.len > CAP - 4 {
-                self.flush();
-            }
             self.buf[self.len..self.len + 4].copy_from_slice(&row);
             self.len += usize::from(row[3]);
             return;
@@ -166,26 +159,6 @@ impl<'a> Line<'a> {
     /// exit test cannot predict).
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex(&mut self, v: u64, min: usize) {
-        if self.len > CAP - 16 {
-            self.flush();
-        }
-        self.hex_at(v, min);
-    }
-
-    /// `0x` and [`Line::hex`] of `v`, with one test of the room left.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn hex_prefixed(&mut self, v: u64, min: usize) {
-        if self.len > CAP - 18 {
-            self.flush();
-        }
-        self.buf[self.len..self.len + 2].copy_from_slice(b"0x");
-        self.len += 2;
-        self.hex_at(v, min);
-    }
-
-    /// [`Line::hex`] with room for sixteen bytes.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn hex_at(&mut self, v: u64, min: usize) {
         let n = ((64 - (v | 1).leading_zeros() as usize).div_ceil(4)).max(min);
         if n <= 8 {
             // Most values: eight digits from the low half, half the work.
@@ -198,79 +171,29 @@ impl<'a> Line<'a> {
         self.len += n;
     }
 
+    /// `0x` and [`Line::hex`] of `v`.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn hex_prefixed(&mut self, v: u64, min: usize) {
+        self.buf[self.len..self.len + 2].copy_from_slice(b"0x");
+        self.len += 2;
+        self.hex(v, min);
+    }
+
     /// `0x` and the two lowercase hex digits of `v`, as one four-byte move.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex_byte(&mut self, v: u8) {
-        if self.len > CAP - 4 {
-            self.flush();
-        }
         self.buf[self.len..self.len + 4].copy_from_slice(&HEX_BYTE[usize::from(v)]);
         self.len += 4;
     }
 
     /// Two lowercase hex digits a byte, in order, each pair from the table of
-    /// [`Line::hex_byte`] (past its `0x`): one load and one store a byte, and one room
-    /// test for sixteen.
+    /// [`Line::hex_byte`] (past its `0x`): one load and one store a byte.
     pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
-        for w in b.chunks(16) {
-            if self.len > CAP - 32 {
-                self.flush();
-            }
-            let dst = &mut self.buf[self.len..self.len + 32];
-            for (pair, &x) in dst.chunks_exact_mut(2).zip(w) {
-                pair.copy_from_slice(&HEX_BYTE[usize::from(x)][2..]);
-            }
-            self.len += 2 * w.len();
+        let dst = &mut self.buf[self.len..self.len + 2 * b.len()];
+        for (pair, &x) in dst.chunks_exact_mut(2).zip(b) {
+            pair.copy_from_slice(&HEX_BYTE[usize::from(x)][2..]);
         }
-    }
-
-    /// Hand the bytes held to the writer. Out of line: it runs once a line, and the
-    /// printers' many inlined appends each keep only the test that calls it.
-    #[cold]
-    #[inline(never)]
-    fn flush(&mut self) {
-        if self.len > 0 && !self.failed {
-            self.failed |= (self.sink)(&self.buf[..self.len]).is_err();
-        }
-        self.len = 0;
-    }
-
-    /// Append `s` when it is long or the buffer nearly full.
-    #[cold]
-    fn spill(&mut self, s: &str) {
-        if self.len + s.len() > CAP {
-            self.flush();
-        }
-        if s.len() > CAP {
-            if !self.failed {
-                self.failed |= (self.sink)(s.as_bytes()).is_err();
-            }
-        } else {
-            self.buf[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
-            self.len += s.len();
-        }
-    }
-
-    /// The length of the line, when all of it is still held (nothing handed on).
-    pub(crate) fn held(self) -> Option<usize> {
-        (!self.failed).then_some(self.len)
-    }
-
-    /// Hand on the rest; the writer's first error, if any.
-    pub(crate) fn finish(mut self) -> fmt::Result {
-        self.flush();
-        if self.failed {
-            Err(fmt::Error)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-impl fmt::Write for Line<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.str(s);
-        Ok(())
+        self.len += 2 * b.len();
     }
 }
 
@@ -350,26 +273,17 @@ mod tests {
     use std::format;
     use std::string::String;
 
-    /// What `fill` prints, and in how many pieces it reached the writer.
-    fn collect(fill: impl FnOnce(&mut Line<'_>)) -> (String, usize) {
-        let mut out = String::new();
-        let mut pieces = 0;
-        let mut sink = |b: &[u8]| {
-            out.push_str(core::str::from_utf8(b).expect("a line is ASCII"));
-            pieces += 1;
-            Ok(())
-        };
+    /// What `fill` prints.
+    fn collect(fill: impl FnOnce(&mut Line<'_>)) -> String {
         let mut buf = [0; CAP];
-        let mut line = Line::new(&mut buf, &mut sink);
-        fill(&mut line);
-        line.finish().unwrap();
-        (out, pieces)
+        let n = Line::run(&mut buf, 0, fill);
+        String::from(core::str::from_utf8(&buf[..n]).expect("a line is ASCII"))
     }
 
     #[test]
     fn numbers_print_as_fmt_prints_them() {
         for v in (0u64..300).chain([4095, 0xffff_ffff, 1 << 32, 0x1_2345_6789, u64::MAX]) {
-            let (out, _) = collect(|l| {
+            let out = collect(|l| {
                 l.dec(v);
                 l.byte(b' ');
                 l.hex(v, 2);
@@ -390,31 +304,40 @@ mod tests {
     fn bytes_of_every_length_print_as_two_digits_each() {
         let bytes: std::vec::Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
         for n in 0..bytes.len() {
-            let (out, _) = collect(|l| l.hex_bytes(&bytes[..n]));
+            let out = collect(|l| l.hex_bytes(&bytes[..n]));
             let want: String = bytes[..n].iter().map(|b| format!("{b:02x}")).collect();
             assert_eq!(out, want, "{n} bytes");
         }
     }
 
+    /// Names of every length up to and past the short copy's 32 bytes, with and
+    /// without a separator, and a string longer than them.
     #[test]
-    fn a_line_longer_than_the_buffer_is_handed_on_whole_in_pieces() {
-        let (out, pieces) = collect(|l| {
-            for _ in 0..300 {
-                l.str("abcdefghij");
-                l.byte(b',');
-            }
-            l.hex_bytes(&[0xab; 600]);
-        });
-        assert_eq!(out, format!("{}{}", "abcdefghij,".repeat(300), "ab".repeat(600)));
-        assert!(pieces > 1);
+    fn labels_and_strings_of_every_length_are_copied_whole() {
+        let text: String = (0..100u8).map(|i| char::from(b'a' + i % 26)).collect();
+        for n in 0..=40 {
+            let name = &text[..n];
+            let out = collect(|l| {
+                l.label(Some(b' '), name);
+                l.label(None, name);
+                l.str(name);
+                l.str(&text);
+            });
+            assert_eq!(out, format!(" {name}={name}={name}{text}"), "{n} bytes");
+        }
     }
 
+    /// An out-of-line printer continues the line where the caller left it.
     #[test]
-    fn the_first_writer_error_is_returned() {
-        let mut sink = |_: &[u8]| Err(fmt::Error);
-        let mut buf = [0; CAP];
-        let mut line = Line::new(&mut buf, &mut sink);
-        line.str("x");
-        assert!(line.finish().is_err());
+    fn a_called_printer_continues_the_line() {
+        fn tail(buf: &mut Buf, at: usize) -> usize {
+            Line::run(buf, at, |o| o.str(",tail"))
+        }
+        let out = collect(|l| {
+            l.str("head");
+            l.call(tail);
+            l.byte(b'!');
+        });
+        assert_eq!(out, "head,tail!");
     }
 }

@@ -3,7 +3,7 @@
 use core::fmt::{self, Write};
 
 use super::desc::{ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind, Role, Target, UnionDesc};
-use super::line::Line;
+use super::line::{Buf, Line, CAP};
 use super::name::NameByte;
 use crate::generated::arms::ArmKind;
 use crate::generated::disasm::{MNEMONICS, OPAQUE, PRINTERS};
@@ -80,7 +80,7 @@ fn write_bit(o: &mut Line<'_>, kind: BitKind, v: u64) {
 /// a constant row.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
-    (d.print)(o, v);
+    o.call(|buf, at| (d.print)(buf, at, v));
 }
 
 /// The walk of an operand type's table that its generated printer unrolls.
@@ -164,14 +164,18 @@ fn write_bit_field(o: &mut Line<'_>, bit: &BitDesc, v: u64, first: &mut bool) {
     write_bit(o, bit.kind, x);
 }
 
-fn write_f32(o: &mut Line<'_>, bits: u32) {
-    let x = f32::from_bits(bits);
-    if x.is_nan() {
-        return write_hex_num(o, u64::from(bits));
-    }
-    let text = super::float_text::debug_f32(x);
-    let text = text.as_bytes();
-    o.bytes_with(text.len(), |d| d.copy_from_slice(text));
+/// An `f32` (hex when it is a NaN). Out of line: floats are rare.
+#[inline(never)]
+fn write_f32(buf: &mut Buf, at: usize, bits: u32) -> usize {
+    Line::run(buf, at, |o| {
+        let x = f32::from_bits(bits);
+        if x.is_nan() {
+            return write_hex_num(o, u64::from(bits));
+        }
+        let text = super::float_text::debug_f32(x);
+        let text = text.as_bytes();
+        o.bytes_with(text.len(), |d| d.copy_from_slice(text));
+    })
 }
 
 /// `view{field=value,...}`: the shown leaves of the view that applies (bytes when the
@@ -179,7 +183,7 @@ fn write_f32(o: &mut Line<'_>, bits: u32) {
 /// [`union_walk`] makes, each with a constant row.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_union(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) {
-    (u.print)(o, arch, b);
+    o.call(|buf, at| (u.print)(buf, at, arch, b));
 }
 
 /// The walk of a union's table that its generated printer unrolls.
@@ -220,21 +224,22 @@ pub(crate) fn view_leaf(
 }
 
 /// `[a,b,...]`: the integers of `W` bytes in `b`, signed when `SIGNED`. One copy per
-/// width, out of line: the common arrays cost one call and no test of their kind.
+/// width, out of line: the common arrays cost one call and no test of their kind. The
+/// comma and the sign are stored whether or not they are kept, without a branch.
 #[inline(never)]
-fn write_items<const W: usize, const SIGNED: bool>(o: &mut Line<'_>, b: &[u8]) {
-    o.byte(b'[');
-    for (i, x) in b.chunks_exact(W).enumerate() {
-        if i > 0 {
-            o.byte(b',');
+fn write_items<const W: usize, const SIGNED: bool>(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
+    Line::run(buf, at, |o| {
+        o.byte(b'[');
+        for (i, x) in b.chunks_exact(W).enumerate() {
+            o.byte_if(b',', i > 0);
+            if SIGNED {
+                write_int(o, x, W as u8);
+            } else {
+                write_num(o, read_uint(x));
+            }
         }
-        if SIGNED {
-            write_int(o, x, W as u8);
-        } else {
-            write_num(o, read_uint(x));
-        }
-    }
-    o.byte(b']');
+        o.byte(b']');
+    })
 }
 
 /// `[a,b,...]`: the values of `k` in `b`. Inlined where the kind is a constant, so
@@ -242,26 +247,28 @@ fn write_items<const W: usize, const SIGNED: bool>(o: &mut Line<'_>, b: &[u8]) {
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_array(o: &mut Line<'_>, arch: Arch, k: &Kind, b: &[u8]) {
     match *k {
-        Kind::Uint(1) => write_items::<1, false>(o, b),
-        Kind::Uint(2) => write_items::<2, false>(o, b),
-        Kind::Uint(4) => write_items::<4, false>(o, b),
-        Kind::Int(1) => write_items::<1, true>(o, b),
-        Kind::Int(2) => write_items::<2, true>(o, b),
-        Kind::Int(4) => write_items::<4, true>(o, b),
-        _ => write_values(o, arch, k, b),
+        Kind::Uint(1) => o.call(|buf, at| write_items::<1, false>(buf, at, b)),
+        Kind::Uint(2) => o.call(|buf, at| write_items::<2, false>(buf, at, b)),
+        Kind::Uint(4) => o.call(|buf, at| write_items::<4, false>(buf, at, b)),
+        Kind::Int(1) => o.call(|buf, at| write_items::<1, true>(buf, at, b)),
+        Kind::Int(2) => o.call(|buf, at| write_items::<2, true>(buf, at, b)),
+        Kind::Int(4) => o.call(|buf, at| write_items::<4, true>(buf, at, b)),
+        _ => o.call(|buf, at| write_values(buf, at, arch, k, b)),
     }
 }
 
 /// `[a,b,...]`: the values of any other kind `k` in `b`.
-fn write_values(o: &mut Line<'_>, arch: Arch, k: &Kind, b: &[u8]) {
-    o.byte(b'[');
-    for (i, x) in b.chunks_exact(k.size().max(1)).enumerate() {
-        if i > 0 {
-            o.byte(b',');
+fn write_values(buf: &mut Buf, at: usize, arch: Arch, k: &Kind, b: &[u8]) -> usize {
+    Line::run(buf, at, |o| {
+        o.byte(b'[');
+        for (i, x) in b.chunks_exact(k.size().max(1)).enumerate() {
+            if i > 0 {
+                o.byte(b',');
+            }
+            o.call(|buf, at| write_value(buf, at, arch, k, x));
         }
-        write_value(o, arch, k, x);
-    }
-    o.byte(b']');
+        o.byte(b']');
+    })
 }
 
 /// A signed integer of `w` bytes: `-` and the magnitude.
@@ -274,11 +281,11 @@ fn write_int(o: &mut Line<'_>, b: &[u8], w: u8) {
 }
 
 /// Write one value of `kind` read from `b` (exactly `kind.size()` bytes).
-fn write_value(o: &mut Line<'_>, arch: Arch, kind: &Kind, b: &[u8]) {
-    match *kind {
+fn write_value(buf: &mut Buf, at: usize, arch: Arch, kind: &Kind, b: &[u8]) -> usize {
+    Line::run(buf, at, |o| match *kind {
         Kind::Uint(_) => write_num(o, read_uint(b)),
         Kind::Int(w) => write_int(o, b, w),
-        Kind::F32 => write_f32(o, read_uint(b) as u32),
+        Kind::F32 => o.call(|buf, at| write_f32(buf, at, read_uint(b) as u32)),
         Kind::Enum(e) => write_enum_value(o, e, read_uint(b)),
         Kind::Bits(d) => write_bits(o, d, read_uint(b)),
         Kind::Union(u) => write_union(o, arch, u, b),
@@ -299,7 +306,7 @@ fn write_value(o: &mut Line<'_>, arch: Arch, kind: &Kind, b: &[u8]) {
             o.byte(b'"');
         }
         Kind::Bytes(_) => o.hex_bytes(b),
-    }
+    })
 }
 
 /// The bytes a binding's mnemonic implies: the opcode, and a sub-opcode.
@@ -373,8 +380,8 @@ fn write_leaf(
         (None, Kind::Int(w)) if w <= 8 => write_int(o, b, w),
         (None, Kind::Bytes(_)) => o.hex_bytes(b),
         (None, Kind::Union(u)) => write_union(o, arch, u, b),
-        (None, Kind::F32) => write_f32(o, read_uint(b) as u32),
-        (None, kind) => write_value(o, arch, &kind, b),
+        (None, Kind::F32) => o.call(|buf, at| write_f32(buf, at, read_uint(b) as u32)),
+        (None, kind) => o.call(|buf, at| write_value(buf, at, arch, &kind, b)),
     }
     true
 }
@@ -393,10 +400,14 @@ pub(crate) fn leaf(
 }
 
 /// A layout's printer: the shown leaves of `record`, each after a space.
-pub(crate) type Printer = fn(&mut Line<'_>, Arch, &[u8; RECORD_SIZE], Option<&'static Binding>);
+/// Out of line, it takes the buffer and the length and returns the new length (see
+/// [`Line::call`]).
+pub(crate) type Printer =
+    fn(&mut Buf, usize, Arch, &[u8; RECORD_SIZE], Option<&'static Binding>) -> usize;
 
 /// Write `fields` of `record` (`name=value` joined by `sep`, a leading `sep` before
 /// each when `sep` is a space), skipping what the binding implies.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_fields<'a>(
     o: &mut Line<'_>,
     arch: Arch,
@@ -414,47 +425,29 @@ fn write_fields<'a>(
     }
 }
 
-/// Run `print` on a [`Line`] that hands its text to `f`. Each piece is ASCII, but a
+/// Print a line with `print` and hand its text to `f`. Each piece is ASCII, but a
 /// `str` needs the UTF-8 check to be made without `unsafe`.
 fn with_line<W: Write + ?Sized>(f: &mut W, print: impl FnOnce(&mut Line<'_>)) -> fmt::Result {
-    let mut sink = |b: &[u8]| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?);
-    with_sink(&mut sink, print)
+    with_bytes(|b| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?), print)
 }
 
-/// Run `print` on a [`Line`] that hands its bytes to `sink` as they are, and return the
-/// first error `sink` gives.
+/// Print a line with `print` into a fresh buffer and hand its bytes to `sink` as they
+/// are, in one piece.
 fn with_bytes<E>(
     mut sink: impl FnMut(&[u8]) -> Result<(), E>,
     print: impl FnOnce(&mut Line<'_>),
 ) -> Result<(), E> {
-    let mut error = None;
-    let mut keep = |b: &[u8]| {
-        sink(b).map_err(|e| {
-            error = Some(e);
-            fmt::Error
-        })
-    };
-    // The line stops handing on bytes at the first error, which `error` holds.
-    let _ = with_sink(&mut keep, print);
-    error.map_or(Ok(()), Err)
+    let mut buf = [0; CAP];
+    let n = Line::run(&mut buf, 0, print);
+    sink(&buf[..n])
 }
 
-/// Run `print` on a [`Line`] over a fresh buffer that hands its bytes to `sink`.
-fn with_sink(
-    sink: &mut dyn FnMut(&[u8]) -> fmt::Result,
-    print: impl FnOnce(&mut Line<'_>),
-) -> fmt::Result {
-    let mut buf = [0; super::line::CAP];
-    let mut line = Line::new(&mut buf, sink);
-    print(&mut line);
-    line.finish()
-}
-
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn arm_line(o: &mut Line<'_>, kind: ArmKind, arch: Arch, record: &[u8; RECORD_SIZE]) {
     let arm = ArmText::of(kind);
     let binding = arm.binding_for(record);
     o.str(binding.map_or(arm.mnemonic, |b| b.mnemonic));
-    PRINTERS[kind as usize](o, arch, record, binding);
+    o.call(|buf, at| PRINTERS[kind as usize](buf, at, arch, record, binding));
 }
 
 /// Write `record` read as the arm `kind` in the layout of `arch`: the mnemonic of the
@@ -506,6 +499,7 @@ static OPAQUE_MNEMONIC: [Option<&str>; 256] = {
     t
 };
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn opaque_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
     let opcode = record[DISCRIMINANT_OFFSET];
     match opaque_mnemonic(opcode) {
@@ -534,6 +528,7 @@ pub fn write_opaque<W: Write + ?Sized>(
     with_line(f, |o| opaque_line(o, arch, record))
 }
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn unknown_line(o: &mut Line<'_>, record: &[u8; RECORD_SIZE]) {
     o.str(UNKNOWN);
     o.str(" opcode=");
@@ -551,12 +546,20 @@ pub fn write_unknown<W: Write + ?Sized>(f: &mut W, record: &[u8; RECORD_SIZE]) -
     with_line(f, |o| unknown_line(o, record))
 }
 
-pub(crate) fn record_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
-    match dispatch_on(arch, record) {
+/// The line of `record`, into `buf` from `at`; the length after it. Out of line: the
+/// one copy every writer and the [`Printer`](super::Printer) share.
+#[inline(never)]
+pub(crate) fn record_line(
+    buf: &mut Buf,
+    at: usize,
+    arch: Arch,
+    record: &[u8; RECORD_SIZE],
+) -> usize {
+    Line::run(buf, at, |o| match dispatch_on(arch, record) {
         Some(kind) => arm_line(o, kind, arch, record),
         None if Opcode(record[DISCRIMINANT_OFFSET]).is_known() => opaque_line(o, arch, record),
         None => unknown_line(o, record),
-    }
+    })
 }
 
 /// Write one record as `Inst::decode(arch, record)` reads it, without building the `Inst`.
@@ -569,7 +572,7 @@ pub fn write_record<W: Write + ?Sized>(
     arch: Arch,
     record: &[u8; RECORD_SIZE],
 ) -> fmt::Result {
-    with_line(f, |o| record_line(o, arch, record))
+    with_line(f, |o| o.call(|buf, at| record_line(buf, at, arch, record)))
 }
 
 /// [`write_record`] into a sink of bytes (a file, a socket, a `Vec<u8>`): the same
@@ -598,11 +601,11 @@ pub fn write_record_bytes<E>(
     arch: Arch,
     record: &[u8; RECORD_SIZE],
 ) -> Result<(), E> {
-    with_bytes(sink, |o| record_line(o, arch, record))
+    with_bytes(sink, |o| o.call(|buf, at| record_line(buf, at, arch, record)))
 }
 
 /// [`write_stream`] into a sink of bytes, as [`write_record_bytes`]: every whole record
-/// of `bytes`, one line each.
+/// of `bytes`, one line each, handed on a line (and its newline) at a time.
 ///
 /// # Errors
 ///
@@ -612,7 +615,7 @@ pub fn write_stream_bytes<E>(
     arch: Arch,
     bytes: &[u8],
 ) -> Result<(), E> {
-    with_bytes(sink, |o| stream_lines(o, arch, bytes))
+    stream_lines(sink, arch, bytes)
 }
 
 /// Write a decoded instruction in generation `arch`'s text form: its bytes as `arch`
@@ -631,11 +634,11 @@ pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt:
         Inst::Unknown(_) => unknown_line(o, &record),
         // As `arch` reads the bytes: an opcode without a layout on the generation the
         // value was decoded on may have one here.
-        Inst::Opaque(_) => record_line(o, arch, &record),
+        Inst::Opaque(_) => o.call(|buf, at| record_line(buf, at, arch, &record)),
         _ => match inst.kind() {
             // A binding another generation's `@archs` keep: `arch` has no layout for it.
             Some(kind) if dispatch(&record) == Some(kind) && !binding_on(arch, &record) => {
-                record_line(o, arch, &record)
+                o.call(|buf, at| record_line(buf, at, arch, &record))
             }
             Some(kind) => arm_line(o, kind, arch, &record),
             None => unknown_line(o, &record),
@@ -650,17 +653,25 @@ pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt:
 ///
 /// Only those of `f`.
 pub fn write_stream<W: Write + ?Sized>(f: &mut W, arch: Arch, bytes: &[u8]) -> fmt::Result {
-    with_line(f, |o| stream_lines(o, arch, bytes))
+    stream_lines(|b| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?), arch, bytes)
 }
 
-/// Every whole record of `bytes`, one line each.
-fn stream_lines(o: &mut Line<'_>, arch: Arch, bytes: &[u8]) {
+/// Every whole record of `bytes`, one line each, handed to `sink` a line at a time;
+/// the first error of `sink`, after which nothing more is handed to it.
+fn stream_lines<E>(
+    mut sink: impl FnMut(&[u8]) -> Result<(), E>,
+    arch: Arch,
+    bytes: &[u8],
+) -> Result<(), E> {
+    let mut buf = [0; CAP];
     for chunk in bytes.chunks_exact(RECORD_SIZE) {
         let mut r = [0u8; RECORD_SIZE];
         r.copy_from_slice(chunk);
-        record_line(o, arch, &r);
-        o.byte(b'\n');
+        let n = record_line(&mut buf, 0, arch, &r);
+        buf[n] = b'\n';
+        sink(&buf[..=n])?;
     }
+    Ok(())
 }
 
 /// An instruction in the text form of a generation: `inst.text(arch)` displays one line.
@@ -796,7 +807,7 @@ pub(super) mod tests {
             for round in 0..4096 {
                 let v = sample_value(d, round, crate::validate_plan::tests::next(&mut seed));
                 let walked = text(|o| bits(o, d, v));
-                let printed = text(|o| (d.print)(o, v));
+                let printed = text(|o| o.call(|buf, at| (d.print)(buf, at, v)));
                 assert_eq!(walked.as_str(), printed.as_str(), "{} of {v:#x}", d.name);
             }
         }
@@ -822,7 +833,7 @@ pub(super) mod tests {
                         .map(|x| if round == 0 || x % 3 == 0 { 0 } else { (x >> 8) as u8 })
                         .collect();
                     let walked = text(|o| union_walk(o, arch, u, &b));
-                    let printed = text(|o| (u.print)(o, arch, &b));
+                    let printed = text(|o| o.call(|buf, at| (u.print)(buf, at, arch, &b)));
                     assert_eq!(walked.as_str(), printed.as_str(), "{} on {arch:?}", u.name);
                 }
             }
@@ -850,7 +861,11 @@ pub(super) mod tests {
                         let layout = arm.layout(arch);
                         let walked =
                             text(|o| write_fields(o, arch, layout.leaves(), &r, binding, b' '));
-                        let printed = text(|o| PRINTERS[arm.kind as usize](o, arch, &r, binding));
+                        let printed = text(|o| {
+                            o.call(|buf, at| {
+                                PRINTERS[arm.kind as usize](buf, at, arch, &r, binding)
+                            })
+                        });
                         assert_eq!(walked.as_str(), printed.as_str(), "{} on {arch:?}", arm.name);
                     }
                 }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::line::{Buf, Line, CAP};
+use super::line::{Buf, CAP};
 use super::print::record_line;
 use crate::generated::geometry::Arch;
 use crate::inst::RECORD_SIZE;
@@ -36,12 +36,8 @@ impl Printer {
     /// The line of `record` as [`write_record_bytes`](super::write_record_bytes)
     /// prints it (ASCII, without a newline), borrowed until the next call.
     pub fn record_bytes(&mut self, arch: Arch, record: &[u8; RECORD_SIZE]) -> &[u8] {
-        let mut refuse = |_: &[u8]| Err(fmt::Error);
-        let mut line = Line::new(&mut self.buf, &mut refuse);
-        record_line(&mut line, arch, record);
-        // Every line fits (`line::CAP` is checked against the tables' bound), so
-        // nothing was refused; were one longer, it would read as empty.
-        let n = line.held().unwrap_or(0);
+        // Every line fits (`line::CAP` is checked against the tables' bound).
+        let n = record_line(&mut self.buf, 0, arch, record);
         &self.buf[..n]
     }
 

@@ -241,7 +241,7 @@ fn the_byte_sinks_get_the_text_the_str_writers_write() {
         }
         let mut out = Bytes::new();
         write_stream_bytes(|b| out.take(b), arch, &stream).unwrap();
-        // Longer than one buffer: handed on in pieces, whole.
+        // A line at a time: handed on in pieces, whole.
         assert!(out.pieces > 1);
         let mut want = Bytes::new();
         for r in stream.chunks_exact(RECORD_SIZE) {

@@ -11,7 +11,7 @@ use crate::disasm::desc::{
     Target, UnionDesc, ViewDesc, ViewSelect,
 };
 
-use crate::disasm::line::Line;
+use crate::disasm::line::{Buf, Line};
 use crate::disasm::print::{
     bits_begin, bits_end, bits_field, form_field, union_begin, view_leaf, leaf, Printer,
 };
@@ -1231,27 +1231,33 @@ static BITS_ADDR4: BitsDesc = BitsDesc {
     read: read_bits_addr4,
 };
 
-fn print_bits_addr4(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_ADDR4;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    match s.form {
-        Some(0) => {
-            form_field(o, &mut s, &d.alts[0].fields[0]);
-            form_field(o, &mut s, &d.alts[0].fields[1]);
-        }
-        Some(1) => {}
-        Some(2) => {
-            form_field(o, &mut s, &d.alts[2].fields[0]);
-            form_field(o, &mut s, &d.alts[2].fields[1]);
-            form_field(o, &mut s, &d.alts[2].fields[2]);
-            form_field(o, &mut s, &d.alts[2].fields[3]);
-            form_field(o, &mut s, &d.alts[2].fields[4]);
-            form_field(o, &mut s, &d.alts[2].fields[5]);
-        }
-        _ => {}
-    }
-    bits_end(o, d, &s);
+fn print_bits_addr4(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_ADDR4;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            match s.form {
+                Some(0) => {
+                    form_field(o, &mut s, &d.alts[0].fields[0]);
+                    form_field(o, &mut s, &d.alts[0].fields[1]);
+                }
+                Some(1) => {}
+                Some(2) => {
+                    form_field(o, &mut s, &d.alts[2].fields[0]);
+                    form_field(o, &mut s, &d.alts[2].fields[1]);
+                    form_field(o, &mut s, &d.alts[2].fields[2]);
+                    form_field(o, &mut s, &d.alts[2].fields[3]);
+                    form_field(o, &mut s, &d.alts[2].fields[4]);
+                    form_field(o, &mut s, &d.alts[2].fields[5]);
+                }
+                _ => {}
+            }
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_addr4(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1317,25 +1323,31 @@ static BITS_ADDR8: BitsDesc = BitsDesc {
     read: read_bits_addr8,
 };
 
-fn print_bits_addr8(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_ADDR8;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    match s.form {
-        Some(0) => {
-            form_field(o, &mut s, &d.alts[0].fields[0]);
-            form_field(o, &mut s, &d.alts[0].fields[1]);
-            form_field(o, &mut s, &d.alts[0].fields[2]);
-        }
-        Some(1) => {}
-        Some(2) => {
-            form_field(o, &mut s, &d.alts[2].fields[0]);
-            form_field(o, &mut s, &d.alts[2].fields[1]);
-            form_field(o, &mut s, &d.alts[2].fields[2]);
-        }
-        _ => {}
-    }
-    bits_end(o, d, &s);
+fn print_bits_addr8(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_ADDR8;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            match s.form {
+                Some(0) => {
+                    form_field(o, &mut s, &d.alts[0].fields[0]);
+                    form_field(o, &mut s, &d.alts[0].fields[1]);
+                    form_field(o, &mut s, &d.alts[0].fields[2]);
+                }
+                Some(1) => {}
+                Some(2) => {
+                    form_field(o, &mut s, &d.alts[2].fields[0]);
+                    form_field(o, &mut s, &d.alts[2].fields[1]);
+                    form_field(o, &mut s, &d.alts[2].fields[2]);
+                }
+                _ => {}
+            }
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_addr8(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1371,13 +1383,19 @@ static BITS_BOUND_CHECK_REG: BitsDesc = BitsDesc {
     read: read_bits_bound_check_reg,
 };
 
-fn print_bits_bound_check_reg(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_BOUND_CHECK_REG;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_end(o, d, &s);
+fn print_bits_bound_check_reg(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_BOUND_CHECK_REG;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_bound_check_reg(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1403,15 +1421,21 @@ static BITS_DESC_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_desc_flags,
 };
 
-fn print_bits_desc_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DESC_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_field(o, &mut s, 3, &d.fields[3]);
-    bits_field(o, &mut s, 4, &d.fields[4]);
-    bits_end(o, d, &s);
+fn print_bits_desc_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DESC_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_field(o, &mut s, 3, &d.fields[3]);
+            bits_field(o, &mut s, 4, &d.fields[4]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_desc_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1436,12 +1460,18 @@ static BITS_DMA_ADDR_MODE_PAIR: BitsDesc = BitsDesc {
     read: read_bits_dma_addr_mode_pair,
 };
 
-fn print_bits_dma_addr_mode_pair(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_ADDR_MODE_PAIR;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_dma_addr_mode_pair(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_ADDR_MODE_PAIR;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_addr_mode_pair(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1463,12 +1493,18 @@ static BITS_DMA_CONFIGS: BitsDesc = BitsDesc {
     read: read_bits_dma_configs,
 };
 
-fn print_bits_dma_configs(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_CONFIGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_dma_configs(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_CONFIGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_configs(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1491,13 +1527,19 @@ static BITS_DMA_ENGINE_CONFIG: BitsDesc = BitsDesc {
     read: read_bits_dma_engine_config,
 };
 
-fn print_bits_dma_engine_config(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_ENGINE_CONFIG;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_end(o, d, &s);
+fn print_bits_dma_engine_config(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_ENGINE_CONFIG;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_engine_config(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1522,14 +1564,20 @@ static BITS_DMA_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_dma_flags,
 };
 
-fn print_bits_dma_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_field(o, &mut s, 3, &d.fields[3]);
-    bits_end(o, d, &s);
+fn print_bits_dma_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_field(o, &mut s, 3, &d.fields[3]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1553,12 +1601,18 @@ static BITS_DMA_GATHER_TRANSPOSE_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_dma_gather_transpose_flags,
 };
 
-fn print_bits_dma_gather_transpose_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_GATHER_TRANSPOSE_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_dma_gather_transpose_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_GATHER_TRANSPOSE_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_gather_transpose_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1583,15 +1637,21 @@ static BITS_DMA_INDIRECT_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_dma_indirect_flags,
 };
 
-fn print_bits_dma_indirect_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_INDIRECT_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_field(o, &mut s, 3, &d.fields[3]);
-    bits_field(o, &mut s, 4, &d.fields[4]);
-    bits_end(o, d, &s);
+fn print_bits_dma_indirect_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_INDIRECT_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_field(o, &mut s, 3, &d.fields[3]);
+            bits_field(o, &mut s, 4, &d.fields[4]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_indirect_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1616,12 +1676,18 @@ static BITS_DMA_SEMA_UPDATES: BitsDesc = BitsDesc {
     read: read_bits_dma_sema_updates,
 };
 
-fn print_bits_dma_sema_updates(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DMA_SEMA_UPDATES;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_dma_sema_updates(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DMA_SEMA_UPDATES;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dma_sema_updates(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1643,12 +1709,18 @@ static BITS_DTYPE_PAIR: BitsDesc = BitsDesc {
     read: read_bits_dtype_pair,
 };
 
-fn print_bits_dtype_pair(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_DTYPE_PAIR;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_dtype_pair(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_DTYPE_PAIR;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_dtype_pair(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1671,13 +1743,19 @@ static BITS_EXT_COMPLETION_INFO: BitsDesc = BitsDesc {
     read: read_bits_ext_completion_info,
 };
 
-fn print_bits_ext_completion_info(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_EXT_COMPLETION_INFO;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_end(o, d, &s);
+fn print_bits_ext_completion_info(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_EXT_COMPLETION_INFO;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_ext_completion_info(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1700,12 +1778,18 @@ static BITS_IMM_SRC_PAIR: BitsDesc = BitsDesc {
     read: read_bits_imm_src_pair,
 };
 
-fn print_bits_imm_src_pair(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_IMM_SRC_PAIR;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_imm_src_pair(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_IMM_SRC_PAIR;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_imm_src_pair(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1730,15 +1814,21 @@ static BITS_LD_WEIGHT_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_ld_weight_flags,
 };
 
-fn print_bits_ld_weight_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_LD_WEIGHT_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_field(o, &mut s, 3, &d.fields[3]);
-    bits_field(o, &mut s, 4, &d.fields[4]);
-    bits_end(o, d, &s);
+fn print_bits_ld_weight_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_LD_WEIGHT_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_field(o, &mut s, 3, &d.fields[3]);
+            bits_field(o, &mut s, 4, &d.fields[4]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_ld_weight_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1766,15 +1856,21 @@ static BITS_MATMUL_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_matmul_flags,
 };
 
-fn print_bits_matmul_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_MATMUL_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_field(o, &mut s, 3, &d.fields[3]);
-    bits_field(o, &mut s, 4, &d.fields[4]);
-    bits_end(o, d, &s);
+fn print_bits_matmul_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_MATMUL_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_field(o, &mut s, 3, &d.fields[3]);
+            bits_field(o, &mut s, 4, &d.fields[4]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_matmul_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1800,13 +1896,19 @@ static BITS_MATMUL_PSUM_ACCUMULATE_FLAGS: BitsDesc = BitsDesc {
     read: read_bits_matmul_psum_accumulate_flags,
 };
 
-fn print_bits_matmul_psum_accumulate_flags(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_MATMUL_PSUM_ACCUMULATE_FLAGS;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_end(o, d, &s);
+fn print_bits_matmul_psum_accumulate_flags(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_MATMUL_PSUM_ACCUMULATE_FLAGS;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_matmul_psum_accumulate_flags(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1831,14 +1933,20 @@ static BITS_PARTITION_OFFSET: BitsDesc = BitsDesc {
     read: read_bits_partition_offset,
 };
 
-fn print_bits_partition_offset(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_PARTITION_OFFSET;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_field(o, &mut s, 2, &d.fields[2]);
-    bits_field(o, &mut s, 3, &d.fields[3]);
-    bits_end(o, d, &s);
+fn print_bits_partition_offset(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_PARTITION_OFFSET;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_field(o, &mut s, 2, &d.fields[2]);
+            bits_field(o, &mut s, 3, &d.fields[3]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_partition_offset(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1878,16 +1986,22 @@ static BITS_PSEUDO_ADDR8: BitsDesc = BitsDesc {
     read: read_bits_pseudo_addr8,
 };
 
-fn print_bits_pseudo_addr8(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_PSEUDO_ADDR8;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    match s.form {
-        Some(0) => {}
-        Some(1) => {}
-        _ => {}
-    }
-    bits_end(o, d, &s);
+fn print_bits_pseudo_addr8(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_PSEUDO_ADDR8;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            match s.form {
+                Some(0) => {}
+                Some(1) => {}
+                _ => {}
+            }
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_pseudo_addr8(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1910,12 +2024,18 @@ static BITS_TILE_SEL: BitsDesc = BitsDesc {
     read: read_bits_tile_sel,
 };
 
-fn print_bits_tile_sel(o: &mut Line<'_>, v: u64) {
-    let d = &BITS_TILE_SEL;
-    let mut s = bits_begin(o, d, v);
-    bits_field(o, &mut s, 0, &d.fields[0]);
-    bits_field(o, &mut s, 1, &d.fields[1]);
-    bits_end(o, d, &s);
+fn print_bits_tile_sel(buf: &mut Buf, at: usize, v: u64) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &BITS_TILE_SEL;
+            let mut s = bits_begin(o, d, v);
+            bits_field(o, &mut s, 0, &d.fields[0]);
+            bits_field(o, &mut s, 1, &d.fields[1]);
+            bits_end(o, d, &s);
+        },
+    )
 }
 
 fn read_bits_tile_sel(s: &str, at: usize) -> Option<(u64, usize)> {
@@ -1954,24 +2074,30 @@ static UNION_ACTIVATION_IMM: UnionDesc = UnionDesc {
     print: print_union_activation_imm,
 };
 
-fn print_union_activation_imm(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_ACTIVATION_IMM;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-        }
-        Some(2) => {
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_activation_imm(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_ACTIVATION_IMM;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                }
+                Some(2) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_CCINST: UnionDesc = UnionDesc {
     name: "CCINST",
@@ -2035,36 +2161,42 @@ static UNION_CCINST: UnionDesc = UnionDesc {
     print: print_union_ccinst,
 };
 
-fn print_union_ccinst(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_CCINST;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
-        }
-        Some(2) => {
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[2]);
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[3]);
-        }
-        Some(3) => {
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[2]);
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[3]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_ccinst(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_CCINST;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+                }
+                Some(2) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[2]);
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[3]);
+                }
+                Some(3) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[2]);
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[3]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_DMA_ADDR_UNION: UnionDesc = UnionDesc {
     name: "DMA_ADDR_UNION",
@@ -2092,24 +2224,30 @@ static UNION_DMA_ADDR_UNION: UnionDesc = UnionDesc {
     print: print_union_dma_addr_union,
 };
 
-fn print_union_dma_addr_union(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_DMA_ADDR_UNION;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[3]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[4]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_dma_addr_union(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_DMA_ADDR_UNION;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[3]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[4]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_IMM_VAL_INST_FIELD: UnionDesc = UnionDesc {
     name: "IMM_VAL_INST_FIELD",
@@ -2164,36 +2302,47 @@ static UNION_IMM_VAL_INST_FIELD: UnionDesc = UnionDesc {
     print: print_union_imm_val_inst_field,
 };
 
-fn print_union_imm_val_inst_field(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_IMM_VAL_INST_FIELD;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-        }
-        Some(2) => {
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
-        }
-        Some(3) => {
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
-        }
-        Some(4) => {
-            view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
-        }
-        Some(5) => {
-            view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
-        }
-        Some(6) => {
-            view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[6].fields[1]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_imm_val_inst_field(
+    buf: &mut Buf,
+    at: usize,
+    arch: Arch,
+    b: &[u8],
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_IMM_VAL_INST_FIELD;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                }
+                Some(2) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+                }
+                Some(3) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+                }
+                Some(4) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
+                }
+                Some(5) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
+                }
+                Some(6) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[6].fields[1]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_MEM2D_DATA: UnionDesc = UnionDesc {
     name: "MEM2D_DATA",
@@ -2251,38 +2400,44 @@ static UNION_MEM2D_DATA: UnionDesc = UnionDesc {
     print: print_union_mem2d_data,
 };
 
-fn print_union_mem2d_data(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_MEM2D_DATA;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-        }
-        Some(2) => {
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
-        }
-        Some(3) => {
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
-        }
-        Some(4) => {
-            view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
-        }
-        Some(5) => {
-            view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
-        }
-        Some(6) => {
-            view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
-        }
-        Some(7) => {
-            view_leaf(o, arch, b, &mut first, &d.views[7].fields[0]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_mem2d_data(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_MEM2D_DATA;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                }
+                Some(2) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+                }
+                Some(3) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+                }
+                Some(4) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
+                }
+                Some(5) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
+                }
+                Some(6) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
+                }
+                Some(7) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[7].fields[0]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_MEM_PATTERN2D: UnionDesc = UnionDesc {
     name: "MEM_PATTERN2D",
@@ -2312,22 +2467,28 @@ static UNION_MEM_PATTERN2D: UnionDesc = UnionDesc {
     print: print_union_mem_pattern2d,
 };
 
-fn print_union_mem_pattern2d(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_MEM_PATTERN2D;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_mem_pattern2d(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_MEM_PATTERN2D;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_MEM_PATTERN3D: UnionDesc = UnionDesc {
     name: "MEM_PATTERN3D",
@@ -2381,35 +2542,41 @@ static UNION_MEM_PATTERN3D: UnionDesc = UnionDesc {
     print: print_union_mem_pattern3d,
 };
 
-fn print_union_mem_pattern3d(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_MEM_PATTERN3D;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[3]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[4]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[3]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[4]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[5]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[6]);
-        }
-        Some(2) => {
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[2]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_mem_pattern3d(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_MEM_PATTERN3D;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[3]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[4]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[3]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[4]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[5]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[6]);
+                }
+                Some(2) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[2]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_MEM_PATTERN4D: UnionDesc = UnionDesc {
     name: "MEM_PATTERN4D",
@@ -2445,26 +2612,32 @@ static UNION_MEM_PATTERN4D: UnionDesc = UnionDesc {
     print: print_union_mem_pattern4d,
 };
 
-fn print_union_mem_pattern4d(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_MEM_PATTERN4D;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[3]);
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[4]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_mem_pattern4d(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_MEM_PATTERN4D;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[2]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[3]);
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[4]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[1]);
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[2]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static UNION_MOVE_IMMEDIATE: UnionDesc = UnionDesc {
     name: "MOVE_IMMEDIATE",
@@ -2522,38 +2695,44 @@ static UNION_MOVE_IMMEDIATE: UnionDesc = UnionDesc {
     print: print_union_move_immediate,
 };
 
-fn print_union_move_immediate(o: &mut Line<'_>, arch: Arch, b: &[u8]) {
-    let d = &UNION_MOVE_IMMEDIATE;
-    let mut first = true;
-    match union_begin(o, arch, d, b) {
-        Some(0) => {
-            view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
-        }
-        Some(1) => {
-            view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
-        }
-        Some(2) => {
-            view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
-        }
-        Some(3) => {
-            view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
-        }
-        Some(4) => {
-            view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
-        }
-        Some(5) => {
-            view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
-        }
-        Some(6) => {
-            view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
-        }
-        Some(7) => {
-            view_leaf(o, arch, b, &mut first, &d.views[7].fields[0]);
-        }
-        Some(_) => {}
-        None => return,
-    }
-    o.byte(b'}');
+fn print_union_move_immediate(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let d = &UNION_MOVE_IMMEDIATE;
+            let mut first = true;
+            match union_begin(o, arch, d, b) {
+                Some(0) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[0].fields[0]);
+                }
+                Some(1) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[1].fields[0]);
+                }
+                Some(2) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[2].fields[0]);
+                }
+                Some(3) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[3].fields[0]);
+                }
+                Some(4) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[4].fields[0]);
+                }
+                Some(5) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[5].fields[0]);
+                }
+                Some(6) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[6].fields[0]);
+                }
+                Some(7) => {
+                    view_leaf(o, arch, b, &mut first, &d.views[7].fields[0]);
+                }
+                Some(_) => {}
+                None => return,
+            }
+            o.byte(b'}');
+        },
+    )
 }
 static L_CTRL_AL: [FieldDesc; 13usize] = [
     f("op", 12, Enum(&ENUM_ALU_OP), Normal, Medium),
@@ -2572,26 +2751,33 @@ static L_CTRL_AL: [FieldDesc; 13usize] = [
 ];
 
 fn print_ctrl_al(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_AL[0]);
-    leaf(o, arch, r, None, &L_CTRL_AL[1]);
-    leaf(o, arch, r, None, &L_CTRL_AL[2]);
-    leaf(o, arch, r, None, &L_CTRL_AL[3]);
-    leaf(o, arch, r, None, &L_CTRL_AL[4]);
-    leaf(o, arch, r, None, &L_CTRL_AL[5]);
-    leaf(o, arch, r, None, &L_CTRL_AL[6]);
-    leaf(o, arch, r, None, &L_CTRL_AL[7]);
-    leaf(o, arch, r, None, &L_CTRL_AL[8]);
-    leaf(o, arch, r, None, &L_CTRL_AL[9]);
-    leaf(o, arch, r, None, &L_CTRL_AL[10]);
-    leaf(o, arch, r, None, &L_CTRL_AL[11]);
-    leaf(o, arch, r, None, &L_CTRL_AL[12]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_AL[0]);
+            leaf(o, arch, r, None, &L_CTRL_AL[1]);
+            leaf(o, arch, r, None, &L_CTRL_AL[2]);
+            leaf(o, arch, r, None, &L_CTRL_AL[3]);
+            leaf(o, arch, r, None, &L_CTRL_AL[4]);
+            leaf(o, arch, r, None, &L_CTRL_AL[5]);
+            leaf(o, arch, r, None, &L_CTRL_AL[6]);
+            leaf(o, arch, r, None, &L_CTRL_AL[7]);
+            leaf(o, arch, r, None, &L_CTRL_AL[8]);
+            leaf(o, arch, r, None, &L_CTRL_AL[9]);
+            leaf(o, arch, r, None, &L_CTRL_AL[10]);
+            leaf(o, arch, r, None, &L_CTRL_AL[11]);
+            leaf(o, arch, r, None, &L_CTRL_AL[12]);
+        },
+    )
 }
 
 fn read_ctrl_al(p: &mut Printed<'_>, arch: Arch) {
@@ -2628,26 +2814,33 @@ static L_CTRL_BR: [FieldDesc; 13usize] = [
 ];
 
 fn print_ctrl_br(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_BR[0]);
-    leaf(o, arch, r, None, &L_CTRL_BR[1]);
-    leaf(o, arch, r, None, &L_CTRL_BR[2]);
-    leaf(o, arch, r, None, &L_CTRL_BR[3]);
-    leaf(o, arch, r, None, &L_CTRL_BR[4]);
-    leaf(o, arch, r, None, &L_CTRL_BR[5]);
-    leaf(o, arch, r, None, &L_CTRL_BR[6]);
-    leaf(o, arch, r, None, &L_CTRL_BR[7]);
-    leaf(o, arch, r, None, &L_CTRL_BR[8]);
-    leaf(o, arch, r, None, &L_CTRL_BR[9]);
-    leaf(o, arch, r, None, &L_CTRL_BR[10]);
-    leaf(o, arch, r, None, &L_CTRL_BR[11]);
-    leaf(o, arch, r, None, &L_CTRL_BR[12]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_BR[0]);
+            leaf(o, arch, r, None, &L_CTRL_BR[1]);
+            leaf(o, arch, r, None, &L_CTRL_BR[2]);
+            leaf(o, arch, r, None, &L_CTRL_BR[3]);
+            leaf(o, arch, r, None, &L_CTRL_BR[4]);
+            leaf(o, arch, r, None, &L_CTRL_BR[5]);
+            leaf(o, arch, r, None, &L_CTRL_BR[6]);
+            leaf(o, arch, r, None, &L_CTRL_BR[7]);
+            leaf(o, arch, r, None, &L_CTRL_BR[8]);
+            leaf(o, arch, r, None, &L_CTRL_BR[9]);
+            leaf(o, arch, r, None, &L_CTRL_BR[10]);
+            leaf(o, arch, r, None, &L_CTRL_BR[11]);
+            leaf(o, arch, r, None, &L_CTRL_BR[12]);
+        },
+    )
 }
 
 fn read_ctrl_br(p: &mut Printed<'_>, arch: Arch) {
@@ -2676,17 +2869,24 @@ static L_CTRL_CCI: [FieldDesc; 5usize] = [
 ];
 
 fn print_ctrl_cci(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    leaf(o, arch, r, b, &L_CTRL_CCI[0]);
-    leaf(o, arch, r, None, &L_CTRL_CCI[1]);
-    leaf(o, arch, r, None, &L_CTRL_CCI[2]);
-    leaf(o, arch, r, None, &L_CTRL_CCI[3]);
-    leaf(o, arch, r, None, &L_CTRL_CCI[4]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            leaf(o, arch, r, b, &L_CTRL_CCI[0]);
+            leaf(o, arch, r, None, &L_CTRL_CCI[1]);
+            leaf(o, arch, r, None, &L_CTRL_CCI[2]);
+            leaf(o, arch, r, None, &L_CTRL_CCI[3]);
+            leaf(o, arch, r, None, &L_CTRL_CCI[4]);
+        },
+    )
 }
 
 fn read_ctrl_cci(p: &mut Printed<'_>, arch: Arch) {
@@ -2700,14 +2900,21 @@ fn read_ctrl_cci(p: &mut Printed<'_>, arch: Arch) {
 static L_CTRL_ER: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_er(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_ER[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_ER[0]);
+        },
+    )
 }
 
 fn read_ctrl_er(p: &mut Printed<'_>, arch: Arch) {
@@ -2728,22 +2935,29 @@ static L_CTRL_ES: [FieldDesc; 9usize] = [
 ];
 
 fn print_ctrl_es(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_ES[0]);
-    leaf(o, arch, r, None, &L_CTRL_ES[1]);
-    leaf(o, arch, r, None, &L_CTRL_ES[2]);
-    leaf(o, arch, r, None, &L_CTRL_ES[3]);
-    leaf(o, arch, r, None, &L_CTRL_ES[4]);
-    leaf(o, arch, r, None, &L_CTRL_ES[5]);
-    leaf(o, arch, r, None, &L_CTRL_ES[6]);
-    leaf(o, arch, r, None, &L_CTRL_ES[7]);
-    leaf(o, arch, r, None, &L_CTRL_ES[8]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_ES[0]);
+            leaf(o, arch, r, None, &L_CTRL_ES[1]);
+            leaf(o, arch, r, None, &L_CTRL_ES[2]);
+            leaf(o, arch, r, None, &L_CTRL_ES[3]);
+            leaf(o, arch, r, None, &L_CTRL_ES[4]);
+            leaf(o, arch, r, None, &L_CTRL_ES[5]);
+            leaf(o, arch, r, None, &L_CTRL_ES[6]);
+            leaf(o, arch, r, None, &L_CTRL_ES[7]);
+            leaf(o, arch, r, None, &L_CTRL_ES[8]);
+        },
+    )
 }
 
 fn read_ctrl_es(p: &mut Printed<'_>, arch: Arch) {
@@ -2762,14 +2976,21 @@ fn read_ctrl_es(p: &mut Printed<'_>, arch: Arch) {
 static L_CTRL_IM: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_im(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_IM[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_IM[0]);
+        },
+    )
 }
 
 fn read_ctrl_im(p: &mut Printed<'_>, arch: Arch) {
@@ -2788,20 +3009,27 @@ static L_CTRL_MS: [FieldDesc; 7usize] = [
 ];
 
 fn print_ctrl_ms(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_MS[0]);
-    leaf(o, arch, r, None, &L_CTRL_MS[1]);
-    leaf(o, arch, r, None, &L_CTRL_MS[2]);
-    leaf(o, arch, r, None, &L_CTRL_MS[3]);
-    leaf(o, arch, r, None, &L_CTRL_MS[4]);
-    leaf(o, arch, r, None, &L_CTRL_MS[5]);
-    leaf(o, arch, r, None, &L_CTRL_MS[6]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_MS[0]);
+            leaf(o, arch, r, None, &L_CTRL_MS[1]);
+            leaf(o, arch, r, None, &L_CTRL_MS[2]);
+            leaf(o, arch, r, None, &L_CTRL_MS[3]);
+            leaf(o, arch, r, None, &L_CTRL_MS[4]);
+            leaf(o, arch, r, None, &L_CTRL_MS[5]);
+            leaf(o, arch, r, None, &L_CTRL_MS[6]);
+        },
+    )
 }
 
 fn read_ctrl_ms(p: &mut Printed<'_>, arch: Arch) {
@@ -2826,20 +3054,27 @@ static L_CTRL_MV: [FieldDesc; 7usize] = [
 ];
 
 fn print_ctrl_mv(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_MV[0]);
-    leaf(o, arch, r, None, &L_CTRL_MV[1]);
-    leaf(o, arch, r, None, &L_CTRL_MV[2]);
-    leaf(o, arch, r, None, &L_CTRL_MV[3]);
-    leaf(o, arch, r, None, &L_CTRL_MV[4]);
-    leaf(o, arch, r, None, &L_CTRL_MV[5]);
-    leaf(o, arch, r, None, &L_CTRL_MV[6]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_MV[0]);
+            leaf(o, arch, r, None, &L_CTRL_MV[1]);
+            leaf(o, arch, r, None, &L_CTRL_MV[2]);
+            leaf(o, arch, r, None, &L_CTRL_MV[3]);
+            leaf(o, arch, r, None, &L_CTRL_MV[4]);
+            leaf(o, arch, r, None, &L_CTRL_MV[5]);
+            leaf(o, arch, r, None, &L_CTRL_MV[6]);
+        },
+    )
 }
 
 fn read_ctrl_mv(p: &mut Printed<'_>, arch: Arch) {
@@ -2856,14 +3091,21 @@ fn read_ctrl_mv(p: &mut Printed<'_>, arch: Arch) {
 static L_CTRL_NO: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_no(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_NO[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_NO[0]);
+        },
+    )
 }
 
 fn read_ctrl_no(p: &mut Printed<'_>, arch: Arch) {
@@ -2882,20 +3124,27 @@ static L_CTRL_POLL_SEM: [FieldDesc; 7usize] = [
 ];
 
 fn print_ctrl_poll_sem(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[0]);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[1]);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[2]);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[3]);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[4]);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[5]);
-    leaf(o, arch, r, None, &L_CTRL_POLL_SEM[6]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[0]);
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[1]);
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[2]);
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[3]);
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[4]);
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[5]);
+            leaf(o, arch, r, None, &L_CTRL_POLL_SEM[6]);
+        },
+    )
 }
 
 fn read_ctrl_poll_sem(p: &mut Printed<'_>, arch: Arch) {
@@ -2912,14 +3161,21 @@ fn read_ctrl_poll_sem(p: &mut Printed<'_>, arch: Arch) {
 static L_CTRL_RS: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_rs(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_RS[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_RS[0]);
+        },
+    )
 }
 
 fn read_ctrl_rs(p: &mut Printed<'_>, arch: Arch) {
@@ -2940,22 +3196,29 @@ static L_CTRL_TEST_ES: [FieldDesc; 9usize] = [
 ];
 
 fn print_ctrl_test_es(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[0]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[1]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[2]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[3]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[4]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[5]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[6]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[7]);
-    leaf(o, arch, r, None, &L_CTRL_TEST_ES[8]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[0]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[1]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[2]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[3]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[4]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[5]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[6]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[7]);
+            leaf(o, arch, r, None, &L_CTRL_TEST_ES[8]);
+        },
+    )
 }
 
 fn read_ctrl_test_es(p: &mut Printed<'_>, arch: Arch) {
@@ -2974,14 +3237,21 @@ fn read_ctrl_test_es(p: &mut Printed<'_>, arch: Arch) {
 static L_CTRL_WR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_ctrl_wr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CTRL_WR[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CTRL_WR[0]);
+        },
+    )
 }
 
 fn read_ctrl_wr(p: &mut Printed<'_>, arch: Arch) {
@@ -3003,23 +3273,30 @@ static L_CUSTOM_OP_HEADER: [FieldDesc; 10usize] = [
 ];
 
 fn print_custom_op_header(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[0]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[1]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[2]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[3]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[4]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[5]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[6]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[7]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[8]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[9]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[0]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[1]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[2]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[3]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[4]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[5]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[6]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[7]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[8]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_HEADER[9]);
+        },
+    )
 }
 
 fn read_custom_op_header(p: &mut Printed<'_>, arch: Arch) {
@@ -3043,16 +3320,23 @@ static L_CUSTOM_OP_PAYLOAD: [FieldDesc; 3usize] = [
 ];
 
 fn print_custom_op_payload(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[0]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[1]);
-    leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[2]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[0]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[1]);
+            leaf(o, arch, r, None, &L_CUSTOM_OP_PAYLOAD[2]);
+        },
+    )
 }
 
 fn read_custom_op_payload(p: &mut Printed<'_>, arch: Arch) {
@@ -3076,23 +3360,30 @@ static L_D1_RD: [FieldDesc; 10usize] = [
 ];
 
 fn print_d1_rd(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_D1_RD[0]);
-    leaf(o, arch, r, None, &L_D1_RD[1]);
-    leaf(o, arch, r, None, &L_D1_RD[2]);
-    leaf(o, arch, r, None, &L_D1_RD[3]);
-    leaf(o, arch, r, None, &L_D1_RD[4]);
-    leaf(o, arch, r, None, &L_D1_RD[5]);
-    leaf(o, arch, r, None, &L_D1_RD[6]);
-    leaf(o, arch, r, None, &L_D1_RD[7]);
-    leaf(o, arch, r, None, &L_D1_RD[8]);
-    leaf(o, arch, r, None, &L_D1_RD[9]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_D1_RD[0]);
+            leaf(o, arch, r, None, &L_D1_RD[1]);
+            leaf(o, arch, r, None, &L_D1_RD[2]);
+            leaf(o, arch, r, None, &L_D1_RD[3]);
+            leaf(o, arch, r, None, &L_D1_RD[4]);
+            leaf(o, arch, r, None, &L_D1_RD[5]);
+            leaf(o, arch, r, None, &L_D1_RD[6]);
+            leaf(o, arch, r, None, &L_D1_RD[7]);
+            leaf(o, arch, r, None, &L_D1_RD[8]);
+            leaf(o, arch, r, None, &L_D1_RD[9]);
+        },
+    )
 }
 
 fn read_d1_rd(p: &mut Printed<'_>, arch: Arch) {
@@ -3128,28 +3419,35 @@ static L_D3_RAND: [FieldDesc; 15usize] = [
 ];
 
 fn print_d3_rand(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_D3_RAND[0]);
-    leaf(o, arch, r, None, &L_D3_RAND[1]);
-    leaf(o, arch, r, None, &L_D3_RAND[2]);
-    leaf(o, arch, r, None, &L_D3_RAND[3]);
-    leaf(o, arch, r, None, &L_D3_RAND[4]);
-    leaf(o, arch, r, None, &L_D3_RAND[5]);
-    leaf(o, arch, r, None, &L_D3_RAND[6]);
-    leaf(o, arch, r, None, &L_D3_RAND[7]);
-    leaf(o, arch, r, None, &L_D3_RAND[8]);
-    leaf(o, arch, r, None, &L_D3_RAND[9]);
-    leaf(o, arch, r, None, &L_D3_RAND[10]);
-    leaf(o, arch, r, None, &L_D3_RAND[11]);
-    leaf(o, arch, r, None, &L_D3_RAND[12]);
-    leaf(o, arch, r, None, &L_D3_RAND[13]);
-    leaf(o, arch, r, None, &L_D3_RAND[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_D3_RAND[0]);
+            leaf(o, arch, r, None, &L_D3_RAND[1]);
+            leaf(o, arch, r, None, &L_D3_RAND[2]);
+            leaf(o, arch, r, None, &L_D3_RAND[3]);
+            leaf(o, arch, r, None, &L_D3_RAND[4]);
+            leaf(o, arch, r, None, &L_D3_RAND[5]);
+            leaf(o, arch, r, None, &L_D3_RAND[6]);
+            leaf(o, arch, r, None, &L_D3_RAND[7]);
+            leaf(o, arch, r, None, &L_D3_RAND[8]);
+            leaf(o, arch, r, None, &L_D3_RAND[9]);
+            leaf(o, arch, r, None, &L_D3_RAND[10]);
+            leaf(o, arch, r, None, &L_D3_RAND[11]);
+            leaf(o, arch, r, None, &L_D3_RAND[12]);
+            leaf(o, arch, r, None, &L_D3_RAND[13]);
+            leaf(o, arch, r, None, &L_D3_RAND[14]);
+        },
+    )
 }
 
 fn read_d3_rand(p: &mut Printed<'_>, arch: Arch) {
@@ -3187,25 +3485,32 @@ static L_D4_IOTA: [FieldDesc; 12usize] = [
 ];
 
 fn print_d4_iota(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_D4_IOTA[0]);
-    leaf(o, arch, r, None, &L_D4_IOTA[1]);
-    leaf(o, arch, r, None, &L_D4_IOTA[2]);
-    leaf(o, arch, r, None, &L_D4_IOTA[3]);
-    leaf(o, arch, r, None, &L_D4_IOTA[4]);
-    leaf(o, arch, r, None, &L_D4_IOTA[5]);
-    leaf(o, arch, r, None, &L_D4_IOTA[6]);
-    leaf(o, arch, r, None, &L_D4_IOTA[7]);
-    leaf(o, arch, r, None, &L_D4_IOTA[8]);
-    leaf(o, arch, r, None, &L_D4_IOTA[9]);
-    leaf(o, arch, r, None, &L_D4_IOTA[10]);
-    leaf(o, arch, r, None, &L_D4_IOTA[11]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_D4_IOTA[0]);
+            leaf(o, arch, r, None, &L_D4_IOTA[1]);
+            leaf(o, arch, r, None, &L_D4_IOTA[2]);
+            leaf(o, arch, r, None, &L_D4_IOTA[3]);
+            leaf(o, arch, r, None, &L_D4_IOTA[4]);
+            leaf(o, arch, r, None, &L_D4_IOTA[5]);
+            leaf(o, arch, r, None, &L_D4_IOTA[6]);
+            leaf(o, arch, r, None, &L_D4_IOTA[7]);
+            leaf(o, arch, r, None, &L_D4_IOTA[8]);
+            leaf(o, arch, r, None, &L_D4_IOTA[9]);
+            leaf(o, arch, r, None, &L_D4_IOTA[10]);
+            leaf(o, arch, r, None, &L_D4_IOTA[11]);
+        },
+    )
 }
 
 fn read_d4_iota(p: &mut Printed<'_>, arch: Arch) {
@@ -3240,25 +3545,32 @@ static L_D4_MR: [FieldDesc; 12usize] = [
 ];
 
 fn print_d4_mr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_D4_MR[0]);
-    leaf(o, arch, r, None, &L_D4_MR[1]);
-    leaf(o, arch, r, None, &L_D4_MR[2]);
-    leaf(o, arch, r, None, &L_D4_MR[3]);
-    leaf(o, arch, r, None, &L_D4_MR[4]);
-    leaf(o, arch, r, None, &L_D4_MR[5]);
-    leaf(o, arch, r, None, &L_D4_MR[6]);
-    leaf(o, arch, r, None, &L_D4_MR[7]);
-    leaf(o, arch, r, None, &L_D4_MR[8]);
-    leaf(o, arch, r, None, &L_D4_MR[9]);
-    leaf(o, arch, r, None, &L_D4_MR[10]);
-    leaf(o, arch, r, None, &L_D4_MR[11]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_D4_MR[0]);
+            leaf(o, arch, r, None, &L_D4_MR[1]);
+            leaf(o, arch, r, None, &L_D4_MR[2]);
+            leaf(o, arch, r, None, &L_D4_MR[3]);
+            leaf(o, arch, r, None, &L_D4_MR[4]);
+            leaf(o, arch, r, None, &L_D4_MR[5]);
+            leaf(o, arch, r, None, &L_D4_MR[6]);
+            leaf(o, arch, r, None, &L_D4_MR[7]);
+            leaf(o, arch, r, None, &L_D4_MR[8]);
+            leaf(o, arch, r, None, &L_D4_MR[9]);
+            leaf(o, arch, r, None, &L_D4_MR[10]);
+            leaf(o, arch, r, None, &L_D4_MR[11]);
+        },
+    )
 }
 
 fn read_d4_mr(p: &mut Printed<'_>, arch: Arch) {
@@ -3296,28 +3608,35 @@ static L_D4_RAND: [FieldDesc; 15usize] = [
 ];
 
 fn print_d4_rand(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_D4_RAND[0]);
-    leaf(o, arch, r, None, &L_D4_RAND[1]);
-    leaf(o, arch, r, None, &L_D4_RAND[2]);
-    leaf(o, arch, r, None, &L_D4_RAND[3]);
-    leaf(o, arch, r, None, &L_D4_RAND[4]);
-    leaf(o, arch, r, None, &L_D4_RAND[5]);
-    leaf(o, arch, r, None, &L_D4_RAND[6]);
-    leaf(o, arch, r, None, &L_D4_RAND[7]);
-    leaf(o, arch, r, None, &L_D4_RAND[8]);
-    leaf(o, arch, r, None, &L_D4_RAND[9]);
-    leaf(o, arch, r, None, &L_D4_RAND[10]);
-    leaf(o, arch, r, None, &L_D4_RAND[11]);
-    leaf(o, arch, r, None, &L_D4_RAND[12]);
-    leaf(o, arch, r, None, &L_D4_RAND[13]);
-    leaf(o, arch, r, None, &L_D4_RAND[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_D4_RAND[0]);
+            leaf(o, arch, r, None, &L_D4_RAND[1]);
+            leaf(o, arch, r, None, &L_D4_RAND[2]);
+            leaf(o, arch, r, None, &L_D4_RAND[3]);
+            leaf(o, arch, r, None, &L_D4_RAND[4]);
+            leaf(o, arch, r, None, &L_D4_RAND[5]);
+            leaf(o, arch, r, None, &L_D4_RAND[6]);
+            leaf(o, arch, r, None, &L_D4_RAND[7]);
+            leaf(o, arch, r, None, &L_D4_RAND[8]);
+            leaf(o, arch, r, None, &L_D4_RAND[9]);
+            leaf(o, arch, r, None, &L_D4_RAND[10]);
+            leaf(o, arch, r, None, &L_D4_RAND[11]);
+            leaf(o, arch, r, None, &L_D4_RAND[12]);
+            leaf(o, arch, r, None, &L_D4_RAND[13]);
+            leaf(o, arch, r, None, &L_D4_RAND[14]);
+        },
+    )
 }
 
 fn read_d4_rand(p: &mut Printed<'_>, arch: Arch) {
@@ -3366,35 +3685,42 @@ static L_DMA_COPY2D: [FieldDesc; 23usize] = [
 ];
 
 fn print_dma_copy2d(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    leaf(o, arch, r, b, &L_DMA_COPY2D[0]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[1]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[2]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[3]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[4]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[5]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[6]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[7]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[8]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[9]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[10]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[11]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[12]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[13]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[14]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[15]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[16]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[17]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[18]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[19]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[20]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[21]);
-    leaf(o, arch, r, None, &L_DMA_COPY2D[22]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            leaf(o, arch, r, b, &L_DMA_COPY2D[0]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[1]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[2]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[3]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[4]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[5]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[6]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[7]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[8]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[9]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[10]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[11]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[12]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[13]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[14]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[15]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[16]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[17]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[18]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[19]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[20]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[21]);
+            leaf(o, arch, r, None, &L_DMA_COPY2D[22]);
+        },
+    )
 }
 
 fn read_dma_copy2d(p: &mut Printed<'_>, arch: Arch) {
@@ -3443,29 +3769,36 @@ static L_DMA_DIRECT2D: [FieldDesc; 16usize] = [
 ];
 
 fn print_dma_direct2d(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[0]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[1]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[2]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[3]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[4]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[5]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[6]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[7]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[8]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[9]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[10]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[11]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[12]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[13]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[14]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D[15]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[0]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[1]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[2]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[3]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[4]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[5]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[6]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[7]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[8]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[9]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[10]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[11]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[12]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[13]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[14]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D[15]);
+        },
+    )
 }
 
 fn read_dma_direct2d(p: &mut Printed<'_>, arch: Arch) {
@@ -3507,28 +3840,35 @@ static L_DMA_DIRECT2D_XPOSE: [FieldDesc; 15usize] = [
 ];
 
 fn print_dma_direct2d_xpose(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[0]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[1]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[2]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[3]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[4]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[5]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[6]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[7]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[8]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[9]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[10]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[11]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[12]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[13]);
-    leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[0]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[1]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[2]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[3]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[4]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[5]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[6]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[7]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[8]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[9]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[10]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[11]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[12]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[13]);
+            leaf(o, arch, r, None, &L_DMA_DIRECT2D_XPOSE[14]);
+        },
+    )
 }
 
 fn read_dma_direct2d_xpose(p: &mut Printed<'_>, arch: Arch) {
@@ -3570,29 +3910,36 @@ static L_DMA_GATHER_XPOSE: [FieldDesc; 16usize] = [
 ];
 
 fn print_dma_gather_xpose(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[0]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[1]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[2]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[3]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[4]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[5]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[6]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[7]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[8]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[9]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[10]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[11]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[12]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[13]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[14]);
-    leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[15]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[0]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[1]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[2]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[3]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[4]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[5]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[6]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[7]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[8]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[9]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[10]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[11]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[12]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[13]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[14]);
+            leaf(o, arch, r, None, &L_DMA_GATHER_XPOSE[15]);
+        },
+    )
 }
 
 fn read_dma_gather_xpose(p: &mut Printed<'_>, arch: Arch) {
@@ -3633,26 +3980,33 @@ static L_DMA_IMMEDIATE: [FieldDesc; 14usize] = [
 ];
 
 fn print_dma_immediate(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    leaf(o, arch, r, b, &L_DMA_IMMEDIATE[0]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[1]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[2]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[3]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[4]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[5]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[6]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[7]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[8]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[9]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[10]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[11]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[12]);
-    leaf(o, arch, r, None, &L_DMA_IMMEDIATE[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            leaf(o, arch, r, b, &L_DMA_IMMEDIATE[0]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[1]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[2]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[3]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[4]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[5]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[6]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[7]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[8]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[9]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[10]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[11]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[12]);
+            leaf(o, arch, r, None, &L_DMA_IMMEDIATE[13]);
+        },
+    )
 }
 
 fn read_dma_immediate(p: &mut Printed<'_>, arch: Arch) {
@@ -3697,34 +4051,41 @@ static L_DMA_INDIRECT1D: [FieldDesc; 21usize] = [
 ];
 
 fn print_dma_indirect1d(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[0]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[1]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[2]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[3]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[4]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[5]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[6]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[7]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[8]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[9]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[10]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[11]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[12]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[13]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[14]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[15]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[16]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[17]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[18]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[19]);
-    leaf(o, arch, r, None, &L_DMA_INDIRECT1D[20]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[0]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[1]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[2]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[3]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[4]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[5]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[6]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[7]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[8]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[9]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[10]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[11]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[12]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[13]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[14]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[15]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[16]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[17]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[18]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[19]);
+            leaf(o, arch, r, None, &L_DMA_INDIRECT1D[20]);
+        },
+    )
 }
 
 fn read_dma_indirect1d(p: &mut Printed<'_>, arch: Arch) {
@@ -3755,14 +4116,21 @@ fn read_dma_indirect1d(p: &mut Printed<'_>, arch: Arch) {
 static L_EXTENDED: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_extended(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED[0]);
+        },
+    )
 }
 
 fn read_extended(p: &mut Printed<'_>, arch: Arch) {
@@ -3775,14 +4143,21 @@ static L_EXTENDED_COPY: [FieldDesc; 1usize] = [
 ];
 
 fn print_extended_copy(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED_COPY[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED_COPY[0]);
+        },
+    )
 }
 
 fn read_extended_copy(p: &mut Printed<'_>, arch: Arch) {
@@ -3795,14 +4170,21 @@ static L_EXTENDED_CPTCD: [FieldDesc; 1usize] = [
 ];
 
 fn print_extended_cptcd(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED_CPTCD[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED_CPTCD[0]);
+        },
+    )
 }
 
 fn read_extended_cptcd(p: &mut Printed<'_>, arch: Arch) {
@@ -3815,14 +4197,21 @@ static L_EXTENDED_ENOP: [FieldDesc; 1usize] = [
 ];
 
 fn print_extended_enop(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED_ENOP[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED_ENOP[0]);
+        },
+    )
 }
 
 fn read_extended_enop(p: &mut Printed<'_>, arch: Arch) {
@@ -3848,27 +4237,34 @@ static L_EXTENDED_RDMA_DESC_GEN: [FieldDesc; 14usize] = [
 ];
 
 fn print_extended_rdma_desc_gen(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[0]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[1]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[2]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[3]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[4]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[5]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[6]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[7]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[8]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[9]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[10]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[11]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[12]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_GEN[0]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[1]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[2]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[3]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[4]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[5]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[6]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[7]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[8]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[9]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[10]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[11]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[12]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_GEN[13]);
+        },
+    )
 }
 
 fn read_extended_rdma_desc_gen(p: &mut Printed<'_>, arch: Arch) {
@@ -3897,17 +4293,24 @@ static L_EXTENDED_RDMA_DESC_START: [FieldDesc; 4usize] = [
 ];
 
 fn print_extended_rdma_desc_start(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[0]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[1]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[2]);
-    leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[3]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, b, &L_EXTENDED_RDMA_DESC_START[0]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[1]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[2]);
+            leaf(o, arch, r, None, &L_EXTENDED_RDMA_DESC_START[3]);
+        },
+    )
 }
 
 fn read_extended_rdma_desc_start(p: &mut Printed<'_>, arch: Arch) {
@@ -3923,14 +4326,21 @@ static L_EXTENDED_RGS: [FieldDesc; 1usize] = [
 ];
 
 fn print_extended_rgs(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED_RGS[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED_RGS[0]);
+        },
+    )
 }
 
 fn read_extended_rgs(p: &mut Printed<'_>, arch: Arch) {
@@ -3943,14 +4353,21 @@ static L_EXTENDED_RSS: [FieldDesc; 1usize] = [
 ];
 
 fn print_extended_rss(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED_RSS[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED_RSS[0]);
+        },
+    )
 }
 
 fn read_extended_rss(p: &mut Printed<'_>, arch: Arch) {
@@ -3963,14 +4380,21 @@ static L_EXTENDED_SB2SB: [FieldDesc; 1usize] = [
 ];
 
 fn print_extended_sb2sb(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_EXTENDED_SB2SB[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_EXTENDED_SB2SB[0]);
+        },
+    )
 }
 
 fn read_extended_sb2sb(p: &mut Printed<'_>, arch: Arch) {
@@ -3998,29 +4422,36 @@ static L_EXTENDED_TTA: [FieldDesc; 16usize] = [
 ];
 
 fn print_extended_tta(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_EXTENDED_TTA[0]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[1]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[2]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[3]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[4]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[5]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[6]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[7]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[8]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[9]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[10]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[11]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[12]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[13]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[14]);
-    leaf(o, arch, r, None, &L_EXTENDED_TTA[15]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, b, &L_EXTENDED_TTA[0]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[1]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[2]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[3]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[4]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[5]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[6]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[7]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[8]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[9]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[10]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[11]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[12]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[13]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[14]);
+            leaf(o, arch, r, None, &L_EXTENDED_TTA[15]);
+        },
+    )
 }
 
 fn read_extended_tta(p: &mut Printed<'_>, arch: Arch) {
@@ -4053,19 +4484,26 @@ static L_MEM2D: [FieldDesc; 6usize] = [
 ];
 
 fn print_mem2d(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_MEM2D[0]);
-    leaf(o, arch, r, None, &L_MEM2D[1]);
-    leaf(o, arch, r, None, &L_MEM2D[2]);
-    leaf(o, arch, r, None, &L_MEM2D[3]);
-    leaf(o, arch, r, None, &L_MEM2D[4]);
-    leaf(o, arch, r, None, &L_MEM2D[5]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_MEM2D[0]);
+            leaf(o, arch, r, None, &L_MEM2D[1]);
+            leaf(o, arch, r, None, &L_MEM2D[2]);
+            leaf(o, arch, r, None, &L_MEM2D[3]);
+            leaf(o, arch, r, None, &L_MEM2D[4]);
+            leaf(o, arch, r, None, &L_MEM2D[5]);
+        },
+    )
 }
 
 fn read_mem2d(p: &mut Printed<'_>, arch: Arch) {
@@ -4089,20 +4527,27 @@ static L_MODIFY_POOL_CONFIG: [FieldDesc; 7usize] = [
 ];
 
 fn print_modify_pool_config(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[0]);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[1]);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[2]);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[3]);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[4]);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[5]);
-    leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[6]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[0]);
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[1]);
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[2]);
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[3]);
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[4]);
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[5]);
+            leaf(o, arch, r, None, &L_MODIFY_POOL_CONFIG[6]);
+        },
+    )
 }
 
 fn read_modify_pool_config(p: &mut Printed<'_>, arch: Arch) {
@@ -4123,16 +4568,23 @@ static L_PSEUDO_CORE_BARRIER: [FieldDesc; 3usize] = [
 ];
 
 fn print_pseudo_core_barrier(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[2]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_CORE_BARRIER[2]);
+        },
+    )
 }
 
 fn read_pseudo_core_barrier(p: &mut Printed<'_>, arch: Arch) {
@@ -4148,15 +4600,22 @@ static L_PSEUDO_DMABARRIER: [FieldDesc; 2usize] = [
 ];
 
 fn print_pseudo_dmabarrier(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_DMABARRIER[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMABARRIER[1]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_DMABARRIER[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMABARRIER[1]);
+        },
+    )
 }
 
 fn read_pseudo_dmabarrier(p: &mut Printed<'_>, arch: Arch) {
@@ -4185,29 +4644,36 @@ static L_PSEUDO_DMA_DIRECT2D: [FieldDesc; 16usize] = [
 ];
 
 fn print_pseudo_dma_direct2d(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[2]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[3]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[4]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[5]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[6]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[7]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[8]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[9]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[10]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[11]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[12]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[13]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[14]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[15]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[2]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[3]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[4]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[5]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[6]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[7]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[8]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[9]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[10]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[11]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[12]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[13]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[14]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_DIRECT2D[15]);
+        },
+    )
 }
 
 fn read_pseudo_dma_direct2d(p: &mut Printed<'_>, arch: Arch) {
@@ -4248,26 +4714,33 @@ static L_PSEUDO_DMA_EXT: [FieldDesc; 14usize] = [
 ];
 
 fn print_pseudo_dma_ext(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[2]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[3]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[4]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[5]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[6]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[7]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[8]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[9]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[10]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[11]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[12]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            leaf(o, arch, r, b, &L_PSEUDO_DMA_EXT[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[2]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[3]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[4]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[5]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[6]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[7]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[8]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[9]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[10]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[11]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[12]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_EXT[13]);
+        },
+    )
 }
 
 fn read_pseudo_dma_ext(p: &mut Printed<'_>, arch: Arch) {
@@ -4301,23 +4774,30 @@ static L_PSEUDO_DMA_MEMCPY_FULL_IND: [FieldDesc; 10usize] = [
 ];
 
 fn print_pseudo_dma_memcpy_full_ind(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[2]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[3]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[4]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[5]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[6]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
-    leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[2]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[3]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[4]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[5]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[6]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[7]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[8]);
+            leaf(o, arch, r, None, &L_PSEUDO_DMA_MEMCPY_FULL_IND[9]);
+        },
+    )
 }
 
 fn read_pseudo_dma_memcpy_full_ind(p: &mut Printed<'_>, arch: Arch) {
@@ -4358,33 +4838,40 @@ static L_PSEUDO_EMBEDDING_UPDATE: [FieldDesc; 20usize] = [
 ];
 
 fn print_pseudo_embedding_update(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[2]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[3]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[4]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[5]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[6]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[7]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[8]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[9]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[10]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[11]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[12]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[13]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[14]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[15]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[16]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[17]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[18]);
-    leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[19]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[2]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[3]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[4]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[5]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[6]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[7]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[8]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[9]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[10]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[11]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[12]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[13]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[14]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[15]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[16]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[17]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[18]);
+            leaf(o, arch, r, None, &L_PSEUDO_EMBEDDING_UPDATE[19]);
+        },
+    )
 }
 
 fn read_pseudo_embedding_update(p: &mut Printed<'_>, arch: Arch) {
@@ -4417,15 +4904,22 @@ static L_PSEUDO_EXIT_EXECUTION: [FieldDesc; 2usize] = [
 ];
 
 fn print_pseudo_exit_execution(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_EXIT_EXECUTION[1]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, b, &L_PSEUDO_EXIT_EXECUTION[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_EXIT_EXECUTION[1]);
+        },
+    )
 }
 
 fn read_pseudo_exit_execution(p: &mut Printed<'_>, arch: Arch) {
@@ -4443,18 +4937,25 @@ static L_PSEUDO_FUNCTION_BEGIN: [FieldDesc; 5usize] = [
 ];
 
 fn print_pseudo_function_begin(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[2]);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[3]);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[4]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[2]);
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[3]);
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_BEGIN[4]);
+        },
+    )
 }
 
 fn read_pseudo_function_begin(p: &mut Printed<'_>, arch: Arch) {
@@ -4473,16 +4974,23 @@ static L_PSEUDO_FUNCTION_CALL: [FieldDesc; 3usize] = [
 ];
 
 fn print_pseudo_function_call(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[1]);
-    leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[2]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[1]);
+            leaf(o, arch, r, None, &L_PSEUDO_FUNCTION_CALL[2]);
+        },
+    )
 }
 
 fn read_pseudo_function_call(p: &mut Printed<'_>, arch: Arch) {
@@ -4497,14 +5005,21 @@ static L_PSEUDO_JPEG_DECODE: [FieldDesc; 1usize] = [
 ];
 
 fn print_pseudo_jpeg_decode(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_JPEG_DECODE[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_JPEG_DECODE[0]);
+        },
+    )
 }
 
 fn read_pseudo_jpeg_decode(p: &mut Printed<'_>, arch: Arch) {
@@ -4518,15 +5033,22 @@ static L_PSEUDO_LIBRARY_RELOAD_INDEX: [FieldDesc; 2usize] = [
 ];
 
 fn print_pseudo_library_reload_index(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[0]);
-    leaf(o, arch, r, None, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, b, &L_PSEUDO_LIBRARY_RELOAD_INDEX[0]);
+            leaf(o, arch, r, None, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
+        },
+    )
 }
 
 fn read_pseudo_library_reload_index(p: &mut Printed<'_>, arch: Arch) {
@@ -4540,14 +5062,21 @@ static L_PSEUDO_LOAD_ACT_FUNC_SET: [FieldDesc; 1usize] = [
 ];
 
 fn print_pseudo_load_act_func_set(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
+        },
+    )
 }
 
 fn read_pseudo_load_act_func_set(p: &mut Printed<'_>, arch: Arch) {
@@ -4560,14 +5089,21 @@ static L_PSEUDO_MEM2D: [FieldDesc; 1usize] = [
 ];
 
 fn print_pseudo_mem2d(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_MEM2D[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_MEM2D[0]);
+        },
+    )
 }
 
 fn read_pseudo_mem2d(p: &mut Printed<'_>, arch: Arch) {
@@ -4580,14 +5116,21 @@ static L_PSEUDO_RANGE_CHECK: [FieldDesc; 1usize] = [
 ];
 
 fn print_pseudo_range_check(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_RANGE_CHECK[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_RANGE_CHECK[0]);
+        },
+    )
 }
 
 fn read_pseudo_range_check(p: &mut Printed<'_>, arch: Arch) {
@@ -4600,14 +5143,21 @@ static L_PSEUDO_SET_RNG_SEED: [FieldDesc; 1usize] = [
 ];
 
 fn print_pseudo_set_rng_seed(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_SET_RNG_SEED[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_SET_RNG_SEED[0]);
+        },
+    )
 }
 
 fn read_pseudo_set_rng_seed(p: &mut Printed<'_>, arch: Arch) {
@@ -4620,14 +5170,21 @@ static L_PSEUDO_SYNC_BARRIER: [FieldDesc; 1usize] = [
 ];
 
 fn print_pseudo_sync_barrier(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_PSEUDO_SYNC_BARRIER[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_PSEUDO_SYNC_BARRIER[0]);
+        },
+    )
 }
 
 fn read_pseudo_sync_barrier(p: &mut Printed<'_>, arch: Arch) {
@@ -4658,32 +5215,39 @@ static L_S1S2D2_AM: [FieldDesc; 19usize] = [
 ];
 
 fn print_s1s2d2_am(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[0]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[1]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[2]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[3]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[4]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[5]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[6]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[7]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[8]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[9]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[10]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[11]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[12]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[13]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[14]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[15]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[16]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[17]);
-    leaf(o, arch, r, None, &L_S1S2D2_AM[18]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S1S2D2_AM[0]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[1]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[2]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[3]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[4]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[5]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[6]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[7]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[8]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[9]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[10]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[11]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[12]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[13]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[14]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[15]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[16]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[17]);
+            leaf(o, arch, r, None, &L_S1S2D2_AM[18]);
+        },
+    )
 }
 
 fn read_s1s2d2_am(p: &mut Printed<'_>, arch: Arch) {
@@ -4723,23 +5287,30 @@ static L_S1_RAND: [FieldDesc; 10usize] = [
 ];
 
 fn print_s1_rand(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S1_RAND[0]);
-    leaf(o, arch, r, None, &L_S1_RAND[1]);
-    leaf(o, arch, r, None, &L_S1_RAND[2]);
-    leaf(o, arch, r, None, &L_S1_RAND[3]);
-    leaf(o, arch, r, None, &L_S1_RAND[4]);
-    leaf(o, arch, r, None, &L_S1_RAND[5]);
-    leaf(o, arch, r, None, &L_S1_RAND[6]);
-    leaf(o, arch, r, None, &L_S1_RAND[7]);
-    leaf(o, arch, r, None, &L_S1_RAND[8]);
-    leaf(o, arch, r, None, &L_S1_RAND[9]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S1_RAND[0]);
+            leaf(o, arch, r, None, &L_S1_RAND[1]);
+            leaf(o, arch, r, None, &L_S1_RAND[2]);
+            leaf(o, arch, r, None, &L_S1_RAND[3]);
+            leaf(o, arch, r, None, &L_S1_RAND[4]);
+            leaf(o, arch, r, None, &L_S1_RAND[5]);
+            leaf(o, arch, r, None, &L_S1_RAND[6]);
+            leaf(o, arch, r, None, &L_S1_RAND[7]);
+            leaf(o, arch, r, None, &L_S1_RAND[8]);
+            leaf(o, arch, r, None, &L_S1_RAND[9]);
+        },
+    )
 }
 
 fn read_s1_rand(p: &mut Printed<'_>, arch: Arch) {
@@ -4780,33 +5351,40 @@ static L_S2D2D2_SC: [FieldDesc; 20usize] = [
 ];
 
 fn print_s2d2d2_sc(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[0]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[1]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[2]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[3]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[4]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[5]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[6]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[7]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[8]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[9]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[10]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[11]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[12]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[13]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[14]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[15]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[16]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[17]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[18]);
-    leaf(o, arch, r, None, &L_S2D2D2_SC[19]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2D2_SC[0]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[1]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[2]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[3]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[4]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[5]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[6]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[7]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[8]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[9]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[10]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[11]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[12]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[13]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[14]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[15]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[16]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[17]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[18]);
+            leaf(o, arch, r, None, &L_S2D2D2_SC[19]);
+        },
+    )
 }
 
 fn read_s2d2d2_sc(p: &mut Printed<'_>, arch: Arch) {
@@ -4848,24 +5426,31 @@ static L_S2D2D2_TS_WIDE: [FieldDesc; 11usize] = [
 ];
 
 fn print_s2d2d2_ts_wide(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[0]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[1]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[2]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[3]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[4]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[5]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[6]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[7]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[8]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[9]);
-    leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[10]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[0]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[1]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[2]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[3]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[4]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[5]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[6]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[7]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[8]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[9]);
+            leaf(o, arch, r, None, &L_S2D2D2_TS_WIDE[10]);
+        },
+    )
 }
 
 fn read_s2d2d2_ts_wide(p: &mut Printed<'_>, arch: Arch) {
@@ -4906,32 +5491,39 @@ static L_S2D2_AC: [FieldDesc; 19usize] = [
 ];
 
 fn print_s2d2_ac(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2_AC[0]);
-    leaf(o, arch, r, None, &L_S2D2_AC[1]);
-    leaf(o, arch, r, None, &L_S2D2_AC[2]);
-    leaf(o, arch, r, None, &L_S2D2_AC[3]);
-    leaf(o, arch, r, None, &L_S2D2_AC[4]);
-    leaf(o, arch, r, None, &L_S2D2_AC[5]);
-    leaf(o, arch, r, None, &L_S2D2_AC[6]);
-    leaf(o, arch, r, None, &L_S2D2_AC[7]);
-    leaf(o, arch, r, None, &L_S2D2_AC[8]);
-    leaf(o, arch, r, None, &L_S2D2_AC[9]);
-    leaf(o, arch, r, None, &L_S2D2_AC[10]);
-    leaf(o, arch, r, None, &L_S2D2_AC[11]);
-    leaf(o, arch, r, None, &L_S2D2_AC[12]);
-    leaf(o, arch, r, None, &L_S2D2_AC[13]);
-    leaf(o, arch, r, None, &L_S2D2_AC[14]);
-    leaf(o, arch, r, None, &L_S2D2_AC[15]);
-    leaf(o, arch, r, None, &L_S2D2_AC[16]);
-    leaf(o, arch, r, None, &L_S2D2_AC[17]);
-    leaf(o, arch, r, None, &L_S2D2_AC[18]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2_AC[0]);
+            leaf(o, arch, r, None, &L_S2D2_AC[1]);
+            leaf(o, arch, r, None, &L_S2D2_AC[2]);
+            leaf(o, arch, r, None, &L_S2D2_AC[3]);
+            leaf(o, arch, r, None, &L_S2D2_AC[4]);
+            leaf(o, arch, r, None, &L_S2D2_AC[5]);
+            leaf(o, arch, r, None, &L_S2D2_AC[6]);
+            leaf(o, arch, r, None, &L_S2D2_AC[7]);
+            leaf(o, arch, r, None, &L_S2D2_AC[8]);
+            leaf(o, arch, r, None, &L_S2D2_AC[9]);
+            leaf(o, arch, r, None, &L_S2D2_AC[10]);
+            leaf(o, arch, r, None, &L_S2D2_AC[11]);
+            leaf(o, arch, r, None, &L_S2D2_AC[12]);
+            leaf(o, arch, r, None, &L_S2D2_AC[13]);
+            leaf(o, arch, r, None, &L_S2D2_AC[14]);
+            leaf(o, arch, r, None, &L_S2D2_AC[15]);
+            leaf(o, arch, r, None, &L_S2D2_AC[16]);
+            leaf(o, arch, r, None, &L_S2D2_AC[17]);
+            leaf(o, arch, r, None, &L_S2D2_AC[18]);
+        },
+    )
 }
 
 fn read_s2d2_ac(p: &mut Printed<'_>, arch: Arch) {
@@ -4978,30 +5570,37 @@ static L_S2D2_ADDR: [FieldDesc; 17usize] = [
 ];
 
 fn print_s2d2_addr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[0]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[1]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[2]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[3]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[4]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[5]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[6]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[7]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[8]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[9]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[10]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[11]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[12]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[13]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[14]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[15]);
-    leaf(o, arch, r, None, &L_S2D2_ADDR[16]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2_ADDR[0]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[1]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[2]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[3]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[4]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[5]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[6]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[7]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[8]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[9]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[10]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[11]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[12]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[13]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[14]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[15]);
+            leaf(o, arch, r, None, &L_S2D2_ADDR[16]);
+        },
+    )
 }
 
 fn read_s2d2_addr(p: &mut Printed<'_>, arch: Arch) {
@@ -5030,14 +5629,21 @@ static L_S2D2_JPEG: [FieldDesc; 1usize] = [
 ];
 
 fn print_s2d2_jpeg(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2_JPEG[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2_JPEG[0]);
+        },
+    )
 }
 
 fn read_s2d2_jpeg(p: &mut Printed<'_>, arch: Arch) {
@@ -5068,32 +5674,39 @@ static L_S2D2_RS: [FieldDesc; 19usize] = [
 ];
 
 fn print_s2d2_rs(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2_RS[0]);
-    leaf(o, arch, r, None, &L_S2D2_RS[1]);
-    leaf(o, arch, r, None, &L_S2D2_RS[2]);
-    leaf(o, arch, r, None, &L_S2D2_RS[3]);
-    leaf(o, arch, r, None, &L_S2D2_RS[4]);
-    leaf(o, arch, r, None, &L_S2D2_RS[5]);
-    leaf(o, arch, r, None, &L_S2D2_RS[6]);
-    leaf(o, arch, r, None, &L_S2D2_RS[7]);
-    leaf(o, arch, r, None, &L_S2D2_RS[8]);
-    leaf(o, arch, r, None, &L_S2D2_RS[9]);
-    leaf(o, arch, r, None, &L_S2D2_RS[10]);
-    leaf(o, arch, r, None, &L_S2D2_RS[11]);
-    leaf(o, arch, r, None, &L_S2D2_RS[12]);
-    leaf(o, arch, r, None, &L_S2D2_RS[13]);
-    leaf(o, arch, r, None, &L_S2D2_RS[14]);
-    leaf(o, arch, r, None, &L_S2D2_RS[15]);
-    leaf(o, arch, r, None, &L_S2D2_RS[16]);
-    leaf(o, arch, r, None, &L_S2D2_RS[17]);
-    leaf(o, arch, r, None, &L_S2D2_RS[18]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2_RS[0]);
+            leaf(o, arch, r, None, &L_S2D2_RS[1]);
+            leaf(o, arch, r, None, &L_S2D2_RS[2]);
+            leaf(o, arch, r, None, &L_S2D2_RS[3]);
+            leaf(o, arch, r, None, &L_S2D2_RS[4]);
+            leaf(o, arch, r, None, &L_S2D2_RS[5]);
+            leaf(o, arch, r, None, &L_S2D2_RS[6]);
+            leaf(o, arch, r, None, &L_S2D2_RS[7]);
+            leaf(o, arch, r, None, &L_S2D2_RS[8]);
+            leaf(o, arch, r, None, &L_S2D2_RS[9]);
+            leaf(o, arch, r, None, &L_S2D2_RS[10]);
+            leaf(o, arch, r, None, &L_S2D2_RS[11]);
+            leaf(o, arch, r, None, &L_S2D2_RS[12]);
+            leaf(o, arch, r, None, &L_S2D2_RS[13]);
+            leaf(o, arch, r, None, &L_S2D2_RS[14]);
+            leaf(o, arch, r, None, &L_S2D2_RS[15]);
+            leaf(o, arch, r, None, &L_S2D2_RS[16]);
+            leaf(o, arch, r, None, &L_S2D2_RS[17]);
+            leaf(o, arch, r, None, &L_S2D2_RS[18]);
+        },
+    )
 }
 
 fn read_s2d2_rs(p: &mut Printed<'_>, arch: Arch) {
@@ -5122,14 +5735,21 @@ fn read_s2d2_rs(p: &mut Printed<'_>, arch: Arch) {
 static L_S2D2_TR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_s2d2_tr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2_TR[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2_TR[0]);
+        },
+    )
 }
 
 fn read_s2d2_tr(p: &mut Printed<'_>, arch: Arch) {
@@ -5155,27 +5775,34 @@ static L_S2D2_TS_AS: [FieldDesc; 14usize] = [
 ];
 
 fn print_s2d2_ts_as(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[0]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[1]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[2]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[3]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[4]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[5]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[6]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[7]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[8]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[9]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[10]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[11]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[12]);
-    leaf(o, arch, r, None, &L_S2D2_TS_AS[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[0]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[1]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[2]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[3]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[4]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[5]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[6]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[7]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[8]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[9]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[10]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[11]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[12]);
+            leaf(o, arch, r, None, &L_S2D2_TS_AS[13]);
+        },
+    )
 }
 
 fn read_s2d2_ts_as(p: &mut Printed<'_>, arch: Arch) {
@@ -5214,27 +5841,34 @@ static L_S2S1D2_PE_SEED: [FieldDesc; 14usize] = [
 ];
 
 fn print_s2s1d2_pe_seed(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[0]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[1]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[2]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[3]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[4]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[5]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[6]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[7]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[8]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[9]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[10]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[11]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[12]);
-    leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[0]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[1]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[2]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[3]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[4]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[5]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[6]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[7]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[8]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[9]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[10]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[11]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[12]);
+            leaf(o, arch, r, None, &L_S2S1D2_PE_SEED[13]);
+        },
+    )
 }
 
 fn read_s2s1d2_pe_seed(p: &mut Printed<'_>, arch: Arch) {
@@ -5267,21 +5901,28 @@ static L_S2S2D2D2_TT: [FieldDesc; 8usize] = [
 ];
 
 fn print_s2s2d2d2_tt(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[0]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[1]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[2]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[3]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[4]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[5]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[6]);
-    leaf(o, arch, r, None, &L_S2S2D2D2_TT[7]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[0]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[1]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[2]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[3]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[4]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[5]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[6]);
+            leaf(o, arch, r, None, &L_S2S2D2D2_TT[7]);
+        },
+    )
 }
 
 fn read_s2s2d2d2_tt(p: &mut Printed<'_>, arch: Arch) {
@@ -5320,33 +5961,40 @@ static L_S2S2D2_STT: [FieldDesc; 20usize] = [
 ];
 
 fn print_s2s2d2_stt(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[0]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[1]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[2]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[3]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[4]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[5]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[6]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[7]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[8]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[9]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[10]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[11]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[12]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[13]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[14]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[15]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[16]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[17]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[18]);
-    leaf(o, arch, r, None, &L_S2S2D2_STT[19]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2S2D2_STT[0]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[1]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[2]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[3]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[4]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[5]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[6]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[7]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[8]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[9]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[10]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[11]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[12]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[13]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[14]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[15]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[16]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[17]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[18]);
+            leaf(o, arch, r, None, &L_S2S2D2_STT[19]);
+        },
+    )
 }
 
 fn read_s2s2d2_stt(p: &mut Printed<'_>, arch: Arch) {
@@ -5389,25 +6037,32 @@ static L_S2_BN: [FieldDesc; 12usize] = [
 ];
 
 fn print_s2_bn(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2_BN[0]);
-    leaf(o, arch, r, None, &L_S2_BN[1]);
-    leaf(o, arch, r, None, &L_S2_BN[2]);
-    leaf(o, arch, r, None, &L_S2_BN[3]);
-    leaf(o, arch, r, None, &L_S2_BN[4]);
-    leaf(o, arch, r, None, &L_S2_BN[5]);
-    leaf(o, arch, r, None, &L_S2_BN[6]);
-    leaf(o, arch, r, None, &L_S2_BN[7]);
-    leaf(o, arch, r, None, &L_S2_BN[8]);
-    leaf(o, arch, r, None, &L_S2_BN[9]);
-    leaf(o, arch, r, None, &L_S2_BN[10]);
-    leaf(o, arch, r, None, &L_S2_BN[11]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2_BN[0]);
+            leaf(o, arch, r, None, &L_S2_BN[1]);
+            leaf(o, arch, r, None, &L_S2_BN[2]);
+            leaf(o, arch, r, None, &L_S2_BN[3]);
+            leaf(o, arch, r, None, &L_S2_BN[4]);
+            leaf(o, arch, r, None, &L_S2_BN[5]);
+            leaf(o, arch, r, None, &L_S2_BN[6]);
+            leaf(o, arch, r, None, &L_S2_BN[7]);
+            leaf(o, arch, r, None, &L_S2_BN[8]);
+            leaf(o, arch, r, None, &L_S2_BN[9]);
+            leaf(o, arch, r, None, &L_S2_BN[10]);
+            leaf(o, arch, r, None, &L_S2_BN[11]);
+        },
+    )
 }
 
 fn read_s2_bn(p: &mut Printed<'_>, arch: Arch) {
@@ -5444,27 +6099,34 @@ static L_S2_BNPL2: [FieldDesc; 14usize] = [
 ];
 
 fn print_s2_bnpl2(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S2_BNPL2[0]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[1]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[2]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[3]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[4]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[5]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[6]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[7]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[8]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[9]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[10]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[11]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[12]);
-    leaf(o, arch, r, None, &L_S2_BNPL2[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S2_BNPL2[0]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[1]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[2]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[3]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[4]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[5]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[6]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[7]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[8]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[9]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[10]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[11]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[12]);
+            leaf(o, arch, r, None, &L_S2_BNPL2[13]);
+        },
+    )
 }
 
 fn read_s2_bnpl2(p: &mut Printed<'_>, arch: Arch) {
@@ -5519,47 +6181,54 @@ static L_S2_CONVLUT_MAVERICK: [FieldDesc; 13usize] = [
 ];
 
 fn print_s2_convlut(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    match arch {
-        Arch::Maverick => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[0]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[1]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[2]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[3]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[4]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[5]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[6]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[7]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[8]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[9]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[10]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[11]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[12]);
-        }
-        _ => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[0]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[1]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[2]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[3]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[4]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[5]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[6]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[7]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[8]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[9]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[10]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[11]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[12]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[13]);
-            leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[14]);
-        }
-    }
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            match arch {
+                Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[0]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[1]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[2]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[3]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[4]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[5]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[6]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[7]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[8]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[9]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[10]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[11]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_MAVERICK[12]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[0]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[1]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[2]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[3]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[4]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[5]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[6]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[7]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[8]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[9]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[10]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[11]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[12]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[13]);
+                    leaf(o, arch, r, None, &L_S2_CONVLUT_CAYMAN[14]);
+                }
+            }
+        },
+    )
 }
 
 fn read_s2_convlut(p: &mut Printed<'_>, arch: Arch) {
@@ -5621,30 +6290,37 @@ static L_S3D3_AC: [FieldDesc; 17usize] = [
 ];
 
 fn print_s3d3_ac(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_AC[0]);
-    leaf(o, arch, r, None, &L_S3D3_AC[1]);
-    leaf(o, arch, r, None, &L_S3D3_AC[2]);
-    leaf(o, arch, r, None, &L_S3D3_AC[3]);
-    leaf(o, arch, r, None, &L_S3D3_AC[4]);
-    leaf(o, arch, r, None, &L_S3D3_AC[5]);
-    leaf(o, arch, r, None, &L_S3D3_AC[6]);
-    leaf(o, arch, r, None, &L_S3D3_AC[7]);
-    leaf(o, arch, r, None, &L_S3D3_AC[8]);
-    leaf(o, arch, r, None, &L_S3D3_AC[9]);
-    leaf(o, arch, r, None, &L_S3D3_AC[10]);
-    leaf(o, arch, r, None, &L_S3D3_AC[11]);
-    leaf(o, arch, r, None, &L_S3D3_AC[12]);
-    leaf(o, arch, r, None, &L_S3D3_AC[13]);
-    leaf(o, arch, r, None, &L_S3D3_AC[14]);
-    leaf(o, arch, r, None, &L_S3D3_AC[15]);
-    leaf(o, arch, r, None, &L_S3D3_AC[16]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_AC[0]);
+            leaf(o, arch, r, None, &L_S3D3_AC[1]);
+            leaf(o, arch, r, None, &L_S3D3_AC[2]);
+            leaf(o, arch, r, None, &L_S3D3_AC[3]);
+            leaf(o, arch, r, None, &L_S3D3_AC[4]);
+            leaf(o, arch, r, None, &L_S3D3_AC[5]);
+            leaf(o, arch, r, None, &L_S3D3_AC[6]);
+            leaf(o, arch, r, None, &L_S3D3_AC[7]);
+            leaf(o, arch, r, None, &L_S3D3_AC[8]);
+            leaf(o, arch, r, None, &L_S3D3_AC[9]);
+            leaf(o, arch, r, None, &L_S3D3_AC[10]);
+            leaf(o, arch, r, None, &L_S3D3_AC[11]);
+            leaf(o, arch, r, None, &L_S3D3_AC[12]);
+            leaf(o, arch, r, None, &L_S3D3_AC[13]);
+            leaf(o, arch, r, None, &L_S3D3_AC[14]);
+            leaf(o, arch, r, None, &L_S3D3_AC[15]);
+            leaf(o, arch, r, None, &L_S3D3_AC[16]);
+        },
+    )
 }
 
 fn read_s3d3_ac(p: &mut Printed<'_>, arch: Arch) {
@@ -5686,27 +6362,34 @@ static L_S3D3_AQ: [FieldDesc; 14usize] = [
 ];
 
 fn print_s3d3_aq(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_AQ[0]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[1]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[2]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[3]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[4]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[5]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[6]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[7]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[8]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[9]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[10]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[11]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[12]);
-    leaf(o, arch, r, None, &L_S3D3_AQ[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_AQ[0]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[1]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[2]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[3]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[4]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[5]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[6]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[7]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[8]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[9]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[10]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[11]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[12]);
+            leaf(o, arch, r, None, &L_S3D3_AQ[13]);
+        },
+    )
 }
 
 fn read_s3d3_aq(p: &mut Printed<'_>, arch: Arch) {
@@ -5743,25 +6426,32 @@ static L_S3D3_COLLECTIVE: [FieldDesc; 12usize] = [
 ];
 
 fn print_s3d3_collective(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[0]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[1]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[2]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[3]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[4]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[5]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[6]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[7]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[8]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[9]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[10]);
-    leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[11]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[0]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[1]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[2]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[3]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[4]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[5]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[6]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[7]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[8]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[9]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[10]);
+            leaf(o, arch, r, None, &L_S3D3_COLLECTIVE[11]);
+        },
+    )
 }
 
 fn read_s3d3_collective(p: &mut Printed<'_>, arch: Arch) {
@@ -5799,28 +6489,35 @@ static L_S3D3_CP_PRED_SCALAR: [FieldDesc; 15usize] = [
 ];
 
 fn print_s3d3_cp_pred_scalar(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[0]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[1]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[2]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[3]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[4]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[5]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[6]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[7]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[8]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[9]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[10]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[11]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[12]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[13]);
-    leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[0]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[1]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[2]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[3]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[4]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[5]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[6]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[7]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[8]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[9]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[10]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[11]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[12]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[13]);
+            leaf(o, arch, r, None, &L_S3D3_CP_PRED_SCALAR[14]);
+        },
+    )
 }
 
 fn read_s3d3_cp_pred_scalar(p: &mut Printed<'_>, arch: Arch) {
@@ -5861,28 +6558,35 @@ static L_S3D3_DROPOUT: [FieldDesc; 15usize] = [
 ];
 
 fn print_s3d3_dropout(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[0]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[1]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[2]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[3]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[4]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[5]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[6]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[7]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[8]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[9]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[10]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[11]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[12]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[13]);
-    leaf(o, arch, r, None, &L_S3D3_DROPOUT[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[0]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[1]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[2]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[3]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[4]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[5]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[6]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[7]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[8]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[9]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[10]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[11]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[12]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[13]);
+            leaf(o, arch, r, None, &L_S3D3_DROPOUT[14]);
+        },
+    )
 }
 
 fn read_s3d3_dropout(p: &mut Printed<'_>, arch: Arch) {
@@ -6004,97 +6708,104 @@ static L_S3D3_MM_MAVERICK: [FieldDesc; 13usize] = [
 ];
 
 fn print_s3d3_mm(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    match arch {
-        Arch::Cayman => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[0]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[1]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[2]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[3]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[4]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[5]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[6]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[7]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[8]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[9]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[10]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[11]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[12]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[13]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[14]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[15]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[16]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[17]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[18]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[19]);
-            leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[20]);
-        }
-        Arch::Mariana => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[0]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[1]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[2]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[3]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[4]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[5]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[6]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[7]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[8]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[9]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[10]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[11]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[12]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[13]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[14]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[15]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[16]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[17]);
-        }
-        Arch::Maverick => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[0]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[1]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[2]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[3]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[4]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[5]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[6]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[7]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[8]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[9]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[10]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[11]);
-            leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[12]);
-        }
-        _ => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[0]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[1]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[2]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[3]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[4]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[5]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[6]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[7]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[8]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[9]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[10]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[11]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[12]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[13]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[14]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[15]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[16]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[17]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[18]);
-            leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[19]);
-        }
-    }
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            match arch {
+                Arch::Cayman => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[0]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[1]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[2]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[3]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[4]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[5]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[6]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[7]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[8]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[9]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[10]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[11]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[12]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[13]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[14]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[15]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[16]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[17]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[18]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[19]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_CAYMAN[20]);
+                }
+                Arch::Mariana => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[0]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[1]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[2]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[3]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[4]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[5]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[6]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[7]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[8]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[9]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[10]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[11]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[12]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[13]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[14]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[15]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[16]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MARIANA[17]);
+                }
+                Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[0]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[1]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[2]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[3]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[4]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[5]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[6]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[7]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[8]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[9]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[10]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[11]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_MAVERICK[12]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[0]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[1]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[2]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[3]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[4]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[5]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[6]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[7]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[8]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[9]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[10]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[11]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[12]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[13]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[14]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[15]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[16]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[17]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[18]);
+                    leaf(o, arch, r, None, &L_S3D3_MM_SUNDA[19]);
+                }
+            }
+        },
+    )
 }
 
 fn read_s3d3_mm(p: &mut Printed<'_>, arch: Arch) {
@@ -6204,28 +6915,35 @@ static L_S3D3_NONZERO_WITH_COUNT: [FieldDesc; 15usize] = [
 ];
 
 fn print_s3d3_nonzero_with_count(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[0]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[1]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[2]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[3]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[4]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[5]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[6]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[7]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[8]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[9]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[10]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[11]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[12]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[13]);
-    leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[0]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[1]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[2]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[3]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[4]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[5]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[6]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[7]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[8]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[9]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[10]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[11]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[12]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[13]);
+            leaf(o, arch, r, None, &L_S3D3_NONZERO_WITH_COUNT[14]);
+        },
+    )
 }
 
 fn read_s3d3_nonzero_with_count(p: &mut Printed<'_>, arch: Arch) {
@@ -6267,29 +6985,36 @@ static L_S3D3_SC: [FieldDesc; 16usize] = [
 ];
 
 fn print_s3d3_sc(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_SC[0]);
-    leaf(o, arch, r, None, &L_S3D3_SC[1]);
-    leaf(o, arch, r, None, &L_S3D3_SC[2]);
-    leaf(o, arch, r, None, &L_S3D3_SC[3]);
-    leaf(o, arch, r, None, &L_S3D3_SC[4]);
-    leaf(o, arch, r, None, &L_S3D3_SC[5]);
-    leaf(o, arch, r, None, &L_S3D3_SC[6]);
-    leaf(o, arch, r, None, &L_S3D3_SC[7]);
-    leaf(o, arch, r, None, &L_S3D3_SC[8]);
-    leaf(o, arch, r, None, &L_S3D3_SC[9]);
-    leaf(o, arch, r, None, &L_S3D3_SC[10]);
-    leaf(o, arch, r, None, &L_S3D3_SC[11]);
-    leaf(o, arch, r, None, &L_S3D3_SC[12]);
-    leaf(o, arch, r, None, &L_S3D3_SC[13]);
-    leaf(o, arch, r, None, &L_S3D3_SC[14]);
-    leaf(o, arch, r, None, &L_S3D3_SC[15]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_SC[0]);
+            leaf(o, arch, r, None, &L_S3D3_SC[1]);
+            leaf(o, arch, r, None, &L_S3D3_SC[2]);
+            leaf(o, arch, r, None, &L_S3D3_SC[3]);
+            leaf(o, arch, r, None, &L_S3D3_SC[4]);
+            leaf(o, arch, r, None, &L_S3D3_SC[5]);
+            leaf(o, arch, r, None, &L_S3D3_SC[6]);
+            leaf(o, arch, r, None, &L_S3D3_SC[7]);
+            leaf(o, arch, r, None, &L_S3D3_SC[8]);
+            leaf(o, arch, r, None, &L_S3D3_SC[9]);
+            leaf(o, arch, r, None, &L_S3D3_SC[10]);
+            leaf(o, arch, r, None, &L_S3D3_SC[11]);
+            leaf(o, arch, r, None, &L_S3D3_SC[12]);
+            leaf(o, arch, r, None, &L_S3D3_SC[13]);
+            leaf(o, arch, r, None, &L_S3D3_SC[14]);
+            leaf(o, arch, r, None, &L_S3D3_SC[15]);
+        },
+    )
 }
 
 fn read_s3d3_sc(p: &mut Printed<'_>, arch: Arch) {
@@ -6327,24 +7052,31 @@ static L_S3D3_SEQ_BOUNDS: [FieldDesc; 11usize] = [
 ];
 
 fn print_s3d3_seq_bounds(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[0]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[1]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[2]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[3]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[4]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[5]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[6]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[7]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[8]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[9]);
-    leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[10]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[0]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[1]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[2]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[3]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[4]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[5]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[6]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[7]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[8]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[9]);
+            leaf(o, arch, r, None, &L_S3D3_SEQ_BOUNDS[10]);
+        },
+    )
 }
 
 fn read_s3d3_seq_bounds(p: &mut Printed<'_>, arch: Arch) {
@@ -6392,43 +7124,50 @@ static L_S3D3_TENS_DEQUANT_MARIANA: [FieldDesc; 10usize] = [
 ];
 
 fn print_s3d3_tens_dequant(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    match arch {
-        Arch::Mariana | Arch::Maverick => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[0]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[1]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[2]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[3]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[4]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[5]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[6]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[7]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[8]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[9]);
-        }
-        _ => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[0]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[1]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[2]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[3]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[4]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[5]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[6]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[7]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[8]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[9]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[10]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
-            leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
-        }
-    }
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            match arch {
+                Arch::Mariana | Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[0]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[1]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[2]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[3]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[4]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[5]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[6]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[7]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[8]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_MARIANA[9]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[0]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[1]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[2]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[3]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[4]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[5]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[6]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[7]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[8]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[9]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[10]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[11]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[12]);
+                    leaf(o, arch, r, None, &L_S3D3_TENS_DEQUANT_CAYMAN[13]);
+                }
+            }
+        },
+    )
 }
 
 fn read_s3d3_tens_dequant(p: &mut Printed<'_>, arch: Arch) {
@@ -6503,51 +7242,58 @@ static L_S3D3_TS_MARIANA: [FieldDesc; 14usize] = [
 ];
 
 fn print_s3d3_ts(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    match arch {
-        Arch::Mariana | Arch::Maverick => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[0]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[1]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[2]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[3]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[4]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[5]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[6]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[7]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[8]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[9]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[10]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[11]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[12]);
-            leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[13]);
-        }
-        _ => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[0]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[1]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[2]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[3]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[4]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[5]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[6]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[7]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[8]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[9]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[10]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[11]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[12]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[13]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[14]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[15]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[16]);
-            leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[17]);
-        }
-    }
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            match arch {
+                Arch::Mariana | Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[0]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[1]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[2]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[3]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[4]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[5]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[6]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[7]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[8]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[9]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[10]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[11]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[12]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_MARIANA[13]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[0]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[1]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[2]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[3]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[4]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[5]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[6]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[7]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[8]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[9]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[10]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[11]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[12]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[13]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[14]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[15]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[16]);
+                    leaf(o, arch, r, None, &L_S3D3_TS_SUNDA[17]);
+                }
+            }
+        },
+    )
 }
 
 fn read_s3d3_ts(p: &mut Printed<'_>, arch: Arch) {
@@ -6612,29 +7358,36 @@ static L_S3D3_TS_SELECT: [FieldDesc; 16usize] = [
 ];
 
 fn print_s3d3_ts_select(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[0]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[1]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[2]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[3]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[4]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[5]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[6]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[7]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[8]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[9]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[10]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[11]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[12]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[13]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[14]);
-    leaf(o, arch, r, None, &L_S3D3_TS_SELECT[15]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[0]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[1]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[2]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[3]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[4]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[5]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[6]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[7]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[8]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[9]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[10]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[11]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[12]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[13]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[14]);
+            leaf(o, arch, r, None, &L_S3D3_TS_SELECT[15]);
+        },
+    )
 }
 
 fn read_s3d3_ts_select(p: &mut Printed<'_>, arch: Arch) {
@@ -6674,26 +7427,33 @@ static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
 ];
 
 fn print_s3dmx1_quant(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[0]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[1]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[2]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[3]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[4]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[5]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[6]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[7]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[8]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[9]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[10]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[11]);
-    leaf(o, arch, r, None, &L_S3DMX1_QUANT[12]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[0]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[1]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[2]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[3]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[4]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[5]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[6]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[7]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[8]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[9]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[10]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[11]);
+            leaf(o, arch, r, None, &L_S3DMX1_QUANT[12]);
+        },
+    )
 }
 
 fn read_s3dmx1_quant(p: &mut Printed<'_>, arch: Arch) {
@@ -6732,28 +7492,35 @@ static L_S3S3D1_BN: [FieldDesc; 15usize] = [
 ];
 
 fn print_s3s3d1_bn(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[0]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[1]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[2]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[3]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[4]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[5]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[6]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[7]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[8]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[9]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[10]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[11]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[12]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[13]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3S3D1_BN[0]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[1]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[2]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[3]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[4]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[5]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[6]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[7]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[8]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[9]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[10]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[11]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[12]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[13]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN[14]);
+        },
+    )
 }
 
 fn read_s3s3d1_bn(p: &mut Printed<'_>, arch: Arch) {
@@ -6783,17 +7550,24 @@ static L_S3S3D1_BN2: [FieldDesc; 4usize] = [
 ];
 
 fn print_s3s3d1_bn2(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3S3D1_BN2[0]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN2[1]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN2[2]);
-    leaf(o, arch, r, None, &L_S3S3D1_BN2[3]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3S3D1_BN2[0]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN2[1]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN2[2]);
+            leaf(o, arch, r, None, &L_S3S3D1_BN2[3]);
+        },
+    )
 }
 
 fn read_s3s3d1_bn2(p: &mut Printed<'_>, arch: Arch) {
@@ -6821,26 +7595,33 @@ static L_S3S3D3_TT: [FieldDesc; 13usize] = [
 ];
 
 fn print_s3s3d3_tt(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[0]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[1]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[2]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[3]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[4]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[5]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[6]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[7]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[8]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[9]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[10]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[11]);
-    leaf(o, arch, r, None, &L_S3S3D3_TT[12]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3S3D3_TT[0]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[1]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[2]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[3]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[4]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[5]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[6]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[7]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[8]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[9]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[10]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[11]);
+            leaf(o, arch, r, None, &L_S3S3D3_TT[12]);
+        },
+    )
 }
 
 fn read_s3s3d3_tt(p: &mut Printed<'_>, arch: Arch) {
@@ -6863,14 +7644,21 @@ fn read_s3s3d3_tt(p: &mut Printed<'_>, arch: Arch) {
 static L_S3_LT: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_s3_lt(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S3_LT[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S3_LT[0]);
+        },
+    )
 }
 
 fn read_s3_lt(p: &mut Printed<'_>, arch: Arch) {
@@ -6929,66 +7717,73 @@ static L_S3_LW_MAVERICK: [FieldDesc; 11usize] = [
 ];
 
 fn print_s3_lw(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    match arch {
-        Arch::Cayman => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[0]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[1]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[2]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[3]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[4]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[5]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[6]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[7]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[8]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[9]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[10]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[11]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[12]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[13]);
-            leaf(o, arch, r, None, &L_S3_LW_CAYMAN[14]);
-        }
-        Arch::Mariana => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[0]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[1]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[2]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[3]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[4]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[5]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[6]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[7]);
-            leaf(o, arch, r, None, &L_S3_LW_MARIANA[8]);
-        }
-        Arch::Maverick => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[0]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[1]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[2]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[3]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[4]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[5]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[6]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[7]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[8]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[9]);
-            leaf(o, arch, r, None, &L_S3_LW_MAVERICK[10]);
-        }
-        _ => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S3_LW_SUNDA[0]);
-            leaf(o, arch, r, None, &L_S3_LW_SUNDA[1]);
-            leaf(o, arch, r, None, &L_S3_LW_SUNDA[2]);
-            leaf(o, arch, r, None, &L_S3_LW_SUNDA[3]);
-            leaf(o, arch, r, None, &L_S3_LW_SUNDA[4]);
-            leaf(o, arch, r, None, &L_S3_LW_SUNDA[5]);
-        }
-    }
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            match arch {
+                Arch::Cayman => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[0]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[1]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[2]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[3]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[4]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[5]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[6]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[7]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[8]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[9]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[10]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[11]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[12]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[13]);
+                    leaf(o, arch, r, None, &L_S3_LW_CAYMAN[14]);
+                }
+                Arch::Mariana => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[0]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[1]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[2]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[3]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[4]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[5]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[6]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[7]);
+                    leaf(o, arch, r, None, &L_S3_LW_MARIANA[8]);
+                }
+                Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[0]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[1]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[2]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[3]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[4]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[5]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[6]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[7]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[8]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[9]);
+                    leaf(o, arch, r, None, &L_S3_LW_MAVERICK[10]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3_LW_SUNDA[0]);
+                    leaf(o, arch, r, None, &L_S3_LW_SUNDA[1]);
+                    leaf(o, arch, r, None, &L_S3_LW_SUNDA[2]);
+                    leaf(o, arch, r, None, &L_S3_LW_SUNDA[3]);
+                    leaf(o, arch, r, None, &L_S3_LW_SUNDA[4]);
+                    leaf(o, arch, r, None, &L_S3_LW_SUNDA[5]);
+                }
+            }
+        },
+    )
 }
 
 fn read_s3_lw(p: &mut Printed<'_>, arch: Arch) {
@@ -7065,26 +7860,33 @@ static L_S4D2_BN: [FieldDesc; 13usize] = [
 ];
 
 fn print_s4d2_bn(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D2_BN[0]);
-    leaf(o, arch, r, None, &L_S4D2_BN[1]);
-    leaf(o, arch, r, None, &L_S4D2_BN[2]);
-    leaf(o, arch, r, None, &L_S4D2_BN[3]);
-    leaf(o, arch, r, None, &L_S4D2_BN[4]);
-    leaf(o, arch, r, None, &L_S4D2_BN[5]);
-    leaf(o, arch, r, None, &L_S4D2_BN[6]);
-    leaf(o, arch, r, None, &L_S4D2_BN[7]);
-    leaf(o, arch, r, None, &L_S4D2_BN[8]);
-    leaf(o, arch, r, None, &L_S4D2_BN[9]);
-    leaf(o, arch, r, None, &L_S4D2_BN[10]);
-    leaf(o, arch, r, None, &L_S4D2_BN[11]);
-    leaf(o, arch, r, None, &L_S4D2_BN[12]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D2_BN[0]);
+            leaf(o, arch, r, None, &L_S4D2_BN[1]);
+            leaf(o, arch, r, None, &L_S4D2_BN[2]);
+            leaf(o, arch, r, None, &L_S4D2_BN[3]);
+            leaf(o, arch, r, None, &L_S4D2_BN[4]);
+            leaf(o, arch, r, None, &L_S4D2_BN[5]);
+            leaf(o, arch, r, None, &L_S4D2_BN[6]);
+            leaf(o, arch, r, None, &L_S4D2_BN[7]);
+            leaf(o, arch, r, None, &L_S4D2_BN[8]);
+            leaf(o, arch, r, None, &L_S4D2_BN[9]);
+            leaf(o, arch, r, None, &L_S4D2_BN[10]);
+            leaf(o, arch, r, None, &L_S4D2_BN[11]);
+            leaf(o, arch, r, None, &L_S4D2_BN[12]);
+        },
+    )
 }
 
 fn read_s4d2_bn(p: &mut Printed<'_>, arch: Arch) {
@@ -7133,32 +7935,39 @@ static L_S4D3_MM: [FieldDesc; 19usize] = [
 ];
 
 fn print_s4d3_mm(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D3_MM[0]);
-    leaf(o, arch, r, None, &L_S4D3_MM[1]);
-    leaf(o, arch, r, None, &L_S4D3_MM[2]);
-    leaf(o, arch, r, None, &L_S4D3_MM[3]);
-    leaf(o, arch, r, None, &L_S4D3_MM[4]);
-    leaf(o, arch, r, None, &L_S4D3_MM[5]);
-    leaf(o, arch, r, None, &L_S4D3_MM[6]);
-    leaf(o, arch, r, None, &L_S4D3_MM[7]);
-    leaf(o, arch, r, None, &L_S4D3_MM[8]);
-    leaf(o, arch, r, None, &L_S4D3_MM[9]);
-    leaf(o, arch, r, None, &L_S4D3_MM[10]);
-    leaf(o, arch, r, None, &L_S4D3_MM[11]);
-    leaf(o, arch, r, None, &L_S4D3_MM[12]);
-    leaf(o, arch, r, None, &L_S4D3_MM[13]);
-    leaf(o, arch, r, None, &L_S4D3_MM[14]);
-    leaf(o, arch, r, None, &L_S4D3_MM[15]);
-    leaf(o, arch, r, None, &L_S4D3_MM[16]);
-    leaf(o, arch, r, None, &L_S4D3_MM[17]);
-    leaf(o, arch, r, None, &L_S4D3_MM[18]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D3_MM[0]);
+            leaf(o, arch, r, None, &L_S4D3_MM[1]);
+            leaf(o, arch, r, None, &L_S4D3_MM[2]);
+            leaf(o, arch, r, None, &L_S4D3_MM[3]);
+            leaf(o, arch, r, None, &L_S4D3_MM[4]);
+            leaf(o, arch, r, None, &L_S4D3_MM[5]);
+            leaf(o, arch, r, None, &L_S4D3_MM[6]);
+            leaf(o, arch, r, None, &L_S4D3_MM[7]);
+            leaf(o, arch, r, None, &L_S4D3_MM[8]);
+            leaf(o, arch, r, None, &L_S4D3_MM[9]);
+            leaf(o, arch, r, None, &L_S4D3_MM[10]);
+            leaf(o, arch, r, None, &L_S4D3_MM[11]);
+            leaf(o, arch, r, None, &L_S4D3_MM[12]);
+            leaf(o, arch, r, None, &L_S4D3_MM[13]);
+            leaf(o, arch, r, None, &L_S4D3_MM[14]);
+            leaf(o, arch, r, None, &L_S4D3_MM[15]);
+            leaf(o, arch, r, None, &L_S4D3_MM[16]);
+            leaf(o, arch, r, None, &L_S4D3_MM[17]);
+            leaf(o, arch, r, None, &L_S4D3_MM[18]);
+        },
+    )
 }
 
 fn read_s4d3_mm(p: &mut Printed<'_>, arch: Arch) {
@@ -7201,26 +8010,33 @@ static L_S4D4_CR: [FieldDesc; 13usize] = [
 ];
 
 fn print_s4d4_cr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D4_CR[0]);
-    leaf(o, arch, r, None, &L_S4D4_CR[1]);
-    leaf(o, arch, r, None, &L_S4D4_CR[2]);
-    leaf(o, arch, r, None, &L_S4D4_CR[3]);
-    leaf(o, arch, r, None, &L_S4D4_CR[4]);
-    leaf(o, arch, r, None, &L_S4D4_CR[5]);
-    leaf(o, arch, r, None, &L_S4D4_CR[6]);
-    leaf(o, arch, r, None, &L_S4D4_CR[7]);
-    leaf(o, arch, r, None, &L_S4D4_CR[8]);
-    leaf(o, arch, r, None, &L_S4D4_CR[9]);
-    leaf(o, arch, r, None, &L_S4D4_CR[10]);
-    leaf(o, arch, r, None, &L_S4D4_CR[11]);
-    leaf(o, arch, r, None, &L_S4D4_CR[12]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D4_CR[0]);
+            leaf(o, arch, r, None, &L_S4D4_CR[1]);
+            leaf(o, arch, r, None, &L_S4D4_CR[2]);
+            leaf(o, arch, r, None, &L_S4D4_CR[3]);
+            leaf(o, arch, r, None, &L_S4D4_CR[4]);
+            leaf(o, arch, r, None, &L_S4D4_CR[5]);
+            leaf(o, arch, r, None, &L_S4D4_CR[6]);
+            leaf(o, arch, r, None, &L_S4D4_CR[7]);
+            leaf(o, arch, r, None, &L_S4D4_CR[8]);
+            leaf(o, arch, r, None, &L_S4D4_CR[9]);
+            leaf(o, arch, r, None, &L_S4D4_CR[10]);
+            leaf(o, arch, r, None, &L_S4D4_CR[11]);
+            leaf(o, arch, r, None, &L_S4D4_CR[12]);
+        },
+    )
 }
 
 fn read_s4d4_cr(p: &mut Printed<'_>, arch: Arch) {
@@ -7258,27 +8074,34 @@ static L_S4D4_GT: [FieldDesc; 14usize] = [
 ];
 
 fn print_s4d4_gt(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D4_GT[0]);
-    leaf(o, arch, r, None, &L_S4D4_GT[1]);
-    leaf(o, arch, r, None, &L_S4D4_GT[2]);
-    leaf(o, arch, r, None, &L_S4D4_GT[3]);
-    leaf(o, arch, r, None, &L_S4D4_GT[4]);
-    leaf(o, arch, r, None, &L_S4D4_GT[5]);
-    leaf(o, arch, r, None, &L_S4D4_GT[6]);
-    leaf(o, arch, r, None, &L_S4D4_GT[7]);
-    leaf(o, arch, r, None, &L_S4D4_GT[8]);
-    leaf(o, arch, r, None, &L_S4D4_GT[9]);
-    leaf(o, arch, r, None, &L_S4D4_GT[10]);
-    leaf(o, arch, r, None, &L_S4D4_GT[11]);
-    leaf(o, arch, r, None, &L_S4D4_GT[12]);
-    leaf(o, arch, r, None, &L_S4D4_GT[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D4_GT[0]);
+            leaf(o, arch, r, None, &L_S4D4_GT[1]);
+            leaf(o, arch, r, None, &L_S4D4_GT[2]);
+            leaf(o, arch, r, None, &L_S4D4_GT[3]);
+            leaf(o, arch, r, None, &L_S4D4_GT[4]);
+            leaf(o, arch, r, None, &L_S4D4_GT[5]);
+            leaf(o, arch, r, None, &L_S4D4_GT[6]);
+            leaf(o, arch, r, None, &L_S4D4_GT[7]);
+            leaf(o, arch, r, None, &L_S4D4_GT[8]);
+            leaf(o, arch, r, None, &L_S4D4_GT[9]);
+            leaf(o, arch, r, None, &L_S4D4_GT[10]);
+            leaf(o, arch, r, None, &L_S4D4_GT[11]);
+            leaf(o, arch, r, None, &L_S4D4_GT[12]);
+            leaf(o, arch, r, None, &L_S4D4_GT[13]);
+        },
+    )
 }
 
 fn read_s4d4_gt(p: &mut Printed<'_>, arch: Arch) {
@@ -7314,24 +8137,31 @@ static L_S4D4_IC: [FieldDesc; 11usize] = [
 ];
 
 fn print_s4d4_ic(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D4_IC[0]);
-    leaf(o, arch, r, None, &L_S4D4_IC[1]);
-    leaf(o, arch, r, None, &L_S4D4_IC[2]);
-    leaf(o, arch, r, None, &L_S4D4_IC[3]);
-    leaf(o, arch, r, None, &L_S4D4_IC[4]);
-    leaf(o, arch, r, None, &L_S4D4_IC[5]);
-    leaf(o, arch, r, None, &L_S4D4_IC[6]);
-    leaf(o, arch, r, None, &L_S4D4_IC[7]);
-    leaf(o, arch, r, None, &L_S4D4_IC[8]);
-    leaf(o, arch, r, None, &L_S4D4_IC[9]);
-    leaf(o, arch, r, None, &L_S4D4_IC[10]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D4_IC[0]);
+            leaf(o, arch, r, None, &L_S4D4_IC[1]);
+            leaf(o, arch, r, None, &L_S4D4_IC[2]);
+            leaf(o, arch, r, None, &L_S4D4_IC[3]);
+            leaf(o, arch, r, None, &L_S4D4_IC[4]);
+            leaf(o, arch, r, None, &L_S4D4_IC[5]);
+            leaf(o, arch, r, None, &L_S4D4_IC[6]);
+            leaf(o, arch, r, None, &L_S4D4_IC[7]);
+            leaf(o, arch, r, None, &L_S4D4_IC[8]);
+            leaf(o, arch, r, None, &L_S4D4_IC[9]);
+            leaf(o, arch, r, None, &L_S4D4_IC[10]);
+        },
+    )
 }
 
 fn read_s4d4_ic(p: &mut Printed<'_>, arch: Arch) {
@@ -7364,24 +8194,31 @@ static L_S4D4_MR: [FieldDesc; 11usize] = [
 ];
 
 fn print_s4d4_mr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D4_MR[0]);
-    leaf(o, arch, r, None, &L_S4D4_MR[1]);
-    leaf(o, arch, r, None, &L_S4D4_MR[2]);
-    leaf(o, arch, r, None, &L_S4D4_MR[3]);
-    leaf(o, arch, r, None, &L_S4D4_MR[4]);
-    leaf(o, arch, r, None, &L_S4D4_MR[5]);
-    leaf(o, arch, r, None, &L_S4D4_MR[6]);
-    leaf(o, arch, r, None, &L_S4D4_MR[7]);
-    leaf(o, arch, r, None, &L_S4D4_MR[8]);
-    leaf(o, arch, r, None, &L_S4D4_MR[9]);
-    leaf(o, arch, r, None, &L_S4D4_MR[10]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D4_MR[0]);
+            leaf(o, arch, r, None, &L_S4D4_MR[1]);
+            leaf(o, arch, r, None, &L_S4D4_MR[2]);
+            leaf(o, arch, r, None, &L_S4D4_MR[3]);
+            leaf(o, arch, r, None, &L_S4D4_MR[4]);
+            leaf(o, arch, r, None, &L_S4D4_MR[5]);
+            leaf(o, arch, r, None, &L_S4D4_MR[6]);
+            leaf(o, arch, r, None, &L_S4D4_MR[7]);
+            leaf(o, arch, r, None, &L_S4D4_MR[8]);
+            leaf(o, arch, r, None, &L_S4D4_MR[9]);
+            leaf(o, arch, r, None, &L_S4D4_MR[10]);
+        },
+    )
 }
 
 fn read_s4d4_mr(p: &mut Printed<'_>, arch: Arch) {
@@ -7417,27 +8254,34 @@ static L_S4D4_PL: [FieldDesc; 14usize] = [
 ];
 
 fn print_s4d4_pl(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D4_PL[0]);
-    leaf(o, arch, r, None, &L_S4D4_PL[1]);
-    leaf(o, arch, r, None, &L_S4D4_PL[2]);
-    leaf(o, arch, r, None, &L_S4D4_PL[3]);
-    leaf(o, arch, r, None, &L_S4D4_PL[4]);
-    leaf(o, arch, r, None, &L_S4D4_PL[5]);
-    leaf(o, arch, r, None, &L_S4D4_PL[6]);
-    leaf(o, arch, r, None, &L_S4D4_PL[7]);
-    leaf(o, arch, r, None, &L_S4D4_PL[8]);
-    leaf(o, arch, r, None, &L_S4D4_PL[9]);
-    leaf(o, arch, r, None, &L_S4D4_PL[10]);
-    leaf(o, arch, r, None, &L_S4D4_PL[11]);
-    leaf(o, arch, r, None, &L_S4D4_PL[12]);
-    leaf(o, arch, r, None, &L_S4D4_PL[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D4_PL[0]);
+            leaf(o, arch, r, None, &L_S4D4_PL[1]);
+            leaf(o, arch, r, None, &L_S4D4_PL[2]);
+            leaf(o, arch, r, None, &L_S4D4_PL[3]);
+            leaf(o, arch, r, None, &L_S4D4_PL[4]);
+            leaf(o, arch, r, None, &L_S4D4_PL[5]);
+            leaf(o, arch, r, None, &L_S4D4_PL[6]);
+            leaf(o, arch, r, None, &L_S4D4_PL[7]);
+            leaf(o, arch, r, None, &L_S4D4_PL[8]);
+            leaf(o, arch, r, None, &L_S4D4_PL[9]);
+            leaf(o, arch, r, None, &L_S4D4_PL[10]);
+            leaf(o, arch, r, None, &L_S4D4_PL[11]);
+            leaf(o, arch, r, None, &L_S4D4_PL[12]);
+            leaf(o, arch, r, None, &L_S4D4_PL[13]);
+        },
+    )
 }
 
 fn read_s4d4_pl(p: &mut Printed<'_>, arch: Arch) {
@@ -7488,43 +8332,50 @@ static L_S4D4_TR_MARIANA: [FieldDesc; 10usize] = [
 ];
 
 fn print_s4d4_tr(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    match arch {
-        Arch::Mariana | Arch::Maverick => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[0]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[1]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[2]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[3]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[4]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[5]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[6]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[7]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[8]);
-            leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[9]);
-        }
-        _ => {
-            print_preamble(o, arch, r, b);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[0]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[1]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[2]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[3]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[4]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[5]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[6]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[7]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[8]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[9]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[10]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[11]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[12]);
-            leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[13]);
-        }
-    }
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            match arch {
+                Arch::Mariana | Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[0]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[1]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[2]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[3]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[4]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[5]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[6]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[7]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[8]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_MARIANA[9]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[0]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[1]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[2]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[3]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[4]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[5]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[6]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[7]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[8]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[9]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[10]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[11]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[12]);
+                    leaf(o, arch, r, None, &L_S4D4_TR_SUNDA[13]);
+                }
+            }
+        },
+    )
 }
 
 fn read_s4d4_tr(p: &mut Printed<'_>, arch: Arch) {
@@ -7579,27 +8430,34 @@ static L_S4D4_TSM: [FieldDesc; 14usize] = [
 ];
 
 fn print_s4d4_tsm(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4D4_TSM[0]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[1]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[2]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[3]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[4]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[5]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[6]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[7]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[8]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[9]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[10]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[11]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[12]);
-    leaf(o, arch, r, None, &L_S4D4_TSM[13]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4D4_TSM[0]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[1]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[2]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[3]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[4]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[5]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[6]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[7]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[8]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[9]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[10]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[11]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[12]);
+            leaf(o, arch, r, None, &L_S4D4_TSM[13]);
+        },
+    )
 }
 
 fn read_s4d4_tsm(p: &mut Printed<'_>, arch: Arch) {
@@ -7634,23 +8492,30 @@ static L_S4_PB: [FieldDesc; 10usize] = [
 ];
 
 fn print_s4_pb(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4_PB[0]);
-    leaf(o, arch, r, None, &L_S4_PB[1]);
-    leaf(o, arch, r, None, &L_S4_PB[2]);
-    leaf(o, arch, r, None, &L_S4_PB[3]);
-    leaf(o, arch, r, None, &L_S4_PB[4]);
-    leaf(o, arch, r, None, &L_S4_PB[5]);
-    leaf(o, arch, r, None, &L_S4_PB[6]);
-    leaf(o, arch, r, None, &L_S4_PB[7]);
-    leaf(o, arch, r, None, &L_S4_PB[8]);
-    leaf(o, arch, r, None, &L_S4_PB[9]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4_PB[0]);
+            leaf(o, arch, r, None, &L_S4_PB[1]);
+            leaf(o, arch, r, None, &L_S4_PB[2]);
+            leaf(o, arch, r, None, &L_S4_PB[3]);
+            leaf(o, arch, r, None, &L_S4_PB[4]);
+            leaf(o, arch, r, None, &L_S4_PB[5]);
+            leaf(o, arch, r, None, &L_S4_PB[6]);
+            leaf(o, arch, r, None, &L_S4_PB[7]);
+            leaf(o, arch, r, None, &L_S4_PB[8]);
+            leaf(o, arch, r, None, &L_S4_PB[9]);
+        },
+    )
 }
 
 fn read_s4_pb(p: &mut Printed<'_>, arch: Arch) {
@@ -7670,14 +8535,21 @@ fn read_s4_pb(p: &mut Printed<'_>, arch: Arch) {
 static L_S4_RL: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
 
 fn print_s4_rl(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_S4_RL[0]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_S4_RL[0]);
+        },
+    )
 }
 
 fn read_s4_rl(p: &mut Printed<'_>, arch: Arch) {
@@ -7714,32 +8586,39 @@ static L_SMX1D3_MM: [FieldDesc; 19usize] = [
 ];
 
 fn print_smx1d3_mm(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[0]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[1]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[2]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[3]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[4]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[5]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[6]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[7]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[8]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[9]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[10]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[11]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[12]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[13]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[14]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[15]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[16]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[17]);
-    leaf(o, arch, r, None, &L_SMX1D3_MM[18]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_SMX1D3_MM[0]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[1]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[2]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[3]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[4]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[5]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[6]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[7]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[8]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[9]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[10]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[11]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[12]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[13]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[14]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[15]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[16]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[17]);
+            leaf(o, arch, r, None, &L_SMX1D3_MM[18]);
+        },
+    )
 }
 
 fn read_smx1d3_mm(p: &mut Printed<'_>, arch: Arch) {
@@ -7784,28 +8663,35 @@ static L_SMX1_LW: [FieldDesc; 15usize] = [
 ];
 
 fn print_smx1_lw(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    print_preamble(o, arch, r, b);
-    leaf(o, arch, r, None, &L_SMX1_LW[0]);
-    leaf(o, arch, r, None, &L_SMX1_LW[1]);
-    leaf(o, arch, r, None, &L_SMX1_LW[2]);
-    leaf(o, arch, r, None, &L_SMX1_LW[3]);
-    leaf(o, arch, r, None, &L_SMX1_LW[4]);
-    leaf(o, arch, r, None, &L_SMX1_LW[5]);
-    leaf(o, arch, r, None, &L_SMX1_LW[6]);
-    leaf(o, arch, r, None, &L_SMX1_LW[7]);
-    leaf(o, arch, r, None, &L_SMX1_LW[8]);
-    leaf(o, arch, r, None, &L_SMX1_LW[9]);
-    leaf(o, arch, r, None, &L_SMX1_LW[10]);
-    leaf(o, arch, r, None, &L_SMX1_LW[11]);
-    leaf(o, arch, r, None, &L_SMX1_LW[12]);
-    leaf(o, arch, r, None, &L_SMX1_LW[13]);
-    leaf(o, arch, r, None, &L_SMX1_LW[14]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+            leaf(o, arch, r, None, &L_SMX1_LW[0]);
+            leaf(o, arch, r, None, &L_SMX1_LW[1]);
+            leaf(o, arch, r, None, &L_SMX1_LW[2]);
+            leaf(o, arch, r, None, &L_SMX1_LW[3]);
+            leaf(o, arch, r, None, &L_SMX1_LW[4]);
+            leaf(o, arch, r, None, &L_SMX1_LW[5]);
+            leaf(o, arch, r, None, &L_SMX1_LW[6]);
+            leaf(o, arch, r, None, &L_SMX1_LW[7]);
+            leaf(o, arch, r, None, &L_SMX1_LW[8]);
+            leaf(o, arch, r, None, &L_SMX1_LW[9]);
+            leaf(o, arch, r, None, &L_SMX1_LW[10]);
+            leaf(o, arch, r, None, &L_SMX1_LW[11]);
+            leaf(o, arch, r, None, &L_SMX1_LW[12]);
+            leaf(o, arch, r, None, &L_SMX1_LW[13]);
+            leaf(o, arch, r, None, &L_SMX1_LW[14]);
+        },
+    )
 }
 
 fn read_smx1_lw(p: &mut Printed<'_>, arch: Arch) {
@@ -7833,14 +8719,21 @@ static L_TRIGGER_COLLECTIVE2_EXT: [FieldDesc; 2usize] = [
 ];
 
 fn print_trigger_collective2_ext(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    let _ = arch;
-    leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[0]);
-    leaf(o, arch, r, None, &L_TRIGGER_COLLECTIVE2_EXT[1]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            let _ = arch;
+            leaf(o, arch, r, b, &L_TRIGGER_COLLECTIVE2_EXT[0]);
+            leaf(o, arch, r, None, &L_TRIGGER_COLLECTIVE2_EXT[1]);
+        },
+    )
 }
 
 fn read_trigger_collective2_ext(p: &mut Printed<'_>, arch: Arch) {
@@ -9461,20 +10354,27 @@ pub static PREAMBLE: [FieldDesc; 9usize] = [
 
 /// The shown leaves of `PREAMBLE`.
 fn print_preamble(
-    o: &mut Line<'_>,
+    buf: &mut Buf,
+    at: usize,
     arch: Arch,
     r: &[u8; RECORD_SIZE],
     b: Option<&'static Binding>,
-) {
-    leaf(o, arch, r, b, &PREAMBLE[0]);
-    leaf(o, arch, r, None, &PREAMBLE[1]);
-    leaf(o, arch, r, None, &PREAMBLE[2]);
-    leaf(o, arch, r, None, &PREAMBLE[3]);
-    leaf(o, arch, r, None, &PREAMBLE[4]);
-    leaf(o, arch, r, None, &PREAMBLE[5]);
-    leaf(o, arch, r, None, &PREAMBLE[6]);
-    leaf(o, arch, r, None, &PREAMBLE[7]);
-    leaf(o, arch, r, None, &PREAMBLE[8]);
+) -> usize {
+    Line::run(
+        buf,
+        at,
+        |o| {
+            leaf(o, arch, r, b, &PREAMBLE[0]);
+            leaf(o, arch, r, None, &PREAMBLE[1]);
+            leaf(o, arch, r, None, &PREAMBLE[2]);
+            leaf(o, arch, r, None, &PREAMBLE[3]);
+            leaf(o, arch, r, None, &PREAMBLE[4]);
+            leaf(o, arch, r, None, &PREAMBLE[5]);
+            leaf(o, arch, r, None, &PREAMBLE[6]);
+            leaf(o, arch, r, None, &PREAMBLE[7]);
+            leaf(o, arch, r, None, &PREAMBLE[8]);
+        },
+    )
 }
 
 /// The leaves of `PREAMBLE`, read as `print_preamble` writes them.
