@@ -63,16 +63,10 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn str(&mut self, s: &str) {
         if s.len() > 32 {
-            return self.long(s.as_bytes());
+            self.len = copy_long(self.buf, self.len, s.as_bytes());
+            return;
         }
         self.copy_short(s.as_bytes());
-    }
-
-    /// Append `b`, of any length.
-    #[cold]
-    fn long(&mut self, b: &[u8]) {
-        self.buf[self.len..self.len + b.len()].copy_from_slice(b);
-        self.len += b.len();
     }
 
     /// Append `b` (at most 32 bytes).
@@ -125,7 +119,7 @@ impl<'a> Line<'a> {
     }
 
     /// Append `n` ASCII bytes made by `fill` (at most 64).
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn bytes_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
         debug_assert!(n <= 64);
         fill(&mut self.buf[self.len..self.len + n]);
@@ -188,13 +182,32 @@ impl<'a> Line<'a> {
 
     /// Two lowercase hex digits a byte, in order, each pair from the table of
     /// [`Line::hex_byte`] (past its `0x`): one load and one store a byte.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
-        let dst = &mut self.buf[self.len..self.len + 2 * b.len()];
-        for (pair, &x) in dst.chunks_exact_mut(2).zip(b) {
-            pair.copy_from_slice(&HEX_BYTE[usize::from(x)][2..]);
-        }
-        self.len += 2 * b.len();
+        self.len = hex_bytes_at(self.buf, self.len, b);
     }
+}
+
+// The out-of-line pieces take the buffer and the length as values, never the line: a
+// line whose address reached a call could no longer live in registers.
+
+/// Append `b`, of any length, at `at`; the new length.
+#[cold]
+#[inline(never)]
+fn copy_long(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
+    buf[at..at + b.len()].copy_from_slice(b);
+    at + b.len()
+}
+
+/// [`Line::hex_bytes`] at `at`; the new length. Out of line: one copy for every byte
+/// field.
+#[inline(never)]
+fn hex_bytes_at(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
+    let dst = &mut buf[at..at + 2 * b.len()];
+    for (pair, &x) in dst.chunks_exact_mut(2).zip(b) {
+        pair.copy_from_slice(&HEX_BYTE[usize::from(x)][2..]);
+    }
+    at + 2 * b.len()
 }
 
 /// The sixteen hex digits of `v` as ASCII, the most significant in the lowest byte.
