@@ -459,6 +459,11 @@ fn sub_match(subs: &[(&SubOpcode, TokenStream)], fallback: TokenStream) -> Token
 /// bindings of one generation. A binding's `@archs` may be narrower than its opcode's
 /// (CUSTOM_OP_HEADER's struct is sunda's; cayman keeps the value): elsewhere the
 /// opcode's records are those of a named opcode without a layout.
+///
+/// With a one-byte discriminant and at most eight generations, an opcode whose bindings
+/// have no sub-opcode is answered by a table of generation masks (a load and a shift):
+/// a `match` on the opcode jumped through a table of its own, mispredicted on records
+/// of opcodes in random order, before every record's line was printed.
 fn binding_on_fn(model: &Model, record: &Record) -> TokenStream {
     let width = disc_width(model, record);
     let arch = quote! { arch };
@@ -467,16 +472,58 @@ fn binding_on_fn(model: &Model, record: &Record) -> TokenStream {
         None => quote! { true },
     };
     let groups = model.bindings_by_opcode();
-    let arms =
-        groups.iter().filter(|(_, bs)| bs.iter().any(|b| model.is_narrow(b))).map(|(op, bs)| {
+    let narrow: Vec<&(u64, Vec<&Binding>)> =
+        groups.iter().filter(|(_, bs)| bs.iter().any(|b| model.is_narrow(b))).collect();
+    let tabled = width.size() == 1 && model.archs.len() <= 8;
+    let by_table = |bs: &[&Binding]| tabled && bs.iter().all(|b| b.sub.is_none());
+    let arms: Vec<TokenStream> = narrow
+        .iter()
+        .filter(|(_, bs)| !by_table(bs))
+        .map(|(op, bs)| {
             let lit = hex_width(*op, width.size());
             let fallback = bs.iter().find(|b| b.sub.is_none()).map_or(quote! { true }, |b| test(b));
             let subs: Vec<(&SubOpcode, TokenStream)> =
                 bs.iter().filter_map(|b| b.sub.as_ref().map(|s| (s, test(b)))).collect();
             let body = sub_match(&subs, fallback);
             quote! { #lit => #body, }
-        });
+        })
+        .collect();
     let disc = read_disc(quote! { b });
+    let (rest, table) = if tabled {
+        let n = model.archs.len();
+        let all = (1u32 << n) - 1;
+        let rows = narrow.iter().filter(|(_, bs)| by_table(bs)).map(|(op, bs)| {
+            let mask = bs.iter().find(|b| b.sub.is_none()).and_then(|b| b.meta.archs.as_ref());
+            let mask = mask.map_or(all, |archs| archs.iter().fold(0, |m, a| m | 1 << a.0));
+            let op = hex_width(*op, 1);
+            let mask = syn::LitInt::new(&format!("0b{mask:0n$b}"), proc_macro2::Span::call_site());
+            quote! { t[#op] = #mask; }
+        });
+        let all = syn::LitInt::new(&format!("0b{all:b}"), proc_macro2::Span::call_site());
+        let rest = quote! { BINDING_ARCHS[#disc as usize] >> arch as u8 & 1 != 0 };
+        let table = quote! {
+            /// Per opcode value, the generations its binding exists on, bit `arch as u8`
+            /// set for each ([`binding_on`]'s table).
+            const BINDING_ARCHS: [u8; 256] = {
+                let mut t = [#all; 256];
+                #(#rows)*
+                t
+            };
+        };
+        (rest, table)
+    } else {
+        (quote! { true }, quote! {})
+    };
+    let body = if arms.is_empty() {
+        rest
+    } else {
+        quote! {
+            match #disc {
+                #(#arms)*
+                _ => #rest,
+            }
+        }
+    };
     quote! {
         /// Whether the binding that selects the record's arm exists on `arch` (true when
         /// no binding selects it). A binding's `@archs` may be narrower than its opcode's:
@@ -485,11 +532,10 @@ fn binding_on_fn(model: &Model, record: &Record) -> TokenStream {
         #[must_use]
         #[inline]
         pub const fn binding_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> bool {
-            match #disc {
-                #(#arms)*
-                _ => true,
-            }
+            #body
         }
+
+        #table
 
         /// [`dispatch`] on generation `arch`: `None` where the binding that would select
         /// the arm does not exist on `arch` ([`binding_on`]), as [`Inst::decode`] reads it.

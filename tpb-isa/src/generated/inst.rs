@@ -1325,46 +1325,51 @@ const ARM_BY_OPCODE: [Option<ArmKind>; 256] = {
 #[must_use]
 #[inline]
 pub const fn binding_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> bool {
-    match b[DISCRIMINANT_OFFSET] {
-        0x06 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0x07 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0x08 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x09 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x0A => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x25 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0x26 => matches!(arch, Arch::Maverick),
-        0x4C => matches!(arch, Arch::Sunda),
-        0x7B => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0x85 => matches!(arch, Arch::Sunda),
-        0x86 => matches!(arch, Arch::Sunda),
-        0x87 => matches!(arch, Arch::Sunda),
-        0x88 => matches!(arch, Arch::Sunda),
-        0x8A => matches!(arch, Arch::Sunda),
-        0x8B => matches!(arch, Arch::Sunda),
-        0x8C => matches!(arch, Arch::Sunda),
-        0x8D => matches!(arch, Arch::Sunda),
-        0x8F => matches!(arch, Arch::Sunda),
-        0xB4 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xB6 => matches!(arch, Arch::Maverick),
-        0xB9 => matches!(arch, Arch::Maverick),
-        0xBA => matches!(arch, Arch::Maverick),
-        0xBC => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xBD => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xBE => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xBF => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xE0 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE1 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE2 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE3 => matches!(arch, Arch::Mariana | Arch::Maverick),
-        0xE4 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xE9 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xF1 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xF2 => matches!(arch, Arch::Cayman | Arch::Mariana | Arch::Maverick),
-        0xF3 => matches!(arch, Arch::Maverick),
-        0xF4 => matches!(arch, Arch::Maverick),
-        _ => true,
-    }
+    BINDING_ARCHS[b[DISCRIMINANT_OFFSET] as usize] >> arch as u8 & 1 != 0
 }
+
+/// Per opcode value, the generations its binding exists on, bit `arch as u8`
+/// set for each ([`binding_on`]'s table).
+const BINDING_ARCHS: [u8; 256] = {
+    let mut t = [0b1111; 256];
+    t[0x06] = 0b1110;
+    t[0x07] = 0b1110;
+    t[0x08] = 0b1100;
+    t[0x09] = 0b1100;
+    t[0x0A] = 0b1100;
+    t[0x25] = 0b1100;
+    t[0x26] = 0b1000;
+    t[0x4C] = 0b0001;
+    t[0x7B] = 0b1110;
+    t[0x85] = 0b0001;
+    t[0x86] = 0b0001;
+    t[0x87] = 0b0001;
+    t[0x88] = 0b0001;
+    t[0x8A] = 0b0001;
+    t[0x8B] = 0b0001;
+    t[0x8C] = 0b0001;
+    t[0x8D] = 0b0001;
+    t[0x8F] = 0b0001;
+    t[0xB4] = 0b1100;
+    t[0xB6] = 0b1000;
+    t[0xB9] = 0b1000;
+    t[0xBA] = 0b1000;
+    t[0xBC] = 0b1110;
+    t[0xBD] = 0b1110;
+    t[0xBE] = 0b1110;
+    t[0xBF] = 0b1110;
+    t[0xE0] = 0b1100;
+    t[0xE1] = 0b1100;
+    t[0xE2] = 0b1100;
+    t[0xE3] = 0b1100;
+    t[0xE4] = 0b1110;
+    t[0xE9] = 0b1110;
+    t[0xF1] = 0b1110;
+    t[0xF2] = 0b1110;
+    t[0xF3] = 0b1000;
+    t[0xF4] = 0b1000;
+    t
+};
 
 /// [`dispatch`] on generation `arch`: `None` where the binding that would select
 /// the arm does not exist on `arch` ([`binding_on`]), as [`Inst::decode`] reads it.
