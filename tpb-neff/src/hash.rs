@@ -62,3 +62,62 @@ impl std::fmt::Display for HashStatus {
         }
     }
 }
+
+/// Below this many bytes the payload's hash is checked before `work`, not beside it:
+/// starting a thread costs more than hashing a small payload.
+const CHECK_BESIDE_AT: usize = 256 << 10;
+
+/// [`HashStatus::check`] of `window`, on a thread of its own while `work` runs (the
+/// payload is inflated from the same bytes, and the two took a third and two thirds of
+/// `tpb-neff`'s open of the corpus's larger NEFF, one after the other), and `work`'s
+/// result. A small window, or one whose thread cannot be started, is checked first on
+/// this thread.
+pub(crate) fn check_while<T>(
+    stored: &[u8; 32],
+    window: &[u8],
+    work: impl FnOnce() -> T,
+) -> (HashStatus, T) {
+    if window.len() < CHECK_BESIDE_AT {
+        return (HashStatus::check(stored, window), work());
+    }
+    std::thread::scope(|s| {
+        let beside = std::thread::Builder::new()
+            .name("tpb-neff-md5".into())
+            .spawn_scoped(s, || HashStatus::check(stored, window));
+        match beside {
+            Ok(handle) => {
+                let out = work();
+                // The check does not panic; were it to, its panic goes on here.
+                let hash = handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (hash, out)
+            }
+            Err(_) => (HashStatus::check(stored, window), work()),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Beside `work` or before it, the status is the check's, and `work` runs once.
+    #[test]
+    fn the_check_beside_the_work_is_the_check() {
+        for len in [0, 1000, CHECK_BESIDE_AT - 1, CHECK_BESIDE_AT, 3 * CHECK_BESIDE_AT + 7] {
+            let window: Vec<u8> = (0..len).map(|i| (i * 31 % 251) as u8).collect();
+            let digest: [u8; 16] = Md5::digest(&window).into();
+            let mut stored = [0u8; 32];
+            stored[..16].copy_from_slice(&digest);
+            let mut runs = 0;
+            let (hash, out) = check_while(&stored, &window, || {
+                runs += 1;
+                len * 2
+            });
+            assert_eq!((hash, out, runs), (HashStatus::Match, len * 2, 1), "{len} bytes");
+            stored[0] ^= 1;
+            let (hash, _) = check_while(&stored, &window, || ());
+            assert_eq!(hash, HashStatus::check(&stored, &window), "{len} bytes");
+            assert!(!hash.is_match());
+        }
+    }
+}

@@ -278,9 +278,10 @@ impl Neff {
         if after > 0 {
             warnings.push(Warning::TrailingFileBytes(after as u64));
         }
-        let hash = HashStatus::check(&header.hash, window);
-        let store = payload::read(window, options.max_inflated, &mut warnings)?;
-        Neff::finish(Some(header), Some(hash), store, warnings)
+        let (hash, store) = hash::check_while(&header.hash, window, || {
+            payload::read(window, options.max_inflated, &mut warnings)
+        });
+        Neff::finish(Some(header), Some(hash), store?, warnings)
     }
 
     /// Read an unpacked NEFF directory (a folder holding `kelf-0.json`, `sg00/`, …).
