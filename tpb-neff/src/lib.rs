@@ -40,7 +40,8 @@
 //! text quoted from the file in messages is escaped, member and JSON paths
 //! that are absolute or contain `..` are refused, links are never followed, and every
 //! failure is a typed [`Error`]. The header's MD5 is checked and reported
-//! ([`HashStatus`]), never fatal.
+//! ([`HashStatus`]), never fatal; for a payload of 256 KiB or more, on a thread of its
+//! own while the payload inflates.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
