@@ -25,3 +25,10 @@ pub fn arch_test(model: &Model, archs: &[ArchId], arch: &TokenStream) -> TokenSt
     let vs = archs.iter().map(|&a| arch_variant(model, a));
     quote! { matches!(#arch, #(#vs)|*) }
 }
+
+/// The set as a mask, bit `a.0` for each generation `a`: the generated tables' form
+/// (`arch as u8` picks the bit), which holds the first eight generations (a ninth and
+/// later have no bit).
+pub fn arch_bits(archs: &[ArchId]) -> u8 {
+    archs.iter().fold(0u8, |m, a| m | 1u8.checked_shl(a.0).unwrap_or(0))
+}

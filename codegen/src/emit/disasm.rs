@@ -192,8 +192,7 @@ fn u8l(v: u32) -> proc_macro2::Literal {
 
 /// The mask of `ArchId`s as `Arch as u8` bits.
 fn arch_mask(archs: &[ArchId]) -> proc_macro2::Literal {
-    let m = archs.iter().fold(0u32, |m, a| m | 1 << a.0);
-    proc_macro2::Literal::u8_unsuffixed(m as u8)
+    proc_macro2::Literal::u8_unsuffixed(super::arch_set::arch_bits(archs))
 }
 
 fn enum_desc(model: &Model, id: EnumId) -> TokenStream {

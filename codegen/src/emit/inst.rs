@@ -6,7 +6,7 @@ use quote::quote;
 
 use crate::model::{ArmId, Binding, Model, Prim, Record, SubOpcode};
 
-use super::arch_set::arch_test;
+use super::arch_set::{arch_bits, arch_test};
 use super::doc::{code, Doc};
 use super::names;
 use super::tokens::{hex_text, hex_width, int, patterns, usize_lit};
@@ -491,10 +491,10 @@ fn binding_on_fn(model: &Model, record: &Record) -> TokenStream {
     let disc = read_disc(quote! { b });
     let (rest, table) = if tabled {
         let n = model.archs.len();
-        let all = (1u32 << n) - 1;
+        let all = arch_bits(&model.arch_ids().collect::<Vec<_>>());
         let rows = narrow.iter().filter(|(_, bs)| by_table(bs)).map(|(op, bs)| {
             let mask = bs.iter().find(|b| b.sub.is_none()).and_then(|b| b.meta.archs.as_ref());
-            let mask = mask.map_or(all, |archs| archs.iter().fold(0, |m, a| m | 1 << a.0));
+            let mask = mask.map_or(all, |archs| arch_bits(archs));
             let op = hex_width(*op, 1);
             let mask = syn::LitInt::new(&format!("0b{mask:0n$b}"), proc_macro2::Span::call_site());
             quote! { t[#op] = #mask; }

@@ -425,10 +425,15 @@ fn write_fields<'a>(
     }
 }
 
-/// Print a line with `print` and hand its text to `f`. Each piece is ASCII, but a
-/// `str` needs the UTF-8 check to be made without `unsafe`.
+/// A sink of a line's bytes that writes them to `f` as a `str`. Each piece is ASCII,
+/// but a `str` needs the UTF-8 check to be made without `unsafe`.
+fn str_sink<W: Write + ?Sized>(f: &mut W) -> impl FnMut(&[u8]) -> fmt::Result + '_ {
+    |b| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?)
+}
+
+/// Print a line with `print` and hand its text to `f`.
 fn with_line<W: Write + ?Sized>(f: &mut W, print: impl FnOnce(&mut Line<'_>)) -> fmt::Result {
-    with_bytes(|b| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?), print)
+    with_bytes(str_sink(f), print)
 }
 
 /// Print a line with `print` into a fresh buffer and hand its bytes to `sink` as they
@@ -442,48 +447,10 @@ fn with_bytes<E>(
     sink(&buf[..n])
 }
 
-/// Per opcode value, the index in `BINDINGS` of the binding that alone selects records
-/// of that opcode (the opcode's only binding, without a sub-opcode), else `u16::MAX`;
-/// built at compile time. A record of such an opcode read as that binding's arm has it
-/// as its binding, which `ArmText::binding_for` finds by a walk of the arm's bindings
-/// (an arm reads up to a dozen opcodes): on records in random order, a tenth of the
-/// time of a line went to that walk's branches.
-static SOLE_BINDING: [u16; 256] = {
-    let mut count = [0u16; 256];
-    let mut t = [u16::MAX; 256];
-    let mut i = 0;
-    while i < BINDINGS.len() {
-        let op = BINDINGS[i].opcode as usize;
-        count[op] += 1;
-        if BINDINGS[i].sub.is_none() {
-            t[op] = i as u16;
-        }
-        i += 1;
-    }
-    let mut op = 0;
-    while op < 256 {
-        if count[op] != 1 {
-            t[op] = u16::MAX;
-        }
-        op += 1;
-    }
-    t
-};
-
-/// The binding that selects the arm `kind` for `record`, else the arm's first: as
-/// [`ArmText::binding_for`] finds it, by one load for most records.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn binding_of(arm: &ArmText, record: &[u8; RECORD_SIZE]) -> Option<&'static Binding> {
-    match BINDINGS.get(usize::from(SOLE_BINDING[usize::from(record[DISCRIMINANT_OFFSET])])) {
-        Some(b) if b.arm == arm.kind => Some(b),
-        _ => arm.binding_for(record),
-    }
-}
-
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn arm_line(o: &mut Line<'_>, kind: ArmKind, arch: Arch, record: &[u8; RECORD_SIZE]) {
     let arm = ArmText::of(kind);
-    let binding = binding_of(arm, record);
+    let binding = arm.binding_for(record);
     o.str(binding.map_or(arm.mnemonic, |b| b.mnemonic));
     o.call(|buf, at| PRINTERS[kind as usize](buf, at, arch, record, binding));
 }
@@ -691,7 +658,7 @@ pub fn write_inst<W: Write + ?Sized>(f: &mut W, arch: Arch, inst: &Inst) -> fmt:
 ///
 /// Only those of `f`.
 pub fn write_stream<W: Write + ?Sized>(f: &mut W, arch: Arch, bytes: &[u8]) -> fmt::Result {
-    stream_lines(|b| f.write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?), arch, bytes)
+    stream_lines(str_sink(f), arch, bytes)
 }
 
 /// Every whole record of `bytes`, one line each, handed to `sink` a line at a time;
@@ -759,29 +726,6 @@ pub(super) mod tests {
             named += usize::from(searched.is_some());
         }
         assert!(named > 100, "{named} opcodes have a mnemonic");
-    }
-
-    /// The table answers as the walk of the arm's bindings does, for every opcode read
-    /// as every arm, with and without a sub-opcode byte that some binding names.
-    #[test]
-    fn the_sole_binding_table_finds_the_binding_the_walk_finds() {
-        let mut by_table = 0;
-        for op in 0..=255u8 {
-            for sub in [0u8, 1, 2, 8, 9] {
-                let mut r = [0u8; RECORD_SIZE];
-                r[DISCRIMINANT_OFFSET] = op;
-                for b in BINDINGS.iter().filter_map(|b| b.sub) {
-                    r[b.offset] = sub;
-                }
-                for arm in crate::generated::disasm::ARMS.iter() {
-                    let walked = arm.binding_for(&r);
-                    assert_eq!(binding_of(arm, &r), walked, "{op:#04x}/{sub} as {}", arm.name);
-                }
-                let sole = BINDINGS.get(usize::from(SOLE_BINDING[usize::from(op)]));
-                by_table += usize::from(sole.is_some_and(|b| b.matches(&r)));
-            }
-        }
-        assert!(by_table > 5 * 100, "{by_table} records found by the table");
     }
 
     /// The text `print` writes.
