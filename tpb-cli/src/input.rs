@@ -239,6 +239,14 @@ fn with_sources(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// Whether `bytes` are text (UTF-8 without control characters but tabs and line ends, at
+/// least a record's worth): a listing or a note given where a stream was meant. A real
+/// record holds small values and zero bytes in its preamble, so no stream of them is text.
+fn looks_like_text(bytes: &[u8]) -> bool {
+    let text = |s: &str| !s.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'));
+    bytes.len() >= tpb_isa::RECORD_SIZE && std::str::from_utf8(bytes).is_ok_and(text)
+}
+
 /// The input as a NEFF when `neff` (its name or `--neff` says so) or its first bytes are a
 /// NEFF header, else as a raw stream. A sniffed NEFF that does not read is an error whose
 /// text says how to read the bytes as a stream; `forced` (`--neff`) needs no such hint.
@@ -290,9 +298,19 @@ impl Input {
     pub fn warnings(&self) -> Vec<String> {
         match self {
             Input::Neff { neff, .. } => neff.warnings().iter().map(ToString::to_string).collect(),
-            Input::Raw { nearly_neff: None, .. } => Vec::new(),
-            Input::Raw { nearly_neff: Some(why), .. } => {
-                vec![format!("read as a raw record stream, not a NEFF: {why}")]
+            Input::Raw { bytes, nearly_neff, .. } => {
+                let mut w: Vec<String> = nearly_neff
+                    .iter()
+                    .map(|why| format!("read as a raw record stream, not a NEFF: {why}"))
+                    .collect();
+                if looks_like_text(bytes) {
+                    w.push(
+                        "it reads as text, which no record stream does (records hold \
+                         small binary values); a listing is read back with `tpb asm`"
+                            .to_owned(),
+                    );
+                }
+                w
             }
         }
     }

@@ -95,6 +95,17 @@ pub fn write_text(
     line.extend_from_slice(printer.record_bytes(arch.unwrap_or(DEFAULT_ARCH), record));
 }
 
+/// The note a listing ends a record's line with when the spec names its opcode but not
+/// on the generation it is read for (`  # opcode 0x0a does not exist on cayman`): its
+/// text is the opaque form under the opcode's name, which alone reads as if the opcode
+/// existed there. A comment, so that `tpb asm` reads the line back as before.
+pub fn not_on_arch_note(arch: Option<Arch>, record: &Record) -> Option<String> {
+    let arch = arch.unwrap_or(DEFAULT_ARCH);
+    let op = Opcode(record[0]);
+    (op.name().is_some() && !op.available_on(arch))
+        .then(|| format!("  # opcode {:#04x} does not exist on {}", op.0, arch.name()))
+}
+
 /// The function a PSEUDO_FUNCTION_BEGIN record opens, without decoding any other record.
 pub fn function_label(arch: Option<Arch>, record: &Record) -> Option<String> {
     let on = arch.unwrap_or(DEFAULT_ARCH);

@@ -277,6 +277,12 @@ fn a_listing_from_disasm_assembles_to_the_same_bytes() {
     run(d, &args(&["asm", "p.tpb", "-o", "p.bin"]));
     let mut stream = fs::read(d.join("p.bin")).unwrap();
     stream.extend(odd_stream());
+    // MATMUL_MX (0x0a) is mariana's and maverick's: on cayman the line says so, in a
+    // comment the assembler passes over.
+    let mut mx = [0u8; 64];
+    mx[0] = 0x0a;
+    mx[40] = 7;
+    stream.extend(mx);
     fs::write(d.join("all.bin"), &stream).unwrap();
     // With the hex column and without it (`--no-hex`: offset and text).
     for extra in [None, Some("--no-hex")] {
@@ -287,6 +293,9 @@ fn a_listing_from_disasm_assembles_to_the_same_bytes() {
             .output()
             .unwrap();
         assert!(listing.status.success());
+        let text = String::from_utf8(listing.stdout.clone()).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.ends_with("  # opcode 0x0a does not exist on cayman"), "{last}");
         fs::write(d.join("all.lst"), &listing.stdout).unwrap();
         let out = run(d, &args(&["asm", "all.lst", "-o", "again.bin"]));
         assert!(out.ends_with("exit: 0\n"), "{extra:?}: {out}");
@@ -568,6 +577,19 @@ fn small_things_read_right() {
     // A subgraph that is not there: the ones that are.
     let (_, err, _) = output(d, &["disasm", "--subgraph", "sg99", small]);
     assert!(err.ends_with("(its subgraphs: sg00, sg01)\n"), "{err}");
+    // Text given where a stream was meant is listed, with a word that it is text; a real
+    // stream gets none.
+    let mut notes = "a note — given where records were meant\n".repeat(4);
+    while !notes.len().is_multiple_of(64) {
+        notes.push(' ');
+    }
+    fs::write(d.join("notes.bin"), notes).unwrap();
+    let (_, err, ok) = output(d, &["disasm", "notes.bin"]);
+    assert!(ok);
+    assert!(err.starts_with("warning: notes.bin: it reads as text, which no record"), "{err}");
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let (_, err, ok) = output(d, &["disasm", pe.to_str().unwrap()]);
+    assert!(ok && err.is_empty(), "{err}");
 }
 
 /// `tpb validate` is a CI gate: its help says what its exit status means.

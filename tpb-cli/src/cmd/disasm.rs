@@ -139,7 +139,8 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
 }
 
 /// One record's line appended to `line`: its index (in a NEFF listing), offset and hex
-/// (unless `--no-hex`) columns, its text, and the line end. Bytes, not a `String`: every
+/// (unless `--no-hex`) columns, its text, a note when its opcode does not exist on the
+/// generation ([`records::not_on_arch_note`]), and the line end. Bytes, not a `String`: every
 /// column is ASCII, and the output takes bytes, so no piece needs a UTF-8 check.
 fn record_line(
     line: &mut Vec<u8>,
@@ -159,6 +160,9 @@ fn record_line(
         line.extend_from_slice(b"  ");
     }
     records::write_text(line, printer, arch, r);
+    if let Some(note) = records::not_on_arch_note(arch, r) {
+        line.extend_from_slice(note.as_bytes());
+    }
     line.push(b'\n');
 }
 
