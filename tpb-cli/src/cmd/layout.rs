@@ -6,8 +6,8 @@ use anyhow::{bail, Result};
 use tpb_isa::disasm::desc::{nearest, target, FieldDesc, Kind, Target};
 use tpb_isa::disasm::ArmText;
 use tpb_isa::generated::disasm::{ARMS, MNEMONICS};
-use tpb_isa::inst::{binding_on, BINDINGS};
-use tpb_isa::Opcode;
+use tpb_isa::inst::{binding_on, Binding, BINDINGS};
+use tpb_isa::{Arch, Opcode};
 
 use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 use crate::table::table;
@@ -62,14 +62,21 @@ impl Args {
                 if binding_on(arch, &b.record()) {
                     at
                 } else {
-                    format!("{at} (not on {}: its records there have no layout)", arch.name())
+                    format!("{at} ({})", not_bound_here(b, arch))
                 }
             })
             .collect();
         let mnemonics = mnemonics(d);
         let label = if mnemonics.len() == 1 { "mnemonic" } else { "mnemonics" };
-        writeln!(out, "{} ({label} {}), layout on {}", d.name, mnemonics.join(", "), arch.name())?;
-        let fields: Vec<&FieldDesc> = d.layout(arch).leaves().collect();
+        let layout = d.layout(arch);
+        // An arm without a layout on `arch` shows its oldest, named by its generations.
+        let on = if layout.archs & (1 << arch as u8) != 0 {
+            format!("layout on {}", arch.name())
+        } else {
+            format!("not on {}; its layout on {}", arch.name(), arch_names(layout.archs))
+        };
+        writeln!(out, "{} ({label} {}), {on}", d.name, mnemonics.join(", "))?;
+        let fields: Vec<&FieldDesc> = layout.leaves().collect();
         if opcodes.is_empty() {
             writeln!(out, "opcode: not bound (decoded only explicitly)")?;
         } else {
@@ -170,7 +177,7 @@ fn opcode_value(text: &str) -> Option<u8> {
 /// The arm opcode `op` selects on `arch` (or, failing that, on any generation); `None`
 /// when the spec names the opcode but binds no arm to it, and an error when it does not
 /// name it or several arms share it by sub-opcode (their mnemonics are the way in).
-fn by_opcode(op: u8, arch: tpb_isa::Arch) -> Result<Option<&'static ArmText>> {
+fn by_opcode(op: u8, arch: Arch) -> Result<Option<&'static ArmText>> {
     let all: Vec<_> = BINDINGS.iter().filter(|b| b.opcode == op).collect();
     let here: Vec<_> = all.iter().copied().filter(|b| binding_on(arch, &b.record())).collect();
     let bound = if here.is_empty() { all } else { here };
@@ -215,6 +222,27 @@ fn no_layout(op: u8) -> String {
     )
 }
 
+/// Why binding `b` selects nothing on `arch`: its opcode does not exist there, or the
+/// binding's own `@archs` leave it out (its records there are a named opcode's without a
+/// layout).
+fn not_bound_here(b: &Binding, arch: Arch) -> String {
+    if !Opcode(b.opcode).available_on(arch) {
+        return format!("the opcode does not exist on {}", arch.name());
+    }
+    let bound = Arch::ALL.iter().filter(|&&a| binding_on(a, &b.record())).map(|&a| a.name());
+    format!(
+        "bound on {} only: on {} its records print as the opcode's preamble and payload",
+        bound.collect::<Vec<_>>().join(", "),
+        arch.name()
+    )
+}
+
+/// The generations in a layout's `archs` bits, oldest first (`mariana, maverick`).
+fn arch_names(archs: u8) -> String {
+    let on = Arch::ALL.iter().filter(|&&a| archs & (1 << a as u8) != 0).map(|&a| a.name());
+    on.collect::<Vec<_>>().join(", ")
+}
+
 /// The one-character key of field `i` in a byte diagram.
 fn key(i: usize) -> char {
     const KEYS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -251,7 +279,6 @@ mod tests {
 
     #[test]
     fn an_opcode_value_finds_its_arm() {
-        use tpb_isa::Arch;
         assert_eq!(opcode_value("0x02"), Some(2));
         assert_eq!(opcode_value("0X4f"), Some(0x4f));
         assert_eq!(opcode_value("2"), None);
@@ -265,6 +292,33 @@ mod tests {
         assert!(e.contains("pseudo_exit_execution (byte 12 == 1)"), "{e}");
         let unnamed = (0..=u8::MAX).find(|&op| Opcode(op).name().is_none()).unwrap();
         assert!(by_opcode(unnamed, Arch::Cayman).is_err());
+    }
+
+    /// An arm or binding the generation lacks is said to be missing there, never shown
+    /// as that generation's layout.
+    #[test]
+    fn what_a_generation_lacks_is_said() {
+        let first_lines = |arm: &str, arch: &str| {
+            let mut out = Vec::new();
+            let args = Args { arm: arm.to_owned(), arch: Some(arch.to_owned()) };
+            assert!(args.run(&mut out).unwrap());
+            String::from_utf8(out).unwrap().lines().take(2).collect::<Vec<_>>().join("\n")
+        };
+        assert_eq!(
+            first_lines("matmul_mx", "cayman"),
+            "SMX1D3_MM (mnemonic matmul_mx), not on cayman; its layout on mariana, maverick\n\
+             opcode: 0x0a (the opcode does not exist on cayman)"
+        );
+        assert_eq!(
+            first_lines("matmul_mx", "mariana"),
+            "SMX1D3_MM (mnemonic matmul_mx), layout on mariana\nopcode: 0x0a"
+        );
+        assert_eq!(
+            first_lines("reg_shuffle", "cayman"),
+            "CTRL_RS (mnemonic reg_shuffle), layout on cayman\nopcode: 0x4c (bound on sunda \
+             only: on cayman its records print as the opcode's preamble and payload)"
+        );
+        assert_eq!(arch_names(0b1100), "mariana, maverick");
     }
 
     #[test]
