@@ -178,6 +178,36 @@ fn check_availability(
         if in_error(Some(&arm.meta)) || in_error(Some(&b.meta)) || in_error(op_meta) {
             continue;
         }
+        // A binding whose own `@archs` miss every generation of its opcode selects nothing.
+        let archs = || (0..arch_list.len() as u32).map(ArchId);
+        if b.meta.archs_span.is_some()
+            && op_meta.is_some()
+            && !archs()
+                .any(|a| b.meta.available_on(a) && op_meta.is_some_and(|m| m.available_on(a)))
+        {
+            let names = |on: &dyn Fn(ArchId) -> bool| {
+                archs()
+                    .filter(|&a| on(a))
+                    .map(|a| arch_list[a.0 as usize].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let ours = names(&|a| b.meta.available_on(a));
+            let its = names(&|a| op_meta.is_some_and(|m| m.available_on(a)));
+            cx.error(
+                Diagnostic::error(
+                    b.meta.archs_span.unwrap_or(*span),
+                    format!(
+                        "this binding selects nothing: its @archs ({ours}) share no generation \
+                         with those of opcode {:#04x} ({its})",
+                        b.opcode
+                    ),
+                )
+                .with(*span, "the binding")
+                .note("a binding exists where its @archs and its opcode's both hold"),
+            );
+            continue;
+        }
         let missing: Vec<&str> = (0..arch_list.len() as u32)
             .map(ArchId)
             .filter(|&a| {
@@ -224,7 +254,12 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
                         ),
                     )
                     .with(first.1, "the other binding")
-                    .note("an opcode is bound once, or every binding of it gives a sub-opcode"),
+                    .note(
+                        "an opcode is bound once (whatever its bindings' @archs), or every \
+                         binding of it gives a sub-opcode; where its records differ by \
+                         generation, give the one arm members with @archs (a layout per \
+                         generation)",
+                    ),
                 ),
                 (Some(s1), Some(s2)) if s1.offset != s2.offset => cx.error(
                     Diagnostic::error(
@@ -451,6 +486,26 @@ mod tests {
         let e = errors(&spec("new.."), &OLD_NEW);
         assert_eq!(e.len(), 2, "{e:?}");
         assert!(e.iter().all(|m| m.ends_with("exists on old but its arm 'A' does not")), "{e:?}");
+    }
+
+    /// A binding whose `@archs` share no generation with its opcode's is an error at its
+    /// `@archs`; one that shares some is not.
+    #[test]
+    fn a_binding_on_no_generation_of_its_opcode_is_an_error() {
+        use crate::lower::test_support::OLD_NEW;
+        let spec = |archs: &str| {
+            format!(
+                "enum OPCODE : u8 {{\n    PLAIN = 1 @archs(new)\n}}\n\
+                 record R : 2 {{\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}}\n\
+                 arm A : R {{\n    1 x u8\n}}\nbind PLAIN => A @archs({archs})\n"
+            )
+        };
+        assert_eq!(
+            errors(&spec("old"), &OLD_NEW),
+            ["this binding selects nothing: its @archs (old) share no generation with those \
+              of opcode 0x01 (new)"]
+        );
+        crate::lower::test_support::model(&spec("old.."), &OLD_NEW);
     }
 
     /// Bindings come from the table and from `bind`; sorted by (opcode, sub-opcode); a
