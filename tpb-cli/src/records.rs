@@ -101,9 +101,14 @@ pub fn write_text(
 /// existed there. A comment, so that `tpb asm` reads the line back as before.
 pub fn not_on_arch_note(arch: Option<Arch>, record: &Record) -> Option<String> {
     let arch = arch.unwrap_or(DEFAULT_ARCH);
+    not_on_arch(arch, record)
+        .then(|| format!("  # opcode {:#04x} does not exist on {}", record[0], arch.name()))
+}
+
+/// Whether the spec names the record's opcode but not on `arch`.
+pub fn not_on_arch(arch: Arch, record: &Record) -> bool {
     let op = Opcode(record[0]);
-    (op.name().is_some() && !op.available_on(arch))
-        .then(|| format!("  # opcode {:#04x} does not exist on {}", op.0, arch.name()))
+    op.name().is_some() && !op.available_on(arch)
 }
 
 /// The function a PSEUDO_FUNCTION_BEGIN record opens, without decoding any other record.

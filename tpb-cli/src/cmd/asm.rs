@@ -11,7 +11,7 @@ use tpb_isa::disasm::{self, AsmError, AsmErrorKind};
 use tpb_isa::Arch;
 
 use crate::output::{self, Special};
-use crate::records::{parse_arch, DEFAULT_ARCH, RECORD_SIZE};
+use crate::records::{self, parse_arch, DEFAULT_ARCH, RECORD_SIZE};
 use crate::text::count;
 use crate::Reported;
 
@@ -57,12 +57,35 @@ impl Args {
         // Checked whole before anything is written, then assembled again as it is
         // written: the records (64 bytes a line of a few) are never held.
         let mut lines = text.lines();
-        for e in disasm::assemble(arch, text).filter_map(Result::err) {
-            report.error(&e, &mut lines)?;
+        // Records of an opcode the spec names elsewhere: how many, and the first.
+        let (mut absent, mut first) = (0, None);
+        for (i, r) in disasm::assemble(arch, text).enumerate() {
+            match r {
+                Err(e) => report.error(&e, &mut lines)?,
+                Ok(r) if records::not_on_arch(arch, &r) => {
+                    absent += 1;
+                    first.get_or_insert((i, r[0]));
+                }
+                Ok(_) => {}
+            }
         }
         if report.errors > 0 {
             report.summary()?;
             return Err(Reported.into());
+        }
+        if let Some((i, op)) = first {
+            let what = if absent == 1 {
+                "1 record has".to_owned()
+            } else {
+                format!("{absent} records have")
+            };
+            eprintln!(
+                "note: {name}: {what} an opcode that does not exist on {} (the first, record \
+                 {i} at offset {:#x}, is {}): written as given; tpb validate reports them",
+                arch.name(),
+                i * RECORD_SIZE,
+                records::opcode_name(None, op).unwrap_or("?").to_ascii_lowercase(),
+            );
         }
         if let Some((line, arm)) = unselected_arm(text) {
             eprintln!(
