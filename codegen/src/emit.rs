@@ -294,7 +294,13 @@ pub(crate) mod unit_tests {
     pub(crate) fn project_model() -> Model {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa");
         let sources = crate::Sources::read_spec(&dir, "isa").expect("the project's spec reads");
-        crate::load(sources).unwrap_or_else(|f| panic!("the project's spec loads:\n{}", f.render()))
+        crate::load(sources).unwrap_or_else(|f| {
+            panic!(
+                "these emitter tests run on the project's spec, and isa/ does not load (an \
+                 edit in progress? `cargo xtask check` says the same); fix it, then rerun:\n{}",
+                f.render()
+            )
+        })
     }
 
     /// A model from spec text (`.isa` files and `isa/arch/*.toml` files as
