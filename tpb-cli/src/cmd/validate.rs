@@ -35,10 +35,16 @@ pub struct Args {
     /// default); for a NEFF, only that engine's streams.
     #[arg(long)]
     engine: Option<String>,
+    /// Take a raw stream as a NEFF's engine stream before relocation (what `tpb extract`
+    /// writes), not an assembled image: pseudo records are legal and not validated, and
+    /// the EXIT and final-record checks are skipped, as for a NEFF's own streams.
+    #[arg(long)]
+    pre_relocation: bool,
     /// Write one JSON object instead of text (format `tpb-validate`, version 1); the exit
     /// status is the same. `{"format", "version", "input", "kind" ("raw" or "neff"),
-    /// "pre_relocation" (true for a NEFF: pseudo records are not validated and the EXIT
-    /// and final-record checks are skipped), "streams", "absent" (the labels of the
+    /// "pre_relocation" (true for a NEFF, and for a raw stream with `--pre-relocation`:
+    /// pseudo records are not validated and the EXIT and final-record checks are
+    /// skipped), "streams", "absent" (the labels of the
     /// streams a NEFF's graphs name but it lacks), "totals": {"streams", "records",
     /// "findings", "absent"}}`. A stream is `{"label", "subgraph", "engine", "path",
     /// "arch", "records", "pseudo" (pseudo records left unvalidated; null for a raw
@@ -65,13 +71,20 @@ impl Args {
                     format!("unknown engine '{engine}' (expected one of {ENGINES})")
                 })?;
                 let arch = arch.unwrap_or(records::DEFAULT_ARCH);
+                let stream = if self.pre_relocation {
+                    let mut s = pre_relocation(&units[0], arch);
+                    s.engine = self.engine.is_some().then(|| engine.name()).flatten();
+                    s
+                } else {
+                    raw(&units[0], arch, engine)
+                };
                 Report {
                     format: "tpb-validate",
                     version: 1,
                     input: name.clone(),
                     kind: "raw",
-                    pre_relocation: false,
-                    streams: vec![raw(&units[0], arch, engine)],
+                    pre_relocation: self.pre_relocation,
+                    streams: vec![stream],
                     absent: Vec::new(),
                     absent_text: Vec::new(),
                     totals: Totals::default(),
@@ -89,7 +102,10 @@ impl Args {
                     input: name.clone(),
                     kind: "neff",
                     pre_relocation: true,
-                    streams: units.iter().map(neff).collect(),
+                    streams: units
+                        .iter()
+                        .map(|u| pre_relocation(u, u.arch.unwrap_or(records::DEFAULT_ARCH)))
+                        .collect(),
                     absent: filter.absent_unescaped(&input),
                     absent_text: filter.absent(&input),
                     totals: Totals::default(),
@@ -283,9 +299,9 @@ fn raw(unit: &Unit<'_>, arch: Arch, engine: tpb_isa::TpbEngType) -> Stream {
     }
 }
 
-/// A NEFF stream: every record outside the pseudo band, and a trailing partial record.
-fn neff(u: &Unit<'_>) -> Stream {
-    let arch = u.arch.unwrap_or(records::DEFAULT_ARCH);
+/// A NEFF stream, or a raw one taken as such (`--pre-relocation`), read on `arch`:
+/// every record outside the pseudo band, and a trailing partial record.
+fn pre_relocation(u: &Unit<'_>, arch: Arch) -> Stream {
     let (recs, partial) = records::split(u.bytes);
     let (mut n, mut pseudo, mut findings) = (0, 0, Vec::new());
     for (i, (off, r)) in recs.enumerate() {
@@ -331,11 +347,15 @@ impl Report {
     fn write(&self, out: &mut dyn Write) -> Result<()> {
         let name = &self.input;
         if self.pre_relocation {
+            let what = if self.kind == "neff" {
+                "NEFF streams are pre-relocation"
+            } else {
+                "taken as a NEFF stream before relocation (--pre-relocation)"
+            };
             writeln!(
                 out,
-                "{name}: NEFF streams are pre-relocation: pseudo opcodes (0xc1..=0xdf) are \
-                 legal and not validated, and no EXIT is expected, so the EXIT and \
-                 final-record checks are skipped"
+                "{name}: {what}: pseudo opcodes (0xc1..=0xdf) are legal and not validated, \
+                 and no EXIT is expected, so the EXIT and final-record checks are skipped"
             )?;
         }
         for s in &self.streams {
@@ -343,7 +363,7 @@ impl Report {
             for f in &s.findings {
                 match (f.check, f.record, f.offset) {
                     // A NEFF's labels (`sg00/PE`) are not file names: no colon after them.
-                    ("record", Some(i), Some(off)) if self.pre_relocation => {
+                    ("record", Some(i), Some(off)) if self.kind == "neff" => {
                         writeln!(out, "{label} record {i} (offset {off:#x}): {}", f.message)?
                     }
                     ("record", Some(i), Some(off)) => {
