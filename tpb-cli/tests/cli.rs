@@ -597,6 +597,10 @@ fn small_things_read_right() {
     let (_, err, ok) = output(d, &["disasm", "notes.bin"]);
     assert!(ok);
     assert!(err.starts_with("warning: notes.bin: it reads as text, which no record"), "{err}");
+    // An empty stream lists nothing, and says so.
+    let (out, err, ok) = output(d, &["disasm", "empty.bin"]);
+    assert!(ok && out.is_empty());
+    assert_eq!(err, "warning: empty.bin: empty: no records to list\n");
     let pe = corpus("streams/matmul_small/sg00/PE.bin");
     let (_, err, ok) = output(d, &["disasm", pe.to_str().unwrap()]);
     assert!(ok && err.is_empty(), "{err}");

@@ -52,6 +52,11 @@ impl Args {
         let mut units = filter.select(&input)?;
         input::set_arch(&input, &mut units, arch);
         let neff = matches!(input, Input::Neff { .. });
+        // An empty raw stream lists nothing: said, so that no output is not taken for a
+        // failure (a NEFF's empty stream has its header line).
+        if !neff && units.iter().all(|u| u.bytes.is_empty()) {
+            eprintln!("warning: {}: empty: no records to list", input.name());
+        }
         if self.json {
             let mut ser = serde_json::Serializer::pretty(&mut *out);
             if neff {
