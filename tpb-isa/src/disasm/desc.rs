@@ -529,7 +529,7 @@ impl ArmText {
     }
 
     /// The binding that selects this arm for `record`, else its first binding. One load
-    /// for a record whose opcode one binding alone selects ([`SOLE_BINDING`]), else a
+    /// for a record whose opcode one binding alone selects (a table of them), else a
     /// walk of the arm's bindings.
     #[must_use]
     #[inline]
