@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 pub const HEADER_LEN: usize = 1024;
 
 /// The NEFF header, field by field (offsets in the field docs).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Header {
     /// +0x000: packaging version; 2 is a gzip tar with an MD5 hash.
     pub pkg_version: u64,
@@ -37,6 +37,30 @@ pub struct Header {
     pub feature_bits: u64,
     /// +0x228: logical NeuronCore size (1 on trn1, 2 on trn2: subgraphs sg00 and sg01).
     pub lnc_size: u32,
+}
+
+/// The numbers as numbers, the texts up to their NUL, the hash and UUID in hex: the
+/// byte arrays (480 bytes, mostly zero) are not printed a decimal number at a time.
+impl std::fmt::Debug for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hash: String = self.hash.iter().map(|b| format!("{b:02x}")).collect();
+        f.debug_struct("Header")
+            .field("pkg_version", &self.pkg_version)
+            .field("header_size", &self.header_size)
+            .field("data_size", &self.data_size)
+            .field("neff_version_major", &self.neff_version_major)
+            .field("neff_version_minor", &self.neff_version_minor)
+            .field("neff_build_version", &self.build_version())
+            .field("num_tpb", &self.num_tpb)
+            .field("hash", &hash)
+            .field("uuid", &self.uuid_string())
+            .field("name", &self.name())
+            .field("requested_tpb_count", &self.requested_tpb_count)
+            .field("tpb_per_node", &crate::short::Short(&self.tpb_per_node))
+            .field("feature_bits", &format_args!("{:#x}", self.feature_bits))
+            .field("lnc_size", &self.lnc_size)
+            .finish()
+    }
 }
 
 impl Header {

@@ -53,6 +53,7 @@ pub mod header;
 mod json;
 mod members;
 mod payload;
+mod short;
 mod sys;
 
 use std::borrow::Cow;
@@ -225,7 +226,7 @@ impl Info {
 }
 
 /// One engine stream with its graph and bytes, as [`Neff::streams`] yields it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct StreamView<'a> {
     /// The graph it belongs to.
     pub graph: &'a Graph,
@@ -233,6 +234,17 @@ pub struct StreamView<'a> {
     pub stream: &'a Stream,
     /// Its bytes, `None` when the stream is absent.
     pub data: Option<&'a [u8]>,
+}
+
+/// The graph's name and the stream, its bytes by length (a stream is megabytes).
+impl std::fmt::Debug for StreamView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamView")
+            .field("graph", &self.graph.name)
+            .field("stream", self.stream)
+            .field("data", &self.data.map(short::Short))
+            .finish()
+    }
 }
 
 impl StreamView<'_> {

@@ -15,7 +15,7 @@ use crate::error::{Error, Result, Warning};
 use crate::sys::{self, Handle};
 
 /// One member: its normalised path (`sg00/PE.bin`), its size and, when read, its bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Member<'a> {
     /// The path inside the NEFF, `/`-separated, without `./` or a leading `/`.
     pub path: &'a str,
@@ -28,6 +28,18 @@ pub struct Member<'a> {
     pub size: u64,
     /// Whether `data` holds the member's bytes.
     pub loaded: bool,
+}
+
+/// Path, size and its bytes by length and prefix (a member is up to megabytes).
+impl std::fmt::Debug for Member<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Member")
+            .field("path", &self.path)
+            .field("data", &crate::short::Short(self.data))
+            .field("size", &self.size)
+            .field("loaded", &self.loaded)
+            .finish()
+    }
 }
 
 /// One member as stored: its bytes, or (from a directory, until needed) only its size.

@@ -60,4 +60,16 @@ fn debug_does_not_print_the_members_bytes() {
     let text = format!("{neff:?}");
     assert!(text.contains("path: \"sg00/PE.bin\", size: 1361216, loaded: true"), "{text}");
     assert!(text.len() < 64 << 10, "{} bytes of Debug", text.len());
+    // Nor do its parts': a member, a stream, the header.
+    let m = neff.members().max_by_key(|m| m.data.len()).unwrap();
+    let text = format!("{m:?}");
+    assert!(text.contains(&format!("data: {} bytes ", m.data.len())), "{text}");
+    assert!(text.len() < 256, "{text}");
+    let s = neff.streams().next().unwrap();
+    let text = format!("{s:?}");
+    assert!(text.contains("graph: \"sg00\""), "{text}");
+    assert!(text.len() < 1024, "{text}");
+    let text = format!("{:?}", neff.header().unwrap());
+    assert!(text.contains("name: \"file.neff\""), "{text}");
+    assert!(text.len() < 1024, "{text}");
 }
