@@ -171,8 +171,11 @@ fn errors_name_line_column_and_field() {
     );
     assert_eq!(error("pseudo_exit_execution 12"), "1:23: expected field=value");
     assert_eq!(error("unknown opcode=0x01"), "1:1: field 'bytes' is missing");
+    assert!(error("pseudo_function_call events.wait_mode=BOGUS").starts_with(
+        "1:39: field 'events.wait_mode' has no value 'BOGUS' (its values: EVT_CLEAR, "
+    ));
     assert_eq!(
-        error("pseudo_function_call events.wait_mode=BOGUS"),
+        error("pseudo_function_call events.wait_mode=0x1g"),
         "1:39: field 'events.wait_mode' takes a value name or an integer"
     );
     let e = assemble_line(Arch::Cayman, "x", 7).unwrap_err();

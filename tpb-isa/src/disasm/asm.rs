@@ -4,7 +4,7 @@ use super::desc::{
     self, same, same_bytes, AltDesc, ArmText, BitDesc, BitKind, BitsDesc, FieldDesc, Kind,
     LayoutText, Role, Target, UnionDesc,
 };
-use super::error::{AsmError, AsmErrorKind, Fits, Members, Name, Views};
+use super::error::{AsmError, AsmErrorKind, Fits, Members, Name, Views, VALUES_LISTED};
 use super::print::UNKNOWN;
 use crate::facts::Confidence;
 use crate::generated::arms::ArmKind;
@@ -274,18 +274,28 @@ pub(super) fn parse_bit(
 }
 
 /// The error for a word `s` that names no value of `e`: [`AsmErrorKind::ValueCase`]
-/// where a name matches it but for case, else `other`.
+/// where a name matches it but for case, [`AsmErrorKind::UnknownValue`] where a name
+/// is near it or the enum's names are few enough to list, else `other`.
 fn case_or(
-    e: &super::desc::EnumDesc,
+    e: &'static super::desc::EnumDesc,
     s: &str,
     at: usize,
     field: &'static str,
     other: Err1,
 ) -> Err1 {
-    match e.name_like(s) {
-        Some(name) => err(at, AsmErrorKind::ValueCase { field, given: Name::new(s), name }),
-        None => other,
+    if let Some(name) = e.name_like(s) {
+        return err(at, AsmErrorKind::ValueCase { field, given: Name::new(s), name });
     }
+    // A word, not a number gone wrong (`0x1g`, `-3`): those keep their own error.
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return other;
+    }
+    let like = super::desc::nearest(s, e.by_name.iter().map(|&(name, _)| name));
+    if like.is_none() && (e.by_name.is_empty() || e.by_name.len() > VALUES_LISTED) {
+        return other;
+    }
+    let given = Name::new(s);
+    err(at, AsmErrorKind::UnknownValue { field, given, like, values: e.by_name })
 }
 
 /// The reading of one `form{field=value,...}`: the bit-fields the form prints, and
@@ -1592,6 +1602,16 @@ fn line_bytes_as(
             }
         }
         if i == name_at || i == b.len() || b[i] != b'=' {
+            // `name=value` whose name holds a byte no field name has (`ñum=1`): the
+            // field is what is wrong, not the syntax.
+            let word = &b[name_at..];
+            let word = &word[..word.iter().position(u8::is_ascii_whitespace).unwrap_or(word.len())];
+            if let Some(eq) = word.iter().position(|&c| c == b'=').filter(|&eq| eq > 0) {
+                if owner != NO_LAYOUT_HERE && owner != UNKNOWN {
+                    let name = &s[name_at..name_at + eq];
+                    return Err(unknown_field(arch, kind, leaves, owner, name, name_at));
+                }
+            }
             return Err(err(name_at, AsmErrorKind::Syntax { expected: "field=value" }));
         }
         let v_at = i + 1;

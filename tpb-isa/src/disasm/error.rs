@@ -216,6 +216,10 @@ impl Fits {
 }
 
 /// ` a, b, c)`: the names an error lists after its opening `(its views:`, and the close.
+/// The most names an [`AsmErrorKind::UnknownValue`] lists: a larger enum's names are
+/// for `tpb layout` and the reference, not one error line.
+pub const VALUES_LISTED: usize = 32;
+
 fn names_closed(
     f: &mut fmt::Formatter<'_>,
     names: impl Iterator<Item = &'static str>,
@@ -393,6 +397,18 @@ pub enum AsmErrorKind {
         /// The enum's name.
         name: &'static str,
     },
+    /// A word that names no value of the field's enum, in any case: the name it is near,
+    /// else (for an enum of a few names) every name.
+    UnknownValue {
+        /// The field.
+        field: &'static str,
+        /// The name given.
+        given: Name,
+        /// The enum's name it is one edit or two from, if one.
+        like: Option<&'static str>,
+        /// The enum's names (listed when there are at most [`VALUES_LISTED`]).
+        values: &'static [(&'static str, u64)],
+    },
     /// Hex digits for more bytes than the field holds.
     TooManyBytes {
         /// The field.
@@ -469,6 +485,7 @@ impl AsmErrorKind {
             | K::OtherForm { field, .. }
             | K::TooLong { field, .. }
             | K::ValueCase { field, .. }
+            | K::UnknownValue { field, .. }
             | K::TooManyBytes { field, .. }
             | K::Count { field, .. }
             | K::UnknownMember { field, .. }
@@ -559,6 +576,13 @@ impl fmt::Display for AsmErrorKind {
                     f,
                     "field '{field}' has no value '{given}'; value names keep their case: '{name}'"
                 )
+            }
+            AsmErrorKind::UnknownValue { field, given, like: Some(like), .. } => {
+                write!(f, "field '{field}' has no value '{given}'; did you mean '{like}'?")
+            }
+            AsmErrorKind::UnknownValue { field, given, like: None, values } => {
+                write!(f, "field '{field}' has no value '{given}' (its values:")?;
+                names_closed(f, values.iter().map(|&(name, _)| name))
             }
             AsmErrorKind::TooManyBytes { field, holds, given } => {
                 write!(f, "field '{field}' holds {holds} bytes; the digits give {given}")

@@ -47,7 +47,9 @@ mod tests;
 
 pub use asm::{assemble, assemble_line};
 pub use desc::ArmText;
-pub use error::{is_invisible_format, AsmError, AsmErrorKind, Fits, Members, Name, Views};
+pub use error::{
+    is_invisible_format, AsmError, AsmErrorKind, Fits, Members, Name, Views, VALUES_LISTED,
+};
 pub use name::Escaped;
 pub use print::{
     write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,

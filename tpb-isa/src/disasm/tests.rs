@@ -304,10 +304,35 @@ fn a_value_name_in_another_case_names_the_right_one() {
     );
     let e = first_error("tensor_tensor_arith_op in0_in1_dtype={dtype_lo=fp32}").0;
     assert_eq!(e, "field 'in0_in1_dtype' has no value 'fp32'; value names keep their case: 'FP32'");
+    // A name near one, in any case: that one; near none: the enum's names, when few.
     assert_eq!(
         first_error("matmul in_dtype=FP17").0,
+        "field 'in_dtype' has no value 'FP17'; did you mean 'FP16'?"
+    );
+    let e = first_error("tensor_tensor_arith_op in0_in1_dtype={dtype_lo=FP17}").0;
+    assert_eq!(e, "field 'in0_in1_dtype' has no value 'FP17'; did you mean 'FP16'?");
+    let e = first_error("matmul events.wait_mode=BOGUS").0;
+    assert!(
+        e.starts_with("field 'events.wait_mode' has no value 'BOGUS' (its values: EVT_CLEAR, ")
+            && e.ends_with(", UNORDERED)"),
+        "{e}"
+    );
+    // A number in error is a number's error.
+    assert_eq!(
+        first_error("matmul in_dtype=0x1g").0,
         "field 'in_dtype' takes a value name or an integer"
     );
+}
+
+/// A field name with a byte no field name has is a field the arm lacks (with the one
+/// it is near), not a syntax error: it has its `=`.
+#[test]
+fn a_field_name_with_a_stray_byte_names_the_field_meant() {
+    assert_eq!(
+        first_error("matmul ñum_active_rows=1"),
+        ("matmul has no field 'ñum_active_rows'; did you mean 'num_active_rows'?".into(), 8)
+    );
+    assert_eq!(first_error("matmul =1"), ("expected field=value".into(), 8));
 }
 
 /// Hex digits for more bytes than a byte field holds name both counts (they said the
