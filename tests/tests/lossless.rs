@@ -258,6 +258,24 @@ fn an_unknown_generation_lists_names_labels_and_aliases() {
     assert_eq!("x".parse::<Geometry>().unwrap_err().to_string(), e);
 }
 
+/// `aliases()` are the other names a generation is known by (cloud instance families),
+/// never its name or label, for every generation alike (maverick has none).
+#[test]
+fn aliases_are_other_names_than_the_name_and_label() {
+    use tpb_isa::Arch;
+    for &a in Arch::ALL {
+        for alias in a.aliases() {
+            assert!(
+                !alias.eq_ignore_ascii_case(a.name()) && !alias.eq_ignore_ascii_case(a.label()),
+                "{a}: {alias}"
+            );
+            assert_eq!(alias.parse::<Arch>(), Ok(a));
+        }
+        assert_eq!(a.label().parse::<Arch>(), Ok(a));
+    }
+    assert_eq!(Arch::Cayman.aliases(), ["trn2"]);
+}
+
 /// A generation serializes by its name, as the spec, `Display` and `tpb` spell it, and
 /// reads back from any name, label or alias; a geometry no source gives does not read.
 #[test]

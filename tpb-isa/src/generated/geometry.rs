@@ -129,9 +129,9 @@ impl Arch {
     #[must_use]
     pub const fn aliases(self) -> &'static [&'static str] {
         match self {
-            Arch::Sunda => &["V2", "trn1", "inf2"],
-            Arch::Cayman => &["V3", "trn2"],
-            Arch::Mariana => &["V4", "trn3"],
+            Arch::Sunda => &["trn1", "inf2"],
+            Arch::Cayman => &["trn2"],
+            Arch::Mariana => &["trn3"],
             Arch::Maverick => &[],
         }
     }
