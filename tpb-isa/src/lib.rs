@@ -38,6 +38,22 @@
 //! assert_eq!(trn2.geometry().unwrap().num_dma_engines(), 132);
 //! assert!(Arch::Maverick.geometry().is_none());
 //! ```
+//!
+//! # Where things are
+//!
+//! - At the root: [`Inst`] (a record decoded, every arm) and [`ArmKind`]; a type per arm
+//!   (`S3d3Mm`) with its borrowed view (`S3d3MmRef`), each in the layouts of the
+//!   generations; [`Opcode`] and the spec's other enums; [`Arch`] and [`Geometry`].
+//! - [`generated::inst`]: the dispatch ([`dispatch`], [`dispatch_on`], [`binding_on`]) and
+//!   [`BINDINGS`], opcode to arm to mnemonic ([`Opcode::arm`] for an opcode,
+//!   [`disasm::desc::target`] for a mnemonic).
+//! - [`generated::validate`]: the runtime's checks of one record; [`stream`]: records at a
+//!   fixed +64 stride, EXIT, and the final-record check of a whole stream.
+//! - [`disasm`]: the text form ([`disasm::Printer`], [`disasm::write_record`],
+//!   [`disasm::assemble`], [`Inst::parse`]).
+//! - [`generated::geometry`]: [`Arch::geometry`] with every constant and derived rule, and
+//!   every value with its provenance ([`generated::geometry::GEOMETRY`]).
+//! - [`facts`]: provenance and confidence as data.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
