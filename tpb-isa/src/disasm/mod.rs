@@ -15,7 +15,8 @@
 //! - structs are flattened into dotted names (`events.wait_mode`); a field (or bit-field)
 //!   whose bytes are all zero is not printed, as the assembler reads a field left out as
 //!   zero; the opcode (and a sub-opcode) is printed only when the mnemonic does not
-//!   imply it;
+//!   imply it, and `header.opcode=`, given, sets the byte whatever the mnemonic implies
+//!   (a record read as another arm's layout, [`write_arm`], prints so, and reads back);
 //! - integers are decimal below 256 and hex above (the parser takes both, and `-`);
 //!   an `f32` prints as the shortest decimal that reads back to the same bits (a NaN as
 //!   its bits in hex);
