@@ -235,6 +235,9 @@ pub fn validate(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateEr
 /// `tdrv_arch_instr_block_final_inst_validity_check`): one arch-neutral entry that
 /// dispatches, per arch, to that generation's validator. The spec knows no
 /// per-engine rule yet, so every engine runs the record rules of [`validate`].
+/// It takes the final record itself; for a whole stream's bytes,
+/// [`stream::final_inst_validity_check`](crate::stream::final_inst_validity_check)
+/// finds that record first.
 pub fn final_inst_validity_check(
     arch: Arch,
     engine: TpbEngType,
