@@ -52,7 +52,7 @@ impl HashStatus {
 
 impl std::fmt::Display for HashStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let hex = |b: &[u8; 16]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        use crate::short::hex;
         match self {
             HashStatus::Match => f.write_str("MD5 match"),
             HashStatus::MatchWordSwapped => f.write_str("MD5 match (stored word-swapped)"),

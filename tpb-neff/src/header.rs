@@ -43,7 +43,7 @@ pub struct Header {
 /// byte arrays (480 bytes, mostly zero) are not printed a decimal number at a time.
 impl std::fmt::Debug for Header {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let hash: String = self.hash.iter().map(|b| format!("{b:02x}")).collect();
+        let hash = crate::short::hex(&self.hash);
         f.debug_struct("Header")
             .field("pkg_version", &self.pkg_version)
             .field("header_size", &self.header_size)
@@ -131,7 +131,7 @@ impl Header {
     /// The UUID in its usual 8-4-4-4-12 hex form.
     #[must_use]
     pub fn uuid_string(&self) -> String {
-        let h: String = self.uuid.iter().map(|b| format!("{b:02x}")).collect();
+        let h = crate::short::hex(&self.uuid);
         format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
     }
 }

@@ -1,10 +1,16 @@
-//! `Debug` of byte payloads by length and a short hex prefix: a member or stream of a
-//! real NEFF is megabytes, which a derived `Debug` prints a decimal number at a time.
+//! Bytes as text: [`hex`] for short fixed fields, and `Debug` of byte payloads by
+//! length and a short hex prefix (a member or stream of a real NEFF is megabytes, which a
+//! derived `Debug` prints a decimal number at a time).
 
 use std::fmt;
 
 /// The bytes shown in full up to this many, else this many and an ellipsis.
 const SHOWN: usize = 16;
+
+/// The bytes as lowercase hex, two digits each (a hash, a UUID).
+pub(crate) fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
 
 /// `b` for `Debug`: `16 bytes 0a1b…` (hex, the first [`SHOWN`] bytes).
 pub(crate) struct Short<'a>(pub(crate) &'a [u8]);
@@ -29,7 +35,13 @@ impl fmt::Debug for Short<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::Short;
+    use super::{hex, Short};
+
+    #[test]
+    fn hex_is_two_lowercase_digits_a_byte() {
+        assert_eq!(hex(&[]), "");
+        assert_eq!(hex(&[0x0a, 0xbc, 0xff]), "0abcff");
+    }
 
     #[test]
     fn bytes_show_their_length_and_a_prefix() {
