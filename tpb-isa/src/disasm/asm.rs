@@ -1692,7 +1692,7 @@ fn unknown_field(
     let (arm, field) = (owner, Name::new(name));
     let all = || (0..leaves.len()).map(|i| leaves.get(i));
     if let Some((head, tail)) = name.split_once('.') {
-        let on = |v: &&desc::ViewDesc| v.archs & (1 << arch as u8) != 0;
+        let on = |v: &&desc::ViewDesc| desc::holds(v.archs, arch);
         let in_view = all().find(|f| f.name == head).and_then(|f| match f.kind {
             Kind::Union(u) => u.views.iter().filter(on).find_map(|v| {
                 let m = v.fields.iter().find(|m| {
@@ -1712,7 +1712,7 @@ fn unknown_field(
             .iter()
             .filter(|l| l.leaf(name).is_some())
             .fold(0u8, |a, l| a | l.archs);
-        if archs & (1 << arch as u8) == 0 && archs != 0 {
+        if !desc::holds(archs, arch) && archs != 0 {
             return err(at, AsmErrorKind::FieldOfOtherLayout { arm, field, archs });
         }
     }

@@ -329,7 +329,7 @@ impl UnionDesc {
     #[must_use]
     #[inline]
     pub fn view_index(&self, arch: Arch, b: &[u8]) -> Option<usize> {
-        let on = |v: &ViewDesc| v.archs & (1 << arch as u8) != 0;
+        let on = |v: &ViewDesc| holds(v.archs, arch);
         let views = || self.views.iter().enumerate().filter(|(_, v)| on(v));
         views()
             .find(|(_, v)| match v.select {
@@ -457,6 +457,19 @@ impl FieldDesc {
     }
 }
 
+/// Whether the generation set `archs` (bits `1 << (Arch as u8)`, as the tables keep
+/// layouts' and views' generations) holds `arch`.
+#[must_use]
+#[inline]
+pub const fn holds(archs: u8, arch: Arch) -> bool {
+    archs & (1 << arch as u8) != 0
+}
+
+/// The generations of the set `archs` ([`holds`]), oldest first.
+pub fn archs_in(archs: u8) -> impl Iterator<Item = Arch> {
+    Arch::ALL.iter().copied().filter(move |&a| holds(archs, a))
+}
+
 /// One layout of an arm and the generations it holds on.
 #[derive(Debug)]
 pub struct LayoutText {
@@ -524,8 +537,7 @@ impl ArmText {
     /// The layout that holds on `arch` (the oldest where none names it, as decoding does).
     #[must_use]
     pub fn layout(&self, arch: Arch) -> &'static LayoutText {
-        let bit = 1u8 << arch as u8;
-        self.layouts.iter().find(|l| l.archs & bit != 0).unwrap_or(&self.layouts[0])
+        self.layouts.iter().find(|l| holds(l.archs, arch)).unwrap_or(&self.layouts[0])
     }
 
     /// The binding that selects this arm for `record`, else its first binding. One load
@@ -768,6 +780,17 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{same, target, EnumDesc, Kind, ARMS, MNEMONICS};
+
+    /// A generation set holds the generations of its bits, listed oldest first.
+    #[test]
+    fn a_generation_set_holds_and_lists_its_bits() {
+        use super::{archs_in, holds};
+        use crate::generated::geometry::Arch;
+        let set = 0b1100;
+        assert!(holds(set, Arch::Mariana) && !holds(set, Arch::Cayman));
+        assert_eq!(archs_in(set).collect::<std::vec::Vec<_>>(), [Arch::Mariana, Arch::Maverick]);
+        assert_eq!(archs_in(0).count(), 0);
+    }
 
     #[test]
     fn every_mnemonic_is_found_and_nothing_else() {

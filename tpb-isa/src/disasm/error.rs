@@ -3,7 +3,6 @@
 use core::fmt;
 
 use super::desc::{BitDesc, UnionDesc};
-use crate::generated::geometry::Arch;
 
 /// A short copy of a name from the input, for error messages (no allocation).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -521,9 +520,7 @@ impl fmt::Display for AsmErrorKind {
                     f,
                     "{arm} has no field '{field}' in this generation's layout; the layout of"
                 )?;
-                let on: &mut dyn Iterator<Item = Arch> =
-                    &mut Arch::ALL.iter().copied().filter(|&a| archs & 1 << a as u8 != 0);
-                for (i, a) in on.enumerate() {
+                for (i, a) in super::desc::archs_in(*archs).enumerate() {
                     f.write_str(if i == 0 { " " } else { ", " })?;
                     f.write_str(a.name())?;
                 }
