@@ -1,5 +1,6 @@
-//! What the commands read: a NEFF file, an unpacked NEFF directory, a raw record stream,
-//! or `-` for standard input; each yields the record streams it holds as [`Unit`]s.
+//! What the commands read: a NEFF file, an unpacked NEFF directory, a raw record stream
+//! (or, with `--hex`, hex text spelling one), or `-` for standard input; each yields the
+//! record streams it holds as [`Unit`]s.
 //!
 //! A file is a NEFF when it is named `*.neff` or its first bytes are a NEFF header
 //! ([`tpb_neff::sniff`]); then a NEFF that cannot be read is an error, never a raw stream.
@@ -12,6 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use tpb_isa::Arch;
 use tpb_neff::{Engine, Neff, ReadOptions, Sniff};
 
+use crate::hex_text;
 use crate::records::DEFAULT_ARCH;
 use crate::row;
 use crate::text::escape;
@@ -40,6 +42,8 @@ pub enum Input {
         bytes: Vec<u8>,
         /// Why it was not read as a NEFF, when its first bytes resemble a NEFF header.
         nearly_neff: Option<String>,
+        /// Whether the input was hex text spelling the stream (`--hex`).
+        hex: bool,
     },
 }
 
@@ -75,6 +79,11 @@ pub struct Format {
     /// Read the input as a NEFF, whatever its name or first bytes.
     #[arg(long)]
     pub neff: bool,
+    /// Read the input as hex text spelling a raw record stream: two digits a byte in
+    /// memory order, in runs separated by spaces or commas, each run optionally
+    /// prefixed `0x` (a listing's hex column, `0a 00 0c`); `#` and `;` begin a comment.
+    #[arg(long, conflicts_with_all = ["raw", "neff"])]
+    pub hex: bool,
 }
 
 impl Unit<'_> {
@@ -107,8 +116,13 @@ pub fn read(arg: &Path, format: Format) -> Result<Input> {
     let name = if stdin { STDIN.to_owned() } else { arg.display().to_string() };
     let options = options()?;
     if !stdin && is_dir(arg)? {
-        if format.raw {
-            bail!("{name} is a directory; --raw reads a file of records");
+        if format.raw || format.hex {
+            let flag = if format.raw {
+                "--raw reads a file of records"
+            } else {
+                "--hex reads a file of hex text"
+            };
+            bail!("{name} is a directory; {flag}");
         }
         let neff = Neff::from_dir(arg, &options).map_err(|e| {
             let e = read_error(e, &format!("{name}: not a readable NEFF directory"));
@@ -120,8 +134,12 @@ pub fn read(arg: &Path, format: Format) -> Result<Input> {
         return Ok(Input::Neff { name, neff: Box::new(neff) });
     }
     let bytes = bytes_under(arg, options.max_inflated)?;
+    if format.hex {
+        let bytes = hex_text::parse(&bytes).map_err(|e| anyhow!("{name}:{e}"))?;
+        return Ok(Input::Raw { name, bytes, nearly_neff: None, hex: true });
+    }
     if format.raw {
-        return Ok(Input::Raw { name, bytes, nearly_neff: None });
+        return Ok(Input::Raw { name, bytes, nearly_neff: None, hex: false });
     }
     let named_neff = !stdin && arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
     from_bytes(name, bytes, named_neff || format.neff, format.neff, &options)
@@ -261,8 +279,10 @@ fn from_bytes(
         Sniff::Neff if neff => "not a readable NEFF",
         Sniff::Neff => "starts with a NEFF header but is not a readable NEFF",
         _ if neff => "not a readable NEFF",
-        Sniff::Raw => return Ok(Input::Raw { name, bytes, nearly_neff: None }),
-        Sniff::NearlyNeff(why) => return Ok(Input::Raw { name, bytes, nearly_neff: Some(why) }),
+        Sniff::Raw => return Ok(Input::Raw { name, bytes, nearly_neff: None, hex: false }),
+        Sniff::NearlyNeff(why) => {
+            return Ok(Input::Raw { name, bytes, nearly_neff: Some(why), hex: false })
+        }
     };
     let neff = Neff::from_bytes(&bytes, options).map_err(|e| {
         // Only an error of the header or the gzip member can be a raw stream's: a
@@ -298,17 +318,21 @@ impl Input {
     pub fn warnings(&self) -> Vec<String> {
         match self {
             Input::Neff { neff, .. } => neff.warnings().iter().map(ToString::to_string).collect(),
-            Input::Raw { bytes, nearly_neff, .. } => {
+            Input::Raw { bytes, nearly_neff, hex, .. } => {
                 let mut w: Vec<String> = nearly_neff
                     .iter()
                     .map(|why| format!("read as a raw record stream, not a NEFF: {why}"))
                     .collect();
-                if looks_like_text(bytes) {
-                    w.push(
+                if !hex && looks_like_text(bytes) {
+                    let hint = if hex_text::parse(bytes).is_ok() {
+                        "; it reads as hex digits, which --hex takes as the bytes they spell"
+                    } else {
+                        "; a listing is read back with `tpb asm`"
+                    };
+                    w.push(format!(
                         "it reads as text, which no record stream does (records hold \
-                         small binary values); a listing is read back with `tpb asm`"
-                            .to_owned(),
-                    );
+                         small binary values){hint}"
+                    ));
                 }
                 w
             }

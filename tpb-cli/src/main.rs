@@ -4,6 +4,7 @@
 //! `tpb_neff`.
 
 mod cmd;
+mod hex_text;
 mod input;
 mod output;
 mod records;

@@ -481,6 +481,57 @@ fn standard_input_reads_raw_streams_and_neffs() {
     assert!(listing.starts_with("sg00/PE: cayman, 12 records\n"), "{listing}");
 }
 
+/// `--hex` reads the bytes a listing's hex column spells (or any hex text) as the raw
+/// stream it is: the listing it gives is the binary's, every command takes it, and text
+/// that is not hex is an error at its line and column.
+#[test]
+fn hex_text_reads_as_the_stream_it_spells() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pool = corpus("streams/matmul_small/sg00/Pool.bin");
+    let pool = pool.to_str().unwrap();
+    let (listing, _, ok) = output(d, &["disasm", pool]);
+    assert!(ok);
+    let listing = String::from_utf8(listing).unwrap();
+    // The hex column, one record a line, with a comment and a record split in two.
+    let mut hex = String::from("# Pool, from its listing\n");
+    for (i, line) in listing.lines().enumerate() {
+        let column = line.split_whitespace().nth(1).unwrap();
+        if i == 1 {
+            hex.push_str(&format!("0x{} ; first half\n{}\n", &column[..64], &column[64..]));
+        } else {
+            hex.push_str(column);
+            hex.push('\n');
+        }
+    }
+    fs::write(d.join("pool.hex"), &hex).unwrap();
+    let (from_hex, err, ok) = output(d, &["disasm", "--hex", "pool.hex"]);
+    assert!(ok && err.is_empty(), "{err}");
+    assert_eq!(String::from_utf8(from_hex).unwrap(), listing);
+    let (stats, _, ok) = output(d, &["stats", "--hex", "pool.hex"]);
+    let (want, _, _) = output(d, &["stats", pool]);
+    assert!(ok);
+    let body =
+        |s: Vec<u8>| String::from_utf8(s).unwrap().lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(stats).replace("pool.hex", "X"), body(want).replace(pool, "X"));
+    let (_, _, ok) = output(d, &["validate", "--hex", "--pre-relocation", "pool.hex"]);
+    assert!(ok);
+    // Without --hex the text is listed as bytes, with a word that --hex reads it.
+    let (_, err, _) = output(d, &["disasm", "pool.hex"]);
+    assert!(err.contains("it reads as hex digits, which --hex takes"), "{err}");
+    // Not hex: where and why.
+    fs::write(d.join("bad.hex"), "0a00\n0a0 ff\n").unwrap();
+    let (out, err, ok) = output(d, &["disasm", "--hex", "bad.hex"]);
+    assert!(!ok && out.is_empty());
+    assert_eq!(
+        err,
+        "error: bad.hex:2:1: a run of 3 hex digits: bytes are two digits each, so a run has \
+         an even number\n"
+    );
+    let (_, err, ok) = output(d, &["disasm", "--hex", "--raw", "bad.hex"]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+}
+
 /// Every record of every stream of the corpus is explained: its opcode is in the spec
 /// (issue: the whole public ISA imported), and the records without a layout are only
 /// the opcodes no source gives a layout for.
