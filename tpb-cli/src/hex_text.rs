@@ -1,5 +1,6 @@
-//! Records given as hex text (`--hex`): bytes copied from a listing's hex column, a
-//! profiler's instruction table or a note, read as the raw stream they spell.
+//! Records as hex text: given (`--hex`: bytes copied from a listing's hex column, a
+//! profiler's instruction table or a note, read as the raw stream they spell) and
+//! written (a listing's hex column, `tpb asm --hex`).
 //!
 //! Two hex digits a byte, in memory order. Bytes come in runs of any length (a listing's
 //! 128-digit column, `0a 00 0c`, `0x0a,0x00`), each run optionally prefixed `0x`, the
@@ -8,6 +9,22 @@
 //! the lone digit belongs to.
 
 use std::fmt;
+
+use crate::records::{Record, RECORD_SIZE};
+
+/// Lowercase hex digits, as every listing writes them.
+pub const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// A record as its listing's hex column shows it and `--hex` reads it back: two
+/// lowercase digits a byte, in memory order.
+pub fn record_digits(r: &Record) -> [u8; 2 * RECORD_SIZE] {
+    let mut digits = [0u8; 2 * RECORD_SIZE];
+    for (pair, b) in digits.chunks_exact_mut(2).zip(r) {
+        pair[0] = DIGITS[usize::from(b >> 4)];
+        pair[1] = DIGITS[usize::from(b & 15)];
+    }
+    digits
+}
 
 /// Why hex text does not spell bytes, and where (1-based line and column, in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,9 +204,10 @@ mod tests {
     }
 
     #[test]
-    fn a_listing_hex_column_reads_as_its_record() {
-        let record: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37)).collect();
+    fn a_record_written_as_hex_reads_back() {
+        let record: Record = std::array::from_fn(|i| (i as u8).wrapping_mul(37));
         let column: String = record.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(record_digits(&record), column.as_bytes());
         assert_eq!(bytes(&column), record);
     }
 

@@ -530,6 +530,22 @@ fn hex_text_reads_as_the_stream_it_spells() {
     );
     let (_, err, ok) = output(d, &["disasm", "--hex", "--raw", "bad.hex"]);
     assert!(!ok && err.contains("cannot be used with"), "{err}");
+    // `tpb asm --hex` writes what --hex reads: the records of the listing, a line each.
+    fs::write(d.join("pool.lst"), &listing).unwrap();
+    let (hex_out, err, ok) = output(d, &["asm", "--hex", "pool.lst"]);
+    assert!(ok, "{err}");
+    let n = listing.lines().count();
+    assert_eq!(
+        err,
+        format!("wrote {n} records ({} bytes, as hex text) to standard output\n", n * 64)
+    );
+    let columns: Vec<&str> =
+        listing.lines().map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+    assert_eq!(String::from_utf8(hex_out).unwrap(), columns.join("\n") + "\n");
+    let (_, _, ok) = output(d, &["asm", "--hex", "pool.lst", "-o", "pool2.hex"]);
+    assert!(ok);
+    let (again, _, _) = output(d, &["disasm", "--hex", "pool2.hex"]);
+    assert_eq!(String::from_utf8(again).unwrap(), listing);
 }
 
 /// Every record of every stream of the corpus is explained: its opcode is in the spec

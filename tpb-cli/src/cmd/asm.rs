@@ -30,9 +30,14 @@ const WIDTH: usize = 200;
 pub struct Args {
     /// The text, or `-` for standard input.
     file: PathBuf,
-    /// Where to write the records; `-` for standard output (not a terminal).
-    #[arg(short, long)]
-    output: PathBuf,
+    /// Where to write the records; `-` for standard output (not a terminal, unless
+    /// `--hex`).
+    #[arg(short, long, required_unless_present = "hex")]
+    output: Option<PathBuf>,
+    /// Write each record as a line of 128 hex digits (what `--hex` of the other
+    /// commands reads back) instead of binary; to standard output when `-o` is absent.
+    #[arg(long)]
+    hex: bool,
     /// The generation whose layouts the text is in (a name, label or alias: cayman, V3, trn2); cayman when absent.
     #[arg(long)]
     arch: Option<String>,
@@ -41,8 +46,11 @@ pub struct Args {
 impl Args {
     pub fn run(self) -> Result<bool> {
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
-        check_output(&self.output)?;
-        output::refuse_same_file(&self.file, &self.output)?;
+        let output = self.output.unwrap_or_else(|| PathBuf::from("-"));
+        if !self.hex {
+            check_output(&output)?;
+        }
+        output::refuse_same_file(&self.file, &output)?;
         let (name, bytes) = read(&self.file)?;
         let mut report = Report::new(&name);
         // A byte-order mark is no text, as editors and text tools take it.
@@ -94,15 +102,16 @@ impl Args {
                  header.opcode gives (0 when not given) and does not read back as '{arm}'"
             );
         }
-        let n = write(&self.output, arch, text)?;
+        let n = write(&output, arch, text, self.hex)?;
         eprintln!(
-            "wrote {} ({}) to {}",
+            "wrote {} ({}{}) to {}",
             count(n, "record"),
             count(n * RECORD_SIZE, "byte"),
-            if self.output == Path::new("-") {
+            if self.hex { ", as hex text" } else { "" },
+            if output == Path::new("-") {
                 "standard output".to_owned()
             } else {
-                output::shown(&self.output)
+                output::shown(&output)
             }
         );
         Ok(true)
@@ -125,19 +134,25 @@ fn unselected_arm(text: &str) -> Option<(usize, &str)> {
 /// Write the records of `text`, which assembles without error, to `output` (`-`:
 /// standard output); how many. A file is replaced whole or kept as it was
 /// ([`output::write_file`]); a device is written in place.
-fn write(output: &Path, arch: Arch, text: &str) -> Result<usize> {
+fn write(output: &Path, arch: Arch, text: &str, hex: bool) -> Result<usize> {
     if output == Path::new("-") {
         let out = BufWriter::with_capacity(64 << 10, io::stdout().lock());
-        return write_records(out, arch, text).context("writing standard output");
+        return write_records(out, arch, text, hex).context("writing standard output");
     }
-    output::write_file(output, Special::InPlace, |w| write_records(w, arch, text))
+    output::write_file(output, Special::InPlace, |w| write_records(w, arch, text, hex))
 }
 
-/// Assemble `text` into `out`, flushed; how many records.
-fn write_records(mut out: impl Write, arch: Arch, text: &str) -> io::Result<usize> {
+/// Assemble `text` into `out`, flushed, as binary or (`hex`) a line of hex digits a
+/// record; how many records.
+fn write_records(mut out: impl Write, arch: Arch, text: &str, hex: bool) -> io::Result<usize> {
     let mut n = 0;
     for r in disasm::assemble(arch, text).filter_map(Result::ok) {
-        out.write_all(&r)?;
+        if hex {
+            out.write_all(&crate::hex_text::record_digits(&r))?;
+            out.write_all(b"\n")?;
+        } else {
+            out.write_all(&r)?;
+        }
         n += 1;
     }
     out.flush()?;

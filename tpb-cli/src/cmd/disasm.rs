@@ -11,6 +11,7 @@ use serde::Serialize;
 use tpb_isa::disasm::Printer;
 use tpb_isa::Arch;
 
+use crate::hex_text;
 use crate::input::{self, Filter, Input, Unit};
 use crate::records::{self, parse_arch, Record, RECORD_SIZE};
 
@@ -171,8 +172,6 @@ fn record_line(
     line.push(b'\n');
 }
 
-const DIGITS: &[u8; 16] = b"0123456789abcdef";
-
 /// The record index right-aligned in six columns (wider when it needs more), and two
 /// spaces: `format!("{i:6}  ")` without the formatting machinery, per record.
 fn push_index(line: &mut Vec<u8>, i: usize) {
@@ -195,18 +194,13 @@ fn push_offset(line: &mut Vec<u8>, off: usize) {
     let digits = (usize::BITS - (off | 1).leading_zeros()).div_ceil(4).max(8) as usize;
     let mut buf = [b' '; 18];
     for (k, d) in buf[..digits].iter_mut().rev().enumerate() {
-        *d = DIGITS[(off >> (4 * k)) & 15];
+        *d = hex_text::DIGITS[(off >> (4 * k)) & 15];
     }
     line.extend_from_slice(&buf[..digits + 2]);
 }
 
 fn push_hex(line: &mut Vec<u8>, r: &Record) {
-    let mut buf = [0u8; 2 * RECORD_SIZE];
-    for (pair, b) in buf.chunks_exact_mut(2).zip(r) {
-        pair[0] = DIGITS[usize::from(b >> 4)];
-        pair[1] = DIGITS[usize::from(b & 15)];
-    }
-    line.extend_from_slice(&buf);
+    line.extend_from_slice(&hex_text::record_digits(r));
 }
 
 /// The NEFF's units as a JSON array, serialised one stream at a time.
