@@ -75,7 +75,16 @@ fn hex_str(s: &str) -> Literal {
     s.parse().unwrap_or_else(|_| unreachable!("{s} is a literal"))
 }
 
-/// Match patterns for a sorted set of values: runs of consecutive values as ranges.
+/// Match patterns for a set of values, each its own literal, for a `match` that must
+/// compile to one jump: rustc tests a range pattern apart from the `switch` on the
+/// single values, after it, so the values of a range took a second jump table
+/// (COPY and CAST, `0x46..=0x47`, two thirds of the corpus's Activation records).
+pub fn singles(values: &[u64], width: u32) -> Vec<Literal> {
+    values.iter().map(|&v| hex_width(v, width)).collect()
+}
+
+/// Match patterns for a sorted set of values: runs of consecutive values as ranges
+/// (where code size, not one jump, matters: [`singles`]).
 pub fn patterns(values: &[u64], width: u32) -> Vec<TokenStream> {
     let mut out = Vec::new();
     let mut i = 0;

@@ -331,7 +331,7 @@ impl Inst {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x03..=0x05 => Inst::Opaque(Raw(*b)),
+                    0x03 | 0x04 | 0x05 => Inst::Opaque(Raw(*b)),
                     _ => Inst::Unknown(Raw(*b)),
                 }
             }
@@ -362,12 +362,14 @@ impl Inst {
                 match b[DISCRIMINANT_OFFSET] {
                     0x9F => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
                     0xA0 => Inst::CtrlEs(CtrlEs::decode_on(arch, b)),
-                    0xA1..=0xA4 | 0xA6 => Inst::CtrlNo(CtrlNo::decode_on(arch, b)),
+                    0xA1 | 0xA2 | 0xA3 | 0xA4 | 0xA6 => {
+                        Inst::CtrlNo(CtrlNo::decode_on(arch, b))
+                    }
                     0xA5 => Inst::CtrlWr(CtrlWr::decode_on(arch, b)),
                     0xA7 => Inst::CtrlMv(CtrlMv::decode_on(arch, b)),
                     0xA8 => Inst::CtrlAl(CtrlAl::decode_on(arch, b)),
                     0xA9 => Inst::CtrlBr(CtrlBr::decode_on(arch, b)),
-                    0xAA..=0xAB => Inst::Mem2d(Mem2d::decode_on(arch, b)),
+                    0xAA | 0xAB => Inst::Mem2d(Mem2d::decode_on(arch, b)),
                     0xB0 => Inst::CtrlEr(CtrlEr::decode_on(arch, b)),
                     0xB2 => Inst::CtrlMs(CtrlMs::decode_on(arch, b)),
                     0xB3 => Inst::CtrlPollSem(CtrlPollSem::decode_on(arch, b)),
@@ -446,7 +448,7 @@ impl Inst {
                             PseudoEmbeddingUpdate::decode_on(arch, b),
                         )
                     }
-                    0xCD..=0xCE => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
+                    0xCD | 0xCE => Inst::PseudoMem2d(PseudoMem2d::decode_on(arch, b)),
                     0xD0 => Inst::PseudoSetRngSeed(PseudoSetRngSeed::decode_on(arch, b)),
                     0xD1 => {
                         Inst::PseudoFunctionBegin(
@@ -483,14 +485,8 @@ impl Inst {
                             _ => Inst::Opaque(Raw(*b)),
                         }
                     }
-                    0xC1..=0xC2
-                    | 0xC5
-                    | 0xC7..=0xC9
-                    | 0xCB..=0xCC
-                    | 0xCF
-                    | 0xD2
-                    | 0xD9
-                    | 0xDB..=0xDE => Inst::Opaque(Raw(*b)),
+                    0xC1 | 0xC2 | 0xC5 | 0xC7 | 0xC8 | 0xC9 | 0xCB | 0xCC | 0xCF | 0xD2
+                    | 0xD9 | 0xDB | 0xDC | 0xDD | 0xDE => Inst::Opaque(Raw(*b)),
                     _ => Inst::Unknown(Raw(*b)),
                 }
             }
@@ -515,19 +511,14 @@ impl Inst {
             }
             _ => {
                 match b[DISCRIMINANT_OFFSET] {
-                    0x30 | 0x43..=0x44 | 0x53..=0x54 | 0x93 | 0x9A | 0xE6 => {
+                    0x30 | 0x43 | 0x44 | 0x53 | 0x54 | 0x93 | 0x9A | 0xE6 => {
                         Inst::S3d3Ts(S3d3Ts::decode_on(arch, b))
                     }
                     0x41 | 0x51 | 0x65 | 0x72 | 0x99 => {
                         Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
                     }
-                    0x42
-                    | 0x46..=0x48
-                    | 0x4E
-                    | 0x52
-                    | 0x5E
-                    | 0x6A..=0x6B
-                    | 0x83..=0x84 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
+                    0x42 | 0x46 | 0x47 | 0x48 | 0x4E | 0x52 | 0x5E | 0x6A | 0x6B | 0x83
+                    | 0x84 => Inst::S4d4Tr(S4d4Tr::decode_on(arch, b)),
                     0x45 | 0x58 => Inst::S4d4Pl(S4d4Pl::decode_on(arch, b)),
                     0x49 | 0x4B => Inst::D4Mr(D4Mr::decode_on(arch, b)),
                     0x4A => Inst::S4Rl(S4Rl::decode_on(arch, b)),
@@ -539,17 +530,17 @@ impl Inst {
                         }
                     }
                     0x4F | 0x5F => Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b)),
-                    0x60..=0x62 | 0x6C | 0x6E | 0x82 => {
+                    0x60 | 0x61 | 0x62 | 0x6C | 0x6E | 0x82 => {
                         Inst::S4d2Bn(S4d2Bn::decode_on(arch, b))
                     }
                     0x63 => Inst::S3s3d1Bn(S3s3d1Bn::decode_on(arch, b)),
-                    0x64 | 0x6D | 0x70..=0x71 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
+                    0x64 | 0x6D | 0x70 | 0x71 => Inst::S2Bn(S2Bn::decode_on(arch, b)),
                     0x66 | 0x69 => Inst::CtrlIm(CtrlIm::decode_on(arch, b)),
                     0x67 => Inst::S4Pb(S4Pb::decode_on(arch, b)),
                     0x68 => Inst::S4d4Gt(S4d4Gt::decode_on(arch, b)),
                     0x6F => Inst::S4d4Mr(S4d4Mr::decode_on(arch, b)),
                     0x74 => Inst::S2d2Addr(S2d2Addr::decode_on(arch, b)),
-                    0x76..=0x77 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
+                    0x76 | 0x77 => Inst::D4Rand(D4Rand::decode_on(arch, b)),
                     0x78 => Inst::S1Rand(S1Rand::decode_on(arch, b)),
                     0x7B => {
                         if matches!(
@@ -560,7 +551,7 @@ impl Inst {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x7C..=0x7D => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
+                    0x7C | 0x7D => Inst::S4d4Cr(S4d4Cr::decode_on(arch, b)),
                     0x7E => Inst::D4Iota(D4Iota::decode_on(arch, b)),
                     0x7F => Inst::S3d3Dropout(S3d3Dropout::decode_on(arch, b)),
                     0x81 => Inst::S2d2Jpeg(S2d2Jpeg::decode_on(arch, b)),
@@ -578,21 +569,21 @@ impl Inst {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x87..=0x88 => {
+                    0x87 | 0x88 => {
                         if matches!(arch, Arch::Sunda) {
                             Inst::S4d4Tsm(S4d4Tsm::decode_on(arch, b))
                         } else {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x8A..=0x8B | 0x8F => {
+                    0x8A | 0x8B | 0x8F => {
                         if matches!(arch, Arch::Sunda) {
                             Inst::S3s3d3Tt(S3s3d3Tt::decode_on(arch, b))
                         } else {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x8C..=0x8D => {
+                    0x8C | 0x8D => {
                         if matches!(arch, Arch::Sunda) {
                             Inst::S4d4Tr(S4d4Tr::decode_on(arch, b))
                         } else {
@@ -606,7 +597,7 @@ impl Inst {
                     0x98 => Inst::S3d3TsSelect(S3d3TsSelect::decode_on(arch, b)),
                     0x9B => Inst::D1Rd(D1Rd::decode_on(arch, b)),
                     0x9C => Inst::S2d2Tr(S2d2Tr::decode_on(arch, b)),
-                    0x9D..=0x9E | 0xE5 | 0xEA => {
+                    0x9D | 0x9E | 0xE5 | 0xEA => {
                         Inst::S2s2d2Stt(S2s2d2Stt::decode_on(arch, b))
                     }
                     0xBE => {
@@ -711,7 +702,7 @@ impl Inst {
                             Inst::Opaque(Raw(*b))
                         }
                     }
-                    0x4D | 0x73 | 0x79..=0x7A | 0x96 | 0xFF => Inst::Opaque(Raw(*b)),
+                    0x4D | 0x73 | 0x79 | 0x7A | 0x96 | 0xFF => Inst::Opaque(Raw(*b)),
                     _ => Inst::Unknown(Raw(*b)),
                 }
             }
