@@ -122,6 +122,8 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             /// ran a quarter faster than through a call.
             #[must_use]
             #[inline(always)]
+            // Single values, not ranges: one jump for them all (`tokens::singles`).
+            #[allow(clippy::manual_range_patterns)]
             pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
                 // One match on the opcode that builds the arm (`dispatch` then
                 // `decode_as` would be two), whose values of an engine that the table

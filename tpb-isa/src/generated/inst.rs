@@ -286,6 +286,7 @@ impl Inst {
     /// ran a quarter faster than through a call.
     #[must_use]
     #[inline(always)]
+    #[allow(clippy::manual_range_patterns)]
     pub const fn decode(arch: Arch, b: &[u8; RECORD_SIZE]) -> Inst {
         match b[DISCRIMINANT_OFFSET] {
             0x01..=0x0A => {
