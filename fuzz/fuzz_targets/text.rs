@@ -3,12 +3,13 @@
 //! `Printer` get the same text. Text: any line either assembles or gives an error whose
 //! column lies on the line, and never panics; a line that assembles prints as text that
 //! assembles to the same bytes; `assemble`, which reads printed lines in place, gives what
-//! `assemble_line` gives of each line.
+//! `assemble_line` gives of each line. `split_line` of any text never panics, and of a
+//! printed line gives back its words.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tpb_isa::disasm::{
-    assemble, assemble_line, write_arm, write_record, write_record_bytes, Printer,
+    assemble, assemble_line, split_line, write_arm, write_record, write_record_bytes, Printer,
 };
 use tpb_isa::{Arch, ArmKind, RECORD_SIZE};
 
@@ -31,6 +32,9 @@ fuzz_target!(|data: &[u8]| {
             .unwrap();
             assert_eq!(bytes, s.as_bytes());
             assert_eq!(Printer::new().record_bytes(arch, b), s.as_bytes());
+            let (mnemonic, fields) = split_line(&s);
+            let joined = fields.fold(mnemonic.to_owned(), |j, f| j + " " + f.name + "=" + f.value);
+            assert_eq!(joined, s);
             let kind = ArmKind::ALL
                 [usize::from(data.get(RECORD_SIZE).copied().unwrap_or(0)) % ArmKind::ALL.len()];
             s.clear();
@@ -39,6 +43,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let Ok(line) = std::str::from_utf8(data) else { return };
+    let (_, fields) = split_line(line);
+    assert!(fields.count() <= line.len());
     for &arch in Arch::ALL {
         match assemble_line(arch, line, 1) {
             Ok(Some(r)) => {

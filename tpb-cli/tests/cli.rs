@@ -720,6 +720,18 @@ fn raw_json_names_its_arch_and_agrees_with_the_listing() {
             let off = u64::from_str_radix(cols[0], 16).unwrap();
             assert_eq!((rec["offset"].as_u64(), rec["bytes"].as_str()), (Some(off), Some(cols[1])));
             assert_eq!(rec["text"].as_str(), Some(cols[2]), "{arch:?}");
+            // The mnemonic and fields are the text's words.
+            let mut words: Vec<String> = cols[2].split(' ').skip(1).map(String::from).collect();
+            let mut fields: Vec<String> = rec["fields"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap()))
+                .collect();
+            words.sort();
+            fields.sort();
+            assert_eq!(rec["mnemonic"].as_str(), cols[2].split(' ').next());
+            assert_eq!(fields, words, "{arch:?}");
         }
     }
 }

@@ -50,7 +50,7 @@
 //! - [`generated::validate`]: the runtime's checks of one record; [`stream`]: records at a
 //!   fixed +64 stride, EXIT, and the final-record check of a whole stream.
 //! - [`disasm`]: the text form ([`disasm::Printer`], [`disasm::write_record`],
-//!   [`disasm::assemble`], [`Inst::parse`]).
+//!   [`disasm::assemble`], [`Inst::parse`]; [`disasm::split_line`] for a line's fields).
 //! - [`generated::geometry`]: [`Arch::geometry`] with every constant and derived rule, and
 //!   every value with its provenance ([`generated::geometry::GEOMETRY`]).
 //! - [`facts`]: provenance and confidence as data.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use tpb_isa::disasm::Printer;
+use tpb_isa::disasm::{split_line, Printer};
 use tpb_isa::Arch;
 
 use crate::hex_text;
@@ -33,8 +33,10 @@ pub struct Args {
     /// One JSON object instead of text: `{"arch", "records": [...]}` for a raw stream,
     /// `{"absent", "streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}`
     /// for a NEFF (`absent`: the labels of the streams its graphs name but it lacks);
-    /// a record is `{"index", "offset", "opcode", "arm", "bytes", "text"}` (`arm` null where no
-    /// binding selects one; `text` in the layouts of `arch`, as the listing prints it), and a
+    /// a record is `{"index", "offset", "opcode", "arm", "bytes", "mnemonic", "fields", "text"}`
+    /// (`arm` null where no binding selects one; `text` in the layouts of `arch`, as the
+    /// listing prints it; `fields` its `name=value` pairs as `{name: value text}`, so
+    /// without the fields at zero, which the text leaves out), and a
     /// stream that ends in part of a record has `"trailing_partial": {"offset", "len"}`.
     #[arg(long)]
     json: bool,
@@ -256,13 +258,19 @@ impl Serialize for RecordsJson<'_> {
         let arch = self.0.arch;
         s.collect_seq(records::split(self.0.bytes).0.enumerate().map(|(i, (off, r))| {
             let inst = records::decode(arch, r);
+            let text = inst.to_string();
+            let (mnemonic, fields) = split_line(&text);
+            let fields: serde_json::Map<String, serde_json::Value> =
+                fields.map(|f| (f.name.to_owned(), f.value.into())).collect();
             serde_json::json!({
                 "index": i,
                 "offset": off,
                 "opcode": r[0],
                 "arm": inst.arm_name(),
                 "bytes": hex(r),
-                "text": inst.to_string(),
+                "mnemonic": mnemonic,
+                "fields": fields,
+                "text": text,
             })
         }))
     }

@@ -95,7 +95,7 @@ pub(super) fn skip_plain(s: &[u8], mut i: usize) -> usize {
 }
 
 /// The end of the value starting at `i`: whitespace at bracket depth 0 outside quotes.
-fn value_end(s: &[u8], mut i: usize) -> usize {
+pub(super) fn value_end(s: &[u8], mut i: usize) -> usize {
     while i < s.len() && !SPECIAL[usize::from(s[i])] {
         i += 1;
     }

@@ -38,6 +38,7 @@ pub(crate) mod bits_read;
 pub(crate) mod bound;
 pub mod desc;
 mod error;
+mod fields;
 mod float_text;
 pub(crate) mod line;
 pub(crate) mod name;
@@ -51,6 +52,7 @@ pub use desc::ArmText;
 pub use error::{
     is_invisible_format, AsmError, AsmErrorKind, Fits, Members, Name, Views, VALUES_LISTED,
 };
+pub use fields::{split_line, Field, Fields};
 pub use name::Escaped;
 pub use print::{
     write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
