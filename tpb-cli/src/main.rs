@@ -7,6 +7,7 @@ mod cmd;
 mod hex_text;
 mod input;
 mod output;
+mod range;
 mod records;
 mod table;
 mod text;

@@ -548,6 +548,51 @@ fn hex_text_reads_as_the_stream_it_spells() {
     assert_eq!(String::from_utf8(again).unwrap(), listing);
 }
 
+/// `--records` lists a window of each stream: the lines of the whole listing whose
+/// index (a raw stream's offset ÷ 64) it holds, the headings and labels kept, the same
+/// window in JSON; a window past every stream says so.
+#[test]
+fn records_picks_a_window_of_each_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let neff = corpus("matmul_small.neff");
+    let neff = neff.to_str().unwrap();
+    let text = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
+    let whole = text(&["disasm", "--no-hex", neff]);
+    let window = text(&["disasm", "--no-hex", neff, "--records", "2..=4"]);
+    let kept: Vec<&str> = whole
+        .lines()
+        .filter(|l| match l.split_whitespace().next().map(str::parse::<usize>) {
+            Some(Ok(i)) if l.starts_with(' ') => (2..=4).contains(&i),
+            // Headings, blank lines; a label line starts with its offset.
+            _ => !l.ends_with(">:"),
+        })
+        .collect();
+    assert_eq!(window.lines().collect::<Vec<_>>(), kept);
+    assert!(window.matches("  00000080  ").count() >= 2, "{window}");
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let pe = pe.to_str().unwrap();
+    let raw = text(&["disasm", pe]);
+    assert_eq!(
+        text(&["disasm", pe, "--records", "10.."]),
+        raw.lines().skip(10).map(|l| format!("{l}\n")).collect::<String>()
+    );
+    assert_eq!(
+        text(&["disasm", pe, "--records", "..1"]),
+        raw.lines().take(1).map(|l| format!("{l}\n")).collect::<String>()
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&text(&["disasm", "--json", pe, "--records", "3"])).unwrap();
+    let records = json["records"].as_array().unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!((records[0]["index"].as_u64(), records[0]["offset"].as_u64()), (Some(3), Some(192)));
+    let (out, err, ok) = output(d, &["disasm", pe, "--records", "12.."]);
+    assert!(ok && out.is_empty());
+    assert!(err.ends_with("--records 12.. lists nothing: the stream has 12 records\n"), "{err}");
+    let (_, err, ok) = output(d, &["disasm", pe, "--records", "3..x"]);
+    assert!(!ok && err.contains("'3..x': expected record indices"), "{err}");
+}
+
 /// Every record of every stream of the corpus is explained: its opcode is in the spec
 /// (issue: the whole public ISA imported), and the records without a layout are only
 /// the opcodes no source gives a layout for.

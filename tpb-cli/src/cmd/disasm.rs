@@ -3,6 +3,7 @@
 //! by record, so a large NEFF never becomes one string.
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -13,6 +14,7 @@ use tpb_isa::Arch;
 
 use crate::hex_text;
 use crate::input::{self, Filter, Input, Unit};
+use crate::range::RecordRange;
 use crate::records::{self, parse_arch, Record, RECORD_SIZE};
 
 #[derive(clap::Args)]
@@ -45,6 +47,10 @@ pub struct Args {
     /// stream.
     #[arg(long)]
     arch: Option<String>,
+    /// Only these records of each stream, by index (the first column of a NEFF's listing;
+    /// record i is at offset 64 × i): 7, 100..200, 100..=199, 100.. or ..50.
+    #[arg(long, value_name = "RANGE")]
+    records: Option<RecordRange>,
 }
 
 impl Args {
@@ -59,17 +65,37 @@ impl Args {
         // failure (a NEFF's empty stream has its header line).
         if !neff && units.iter().all(|u| u.bytes.is_empty()) {
             eprintln!("warning: {}: empty: no records to list", input.name());
+        } else if let Some(range) = self.records {
+            let most = units.iter().map(|u| u.bytes.len() / RECORD_SIZE).max().unwrap_or(0);
+            if range.within(most).is_empty() {
+                let streams =
+                    if units.len() == 1 { "the stream has" } else { "no stream has more than" };
+                eprintln!(
+                    "warning: {}: --records {range} lists nothing: {streams} {}",
+                    input.name(),
+                    crate::text::count(most, "record")
+                );
+            }
         }
+        let window = |u: &Unit<'_>| {
+            let n = u.bytes.len() / RECORD_SIZE;
+            self.records.map_or(0..n, |r| r.within(n))
+        };
         if self.json {
             let mut ser = serde_json::Serializer::pretty(&mut *out);
             if neff {
                 let mut map = ser.serialize_map(Some(2))?;
                 // As the listing names them: the streams a graph names but no member holds.
                 map.serialize_entry("absent", &filter.absent(&input))?;
-                map.serialize_entry("streams", &Streams(&units))?;
+                let streams: Vec<StreamJson<'_>> = units
+                    .iter()
+                    .map(|unit| StreamJson { unit, neff: true, window: window(unit) })
+                    .collect();
+                map.serialize_entry("streams", &streams)?;
                 map.end()?;
             } else {
-                StreamJson { unit: &units[0], neff: false }.serialize(&mut ser)?;
+                StreamJson { unit: &units[0], neff: false, window: window(&units[0]) }
+                    .serialize(&mut ser)?;
             }
             writeln!(out)?;
         } else {
@@ -78,9 +104,9 @@ impl Args {
                     if i > 0 {
                         writeln!(out)?;
                     }
-                    listing(out, unit, !self.no_hex)?;
+                    listing(out, unit, window(unit), !self.no_hex)?;
                 } else {
-                    raw_listing(out, unit, !self.no_hex)?;
+                    raw_listing(out, unit, window(unit), !self.no_hex)?;
                 }
             }
             // A stream a graph names but no member holds is said, as `tpb validate` and
@@ -103,14 +129,28 @@ impl Args {
 }
 
 /// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
-fn raw_listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
+fn raw_listing(
+    out: &mut dyn Write,
+    unit: &Unit<'_>,
+    window: Range<usize>,
+    hex: bool,
+) -> Result<()> {
     let mut chunk = Vec::with_capacity(CHUNK + 4096);
     let mut printer = Printer::new();
-    for (off, r) in records::split(unit.bytes).0 {
+    for (off, r) in in_window(unit, window) {
         record_line(&mut chunk, &mut printer, None, off, unit.arch, r, hex);
         hand_on(out, &mut chunk, CHUNK)?;
     }
     hand_on(out, &mut chunk, 0)
+}
+
+/// The records of `unit` whose indices `window` holds, with their offsets.
+fn in_window<'a>(
+    unit: &'a Unit<'a>,
+    window: Range<usize>,
+) -> impl Iterator<Item = (usize, &'a Record)> + 'a {
+    let bytes = &unit.bytes[window.start * RECORD_SIZE..window.end * RECORD_SIZE];
+    records::split(bytes).0.map(move |(off, r)| (off + window.start * RECORD_SIZE, r))
 }
 
 /// Bytes of listing gathered before they are handed to the writer: the lines are
@@ -129,14 +169,15 @@ fn hand_on(out: &mut dyn Write, chunk: &mut Vec<u8>, least: usize) -> Result<()>
 
 /// A NEFF stream: a header line, then `index  offset  hex  text` per record, with a
 /// label line where a function begins.
-fn listing(out: &mut dyn Write, unit: &Unit<'_>, hex: bool) -> Result<()> {
+fn listing(out: &mut dyn Write, unit: &Unit<'_>, window: Range<usize>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
     let assumed = if unit.arch_assumed { " (the NEFF names none; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
     writeln!(out, "{}: {arch}{assumed}, {}", unit.label, crate::text::count(n, "record"))?;
     let mut chunk = Vec::with_capacity(CHUNK + 4096);
     let mut printer = Printer::new();
-    for (i, (off, r)) in records::split(unit.bytes).0.enumerate() {
+    for (off, r) in in_window(unit, window) {
+        let i = off / RECORD_SIZE;
         if let Some(name) = records::function_label(unit.arch, r) {
             writeln!(chunk, "{off:08x} <{name}>:")?;
         }
@@ -205,19 +246,12 @@ fn push_hex(line: &mut Vec<u8>, r: &Record) {
     line.extend_from_slice(&hex_text::record_digits(r));
 }
 
-/// The NEFF's units as a JSON array, serialised one stream at a time.
-struct Streams<'a>(&'a [Unit<'a>]);
-
-impl Serialize for Streams<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|unit| StreamJson { unit, neff: true }))
-    }
-}
-
-/// One stream as JSON: its records (and for a NEFF, where it comes from), keys sorted.
+/// One stream as JSON: its records in `window` (and for a NEFF, where it comes from),
+/// keys sorted; serialised as the records are decoded.
 struct StreamJson<'a> {
     unit: &'a Unit<'a>,
     neff: bool,
+    window: Range<usize>,
 }
 
 impl Serialize for StreamJson<'_> {
@@ -236,7 +270,7 @@ impl Serialize for StreamJson<'_> {
             map.serialize_entry("label", &u.json_label())?;
             map.serialize_entry("path", &u.path)?;
         }
-        map.serialize_entry("records", &RecordsJson(u))?;
+        map.serialize_entry("records", &RecordsJson(u, self.window.clone()))?;
         if self.neff {
             map.serialize_entry("subgraph", &u.subgraph)?;
         }
@@ -250,13 +284,14 @@ impl Serialize for StreamJson<'_> {
     }
 }
 
-/// A stream's records as a JSON array, decoded as they are written.
-struct RecordsJson<'a>(&'a Unit<'a>);
+/// A stream's records in a window as a JSON array, decoded as they are written.
+struct RecordsJson<'a>(&'a Unit<'a>, Range<usize>);
 
 impl Serialize for RecordsJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let arch = self.0.arch;
-        s.collect_seq(records::split(self.0.bytes).0.enumerate().map(|(i, (off, r))| {
+        s.collect_seq(in_window(self.0, self.1.clone()).map(|(off, r)| {
+            let i = off / RECORD_SIZE;
             let inst = records::decode(arch, r);
             let text = inst.to_string();
             let (mnemonic, fields) = split_line(&text);

@@ -1,0 +1,112 @@
+//! `--records`: which records of a stream to list, by their index (the listing's first
+//! column; record `i` is at byte `64 × i`), as objdump's `--start-address` and
+//! `--stop-address` pick a window of a large image.
+
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+
+/// A window of record indices, as Rust writes ranges: `7` (one record), `100..200` (200
+/// left out), `100..=199`, `100..` and `..50`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordRange {
+    /// The first index listed.
+    pub start: usize,
+    /// The first index past the window; `None` for the stream's end.
+    pub end: Option<usize>,
+}
+
+impl RecordRange {
+    /// The indices of a stream of `n` records the window keeps.
+    pub fn within(&self, n: usize) -> Range<usize> {
+        let end = self.end.map_or(n, |e| e.min(n));
+        self.start.min(end)..end
+    }
+}
+
+impl fmt::Display for RecordRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.end {
+            Some(e) if e == self.start + 1 => write!(f, "{}", self.start),
+            Some(e) => write!(f, "{}..{e}", self.start),
+            None => write!(f, "{}..", self.start),
+        }
+    }
+}
+
+impl FromStr for RecordRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<RecordRange, String> {
+        let index = |t: &str| -> Result<usize, String> {
+            t.trim().parse().map_err(|_| {
+                format!(
+                    "'{s}': expected record indices as 7, 100..200, 100..=199, 100.. or ..50 \
+                     ('{t}' is not an index)"
+                )
+            })
+        };
+        let (start, end) = match s.split_once("..") {
+            None => {
+                let i = index(s)?;
+                (i, Some(i.saturating_add(1)))
+            }
+            Some((a, b)) => {
+                let start = if a.trim().is_empty() { 0 } else { index(a)? };
+                let end = match b.strip_prefix('=') {
+                    Some(b) => Some(index(b)?.saturating_add(1)),
+                    None if b.trim().is_empty() => None,
+                    None => Some(index(b)?),
+                };
+                (start, end)
+            }
+        };
+        if end.is_some_and(|e| e <= start) {
+            return Err(format!(
+                "'{s}': an empty range of records (its end is not past its start)"
+            ));
+        }
+        Ok(RecordRange { start, end })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(s: &str) -> RecordRange {
+        s.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn every_form_reads_as_rust_reads_it() {
+        assert_eq!(r("7"), RecordRange { start: 7, end: Some(8) });
+        assert_eq!(r("100..200"), RecordRange { start: 100, end: Some(200) });
+        assert_eq!(r("100..=199"), RecordRange { start: 100, end: Some(200) });
+        assert_eq!(r("100.."), RecordRange { start: 100, end: None });
+        assert_eq!(r("..50"), RecordRange { start: 0, end: Some(50) });
+        assert_eq!(r("..=49"), RecordRange { start: 0, end: Some(50) });
+        assert_eq!(r(".."), RecordRange { start: 0, end: None });
+        for s in ["7", "100..200", "100..", "0..50"] {
+            assert_eq!(r(s).to_string(), s);
+        }
+    }
+
+    #[test]
+    fn a_window_is_cut_to_the_stream() {
+        assert_eq!(r("100..200").within(150), 100..150);
+        assert_eq!(r("100..200").within(50), 50..50);
+        assert_eq!(r("10..").within(12), 10..12);
+        assert_eq!(r("..=3").within(12), 0..4);
+    }
+
+    #[test]
+    fn what_is_no_range_is_said() {
+        for s in ["", "x", "1..x", "-1", "5..5", "5..3", "5..=4", "1...3", "0x10"] {
+            let e = s.parse::<RecordRange>().expect_err(s);
+            assert!(e.starts_with(&format!("'{s}': ")), "{e}");
+        }
+        assert!(format!("{}..", usize::MAX).parse::<RecordRange>().is_ok());
+        assert!(format!("..={}", usize::MAX).parse::<RecordRange>().is_ok());
+    }
+}
