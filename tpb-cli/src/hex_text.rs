@@ -66,12 +66,21 @@ impl fmt::Display for HexError {
                  even number",
                 if *digits == 1 { "" } else { "s" }
             ),
-            HexErrorKind::NotHex { found } => write!(
-                f,
-                "{} is not a hex digit (bytes are pairs of 0-9, a-f; runs are separated by \
-                 spaces or commas; `#` and `;` begin a comment)",
-                shown(*found)
-            ),
+            HexErrorKind::NotHex { found } => {
+                write!(
+                    f,
+                    "{} is not a hex digit (bytes are pairs of 0-9, a-f; runs are separated \
+                     by spaces or commas; `#` and `;` begin a comment)",
+                    shown(*found)
+                )?;
+                // An offset column's colon: a hex dump with addresses and text.
+                if *found == ':' {
+                    f.write_str(
+                        "; an xxd dump with its offset column reads as `xxd -p` writes it",
+                    )?;
+                }
+                Ok(())
+            }
             HexErrorKind::EmptyPrefix => f.write_str("`0x` with no hex digits after it"),
             HexErrorKind::NotText => f.write_str(
                 "not text (a byte that is not UTF-8): --hex reads hex digits, and a binary \
@@ -221,6 +230,7 @@ mod tests {
         assert!(error("0a 0g").starts_with("1:5: 'g' is not a hex digit"), "{}", error("0a 0g"));
         assert!(error("0a\u{7}").starts_with("1:3: U+0007 is not a hex digit"));
         assert!(error("zz").starts_with("1:1: 'z' is not a hex digit"));
+        assert!(error("00000000: 0a00 0c00").ends_with("reads as `xxd -p` writes it"));
         assert_eq!(error("00 0x"), "1:4: `0x` with no hex digits after it");
         assert_eq!(error("00 0x,"), "1:4: `0x` with no hex digits after it");
         assert!(error("00 0xq").starts_with("1:6: 'q' is not a hex digit"));

@@ -47,14 +47,15 @@ impl FromStr for RecordRange {
             })
         };
         let (start, end) = match s.split_once("..") {
+            // An inclusive end at the largest index is the stream's end.
             None => {
                 let i = index(s)?;
-                (i, Some(i.saturating_add(1)))
+                (i, i.checked_add(1))
             }
             Some((a, b)) => {
                 let start = if a.trim().is_empty() { 0 } else { index(a)? };
                 let end = match b.strip_prefix('=') {
-                    Some(b) => Some(index(b)?.saturating_add(1)),
+                    Some(b) => index(b)?.checked_add(1),
                     None if b.trim().is_empty() => None,
                     None => Some(index(b)?),
                 };
@@ -106,7 +107,10 @@ mod tests {
             let e = s.parse::<RecordRange>().expect_err(s);
             assert!(e.starts_with(&format!("'{s}': ")), "{e}");
         }
-        assert!(format!("{}..", usize::MAX).parse::<RecordRange>().is_ok());
-        assert!(format!("..={}", usize::MAX).parse::<RecordRange>().is_ok());
+        let max = usize::MAX;
+        assert_eq!(r(&format!("{max}")).within(5), 5..5);
+        assert_eq!(r(&format!("{max}..")).within(5), 5..5);
+        assert_eq!(r(&format!("..={max}")).within(5), 0..5);
+        assert_eq!(r(&format!("3..={max}")).within(5), 3..5);
     }
 }
