@@ -312,9 +312,7 @@ impl Serialize for RecordsJson<'_> {
 }
 
 fn hex(r: &Record) -> String {
-    let mut s = Vec::with_capacity(2 * RECORD_SIZE);
-    push_hex(&mut s, r);
-    s.into_iter().map(char::from).collect()
+    hex_text::record_digits(r).into_iter().map(char::from).collect()
 }
 
 #[cfg(test)]

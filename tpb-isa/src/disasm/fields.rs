@@ -76,6 +76,7 @@ fn skip_blank(b: &[u8], i: usize) -> usize {
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
+    use crate::disasm::asm::tests::xorshift;
     use crate::{disasm, Arch, RECORD_SIZE};
     use std::string::String;
     use std::vec::Vec;
@@ -109,18 +110,13 @@ mod tests {
     fn printed_lines_split_into_their_fields() {
         // Records of every opcode and sub-opcode, with bytes that make every kind of
         // value print: names with spaces and quotes, negative numbers, views, arrays.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut spaced = 0;
         for &arch in Arch::ALL {
             for op in 0..=255u8 {
                 for k in 0..8 {
                     let mut r = [0u8; RECORD_SIZE];
-                    for x in r.iter_mut() {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        *x = seed as u8;
-                    }
+                    r.fill_with(|| next() as u8);
                     r[0] = op;
                     r[12] = [1, 2, 8, 9, 0, r[12], 3, 4][k];
                     if k == 5 {
