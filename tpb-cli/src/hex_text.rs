@@ -108,6 +108,8 @@ pub fn parse(text: &[u8]) -> Result<Vec<u8>, HexError> {
         let (line, col) = position(&text[..e.valid_up_to()]);
         HexError { line, col, kind: HexErrorKind::NotText }
     })?;
+    // A byte-order mark is no text, as editors and `tpb asm` take it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::with_capacity(text.len() / 2);
     for (i, line) in text.lines().enumerate() {
         parse_line(line, i + 1, &mut out)?;
@@ -205,6 +207,7 @@ mod tests {
             "0a00\nff10\n",
             "0a00 # the opcode\n; a note\n0XFF10   ; the rest",
             "\t0a00ff10\r\n",
+            "\u{feff}0a00ff10",
         ] {
             assert_eq!(bytes(s), want, "{s:?}");
         }

@@ -84,6 +84,10 @@ pub struct Format {
     /// prefixed `0x` (a listing's hex column, `0a 00 0c`); `#` and `;` begin a comment.
     #[arg(long, conflicts_with_all = ["raw", "neff"])]
     pub hex: bool,
+    /// The command takes NEFFs only (`tpb extract`, which offers none of the flags): a
+    /// NEFF that does not read gets no hint of `--raw`.
+    #[arg(skip)]
+    pub neff_only: bool,
 }
 
 impl Unit<'_> {
@@ -142,7 +146,7 @@ pub fn read(arg: &Path, format: Format) -> Result<Input> {
         return Ok(Input::Raw { name, bytes, nearly_neff: None, hex: false });
     }
     let named_neff = !stdin && arg.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff"));
-    from_bytes(name, bytes, named_neff || format.neff, format.neff, &options)
+    from_bytes(name, bytes, named_neff || format.neff, format.neff || format.neff_only, &options)
 }
 
 /// Folders looked into, at most, for the hint of [`neff_files_below`]: it runs on an
@@ -209,7 +213,7 @@ pub fn read_bytes(arg: &Path) -> Result<Vec<u8>> {
 /// The bytes of `arg` (`-` for standard input), refusing more than `limit`.
 fn bytes_under(arg: &Path, limit: u64) -> Result<Vec<u8>> {
     if arg == Path::new("-") {
-        return tpb_neff::read_input(std::io::stdin().lock(), Path::new("standard input"), limit)
+        return tpb_neff::read_input(std::io::stdin().lock(), Path::new(STDIN), limit)
             .map_err(|e| read_error(e, "reading standard input"));
     }
     tpb_neff::read_file(arg, limit)
@@ -239,7 +243,7 @@ fn read_error(e: tpb_neff::Error, context: &str) -> anyhow::Error {
         // It names the input itself.
         InputLimit { .. } => anyhow!("{text}; set {READ_LIMIT_VAR} to raise it"),
         InflateLimit { .. } | DirectoryLimit { .. } | DirectoryEntries { .. } => {
-            anyhow!("{context}: {text}; for tpb, set {READ_LIMIT_VAR}")
+            anyhow!("{context}: {text}; set {READ_LIMIT_VAR} to raise it")
         }
         Io { .. } if context.starts_with("reading ") => anyhow!("{text}"),
         _ => anyhow!("{context}: {text}"),
@@ -267,7 +271,8 @@ fn looks_like_text(bytes: &[u8]) -> bool {
 
 /// The input as a NEFF when `neff` (its name or `--neff` says so) or its first bytes are a
 /// NEFF header, else as a raw stream. A sniffed NEFF that does not read is an error whose
-/// text says how to read the bytes as a stream; `forced` (`--neff`) needs no such hint.
+/// text says how to read the bytes as a stream; `forced` (`--neff`, or a command that
+/// reads NEFFs only) needs no such hint.
 fn from_bytes(
     name: String,
     bytes: Vec<u8>,
@@ -362,7 +367,7 @@ impl Input {
             Input::Neff { neff, .. } => neff
                 .streams()
                 .filter_map(|s| {
-                    let arch = s.graph.arch().and_then(|a| a.parse().ok());
+                    let arch = graph_arch(s.graph);
                     Some(Unit {
                         // The graph's name is the file's: escaped once, here, for every
                         // line and message that names the stream.
@@ -404,6 +409,13 @@ pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
             DEFAULT_ARCH.name()
         );
     }
+}
+
+/// The generation a NEFF graph's kelf target names: one the NEFF reader knows, or a
+/// name `--arch` takes (a label or alias: `V3`, `trn2`), read alike.
+pub fn graph_arch(g: &tpb_neff::Graph) -> Option<Arch> {
+    let name = g.arch().or(g.target.as_ref().map(tpb_neff::Target::as_str))?;
+    name.parse().ok()
 }
 
 /// What a NEFF graph's kelf says its target is, for a warning.

@@ -133,32 +133,46 @@ fn new_file_in(dir: &Path) -> io::Result<NamedTempFile> {
     NamedTempFile::new_in(dir)
 }
 
-/// An error when `output` is the file `input` names (or a link to it): assembling a
-/// text onto itself would replace the text with its records.
+/// An error when `output` is the file `input` names (or a link to it, or standard
+/// input redirected from it): assembling a text onto itself would replace the text with
+/// its records.
 pub fn refuse_same_file(input: &Path, output: &Path) -> Result<()> {
-    if input == Path::new("-") || output == Path::new("-") {
+    if output == Path::new("-") {
         return Ok(());
     }
     if same_file(input, output) {
-        bail!("{} is the input {}; refusing to write over it", shown(output), shown(input));
+        let input =
+            if input == Path::new("-") { crate::input::STDIN.to_owned() } else { shown(input) };
+        bail!("{} is the input {input}; refusing to write over it", shown(output));
     }
     Ok(())
 }
 
-/// Whether `a` and `b` are one file (both exist): the same device and inode, so a
-/// link or a hard link to the input is caught too.
+/// Whether `a` and `b` are one regular file (both exist): the same device and inode,
+/// so a link or a hard link to the input is caught too. `-` is standard input,
+/// whatever it was redirected from.
 #[cfg(unix)]
 fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
-    let (Ok(a), Ok(b)) = (fs::metadata(a), fs::metadata(b)) else { return false };
-    a.dev() == b.dev() && a.ino() == b.ino()
+    let a = if a == Path::new("-") {
+        io::stdin().as_fd().try_clone_to_owned().map(fs::File::from).and_then(|f| f.metadata())
+    } else {
+        fs::metadata(a)
+    };
+    let (Ok(a), Ok(b)) = (a, fs::metadata(b)) else { return false };
+    // A device (`/dev/null` in and out) loses nothing.
+    b.is_file() && a.dev() == b.dev() && a.ino() == b.ino()
 }
 
 /// Whether `a` and `b` are one file (both exist): the same path once links are
 /// resolved, where the standard library gives no file identity (a hard link to the
-/// input is not caught).
+/// input, or standard input redirected from the file, is not caught).
 #[cfg(not(unix))]
 fn same_file(a: &Path, b: &Path) -> bool {
+    if a == Path::new("-") {
+        return false;
+    }
     matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
 }
 

@@ -662,6 +662,34 @@ fn asm_dash_o_dash_writes_standard_output() {
     assert!(!d.join("-").exists());
 }
 
+/// Standard input redirected from the output file is the input too: the text is kept.
+/// A device in and out (`/dev/null`) loses nothing and is written.
+#[test]
+fn asm_refuses_to_write_over_the_file_standard_input_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = d.join("y.tpb");
+    fs::write(&text, "nop\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["asm", "-", "-o", "y.tpb"])
+        .current_dir(d)
+        .stdin(fs::File::open(&text).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: y.tpb is the input <stdin>; refusing to write over it\n"
+    );
+    assert_eq!(fs::read_to_string(&text).unwrap(), "nop\n");
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["asm", "-", "-o", "/dev/null"])
+        .stdin(fs::File::open("/dev/null").unwrap())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn small_things_read_right() {
     let dir = tempfile::tempdir().unwrap();
@@ -803,6 +831,42 @@ fn a_failed_write_to_standard_output_says_so() {
     }
 }
 
+/// A reader that stops early (`tpb validate x | head`) leaves `validate`'s verdict as it
+/// is (1: findings), where a listing just stops (0); nothing is said on standard error.
+#[test]
+fn a_closed_pipe_keeps_validates_verdict_and_ends_a_listing_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    // Random records: hundreds of KiB of findings, more than a pipe holds.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let bytes: Vec<u8> = (0..64 * 4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    let file = dir.path().join("rand.bin");
+    fs::write(&file, bytes).unwrap();
+    for (a, code) in [(["validate"], 1), (["disasm"], 0)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(a)
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one chunk, then close the pipe, as `head` does.
+        let mut first = [0u8; 4096];
+        let mut out = child.stdout.take().unwrap();
+        let n = out.read(&mut first).unwrap();
+        assert!(n > 0, "{a:?}");
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(code), "{a:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), "", "{a:?}");
+    }
+}
 /// Every option that takes a generation says which names it takes, and what it is when
 /// absent.
 #[test]

@@ -219,12 +219,12 @@ fn an_endless_input_stops_at_the_read_limit() {
     );
     let r = run(Stdio::from(fs::File::open("/dev/zero").unwrap()), "-");
     assert_eq!(r.code, 2);
-    assert!(r.err.starts_with("error: standard input: more than 65536 bytes"), "{}", r.err);
+    assert!(r.err.starts_with("error: <stdin>: more than 65536 bytes"), "{}", r.err);
     // The small NEFF (62464 bytes) is within it, but not what it inflates to.
     let r = run(Stdio::null(), corpus("matmul_small.neff").to_str().unwrap());
     assert_eq!(r.code, 2);
     assert!(r.err.contains("payload inflates to more than 65536 bytes"), "{}", r.err);
-    assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
+    assert!(r.err.ends_with("; set TPB_READ_LIMIT to raise it\n"), "{}", r.err);
     // A limit that is no number is refused.
     let r = ran(Command::new(env!("CARGO_BIN_EXE_tpb"))
         .args(["info", "/dev/zero"])
@@ -502,7 +502,9 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     let r = tpb_stdin(&["disasm", "--no-hex", "-"], &bytes);
     assert_eq!((r.code, r.err.as_str()), (0, both.as_str()));
     assert!(
-        r.out.starts_with("sg00/PE: cayman (the NEFF names none; --arch picks), 12 records\n"),
+        r.out.starts_with(
+            "sg00/PE: cayman (the NEFF names no known generation; --arch picks), 12 records\n"
+        ),
         "{}",
         r.out
     );
@@ -522,6 +524,16 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     assert!(r.out.contains("finding(s) on cayman"), "{}", r.out);
     let want = tpb(Path::new("."), &["validate", corpus("matmul_small.neff").to_str().unwrap()]);
     assert_eq!(r.code, want.code);
+}
+
+/// A target that is a label or alias `--arch` takes names that generation here too.
+#[test]
+fn a_neff_target_is_read_as_arch_reads_a_name() {
+    for (target, arch) in [("trn2", "cayman"), ("V4", "mariana"), ("sunda", "sunda")] {
+        let r = tpb_stdin(&["disasm", "--no-hex", "--subgraph", "sg00", "-"], &with_target(target));
+        assert_eq!((r.code, r.err.as_str()), (0, ""), "{target}");
+        assert!(r.out.starts_with(&format!("sg00/PE: {arch}, 12 records\n")), "{}", r.out);
+    }
 }
 
 /// The small NEFF with hostile strings everywhere a file gives text: the header's name
@@ -639,8 +651,20 @@ fn raw_and_neff_override_what_the_first_bytes_say() {
     assert!(r.out.contains("subgraphs            2"), "{}", r.out);
     let r = tpb(d, &["info", "--raw", "corpus.bin"]);
     assert!(r.out.starts_with("corpus.bin: a raw record stream (not a NEFF)"), "{}", r.out);
-    let r = tpb(d, &["extract", "--raw", "m2.bin", "-o", "out"]);
-    assert!(r.err.contains("is read as a raw record stream (--raw), not a NEFF"), "{}", r.err);
+    // extract reads NEFFs only: a stream that starts as a NEFF does is an error with no
+    // hint of --raw, which it does not offer.
+    let r = tpb(d, &["extract", "m2.bin", "-o", "out"]);
+    assert_eq!(
+        r.err,
+        "error: m2.bin: starts with a NEFF header but is not a readable NEFF: truncated \
+         header: 64 bytes, a NEFF header is 1024\n"
+    );
+    for flag in ["--raw", "--hex"] {
+        let r = tpb(d, &["extract", flag, "m2.bin", "-o", "out"]);
+        assert!(r.err.contains(&format!("unexpected argument '{flag}'")), "{}", r.err);
+    }
+    let r = tpb(d, &["extract", "--neff", "corpus.bin", "-o", "out"]);
+    assert_eq!(r.code, 0, "{}", r.err);
 }
 
 #[test]
@@ -683,7 +707,7 @@ fn a_folder_of_too_many_entries_says_how_to_raise_the_limit() {
         .unwrap());
     assert_eq!(r.code, 2);
     assert!(r.err.contains("directory holds more than 10000 entries"), "{}", r.err);
-    assert!(r.err.ends_with("; for tpb, set TPB_READ_LIMIT\n"), "{}", r.err);
+    assert!(r.err.ends_with("; set TPB_READ_LIMIT to raise it\n"), "{}", r.err);
 }
 
 #[test]

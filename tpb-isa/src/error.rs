@@ -227,7 +227,7 @@ impl fmt::Display for ValidateError {
             ValidateError::BadEnum { field, offset, value, arch } => {
                 write!(
                     f,
-                    "field '{field}' at +{offset} holds {value:#x}, which the spec does not name \
+                    "field '{field}' at +{offset} holds {value:#04x}, which the spec does not name \
                      on {}",
                     arch.name()
                 )

@@ -65,7 +65,7 @@ pub enum Error {
         len: u64,
     },
     /// The payload is not one valid gzip member.
-    #[error("payload is not a valid gzip member: {}", shown(detail))]
+    #[error("payload is not a valid gzip member: {}", said(detail))]
     Gzip {
         /// What the decompressor said.
         detail: String,
@@ -75,7 +75,7 @@ pub enum Error {
     /// member's path (three times a link's, with its target) as read, a byte that is
     /// not UTF-8 as three.
     #[error(
-        "payload inflates to more than {limit} bytes, or its members and their paths come to more (the limit; raise ReadOptions::max_inflated)"
+        "payload inflates to more than {limit} bytes, or its members and their paths come to more (the limit)"
     )]
     InflateLimit {
         /// The limit in bytes.
@@ -90,7 +90,7 @@ pub enum Error {
         len: u64,
     },
     /// The inflated payload is not a readable tar archive.
-    #[error("payload is not a readable tar archive: {}", shown(detail))]
+    #[error("payload is not a readable tar archive: {}", said(detail))]
     Tar {
         /// What went wrong, with the member when known.
         detail: String,
@@ -113,7 +113,7 @@ pub enum Error {
     },
     /// The members read from an unpacked directory (its JSON members and streams) come
     /// to more than the configured limit.
-    #[error("the directory's members to read come to more than {limit} bytes (the limit; raise ReadOptions::max_inflated)")]
+    #[error("the directory's members to read come to more than {limit} bytes (the limit)")]
     DirectoryLimit {
         /// The limit in bytes.
         limit: u64,
@@ -121,7 +121,7 @@ pub enum Error {
     /// An unpacked directory holds more entries than a payload of the limit could hold
     /// tar headers (one per 512 bytes of [`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated),
     /// and at least 10 000), or paths whose bytes come to more than 512 per entry allowed.
-    #[error("directory holds more than {limit} entries, or paths of more than 512 bytes each on average (one entry per 512 bytes of the limit, at least 10000; raise ReadOptions::max_inflated)")]
+    #[error("directory holds more than {limit} entries, or paths of more than 512 bytes each on average (one entry per 512 bytes of the limit, at least 10000)")]
     DirectoryEntries {
         /// The most entries allowed.
         limit: u64,
@@ -138,7 +138,7 @@ pub enum Error {
         named_by: String,
     },
     /// A JSON member does not parse.
-    #[error("{}: malformed JSON: {}", shown(member), shown(detail))]
+    #[error("{}: malformed JSON: {}", shown(member), said(detail))]
     Json {
         /// The member.
         member: String,
@@ -146,7 +146,7 @@ pub enum Error {
         detail: String,
     },
     /// A JSON member parses but lacks a field this reader needs, or has it with the wrong type.
-    #[error("{}: {}", shown(member), shown(detail))]
+    #[error("{}: {}", shown(member), said(detail))]
     Schema {
         /// The member.
         member: String,
@@ -215,7 +215,7 @@ pub enum Error {
         shown(path),
         shown(named_by),
         shown(folder),
-        shown(detail)
+        said(detail)
     )]
     Unlisted {
         /// The path that was looked up.
@@ -265,7 +265,7 @@ pub enum Warning {
     #[error("member '{}' appears more than once; the last copy is used", shown(.0))]
     Duplicate(String),
     /// A subdirectory of an unpacked NEFF that cannot be listed: its members are missing.
-    #[error("directory '{}' cannot be listed and was skipped: {}", shown(path), shown(detail))]
+    #[error("directory '{}' cannot be listed and was skipped: {}", shown(path), said(detail))]
     Unreadable {
         /// The subdirectory's path in the NEFF.
         path: String,
@@ -280,7 +280,7 @@ pub enum Warning {
     #[error("entry '{}' has a name that is not UTF-8 and was skipped", shown(.0))]
     NonUtf8(String),
     /// `info.json` is present but not a JSON object.
-    #[error("info.json: {}", shown(.0))]
+    #[error("info.json: {}", said(.0))]
     Info(String),
 }
 
@@ -312,14 +312,21 @@ const SHOWN_MAX: usize = 240;
 /// as is, `"` and `\` after a backslash, any other byte `\xNN` (lower-case hex), and cut
 /// with `...` after [`SHOWN_MAX`] characters.
 fn shown(text: &str) -> Shown<'_> {
-    Shown(text.as_bytes())
+    Shown(text.as_bytes(), true)
+}
+
+/// A message about the file (what a decoder or this reader says is wrong with it,
+/// which may quote the file's text) as [`shown`] shows text, but for `"`, which such a
+/// message uses as a quote mark (`no "graphs" array`) and a terminal shows as it is.
+fn said(text: &str) -> Shown<'_> {
+    Shown(text.as_bytes(), false)
 }
 
 /// A path as [`shown`] shows text, byte by byte (a path need not be UTF-8).
 #[cfg(unix)]
 fn shown_path(path: &std::path::Path) -> Shown<'_> {
     use std::os::unix::ffi::OsStrExt;
-    Shown(path.as_os_str().as_bytes())
+    Shown(path.as_os_str().as_bytes(), true)
 }
 
 /// A path as [`shown`] shows text, byte by byte of the form Rust keeps it in where a
@@ -328,11 +335,11 @@ fn shown_path(path: &std::path::Path) -> Shown<'_> {
 /// `tpb` shows a path.
 #[cfg(not(unix))]
 fn shown_path(path: &std::path::Path) -> Shown<'_> {
-    Shown(path.as_os_str().as_encoded_bytes())
+    Shown(path.as_os_str().as_encoded_bytes(), true)
 }
 
-/// Bytes shown as [`shown`] says.
-struct Shown<'a>(&'a [u8]);
+/// Bytes shown as [`shown`] says, `"` escaped when the flag is set ([`said`]).
+struct Shown<'a>(&'a [u8], bool);
 
 impl std::fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -340,6 +347,10 @@ impl std::fmt::Display for Shown<'_> {
         for &b in self.0 {
             let mut buf = [0u8; 4];
             let piece: &[u8] = match b {
+                b'"' if !self.1 => {
+                    buf[0] = b;
+                    &buf[..1]
+                }
                 b'"' | b'\\' => {
                     buf[..2].copy_from_slice(&[b'\\', b]);
                     &buf[..2]
@@ -368,6 +379,14 @@ impl std::fmt::Display for Shown<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A message's own quote marks show as they are; a name from the file is escaped,
+    /// and so is a control byte anywhere.
+    #[test]
+    fn a_message_keeps_its_quote_marks() {
+        let e = Error::Schema { member: "k\"1".into(), detail: "no \"graphs\" array\x1b".into() };
+        assert_eq!(e.to_string(), r#"k\"1: no "graphs" array\x1b"#);
+    }
 
     /// An I/O error's reason is its source, said once by a report that prints the chain.
     #[test]

@@ -94,8 +94,13 @@ pub fn read_input(from: impl std::io::Read, path: &Path, limit: u64) -> Result<V
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>> {
     let io = |source| Error::Io { path: path.to_path_buf(), source };
     let file = std::fs::File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    read_bounded(file, path, limit, len)
+    let meta = file.metadata().map_err(io)?;
+    // A regular file's length is known: one past the limit is refused before a byte
+    // is read (a 3 GiB file would otherwise fill a buffer of the limit first).
+    if meta.is_file() && meta.len() > limit {
+        return Err(Error::InputLimit { path: path.to_path_buf(), limit });
+    }
+    read_bounded(file, path, limit, meta.len())
 }
 
 fn read_bounded(from: impl std::io::Read, path: &Path, limit: u64, hint: u64) -> Result<Vec<u8>> {

@@ -119,6 +119,25 @@ fn a_device_file_stops_at_the_limit() {
     ));
 }
 
+/// A regular file longer than the limit is refused by its length, before it is read:
+/// a sparse file of 1 TiB is refused at once (reading up to a limit of 1 TiB would not
+/// finish in a test).
+#[test]
+fn a_regular_file_past_the_limit_is_refused_by_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sparse.bin");
+    let file = std::fs::File::create(&path).unwrap();
+    if file.set_len(1 << 40).is_err() {
+        return; // A file system without sparse files of that size.
+    }
+    let err = read_file(&path, (1 << 40) - 1).unwrap_err();
+    assert!(matches!(err, Error::InputLimit { .. }), "{err:?}");
+    // Exactly the limit is read whole.
+    file.set_len(4096).unwrap();
+    assert_eq!(read_file(&path, 4096).unwrap(), [0u8; 4096]);
+    assert!(matches!(read_file(&path, 4095), Err(Error::InputLimit { limit: 4095, .. })));
+}
+
 #[test]
 fn a_gzip_payload_that_is_not_a_tar_is_reported_in_printable_text() {
     // A tar header block of binary: the tar reader quotes it back in its message.

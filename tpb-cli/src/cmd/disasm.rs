@@ -171,7 +171,8 @@ fn hand_on(out: &mut dyn Write, chunk: &mut Vec<u8>, least: usize) -> Result<()>
 /// label line where a function begins.
 fn listing(out: &mut dyn Write, unit: &Unit<'_>, window: Range<usize>, hex: bool) -> Result<()> {
     let arch = unit.arch.map_or("?", Arch::name);
-    let assumed = if unit.arch_assumed { " (the NEFF names none; --arch picks)" } else { "" };
+    let assumed =
+        if unit.arch_assumed { " (the NEFF names no known generation; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
     writeln!(out, "{}: {arch}{assumed}, {}", unit.label, crate::text::count(n, "record"))?;
     let mut chunk = Vec::with_capacity(CHUNK + 4096);

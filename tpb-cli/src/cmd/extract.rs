@@ -20,8 +20,9 @@ use crate::text::{count, escape};
 pub struct Args {
     /// A NEFF file or an unpacked NEFF directory.
     input: PathBuf,
-    #[command(flatten)]
-    format: input::Format,
+    /// Read the input as a NEFF, whatever its name or first bytes.
+    #[arg(long)]
+    neff: bool,
     /// The folder to write into (created if needed).
     #[arg(short, long)]
     output: PathBuf,
@@ -35,10 +36,12 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.input, self.format)?;
+        // A raw stream has no streams to extract: neither `--raw` nor `--hex` is offered,
+        // and a NEFF that does not read gets no hint of them.
+        let format = input::Format { neff: self.neff, neff_only: true, ..Default::default() };
+        let input = input::load(&self.input, format)?;
         if let Input::Raw { name, .. } = &input {
-            let why = if self.format.raw { " (--raw)" } else { "" };
-            bail!("{name} is read as a raw record stream{why}, not a NEFF: nothing to extract");
+            bail!("{name} is read as a raw record stream, not a NEFF: nothing to extract");
         }
         let filter = Filter::new(self.subgraph, self.engine.as_deref())?;
         // Before DIR is made: a filter that matches nothing writes nothing.

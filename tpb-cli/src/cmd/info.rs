@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use serde_json::{json, Value};
+use tpb_isa::Arch;
 use tpb_neff::{Graph, HashStatus, Header, Neff};
 
 use crate::input::{self, Input, Others};
@@ -153,9 +154,10 @@ fn tpb_per_node(h: &Header) -> String {
 
 /// The graph's target, with the generation it means (`cayman`, or `"*" (any)`).
 fn target(g: &Graph) -> String {
-    match (&g.target, g.arch()) {
+    match (&g.target, input::graph_arch(g)) {
         (None, _) => "? (the kelf names no target)".to_owned(),
-        (Some(_), Some(a)) => a.to_owned(),
+        (Some(t), Some(a)) if t.as_str() == a.name() => a.name().to_owned(),
+        (Some(t), Some(a)) => format!("\"{}\" ({})", escape(t.as_str().as_bytes()), a.name()),
         (Some(t), None) => format!("\"{}\" (no known generation)", escape(t.as_str().as_bytes())),
     }
 }
@@ -218,7 +220,7 @@ fn to_json(name: &str, neff: &Neff) -> Value {
                 "kelf": g.kelf,
                 "kelf_version": g.kelf_version,
                 "target": g.target.as_ref().map(|t| t.as_str()),
-                "arch": g.arch(),
+                "arch": input::graph_arch(g).map(Arch::name),
                 "definition": g.definition,
                 "streams": streams,
             })

@@ -31,8 +31,10 @@ pub struct Args {
     /// default, cayman for a raw stream or a NEFF that names none (with a warning).
     #[arg(long)]
     arch: Option<String>,
-    /// The engine whose program a raw stream is (for the final-record check; PE by
-    /// default); for a NEFF, only that engine's streams.
+    /// The engine whose program a raw stream is, named in the report (PE by default; the
+    /// final-record check takes it as the runtime's does, but the spec knows no
+    /// per-engine rule, so every engine's final record meets the record rules); for a
+    /// NEFF, only that engine's streams.
     #[arg(long)]
     engine: Option<String>,
     /// Take a raw stream as a NEFF's engine stream before relocation (what `tpb extract`
