@@ -114,12 +114,21 @@ fn every_opcode_value_and_name_matches_the_table() {
     }
     let tsv_values: BTreeSet<u64> = rows.iter().map(|r| r.value).collect();
     for v in &e.variants {
-        if !tsv_values.contains(&v.value) {
-            bad.push(format!("spec OPCODE {} = 0x{:02X} is not in opcodes.tsv", v.name, v.value));
+        if !tsv_values.contains(&v.value) && !opcode_exception(v.value) {
+            bad.push(format!(
+                "spec OPCODE {} = 0x{:02X} is not in opcodes.tsv (a value another source \
+                 names goes in OPCODE_EXCEPTIONS with its reason)",
+                v.name, v.value
+            ));
+        }
+    }
+    for (v, why) in OPCODE_EXCEPTIONS {
+        if tsv_values.contains(v) || e.variant_of(*v).is_none() {
+            bad.push(format!("stale OPCODE_EXCEPTIONS entry 0x{v:02X} ({why}): the notes list it or the spec names it not"));
         }
     }
     assert!(bad.is_empty(), "{bad:#?}");
-    assert_eq!(e.variants.len(), rows.len());
+    assert_eq!(e.variants.len(), rows.len() + OPCODE_EXCEPTIONS.len());
     assert_eq!(e.width, Prim::U8, "OPCODE is a 1-byte enum (enums.md section 12 / structs.md 1.1)");
 }
 
@@ -157,9 +166,21 @@ fn stated_opcode_counts(text: &str) -> ([usize; 4], [(usize, usize); 3]) {
 }
 
 /// The values each generation has, from the model's per-variant availability.
+/// The values of `OPCODE` on generation `g`, but for the [`OPCODE_EXCEPTIONS`].
 fn model_values_on(m: &Model, g: usize) -> BTreeSet<u64> {
     let a = arch(m, g);
-    opcode_enum(m).variants.iter().filter(|v| v.meta.available_on(a)).map(|v| v.value).collect()
+    let on = opcode_enum(m).variants.iter().filter(|v| v.meta.available_on(a));
+    on.map(|v| v.value).filter(|&v| !opcode_exception(v)).collect()
+}
+
+/// Opcode values the spec names and the notes do not list (their enumerator lists are
+/// complete for the four generations they read, so such a value comes from another
+/// source: a newer runtime), each with that source and reason. They are left out of the
+/// comparisons of values; an entry the notes list, or the spec does not name, fails.
+const OPCODE_EXCEPTIONS: &[(u64, &str)] = &[];
+
+fn opcode_exception(v: u64) -> bool {
+    OPCODE_EXCEPTIONS.iter().any(|(x, _)| *x == v)
 }
 
 fn tsv_values_on(rows: &[notes::OpRow], g: usize) -> BTreeSet<u64> {

@@ -937,67 +937,18 @@ fn cayman_and_mariana_differ_only_where_the_seed_says() {
 /// Every item of the model carries at least one `@source` of its own: records, structs,
 /// groups, arms, operand types, enums, bands, bindings, sentinels, bitmasks, apertures,
 /// geometry rules, and every arch value (an arch file entry, or for an unstated
-/// derived value, the derived item).
+/// derived value, the derived item). The rule is `codegen::provenance::unsourced`, which
+/// `cargo xtask gen` and `check` enforce.
 #[test]
 fn every_item_has_its_own_source() {
     let m = model();
-    let mut missing: Vec<String> = Vec::new();
-    let mut check = |what: String, meta: &Meta| {
-        if meta.sources.iter().all(|s| s.trim().is_empty()) {
-            let loc = m.sources.location(meta.span).to_string();
-            missing.push(format!("{loc}: {what}"));
-        }
-    };
-    check(format!("record {}", m.record.name), &m.record.meta);
-    for s in &m.structs {
-        check(format!("{} {}", if s.is_group { "group" } else { "struct" }, s.name), &s.meta);
-    }
-    for a in &m.arms {
-        check(format!("arm {}", a.name), &a.meta);
-    }
-    for u in &m.unions {
-        check(format!("union {}", u.name), &u.meta);
-    }
-    for v in &m.vocabs {
-        check(format!("vocabulary {}", v.name), &v.meta);
-    }
-    for b in &m.bits {
-        check(format!("bits {}", b.name), &b.meta);
-    }
-    for e in &m.enums {
-        check(format!("enum {}", e.name), &e.meta);
-    }
-    for b in &m.bands {
-        check(format!("band {}.{}", m[b.enum_id].name, b.name), &b.meta);
-    }
-    for b in &m.bindings {
-        check(format!("bind {:#x} => {}", b.opcode, m[b.arm].name), &b.meta);
-    }
-    for s in &m.sentinels {
-        check(format!("sentinel {}", s.name), &s.meta);
-    }
-    for b in &m.bitmasks {
-        check(format!("bitmask {}", b.name), &b.meta);
-    }
-    for a in &m.apertures {
-        check(format!("aperture {}", a.name), &a.meta);
-    }
-    // A geometry value's provenance is per generation, on its arch-file entry (checked
-    // below); a rule is a derivation of its own and cites it.
-    for g in &m.geometry {
-        if matches!(g.kind, codegen::model::GeomKind::Rule { .. }) {
-            check(format!("rule {}", g.name), &g.meta);
-        }
-    }
-    for a in &m.archs {
-        check(format!("arch {}", a.name), &a.meta);
-        for g in m.geom_ids() {
-            if let Some(v) = a.value(g) {
-                check(format!("value {}.{}", a.name, m[g].name), &v.meta);
-            }
-        }
-    }
-    assert!(missing.is_empty(), "{} items have no @source:\n{}", missing.len(), missing.join("\n"));
+    let missing = codegen::provenance::unsourced(m);
+    assert!(
+        missing.is_empty(),
+        "{} items have no @source:\n{}",
+        missing.len(),
+        missing.short(&m.sources)
+    );
 }
 
 /// Members (fields, variants, bit-fields, regions) take their provenance from their

@@ -16,16 +16,23 @@ const GENERATED_DIRS: &[&str] = &["tpb-isa/src/generated", "tests/generated"];
 fn model(root: &Path, spec: Option<&Path>, writing: bool) -> Result<Option<codegen::Model>> {
     let spec = spec.map_or_else(|| root.join("isa"), Path::to_path_buf);
     let sources = load_spec(&spec, root)?;
-    match codegen::load(sources) {
-        Ok(m) => Ok(Some(m)),
-        Err(f) => {
-            eprint!("{}", f.render());
-            if writing {
-                eprintln!("nothing was written");
+    // The committed spec also keeps the provenance rule, which `codegen::load` leaves
+    // to its callers (a scratch spec need not cite anything).
+    let rendered = match codegen::load(sources) {
+        Ok(m) => {
+            let unsourced = codegen::provenance::unsourced(&m);
+            if unsourced.is_empty() {
+                return Ok(Some(m));
             }
-            Ok(None)
+            unsourced.render(&m.sources)
         }
+        Err(f) => f.render(),
+    };
+    eprint!("{rendered}");
+    if writing {
+        eprintln!("nothing was written");
     }
+    Ok(None)
 }
 
 /// What differs between the generated files and the tree.
@@ -147,6 +154,24 @@ mod tests {
         let spec = dir.path().join("isa");
         fs::create_dir_all(&spec).unwrap();
         fs::write(spec.join("bad.isa"), "struct A : 2 { 0 a u8 }\n").unwrap();
+        let code = gen(dir.path(), Some(&spec)).unwrap();
+        assert_eq!(code, ExitCode::FAILURE);
+        assert!(!dir.path().join("tpb-isa").exists(), "nothing may be written");
+    }
+
+    /// A spec that loads but has an item citing no source is refused as an error.
+    #[test]
+    fn gen_writes_nothing_when_an_item_cites_no_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("isa");
+        fs::create_dir_all(&spec).unwrap();
+        let text = "@source(\"seed\")\nenum OPCODE : u8 {\n    A = 1\n}\n\
+                    @source(\"seed\")\nrecord R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+                    arm X : R {\n    1 a u8\n}\n@source(\"seed\")\nbind A => X\n";
+        fs::write(spec.join("x.isa"), text).unwrap();
+        let sources = load_spec(&spec, dir.path()).unwrap();
+        let m = codegen::load(sources).unwrap_or_else(|f| panic!("{}", f.render()));
+        assert_eq!(codegen::provenance::unsourced(&m).len(), 1);
         let code = gen(dir.path(), Some(&spec)).unwrap();
         assert_eq!(code, ExitCode::FAILURE);
         assert!(!dir.path().join("tpb-isa").exists(), "nothing may be written");

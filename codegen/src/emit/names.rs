@@ -90,7 +90,11 @@ pub const RESERVED_TYPES: &[&str] = &[
 ];
 
 /// Methods every arm's view has, which a field accessor may not shadow.
-pub const RESERVED_ARM_METHODS: &[&str] = &["bytes", "to_owned", "decode", "encode"];
+pub const RESERVED_ARM_METHODS: &[&str] = &["bytes", "to_owned", "decode", "encode", "new"];
+
+/// Methods every operand (bits) type has beside its bit-fields' getters `x` and setters
+/// `with_x`, which a bit-field's may not shadow.
+pub const RESERVED_BITS_METHODS: &[&str] = &["new", "bits", "form"];
 
 /// Keywords that cannot be written as raw identifiers.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];

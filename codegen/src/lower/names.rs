@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use super::Cx;
 use crate::diagnostic::Diagnostic;
-use crate::emit::names::{const_str, snake_str, type_str, RESERVED_ARM_METHODS, RESERVED_TYPES};
+use crate::emit::names::{
+    const_str, snake_str, type_str, RESERVED_ARM_METHODS, RESERVED_BITS_METHODS, RESERVED_TYPES,
+};
 use crate::model::{ModelParts, Select};
 use crate::source::Span;
 
@@ -91,11 +93,14 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
             types.claim(cx, &type_str(&format!("{}_form", b.name)), &b.name, b.meta.span);
         }
         let mut fields = Space::new("bit-field accessor");
+        fields.reserve(RESERVED_BITS_METHODS, b.meta.span);
         for f in b.fields.iter_mut().chain(b.alts.iter_mut().flat_map(|a| a.fields.iter_mut())) {
             f.rust = snake_str(&f.name);
             // The same bit-field name may recur in several alts (each alt's own view).
             if fields.taken.get(&f.rust).is_none_or(|(n, _)| *n != f.name) {
                 fields.claim(cx, &f.rust, &f.name, f.meta.span);
+                // Its setter: `a`'s `with_a` is not free for a bit-field named so.
+                fields.claim(cx, &format!("with_{}", f.rust), &f.name, f.meta.span);
             }
         }
         let mut alts = Space::new("operand form");
@@ -222,6 +227,29 @@ mod tests {
         assert_eq!(m.bits[0].rust, "DtypePair");
         assert_eq!(m.geometry[0].rust, "num_tpb");
         assert_eq!(m.bindings[0].mnemonic, "pseudo_exit");
+    }
+
+    /// A bit-field named like an operand type's own method (`new`, `form`) or
+    /// like another bit-field's setter (`with_a` beside `a`), and an arm field named
+    /// like its view's constructor (`new`), are checker errors: each passed the checker
+    /// and broke the build of the generated crate.
+    #[test]
+    fn accessors_that_would_shadow_generated_methods() {
+        let head = "enum OPCODE : u8 {}\nrecord R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n";
+        let e = errors(
+            &format!("{head}bits B : u8 {{\n    0..2 new\n    2..4 a\n    4..6 with_a\n    6..8 form\n}}\n"),
+            &[],
+        );
+        assert_eq!(
+            e,
+            [
+                "'new' becomes the bit-field accessor 'new', which the generated code defines itself",
+                "'with_a' and 'a' both become the bit-field accessor 'with_a'",
+                "'form' becomes the bit-field accessor 'form', which the generated code defines itself",
+            ]
+        );
+        let e = errors(&format!("{head}arm A : R {{\n    1 new u8\n}}\n"), &[]);
+        assert_eq!(e, ["'new' becomes the field 'new', which the generated code defines itself"]);
     }
 
     /// Names the generated crate defines itself are not free for the spec.
