@@ -186,6 +186,26 @@ impl<'a> Line<'a> {
     pub(crate) fn hex_bytes(&mut self, b: &[u8]) {
         self.len = hex_bytes_at(self.buf, self.len, b);
     }
+
+    /// [`Line::hex_bytes`] of a field whose length is a constant where this is inlined
+    /// (a layout's byte field): one of up to eight bytes (most of them) goes to the copy
+    /// for its length, unrolled, with no loop whose count changes from caller to caller
+    /// (an exit the branch predictor misses).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn hex_field(&mut self, b: &[u8]) {
+        let (buf, at) = (&mut *self.buf, self.len);
+        self.len = match b.len() {
+            1 => hex_bytes_n::<1>(buf, at, b),
+            2 => hex_bytes_n::<2>(buf, at, b),
+            3 => hex_bytes_n::<3>(buf, at, b),
+            4 => hex_bytes_n::<4>(buf, at, b),
+            5 => hex_bytes_n::<5>(buf, at, b),
+            6 => hex_bytes_n::<6>(buf, at, b),
+            7 => hex_bytes_n::<7>(buf, at, b),
+            8 => hex_bytes_n::<8>(buf, at, b),
+            _ => hex_bytes_at(buf, at, b),
+        };
+    }
 }
 
 // The out-of-line pieces take the buffer and the length as values, never the line: a
@@ -203,11 +223,23 @@ fn copy_long(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
 /// field.
 #[inline(never)]
 fn hex_bytes_at(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
+    hex_bytes_at_inline(buf, at, b)
+}
+
+/// The loop of [`hex_bytes_at`].
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn hex_bytes_at_inline(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
     let dst = &mut buf[at..at + 2 * b.len()];
     for (pair, &x) in dst.chunks_exact_mut(2).zip(b) {
         pair.copy_from_slice(&HEX_BYTE[usize::from(x)][2..]);
     }
     at + 2 * b.len()
+}
+
+/// [`hex_bytes_at`] of the first `N` bytes of `b`, unrolled.
+#[inline(never)]
+fn hex_bytes_n<const N: usize>(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
+    hex_bytes_at_inline(buf, at, &b[..N])
 }
 
 /// The sixteen hex digits of `v` as ASCII, the most significant in the lowest byte.
@@ -317,9 +349,9 @@ mod tests {
     fn bytes_of_every_length_print_as_two_digits_each() {
         let bytes: std::vec::Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
         for n in 0..bytes.len() {
-            let out = collect(|l| l.hex_bytes(&bytes[..n]));
             let want: String = bytes[..n].iter().map(|b| format!("{b:02x}")).collect();
-            assert_eq!(out, want, "{n} bytes");
+            assert_eq!(collect(|l| l.hex_bytes(&bytes[..n])), want, "{n} bytes");
+            assert_eq!(collect(|l| l.hex_field(&bytes[..n])), want, "{n} bytes");
         }
     }
 

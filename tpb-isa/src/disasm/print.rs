@@ -223,11 +223,18 @@ pub(crate) fn view_leaf(
     }
 }
 
-/// `[a,b,...]`: the integers of `W` bytes in `b`, signed when `SIGNED`. One copy per
-/// width, out of line: the common arrays cost one call and no test of their kind. The
-/// comma and the sign are stored whether or not they are kept, without a branch.
+/// `[a,b,...]`: the integers of `W` bytes in `b`, signed when `SIGNED`; the first `N`
+/// of them when `N` is not zero (then the loop is unrolled, without an exit test whose
+/// count changes from caller to caller). One copy per width and count, out of line: the
+/// common arrays cost one call and no test of their kind. The comma and the sign are
+/// stored whether or not they are kept, without a branch.
 #[inline(never)]
-fn write_items<const W: usize, const SIGNED: bool>(buf: &mut Buf, at: usize, b: &[u8]) -> usize {
+fn write_items<const W: usize, const SIGNED: bool, const N: usize>(
+    buf: &mut Buf,
+    at: usize,
+    b: &[u8],
+) -> usize {
+    let b = if N > 0 { &b[..W * N] } else { b };
     Line::run(buf, at, |o| {
         o.byte(b'[');
         for (i, x) in b.chunks_exact(W).enumerate() {
@@ -243,16 +250,25 @@ fn write_items<const W: usize, const SIGNED: bool>(buf: &mut Buf, at: usize, b: 
 }
 
 /// `[a,b,...]`: the values of `k` in `b`. Inlined where the kind is a constant, so
-/// that an array of integers goes straight to the copy of [`write_items`] for its width.
+/// that an array of integers goes straight to the copy of [`write_items`] for its width
+/// (and, for the common 16-bit arrays of up to four, its count).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_array(o: &mut Line<'_>, arch: Arch, k: &Kind, b: &[u8]) {
-    match *k {
-        Kind::Uint(1) => o.call(|buf, at| write_items::<1, false>(buf, at, b)),
-        Kind::Uint(2) => o.call(|buf, at| write_items::<2, false>(buf, at, b)),
-        Kind::Uint(4) => o.call(|buf, at| write_items::<4, false>(buf, at, b)),
-        Kind::Int(1) => o.call(|buf, at| write_items::<1, true>(buf, at, b)),
-        Kind::Int(2) => o.call(|buf, at| write_items::<2, true>(buf, at, b)),
-        Kind::Int(4) => o.call(|buf, at| write_items::<4, true>(buf, at, b)),
+    match (*k, b.len()) {
+        (Kind::Uint(2), 2) => o.call(|buf, at| write_items::<2, false, 1>(buf, at, b)),
+        (Kind::Uint(2), 4) => o.call(|buf, at| write_items::<2, false, 2>(buf, at, b)),
+        (Kind::Uint(2), 6) => o.call(|buf, at| write_items::<2, false, 3>(buf, at, b)),
+        (Kind::Uint(2), 8) => o.call(|buf, at| write_items::<2, false, 4>(buf, at, b)),
+        (Kind::Int(2), 2) => o.call(|buf, at| write_items::<2, true, 1>(buf, at, b)),
+        (Kind::Int(2), 4) => o.call(|buf, at| write_items::<2, true, 2>(buf, at, b)),
+        (Kind::Int(2), 6) => o.call(|buf, at| write_items::<2, true, 3>(buf, at, b)),
+        (Kind::Int(2), 8) => o.call(|buf, at| write_items::<2, true, 4>(buf, at, b)),
+        (Kind::Uint(1), _) => o.call(|buf, at| write_items::<1, false, 0>(buf, at, b)),
+        (Kind::Uint(2), _) => o.call(|buf, at| write_items::<2, false, 0>(buf, at, b)),
+        (Kind::Uint(4), _) => o.call(|buf, at| write_items::<4, false, 0>(buf, at, b)),
+        (Kind::Int(1), _) => o.call(|buf, at| write_items::<1, true, 0>(buf, at, b)),
+        (Kind::Int(2), _) => o.call(|buf, at| write_items::<2, true, 0>(buf, at, b)),
+        (Kind::Int(4), _) => o.call(|buf, at| write_items::<4, true, 0>(buf, at, b)),
         _ => o.call(|buf, at| write_values(buf, at, arch, k, b)),
     }
 }
@@ -378,7 +394,7 @@ fn write_leaf(
         (None, Kind::Bits(d)) => write_bits(o, d, read_uint(b)),
         // The other common kinds, without the general writer's dispatch.
         (None, Kind::Int(w)) if w <= 8 => write_int(o, b, w),
-        (None, Kind::Bytes(_)) => o.hex_bytes(b),
+        (None, Kind::Bytes(_)) => o.hex_field(b),
         (None, Kind::Union(u)) => write_union(o, arch, u, b),
         (None, Kind::F32) => o.call(|buf, at| write_f32(buf, at, read_uint(b) as u32)),
         (None, kind) => o.call(|buf, at| write_value(buf, at, arch, &kind, b)),
