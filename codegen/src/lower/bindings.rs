@@ -229,7 +229,12 @@ fn check_availability(
                     ),
                 )
                 .with(arm.meta.archs_span.unwrap_or(arm.meta.span), "the arm's @archs")
-                .note("widen the arm's @archs or narrow the opcode's"),
+                .note(if op_meta.is_some() {
+                    "widen the arm's @archs, or narrow the opcode's or the binding's"
+                } else {
+                    // A value `enum OPCODE` does not name has no @archs of its own.
+                    "widen the arm's @archs, or narrow the binding's (an @archs before `bind`)"
+                }),
             );
         }
     }
@@ -486,6 +491,31 @@ mod tests {
         let e = errors(&spec("new.."), &OLD_NEW);
         assert_eq!(e.len(), 2, "{e:?}");
         assert!(e.iter().all(|m| m.ends_with("exists on old but its arm 'A' does not")), "{e:?}");
+    }
+
+    /// A binding of a value `enum OPCODE` does not name, whose arm lacks a generation,
+    /// is told to narrow the binding's `@archs` (the value has none of its own); a
+    /// named opcode's, the opcode's or the binding's.
+    #[test]
+    fn the_fix_for_an_arm_missing_a_generation_names_what_has_archs() {
+        use crate::lower::test_support::{load, OLD_NEW};
+        let notes = |bind: &str| {
+            let text = format!(
+                "enum OPCODE : u8 {{\n    NAMED = 1\n}}\n\
+                 record R : 2 {{\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}}\n\
+                 @archs(new)\narm A : R {{\n    1 x u8\n}}\n{bind}\n"
+            );
+            let f = load(&text, &OLD_NEW).expect_err("the arm lacks old");
+            f.diagnostics.0.iter().flat_map(|d| d.notes.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            notes("bind 0x05 => A"),
+            ["widen the arm's @archs, or narrow the binding's (an @archs before `bind`)"]
+        );
+        assert_eq!(
+            notes("bind NAMED => A"),
+            ["widen the arm's @archs, or narrow the opcode's or the binding's"]
+        );
     }
 
     /// A binding whose `@archs` share no generation with its opcode's is an error at its
