@@ -45,6 +45,9 @@ enum Command {
     Asm(cmd::asm::Args),
     /// Validate every record for a generation; for raw images also the EXIT scan and
     /// the final record.
+    ///
+    /// A record has at most one finding: the first rule it fails, in the validator's
+    /// order (the opcode bitmask, the generation, then each enum field in layout order).
     #[command(
         after_help = "Exit status: 0 when nothing is found, 1 on any finding, 2 when the input \
                       cannot be read or an argument is wrong (an error is said on standard error)."
