@@ -92,8 +92,11 @@ impl Segment {
 /// `core_offset`).
 ///
 /// Segments need not be adjacent: a linear offset in no segment is
-/// [`AddressError::Unmapped`]. Where segments overlap, the first in [`SegmentId::ALL`]
-/// order wins.
+/// [`AddressError::Unmapped`]. Where segments overlap, [`IbAddrMap::translate`] gives
+/// the first in [`SegmentId::ALL`] order; a transfer ([`IbAddrMap::chunks`]) runs on in
+/// the segment its start falls in, to that segment's end, as the runtime's copy does,
+/// so the same linear byte may read differently from two starts: a map whose segments
+/// overlap is the caller's to avoid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IbAddrMap {
     segments: [Segment; 3],
@@ -149,6 +152,9 @@ impl IbAddrMap {
 
     /// The chunks a transfer of `size` bytes at linear `offset` is copied in: one per
     /// segment it touches, each clamped at its segment's end (the `cmovnb` at 0x323d3b).
+    /// Each chunk's segment is the one [`IbAddrMap::translate`] gives for its first
+    /// byte; a chunk is not cut where another segment, first in [`SegmentId::ALL`]
+    /// order, begins inside it (the runtime's copy is not).
     ///
     /// Yields `Err` once, at the first byte no segment maps (or for a range that runs
     /// past `u64::MAX`), then ends. A transfer of size 0 has no chunks.
@@ -495,6 +501,34 @@ mod tests {
         assert_eq!(map.translate(0x30), Ok((SegmentId::One, 0x30)));
         assert_eq!(map.translate(0x40), Ok((SegmentId::ModelSwitch, 0x20)));
         assert_eq!(map.translate(0x60), Ok((SegmentId::Core, 0x60)));
+        // A transfer runs on in the segment of its start, to that segment's end, as the
+        // runtime's copy does: from 0x30 it stays in `one` to 0x40, then continues
+        // where 0x40 translates.
+        let mut it = map.chunks(0x30, 0x40).map(Result::unwrap);
+        let chunks: [Option<Chunk>; 4] = core::array::from_fn(|_| it.next());
+        assert_eq!(
+            chunks,
+            [
+                Some(Chunk { segment: SegmentId::One, offset: 0x30, start: 0, len: 0x10 }),
+                Some(Chunk {
+                    segment: SegmentId::ModelSwitch,
+                    offset: 0x20,
+                    start: 0x10,
+                    len: 0x20
+                }),
+                Some(Chunk { segment: SegmentId::Core, offset: 0x60, start: 0x30, len: 0x10 }),
+                None,
+            ]
+        );
+        // A segment first in driver order, starting inside a chunk, does not cut it.
+        let map =
+            IbAddrMap::new(Segment::new(100, 100), Segment::new(0, 300), Segment::new(1000, 0));
+        let mut it = map.chunks(0, 300).map(Result::unwrap);
+        let chunks: [Option<Chunk>; 2] = core::array::from_fn(|_| it.next());
+        assert_eq!(
+            chunks,
+            [Some(Chunk { segment: SegmentId::ModelSwitch, offset: 0, start: 0, len: 300 }), None]
+        );
     }
 
     #[test]

@@ -29,7 +29,8 @@
 //!     if let S3d3MmRef::Cayman(v) = S3d3MmRef::new(Arch::Cayman, bytes) {
 //!         assert_eq!(v.num_active_rows(), 128);
 //!     }
-//!     // The runtime's checks: opcode bitmask, enum values, address apertures.
+//!     // The validator: the opcode and its arm exist on the generation, every enum
+//!     // field holds a value the spec names there.
 //!     assert_eq!(validate(Arch::Cayman, bytes), Ok(()), "record at {offset:#x}");
 //! }
 //!

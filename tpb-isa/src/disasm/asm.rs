@@ -166,10 +166,14 @@ fn parse_plain(b: &[u8]) -> Option<u64> {
     read_plain(b, 0).and_then(|(v, end)| (end == b.len()).then_some(v))
 }
 
+/// An integer as text (`-` or `+`, then decimal, or `0x`/`0X` and hex, `_` between
+/// digits): its value, saturated past `i128` (so that a number of any length is out of
+/// range, not "not a number"), or `None` for text that is no number.
 fn parse_int(s: &str) -> Option<i128> {
-    let (neg, s) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s),
+    let (neg, s) = match (s.strip_prefix('-'), s.strip_prefix('+')) {
+        (Some(r), _) => (true, r),
+        (None, Some(r)) => (false, r),
+        (None, None) => (false, s),
     };
     if let Some(v) = parse_plain(s.as_bytes()) {
         let v = i128::from(v);
@@ -187,7 +191,7 @@ fn parse_int(s: &str) -> Option<i128> {
         if c == '_' {
             continue;
         }
-        v = v.checked_mul(radix)?.checked_add(i128::from(c.to_digit(radix as u32)?))?;
+        v = v.saturating_mul(radix).saturating_add(i128::from(c.to_digit(radix as u32)?));
     }
     Some(if neg { -v } else { v })
 }
@@ -1003,7 +1007,8 @@ fn parse_value(
             write_uint(out, v as i64 as u64);
         }
         Kind::F32 => {
-            let bits = if s.starts_with("0x") {
+            // Bits as any integer field takes hex (`0x` or `0X`).
+            let bits = if s.starts_with("0x") || s.starts_with("0X") {
                 parse_uint(s, 32, at, field, expected)? as u32
             } else {
                 decimal_f32(s).map_err(|wide| match wide {

@@ -601,6 +601,32 @@ fn fits_signed_answers_for_any_width() {
     }
 }
 
+/// A well-formed number is out of range however many digits it has (one past `i128`
+/// read as "takes an unsigned integer"); a sign may be `+`; an `f32`'s bits take `0X`
+/// as an integer field does.
+#[test]
+fn numbers_of_any_length_and_either_sign_read_as_numbers() {
+    for v in [
+        "170141183460469231731687303715884105727",
+        "170141183460469231731687303715884105728",
+        "0x80000000000000000000000000000000",
+        "99999999999999999999999999999999999999999999999999999999999999999",
+    ] {
+        let (msg, col) = first_error(&std::format!("matmul num_active_rows={v}"));
+        assert!(msg.starts_with("value of field 'num_active_rows' is out of range"), "{v}: {msg}");
+        assert_eq!(col, 24, "{v}");
+        let (msg, _) = first_error(&std::format!("matmul src_mem_pattern.step_elem=[-{v},0,0]"));
+        assert!(msg.contains("is out of range"), "-{v}: {msg}");
+    }
+    let r = assemble_line(Arch::Cayman, "matmul num_active_rows=+5", 1).unwrap().unwrap();
+    let s = assemble_line(Arch::Cayman, "matmul num_active_rows=5", 1).unwrap().unwrap();
+    assert_eq!(r, s);
+    assert!(first_error("matmul num_active_rows=+-5").0.contains("takes an unsigned integer"));
+    let r = assemble_line(Arch::Cayman, "activate scale_value=fp32{0X3f800000}", 1).unwrap();
+    let s = assemble_line(Arch::Cayman, "activate scale_value=fp32{1.0}", 1).unwrap();
+    assert_eq!(r, s);
+}
+
 /// A decimal too large for an `f32` is out of range (it was taken as an infinity);
 /// `inf`, `-inf` and the largest `f32` are not.
 #[test]
