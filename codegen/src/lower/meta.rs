@@ -39,6 +39,14 @@ pub(super) fn inherit(cx: &mut Cx<'_>, ann: &Annotations, span: Span, item: Opti
     m
 }
 
+/// An attribute an item takes once, given again at `again` (first at `first`).
+fn twice(again: Span, first: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(again, format!("{what} given twice")).with(first, "given first here").note(
+        "an item takes it once; attributes stand before the item they describe, so \
+             those of a deleted item attach to the next one",
+    )
+}
+
 /// Lower annotations that may carry the opcode attributes.
 pub(super) fn meta_full(
     cx: &mut Cx<'_>,
@@ -49,13 +57,13 @@ pub(super) fn meta_full(
     let mut m = Meta::at(span);
     let mut op = OpcodeAttrs::default();
     m.docs = ann.docs.clone();
-    let mut seen_confidence = false;
+    let mut seen_confidence: Option<Span> = None;
     for a in &ann.attrs {
         match a.name.name.as_str() {
             "status" => {
                 op.first.get_or_insert(a.span);
-                if op.status.is_some() {
-                    cx.error(Diagnostic::error(a.span, "@status given twice"));
+                if let Some((_, first)) = op.status {
+                    cx.error(twice(a.span, first, "@status"));
                 }
                 match a.args.as_slice() {
                     [AttrArg::Word(w)] => match Status::parse(&w.name) {
@@ -107,10 +115,10 @@ pub(super) fn meta_full(
                 }
             }
             "confidence" => {
-                if seen_confidence {
-                    cx.error(Diagnostic::error(a.span, "@confidence given twice"));
+                if let Some(first) = seen_confidence {
+                    cx.error(twice(a.span, first, "@confidence"));
                 }
-                seen_confidence = true;
+                seen_confidence = Some(a.span);
                 match a.args.as_slice() {
                     [AttrArg::Word(w)] => match Confidence::parse(&w.name) {
                         Some(c) => m.confidence = c,
@@ -152,7 +160,7 @@ pub(super) fn meta_full(
         if m.sources.is_empty() {
             m.sources.clone_from(&item.sources);
         }
-        if !seen_confidence {
+        if seen_confidence.is_none() {
             m.confidence = item.confidence;
         }
     }
@@ -227,6 +235,22 @@ fn arch(cx: &mut Cx<'_>, name: &str, span: Span) -> Option<ArchId> {
 mod tests {
     use crate::lower::test_support::{model, OLD_NEW, OLD_NEW_NEXT, RECORD};
     use crate::model::Confidence;
+
+    /// An attribute given twice (the stray one of a deleted item) is an error at the
+    /// second that also points at the first.
+    #[test]
+    fn an_attribute_given_twice_points_at_both() {
+        let text = format!(
+            "enum OPCODE : u8 {{}}\n{RECORD}@confidence(medium)\n@source(\"x\")\n\
+             @confidence(inferred)\nstruct S : 1 {{\n    0 a u8\n}}\n"
+        );
+        let f = crate::lower::test_support::load(&text, &[]).expect_err("twice");
+        let d = &f.diagnostics.0[0];
+        assert_eq!(d.message, "@confidence given twice");
+        assert_eq!(d.secondary.len(), 1);
+        assert_eq!(d.secondary[0].1, "given first here");
+        assert_ne!(d.secondary[0].0, d.span);
+    }
 
     /// Members take the item's sources and confidence unless they state their own; a
     /// member's own source replaces the item's; `@archs` is never inherited.
