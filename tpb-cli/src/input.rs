@@ -322,7 +322,15 @@ impl Input {
     /// stream that resembles a NEFF was not read as one.
     pub fn warnings(&self) -> Vec<String> {
         match self {
-            Input::Neff { neff, .. } => neff.warnings().iter().map(ToString::to_string).collect(),
+            Input::Neff { neff, .. } => {
+                let mut w: Vec<String> = neff.warnings().iter().map(ToString::to_string).collect();
+                // Never fatal: the header's hash is the packager's; the payload is read
+                // as it is (`tpb info` shows both digests).
+                if let Some(h @ tpb_neff::HashStatus::Mismatch { .. }) = neff.hash() {
+                    w.push(format!("{h}; the payload is read as it is"));
+                }
+                w
+            }
             Input::Raw { bytes, nearly_neff, hex, .. } => {
                 let mut w: Vec<String> = nearly_neff
                     .iter()

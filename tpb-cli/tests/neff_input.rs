@@ -65,10 +65,13 @@ fn small_members() -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// A NEFF of the small NEFF's header around `payload`.
+/// A NEFF of the small NEFF's header around `payload`, with the payload's MD5 (so that
+/// only a test that means to sees a hash mismatch).
 fn neff_with_payload(payload: &[u8]) -> Vec<u8> {
+    use md5::Digest;
     let mut out = small()[..1024].to_vec();
     out[0x10..0x18].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    out[0xAC..0xAC + 16].copy_from_slice(&md5::Md5::digest(payload));
     out.extend_from_slice(payload);
     out
 }
@@ -524,6 +527,40 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     assert!(r.out.contains("finding(s) on cayman"), "{}", r.out);
     let want = tpb(Path::new("."), &["validate", corpus("matmul_small.neff").to_str().unwrap()]);
     assert_eq!(r.code, want.code);
+}
+
+/// A NEFF whose header hash does not match its payload is read, and every command that
+/// reads it says so on standard error (`tpb info` in its hash row); `validate --json`
+/// gives the hash status, and the exit status is the intact file's.
+#[test]
+fn a_hash_mismatch_is_said_by_every_command_and_never_fatal() {
+    let mut bytes = small();
+    bytes[0xAC] ^= 0xFF;
+    let intact = tpb_stdin(&["validate", "-"], &small());
+    for args in [
+        &["disasm", "--no-hex", "-"][..],
+        &["stats", "-"],
+        &["validate", "-"],
+        &["extract", "-", "-o", "/dev/null/never"],
+    ] {
+        let r = tpb_stdin(args, &bytes);
+        assert!(
+            r.err.starts_with("warning: <stdin>: MD5 mismatch: stored ")
+                && r.err.contains("; the payload is read as it is\n"),
+            "{args:?}: {}",
+            r.err
+        );
+        if args[0] == "validate" {
+            assert_eq!(r.code, intact.code);
+        } else if args[0] != "extract" {
+            assert_eq!(r.code, 0, "{args:?}: {}", r.err);
+        }
+    }
+    let r = tpb_stdin(&["validate", "--json", "-"], &bytes);
+    assert!(r.out.contains("\"hash\": \"mismatch\""), "{}", r.out);
+    let r = tpb_stdin(&["validate", "--json", "-"], &small());
+    assert!(r.out.contains("\"hash\": \"match_word_swapped\""), "{}", r.out);
+    assert_eq!(tpb_stdin(&["disasm", "-"], &small()).err, "");
 }
 
 /// A target that is a label or alias `--arch` takes names that generation here too.

@@ -46,7 +46,8 @@ pub struct Args {
     /// status is the same. `{"format", "version", "input", "kind" ("raw" or "neff"),
     /// "pre_relocation" (true for a NEFF, and for a raw stream with `--pre-relocation`:
     /// pseudo records are not validated and the EXIT and final-record checks are
-    /// skipped), "streams", "absent" (the labels of the
+    /// skipped), "hash" (a NEFF file's header hash: "match", "match_word_swapped" or
+    /// "mismatch", which is said and is no finding; null otherwise), "streams", "absent" (the labels of the
     /// streams a NEFF's graphs name but it lacks), "totals": {"streams", "records",
     /// "findings", "absent"}}`. A stream is `{"label", "subgraph", "engine", "path",
     /// "arch", "records", "pseudo" (pseudo records left unvalidated; null for a raw
@@ -86,13 +87,14 @@ impl Args {
                     input: name.clone(),
                     kind: "raw",
                     pre_relocation: self.pre_relocation,
+                    hash: None,
                     streams: vec![stream],
                     absent: Vec::new(),
                     absent_text: Vec::new(),
                     totals: Totals::default(),
                 }
             }
-            Input::Neff { name, .. } => {
+            Input::Neff { name, neff } => {
                 // An engine with no stream is an error, as for every command: "0 records,
                 // 0 findings" would pass a check that looked at nothing.
                 let filter = Filter::new(None, self.engine.as_deref())?;
@@ -104,6 +106,11 @@ impl Args {
                     input: name.clone(),
                     kind: "neff",
                     pre_relocation: true,
+                    hash: neff.hash().map(|h| match h {
+                        tpb_neff::HashStatus::Match => "match",
+                        tpb_neff::HashStatus::MatchWordSwapped => "match_word_swapped",
+                        tpb_neff::HashStatus::Mismatch { .. } => "mismatch",
+                    }),
                     streams: units
                         .iter()
                         .map(|u| pre_relocation(u, u.arch.unwrap_or(records::DEFAULT_ARCH)))
@@ -138,6 +145,9 @@ struct Report {
     /// NEFF streams are pre-relocation: pseudo records are legal and not validated, and
     /// the EXIT and final-record checks are skipped.
     pre_relocation: bool,
+    /// A NEFF file's header hash against its payload (`match`, `match_word_swapped`,
+    /// `mismatch`: said, never a finding); null for a raw stream or an unpacked folder.
+    hash: Option<&'static str>,
     streams: Vec<Stream>,
     /// NEFF streams a graph names but no member holds (`sg00/PE`, as the file has it).
     absent: Vec<String>,
