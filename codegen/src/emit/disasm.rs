@@ -814,9 +814,12 @@ fn mnemonics(model: &Model) -> TokenStream {
         let i = dec(i as u64);
         rows.push((b.mnemonic.clone(), quote! { Target::Binding(#i) }));
     }
+    // A named opcode no plain binding reads (none at all, or only sub-opcode ones, whose
+    // mnemonics are the sub-opcodes') is also its own opaque record's mnemonic: a record
+    // of a sub-opcode no binding selects prints and assembles as `pseudo_inst ...`.
     let op_enum = &model[model.opcode_enum()];
     for v in &op_enum.variants {
-        if !model.bindings.iter().any(|b| b.opcode == v.value) {
+        if !model.bindings.iter().any(|b| b.opcode == v.value && b.sub.is_none()) {
             let x = hex(v.value);
             rows.push((v.name.to_ascii_lowercase(), quote! { Target::Opaque(#x) }));
         }

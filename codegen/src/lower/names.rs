@@ -195,8 +195,10 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
             mnemonics.claim(cx, &a.mnemonic, &a.name, a.meta.span);
         }
     }
+    // A named opcode's own mnemonic, for its opaque records: where no plain binding
+    // reads it (see `emit::disasm`'s MNEMONICS).
     for v in &op_enum.variants {
-        if !p.bindings.iter().any(|b| b.opcode == v.value) {
+        if !p.bindings.iter().any(|b| b.opcode == v.value && b.sub.is_none()) {
             mnemonics.claim(cx, &v.name.to_ascii_lowercase(), &v.name, v.meta.span);
         }
     }

@@ -8,8 +8,8 @@
 //! ldweights header.inst_word_len=16 src_mem_pattern.start_addr=immediate{immediate=0x37dfe,partition_offset=0x37dfe} src_mem_pattern.num_elem=[32,1,4] in_dtype=FP16
 //! pseudo_function_begin function_name="main" return_reset_semaphores=1
 //! set_ordering_mode header.inst_word_len=16               (an opcode no arm reads)
-//! unknown opcode=0xfe bytes=fe10…00                       (an opcode the spec does not name,
-//!                                                          or a sub-opcode no binding reads)
+//! pseudo_inst header.inst_word_len=16 payload=07…         (a sub-opcode no binding reads)
+//! unknown opcode=0xfe bytes=fe10…00                       (an opcode the spec does not name)
 //! ```
 //!
 //! - structs are flattened into dotted names (`events.wait_mode`); a field (or bit-field)

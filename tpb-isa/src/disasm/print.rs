@@ -534,9 +534,10 @@ fn opaque_line(o: &mut Line<'_>, arch: Arch, record: &[u8; RECORD_SIZE]) {
 }
 
 /// Write a record whose opcode no arm reads: the opcode's mnemonic, the preamble and
-/// the payload's bytes (when not all zero); `unknown opcode=0x.. bytes=<hex>` for an
-/// opcode the spec does not name, or one whose records a sub-opcode selects (0xDF with
-/// a sub-opcode no binding reads: its mnemonics are the sub-opcodes').
+/// the payload's bytes (when not all zero); a record of a sub-opcode no binding reads is
+/// its opcode's (`pseudo_inst header.inst_word_len=16 payload=07…`, the sub-opcode the
+/// payload's first byte); `unknown opcode=0x.. bytes=<hex>` for an opcode the spec does
+/// not name.
 ///
 /// # Errors
 ///

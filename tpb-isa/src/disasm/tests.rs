@@ -656,3 +656,25 @@ fn an_error_in_a_plain_view_names_the_field() {
         "value of field 'scale_value' is out of range (0..=0xffffffff)"
     );
 }
+
+/// A record of a named opcode whose sub-opcode no binding reads (PSEUDO_INST 0xDF with
+/// sub-opcode 7, EXTENDED_INST 0xF0 with 3) prints as that opcode, never as unknown,
+/// and reads back to its bytes; a sub-opcode a binding reads keeps its own mnemonic.
+#[test]
+fn a_sub_opcode_no_binding_reads_prints_as_its_opcode() {
+    for (op, sub, mnemonic) in [(0xDF, 7, "pseudo_inst"), (0xF0, 3, "extended_inst")] {
+        let mut r = [0u8; RECORD_SIZE];
+        (r[0], r[1], r[12]) = (op, 16, sub);
+        assert!(matches!(Inst::decode(Arch::Cayman, &r), Inst::Opaque(_)));
+        let mut line = std::string::String::new();
+        write_record(&mut line, Arch::Cayman, &r).unwrap();
+        let want = std::format!("{mnemonic} header.inst_word_len=16 payload={sub:02x}");
+        assert!(line.starts_with(&want), "{line}");
+        assert_eq!(assemble_line(Arch::Cayman, &line, 1), Ok(Some(r)), "{line}");
+    }
+    let mut r = [0u8; RECORD_SIZE];
+    (r[0], r[12]) = (0xDF, 1);
+    let mut line = std::string::String::new();
+    write_record(&mut line, Arch::Cayman, &r).unwrap();
+    assert_eq!(line, "pseudo_exit_execution");
+}

@@ -10399,7 +10399,7 @@ pub static OPAQUE: LayoutText = LayoutText {
 };
 
 /// Every mnemonic and what it assembles, sorted by mnemonic.
-pub static MNEMONICS: [(&str, Target); 183usize] = [
+pub static MNEMONICS: [(&str, Target); 185usize] = [
     ("activate", Target::Binding(7)),
     ("activate2", Target::Binding(11)),
     ("activate_multipass", Target::Binding(12)),
@@ -10447,6 +10447,7 @@ pub static MNEMONICS: [(&str, Target); 183usize] = [
     ("extended_copy", Target::Arm(ArmKind::ExtendedCopy)),
     ("extended_cptcd", Target::Arm(ArmKind::ExtendedCptcd)),
     ("extended_enop", Target::Arm(ArmKind::ExtendedEnop)),
+    ("extended_inst", Target::Opaque(0xF0)),
     ("extended_rgs", Target::Arm(ArmKind::ExtendedRgs)),
     ("extended_rss", Target::Arm(ArmKind::ExtendedRss)),
     ("extended_sb2sb", Target::Arm(ArmKind::ExtendedSb2sb)),
@@ -10501,6 +10502,7 @@ pub static MNEMONICS: [(&str, Target); 183usize] = [
     ("pseudo_function_call", Target::Binding(122)),
     ("pseudo_function_return", Target::Opaque(0xD2)),
     ("pseudo_gid_load", Target::Opaque(0xDC)),
+    ("pseudo_inst", Target::Opaque(0xDF)),
     ("pseudo_jpeg_decode", Target::Binding(126)),
     ("pseudo_library_reload_index", Target::Binding(130)),
     ("pseudo_load_act_func_set", Target::Binding(116)),
