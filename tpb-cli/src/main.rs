@@ -61,7 +61,8 @@ enum Command {
     Stats(cmd::stats::Args),
     /// A NEFF's header, compiler, subgraphs, engine streams, other members and hash.
     Info(cmd::info::Args),
-    /// Write a NEFF's engine streams as DIR/sgNN/Engine.bin.
+    /// Write a NEFF's engine streams as DIR/sgNN/Engine.bin, or (--all) every member,
+    /// as `neuron-packager unpack` does.
     Extract(cmd::extract::Args),
 }
 

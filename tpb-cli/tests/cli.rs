@@ -422,6 +422,41 @@ fn extract_writes_the_streams_byte_for_byte() {
     }
 }
 
+/// `extract --all` writes every member as the payload's tar holds it (what
+/// `neuron-packager unpack` writes), a folder `tpb` reads back to the same listing.
+#[test]
+fn extract_all_unpacks_every_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let neff = corpus("matmul_small.neff");
+    let out = run(d, &args(&["extract", "--all", neff.to_str().unwrap(), "-o", "unp"]));
+    assert!(out.ends_with("exit: 0\n"), "{out}");
+    // The members as the payload's tar holds them.
+    let bytes = fs::read(&neff).unwrap();
+    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(&bytes[1024..]));
+    let mut files = 0;
+    for e in tar.entries().unwrap() {
+        let mut e = e.unwrap();
+        if e.header().entry_type().is_dir() {
+            continue;
+        }
+        let path = e.path().unwrap().into_owned();
+        let mut want = Vec::new();
+        e.read_to_end(&mut want).unwrap();
+        let got = fs::read(d.join("unp").join(&path)).unwrap();
+        assert!(got == want, "{} differs", path.display());
+        files += 1;
+    }
+    assert!(files > 50, "{files} members");
+    assert_eq!(out.lines().count(), files + 2, "one line a member:\n{out}");
+    let listing = |input: &str| run(d, &args(&["disasm", "--no-hex", input]));
+    let (a, b) = (listing("unp"), listing(neff.to_str().unwrap()));
+    assert_eq!(a.lines().skip(1).collect::<Vec<_>>(), b.lines().skip(1).collect::<Vec<_>>());
+    let out =
+        run(d, &args(&["extract", "--all", "--engine", "pe", neff.to_str().unwrap(), "-o", "x"]));
+    assert!(out.contains("cannot be used with"), "{out}");
+}
+
 #[cfg(unix)]
 #[test]
 fn extract_never_writes_through_a_link() {
@@ -431,13 +466,17 @@ fn extract_never_writes_through_a_link() {
     fs::create_dir(d.join("out")).unwrap();
     std::os::unix::fs::symlink(outside.path(), d.join("out/sg00")).unwrap();
     let small = corpus("matmul_small.neff");
-    let out = run(d, &args(&["extract", small.to_str().unwrap(), "-o", "out"]));
-    assert!(
-        out.contains("is a symbolic link; refusing to write through it")
-            && out.ends_with("exit: 2\n"),
-        "{out}"
-    );
-    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    for all in [None, Some("--all")] {
+        let mut a = vec!["extract", small.to_str().unwrap(), "-o", "out"];
+        a.extend(all);
+        let out = run(d, &args(&a));
+        assert!(
+            out.contains("is a symbolic link; refusing to write through it")
+                && out.ends_with("exit: 2\n"),
+            "{out}"
+        );
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
 }
 
 #[cfg(unix)]

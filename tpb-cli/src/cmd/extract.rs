@@ -1,5 +1,6 @@
 //! `tpb extract`: a NEFF's engine streams as `DIR/sgNN/Engine.bin`, the layout of the
-//! corpus's `streams/` folders.
+//! corpus's `streams/` folders; with `--all`, every member at its own path (an unpacked
+//! NEFF, which `tpb` and the runtime read as a folder).
 //!
 //! Nothing is written outside DIR: the subgraph name must be one plain path component
 //! (the reader already refuses others), the engine names are fixed, and a link found in
@@ -32,6 +33,11 @@ pub struct Args {
     /// Only this engine (pe, act, pool, dve, sp).
     #[arg(long)]
     engine: Option<String>,
+    /// Every member of the NEFF at its own path under DIR (the JSON, the tables, the
+    /// streams), as `neuron-packager unpack` lays them out: a folder `tpb` and the
+    /// runtime read back.
+    #[arg(long, conflicts_with_all = ["subgraph", "engine"])]
+    all: bool,
 }
 
 impl Args {
@@ -43,15 +49,14 @@ impl Args {
         if let Input::Raw { name, .. } = &input {
             bail!("{name} is read as a raw record stream, not a NEFF: nothing to extract");
         }
+        if self.all {
+            return all_members(&input, &self.output, out);
+        }
         let filter = Filter::new(self.subgraph, self.engine.as_deref())?;
         // Before DIR is made: a filter that matches nothing writes nothing.
         let units = filter.select(&input)?;
         let dir = &self.output;
-        // create_dir_all would say only "File exists".
-        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
-            bail!("{} exists and is not a folder; -o names the folder to write into", shown(dir));
-        }
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", shown(dir)))?;
+        make_dir(dir)?;
         for unit in &units {
             let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };
             let sub = dir.join(one_component(graph)?);
@@ -72,6 +77,61 @@ impl Args {
         }
         Ok(true)
     }
+}
+
+/// DIR, made if needed (`create_dir_all` would say only "File exists" of a file).
+fn make_dir(dir: &Path) -> Result<()> {
+    if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        bail!("{} exists and is not a folder; -o names the folder to write into", shown(dir));
+    }
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", shown(dir)))
+}
+
+/// Every member of `input` (a NEFF) under `dir` at its own path, each folder on the way
+/// made and none a link; a member of an unpacked folder the reader did not keep is read
+/// now. One line a member.
+fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
+    let Input::Neff { neff, .. } = input else { return Ok(false) };
+    make_dir(dir)?;
+    for m in neff.members() {
+        let file = member_path(dir, m.path)?;
+        if let Some(parent) = file.parent() {
+            // Each folder on the way, from DIR down, checked before it is entered.
+            let mut at = dir.to_path_buf();
+            for part in parent.strip_prefix(dir).unwrap_or(Path::new("")).components() {
+                at.push(part);
+                refuse_link(&at)?;
+            }
+            fs::create_dir_all(parent).with_context(|| format!("creating {}", shown(parent)))?;
+        }
+        refuse_link(&file)?;
+        let bytes = neff
+            .read_member(m.path)
+            .with_context(|| format!("reading member {}", escape(m.path.as_bytes())))?
+            .unwrap_or_default();
+        output::write_file(&file, Special::Refuse, |w| w.write_all(&bytes))?;
+        writeln!(
+            out,
+            "{} ({}) to {}",
+            escape(m.path.as_bytes()),
+            count(bytes.len(), "byte"),
+            shown(&file)
+        )?;
+    }
+    Ok(true)
+}
+
+/// Where member `path` goes under `dir`: every component plain (no root, `.`, `..`),
+/// which the reader already holds to; said, not written, otherwise.
+fn member_path(dir: &Path, path: &str) -> Result<std::path::PathBuf> {
+    let p = Path::new(path);
+    if path.is_empty() || !p.components().all(|c| matches!(c, Component::Normal(_))) {
+        bail!(
+            "member '{}' is not a plain relative path; refusing to write it",
+            escape(path.as_bytes())
+        );
+    }
+    Ok(dir.join(p))
 }
 
 /// `name` as a path of exactly one plain component.
