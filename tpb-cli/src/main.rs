@@ -6,6 +6,7 @@
 mod cmd;
 mod hex_text;
 mod input;
+mod listing;
 mod output;
 mod range;
 mod records;
@@ -41,7 +42,8 @@ enum Command {
     /// Assemble text (one record per line, `#` or `;` comments) into a raw stream.
     ///
     /// A raw `disasm` listing (with or without `--no-hex`) is read by its text column,
-    /// so an edited listing assembles to the edit.
+    /// so an edited listing assembles to the edit; so is a NEFF's listing of one stream
+    /// (`--subgraph` and `--engine`), in the generation its heading names.
     Asm(cmd::asm::Args),
     /// Validate every record for a generation; for raw images also the EXIT scan and
     /// the final record.

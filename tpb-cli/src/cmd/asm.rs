@@ -45,7 +45,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self) -> Result<bool> {
-        let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
+        let given = self.arch.as_deref().map(parse_arch).transpose()?;
         let output = self.output.unwrap_or_else(|| PathBuf::from("-"));
         if !self.hex {
             check_output(&output)?;
@@ -55,16 +55,24 @@ impl Args {
         let mut report = Report::new(&name);
         // A byte-order mark is no text, as editors and text tools take it.
         let body = bytes.strip_prefix(BOM).unwrap_or(&bytes);
-        let text = match std::str::from_utf8(body) {
+        let source = match std::str::from_utf8(body) {
             Ok(text) => text,
             Err(e) => {
                 report.not_utf8(body, e.valid_up_to())?;
                 return Err(Reported.into());
             }
         };
+        // A NEFF's listing of one stream reads as its raw listing, in the generation its
+        // heading names unless --arch says otherwise; errors show the file's own lines.
+        let one = crate::listing::one_stream(source).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let text = one.as_ref().map_or(source, |o| o.text.as_str());
+        let arch = given.or(one.as_ref().and_then(|o| o.arch)).unwrap_or(DEFAULT_ARCH);
+        if let Some(o) = &one {
+            eprintln!("note: {name}: read as the listing of {} ({})", o.label, arch.name());
+        }
         // Checked whole before anything is written, then assembled again as it is
         // written: the records (64 bytes a line of a few) are never held.
-        let mut lines = text.lines();
+        let mut lines = source.lines();
         // Records of an opcode the spec names elsewhere: how many, and the first.
         let (mut absent, mut first) = (0, None);
         for (i, r) in disasm::assemble(arch, text).enumerate() {
@@ -224,7 +232,7 @@ impl<'a> Report<'a> {
     /// escape the text form does not use.
     fn explain(&mut self, e: &AsmError, source: &str) -> io::Result<()> {
         if self.hinted.is_none() && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
-            if let Some(what) = neff_listing(source) {
+            if let Some(what) = crate::listing::stray_row(source) {
                 self.hinted = Some("a NEFF's listing");
                 writeln!(self.out, "{}", neff_hint(what))?;
             } else if e.line == 1 && json_start(source) {
@@ -415,39 +423,10 @@ fn width(c: char) -> usize {
     shown(c).chars().count()
 }
 
-/// What in `line` shows it is from the listing of a NEFF (`tpb disasm x.neff`), which
-/// this command does not read: a stream's heading (`sg00/PE: cayman, 12 records`), a
-/// record's row (`     3  000000c0  text`, index and offset first) or a function's
-/// label (`00000000 <main>:`).
-fn neff_listing(line: &str) -> Option<&'static str> {
-    let words: Vec<&str> = line.split_whitespace().take(3).collect();
-    let offset = |w: &str| (8..=16).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_hexdigit());
-    match words[..] {
-        [label, _, _] if label.ends_with(':') && label.contains('/') && heading(line) => {
-            Some("a stream heading")
-        }
-        [index, off, ..] if index.bytes().all(|b| b.is_ascii_digit()) && offset(off) => {
-            Some("an index column")
-        }
-        [off, label] if offset(off) && label.starts_with('<') && label.ends_with(">:") => {
-            Some("a function label")
-        }
-        _ => None,
-    }
-}
-
 /// Whether `line`, a text's first, opens a JSON object or array (`tpb disasm --json`).
 fn json_start(line: &str) -> bool {
     let t = line.trim();
     t == "{" || t == "[" || t.starts_with("{\"") || t.starts_with("[{")
-}
-
-/// Whether `line` is a NEFF listing's stream heading: `label: arch, N records`.
-fn heading(line: &str) -> bool {
-    let Some((_, rest)) = line.trim().split_once(": ") else { return false };
-    let Some((_, count)) = rest.split_once(", ") else { return false };
-    let n = count.strip_suffix(" records").or_else(|| count.strip_suffix(" record"));
-    n.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The hint for a text that is a NEFF's listing (`what` shows it): how to get the
@@ -455,8 +434,9 @@ fn heading(line: &str) -> bool {
 /// index columns with `--subgraph` and `--engine` too; a raw stream's does not.
 fn neff_hint(what: &str) -> String {
     format!(
-        "hint: this looks like the listing of a NEFF ({what}), which tpb asm does not \
-         read; write the NEFF's streams with `tpb extract FILE.neff -o DIR`, then list one \
-         with `tpb disasm --no-hex DIR/sg00/PE.bin > pe.txt` and assemble that"
+        "hint: this looks like rows of a NEFF's listing ({what}) without the heading of \
+         their stream, which tpb asm reads: list one stream whole (`tpb disasm FILE.neff \
+         --subgraph sg00 --engine pe > pe.txt`), or write the streams with `tpb extract \
+         FILE.neff -o DIR` and list one (`tpb disasm DIR/sg00/PE.bin > pe.txt`)"
     )
 }
