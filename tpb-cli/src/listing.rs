@@ -125,6 +125,25 @@ mod tests {
         assert_eq!((one.label.as_str(), one.arch), ("sg01/Pool", Some(Arch::Mariana)));
     }
 
+    proptest::proptest! {
+        /// Any text: no panic, and a stream's listing keeps every line (an error's line
+        /// number is the file's) and every row's columns.
+        #[test]
+        fn any_text_reads_without_panic_line_for_line(
+            rows in proptest::collection::vec("[ 0-9a-f<>:/,A-Za-z_=é\r]{0,40}", 0..12),
+            heading in proptest::bool::ANY,
+        ) {
+            let mut text = if heading { "sg00/PE: cayman, 3 records\n".to_owned() } else { String::new() };
+            text.push_str(&rows.join("\n"));
+            if let Ok(Some(one)) = one_stream(&text) {
+                proptest::prop_assert_eq!(one.text.split('\n').count(), text.split('\n').count());
+                for (a, b) in one.text.split('\n').zip(text.split('\n')) {
+                    proptest::prop_assert!(a.is_empty() || a.len() == b.len(), "{:?} from {:?}", a, b);
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_raw_listing_or_text_is_left_alone_and_several_streams_are_an_error() {
         assert_eq!(one_stream("00000000  nop\nnop\n"), Ok(None));
