@@ -91,11 +91,18 @@ impl Diagnostics {
         self.0.dedup();
     }
 
-    /// Render every diagnostic rustc-style (`--> path:line:col`, source line, carets).
+    /// Render every diagnostic rustc-style (`--> path:line:col`, source line, carets);
+    /// one whose line is longer than [`LINE_SHOWN_MAX`] bytes shows a window of it
+    /// around the caret ([`windowed`]), not the whole line.
     pub fn render(&self, sources: &Sources) -> String {
         let config = term::Config { chars: term::Chars::ascii(), ..term::Config::default() };
         let mut out = String::new();
         for d in &self.0 {
+            let spans = std::iter::once(d.span).chain(d.secondary.iter().map(|(s, _)| *s));
+            if spans.into_iter().any(|s| line_of(sources, s).len() > LINE_SHOWN_MAX) {
+                out.push_str(&windowed(sources, d));
+                continue;
+            }
             match term::emit_into_string(&config, sources, &d.to_codespan()) {
                 Ok(s) => out.push_str(&s),
                 Err(_) => out.push_str(&format!("error: {}\n", d.message)),
@@ -110,6 +117,58 @@ impl Diagnostics {
     pub fn short(&self, sources: &Sources) -> String {
         self.0.iter().map(|d| format!("{}: {}\n", sources.location(d.span), d.message)).collect()
     }
+}
+
+/// The longest source line a diagnostic echoes whole: a longer one (a generated spec's
+/// megabyte line) is shown as a window around the caret.
+const LINE_SHOWN_MAX: usize = 400;
+
+/// Characters of a long line shown on each side of the caret.
+const WINDOW: usize = 60;
+
+/// The text of the line `span` starts on, without its line end.
+fn line_of(sources: &Sources, span: Span) -> &str {
+    let file = sources.file(span.file);
+    let (line, _) = file.line_col(span.start as usize);
+    let range = file.line_range(line - 1).unwrap_or(0..0);
+    file.text[range].trim_end_matches(['\n', '\r'])
+}
+
+/// `d` with a window of its line around the caret (`…` where the line goes on), its
+/// other places by location, and its notes.
+fn windowed(sources: &Sources, d: &Diagnostic) -> String {
+    let loc = sources.location(d.span);
+    let line = line_of(sources, d.span);
+    let file = sources.file(d.span.file);
+    let line_start = file.line_range(loc.line - 1).map_or(0, |r| r.start);
+    let at = (d.span.start as usize).saturating_sub(line_start).min(line.len());
+    let at = (0..=at).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+    let before: Vec<char> = line[..at].chars().collect();
+    let after: Vec<char> = line[at..].chars().collect();
+    let width = line[at..]
+        .get(..(d.span.end as usize - d.span.start as usize).min(line.len() - at))
+        .map_or(1, |t| t.chars().count())
+        .clamp(1, WINDOW);
+    let lead = before.len().saturating_sub(WINDOW);
+    let shown_before: String = before[lead..].iter().collect();
+    let shown_after: String = after.iter().take(WINDOW).collect();
+    let (open, close) =
+        (if lead > 0 { "…" } else { "" }, if after.len() > WINDOW { "…" } else { "" });
+    let n = loc.line.to_string();
+    let pad = " ".repeat(n.len());
+    let mut out = format!("error: {}\n{pad}--> {loc}\n{pad} |\n", d.message);
+    out.push_str(&format!("{n} | {open}{shown_before}{shown_after}{close}\n"));
+    let caret_at = open.chars().count() + shown_before.chars().count();
+    let label = if d.label.is_empty() { String::new() } else { format!(" {}", d.label) };
+    out.push_str(&format!("{pad} | {}{}{label}\n", " ".repeat(caret_at), "^".repeat(width)));
+    for (span, label) in &d.secondary {
+        out.push_str(&format!("{pad} = {label}: {}\n", sources.location(*span)));
+    }
+    for note in &d.notes {
+        out.push_str(&format!("{pad} = {note}\n"));
+    }
+    out.push('\n');
+    out
 }
 
 impl From<Vec<Diagnostic>> for Diagnostics {

@@ -1368,3 +1368,25 @@ fn geometry_getter_named_like_a_generated_one() {
         After::Nothing,
     );
 }
+
+/// An error on a line of a megabyte (a generated spec) shows a window of the line around
+/// its caret, not the line: the caret under the token, `…` where the line goes on, the
+/// location still the whole line's column.
+#[test]
+fn an_error_on_a_very_long_line_shows_a_window_of_it() {
+    let pad = " ".repeat(1 << 20);
+    let text = format!("struct A : 2 {{\n{pad}0 a u9 {pad}\n}}\n");
+    let mut s = Sources::new();
+    s.add("isa/long.isa", text);
+    let f = load(s).expect_err("u9 is no type");
+    let r = f.render();
+    assert!(r.len() < 2000, "{} bytes rendered", r.len());
+    assert!(r.contains(&format!("--> isa/long.isa:2:{}", (1 << 20) + 5)), "{r}");
+    let lines: Vec<&str> = r.lines().collect();
+    let row = lines.iter().position(|l| l.starts_with("2 | …")).expect(&r);
+    // In characters: `…` is one column and three bytes.
+    let caret = lines[row + 1].chars().position(|c| c == '^').unwrap();
+    let under: String = lines[row].chars().skip(caret).take(2).collect();
+    assert_eq!(under, "u9", "{r}");
+    assert!(lines[row].ends_with('…'), "{r}");
+}
