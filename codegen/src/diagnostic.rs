@@ -92,8 +92,8 @@ impl Diagnostics {
     }
 
     /// Render every diagnostic rustc-style (`--> path:line:col`, source line, carets);
-    /// one whose line is longer than [`LINE_SHOWN_MAX`] bytes shows a window of it
-    /// around the caret ([`windowed`]), not the whole line.
+    /// one whose line is longer than 400 bytes shows a window of it around the caret,
+    /// not the whole line.
     pub fn render(&self, sources: &Sources) -> String {
         let config = term::Config { chars: term::Chars::ascii(), ..term::Config::default() };
         let mut out = String::new();
