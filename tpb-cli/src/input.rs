@@ -426,6 +426,15 @@ pub fn graph_arch(g: &tpb_neff::Graph) -> Option<Arch> {
     name.parse().ok()
 }
 
+/// The word the JSON gives a NEFF's hash check (`tpb info`, `tpb validate`).
+pub fn hash_word(h: &tpb_neff::HashStatus) -> &'static str {
+    match h {
+        tpb_neff::HashStatus::Match => "match",
+        tpb_neff::HashStatus::MatchWordSwapped => "match_word_swapped",
+        tpb_neff::HashStatus::Mismatch { .. } => "mismatch",
+    }
+}
+
 /// What a NEFF graph's kelf says its target is, for a warning.
 fn target_of(input: &Input, graph: &str) -> String {
     let Input::Neff { neff, .. } = input else { return String::new() };

@@ -107,31 +107,29 @@ struct Stdout<W> {
     closed: bool,
 }
 
-impl<W: Write> Write for Stdout<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+impl<W: Write> Stdout<W> {
+    /// `op` on the inner writer, unless the pipe closed: then (draining) `done`.
+    fn run<T>(&mut self, done: T, op: impl FnOnce(&mut W) -> io::Result<T>) -> io::Result<T> {
         if self.closed {
-            return Ok(buf.len());
+            return Ok(done);
         }
-        match self.inner.write(buf) {
+        match op(&mut self.inner) {
             Err(e) if self.drain && e.kind() == io::ErrorKind::BrokenPipe => {
                 self.closed = true;
-                Ok(buf.len())
+                Ok(done)
             }
             r => r.map_err(named),
         }
     }
+}
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.run(buf.len(), |w| w.write(buf))
+    }
 
     fn flush(&mut self) -> io::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        match self.inner.flush() {
-            Err(e) if self.drain && e.kind() == io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(())
-            }
-            r => r.map_err(named),
-        }
+        self.run((), Write::flush)
     }
 }
 

@@ -190,11 +190,10 @@ fn to_json(name: &str, neff: &Neff) -> Value {
         })
     });
     let hash = neff.hash().map(|h| match h {
-        HashStatus::Match => json!({ "status": "match" }),
-        HashStatus::MatchWordSwapped => json!({ "status": "match_word_swapped" }),
-        HashStatus::Mismatch { expected, actual } => {
-            json!({ "status": "mismatch", "expected": hex(&expected), "actual": hex(&actual) })
-        }
+        HashStatus::Mismatch { expected, actual } => json!({
+            "status": input::hash_word(&h), "expected": hex(&expected), "actual": hex(&actual)
+        }),
+        _ => json!({ "status": input::hash_word(&h) }),
     });
     let graphs: Vec<Value> = neff
         .graphs()

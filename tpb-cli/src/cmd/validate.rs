@@ -106,11 +106,7 @@ impl Args {
                     input: name.clone(),
                     kind: "neff",
                     pre_relocation: true,
-                    hash: neff.hash().map(|h| match h {
-                        tpb_neff::HashStatus::Match => "match",
-                        tpb_neff::HashStatus::MatchWordSwapped => "match_word_swapped",
-                        tpb_neff::HashStatus::Mismatch { .. } => "mismatch",
-                    }),
+                    hash: neff.hash().as_ref().map(input::hash_word),
                     streams: units
                         .iter()
                         .map(|u| pre_relocation(u, u.arch.unwrap_or(records::DEFAULT_ARCH)))
