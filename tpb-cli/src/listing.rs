@@ -1,64 +1,77 @@
-//! A NEFF's listing of one stream (`tpb disasm x.neff --subgraph sg00 --engine pe`),
-//! read back by `tpb asm`: its heading names the stream and its generation, its rows
-//! carry an index column before the offset, a function's start has a label line. The
-//! listing becomes the raw listing the assembler reads, line for line and column for
-//! column (the heading and labels blank, the index blanked), so that an error's line
-//! and column are the file's.
+//! A NEFF's listing (`tpb disasm x.neff`, of every stream or of one), read back by
+//! `tpb asm`: a stream's heading names it and its generation, its rows carry an index
+//! column before the offset, a function's start has a label line. Each stream's lines
+//! become the raw listing the assembler reads, line for line and column for column (the
+//! heading and labels blank, the index blanked), so that an error's line and column are
+//! the file's.
 
 use tpb_isa::Arch;
 
-/// One stream's listing as the assembler reads it.
+/// One stream of a listing as the assembler reads it.
 #[derive(Debug, PartialEq, Eq)]
 pub struct OneStream {
-    /// The raw listing: as many lines as the text, each column where it was.
+    /// The raw listing: the stream's lines, each column where it was.
     pub text: String,
     /// The stream's label (`sg00/PE`).
     pub label: String,
     /// The generation its heading names, when it names one `--arch` takes.
     pub arch: Option<Arch>,
+    /// The lines of the file before the text's first line.
+    pub first_line: usize,
 }
 
-/// `text` read as a NEFF's listing: `Ok(None)` when it has no stream heading (a raw
-/// listing or plain text, read as it is), the one stream's raw listing, or an error
-/// naming the streams of a listing of several (which make no one stream).
-pub fn one_stream(text: &str) -> Result<Option<OneStream>, String> {
-    let headings: Vec<(&str, &str)> = text.lines().filter_map(heading).collect();
-    let [(label, arch)] = headings[..] else {
-        if headings.is_empty() {
-            return Ok(None);
-        }
-        let labels: Vec<&str> = headings.iter().map(|(l, _)| *l).collect();
-        return Err(format!(
-            "the listing holds {} streams ({}); tpb asm writes one stream: list one with \
-             `tpb disasm FILE.neff --subgraph SG --engine ENGINE`, or write them all with \
-             `tpb extract FILE.neff -o DIR`",
-            labels.len(),
-            labels.join(", ")
-        ));
-    };
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
+/// `text` read as a NEFF's listing: each stream's raw listing, in the order of their
+/// headings; none when the text has no stream heading (a raw listing or plain text, read
+/// as it is). A stream's text starts with its heading's line, blank (the first stream's
+/// with the lines before it), and ends before the next heading: its line `n` is the
+/// file's line [`OneStream::first_line`] + `n`, and its columns are the file's.
+pub fn streams(text: &str) -> Vec<OneStream> {
+    if !text.lines().any(|l| heading(l).is_some()) {
+        return Vec::new();
+    }
+    let mut streams: Vec<OneStream> = Vec::new();
+    // The lines before the first heading, kept for the first stream.
+    let mut lead = String::new();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
         let body = line.strip_suffix('\n').unwrap_or(line);
         let body = body.strip_suffix('\r').unwrap_or(body);
         let end = &line[body.len()..];
-        if heading(body).is_some() || is_label(body) {
-            out.push_str(end);
+        let text = match streams.last_mut() {
+            Some(s) => &mut s.text,
+            None => &mut lead,
+        };
+        let Some((label, arch)) = heading(body) else {
+            text.push_str(&raw_row(body));
+            text.push_str(end);
             continue;
-        }
-        match index_column(body) {
-            Some(n) => {
-                out.extend(std::iter::repeat_n(' ', n));
-                out.push_str(&body[n..]);
-            }
-            None => out.push_str(body),
-        }
-        out.push_str(end);
+        };
+        let (mut text, first_line) =
+            if streams.is_empty() { (std::mem::take(&mut lead), 0) } else { (String::new(), i) };
+        text.push_str(end);
+        streams.push(OneStream {
+            text,
+            label: label.to_owned(),
+            arch: arch.parse().ok(),
+            first_line,
+        });
     }
-    Ok(Some(OneStream { text: out, label: label.to_owned(), arch: arch.parse().ok() }))
+    streams
+}
+
+/// A line of a stream as the raw listing has it: a label line blank, the index column
+/// blanked.
+fn raw_row(body: &str) -> std::borrow::Cow<'_, str> {
+    if is_label(body) {
+        return "".into();
+    }
+    match index_column(body) {
+        Some(n) => format!("{}{}", " ".repeat(n), &body[n..]).into(),
+        None => body.into(),
+    }
 }
 
 /// What shows `line` is a row of a NEFF's listing apart from its heading (which
-/// [`one_stream`] would have read): an index column before the offset
+/// [`streams`] would have read): an index column before the offset
 /// (`     3  000000c0  text`), or a function's label (`00000000 <main>:`).
 pub fn stray_row(line: &str) -> Option<&'static str> {
     if index_column(line).is_some() {
@@ -116,18 +129,34 @@ mod tests {
     fn one_streams_listing_reads_as_its_raw_listing_column_for_column() {
         let text = "sg00/PE: cayman, 12 records\n\
                     00000000 <main>:\n     0  00000000  nop\n    11  000002c0  nop # note\r\n";
-        let one = one_stream(text).unwrap().unwrap();
+        let [one] = &streams(text)[..] else { panic!() };
         assert_eq!(one.label, "sg00/PE");
-        assert_eq!(one.arch, Some(Arch::Cayman));
+        assert_eq!((one.arch, one.first_line), (Some(Arch::Cayman), 0));
         assert_eq!(one.text, "\n\n        00000000  nop\n        000002c0  nop # note\r\n");
         let h = "sg01/Pool: mariana (the NEFF names no known generation; --arch picks), 1 record\n";
-        let one = one_stream(h).unwrap().unwrap();
+        let [one] = &streams(h)[..] else { panic!() };
         assert_eq!((one.label.as_str(), one.arch), ("sg01/Pool", Some(Arch::Mariana)));
     }
 
+    #[test]
+    fn each_stream_of_a_listing_has_its_lines_from_its_heading() {
+        let text = "x\nsg00/PE: cayman, 1 record\n     0  00000000  nop\n\n\
+                    sg00/SP: mariana, 2 records\n00000000 <f>:\n     1  00000040  nop";
+        let s = streams(text);
+        let got: Vec<_> =
+            s.iter().map(|s| (s.label.as_str(), s.arch, s.first_line, s.text.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("sg00/PE", Some(Arch::Cayman), 0, "x\n\n        00000000  nop\n\n"),
+                ("sg00/SP", Some(Arch::Mariana), 4, "\n\n        00000040  nop"),
+            ]
+        );
+    }
+
     proptest::proptest! {
-        /// Any text: no panic, and a stream's listing keeps every line (an error's line
-        /// number is the file's) and every row's columns.
+        /// Any text: no panic, and its streams keep every line from the first heading
+        /// on (an error's line number is the file's) and every row's columns.
         #[test]
         fn any_text_reads_without_panic_line_for_line(
             rows in proptest::collection::vec("[ 0-9a-f<>:/,A-Za-z_=é\r]{0,40}", 0..12),
@@ -135,23 +164,23 @@ mod tests {
         ) {
             let mut text = if heading { "sg00/PE: cayman, 3 records\n".to_owned() } else { String::new() };
             text.push_str(&rows.join("\n"));
-            if let Ok(Some(one)) = one_stream(&text) {
-                proptest::prop_assert_eq!(one.text.split('\n').count(), text.split('\n').count());
-                for (a, b) in one.text.split('\n').zip(text.split('\n')) {
+            let file: Vec<&str> = text.split('\n').collect();
+            let mut next = 0;
+            for s in streams(&text) {
+                proptest::prop_assert_eq!(s.first_line, next);
+                let lines: Vec<&str> = s.text.split('\n').collect();
+                next = s.first_line + lines.len() - 1;
+                for (a, b) in lines.iter().zip(&file[s.first_line..]) {
                     proptest::prop_assert!(a.is_empty() || a.len() == b.len(), "{:?} from {:?}", a, b);
                 }
             }
+            proptest::prop_assert!(next == 0 || next + 1 == file.len());
         }
     }
 
     #[test]
-    fn a_raw_listing_or_text_is_left_alone_and_several_streams_are_an_error() {
-        assert_eq!(one_stream("00000000  nop\nnop\n"), Ok(None));
-        assert_eq!(one_stream("nop header.inst_word_len=16\n"), Ok(None));
-        let e = one_stream(
-            "sg00/PE: cayman, 1 record\n     0  00000000  nop\n\nsg00/SP: cayman, 1 record\n",
-        )
-        .unwrap_err();
-        assert!(e.starts_with("the listing holds 2 streams (sg00/PE, sg00/SP)"), "{e}");
+    fn a_raw_listing_or_text_has_no_streams() {
+        assert_eq!(streams("00000000  nop\nnop\n"), []);
+        assert_eq!(streams("nop header.inst_word_len=16\n"), []);
     }
 }

@@ -42,8 +42,9 @@ enum Command {
     /// Assemble text (one record per line, `#` or `;` comments) into a raw stream.
     ///
     /// A raw `disasm` listing (with or without `--no-hex`) is read by its text column,
-    /// so an edited listing assembles to the edit; so is a NEFF's listing of one stream
-    /// (`--subgraph` and `--engine`), in the generation its heading names.
+    /// so an edited listing assembles to the edit; so is a NEFF's listing, each stream
+    /// in the generation its heading names: one stream's to FILE, several streams' to
+    /// `-o DIR` as DIR/sg00/PE.bin and so on (where `tpb extract` writes them).
     Asm(cmd::asm::Args),
     /// Validate every record for a generation; for raw images also the EXIT scan and
     /// the final record.

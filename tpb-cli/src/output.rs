@@ -5,7 +5,7 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use tempfile::NamedTempFile;
@@ -131,6 +131,62 @@ fn new_file_in(dir: &Path) -> io::Result<NamedTempFile> {
 #[cfg(not(unix))]
 fn new_file_in(dir: &Path) -> io::Result<NamedTempFile> {
     NamedTempFile::new_in(dir)
+}
+
+/// DIR, made if needed (`create_dir_all` would say only "File exists" of a file).
+pub fn make_dir(dir: &Path) -> Result<()> {
+    if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        bail!("{} exists and is not a folder; -o names the folder to write into", shown(dir));
+    }
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", shown(dir)))
+}
+
+/// Where the file `path` (a name from the input: `sg00/PE.bin`) goes under `dir`, its
+/// folders made: every component plain (no root, `.` or `..`), and no folder on the way
+/// nor the file itself a link, which writing would follow out of `dir`. `what` names the
+/// path in the error (`member`, `stream`).
+pub fn path_under(dir: &Path, path: &str, what: &str) -> Result<PathBuf> {
+    let rel = plain_relative(path, what)?;
+    refuse_links_under(dir, rel)?;
+    if let Some(parent) = rel.parent() {
+        let parent = dir.join(parent);
+        fs::create_dir_all(&parent).with_context(|| format!("creating {}", shown(&parent)))?;
+    }
+    Ok(dir.join(rel))
+}
+
+/// An error when a folder on the way from `dir` to `dir/rel`, or the file itself, is a
+/// symbolic link (checked from DIR down, before any is entered).
+pub fn refuse_links_under(dir: &Path, rel: &Path) -> Result<()> {
+    let mut at = dir.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        refuse_link(&at)?;
+    }
+    Ok(())
+}
+
+/// `path` when every component is plain (no root, `.` or `..`): a path that stays
+/// under the folder it is joined to. `what` names it in the error.
+pub fn plain_relative<'a>(path: &'a str, what: &str) -> Result<&'a Path> {
+    let rel = Path::new(path);
+    if path.is_empty() || !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+        bail!(
+            "{what} '{}' is not a plain relative path; refusing to write it",
+            escape(path.as_bytes())
+        );
+    }
+    Ok(rel)
+}
+
+/// An error when `path` exists as a symbolic link (writing would follow it out of DIR).
+pub fn refuse_link(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            bail!("{} is a symbolic link; refusing to write through it", shown(path))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// An error when `output` is the file `input` names (or a link to it, or standard

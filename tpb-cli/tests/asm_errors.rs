@@ -142,9 +142,8 @@ fn a_dash_reads_the_text_from_standard_input() {
 }
 
 /// A NEFF's listing of one stream reads back to the stream's bytes, with and without
-/// its hex column, in the generation its heading names; a listing of several streams is
-/// an error naming them; rows of a listing without their heading get a hint, once, and
-/// the hint's way gives the stream's bytes back.
+/// its hex column, in the generation its heading names; rows of a listing without their
+/// heading get a hint, once, and the hint's way gives the stream's bytes back.
 #[test]
 fn a_neff_listing_of_one_stream_assembles_and_others_get_a_hint_that_works() {
     let dir = tempfile::tempdir().unwrap();
@@ -164,10 +163,6 @@ fn a_neff_listing_of_one_stream_assembles_and_others_get_a_hint_that_works() {
         );
         assert_eq!(fs::read(d.join("t.bin")).unwrap(), want);
     }
-    let listing = tpb(d, &["disasm", "--no-hex", neff], b"");
-    let (ok, err) = asm(d, &listing.stdout);
-    assert!(!ok);
-    assert!(err.starts_with("error: t.tpb: the listing holds 10 streams (sg00/PE, "), "{err}");
     let (_, err) = asm(d, b"     3  000000c0  nop\n");
     assert!(
         err.contains("hint: this looks like rows of a NEFF's listing (an index column)"),
@@ -268,14 +263,91 @@ fn cr_line_endings_are_named() {
     assert!(ok, "{err}");
 }
 
+/// A NEFF's whole listing assembles to a folder of its streams, byte for byte what
+/// `tpb extract` writes, with and without hex; a bad line anywhere is reported at the
+/// file's line and nothing is written; a folder is needed, and a stream's label that
+/// would leave it, or a link on the way, is refused before anything is written.
+#[test]
+fn a_neff_listing_of_several_streams_assembles_to_a_folder_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let neff = corpus("matmul_small.neff");
+    let neff = neff.to_str().unwrap();
+    assert!(tpb(d, &["extract", neff, "-o", "want"], b"").status.success());
+    let names = ["PE", "Activation", "Pool", "DVE", "SP"];
+    for (k, hex) in [&[][..], &["--no-hex"][..]].into_iter().enumerate() {
+        let listing = tpb(d, &[&["disasm", neff][..], hex].concat(), b"");
+        fs::write(d.join("all.lst"), &listing.stdout).unwrap();
+        let out = format!("got{k}");
+        let run = tpb(d, &["asm", "all.lst", "-o", &out], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(run.status.success(), "{err}");
+        assert!(
+            err.starts_with(
+                "note: all.lst: read as the listing of 10 streams
+"
+            ),
+            "{err}"
+        );
+        assert!(err.contains(&format!("sg01/SP: wrote 3 records (192 bytes) to {out}/sg01/SP.bin")));
+        for sg in ["sg00", "sg01"] {
+            for e in names {
+                let path = format!("{sg}/{e}.bin");
+                let got = fs::read(d.join(&out).join(&path)).unwrap();
+                assert_eq!(got, fs::read(d.join("want").join(&path)).unwrap(), "{path}");
+            }
+        }
+        // A bad line in the seventh stream: its own line, nothing written.
+        let mut text = String::from_utf8(listing.stdout).unwrap();
+        let at = text.find("sg01/Activation: ").unwrap();
+        let row = at + text[at..].find("\n     1  00000040  ").unwrap() + 1;
+        let line = 1 + text[..row].matches('\n').count();
+        text.insert_str(row + "     1  00000040  ".len(), "frob ");
+        fs::write(d.join("bad.lst"), text).unwrap();
+        let run = tpb(d, &["asm", "bad.lst", "-o", "bad"], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(!run.status.success() && !d.join("bad").exists(), "{err}");
+        assert_eq!(err.lines().filter(|l| l.starts_with("bad.lst:")).count(), 1, "{err}");
+        assert!(err.contains(&format!("bad.lst:{line}:")), "{line}: {err}");
+        assert!(!err.contains("hint"), "{err}");
+    }
+    for args in [&["-o", "-"][..], &["--hex"][..]] {
+        let run = tpb(d, &[&["asm", "all.lst"][..], args].concat(), b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(!run.status.success() && run.stdout.is_empty(), "{err}");
+        assert!(
+            err.starts_with("error: all.lst: the listing holds 10 streams (sg00/PE, ")
+                && err.contains("give -o DIR without --hex"),
+            "{err}"
+        );
+    }
+    let two = "sg00/PE: cayman, 1 record\n     0  00000000  nop\n\
+               ../x/PE: cayman, 1 record\n     0  00000000  nop\n";
+    fs::write(d.join("two.lst"), two).unwrap();
+    let run = tpb(d, &["asm", "two.lst", "-o", "o"], b"");
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("stream '../x/PE.bin' is not a plain relative path"), "{err}");
+    assert!(!d.join("o").exists() && !d.join("x").exists());
+    #[cfg(unix)]
+    {
+        fs::write(d.join("two.lst"), two.replace("../x", "sg01")).unwrap();
+        fs::create_dir(d.join("o")).unwrap();
+        std::os::unix::fs::symlink(d.join("want"), d.join("o/sg01")).unwrap();
+        let run = tpb(d, &["asm", "two.lst", "-o", "o"], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(err.contains("o/sg01 is a symbolic link; refusing to write through it"), "{err}");
+        assert!(!d.join("o/sg00").exists());
+    }
+}
+
 #[test]
 fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let neff = corpus("matmul_small.neff");
     let listing = tpb(d, &["disasm", "--no-hex", neff.to_str().unwrap()], b"");
-    // The rows without their streams' headings (a listing of several streams is one
-    // error, said before any line is read).
+    // The rows without their streams' headings (with them, the listing would assemble
+    // to a folder of its streams).
     let text = String::from_utf8_lossy(&listing.stdout).into_owned();
     let rows: Vec<&str> =
         text.lines().filter(|l| !l.trim().is_empty() && !l.contains(" records")).collect();

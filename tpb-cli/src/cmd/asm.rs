@@ -31,7 +31,8 @@ pub struct Args {
     /// The text, or `-` for standard input.
     file: PathBuf,
     /// Where to write the records; `-` for standard output (not a terminal, unless
-    /// `--hex`).
+    /// `--hex`). For a NEFF's listing of several streams, the folder to write each
+    /// stream into, as DIR/sg00/PE.bin and so on.
     #[arg(short, long, required_unless_present = "hex")]
     output: Option<PathBuf>,
     /// Write each record as a line of 128 hex digits (what `--hex` of the other
@@ -62,54 +63,29 @@ impl Args {
                 return Err(Reported.into());
             }
         };
-        // A NEFF's listing of one stream reads as its raw listing, in the generation its
+        // A NEFF's listing reads as its streams' raw listings, each in the generation its
         // heading names unless --arch says otherwise; errors show the file's own lines.
-        let one = crate::listing::one_stream(source).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        let text = one.as_ref().map_or(source, |o| o.text.as_str());
-        let arch = given.or(one.as_ref().and_then(|o| o.arch)).unwrap_or(DEFAULT_ARCH);
-        if let Some(o) = &one {
+        let streams = crate::listing::streams(source);
+        // Its rows have an index column: no hint that they lack their heading.
+        report.listing = !streams.is_empty();
+        if streams.len() > 1 {
+            return several(&name, source, &streams, given, &output, self.hex);
+        }
+        let one = streams.first();
+        let text = one.map_or(source, |o| o.text.as_str());
+        let arch = given.or(one.and_then(|o| o.arch)).unwrap_or(DEFAULT_ARCH);
+        if let Some(o) = one {
             eprintln!("note: {name}: read as the listing of {} ({})", o.label, arch.name());
         }
         // Checked whole before anything is written, then assembled again as it is
         // written: the records (64 bytes a line of a few) are never held.
         let mut lines = source.lines();
-        // Records of an opcode the spec names elsewhere: how many, and the first.
-        let (mut absent, mut first) = (0, None);
-        for (i, r) in disasm::assemble(arch, text).enumerate() {
-            match r {
-                Err(e) => report.error(&e, &mut lines)?,
-                Ok(r) if records::not_on_arch(arch, &r) => {
-                    absent += 1;
-                    first.get_or_insert((i, r[0]));
-                }
-                Ok(_) => {}
-            }
-        }
+        let checked = check(&mut report, &mut lines, arch, text, 0)?;
         if report.errors > 0 {
             report.summary()?;
             return Err(Reported.into());
         }
-        if let Some((i, op)) = first {
-            let what = if absent == 1 {
-                "1 record has".to_owned()
-            } else {
-                format!("{absent} records have")
-            };
-            eprintln!(
-                "note: {name}: {what} an opcode that does not exist on {} (the first, record \
-                 {i} at offset {:#x}, is {}): written as given; tpb validate reports them",
-                arch.name(),
-                i * RECORD_SIZE,
-                records::opcode_name(None, op).unwrap_or("?").to_ascii_lowercase(),
-            );
-        }
-        if let Some((line, arm)) = unselected_arm(text) {
-            eprintln!(
-                "note: {name}:{line}: '{arm}' is an arm no binding selects (the spec does not \
-                 give the opcode value that selects it): its record has the opcode its \
-                 header.opcode gives (0 when not given) and does not read back as '{arm}'"
-            );
-        }
+        checked.notes(&name, None);
         let n = write(&output, arch, text, self.hex)?;
         eprintln!(
             "wrote {} ({}{}) to {}",
@@ -123,6 +99,138 @@ impl Args {
             }
         );
         Ok(true)
+    }
+}
+
+/// A NEFF's listing of several streams: each written to `DIR/<label>.bin` (the path of
+/// its stream in the NEFF, where `tpb extract` writes it), once every stream assembles.
+fn several(
+    name: &str,
+    source: &str,
+    streams: &[crate::listing::OneStream],
+    given: Option<Arch>,
+    dir: &Path,
+    hex: bool,
+) -> Result<bool> {
+    let labels: Vec<&str> = streams.iter().map(|s| s.label.as_str()).collect();
+    if hex || dir == Path::new("-") {
+        bail!(
+            "{name}: the listing holds {} streams ({}); tpb asm writes each to \
+             DIR/<stream>.bin: give -o DIR without --hex, or list one stream with \
+             `tpb disasm FILE.neff --subgraph SG --engine ENGINE`",
+            labels.len(),
+            labels.join(", ")
+        );
+    }
+    if let Some(twice) =
+        labels.iter().enumerate().find_map(|(i, l)| labels[..i].contains(l).then_some(l))
+    {
+        bail!("{name}: the listing holds stream {twice} twice; each stream is written to a file of its own");
+    }
+    let files: Vec<String> = labels.iter().map(|l| format!("{l}.bin")).collect();
+    // Every path is checked before any stream is written.
+    for f in &files {
+        let rel =
+            output::plain_relative(f, "stream").map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        output::refuse_links_under(dir, rel)?;
+    }
+    let arch_of = |s: &crate::listing::OneStream| given.or(s.arch).unwrap_or(DEFAULT_ARCH);
+    eprintln!("note: {name}: read as the listing of {}", count(streams.len(), "stream"));
+    let mut report = Report::new(name);
+    report.listing = true;
+    let mut lines = source.lines();
+    let mut checked = Vec::with_capacity(streams.len());
+    for s in streams {
+        checked.push(check(&mut report, &mut lines, arch_of(s), &s.text, s.first_line)?);
+    }
+    if report.errors > 0 {
+        report.summary()?;
+        return Err(Reported.into());
+    }
+    output::make_dir(dir)?;
+    for ((s, c), f) in streams.iter().zip(&checked).zip(&files) {
+        c.notes(name, Some(&s.label));
+        let arch = arch_of(s);
+        let file = output::path_under(dir, f, "stream")?;
+        let n =
+            output::write_file(&file, Special::Refuse, |w| write_records(w, arch, &s.text, false))?;
+        eprintln!(
+            "{}: wrote {} ({}) to {}",
+            s.label,
+            count(n, "record"),
+            count(n * RECORD_SIZE, "byte"),
+            output::shown(&file)
+        );
+    }
+    Ok(true)
+}
+
+/// What checking a text found besides its errors, for the notes before it is written.
+struct Checked {
+    arch: Arch,
+    /// Records of an opcode the spec names on other generations: how many, and the
+    /// first one's index and opcode.
+    absent: usize,
+    first: Option<(usize, u8)>,
+    /// The first line naming an arm no binding selects, and the arm.
+    unselected: Option<(usize, String)>,
+}
+
+/// Assemble `text` (a file's lines from `first_line` on), every error counted in `report`
+/// at the file's line; what else it found.
+fn check(
+    report: &mut Report<'_>,
+    lines: &mut Lines<'_>,
+    arch: Arch,
+    text: &str,
+    first_line: usize,
+) -> io::Result<Checked> {
+    let (mut absent, mut first) = (0, None);
+    for (i, r) in disasm::assemble(arch, text).enumerate() {
+        match r {
+            Err(mut e) => {
+                e.line += first_line;
+                report.error(&e, lines)?;
+            }
+            Ok(r) if records::not_on_arch(arch, &r) => {
+                absent += 1;
+                first.get_or_insert((i, r[0]));
+            }
+            Ok(_) => {}
+        }
+    }
+    let unselected = unselected_arm(text).map(|(line, arm)| (line + first_line, arm.to_owned()));
+    Ok(Checked { arch, absent, first, unselected })
+}
+
+impl Checked {
+    /// The notes on a text that assembles: records of an opcode absent on its
+    /// generation, an arm no binding selects. `name` names the file, `stream` the
+    /// stream of a listing of several.
+    fn notes(&self, name: &str, stream: Option<&str>) {
+        let of = stream.map_or(String::new(), |s| format!(" of {s}"));
+        if let Some((i, op)) = self.first {
+            let what = if self.absent == 1 {
+                "1 record has".to_owned()
+            } else {
+                format!("{} records have", self.absent)
+            };
+            eprintln!(
+                "note: {name}: {what} an opcode that does not exist on {} (the first, \
+                 record {i}{of} at offset {:#x}, is {}): written as given; tpb validate \
+                 reports them",
+                self.arch.name(),
+                i * RECORD_SIZE,
+                records::opcode_name(None, op).unwrap_or("?").to_ascii_lowercase(),
+            );
+        }
+        if let Some((line, arm)) = &self.unselected {
+            eprintln!(
+                "note: {name}:{line}: '{arm}' is an arm no binding selects (the spec does not \
+                 give the opcode value that selects it): its record has the opcode its \
+                 header.opcode gives (0 when not given) and does not read back as '{arm}'"
+            );
+        }
     }
 }
 
@@ -203,12 +311,23 @@ struct Report<'a> {
     hinted: Option<&'static str>,
     /// Whether the note on CR line endings was given.
     cr_noted: bool,
+    /// Whether the text was read as a NEFF's listing, with its headings.
+    listing: bool,
 }
 
 impl<'a> Report<'a> {
     fn new(name: &'a str) -> Report<'a> {
         let out = BufWriter::new(io::stderr().lock());
-        Report { name, out, errors: 0, shown: 0, line: 0, hinted: None, cr_noted: false }
+        Report {
+            name,
+            out,
+            errors: 0,
+            shown: 0,
+            line: 0,
+            hinted: None,
+            cr_noted: false,
+            listing: false,
+        }
     }
 
     /// Count `e`, and show it when it is among the first [`SHOWN`] and no hint has
@@ -232,7 +351,7 @@ impl<'a> Report<'a> {
     /// escape the text form does not use.
     fn explain(&mut self, e: &AsmError, source: &str) -> io::Result<()> {
         if self.hinted.is_none() && matches!(e.kind, AsmErrorKind::UnknownMnemonic { .. }) {
-            if let Some(what) = crate::listing::stray_row(source) {
+            if let Some(what) = crate::listing::stray_row(source).filter(|_| !self.listing) {
                 self.hinted = Some("a NEFF's listing");
                 writeln!(self.out, "{}", neff_hint(what))?;
             } else if e.line == 1 && json_start(source) {

@@ -56,14 +56,14 @@ impl Args {
         // Before DIR is made: a filter that matches nothing writes nothing.
         let units = filter.select(&input)?;
         let dir = &self.output;
-        make_dir(dir)?;
+        output::make_dir(dir)?;
         for unit in &units {
             let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };
             let sub = dir.join(one_component(graph)?);
-            refuse_link(&sub)?;
+            output::refuse_link(&sub)?;
             fs::create_dir_all(&sub).with_context(|| format!("creating {}", shown(&sub)))?;
             let file = sub.join(format!("{}.bin", engine.name()));
-            refuse_link(&file)?;
+            output::refuse_link(&file)?;
             // Replaced whole; a FIFO or device in the way is refused (it would block).
             output::write_file(&file, Special::Refuse, |w| w.write_all(unit.bytes))?;
             writeln!(
@@ -79,32 +79,14 @@ impl Args {
     }
 }
 
-/// DIR, made if needed (`create_dir_all` would say only "File exists" of a file).
-fn make_dir(dir: &Path) -> Result<()> {
-    if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
-        bail!("{} exists and is not a folder; -o names the folder to write into", shown(dir));
-    }
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", shown(dir)))
-}
-
 /// Every member of `input` (a NEFF) under `dir` at its own path, each folder on the way
 /// made and none a link; a member of an unpacked folder the reader did not keep is read
 /// now. One line a member.
 fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
     let Input::Neff { neff, .. } = input else { return Ok(false) };
-    make_dir(dir)?;
+    output::make_dir(dir)?;
     for m in neff.members() {
-        let file = member_path(dir, m.path)?;
-        if let Some(parent) = file.parent() {
-            // Each folder on the way, from DIR down, checked before it is entered.
-            let mut at = dir.to_path_buf();
-            for part in parent.strip_prefix(dir).unwrap_or(Path::new("")).components() {
-                at.push(part);
-                refuse_link(&at)?;
-            }
-            fs::create_dir_all(parent).with_context(|| format!("creating {}", shown(parent)))?;
-        }
-        refuse_link(&file)?;
+        let file = output::path_under(dir, m.path, "member")?;
         let bytes = neff
             .read_member(m.path)
             .with_context(|| format!("reading member {}", escape(m.path.as_bytes())))?
@@ -121,19 +103,6 @@ fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
     Ok(true)
 }
 
-/// Where member `path` goes under `dir`: every component plain (no root, `.`, `..`),
-/// which the reader already holds to; said, not written, otherwise.
-fn member_path(dir: &Path, path: &str) -> Result<std::path::PathBuf> {
-    let p = Path::new(path);
-    if path.is_empty() || !p.components().all(|c| matches!(c, Component::Normal(_))) {
-        bail!(
-            "member '{}' is not a plain relative path; refusing to write it",
-            escape(path.as_bytes())
-        );
-    }
-    Ok(dir.join(p))
-}
-
 /// `name` as a path of exactly one plain component.
 fn one_component(name: &str) -> Result<&Path> {
     let path = Path::new(name);
@@ -144,15 +113,5 @@ fn one_component(name: &str) -> Result<&Path> {
             "subgraph name '{}' is not a plain folder name; refusing to write it",
             escape(name.as_bytes())
         ),
-    }
-}
-
-/// An error when `path` exists as a symbolic link (writing would follow it out of DIR).
-fn refuse_link(path: &Path) -> Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            bail!("{} is a symbolic link; refusing to write through it", shown(path))
-        }
-        _ => Ok(()),
     }
 }
