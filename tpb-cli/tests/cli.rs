@@ -936,3 +936,31 @@ fn validate_findings_name_the_input() {
          exit: 1\n"
     );
 }
+
+/// A record whose opcode value the spec names on no generation (and no binding reads)
+/// is a finding of `tpb validate`, as one named on other generations only is: a gate
+/// built on its exit status or `--json` kinds does not pass a record the spec does not
+/// know.
+#[test]
+fn validate_reports_an_opcode_the_spec_names_nowhere() {
+    let d = tempfile::tempdir().unwrap();
+    // Not 0x00, which the spec does not name either (a zeroed record is a finding too).
+    let unnamed = (1..=255u8).find(|&v| !tpb_isa::Opcode(v).is_known()).unwrap();
+    let mut s = vec![0u8; 64];
+    s[0] = unnamed;
+    let mut exit = [0u8; 64];
+    exit[0] = 0xDF;
+    exit[12] = 1;
+    s.extend_from_slice(&exit);
+    fs::write(d.path().join("s.bin"), &s).unwrap();
+    let out = run(d.path(), &args(&["validate", "--pre-relocation", "s.bin"]));
+    assert!(
+        out.contains(&format!(
+            "s.bin: record 0 (offset 0x0): opcode {unnamed:#04x} is not one the spec names (on \
+             cayman or any generation)\n"
+        )) && out.ends_with("s.bin: 2 records (1 pseudo), 1 finding(s) on cayman\nexit: 1\n"),
+        "{out}"
+    );
+    let json = run(d.path(), &args(&["validate", "--pre-relocation", "--json", "s.bin"]));
+    assert!(json.contains("\"kind\": \"not_on_arch\""), "{json}");
+}

@@ -46,7 +46,8 @@ pub enum ValidateError {
         /// The opcode byte.
         opcode: u8,
     },
-    /// The opcode (or its arm) does not exist on this generation.
+    /// The opcode (or its arm) does not exist on this generation; or the spec names no
+    /// such opcode value and no binding reads it (it knows it on no generation).
     NotOnArch {
         /// The opcode byte.
         opcode: u8,
@@ -221,9 +222,14 @@ impl fmt::Display for ValidateError {
             ValidateError::OpcodeNotValid { opcode } => {
                 write!(f, "opcode {opcode:#04x} is not set in the validator's opcode bitmask")
             }
-            ValidateError::NotOnArch { opcode, arch } => {
+            ValidateError::NotOnArch { opcode, arch } if crate::Opcode(opcode).is_known() => {
                 write!(f, "opcode {opcode:#04x} does not exist on {}", arch.name())
             }
+            ValidateError::NotOnArch { opcode, arch } => write!(
+                f,
+                "opcode {opcode:#04x} is not one the spec names (on {} or any generation)",
+                arch.name()
+            ),
             ValidateError::BadEnum { field, offset, value, arch } => {
                 write!(
                     f,

@@ -587,6 +587,11 @@ fn check_fn(model: &Model, record: &Record) -> TokenStream {
             if op.is_known() && !op.available_on(arch) {
                 return Plan::NotOnArch;
             }
+            // A value the opcode table does not name and no binding reads is one the
+            // spec knows on no generation: not a record it can accept.
+            if !op.is_known() && dispatch(record).is_none() {
+                return Plan::NotOnArch;
+            }
             #binding_call
             match dispatch(record) {
                 Some(kind) if !kind.available_on(arch) => Plan::NotOnArch,

@@ -2477,6 +2477,9 @@ const fn plan_for(arch: Arch, record: &[u8; RECORD_SIZE]) -> Plan<EnumLeaf> {
     if op.is_known() && !op.available_on(arch) {
         return Plan::NotOnArch;
     }
+    if !op.is_known() && dispatch(record).is_none() {
+        return Plan::NotOnArch;
+    }
     if !crate::generated::inst::binding_on(arch, record) {
         return unbound(arch, opcode);
     }
