@@ -407,13 +407,18 @@ pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
     let mut graphs: Vec<&str> =
         units.iter().filter(|u| u.arch_assumed).filter_map(|u| u.subgraph).collect();
     graphs.dedup();
+    // Each graph by name once: a search of the graphs per warning is graphs².
+    let by_name: std::collections::BTreeMap<&str, &tpb_neff::Graph> = match input {
+        Input::Neff { neff, .. } => neff.graphs().iter().map(|g| (g.name.as_str(), g)).collect(),
+        Input::Raw { .. } => std::collections::BTreeMap::new(),
+    };
     for g in graphs {
         eprintln!(
             "warning: {}: {} names no known generation ({}); decoding as {}, the default; \
              --arch picks another",
             input.name(),
             escape(g.as_bytes()),
-            target_of(input, g),
+            target_of(by_name.get(g).copied()),
             DEFAULT_ARCH.name()
         );
     }
@@ -436,9 +441,9 @@ pub fn hash_word(h: &tpb_neff::HashStatus) -> &'static str {
 }
 
 /// What a NEFF graph's kelf says its target is, for a warning.
-fn target_of(input: &Input, graph: &str) -> String {
-    let Input::Neff { neff, .. } = input else { return String::new() };
-    match neff.graphs().iter().find(|g| g.name == graph).and_then(|g| g.target.as_ref()) {
+fn target_of(graph: Option<&tpb_neff::Graph>) -> String {
+    let Some(graph) = graph else { return String::new() };
+    match graph.target.as_ref() {
         Some(t) => format!("target \"{}\"", escape(t.as_str().as_bytes())),
         None => "its kelf has no target".to_owned(),
     }
@@ -564,7 +569,15 @@ impl Others {
     /// The members of `neff` that no graph names as an engine stream.
     pub fn of(neff: &tpb_neff::Neff) -> Others {
         let mut o = Others { count: 0, bytes: 0, bins: Vec::new() };
-        for m in neff.members().filter(|m| !neff.is_stream(m.path)) {
+        // The stream paths once, as `Neff::is_stream` would find them: asking it of each
+        // member walks every graph's streams per member (members × graphs, minutes for
+        // a NEFF of tens of thousands of tiny graphs).
+        let streams: std::collections::BTreeSet<&str> = neff
+            .streams()
+            .filter(|s| s.stream.is_present())
+            .filter_map(|s| s.stream.path.as_deref())
+            .collect();
+        for m in neff.members().filter(|m| !streams.contains(m.path)) {
             o.count += 1;
             o.bytes += m.size as usize;
             if m.path.ends_with(".bin") {

@@ -309,6 +309,11 @@ fn read_file_member(
     let root = &folder.root;
     let mut file = sys::open_member(&folder.handle, root, path)?;
     let io = |source| Error::Io { path: root.join(path), source };
+    // The open file's length is known: one past the budget is refused before a byte is
+    // read (a sparse file of gigabytes would otherwise fill a buffer of the limit first).
+    if file.metadata().map_err(io)?.len() > *budget {
+        return Ok(None);
+    }
     read_member(&mut file, size, budget).map_err(io)
 }
 
@@ -336,13 +341,25 @@ pub(crate) fn read_member(
     Ok(Some(data))
 }
 
+/// The longest member path, or path a JSON member names, in bytes: Linux's `PATH_MAX`
+/// (no such member could be unpacked). A longer one would cost the reader far more
+/// than its bytes: copies made before the budget sees it, and a look-up per folder on
+/// its way, each comparing up to its whole length ([`Store::why_absent`]).
+pub(crate) const MAX_PATH: usize = 4096;
+
+/// Why a path longer than [`MAX_PATH`] is refused.
+pub(crate) const TOO_LONG: &str = "longer than 4096 bytes";
+
 /// Normalise a `/`-separated relative path: drop `.` and empty components.
 ///
 /// # Errors
 ///
 /// `"absolute"` for a path starting with `/`, `"contains .."` for any `..` component:
-/// neither can name a member of this NEFF.
+/// neither can name a member of this NEFF; [`TOO_LONG`] past [`MAX_PATH`] bytes.
 pub(crate) fn normalise(path: &str) -> Result<String, &'static str> {
+    if path.len() > MAX_PATH {
+        return Err(TOO_LONG);
+    }
     if path.starts_with('/') {
         return Err("absolute");
     }
@@ -391,5 +408,8 @@ mod tests {
         assert_eq!(join("", "kelf-0.json"), Ok("kelf-0.json".into()));
         assert_eq!(parent("sg00/def.json"), "sg00");
         assert_eq!(parent("def.json"), "");
+        assert_eq!(normalise(&"a/".repeat(2048)).map(|p| p.len()), Ok(4095));
+        assert_eq!(normalise(&"a/".repeat(2049)), Err(TOO_LONG));
+        assert_eq!(join("sg00", &"x".repeat(MAX_PATH + 1)), Err(TOO_LONG));
     }
 }

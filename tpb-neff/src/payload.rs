@@ -15,7 +15,7 @@ use flate2::bufread::GzDecoder;
 use tar::EntryType;
 
 use crate::error::{Error, Result, Warning};
-use crate::members::{normalise, read_member, Store};
+use crate::members::{normalise, read_member, Store, MAX_PATH, TOO_LONG};
 
 /// Inflate `window` (the payload) and read its tar's members.
 ///
@@ -66,6 +66,12 @@ fn members(
     let mut budget = max_inflated;
     for entry in archive.entries().map_err(header_err)? {
         let mut entry = entry.map_err(header_err)?;
+        // Before any copy: a long name (GNU or PAX, up to the limit) would otherwise be
+        // copied twice, each bad UTF-8 byte as three, before the budget saw it.
+        too_long(&entry.path_bytes(), TOO_LONG)?;
+        if let Some(target) = entry.link_name_bytes() {
+            too_long(&target, "its link target is longer than 4096 bytes")?;
+        }
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let path =
             normalise(&raw).map_err(|why| Error::UnsafeMemberPath { path: raw.clone(), why })?;
@@ -103,6 +109,16 @@ fn members(
         }
     }
     Ok(store)
+}
+
+/// [`Error::UnsafeMemberPath`] (quoting the start of the path) when `bytes`, a
+/// member's path or link target, is longer than [`MAX_PATH`].
+fn too_long(bytes: &[u8], why: &'static str) -> Result<()> {
+    if bytes.len() <= MAX_PATH {
+        return Ok(());
+    }
+    let head = String::from_utf8_lossy(&bytes[..64]);
+    Err(Error::UnsafeMemberPath { path: format!("{head}..."), why })
 }
 
 /// The copies of a member's path the store may keep (its entry, and the index or a

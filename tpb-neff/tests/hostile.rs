@@ -698,3 +698,69 @@ fn a_used_key_repeated_in_one_object_is_refused() {
         "{err:?}"
     );
 }
+
+/// A tar whose last entry is a GNU long name of `name` (NUL added) for an empty member,
+/// after the small NEFF's members.
+fn with_long_name(name: &[u8], kind: tar::EntryType) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, k) in support::small_members() {
+        let support::Kind::File(data) = k else { unreachable!() };
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        b.append_data(&mut h, path, &data[..]).unwrap();
+    }
+    let mut name = name.to_vec();
+    name.push(0);
+    let mut long = tar::Header::new_gnu();
+    long.set_entry_type(tar::EntryType::GNULongName);
+    long.set_path("././@LongLink").unwrap();
+    long.set_size(name.len() as u64);
+    long.set_cksum();
+    b.append(&long, &name[..]).unwrap();
+    let mut h = tar::Header::new_gnu();
+    h.set_path("x").unwrap();
+    h.set_entry_type(kind);
+    h.set_size(0);
+    h.set_cksum();
+    b.append(&h, &[][..]).unwrap();
+    b.into_inner().unwrap()
+}
+
+/// A member name longer than `PATH_MAX` is refused before it is copied: 1 MB of bytes
+/// that are not UTF-8 would be 3 MB of U+FFFD, twice, before the budget saw them. Its
+/// error quotes only the name's start.
+#[test]
+fn a_member_path_longer_than_path_max_is_refused_before_it_is_copied() {
+    for kind in [tar::EntryType::Regular, tar::EntryType::Directory, tar::EntryType::Symlink] {
+        let t = with_long_name(&vec![0xFF; 1 << 20], kind);
+        let err = read(&neff_with_payload(&gzip(&t))).unwrap_err();
+        assert!(
+            matches!(&err, Error::UnsafeMemberPath { path, why: "longer than 4096 bytes" }
+                if path.chars().count() == 67),
+            "{kind:?}: {err:?}"
+        );
+        assert!(err.to_string().len() < 400, "{err}");
+    }
+    // At the bound, a name reads.
+    let t = with_long_name(&vec![b'a'; 4096], tar::EntryType::Regular);
+    let neff = read(&neff_with_payload(&gzip(&t))).unwrap();
+    assert!(neff.members().any(|m| m.path.len() == 4096));
+}
+
+/// A path a JSON member names longer than `PATH_MAX` is refused, before each folder on
+/// its way is looked up with a comparison of up to its whole length (quadratic in the
+/// name: a name of 800 KB beside a link of one like it took seconds, of 80 MB hours).
+#[test]
+fn a_json_reference_longer_than_path_max_is_refused() {
+    let long = format!("{}x", "a/".repeat(400_000));
+    let mut m = support::small_members();
+    m.retain(|(p, _)| p != "sg00/def.json");
+    let mut def = serde_json::Map::new();
+    def.insert("pe_instr".into(), Value::String(long.clone()));
+    m.push(("sg00/def.json".into(), Kind::File(serde_json::to_vec(&def).unwrap())));
+    let err = read(&neff(&m)).unwrap_err();
+    assert!(
+        matches!(&err, Error::UnsafeReference { why: "longer than 4096 bytes", .. }),
+        "{err:?}"
+    );
+}
