@@ -237,12 +237,17 @@ fn options() -> Result<ReadOptions> {
 /// error names the path, and its source the system's reason), and a limit's says how to
 /// raise the limit.
 fn read_error(e: tpb_neff::Error, context: &str) -> anyhow::Error {
-    use tpb_neff::Error::{DirectoryEntries, DirectoryLimit, InflateLimit, InputLimit, Io};
+    use tpb_neff::Error::{
+        DirectoryEntries, DirectoryLimit, InflateLimit, InputLimit, Io, StreamsLimit,
+    };
     let text = with_sources(&e);
     match e {
         // It names the input itself.
         InputLimit { .. } => anyhow!("{text}; set {READ_LIMIT_VAR} to raise it"),
-        InflateLimit { .. } | DirectoryLimit { .. } | DirectoryEntries { .. } => {
+        InflateLimit { .. }
+        | DirectoryLimit { .. }
+        | DirectoryEntries { .. }
+        | StreamsLimit { .. } => {
             anyhow!("{context}: {text}; set {READ_LIMIT_VAR} to raise it")
         }
         Io { .. } if context.starts_with("reading ") => anyhow!("{text}"),

@@ -111,6 +111,18 @@ pub enum Error {
         /// `absolute` or `contains ..`.
         why: &'static str,
     },
+    /// The engine streams the graphs name come to more than the configured limit
+    /// ([`ReadOptions::max_inflated`](crate::ReadOptions::max_inflated)), a member
+    /// counted each time a graph names it: a small NEFF whose many graphs all name one
+    /// large member would otherwise give its readers more records than any NEFF within
+    /// the limit holds.
+    #[error(
+        "the engine streams the graphs name come to more than {limit} bytes (the limit), a member counted each time a graph names it"
+    )]
+    StreamsLimit {
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The members read from an unpacked directory (its JSON members and streams) come
     /// to more than the configured limit.
     #[error("the directory's members to read come to more than {limit} bytes (the limit)")]

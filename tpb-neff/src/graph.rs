@@ -199,8 +199,9 @@ impl Stream {
 }
 
 /// The graphs of every top-level `kelf-*.json`, in `kelf` order (by number) then list
-/// order, reading from `store` the JSON members and streams they name.
-pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
+/// order, reading from `store` the JSON members and streams they name; the streams they
+/// name, a member counted each time, come to at most `limit` bytes.
+pub(crate) fn graphs(store: &mut Store, limit: u64) -> Result<Vec<Graph>> {
     if let Some(link) = store.link_paths().find(|p| is_kelf_name(p)) {
         return Err(Error::NamedLink { path: link.to_owned(), named_by: "the NEFF".into() });
     }
@@ -222,10 +223,17 @@ pub(crate) fn graphs(store: &mut Store) -> Result<Vec<Graph>> {
     kelfs.sort();
     let mut seen = Seen::default();
     let mut out = Vec::new();
+    let mut named = 0u64;
     for (_, kelf) in kelfs {
         let list = kelf_list(store, &kelf, &mut seen)?;
         for (name, definition) in list.graphs {
             let streams = streams(store, &definition, &kelf)?;
+            for i in streams.iter().filter_map(|s| s.member) {
+                named = named.saturating_add(store.at(i).size);
+            }
+            if named > limit {
+                return Err(Error::StreamsLimit { limit });
+            }
             out.push(Graph {
                 name,
                 kelf: kelf.clone(),

@@ -299,7 +299,7 @@ impl Neff {
         let (hash, store) = hash::check_while(&header.hash, window, || {
             payload::read(window, options.max_inflated, &mut warnings)
         });
-        Neff::finish(Some(header), Some(hash), store?, warnings)
+        Neff::finish(Some(header), Some(hash), store?, warnings, options.max_inflated)
     }
 
     /// Read an unpacked NEFF directory (a folder holding `kelf-0.json`, `sg00/`, …).
@@ -313,13 +313,14 @@ impl Neff {
     /// errors: [`Error::NoKelf`] (before anything below the top level is listed),
     /// [`Error::MissingMember`], [`Error::Json`], [`Error::Schema`],
     /// [`Error::UnsafeReference`], [`Error::NamedLink`], [`Error::DuplicateGraph`],
+    /// [`Error::StreamsLimit`],
     /// [`Error::NotAFile`] (a named member that is special, or not a regular file in the
     /// folder when read: links are not followed on any component of its path), and
     /// [`Error::Unlisted`] (a named member in a subfolder that could not be listed).
     pub fn from_dir(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Neff> {
         let mut warnings = Vec::new();
         let store = dir::read(path.as_ref(), options.max_inflated, &mut warnings)?;
-        Neff::finish(None, None, store, warnings)
+        Neff::finish(None, None, store, warnings, options.max_inflated)
     }
 
     fn finish(
@@ -327,8 +328,9 @@ impl Neff {
         hash: Option<HashStatus>,
         mut store: members::Store,
         mut warnings: Vec<Warning>,
+        limit: u64,
     ) -> Result<Neff> {
-        let graphs = graph::graphs(&mut store)?;
+        let graphs = graph::graphs(&mut store, limit)?;
         let info = info(&mut store, &mut warnings);
         Ok(Neff { header, hash, store, graphs, info, warnings })
     }

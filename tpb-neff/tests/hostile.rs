@@ -764,3 +764,42 @@ fn a_json_reference_longer_than_path_max_is_refused() {
         "{err:?}"
     );
 }
+
+/// A NEFF of `graphs` graphs, each naming the one 64 KiB member `s.bin` for all five
+/// engines.
+fn one_stream_named_by(graphs: usize) -> Vec<u8> {
+    let list: Vec<Value> = (0..graphs)
+        .map(|i| json!({"name": format!("g{i}"), "definition": format!("d{i}.json")}))
+        .collect();
+    let mut m = vec![
+        (
+            "kelf-0.json".to_owned(),
+            Kind::File(serde_json::to_vec(&json!({"graphs": list, "target": "cayman"})).unwrap()),
+        ),
+        ("s.bin".to_owned(), Kind::File(vec![0xB1; 64 << 10])),
+    ];
+    let def = json!({"pe_instr": "s.bin", "act_instr": "s.bin", "pool_instr": "s.bin", "dve_instr": "s.bin", "sp_instr": "s.bin"});
+    for i in 0..graphs {
+        m.push((format!("d{i}.json"), Kind::File(serde_json::to_vec(&def).unwrap())));
+    }
+    neff(&m)
+}
+
+/// The streams the graphs name count against the limit each time they are named: a
+/// small NEFF whose graphs all name one member would otherwise hand its readers
+/// (graphs × engines × the member) records, past what any NEFF within the limit holds.
+#[test]
+fn a_stream_named_by_many_graphs_counts_against_the_limit_each_time() {
+    let options = ReadOptions::default().with_max_inflated(1 << 20);
+    // 3 graphs × 5 engines × 64 KiB = 960 KiB: within the limit.
+    let neff = Neff::from_bytes(&one_stream_named_by(3), &options).unwrap();
+    assert_eq!(neff.streams().filter(|s| s.data.is_some_and(|d| d.len() == 64 << 10)).count(), 15);
+    // 4 graphs: 1.25 MiB of streams from a payload of 64 KiB.
+    let err = Neff::from_bytes(&one_stream_named_by(4), &options).unwrap_err();
+    assert!(matches!(err, Error::StreamsLimit { limit: 1_048_576 }), "{err:?}");
+    assert!(
+        err.to_string()
+            .starts_with("the engine streams the graphs name come to more than 1048576 bytes"),
+        "{err}"
+    );
+}
