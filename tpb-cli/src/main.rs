@@ -3,6 +3,17 @@
 //! it knows about records comes from `tpb_isa` (through `records`), and about NEFFs from
 //! `tpb_neff`.
 
+/// `eprintln!` that never panics: a message that cannot be written (standard error on a
+/// full disk, `2>/dev/full`) is lost, and the command's exit status still says how it
+/// went (std's `eprintln!` panics, exit 101). Defined before the modules, so that it is
+/// the one they use.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod cmd;
 mod hex_text;
 mod input;
@@ -139,7 +150,22 @@ fn named(e: io::Error) -> io::Error {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help, the version, or a wrong argument; a help that cannot be written
+        // (`tpb --help > /dev/full`) is an error too, not a success.
+        Err(e) => {
+            let printed = e.print();
+            return match (e.use_stderr(), printed) {
+                (false, Ok(())) => ExitCode::SUCCESS,
+                (false, Err(w)) => {
+                    eprintln!("error: writing standard output: {w}");
+                    ExitCode::from(2)
+                }
+                (true, _) => ExitCode::from(2),
+            };
+        }
+    };
     // 64 KiB a write: a listing of a NEFF is tens of megabytes, which the default 8 KiB
     // handed on in thousands of calls (0.5 ms of `tpb disasm`'s 19.6 on the large
     // corpus NEFF).

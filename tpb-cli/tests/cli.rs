@@ -964,3 +964,30 @@ fn validate_reports_an_opcode_the_spec_names_nowhere() {
     let json = run(d.path(), &args(&["validate", "--pre-relocation", "--json", "s.bin"]));
     assert!(json.contains("\"kind\": \"not_on_arch\""), "{json}");
 }
+
+/// Standard error that cannot be written (`2>/dev/full`) loses the messages, not the
+/// exit status (std's `eprintln!` panicked: 101); help that cannot be written is an
+/// error (2), as any output that cannot be written is.
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_standard_error_or_help_keeps_the_exit_status() {
+    use std::process::{Command, Stdio};
+    let d = tempfile::tempdir().unwrap();
+    fs::write(d.path().join("bad.txt"), "bogus\n").unwrap();
+    let full = || fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let status = |args: &[&str], out: Stdio, err: Stdio| {
+        Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .args(args)
+            .current_dir(d.path())
+            .stdout(out)
+            .stderr(err)
+            .status()
+            .unwrap()
+            .code()
+    };
+    assert_eq!(status(&["asm", "bad.txt", "-o", "x.bin"], Stdio::null(), full().into()), Some(2));
+    assert_eq!(status(&["disasm", "missing.bin"], Stdio::null(), full().into()), Some(2));
+    assert_eq!(status(&["--help"], full().into(), Stdio::null()), Some(2));
+    assert_eq!(status(&["--version"], Stdio::null(), Stdio::null()), Some(0));
+    assert_eq!(status(&["--bogus"], Stdio::null(), Stdio::null()), Some(2));
+}

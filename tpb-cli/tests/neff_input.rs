@@ -772,3 +772,25 @@ fn a_folder_of_neff_files_is_named_in_the_error_with_the_way_to_read_them() {
     assert_eq!(r.code, 2);
     assert!(!r.err.contains("name them"), "{}", r.err);
 }
+
+/// `extract --all` of a NEFF with a member `x` beside a member `x/y` (a file where the
+/// other needs a folder) is refused before anything is written, naming both: it stopped
+/// part way, on a bare "File exists".
+#[test]
+fn extract_all_refuses_members_that_cannot_both_be_unpacked_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = small_members();
+    members.push(("x".to_owned(), b"file".to_vec()));
+    members.push(("x/y".to_owned(), b"nested".to_vec()));
+    fs::write(dir.path().join("c.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["extract", "--all", "c.neff", "-o", "out"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(
+        r.err.contains(
+            "member 'x' is a file where member 'x/y' needs a folder; refusing to unpack either"
+        ),
+        "{}",
+        r.err
+    );
+    assert!(!dir.path().join("out").exists());
+}

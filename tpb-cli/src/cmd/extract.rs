@@ -84,6 +84,7 @@ impl Args {
 /// now. One line a member.
 fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
     let Input::Neff { neff, .. } = input else { return Ok(false) };
+    vet_paths(neff)?;
     output::make_dir(dir)?;
     for m in neff.members() {
         let file = output::path_under(dir, m.path, "member")?;
@@ -101,6 +102,25 @@ fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
         )?;
     }
     Ok(true)
+}
+
+/// Every member's path, before anything is written: each plain, and none a folder on
+/// another's way (`x` beside `x/y`), which would stop the unpacking part way.
+fn vet_paths(neff: &tpb_neff::Neff) -> Result<()> {
+    let paths: std::collections::BTreeSet<&str> = neff.members().map(|m| m.path).collect();
+    for m in neff.members() {
+        output::plain_relative(m.path, "member")?;
+        let folders = m.path.match_indices('/').map(|(i, _)| &m.path[..i]);
+        if let Some(file) = folders.into_iter().find(|f| paths.contains(f)) {
+            bail!(
+                "member '{}' is a file where member '{}' needs a folder; refusing to unpack \
+                 either",
+                escape(file.as_bytes()),
+                escape(m.path.as_bytes())
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `name` as a path of exactly one plain component.
