@@ -333,10 +333,14 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
         None => "end of file".to_string(),
         Some('\n') => "the end of the line".to_string(),
         // A blank that is not the grammar's (a no-break space) is shown itself.
-        Some(c) if c.is_whitespace() => format!("'{c}'"),
+        Some(c) if c.is_whitespace() => format!("'{}'", shown(c)),
         Some(_) => {
-            let word: String =
-                text[pos..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+            let word: String = text[pos..]
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(20)
+                .map(shown)
+                .collect();
             format!("'{word}'")
         }
     };
@@ -383,10 +387,32 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
     let d = Diagnostic::error(Span::new(file, pos, end), message).label("here");
     match text[pos..].chars().next() {
         Some(c) if !c.is_ascii() => d.note(format!(
-            "'{c}' (U+{:04X}) is not ASCII: names, numbers and punctuation are; only strings and comments may hold other characters",
+            "'{}' (U+{:04X}) is not ASCII: names, numbers and punctuation are; only strings and comments may hold other characters",
+            shown(c),
             u32::from(c)
         )),
         _ => d,
+    }
+}
+
+/// Whether `c` takes no column or prints nothing where an editor shows it: a control
+/// character, a zero-width space or joiner, a direction mark, a byte-order mark pasted
+/// inside a file.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+                | '\u{feff}'
+        )
+}
+
+/// `c` as a message shows it: itself, or its escape (`\u{200b}`) when it is invisible.
+fn shown(c: char) -> String {
+    if invisible(c) {
+        c.escape_unicode().to_string()
+    } else {
+        c.to_string()
     }
 }
 
@@ -684,6 +710,20 @@ mod tests {
         let e = parse(FileId(0), "struct A : 1 {\n    0 a u8\u{a0}\n}\n").unwrap_err();
         assert!(e[0].message.ends_with("found '\u{a0}'"), "{}", e[0].message);
         assert!(e[0].notes[0].starts_with("'\u{a0}' (U+00A0) is not ASCII"), "{:?}", e[0].notes);
+    }
+
+    /// A character that takes no column (a zero-width space, a byte-order mark inside a
+    /// file) is named by its escape: shown itself, the message read `found ''` and the
+    /// renderer draws no caret under it.
+    #[test]
+    fn an_invisible_character_is_named_by_its_escape() {
+        for (c, esc) in [('\u{200b}', "\\u{200b}"), ('\u{feff}', "\\u{feff}")] {
+            let text = format!("struct A : 1 {{\n    0 a{c} u8\n}}\n");
+            let e = parse(FileId(0), &text).unwrap_err();
+            assert!(e[0].message.ends_with(&format!("found '{esc}'")), "{}", e[0].message);
+            assert!(e[0].notes[0].starts_with(&format!("'{esc}' (U+")), "{:?}", e[0].notes);
+            assert_eq!(e[0].span.start as usize, text.find(c).unwrap());
+        }
     }
 
     /// A number runs to the end of its word: a bad digit is an error at the number,

@@ -1782,6 +1782,27 @@ fn a_field_change_on_some_generations_names_them() {
     );
 }
 
+/// One edit of a member that several generations share is one change under those
+/// generations, even where one of them has other changes of its own (it was listed
+/// once per generation, the groups being the generations with the same changes).
+#[test]
+fn a_change_shared_by_some_generations_is_listed_once() {
+    gen_check(
+        &[
+            ("5 b          u16           @archs(v2..)", "5 c          u16           @archs(v2..)"),
+            (
+                "7 reserved1  reserved[9]   @archs(v2..)",
+                "7 reserved1  reserved[9]   @archs(v2)\n    7 d u8 @archs(v3)\n    \
+                 8 reserved1  reserved[8]   @archs(v3)",
+            ),
+        ],
+        &[
+            "additive added arm MUL / layout v3 / field d: +7..8 u8 (carved out of reserved bytes)",
+            "metadata renamed arm MUL / layout v2.. / field c: b -> c",
+        ],
+    );
+}
+
 #[test]
 fn an_arm_with_per_generation_layouts_renamed() {
     gen_check(

@@ -1085,7 +1085,7 @@ impl<'a> Cmp<'a> {
     /// their fields are compared once. Otherwise each generation of the new spec is
     /// compared with the same generation of the old (a generation new on one side has
     /// nothing to compare with); a change every generation shares is reported once, the
-    /// others under `layout GENS`, generations with the same changes together.
+    /// others once each under `layout GENS`, the generations it holds on.
     fn arm_layouts(&mut self, path: &[Segment], a: &Arm, b: &Arm) {
         let own = |l: &Layout| -> Vec<Field> { json::own_fields(l).cloned().collect() };
         let skip = std::mem::replace(&mut self.skip_archs, true);
@@ -1094,30 +1094,34 @@ impl<'a> Cmp<'a> {
             self.skip_archs = skip;
             return;
         }
-        let mut groups: Vec<(Vec<ArchId>, Vec<Change>)> = Vec::new();
+        // Each change with the generations it holds on, so that one edit of a member
+        // several generations share is one change, whatever else differs between them.
+        let mut compared: Vec<ArchId> = Vec::new();
+        let mut found: Vec<(Change, Vec<ArchId>)> = Vec::new();
         for nb in self.n.arch_ids() {
             let Some(oa) = self.old_arch(nb) else { continue };
             if !a.meta.available_on(oa) || !b.meta.available_on(nb) {
                 continue;
             }
+            compared.push(nb);
             let start = self.out.len();
             self.layout(path, &own(a.layout_on(oa)), &own(b.layout_on(nb)));
-            let found: Vec<Change> = self.out.drain(start..).collect();
-            match groups.iter_mut().find(|(_, c)| *c == found) {
-                Some((archs, _)) => archs.push(nb),
-                None => groups.push((vec![nb], found)),
+            for c in self.out.drain(start..).collect::<Vec<_>>() {
+                match found.iter_mut().find(|(x, _)| *x == c) {
+                    Some((_, archs)) => archs.push(nb),
+                    None => found.push((c, vec![nb])),
+                }
             }
         }
         self.skip_archs = skip;
         // What every generation shares is reported once; the rest under its generations.
-        let common: Vec<Change> = groups.first().map_or_else(Vec::new, |(_, first)| {
-            first.iter().filter(|c| groups.iter().all(|(_, g)| g.contains(c))).cloned().collect()
-        });
-        for (archs, changes) in &groups {
-            let gens = json::arch_list_text(self.n, archs);
-            for c in changes.iter().filter(|c| !common.contains(c)) {
-                let mut c = c.clone();
-                c.path.insert(path.len(), seg(SegKind::Layout, gens.clone()));
+        let mut common = Vec::new();
+        for (mut c, archs) in found {
+            if archs == compared {
+                common.push(c);
+            } else {
+                let gens = json::arch_list_text(self.n, &archs);
+                c.path.insert(path.len(), seg(SegKind::Layout, gens));
                 self.out.push(c);
             }
         }
