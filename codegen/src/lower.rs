@@ -6,6 +6,7 @@ mod cycles;
 mod geometry;
 mod layout;
 mod meta;
+pub(crate) use meta::{is_attribute, unknown_attribute_note};
 mod names;
 mod operand;
 
@@ -266,9 +267,11 @@ fn classify<'a>(cx: &mut Cx<'_>, files: &'a [ast::File]) -> Items<'a> {
             if let Some((_, first)) = cx.decls.get(&name.name) {
                 let first = *first;
                 cx.error(
+                    // Neutral words: files load in path order, so the one read
+                    // first may be the one just written.
                     Diagnostic::error(name.span, format!("duplicate name '{}'", name.name))
-                        .label("declared again here")
-                        .with(first, "first declared here"),
+                        .label("declared here")
+                        .with(first, "and here"),
                 );
                 continue;
             }

@@ -385,6 +385,18 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
             .label("the string opens here");
     }
     let d = Diagnostic::error(Span::new(file, pos, end), message).label("here");
+    // An attribute without its parentheses (`@archs`, `@bogus`): what it lacks, and
+    // what the attributes are when the name is none of them.
+    if let Some(name) = attribute_before(text, pos) {
+        return if crate::lower::is_attribute(name) {
+            d.note(format!("an attribute's arguments go in parentheses: @{name}(...)"))
+        } else {
+            d.note(format!(
+                "'@{name}' is not an attribute: {}",
+                crate::lower::unknown_attribute_note(name)
+            ))
+        };
+    }
     match text[pos..].chars().next() {
         Some(c) if !c.is_ascii() => d.note(format!(
             "'{}' (U+{:04X}) is not ASCII: names, numbers and punctuation are; only strings and comments may hold other characters",
@@ -393,6 +405,16 @@ fn syntax_error(file: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagn
         )),
         _ => d,
     }
+}
+
+/// The name of an attribute that ends just before `pos` on its line (`@bogus`, then
+/// blanks), where its `(` was expected.
+fn attribute_before(text: &str, pos: usize) -> Option<&str> {
+    let before = text[..pos].trim_end_matches([' ', '\t']);
+    let start = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_').len();
+    let name = &before[start..];
+    let at = before[..start].strip_suffix('@')?;
+    (!name.is_empty() && !at.ends_with(|c: char| c.is_ascii_alphanumeric())).then_some(name)
 }
 
 /// Whether `c` takes no column or prints nothing where an editor shows it: a control
@@ -710,6 +732,18 @@ mod tests {
         let e = parse(FileId(0), "struct A : 1 {\n    0 a u8\u{a0}\n}\n").unwrap_err();
         assert!(e[0].message.ends_with("found '\u{a0}'"), "{}", e[0].message);
         assert!(e[0].notes[0].starts_with("'\u{a0}' (U+00A0) is not ASCII"), "{:?}", e[0].notes);
+    }
+
+    /// An attribute written without its parentheses says so, and names the attributes
+    /// when the name is none of them (it read only "expected '('").
+    #[test]
+    fn an_attribute_without_parentheses_is_named() {
+        let e = parse(FileId(0), "@bogus\nstruct A : 1 {\n    0 a u8\n}\n").unwrap_err();
+        assert_eq!(e[0].notes, ["'@bogus' is not an attribute: known attributes: @source, @confidence, @archs, @waive, @status, @engine"]);
+        let e = parse(FileId(0), "struct A : 1 {\n    0 a u8 @acrhs\n}\n").unwrap_err();
+        assert_eq!(e[0].notes, ["'@acrhs' is not an attribute: did you mean 'archs'?"]);
+        let e = parse(FileId(0), "struct A : 1 {\n    0 a u8 @archs\n}\n").unwrap_err();
+        assert_eq!(e[0].notes, ["an attribute's arguments go in parentheses: @archs(...)"]);
     }
 
     /// A character that takes no column (a zero-width space, a byte-order mark inside a

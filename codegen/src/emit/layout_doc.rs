@@ -343,10 +343,10 @@ fn arms(model: &Model, out: &mut String) {
         let binds: Vec<String> = model
             .bindings_of(id)
             .map(|b| {
-                let op = model[model.opcode_enum()]
-                    .variant_of(b.opcode)
-                    .map_or_else(|| format!("{:#04X}", b.opcode), |v| v.name.clone());
-                let mut text = format!("`{op}` ({:#04X})", b.opcode);
+                let mut text = match model[model.opcode_enum()].variant_of(b.opcode) {
+                    Some(v) => format!("`{}` ({:#04X})", v.name, b.opcode),
+                    None => format!("{:#04X} (not named in `OPCODE`)", b.opcode),
+                };
                 if let Some(s) = &b.sub {
                     let _ = write!(text, " with byte {} = {}", s.offset, sub_name(model, s));
                 }

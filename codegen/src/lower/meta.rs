@@ -9,6 +9,18 @@ use crate::syntax::ast::{Annotations, Attr, AttrArg, Ident};
 
 const ATTRS: [&str; 6] = ["source", "confidence", "archs", "waive", "status", "engine"];
 
+/// Whether `name` is an attribute's (`archs` of `@archs(...)`).
+pub(crate) fn is_attribute(name: &str) -> bool {
+    ATTRS.contains(&name)
+}
+
+/// The note on an attribute name that is none of them: the closest, or the list.
+pub(crate) fn unknown_attribute_note(name: &str) -> String {
+    suggest(name, ATTRS).unwrap_or_else(|| {
+        "known attributes: @source, @confidence, @archs, @waive, @status, @engine".to_owned()
+    })
+}
+
 /// The attributes only the opcode table takes.
 #[derive(Clone, Debug, Default)]
 pub(super) struct OpcodeAttrs {
@@ -145,14 +157,8 @@ pub(super) fn meta_full(
                 ),
             },
             other => {
-                let mut d = Diagnostic::error(a.name.span, format!("unknown attribute '@{other}'"));
-                d = match suggest(other, ATTRS) {
-                    Some(s) => d.note(s),
-                    None => d.note(
-                        "known attributes: @source, @confidence, @archs, @waive, @status, @engine",
-                    ),
-                };
-                cx.error(d);
+                let d = Diagnostic::error(a.name.span, format!("unknown attribute '@{other}'"));
+                cx.error(d.note(unknown_attribute_note(other)));
             }
         }
     }

@@ -191,6 +191,10 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
         }
     }
     for (i, a) in p.arms.iter().enumerate() {
+        // A second arm of one name is the duplicate check's to report, once.
+        if p.arms[..i].iter().any(|x| x.name == a.name) {
+            continue;
+        }
         if !p.bindings.iter().any(|b| b.arm.0 as usize == i) {
             mnemonics.claim(cx, &a.mnemonic, &a.name, a.meta.span);
         }
@@ -229,6 +233,18 @@ mod tests {
         assert_eq!(m.bits[0].rust, "DtypePair");
         assert_eq!(m.geometry[0].rust, "num_tpb");
         assert_eq!(m.bindings[0].mnemonic, "pseudo_exit");
+    }
+
+    /// Two arms of one name are one error, the duplicate's: not also a mnemonic the
+    /// second would define twice.
+    #[test]
+    fn a_duplicate_arm_is_one_error() {
+        let head = "enum OPCODE : u8 {}\nrecord R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n";
+        let e = errors(
+            &format!("{head}arm A : R {{\n    1 x u8\n}}\narm A : R {{\n    1 y u8\n}}\n"),
+            &[],
+        );
+        assert_eq!(e, ["duplicate name 'A'"]);
     }
 
     /// A bit-field named like an operand type's own method (`new`, `form`) or
