@@ -991,3 +991,17 @@ fn unwritable_standard_error_or_help_keeps_the_exit_status() {
     assert_eq!(status(&["--version"], Stdio::null(), Stdio::null()), Some(0));
     assert_eq!(status(&["--bogus"], Stdio::null(), Stdio::null()), Some(2));
 }
+
+/// `tpb layout` tells reserved bytes (declared to carry nothing) from unknown ones (no
+/// source says what they hold), as the spec and `docs/isa.md` do.
+#[test]
+fn layout_tells_reserved_bytes_from_unknown_ones() {
+    let out = run(Path::new("."), &args(&["layout", "ldweights"]));
+    let types: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(4))
+        .filter(|t| t.contains('['))
+        .collect();
+    assert!(types.contains(&"reserved[4]") && types.contains(&"unknown[18]"), "{out}");
+    assert!(!out.contains("bytes["), "{out}");
+}

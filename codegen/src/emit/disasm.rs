@@ -429,10 +429,16 @@ impl Cx<'_> {
                 return;
             }
             FieldType::Reserved(n) | FieldType::Unknown(n) => {
+                let role = if matches!(ty, FieldType::Unknown(_)) {
+                    Role::Unknown
+                } else {
+                    Role::Reserved
+                }
+                .tokens();
                 let n = u8l(*n);
                 let c = self.conf(c);
                 let off = u8l(offset);
-                let row = quote! { f(#name, #off, Bytes(#n), Reserved, #c) };
+                let row = quote! { f(#name, #off, Bytes(#n), #role, #c) };
                 out.push(Leaf { row, offset, opcode: false });
                 return;
             }
@@ -729,7 +735,7 @@ impl Cx<'_> {
             pub static OPAQUE: LayoutText = LayoutText {
                 archs: #all,
                 preamble: &PREAMBLE,
-                fields: &[f("payload", #off, Bytes(#size), Reserved, #c)],
+                fields: &[f("payload", #off, Bytes(#size), Unknown, #c)],
             };
         }
     }
@@ -790,6 +796,7 @@ enum Role {
     Normal,
     Preamble,
     Reserved,
+    Unknown,
     Opcode,
 }
 
@@ -799,6 +806,7 @@ impl Role {
             Role::Normal => quote! { Normal },
             Role::Preamble => quote! { Preamble },
             Role::Reserved => quote! { Reserved },
+            Role::Unknown => quote! { Unknown },
             Role::Opcode => quote! { Opcode },
         }
     }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use anyhow::{bail, Result};
-use tpb_isa::disasm::desc::{archs_in, holds, nearest, target, FieldDesc, Kind, Target};
+use tpb_isa::disasm::desc::{archs_in, holds, nearest, target, FieldDesc, Kind, Role, Target};
 use tpb_isa::disasm::ArmText;
 use tpb_isa::generated::disasm::{ARMS, MNEMONICS};
 use tpb_isa::inst::{binding_on, Binding, BINDINGS};
@@ -93,7 +93,11 @@ impl Args {
                 format!("+{}", f.offset),
                 f.kind.size().to_string(),
                 f.name.to_owned(),
-                kind_name(&f.kind),
+                match (f.role, f.kind) {
+                    (Role::Reserved, Kind::Bytes(n)) => format!("reserved[{n}]"),
+                    (Role::Unknown, Kind::Bytes(n)) => format!("unknown[{n}]"),
+                    (_, k) => kind_name(&k),
+                },
                 format!("{:?}", f.confidence).to_lowercase(),
             ]);
         }

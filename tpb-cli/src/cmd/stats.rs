@@ -592,7 +592,7 @@ impl ArmCounts {
                 name: kind.name(),
                 reserved: leaves
                     .clone()
-                    .filter(|f| f.role == Role::Reserved)
+                    .filter(|f| matches!(f.role, Role::Reserved | Role::Unknown))
                     .map(|f| (f, vec![0; f.range().len()]))
                     .collect(),
                 inferred: leaves
@@ -650,7 +650,7 @@ mod tests {
             let Some(kind) = dispatch_on(arch, r) else { continue };
             for f in ArmText::of(kind).layout(arch).leaves() {
                 let b = &r[f.range()];
-                if f.role == Role::Reserved {
+                if matches!(f.role, Role::Reserved | Role::Unknown) {
                     for (k, _) in b.iter().enumerate().filter(|(_, &x)| x != 0) {
                         *reserved.entry((kind.name(), usize::from(f.offset) + k)).or_default() += 1;
                     }

@@ -413,8 +413,10 @@ pub enum Role {
     Normal,
     /// A preamble field: only when non-zero.
     Preamble,
-    /// Reserved or unknown bytes: only when non-zero.
+    /// Reserved bytes (declared to carry nothing): only when non-zero.
     Reserved,
+    /// Unknown bytes (no source says what they hold): only when non-zero.
+    Unknown,
     /// The opcode: implied by the mnemonic, printed only when it differs.
     Opcode,
 }

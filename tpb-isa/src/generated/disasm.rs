@@ -2128,7 +2128,7 @@ static UNION_CCINST: UnionDesc = UnionDesc {
             fields: &[
                 f("op", 0, Enum(&ENUM_CCOP), Normal, Inferred),
                 f("cc_src", 1, Uint(1), Normal, Inferred),
-                f("target", 2, Bytes(2), Reserved, Inferred),
+                f("target", 2, Bytes(2), Unknown, Inferred),
             ],
         },
         ViewDesc {
@@ -2451,7 +2451,7 @@ static UNION_MEM_PATTERN2D: UnionDesc = UnionDesc {
                 value: 0x20,
             },
             archs: 15,
-            fields: &[f("unknown0", 0, Bytes(12), Reserved, Inferred)],
+            fields: &[f("unknown0", 0, Bytes(12), Unknown, Inferred)],
         },
         ViewDesc {
             name: "t",
@@ -2507,7 +2507,7 @@ static UNION_MEM_PATTERN3D: UnionDesc = UnionDesc {
                 f("p.data_addr", 4, Bits(&BITS_ADDR4), Normal, Inferred),
                 f("p.num_elem", 8, Uint(2), Normal, Inferred),
                 f("p.reserved0", 10, Bytes(2), Reserved, Inferred),
-                f("unknown0", 12, Bytes(4), Reserved, Medium),
+                f("unknown0", 12, Bytes(4), Unknown, Medium),
             ],
         },
         ViewDesc {
@@ -2595,7 +2595,7 @@ static UNION_MEM_PATTERN4D: UnionDesc = UnionDesc {
                 f("p.data_addr", 4, Bits(&BITS_ADDR4), Normal, Medium),
                 f("p.num_elem", 8, Uint(2), Normal, Medium),
                 f("p.reserved0", 10, Bytes(2), Reserved, Medium),
-                f("unknown0", 12, Bytes(8), Reserved, Medium),
+                f("unknown0", 12, Bytes(8), Unknown, Medium),
             ],
         },
         ViewDesc {
@@ -2801,16 +2801,16 @@ static L_CTRL_BR: [FieldDesc; 13usize] = [
     f("cmp_op", 12, Enum(&ENUM_BR_CMP_OP), Normal, Medium),
     f("dtype", 13, Enum(&ENUM_DTYPE), Normal, Medium),
     f("target_mode", 14, Enum(&ENUM_BR_TARGET_MODE), Normal, Medium),
-    f("unknown0", 15, Bytes(1), Reserved, Medium),
+    f("unknown0", 15, Bytes(1), Unknown, Medium),
     f("cmp_immediate", 16, Uint(4), Normal, Medium),
-    f("unknown1", 20, Bytes(12), Reserved, Medium),
+    f("unknown1", 20, Bytes(12), Unknown, Medium),
     f("cmp_reg0", 32, Uint(1), Normal, Medium),
-    f("unknown2", 33, Bytes(1), Reserved, Medium),
+    f("unknown2", 33, Bytes(1), Unknown, Medium),
     f("target_reg_lo", 34, Uint(1), Normal, Medium),
     f("target_reg_hi", 35, Uint(1), Normal, Medium),
-    f("unknown3", 36, Bytes(12), Reserved, Medium),
+    f("unknown3", 36, Bytes(12), Unknown, Medium),
     f("br_immediate", 48, Uint(8), Normal, Medium),
-    f("unknown4", 56, Bytes(8), Reserved, Medium),
+    f("unknown4", 56, Bytes(8), Unknown, Medium),
 ];
 
 fn print_ctrl_br(
@@ -2897,7 +2897,7 @@ fn read_ctrl_cci(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_CTRL_CCI[3]);
     printed_leaf(p, &L_CTRL_CCI[4]);
 }
-static L_CTRL_ER: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_CTRL_ER: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_ctrl_er(
     buf: &mut Buf,
@@ -2924,14 +2924,14 @@ fn read_ctrl_er(p: &mut Printed<'_>, arch: Arch) {
 }
 static L_CTRL_ES: [FieldDesc; 9usize] = [
     f("setter_signature", 12, Uint(1), Normal, Inferred),
-    f("unknown0", 13, Bytes(19), Reserved, Medium),
+    f("unknown0", 13, Bytes(19), Unknown, Medium),
     f("events_extended.wait_mode", 32, Enum(&ENUM_WAIT_MODE), Normal, Medium),
     f("events_extended.wait_idx", 33, Uint(1), Normal, Medium),
     f("events_extended.update_mode", 34, Enum(&ENUM_UPDATE_MODE), Normal, Medium),
     f("events_extended.update_idx", 35, Uint(1), Normal, Medium),
     f("events_extended.sem_wait_value", 36, Uint(4), Normal, Certain),
     f("events_extended.sem_update_value", 40, Uint(4), Normal, Certain),
-    f("unknown1", 44, Bytes(20), Reserved, Medium),
+    f("unknown1", 44, Bytes(20), Unknown, Medium),
 ];
 
 fn print_ctrl_es(
@@ -2973,7 +2973,7 @@ fn read_ctrl_es(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_CTRL_ES[7]);
     printed_leaf(p, &L_CTRL_ES[8]);
 }
-static L_CTRL_IM: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_CTRL_IM: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_ctrl_im(
     buf: &mut Buf,
@@ -3005,7 +3005,7 @@ static L_CTRL_MS: [FieldDesc; 7usize] = [
     f("reserved0", 15, Bytes(1), Reserved, Medium),
     f("shape_registers", 16, Array(&Uint(1), 4), Normal, Medium),
     f("reserved1", 20, Bytes(12), Reserved, Medium),
-    f("data.unknown0", 32, Bytes(32), Reserved, Medium),
+    f("data.unknown0", 32, Bytes(32), Unknown, Medium),
 ];
 
 fn print_ctrl_ms(
@@ -3088,7 +3088,7 @@ fn read_ctrl_mv(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_CTRL_MV[5]);
     printed_leaf(p, &L_CTRL_MV[6]);
 }
-static L_CTRL_NO: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_CTRL_NO: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_ctrl_no(
     buf: &mut Buf,
@@ -3117,10 +3117,10 @@ static L_CTRL_POLL_SEM: [FieldDesc; 7usize] = [
     f("n_read", 12, Uint(1), Normal, Medium),
     f("result", 13, Uint(1), Normal, Medium),
     f("op", 14, Enum(&ENUM_ALU_OP), Normal, Medium),
-    f("unknown0", 15, Bytes(1), Reserved, Medium),
+    f("unknown0", 15, Bytes(1), Unknown, Medium),
     f("addr", 16, Uint(8), Normal, Medium),
     f("res_writeback_addr", 24, Uint(8), Normal, Inferred),
-    f("unknown1", 32, Bytes(32), Reserved, Medium),
+    f("unknown1", 32, Bytes(32), Unknown, Medium),
 ];
 
 fn print_ctrl_poll_sem(
@@ -3158,7 +3158,7 @@ fn read_ctrl_poll_sem(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_CTRL_POLL_SEM[5]);
     printed_leaf(p, &L_CTRL_POLL_SEM[6]);
 }
-static L_CTRL_RS: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_CTRL_RS: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_ctrl_rs(
     buf: &mut Buf,
@@ -3234,7 +3234,7 @@ fn read_ctrl_test_es(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_CTRL_TEST_ES[7]);
     printed_leaf(p, &L_CTRL_TEST_ES[8]);
 }
-static L_CTRL_WR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_CTRL_WR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_ctrl_wr(
     buf: &mut Buf,
@@ -3264,11 +3264,11 @@ static L_CUSTOM_OP_HEADER: [FieldDesc; 10usize] = [
     f("function_id", 14, Uint(1), Normal, Medium),
     f("num_arguments", 15, Uint(1), Normal, Medium),
     f("has_scratch_space", 16, Uint(1), Normal, Medium),
-    f("unknown0", 17, Bytes(3), Reserved, Medium),
+    f("unknown0", 17, Bytes(3), Unknown, Medium),
     f("scratch_space_addr", 20, Uint(4), Normal, Medium),
     f("scratch_space_size", 24, Uint(4), Normal, Medium),
     f("scratch_space_num_partitions", 28, Uint(1), Normal, Medium),
-    f("unknown1", 29, Bytes(3), Reserved, Medium),
+    f("unknown1", 29, Bytes(3), Unknown, Medium),
     f("reserved2", 32, Bytes(32), Reserved, Medium),
 ];
 
@@ -3316,7 +3316,7 @@ fn read_custom_op_header(p: &mut Printed<'_>, arch: Arch) {
 static L_CUSTOM_OP_PAYLOAD: [FieldDesc; 3usize] = [
     f("reserved0", 12, Bytes(3), Reserved, Medium),
     f("arg_type", 15, Enum(&ENUM_CUSTOM_OP_ARG_TYPE), Normal, Medium),
-    f("arg", 16, Bytes(48), Reserved, Medium),
+    f("arg", 16, Bytes(48), Unknown, Medium),
 ];
 
 fn print_custom_op_payload(
@@ -3402,7 +3402,7 @@ fn read_d1_rd(p: &mut Printed<'_>, arch: Arch) {
 }
 static L_D3_RAND: [FieldDesc; 15usize] = [
     f("rand_algorithm", 12, Enum(&ENUM_RAND_ALGORITHM), Normal, Medium),
-    f("unknown0", 13, Bytes(1), Reserved, Medium),
+    f("unknown0", 13, Bytes(1), Unknown, Medium),
     f("post_process", 14, Enum(&ENUM_RAND_POST_PROC), Normal, Medium),
     f("reserved1", 15, Bytes(17), Reserved, Medium),
     f("dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
@@ -3594,10 +3594,10 @@ static L_D4_RAND: [FieldDesc; 15usize] = [
     f("rand_num_steps", 13, Uint(1), Normal, Medium),
     f("post_process", 14, Enum(&ENUM_RAND_POST_PROC), Normal, Medium),
     f("rand_generator", 15, Enum(&ENUM_RAND_SRC), Normal, Medium),
-    f("params.0.unknown0", 16, Bytes(4), Reserved, Medium),
-    f("params.1.unknown0", 20, Bytes(4), Reserved, Medium),
-    f("params.2.unknown0", 24, Bytes(4), Reserved, Medium),
-    f("params.3.unknown0", 28, Bytes(4), Reserved, Medium),
+    f("params.0.unknown0", 16, Bytes(4), Unknown, Medium),
+    f("params.1.unknown0", 20, Bytes(4), Unknown, Medium),
+    f("params.2.unknown0", 24, Bytes(4), Unknown, Medium),
+    f("params.3.unknown0", 28, Bytes(4), Unknown, Medium),
     f("dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
     f("reserved1", 33, Bytes(1), Reserved, Medium),
     f("num_active_channels", 34, Uint(1), Normal, Medium),
@@ -4113,7 +4113,7 @@ fn read_dma_indirect1d(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_DMA_INDIRECT1D[19]);
     printed_leaf(p, &L_DMA_INDIRECT1D[20]);
 }
-static L_EXTENDED: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_EXTENDED: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_extended(
     buf: &mut Buf,
@@ -4139,7 +4139,7 @@ fn read_extended(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_EXTENDED[0]);
 }
 static L_EXTENDED_COPY: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_extended_copy(
@@ -4166,7 +4166,7 @@ fn read_extended_copy(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_EXTENDED_COPY[0]);
 }
 static L_EXTENDED_CPTCD: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_extended_cptcd(
@@ -4193,7 +4193,7 @@ fn read_extended_cptcd(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_EXTENDED_CPTCD[0]);
 }
 static L_EXTENDED_ENOP: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_extended_enop(
@@ -4322,7 +4322,7 @@ fn read_extended_rdma_desc_start(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_EXTENDED_RDMA_DESC_START[3]);
 }
 static L_EXTENDED_RGS: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_extended_rgs(
@@ -4349,7 +4349,7 @@ fn read_extended_rgs(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_EXTENDED_RGS[0]);
 }
 static L_EXTENDED_RSS: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_extended_rss(
@@ -4376,7 +4376,7 @@ fn read_extended_rss(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_EXTENDED_RSS[0]);
 }
 static L_EXTENDED_SB2SB: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_extended_sb2sb(
@@ -4519,7 +4519,7 @@ fn read_mem2d(p: &mut Printed<'_>, arch: Arch) {
 static L_MODIFY_POOL_CONFIG: [FieldDesc; 7usize] = [
     f("modify_op", 12, Enum(&ENUM_MODIFY_POOL_OP), Normal, Medium),
     f("core_mask", 13, Uint(1), Normal, Medium),
-    f("unknown0", 14, Bytes(2), Reserved, Medium),
+    f("unknown0", 14, Bytes(2), Unknown, Medium),
     f("soc_addr", 16, Uint(8), Normal, Medium),
     f("library_index", 24, Uint(4), Normal, Medium),
     f("library_size", 28, Uint(4), Normal, Medium),
@@ -4761,16 +4761,16 @@ fn read_pseudo_dma_ext(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_DMA_EXT[13]);
 }
 static L_PSEUDO_DMA_MEMCPY_FULL_IND: [FieldDesc; 10usize] = [
-    f("indirect_start_offset", 12, Bytes(4), Reserved, Medium),
-    f("indirect_step_elems", 16, Bytes(8), Reserved, Medium),
-    f("indirect_num_elems", 24, Bytes(8), Reserved, Medium),
-    f("direct_start_offset", 32, Bytes(4), Reserved, Medium),
-    f("direct_step_elems", 36, Bytes(8), Reserved, Medium),
-    f("direct_num_elems", 44, Bytes(8), Reserved, Medium),
-    f("direct_elem_size", 52, Bytes(4), Reserved, Medium),
-    f("direct_var_id", 56, Bytes(2), Reserved, Medium),
-    f("semaphore_wait_value", 58, Bytes(2), Reserved, Medium),
-    f("indirection_mode", 60, Bytes(4), Reserved, Medium),
+    f("indirect_start_offset", 12, Bytes(4), Unknown, Medium),
+    f("indirect_step_elems", 16, Bytes(8), Unknown, Medium),
+    f("indirect_num_elems", 24, Bytes(8), Unknown, Medium),
+    f("direct_start_offset", 32, Bytes(4), Unknown, Medium),
+    f("direct_step_elems", 36, Bytes(8), Unknown, Medium),
+    f("direct_num_elems", 44, Bytes(8), Unknown, Medium),
+    f("direct_elem_size", 52, Bytes(4), Unknown, Medium),
+    f("direct_var_id", 56, Bytes(2), Unknown, Medium),
+    f("semaphore_wait_value", 58, Bytes(2), Unknown, Medium),
+    f("indirection_mode", 60, Bytes(4), Unknown, Medium),
 ];
 
 fn print_pseudo_dma_memcpy_full_ind(
@@ -4817,7 +4817,7 @@ fn read_pseudo_dma_memcpy_full_ind(p: &mut Printed<'_>, arch: Arch) {
 static L_PSEUDO_EMBEDDING_UPDATE: [FieldDesc; 20usize] = [
     f("embed_data_dtype", 12, Enum(&ENUM_DTYPE), Normal, Inferred),
     f("cce_op", 13, Enum(&ENUM_CCE_OP), Normal, Inferred),
-    f("unknown0", 14, Bytes(2), Reserved, Medium),
+    f("unknown0", 14, Bytes(2), Unknown, Medium),
     f("embed_index_in.start_addr", 16, Bits(&BITS_ADDR4), Normal, Medium),
     f("embed_index_in.step_elem", 20, Array(&Int(2), 1), Normal, Medium),
     f("embed_index_in.num_elem", 22, Array(&Uint(2), 1), Normal, Medium),
@@ -4827,14 +4827,14 @@ static L_PSEUDO_EMBEDDING_UPDATE: [FieldDesc; 20usize] = [
     f("desc_mem_pattern.start_addr", 36, Bits(&BITS_ADDR4), Normal, Medium),
     f("desc_mem_pattern.step_elem", 40, Array(&Int(2), 1), Normal, Medium),
     f("desc_mem_pattern.num_elem", 42, Array(&Uint(2), 1), Normal, Medium),
-    f("embedding_table_base_addr", 44, Bytes(4), Reserved, Medium),
+    f("embedding_table_base_addr", 44, Bytes(4), Unknown, Medium),
     f("embed_entry_num_elements", 48, Uint(2), Normal, Medium),
     f("embed_entry_stride_bytes", 50, Uint(2), Normal, Medium),
     f("sequence_length", 52, Uint(2), Normal, Medium),
-    f("unknown1", 54, Bytes(2), Reserved, Medium),
+    f("unknown1", 54, Bytes(2), Unknown, Medium),
     f("embedding_table_num_entries", 56, Bits(&BITS_ADDR4), Normal, Medium),
     f("embed_entry_stride_bytes_hi", 60, Uint(2), Normal, Inferred),
-    f("unknown2", 62, Bytes(2), Reserved, Medium),
+    f("unknown2", 62, Bytes(2), Unknown, Medium),
 ];
 
 fn print_pseudo_embedding_update(
@@ -4900,7 +4900,7 @@ fn read_pseudo_embedding_update(p: &mut Printed<'_>, arch: Arch) {
 }
 static L_PSEUDO_EXIT_EXECUTION: [FieldDesc; 2usize] = [
     f("pseudo_opcode", 12, Enum(&ENUM_PSEUDO_OPCODE), Normal, Certain),
-    f("payload", 13, Bytes(51), Reserved, Certain),
+    f("payload", 13, Bytes(51), Unknown, Certain),
 ];
 
 fn print_pseudo_exit_execution(
@@ -5001,7 +5001,7 @@ fn read_pseudo_function_call(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_FUNCTION_CALL[2]);
 }
 static L_PSEUDO_JPEG_DECODE: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_pseudo_jpeg_decode(
@@ -5029,7 +5029,7 @@ fn read_pseudo_jpeg_decode(p: &mut Printed<'_>, arch: Arch) {
 }
 static L_PSEUDO_LIBRARY_RELOAD_INDEX: [FieldDesc; 2usize] = [
     f("pseudo_opcode", 12, Enum(&ENUM_PSEUDO_OPCODE), Normal, Certain),
-    f("payload", 13, Bytes(51), Reserved, Certain),
+    f("payload", 13, Bytes(51), Unknown, Certain),
 ];
 
 fn print_pseudo_library_reload_index(
@@ -5058,7 +5058,7 @@ fn read_pseudo_library_reload_index(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_LIBRARY_RELOAD_INDEX[1]);
 }
 static L_PSEUDO_LOAD_ACT_FUNC_SET: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_pseudo_load_act_func_set(
@@ -5085,7 +5085,7 @@ fn read_pseudo_load_act_func_set(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_LOAD_ACT_FUNC_SET[0]);
 }
 static L_PSEUDO_MEM2D: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_pseudo_mem2d(
@@ -5112,7 +5112,7 @@ fn read_pseudo_mem2d(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_MEM2D[0]);
 }
 static L_PSEUDO_RANGE_CHECK: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_pseudo_range_check(
@@ -5139,7 +5139,7 @@ fn read_pseudo_range_check(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_RANGE_CHECK[0]);
 }
 static L_PSEUDO_SET_RNG_SEED: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
+    f("payload", 12, Bytes(52), Unknown, Medium),
 ];
 
 fn print_pseudo_set_rng_seed(
@@ -5193,10 +5193,10 @@ fn read_pseudo_sync_barrier(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_PSEUDO_SYNC_BARRIER[0]);
 }
 static L_S1S2D2_AM: [FieldDesc; 19usize] = [
-    f("unknown0", 12, Bytes(12), Reserved, Medium),
+    f("unknown0", 12, Bytes(12), Unknown, Medium),
     f("imm0_src", 24, Enum(&ENUM_IMM_SRC), Normal, Medium),
     f("reduce_cmd", 25, Enum(&ENUM_REDUCE_CMD), Normal, Medium),
-    f("unknown1", 26, Bytes(1), Reserved, Medium),
+    f("unknown1", 26, Bytes(1), Unknown, Medium),
     f("imm_dtype", 27, Enum(&ENUM_DTYPE), Normal, Medium),
     f("op0", 28, Enum(&ENUM_ALU_OP), Normal, Medium),
     f("op1", 29, Enum(&ENUM_ALU_OP), Normal, Medium),
@@ -5282,7 +5282,7 @@ static L_S1_RAND: [FieldDesc; 10usize] = [
     f("src_mem_pattern.step_elem", 20, Array(&Int(2), 1), Normal, Medium),
     f("src_mem_pattern.num_elem", 22, Array(&Uint(2), 1), Normal, Medium),
     f("rand_generator", 24, Enum(&ENUM_RAND_SRC), Normal, Medium),
-    f("unknown0", 25, Bytes(7), Reserved, Medium),
+    f("unknown0", 25, Bytes(7), Unknown, Medium),
     f("imm_state", 32, Array(&Uint(4), 8), Normal, Medium),
 ];
 
@@ -5487,7 +5487,7 @@ static L_S2D2_AC: [FieldDesc; 19usize] = [
     f("relu_param", 44, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
     f("dst_mem_pattern", 48, Union(&UNION_MEM_PATTERN2D), Normal, Medium),
     f("reverse_operands", 60, Enum(&ENUM_TENS_SCALAR_REV_OPS), Normal, Medium),
-    f("unknown0", 61, Bytes(3), Reserved, Medium),
+    f("unknown0", 61, Bytes(3), Unknown, Medium),
 ];
 
 fn print_s2d2_ac(
@@ -5563,7 +5563,7 @@ static L_S2D2_ADDR: [FieldDesc; 17usize] = [
     f("op1", 45, Enum(&ENUM_ALU_OP), Normal, Medium),
     f("num_active_channels", 46, Uint(1), Normal, Medium),
     f("reverse_operands", 47, Enum(&ENUM_TENS_SCALAR_REV_OPS), Normal, Medium),
-    f("unknown0", 48, Bytes(4), Reserved, Medium),
+    f("unknown0", 48, Bytes(4), Unknown, Medium),
     f("dst_mem_pattern.start_addr", 52, Bits(&BITS_ADDR4), Normal, Medium),
     f("dst_mem_pattern.step_elem", 56, Array(&Int(2), 2), Normal, Medium),
     f("dst_mem_pattern.num_elem", 60, Array(&Uint(2), 2), Normal, Medium),
@@ -5624,9 +5624,7 @@ fn read_s2d2_addr(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S2D2_ADDR[15]);
     printed_leaf(p, &L_S2D2_ADDR[16]);
 }
-static L_S2D2_JPEG: [FieldDesc; 1usize] = [
-    f("payload", 12, Bytes(52), Reserved, Medium),
-];
+static L_S2D2_JPEG: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_s2d2_jpeg(
     buf: &mut Buf,
@@ -5732,7 +5730,7 @@ fn read_s2d2_rs(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S2D2_RS[17]);
     printed_leaf(p, &L_S2D2_RS[18]);
 }
-static L_S2D2_TR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_S2D2_TR: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_s2d2_tr(
     buf: &mut Buf,
@@ -6617,7 +6615,7 @@ static L_S3D3_MM_SUNDA: [FieldDesc; 20usize] = [
     f("fp32_mode", 33, Enum(&ENUM_PE_FP32MODE), Normal, Medium),
     f("reserved1", 34, Bytes(1), Reserved, Medium),
     f("perf_opt", 35, Enum(&ENUM_PERF_OPT_MODE), Normal, Medium),
-    f("quant_offset.unknown0", 36, Bytes(2), Reserved, Medium),
+    f("quant_offset.unknown0", 36, Bytes(2), Unknown, Medium),
     f("num_active_rows", 38, Uint(1), Normal, Medium),
     f("num_active_cols", 39, Uint(1), Normal, Medium),
     f("reserved2", 40, Bytes(3), Reserved, Inferred),
@@ -6649,7 +6647,7 @@ static L_S3D3_MM_CAYMAN: [FieldDesc; 21usize] = [
     f("num_active_rows", 38, Uint(1), Normal, Medium),
     f("num_active_cols", 39, Uint(1), Normal, Medium),
     f("out_dtype", 40, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown0", 41, Bytes(2), Reserved, Medium),
+    f("unknown0", 41, Bytes(2), Unknown, Medium),
     f(
         "psum_accumulate_flags",
         43,
@@ -6676,7 +6674,7 @@ static L_S3D3_MM_MARIANA: [FieldDesc; 18usize] = [
     f("num_active_rows", 38, Uint(1), Normal, Medium),
     f("num_active_cols", 39, Uint(1), Normal, Medium),
     f("out_dtype", 40, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown0", 41, Bytes(1), Reserved, Medium),
+    f("unknown0", 41, Bytes(1), Unknown, Medium),
     f("flags", 42, Bits(&BITS_MATMUL_FLAGS), Normal, Medium),
     f(
         "psum_accumulate_flags",
@@ -7423,7 +7421,7 @@ static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.num", 56, Uint(2), Normal, Medium),
     f("dst_mem_pattern.step", 58, Uint(1), Normal, Medium),
     f("dst_mem_pattern.partition", 59, Uint(1), Normal, Medium),
-    f("dst_mem_pattern.unknown0", 60, Bytes(4), Reserved, Medium),
+    f("dst_mem_pattern.unknown0", 60, Bytes(4), Unknown, Medium),
 ];
 
 fn print_s3dmx1_quant(
@@ -7543,10 +7541,10 @@ fn read_s3s3d1_bn(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S3S3D1_BN[14]);
 }
 static L_S3S3D1_BN2: [FieldDesc; 4usize] = [
-    f("unknown0", 12, Bytes(49), Reserved, Medium),
+    f("unknown0", 12, Bytes(49), Unknown, Medium),
     f("immediate_out_dtype", 61, Bits(&BITS_DTYPE_PAIR), Normal, Medium),
     f("imm0_imm1_src", 62, Bits(&BITS_IMM_SRC_PAIR), Normal, Medium),
-    f("unknown1", 63, Bytes(1), Reserved, Medium),
+    f("unknown1", 63, Bytes(1), Unknown, Medium),
 ];
 
 fn print_s3s3d1_bn2(
@@ -7641,7 +7639,7 @@ fn read_s3s3d3_tt(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S3S3D3_TT[11]);
     printed_leaf(p, &L_S3S3D3_TT[12]);
 }
-static L_S3_LT: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_S3_LT: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_s3_lt(
     buf: &mut Buf,
@@ -7672,7 +7670,7 @@ static L_S3_LW_SUNDA: [FieldDesc; 6usize] = [
     f("src_mem_pattern.step_elem", 20, Array(&Int(2), 3), Normal, Medium),
     f("src_mem_pattern.num_elem", 26, Array(&Uint(2), 3), Normal, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown0", 33, Bytes(31), Reserved, Medium),
+    f("unknown0", 33, Bytes(31), Unknown, Medium),
 ];
 static L_S3_LW_CAYMAN: [FieldDesc; 15usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
@@ -7680,27 +7678,27 @@ static L_S3_LW_CAYMAN: [FieldDesc; 15usize] = [
     f("src_mem_pattern.step_elem", 20, Array(&Int(2), 3), Normal, Medium),
     f("src_mem_pattern.num_elem", 26, Array(&Uint(2), 3), Normal, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown0", 33, Bytes(1), Reserved, Medium),
+    f("unknown0", 33, Bytes(1), Unknown, Medium),
     f("transpose_mode", 34, Uint(1), Normal, Medium),
     f("perf_opt", 35, Enum(&ENUM_PERF_OPT_MODE), Normal, Inferred),
-    f("unknown1", 36, Bytes(2), Reserved, Medium),
+    f("unknown1", 36, Bytes(2), Unknown, Medium),
     f("num_active_rows", 38, Uint(1), Normal, Medium),
     f("num_active_cols", 39, Uint(1), Normal, Medium),
-    f("unknown2", 40, Bytes(4), Reserved, Medium),
+    f("unknown2", 40, Bytes(4), Unknown, Medium),
     f("row_grp", 44, Uint(1), Normal, Medium),
     f("col_grp", 45, Uint(1), Normal, Medium),
-    f("unknown3", 46, Bytes(18), Reserved, Medium),
+    f("unknown3", 46, Bytes(18), Unknown, Medium),
 ];
 static L_S3_LW_MARIANA: [FieldDesc; 9usize] = [
     f("bg_xpose_mode", 12, Enum(&ENUM_BG_XPOSE_MODE), Normal, Medium),
     f("reserved0", 13, Bytes(3), Reserved, Medium),
     f("src_mem_pattern", 16, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
-    f("unknown0", 32, Bytes(12), Reserved, Medium),
+    f("unknown0", 32, Bytes(12), Unknown, Medium),
     f("row_grp", 44, Uint(1), Normal, Medium),
     f("col_grp", 45, Uint(1), Normal, Medium),
-    f("unknown3", 46, Bytes(1), Reserved, Medium),
+    f("unknown3", 46, Bytes(1), Unknown, Medium),
     f("flags", 47, Bits(&BITS_LD_WEIGHT_FLAGS), Normal, Medium),
-    f("unknown4", 48, Bytes(16), Reserved, Medium),
+    f("unknown4", 48, Bytes(16), Unknown, Medium),
 ];
 static L_S3_LW_MAVERICK: [FieldDesc; 11usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
@@ -8063,10 +8061,10 @@ static L_S4D4_GT: [FieldDesc; 14usize] = [
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
     f("out_dtype", 33, Enum(&ENUM_DTYPE), Normal, Medium),
     f("num_active_channels", 34, Uint(1), Normal, Medium),
-    f("unknown0", 35, Bytes(1), Reserved, Medium),
+    f("unknown0", 35, Bytes(1), Unknown, Medium),
     f("index_miss_behavior", 36, Enum(&ENUM_INDEX_MISS_BEHAVIOR), Normal, Medium),
     f("free_pool_buffer", 37, Uint(1), Normal, Medium),
-    f("unknown1", 38, Bytes(2), Reserved, Medium),
+    f("unknown1", 38, Bytes(2), Unknown, Medium),
     f("immediate", 40, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
     f("dst_mem_pattern.start_addr", 44, Bits(&BITS_ADDR4), Normal, Medium),
     f("dst_mem_pattern.step_elem", 48, Array(&Int(2), 4), Normal, Medium),
@@ -8129,10 +8127,10 @@ static L_S4D4_IC: [FieldDesc; 11usize] = [
     f("num_active_channels", 34, Uint(1), Normal, Medium),
     f("src_num_elem_per_idx", 35, Uint(1), Normal, Medium),
     f("dst_num_elem_per_idx", 36, Uint(1), Normal, Medium),
-    f("unknown0", 37, Bytes(1), Reserved, Medium),
+    f("unknown0", 37, Bytes(1), Unknown, Medium),
     f("src_buffer_size", 38, Uint(2), Normal, Medium),
     f("dst_buffer_size", 40, Uint(2), Normal, Medium),
-    f("unknown1", 42, Bytes(2), Reserved, Medium),
+    f("unknown1", 42, Bytes(2), Unknown, Medium),
     f("dst_mem_pattern", 44, Union(&UNION_MEM_PATTERN4D), Normal, Medium),
 ];
 
@@ -8483,9 +8481,9 @@ static L_S4_PB: [FieldDesc; 10usize] = [
     f("src_mem_pattern.step_elem", 16, Array(&Int(2), 4), Normal, Medium),
     f("src_mem_pattern.num_elem", 24, Array(&Uint(2), 4), Normal, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown0", 33, Bytes(1), Reserved, Medium),
+    f("unknown0", 33, Bytes(1), Unknown, Medium),
     f("num_active_channels", 34, Uint(1), Normal, Medium),
-    f("unknown1", 35, Bytes(5), Reserved, Medium),
+    f("unknown1", 35, Bytes(5), Unknown, Medium),
     f("start_index", 40, Uint(4), Normal, Medium),
     f("mask", 44, Uint(4), Normal, Medium),
     f("reserved2", 48, Bytes(16), Reserved, Medium),
@@ -8532,7 +8530,7 @@ fn read_s4_pb(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S4_PB[8]);
     printed_leaf(p, &L_S4_PB[9]);
 }
-static L_S4_RL: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Reserved, Medium)];
+static L_S4_RL: [FieldDesc; 1usize] = [f("payload", 12, Bytes(52), Unknown, Medium)];
 
 fn print_s4_rl(
     buf: &mut Buf,
@@ -8558,19 +8556,19 @@ fn read_s4_rl(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S4_RL[0]);
 }
 static L_SMX1D3_MM: [FieldDesc; 19usize] = [
-    f("unknown0", 12, Bytes(4), Reserved, Medium),
+    f("unknown0", 12, Bytes(4), Unknown, Medium),
     f("src_mem_pattern.data", 16, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.scale", 20, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.num", 24, Uint(2), Normal, Medium),
     f("src_mem_pattern.step", 26, Uint(1), Normal, Medium),
     f("src_mem_pattern.partition", 27, Uint(1), Normal, Medium),
-    f("src_mem_pattern.unknown0", 28, Bytes(4), Reserved, Medium),
+    f("src_mem_pattern.unknown0", 28, Bytes(4), Unknown, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown1", 33, Bytes(5), Reserved, Medium),
+    f("unknown1", 33, Bytes(5), Unknown, Medium),
     f("num_active_rows", 38, Uint(1), Normal, Medium),
     f("num_active_cols", 39, Uint(1), Normal, Medium),
     f("out_dtype", 40, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown2", 41, Bytes(2), Reserved, Medium),
+    f("unknown2", 41, Bytes(2), Unknown, Medium),
     f(
         "psum_accumulate_flags",
         43,
@@ -8580,7 +8578,7 @@ static L_SMX1D3_MM: [FieldDesc; 19usize] = [
     ),
     f("row_grp", 44, Uint(1), Normal, Medium),
     f("col_grp", 45, Uint(1), Normal, Inferred),
-    f("unknown3", 46, Bytes(1), Reserved, Medium),
+    f("unknown3", 46, Bytes(1), Unknown, Medium),
     f("psum_zero_region", 47, Enum(&ENUM_MATMUL_ZERO_REGION), Normal, Medium),
     f("dst_mem_pattern", 48, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
 ];
@@ -8645,21 +8643,21 @@ fn read_smx1d3_mm(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_SMX1D3_MM[18]);
 }
 static L_SMX1_LW: [FieldDesc; 15usize] = [
-    f("unknown0", 12, Bytes(4), Reserved, Medium),
+    f("unknown0", 12, Bytes(4), Unknown, Medium),
     f("src_mem_pattern.data", 16, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.scale", 20, Bits(&BITS_ADDR4), Normal, Medium),
     f("src_mem_pattern.num", 24, Uint(2), Normal, Medium),
     f("src_mem_pattern.step", 26, Uint(1), Normal, Medium),
     f("src_mem_pattern.partition", 27, Uint(1), Normal, Medium),
-    f("src_mem_pattern.unknown0", 28, Bytes(4), Reserved, Medium),
+    f("src_mem_pattern.unknown0", 28, Bytes(4), Unknown, Medium),
     f("in_dtype", 32, Enum(&ENUM_DTYPE), Normal, Medium),
-    f("unknown1", 33, Bytes(5), Reserved, Medium),
+    f("unknown1", 33, Bytes(5), Unknown, Medium),
     f("num_active_rows", 38, Uint(1), Normal, Medium),
     f("num_active_cols", 39, Uint(1), Normal, Medium),
-    f("unknown2", 40, Bytes(4), Reserved, Medium),
+    f("unknown2", 40, Bytes(4), Unknown, Medium),
     f("row_grp", 44, Uint(1), Normal, Medium),
     f("col_grp", 45, Uint(1), Normal, Inferred),
-    f("unknown3", 46, Bytes(18), Reserved, Medium),
+    f("unknown3", 46, Bytes(18), Unknown, Medium),
 ];
 
 fn print_smx1_lw(
@@ -8715,7 +8713,7 @@ fn read_smx1_lw(p: &mut Printed<'_>, arch: Arch) {
 }
 static L_TRIGGER_COLLECTIVE2_EXT: [FieldDesc; 2usize] = [
     f("opcode", 0, Enum(&ENUM_OPCODE), Opcode, Medium),
-    f("payload", 1, Bytes(63), Reserved, Medium),
+    f("payload", 1, Bytes(63), Unknown, Medium),
 ];
 
 fn print_trigger_collective2_ext(
@@ -10395,7 +10393,7 @@ fn read_preamble(p: &mut Printed<'_>) {
 pub static OPAQUE: LayoutText = LayoutText {
     archs: 15,
     preamble: &PREAMBLE,
-    fields: &[f("payload", 12, Bytes(52), Reserved, Certain)],
+    fields: &[f("payload", 12, Bytes(52), Unknown, Certain)],
 };
 
 /// Every mnemonic and what it assembles, sorted by mnemonic.
