@@ -106,7 +106,8 @@
 //! layouts of one arm differ in provenance by design). Geometry values are compared
 //! after inheritance, except when either arch's geometry is unknown: that is reported
 //! once (`arch maverick / geometry: known → unknown`) and no value is compared.
-//! [`Diff::opcode_steps`] counts the opcode values added and removed.
+//! [`Diff::opcode_steps`] counts the opcode values added and removed;
+//! [`Diff::opcodes_renumbered`] the names that keep their name and change value.
 //!
 //! # JSON (`cargo xtask diff --json`), format version 2
 //!
@@ -115,7 +116,8 @@
 //!   "format": "tpb-isa-diff", "version": 2,
 //!   "old": "git:HEAD", "new": "isa",           // the two sides as given
 //!   "summary": { "breaking": 1, "additive": 0, "metadata": 2,
-//!                "opcodes": { "added": 0, "removed": 0 } },   // Diff::opcode_steps
+//!                "opcodes": { "added": 0, "removed": 0,       // Diff::opcode_steps
+//!                             "renumbered": 0 } },             // Diff::opcodes_renumbered
 //!   "changes": [ {
 //!     "class": "breaking" | "additive" | "metadata",
 //!     "kind": "added" | "removed" | "changed" | "renamed",
@@ -520,6 +522,23 @@ impl Diff {
                 .count()
         };
         (count(Kind::Added), count(Kind::Removed))
+    }
+
+    /// How many opcode names keep their name but take another value: each is a value
+    /// removed and a value added that [`Diff::opcode_steps`], counting names, does not
+    /// show.
+    #[must_use]
+    pub fn opcodes_renumbered(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|c| {
+                c.kind == Kind::Changed
+                    && c.aspect == Some(Aspect::Value)
+                    && matches!(&c.path[..], [e, v] if e.kind == SegKind::Enum
+                        && e.name == self.opcode_enum
+                        && v.kind == SegKind::Variant)
+            })
+            .count()
     }
 
     /// Whether a change of class `c` or worse exists (`--fail-on c`).

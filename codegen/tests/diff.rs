@@ -531,6 +531,18 @@ fn opcode_value_changed_moves_its_binding() {
     );
 }
 
+/// A renumbered opcode is counted in the summary: by name nothing was added or
+/// removed, by value one was each.
+#[test]
+fn a_renumbered_opcode_is_counted_in_the_summary() {
+    let d = codegen::diff(&spec(&[]), &spec(&[("x", "NOP    = 0x01", "NOP    = 0x05")]));
+    assert_eq!((d.opcode_steps(), d.opcodes_renumbered()), ((0, 0), 1));
+    let title = d.render(false).lines().next().unwrap().to_owned();
+    assert!(title.ends_with("; opcodes +0 -0, 1 renumbered"), "{title}");
+    let json: serde_json::Value = serde_json::from_str(&d.to_json()).unwrap();
+    assert_eq!(json["summary"]["opcodes"]["renumbered"], 1);
+}
+
 #[test]
 fn opcode_renamed() {
     check(
@@ -1155,7 +1167,7 @@ fn json_output_has_the_documented_fields() {
         v["summary"],
         serde_json::json!({
             "breaking": 1, "additive": 0, "metadata": 0,
-            "opcodes": { "added": 0, "removed": 0 },
+            "opcodes": { "added": 0, "removed": 0, "renumbered": 1 },
         })
     );
     let c = &v["changes"][0];

@@ -133,9 +133,10 @@ pub(super) fn text(d: &Diff, color: bool) -> String {
         .map(|&c| format!("{} {}", d.count(c), class_name(c)))
         .collect();
     let n = d.changes.len();
-    let steps = match d.opcode_steps() {
-        (0, 0) => String::new(),
-        (added, removed) => format!("; opcodes +{added} -{removed}"),
+    let steps = match (d.opcode_steps(), d.opcodes_renumbered()) {
+        ((0, 0), 0) => String::new(),
+        ((added, removed), 0) => format!("; opcodes +{added} -{removed}"),
+        ((added, removed), n) => format!("; opcodes +{added} -{removed}, {n} renumbered"),
     };
     let _ = writeln!(
         out,
@@ -220,7 +221,7 @@ pub(super) fn json(d: &Diff) -> String {
             "breaking": d.count(Class::Breaking),
             "additive": d.count(Class::Additive),
             "metadata": d.count(Class::Metadata),
-            "opcodes": { "added": added, "removed": removed },
+            "opcodes": { "added": added, "removed": removed, "renumbered": d.opcodes_renumbered() },
         },
         "changes": changes,
     });
