@@ -417,13 +417,39 @@ pub fn set_arch(input: &Input, units: &mut [Unit<'_>], given: Option<Arch>) {
         Input::Neff { neff, .. } => neff.graphs().iter().map(|g| (g.name.as_str(), g)).collect(),
         Input::Raw { .. } => std::collections::BTreeMap::new(),
     };
+    // One warning per target said, naming its graphs (a NEFF of thousands of graphs
+    // gets a line, not thousands), in the order the graphs come.
+    let mut by_target: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for g in graphs {
+        let target = target_of(by_name.get(g).copied());
+        let i = *index.entry(target.clone()).or_insert_with(|| {
+            by_target.push((target, Vec::new()));
+            by_target.len() - 1
+        });
+        by_target[i].1.push(g);
+    }
+    for (target, graphs) in by_target {
+        let which = match graphs.as_slice() {
+            [one] => format!("{} names", escape(one.as_bytes())),
+            [first, second, third] => format!(
+                "{}, {} and {} name",
+                escape(first.as_bytes()),
+                escape(second.as_bytes()),
+                escape(third.as_bytes())
+            ),
+            [first, second] => {
+                format!("{} and {} name", escape(first.as_bytes()), escape(second.as_bytes()))
+            }
+            [first, ..] => {
+                format!("{} graphs ({}, …) name", graphs.len(), escape(first.as_bytes()))
+            }
+            [] => continue,
+        };
         eprintln!(
-            "warning: {}: {} names no known generation ({}); decoding as {}, the default; \
+            "warning: {}: {which} no known generation ({target}); decoding as {}, the default; \
              --arch picks another",
             input.name(),
-            escape(g.as_bytes()),
-            target_of(by_name.get(g).copied()),
             DEFAULT_ARCH.name()
         );
     }

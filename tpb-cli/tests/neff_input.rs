@@ -495,15 +495,11 @@ fn with_target(target: &str) -> Vec<u8> {
 #[test]
 fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     let bytes = with_target("zebra");
-    let warning = |g: &str| {
-        format!(
-            "warning: <stdin>: {g} names no known generation (target \"zebra\"); decoding as cayman, \
-             the default; --arch picks another\n"
-        )
-    };
-    let both = warning("sg00") + &warning("sg01");
+    // One warning for the graphs of one target.
+    let both = "warning: <stdin>: sg00 and sg01 name no known generation (target \"zebra\"); \
+                decoding as cayman, the default; --arch picks another\n";
     let r = tpb_stdin(&["disasm", "--no-hex", "-"], &bytes);
-    assert_eq!((r.code, r.err.as_str()), (0, both.as_str()));
+    assert_eq!((r.code, r.err.as_str()), (0, both));
     assert!(
         r.out.starts_with(
             "sg00/PE: cayman (the NEFF names no known generation; --arch picks), 12 records\n"
@@ -517,7 +513,7 @@ fn a_neff_without_a_known_generation_is_decoded_in_the_stated_default() {
     assert!(r.out.starts_with("sg00/PE: mariana, 12 records\n"), "{}", r.out);
 
     let r = tpb_stdin(&["stats", "-"], &bytes);
-    assert_eq!((r.code, r.err.as_str()), (0, both.as_str()));
+    assert_eq!((r.code, r.err.as_str()), (0, both));
     assert!(r.out.contains("\nopcode histogram, cayman PE:\n"), "{}", r.out);
 
     // validate agrees: decodes in the default, with the same warning, where it refused.
@@ -644,7 +640,11 @@ fn a_graph_name_from_the_file_is_escaped_in_warnings_and_raw_in_json() {
     kelf.1 = serde_json::to_vec(&json).unwrap();
     let bytes = neff(&m);
     let r = tpb_stdin(&["disasm", "--no-hex", "--engine", "pe", "-"], &bytes);
-    assert!(r.err.contains("warning: <stdin>: s\\x1b[1mg names no known generation"), "{}", r.err);
+    assert!(
+        r.err.contains("warning: <stdin>: s\\x1b[1mg and sg01 name no known generation"),
+        "{}",
+        r.err
+    );
     assert!(!r.err.contains('\u{1b}') && !r.out.contains('\u{1b}'), "{}{}", r.out, r.err);
     // JSON escapes by itself: the label is the file's string, as the subgraph is.
     let r = tpb_stdin(&["disasm", "--json", "--engine", "pe", "-"], &bytes);
@@ -793,4 +793,33 @@ fn extract_all_refuses_members_that_cannot_both_be_unpacked_before_writing() {
         r.err
     );
     assert!(!dir.path().join("out").exists());
+}
+
+/// The graphs of one unknown target get one warning, naming how many (a NEFF of
+/// thousands of graphs printed a line each).
+#[test]
+fn many_graphs_of_an_unknown_target_get_one_warning() {
+    let mut m = small_members();
+    let sg00: Vec<(String, Vec<u8>)> =
+        m.iter().filter(|(p, _)| p.starts_with("sg00/")).cloned().collect();
+    let kelf = m.iter().position(|(p, _)| p == "kelf-0.json").unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&m[kelf].1).unwrap();
+    for i in 2..6 {
+        let g = format!("sg{i:02}");
+        json["graphs"].as_array_mut().unwrap().push(serde_json::json!({
+            "name": g, "definition": format!("{g}/def.json")
+        }));
+        m.extend(sg00.iter().map(|(p, d)| (p.replacen("sg00", &g, 1), d.clone())));
+    }
+    json["target"] = "zebra".into();
+    m[kelf].1 = serde_json::to_vec(&json).unwrap();
+    let r = tpb_stdin(&["stats", "-"], &neff(&m));
+    assert_eq!(
+        (r.code, r.err.as_str()),
+        (
+            0,
+            "warning: <stdin>: 6 graphs (sg00, …) name no known generation (target \"zebra\"); \
+             decoding as cayman, the default; --arch picks another\n"
+        )
+    );
 }
