@@ -50,6 +50,25 @@ struct Cx<'a> {
     /// `@archs` attributes in error (an unknown arch): the generations of what they
     /// stand on are unknown, so no check compares them (it would be a second error).
     bad_archs: std::collections::BTreeSet<Span>,
+    /// Every `@waive` by where it is written, and whether an overlap needed it.
+    waivers: BTreeMap<Span, bool>,
+}
+
+impl Cx<'_> {
+    /// An overlap of two members that a waiver on either side excuses: each waiver
+    /// there was needed.
+    fn waived(&mut self, a: &Meta, b: &Meta) -> bool {
+        let excused = a.waiver.is_some() || b.waiver.is_some();
+        mark_waivers(&mut self.waivers, a, b);
+        excused
+    }
+}
+
+/// [`Cx::waived`]'s marks, for a check that holds the waivers and not the context.
+pub(crate) fn mark_waivers(waivers: &mut BTreeMap<Span, bool>, a: &Meta, b: &Meta) {
+    for s in [a.waiver_span, b.waiver_span].into_iter().flatten() {
+        waivers.insert(s, true);
+    }
 }
 
 impl Cx<'_> {
@@ -141,8 +160,18 @@ pub fn lower(mut sources: Sources) -> Result<Model, Failure> {
         cyclic_groups: std::collections::BTreeSet::new(),
         refused_variants: std::collections::BTreeSet::new(),
         bad_archs: std::collections::BTreeSet::new(),
+        waivers: BTreeMap::new(),
     };
     let model = build(&mut cx, &files, arch_files);
+    // A waiver no overlap needed would excuse the next accidental one; said only of a
+    // spec otherwise sound (a member left out by an error may be what it waives).
+    if model.is_some() && cx.errors.is_empty() {
+        for (&span, _) in cx.waivers.iter().filter(|(_, &used)| !used) {
+            cx.errors.push(Diagnostic::error(span, "this @waive excuses no overlap").note(
+                "remove it: a waiver nothing needs would excuse a later overlap made by mistake",
+            ));
+        }
+    }
     let mut errors = std::mem::take(&mut cx.errors);
     errors.sort_by(|a, b| (a.span, &a.message).cmp(&(b.span, &b.message)));
     errors.dedup();

@@ -353,6 +353,13 @@ fn waive_permits_an_overlap() {
     assert_eq!((b.offset, b.size), (1, 1));
 }
 
+/// A waiver no overlap needs is an error at it (in a struct and in an operand type);
+/// the one an overlap needs is not.
+#[test]
+fn waive_that_excuses_nothing() {
+    insta::assert_snapshot!("waive_that_excuses_nothing", render("waive_unneeded"));
+}
+
 #[test]
 fn waive_without_reason() {
     insta::assert_snapshot!("waive_without_reason", render("waive_without_reason"));

@@ -143,7 +143,16 @@ fn lower_struct(cx: &mut Cx<'_>, item: &ast::Item, tables: &Tables<'_>) -> Struc
     if !suspect {
         let what = format!("{kind} '{}'", item.name.name);
         let span = item.name.span;
-        check_coverage(&mut cx.errors, &placed, 0..size_v, &what, span, None, complete);
+        check_coverage(
+            &mut cx.errors,
+            &mut cx.waivers,
+            &placed,
+            0..size_v,
+            &what,
+            span,
+            None,
+            complete,
+        );
     }
     Struct {
         name: item.name.name.clone(),
@@ -352,7 +361,7 @@ pub(super) fn record(
     let preamble_size = placed.iter().map(|p| p.field.range().end).max().unwrap_or(0);
     let what = format!("the preamble of record '{}'", item.name.name);
     let (span, extent) = (item.name.span, 0..preamble_size);
-    check_coverage(&mut cx.errors, &placed, extent, &what, span, None, complete);
+    check_coverage(&mut cx.errors, &mut cx.waivers, &placed, extent, &what, span, None, complete);
     if preamble_size > size_v {
         cx.error(Diagnostic::error(
             item.name.span,
@@ -596,6 +605,7 @@ pub(super) fn arms(cx: &mut Cx<'_>, items: &[&ast::Item], r: &Record, t: &Tables
             let what = format!("arm '{}'", item.name.name);
             check_coverage(
                 &mut problems,
+                &mut cx.waivers,
                 &placed,
                 0..r.size,
                 &what,
@@ -855,6 +865,7 @@ fn members_of(
                     }
                     if fm.waiver.is_none() {
                         fm.waiver.clone_from(&use_meta.waiver);
+                        fm.waiver_span = use_meta.waiver_span;
                     }
                     let name = match prefix {
                         Some(p) => format!("{}_{}", p.name, gf.name),
@@ -1010,6 +1021,7 @@ fn size_of(t: &Tables<'_>, ty: &FieldType) -> u32 {
 #[allow(clippy::too_many_arguments)]
 fn check_coverage(
     out: &mut Vec<Diagnostic>,
+    waivers: &mut BTreeMap<Span, bool>,
     placed: &[Placed],
     extent: std::ops::Range<u32>,
     what: &str,
@@ -1028,6 +1040,11 @@ fn check_coverage(
                 .note(format!("declare them: '{from} reserved_{from} reserved[{}]'", to - from)),
             );
         }
+    };
+    // Whether a waiver on either side excuses an overlap (each one there was needed).
+    let mut waived = |a: &Placed, b: &Placed| {
+        super::mark_waivers(waivers, &a.field.meta, &b.field.meta);
+        a.field.meta.waiver.is_some() || b.field.meta.waiver.is_some()
     };
     let mut cursor = start;
     let mut last: Option<&Placed> = None;
@@ -1056,7 +1073,7 @@ fn check_coverage(
         match last {
             Some(prev) if r.start < prev.field.range().end => {
                 let pr = prev.field.range();
-                if p.field.meta.waiver.is_none() && prev.field.meta.waiver.is_none() {
+                if !waived(p, prev) {
                     let mut d = Diagnostic::error(
                         p.span,
                         format!(
@@ -1110,7 +1127,16 @@ mod tests {
     fn coverage(fields: &[Placed], end: u32, reported: Option<u32>) -> Vec<String> {
         let mut out: Vec<Diagnostic> = Vec::new();
         let owner = Span::new(FileId(0), 0, 0);
-        check_coverage(&mut out, fields, 0..end, "struct 'S'", owner, reported, true);
+        check_coverage(
+            &mut out,
+            &mut std::collections::BTreeMap::new(),
+            fields,
+            0..end,
+            "struct 'S'",
+            owner,
+            reported,
+            true,
+        );
         out.into_iter().map(|d| d.message).collect()
     }
 

@@ -150,7 +150,11 @@ pub(super) fn meta_full(
                 m.archs_span = Some(a.span);
             }
             "waive" => match a.args.as_slice() {
-                [AttrArg::Str(s, _)] if !s.trim().is_empty() => m.waiver = Some(s.clone()),
+                [AttrArg::Str(s, _)] if !s.trim().is_empty() => {
+                    m.waiver = Some(s.clone());
+                    m.waiver_span = Some(a.span);
+                    cx.waivers.entry(a.span).or_insert(false);
+                }
                 _ => cx.error(
                     Diagnostic::error(a.span, "@waive needs a written reason")
                         .note("write @waive(\"why this overlap is deliberate\")"),

@@ -436,7 +436,7 @@ fn check_overlaps(
     for (i, (a, aspan)) in fields.iter().enumerate() {
         let others = fields[i + 1..].iter().chain(against.iter());
         for (b, bspan) in others {
-            if a.lo < b.hi && b.lo < a.hi && a.meta.waiver.is_none() && b.meta.waiver.is_none() {
+            if a.lo < b.hi && b.lo < a.hi && !cx.waived(&a.meta, &b.meta) {
                 let (first, second, fspan, sspan) = if (b.lo, &b.name) < (a.lo, &a.name) {
                     (b, a, *bspan, *aspan)
                 } else {
@@ -470,7 +470,7 @@ fn check_against(
 ) {
     for (a, aspan) in fields {
         for (k, (b, bspan)) in top.iter().enumerate() {
-            if !(a.lo < b.hi && b.lo < a.hi) || a.meta.waiver.is_some() || b.meta.waiver.is_some() {
+            if !(a.lo < b.hi && b.lo < a.hi) || cx.waived(&a.meta, &b.meta) {
                 continue;
             }
             let tested: u64 = selectors

@@ -55,6 +55,8 @@ pub struct Meta {
     pub archs_span: Option<Span>,
     /// `@waive` reason, if the item is allowed one deliberate overlap.
     pub waiver: Option<String>,
+    /// Where `@waive` is written: a waiver no overlap needs is an error there.
+    pub waiver_span: Option<Span>,
 }
 
 impl Meta {
@@ -68,6 +70,7 @@ impl Meta {
             archs: None,
             archs_span: None,
             waiver: None,
+            waiver_span: None,
         }
     }
 
