@@ -75,7 +75,7 @@ impl Args {
         let text = one.map_or(source, |o| o.text.as_str());
         let arch = given.or(one.and_then(|o| o.arch)).unwrap_or(DEFAULT_ARCH);
         if let Some(o) = one {
-            eprintln!("note: {name}: read as the listing of {} ({})", o.label, arch.name());
+            eprintln!("note: {name}: read as the listing of {} ({})", esc(&o.label), arch.name());
         }
         // Checked whole before anything is written, then assembled again as it is
         // written: the records (64 bytes a line of a few) are never held.
@@ -114,18 +114,26 @@ fn several(
 ) -> Result<bool> {
     let labels: Vec<&str> = streams.iter().map(|s| s.label.as_str()).collect();
     if hex || dir == Path::new("-") {
+        // The first few, escaped: the labels are the file's.
+        let mut shown: Vec<String> = labels.iter().take(10).map(|l| esc(l)).collect();
+        if labels.len() > shown.len() {
+            shown.push("…".to_owned());
+        }
         bail!(
             "{name}: the listing holds {} streams ({}); tpb asm writes each to \
              DIR/<stream>.bin: give -o DIR without --hex, or list one stream with \
              `tpb disasm FILE.neff --subgraph SG --engine ENGINE`",
             labels.len(),
-            labels.join(", ")
+            shown.join(", ")
         );
     }
-    if let Some(twice) =
-        labels.iter().enumerate().find_map(|(i, l)| labels[..i].contains(l).then_some(l))
-    {
-        bail!("{name}: the listing holds stream {twice} twice; each stream is written to a file of its own");
+    let mut seen = std::collections::HashSet::with_capacity(labels.len());
+    if let Some(twice) = labels.iter().find(|l| !seen.insert(**l)) {
+        bail!(
+            "{name}: the listing holds stream {} twice; each stream is written to a file of its \
+             own",
+            esc(twice)
+        );
     }
     let files: Vec<String> = labels.iter().map(|l| format!("{l}.bin")).collect();
     // Every path is checked before any stream is written.
@@ -149,20 +157,25 @@ fn several(
     }
     output::make_dir(dir)?;
     for ((s, c), f) in streams.iter().zip(&checked).zip(&files) {
-        c.notes(name, Some(&s.label));
+        c.notes(name, Some(&esc(&s.label)));
         let arch = arch_of(s);
         let file = output::path_under(dir, f, "stream")?;
         let n =
             output::write_file(&file, Special::Refuse, |w| write_records(w, arch, &s.text, false))?;
         eprintln!(
             "{}: wrote {} ({}) to {}",
-            s.label,
+            esc(&s.label),
             count(n, "record"),
             count(n * RECORD_SIZE, "byte"),
             output::shown(&file)
         );
     }
     Ok(true)
+}
+
+/// A stream's label as messages show it (it is the file's text).
+fn esc(label: &str) -> String {
+    crate::text::escape(label.as_bytes())
 }
 
 /// What checking a text found besides its errors, for the notes before it is written.
