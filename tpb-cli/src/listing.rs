@@ -16,6 +16,8 @@ pub struct OneStream {
     pub label: String,
     /// The generation its heading names, when it names one `--arch` takes.
     pub arch: Option<Arch>,
+    /// The records its heading counts (`12 records`), when the number reads.
+    pub records: Option<usize>,
     /// The lines of the file before the text's first line.
     pub first_line: usize,
 }
@@ -40,7 +42,7 @@ pub fn streams(text: &str) -> Vec<OneStream> {
             Some(s) => &mut s.text,
             None => &mut lead,
         };
-        let Some((label, arch)) = heading(body) else {
+        let Some((label, arch, records)) = heading(body) else {
             text.push_str(&raw_row(body));
             text.push_str(end);
             continue;
@@ -52,6 +54,7 @@ pub fn streams(text: &str) -> Vec<OneStream> {
             text,
             label: label.to_owned(),
             arch: arch.parse().ok(),
+            records,
             first_line,
         });
     }
@@ -85,7 +88,7 @@ pub fn stray_row(line: &str) -> Option<&'static str> {
 
 /// A stream heading, `sg00/PE: cayman, 12 records` (the generation may be followed by a
 /// parenthesis): its label and generation.
-fn heading(line: &str) -> Option<(&str, &str)> {
+fn heading(line: &str) -> Option<(&str, &str, Option<usize>)> {
     let (label, rest) = line.split_once(": ")?;
     if label.is_empty() || !label.contains('/') || label.contains(char::is_whitespace) {
         return None;
@@ -95,7 +98,7 @@ fn heading(line: &str) -> Option<(&str, &str)> {
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some((label, arch.split(" (").next().unwrap_or(arch)))
+    Some((label, arch.split(" (").next().unwrap_or(arch), n.parse().ok()))
 }
 
 /// A function's label line: `00000000 <main>:`.

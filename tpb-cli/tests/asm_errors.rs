@@ -311,6 +311,21 @@ fn a_neff_listing_of_several_streams_assembles_to_a_folder_of_them() {
         assert!(err.contains(&format!("bad.lst:{line}:")), "{line}: {err}");
         assert!(!err.contains("hint"), "{err}");
     }
+    // A window of each stream (`--records`): written as listed, with a note per stream.
+    let listing = tpb(d, &["disasm", neff, "--records", "2..4"], b"");
+    fs::write(d.join("win.lst"), &listing.stdout).unwrap();
+    let run = tpb(d, &["asm", "win.lst", "-o", "win"], b"");
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(run.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "note: win.lst: sg00/PE holds 2 records where its heading counts 12 (a --records \
+             window, or an edit); written as listed\n"
+        ),
+        "{err}"
+    );
+    let want = fs::read(d.join("want/sg00/PE.bin")).unwrap();
+    assert_eq!(fs::read(d.join("win/sg00/PE.bin")).unwrap(), &want[2 * 64..4 * 64]);
     for args in [&["-o", "-"][..], &["--hex"][..]] {
         let run = tpb(d, &[&["asm", "all.lst"][..], args].concat(), b"");
         let err = String::from_utf8(run.stderr).unwrap();

@@ -86,6 +86,9 @@ impl Args {
             return Err(Reported.into());
         }
         checked.notes(&name, None);
+        if let Some(o) = one {
+            checked.count_note(&name, &esc(&o.label), o.records);
+        }
         let n = write(&output, arch, text, self.hex)?;
         eprintln!(
             "wrote {} ({}{}) to {}",
@@ -158,6 +161,7 @@ fn several(
     output::make_dir(dir)?;
     for ((s, c), f) in streams.iter().zip(&checked).zip(&files) {
         c.notes(name, Some(&esc(&s.label)));
+        c.count_note(name, &esc(&s.label), s.records);
         let arch = arch_of(s);
         let file = output::path_under(dir, f, "stream")?;
         let n =
@@ -187,6 +191,8 @@ struct Checked {
     first: Option<(usize, u8)>,
     /// The first line naming an arm no binding selects, and the arm.
     unselected: Option<(usize, String)>,
+    /// The records it holds.
+    records: usize,
 }
 
 /// Assemble `text` (a file's lines from `first_line` on), every error counted in `report`
@@ -198,8 +204,9 @@ fn check(
     text: &str,
     first_line: usize,
 ) -> io::Result<Checked> {
-    let (mut absent, mut first) = (0, None);
+    let (mut absent, mut first, mut records) = (0, None, 0);
     for (i, r) in disasm::assemble(arch, text).enumerate() {
+        records += 1;
         match r {
             Err(mut e) => {
                 e.line += first_line;
@@ -213,10 +220,24 @@ fn check(
         }
     }
     let unselected = unselected_arm(text).map(|(line, arm)| (line + first_line, arm.to_owned()));
-    Ok(Checked { arch, absent, first, unselected })
+    Ok(Checked { arch, absent, first, unselected, records })
 }
 
 impl Checked {
+    /// A note when a listing's stream holds other than the records its heading counts:
+    /// a `--records` window, or lines added or taken out, which the written stream
+    /// then has too.
+    fn count_note(&self, name: &str, label: &str, heading: Option<usize>) {
+        match heading {
+            Some(n) if n != self.records => eprintln!(
+                "note: {name}: {label} holds {} where its heading counts {n} (a --records \
+                 window, or an edit); written as listed",
+                count(self.records, "record"),
+            ),
+            _ => {}
+        }
+    }
+
     /// The notes on a text that assembles: records of an opcode absent on its
     /// generation, an arm no binding selects. `name` names the file, `stream` the
     /// stream of a listing of several.
