@@ -424,8 +424,16 @@ fn invisible(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+            '\u{ad}'
+                | '\u{34f}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{fe00}'..='\u{fe0f}'
                 | '\u{feff}'
+                | '\u{e0000}'..='\u{e007f}'
         )
 }
 
@@ -751,7 +759,14 @@ mod tests {
     /// renderer draws no caret under it.
     #[test]
     fn an_invisible_character_is_named_by_its_escape() {
-        for (c, esc) in [('\u{200b}', "\\u{200b}"), ('\u{feff}', "\\u{feff}")] {
+        // U+2066..U+2069: the bidi isolates of "Trojan Source", which reorder the text
+        // a terminal shows around them.
+        for (c, esc) in [
+            ('\u{200b}', "\\u{200b}"),
+            ('\u{feff}', "\\u{feff}"),
+            ('\u{2066}', "\\u{2066}"),
+            ('\u{2069}', "\\u{2069}"),
+        ] {
             let text = format!("struct A : 1 {{\n    0 a{c} u8\n}}\n");
             let e = parse(FileId(0), &text).unwrap_err();
             assert!(e[0].message.ends_with(&format!("found '{esc}'")), "{}", e[0].message);

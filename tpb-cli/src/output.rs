@@ -166,6 +166,34 @@ pub fn refuse_links_under(dir: &Path, rel: &Path) -> Result<()> {
     Ok(())
 }
 
+/// An error when something already under `dir` would stop `dir/rel` from being written
+/// as a regular file: a folder on the way that is a file, or a folder, FIFO or device
+/// at the file's place ([`write_file`] would refuse it once the files before it are
+/// written). Links are [`refuse_links_under`]'s.
+pub fn refuse_in_the_way(dir: &Path, rel: &Path) -> Result<()> {
+    let file = dir.join(rel);
+    let mut at = dir.to_path_buf();
+    if let Some(parent) = rel.parent() {
+        for part in parent.components() {
+            at.push(part);
+            if fs::symlink_metadata(&at).is_ok_and(|m| !m.is_dir()) {
+                bail!(
+                    "{} exists and is not a folder; refusing to write {}",
+                    shown(&at),
+                    shown(&file)
+                );
+            }
+        }
+    }
+    match fs::symlink_metadata(&file) {
+        Ok(m) if m.is_dir() => bail!("{} is a folder", shown(&file)),
+        Ok(m) if !m.is_file() => {
+            bail!("{} is not a regular file; refusing to write it", shown(&file))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `path` when every component is plain (no root, `.` or `..`): a path that stays
 /// under the folder it is joined to. `what` names it in the error.
 pub fn plain_relative<'a>(path: &'a str, what: &str) -> Result<&'a Path> {

@@ -341,8 +341,28 @@ fn a_neff_listing_of_several_streams_assembles_to_a_folder_of_them() {
     fs::write(d.join("two.lst"), two).unwrap();
     let run = tpb(d, &["asm", "two.lst", "-o", "o"], b"");
     let err = String::from_utf8(run.stderr).unwrap();
-    assert!(err.contains("stream '../x/PE.bin' is not a plain relative path"), "{err}");
+    assert!(err.contains("stream ../x/PE is not GRAPH/ENGINE"), "{err}");
     assert!(!d.join("o").exists() && !d.join("x").exists());
+    // Two labels of one file, a file where another needs a folder, a name too long to
+    // write, a label that is no stream's: refused before anything is written (each was
+    // written in part, or over the other).
+    let long = format!("{}/PE", "g".repeat(300));
+    for (second, want) in [
+        ("sg00//PE", "is not GRAPH/ENGINE"),
+        ("sg00/./PE", "is not GRAPH/ENGINE"),
+        ("sg00/PE.bin/x", "is not GRAPH/ENGINE"),
+        ("a/b", "stream a/b is not GRAPH/ENGINE"),
+        (long.as_str(), "stream gggg"),
+        ("sg00/pe", "holds stream sg00/pe twice"),
+    ] {
+        let text = format!("sg00/PE: cayman, 1 record\n     0  00000000  nop\n{second}: cayman, 1 record\n     0  00000000  nop\n");
+        fs::write(d.join("two.lst"), text).unwrap();
+        let run = tpb(d, &["asm", "two.lst", "-o", "p"], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(!run.status.success() && err.contains(want), "{second}: {err}");
+        assert!(err.len() < 600, "{err}");
+        assert!(!d.join("p").exists(), "{second}: {err}");
+    }
     #[cfg(unix)]
     {
         fs::write(d.join("two.lst"), two.replace("../x", "sg01")).unwrap();
@@ -352,6 +372,20 @@ fn a_neff_listing_of_several_streams_assembles_to_a_folder_of_them() {
         let err = String::from_utf8(run.stderr).unwrap();
         assert!(err.contains("o/sg01 is a symbolic link; refusing to write through it"), "{err}");
         assert!(!d.join("o/sg00").exists());
+        // A folder or a FIFO where a stream goes: refused before any stream is written
+        // (the streams before it were).
+        fs::remove_file(d.join("o/sg01")).unwrap();
+        fs::create_dir_all(d.join("o/sg01/PE.bin")).unwrap();
+        let run = tpb(d, &["asm", "two.lst", "-o", "o"], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(!run.status.success() && err.contains("o/sg01/PE.bin is a folder"), "{err}");
+        assert!(!d.join("o/sg00").exists(), "{err}");
+        fs::remove_dir(d.join("o/sg01/PE.bin")).unwrap();
+        assert!(Command::new("mkfifo").arg(d.join("o/sg01/PE.bin")).status().unwrap().success());
+        let run = tpb(d, &["asm", "two.lst", "-o", "o"], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(!run.status.success() && err.contains("is not a regular file"), "{err}");
+        assert!(!d.join("o/sg00").exists(), "{err}");
     }
 }
 

@@ -783,6 +783,7 @@ fn extract_all_refuses_members_that_cannot_both_be_unpacked_before_writing() {
     members.push(("x".to_owned(), b"file".to_vec()));
     members.push(("x/y".to_owned(), b"nested".to_vec()));
     fs::write(dir.path().join("c.neff"), neff(&members)).unwrap();
+    fs::write(dir.path().join("small.neff"), small()).unwrap();
     let r = tpb(dir.path(), &["extract", "--all", "c.neff", "-o", "out"]);
     assert_eq!(r.code, 2, "{}", r.err);
     assert!(
@@ -793,6 +794,12 @@ fn extract_all_refuses_members_that_cannot_both_be_unpacked_before_writing() {
         r.err
     );
     assert!(!dir.path().join("out").exists());
+    // A folder already where a member goes: refused before any member is written.
+    fs::create_dir_all(dir.path().join("out2/sg01/PE.bin")).unwrap();
+    let r = tpb(dir.path(), &["extract", "--all", "small.neff", "-o", "out2"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("out2/sg01/PE.bin is a folder"), "{}", r.err);
+    assert_eq!(fs::read_dir(dir.path().join("out2")).unwrap().count(), 1);
 }
 
 /// The graphs of one unknown target get one warning, naming how many (a NEFF of

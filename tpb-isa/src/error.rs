@@ -222,7 +222,11 @@ impl fmt::Display for ValidateError {
             ValidateError::OpcodeNotValid { opcode } => {
                 write!(f, "opcode {opcode:#04x} is not set in the validator's opcode bitmask")
             }
-            ValidateError::NotOnArch { opcode, arch } if crate::Opcode(opcode).is_known() => {
+            // Named, or bound (a value a binding reads though the table names it not).
+            ValidateError::NotOnArch { opcode, arch }
+                if crate::Opcode(opcode).is_known()
+                    || crate::inst::BINDINGS.iter().any(|b| b.opcode == opcode) =>
+            {
                 write!(f, "opcode {opcode:#04x} does not exist on {}", arch.name())
             }
             ValidateError::NotOnArch { opcode, arch } => write!(

@@ -118,7 +118,7 @@ fn several(
     let labels: Vec<&str> = streams.iter().map(|s| s.label.as_str()).collect();
     if hex || dir == Path::new("-") {
         // The first few, escaped: the labels are the file's.
-        let mut shown: Vec<String> = labels.iter().take(10).map(|l| esc(l)).collect();
+        let mut shown: Vec<String> = labels.iter().take(10).map(|l| esc_cut(l)).collect();
         if labels.len() > shown.len() {
             shown.push("…".to_owned());
         }
@@ -130,20 +130,35 @@ fn several(
             shown.join(", ")
         );
     }
-    let mut seen = std::collections::HashSet::with_capacity(labels.len());
-    if let Some(twice) = labels.iter().find(|l| !seen.insert(**l)) {
+    // Each label is a stream's, GRAPH/ENGINE, as `tpb disasm` prints it: a file of its
+    // own at DIR/GRAPH/ENGINE.bin, two folders deep, so that no two labels name one
+    // file (`sg00//PE` is `sg00/PE`) or a file where another needs a folder
+    // (`sg00/PE.bin/x`), and no name is too long to write once others are written.
+    let mut files: Vec<String> = Vec::with_capacity(labels.len());
+    for l in &labels {
+        files.push(stream_file(l).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{name}: stream {} is not GRAPH/ENGINE (a graph name of at most {GRAPH_MAX} \
+                 bytes, no '/', '.' or '..'; an engine of PE, Activation, Pool, DVE, SP); \
+                 refusing to write it",
+                esc_cut(l)
+            )
+        })?);
+    }
+    let mut seen = std::collections::HashSet::with_capacity(files.len());
+    if let Some(i) = files.iter().position(|f| !seen.insert(f.as_str())) {
         bail!(
             "{name}: the listing holds stream {} twice; each stream is written to a file of its \
              own",
-            esc(twice)
+            esc(labels[i])
         );
     }
-    let files: Vec<String> = labels.iter().map(|l| format!("{l}.bin")).collect();
     // Every path is checked before any stream is written.
     for f in &files {
         let rel =
             output::plain_relative(f, "stream").map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         output::refuse_links_under(dir, rel)?;
+        output::refuse_in_the_way(dir, rel)?;
     }
     let arch_of = |s: &crate::listing::OneStream| given.or(s.arch).unwrap_or(DEFAULT_ARCH);
     eprintln!("note: {name}: read as the listing of {}", count(streams.len(), "stream"));
@@ -180,6 +195,31 @@ fn several(
 /// A stream's label as messages show it (it is the file's text).
 fn esc(label: &str) -> String {
     crate::text::escape(label.as_bytes())
+}
+
+/// The longest graph name a stream's folder may have: `NAME_MAX` of common file
+/// systems (a longer one fails only when written, after the streams before it).
+const GRAPH_MAX: usize = 255;
+
+/// [`esc`], cut to its first 64 characters: a label refused may be a line of megabytes.
+fn esc_cut(label: &str) -> String {
+    match label.char_indices().nth(64) {
+        Some((i, _)) => format!("{}…", esc(&label[..i])),
+        None => esc(label),
+    }
+}
+
+/// The file of the stream labelled `label` (`sg00/PE`) under DIR, `sg00/PE.bin`: a
+/// graph name that is one plain path component, and an engine's name (in any case,
+/// written as `tpb extract` writes it).
+fn stream_file(label: &str) -> Option<String> {
+    let (graph, engine) = label.split_once('/')?;
+    let engine = tpb_neff::Engine::from_name(engine)?;
+    let plain = matches!(
+        Path::new(graph).components().collect::<Vec<_>>()[..],
+        [std::path::Component::Normal(c)] if c == std::ffi::OsStr::new(graph)
+    );
+    (plain && graph.len() <= GRAPH_MAX).then(|| format!("{graph}/{}.bin", engine.name()))
 }
 
 /// What checking a text found besides its errors, for the notes before it is written.

@@ -84,7 +84,7 @@ impl Args {
 /// now. One line a member.
 fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
     let Input::Neff { neff, .. } = input else { return Ok(false) };
-    vet_paths(neff)?;
+    vet_paths(neff, dir)?;
     output::make_dir(dir)?;
     for m in neff.members() {
         let file = output::path_under(dir, m.path, "member")?;
@@ -104,12 +104,15 @@ fn all_members(input: &Input, dir: &Path, out: &mut dyn Write) -> Result<bool> {
     Ok(true)
 }
 
-/// Every member's path, before anything is written: each plain, and none a folder on
-/// another's way (`x` beside `x/y`), which would stop the unpacking part way.
-fn vet_paths(neff: &tpb_neff::Neff) -> Result<()> {
+/// Every member's path, before anything is written: each plain, none a folder on
+/// another's way (`x` beside `x/y`), and nothing already under `dir` in the way (a link,
+/// a folder or FIFO where a file goes), any of which would stop the unpacking part way.
+fn vet_paths(neff: &tpb_neff::Neff, dir: &Path) -> Result<()> {
     let paths: std::collections::BTreeSet<&str> = neff.members().map(|m| m.path).collect();
     for m in neff.members() {
-        output::plain_relative(m.path, "member")?;
+        let rel = output::plain_relative(m.path, "member")?;
+        output::refuse_links_under(dir, rel)?;
+        output::refuse_in_the_way(dir, rel)?;
         let folders = m.path.match_indices('/').map(|(i, _)| &m.path[..i]);
         if let Some(file) = folders.into_iter().find(|f| paths.contains(f)) {
             bail!(
