@@ -406,8 +406,10 @@ impl Kind {
     }
 }
 
-/// When a leaf is printed.
+/// When a leaf is printed (and what its bytes are). Non-exhaustive: a kind of leaf the
+/// spec learns to tell apart (as unknown bytes from reserved ones) is a new variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Role {
     /// Always.
     Normal,
