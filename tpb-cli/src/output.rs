@@ -142,12 +142,12 @@ pub fn make_dir(dir: &Path) -> Result<()> {
 }
 
 /// Where the file `path` (a name from the input: `sg00/PE.bin`) goes under `dir`, its
-/// folders made: every component plain (no root, `.` or `..`), and no folder on the way
-/// nor the file itself a link, which writing would follow out of `dir`. `what` names the
-/// path in the error (`member`, `stream`).
+/// folders made: every component plain (no root, `.` or `..`), and nothing in the way
+/// ([`refuse_in_the_way`]: no link, which writing would follow out of `dir`).
+/// `what` names the path in the error (`member`, `stream`).
 pub fn path_under(dir: &Path, path: &str, what: &str) -> Result<PathBuf> {
     let rel = plain_relative(path, what)?;
-    refuse_links_under(dir, rel)?;
+    refuse_in_the_way(dir, rel)?;
     if let Some(parent) = rel.parent() {
         let parent = dir.join(parent);
         fs::create_dir_all(&parent).with_context(|| format!("creating {}", shown(&parent)))?;
@@ -155,43 +155,33 @@ pub fn path_under(dir: &Path, path: &str, what: &str) -> Result<PathBuf> {
     Ok(dir.join(rel))
 }
 
-/// An error when a folder on the way from `dir` to `dir/rel`, or the file itself, is a
-/// symbolic link (checked from DIR down, before any is entered).
-pub fn refuse_links_under(dir: &Path, rel: &Path) -> Result<()> {
-    let mut at = dir.to_path_buf();
-    for part in rel.components() {
-        at.push(part);
-        refuse_link(&at)?;
-    }
-    Ok(())
-}
-
 /// An error when something already under `dir` would stop `dir/rel` from being written
-/// as a regular file: a folder on the way that is a file, or a folder, FIFO or device
-/// at the file's place ([`write_file`] would refuse it once the files before it are
-/// written). Links are [`refuse_links_under`]'s.
+/// as a regular file, checked from DIR down before any is entered: a symbolic link on
+/// the way or at the file (writing would follow it out of DIR), something on the way
+/// that is not a folder, a folder, FIFO or device at the file's place ([`write_file`]
+/// would refuse it once the files before it are written).
 pub fn refuse_in_the_way(dir: &Path, rel: &Path) -> Result<()> {
     let file = dir.join(rel);
+    let last = rel.components().count();
     let mut at = dir.to_path_buf();
-    if let Some(parent) = rel.parent() {
-        for part in parent.components() {
-            at.push(part);
-            if fs::symlink_metadata(&at).is_ok_and(|m| !m.is_dir()) {
-                bail!(
-                    "{} exists and is not a folder; refusing to write {}",
-                    shown(&at),
-                    shown(&file)
-                );
-            }
+    for (i, part) in rel.components().enumerate() {
+        at.push(part);
+        // Nothing there: nothing below it either.
+        let Ok(m) = fs::symlink_metadata(&at) else { return Ok(()) };
+        if m.file_type().is_symlink() {
+            bail!("{} is a symbolic link; refusing to write through it", shown(&at));
+        }
+        if i + 1 < last && !m.is_dir() {
+            bail!("{} exists and is not a folder; refusing to write {}", shown(&at), shown(&file));
+        }
+        if i + 1 == last && m.is_dir() {
+            bail!("{} is a folder", shown(&file));
+        }
+        if i + 1 == last && !m.is_file() {
+            bail!("{} is not a regular file; refusing to write it", shown(&file));
         }
     }
-    match fs::symlink_metadata(&file) {
-        Ok(m) if m.is_dir() => bail!("{} is a folder", shown(&file)),
-        Ok(m) if !m.is_file() => {
-            bail!("{} is not a regular file; refusing to write it", shown(&file))
-        }
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 /// `path` when every component is plain (no root, `.` or `..`): a path that stays
@@ -205,16 +195,6 @@ pub fn plain_relative<'a>(path: &'a str, what: &str) -> Result<&'a Path> {
         );
     }
     Ok(rel)
-}
-
-/// An error when `path` exists as a symbolic link (writing would follow it out of DIR).
-pub fn refuse_link(path: &Path) -> Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            bail!("{} is a symbolic link; refusing to write through it", shown(path))
-        }
-        _ => Ok(()),
-    }
 }
 
 /// An error when `output` is the file `input` names (or a link to it, or standard

@@ -84,35 +84,48 @@ fn a_bomb_inside_a_valid_tar_member_stops_at_the_limit_too() {
     assert!(read(&bytes).is_ok());
 }
 
+/// A tar builder holding the small NEFF's members, with GNU headers.
+fn small_tar() -> tar::Builder<Vec<u8>> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, kind) in support::small_members() {
+        let support::Kind::File(data) = kind else { unreachable!() };
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        b.append_data(&mut h, path, &data[..]).unwrap();
+    }
+    b
+}
+
+/// An empty member of `kind` whose path is the GNU long name `name` (NUL added), written
+/// by hand: the builder refuses a name that is not UTF-8.
+fn append_long_named(b: &mut tar::Builder<Vec<u8>>, name: &[u8], kind: tar::EntryType) {
+    let mut name = name.to_vec();
+    name.push(0);
+    let mut long = tar::Header::new_gnu();
+    long.set_entry_type(tar::EntryType::GNULongName);
+    long.set_path("././@LongLink").unwrap();
+    long.set_size(name.len() as u64);
+    long.set_cksum();
+    b.append(&long, &name[..]).unwrap();
+    let mut h = tar::Header::new_gnu();
+    h.set_path("x").unwrap();
+    h.set_entry_type(kind);
+    h.set_size(0);
+    h.set_cksum();
+    b.append(&h, &[][..]).unwrap();
+}
+
 /// Member names cost the reader little (a long GNU name is one more header, a byte that
 /// is not UTF-8 is read as three): the paths kept count against the limit, so a tar of
 /// many long bad names cannot hold several times the limit in memory.
 #[test]
 fn member_paths_count_against_the_limit() {
     let tar_of = |byte: u8| {
-        let mut b = tar::Builder::new(Vec::new());
-        for (path, kind) in support::small_members() {
-            let support::Kind::File(data) = kind else { unreachable!() };
-            let mut h = tar::Header::new_gnu();
-            h.set_size(data.len() as u64);
-            b.append_data(&mut h, path, &data[..]).unwrap();
-        }
+        let mut b = small_tar();
         for i in 0..200u32 {
             let mut name = vec![byte; 1000];
             name.extend_from_slice(format!("{i}").as_bytes());
-            // A GNU long name, written by hand: the builder refuses a name that is not UTF-8.
-            name.push(0);
-            let mut long = tar::Header::new_gnu();
-            long.set_entry_type(tar::EntryType::GNULongName);
-            long.set_path("././@LongLink").unwrap();
-            long.set_size(name.len() as u64);
-            long.set_cksum();
-            b.append(&long, &name[..]).unwrap();
-            let mut h = tar::Header::new_gnu();
-            h.set_path("x").unwrap();
-            h.set_size(0);
-            h.set_cksum();
-            b.append(&h, &[][..]).unwrap();
+            append_long_named(&mut b, &name, tar::EntryType::Regular);
         }
         b.into_inner().unwrap()
     };
@@ -699,30 +712,11 @@ fn a_used_key_repeated_in_one_object_is_refused() {
     );
 }
 
-/// A tar whose last entry is a GNU long name of `name` (NUL added) for an empty member,
-/// after the small NEFF's members.
+/// A tar whose last entry is a GNU long name of `name` for an empty member, after the
+/// small NEFF's members.
 fn with_long_name(name: &[u8], kind: tar::EntryType) -> Vec<u8> {
-    let mut b = tar::Builder::new(Vec::new());
-    for (path, k) in support::small_members() {
-        let support::Kind::File(data) = k else { unreachable!() };
-        let mut h = tar::Header::new_gnu();
-        h.set_size(data.len() as u64);
-        b.append_data(&mut h, path, &data[..]).unwrap();
-    }
-    let mut name = name.to_vec();
-    name.push(0);
-    let mut long = tar::Header::new_gnu();
-    long.set_entry_type(tar::EntryType::GNULongName);
-    long.set_path("././@LongLink").unwrap();
-    long.set_size(name.len() as u64);
-    long.set_cksum();
-    b.append(&long, &name[..]).unwrap();
-    let mut h = tar::Header::new_gnu();
-    h.set_path("x").unwrap();
-    h.set_entry_type(kind);
-    h.set_size(0);
-    h.set_cksum();
-    b.append(&h, &[][..]).unwrap();
+    let mut b = small_tar();
+    append_long_named(&mut b, name, kind);
     b.into_inner().unwrap()
 }
 

@@ -69,7 +69,7 @@ impl Args {
         // Its rows have an index column: no hint that they lack their heading.
         report.listing = !streams.is_empty();
         if streams.len() > 1 {
-            return several(&name, source, &streams, given, &output, self.hex);
+            return several(&mut report, source, &streams, given, &output, self.hex);
         }
         let one = streams.first();
         let text = one.map_or(source, |o| o.text.as_str());
@@ -108,13 +108,14 @@ impl Args {
 /// A NEFF's listing of several streams: each written to `DIR/<label>.bin` (the path of
 /// its stream in the NEFF, where `tpb extract` writes it), once every stream assembles.
 fn several(
-    name: &str,
+    report: &mut Report<'_>,
     source: &str,
     streams: &[crate::listing::OneStream],
     given: Option<Arch>,
     dir: &Path,
     hex: bool,
 ) -> Result<bool> {
+    let name = report.name;
     let labels: Vec<&str> = streams.iter().map(|s| s.label.as_str()).collect();
     if hex || dir == Path::new("-") {
         // The first few, escaped: the labels are the file's.
@@ -157,17 +158,14 @@ fn several(
     for f in &files {
         let rel =
             output::plain_relative(f, "stream").map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        output::refuse_links_under(dir, rel)?;
         output::refuse_in_the_way(dir, rel)?;
     }
     let arch_of = |s: &crate::listing::OneStream| given.or(s.arch).unwrap_or(DEFAULT_ARCH);
     eprintln!("note: {name}: read as the listing of {}", count(streams.len(), "stream"));
-    let mut report = Report::new(name);
-    report.listing = true;
     let mut lines = source.lines();
     let mut checked = Vec::with_capacity(streams.len());
     for s in streams {
-        checked.push(check(&mut report, &mut lines, arch_of(s), &s.text, s.first_line)?);
+        checked.push(check(report, &mut lines, arch_of(s), &s.text, s.first_line)?);
     }
     if report.errors > 0 {
         report.summary()?;
@@ -177,10 +175,10 @@ fn several(
     for ((s, c), f) in streams.iter().zip(&checked).zip(&files) {
         c.notes(name, Some(&esc(&s.label)));
         c.count_note(name, &esc(&s.label), s.records);
-        let arch = arch_of(s);
         let file = output::path_under(dir, f, "stream")?;
-        let n =
-            output::write_file(&file, Special::Refuse, |w| write_records(w, arch, &s.text, false))?;
+        let n = output::write_file(&file, Special::Refuse, |w| {
+            write_records(w, c.arch, &s.text, false)
+        })?;
         eprintln!(
             "{}: wrote {} ({}) to {}",
             esc(&s.label),

@@ -6,7 +6,6 @@
 //! (the reader already refuses others), the engine names are fixed, and a link found in
 //! the way is refused rather than written through.
 
-use std::fs;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
@@ -59,11 +58,9 @@ impl Args {
         output::make_dir(dir)?;
         for unit in &units {
             let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };
-            let sub = dir.join(one_component(graph)?);
-            output::refuse_link(&sub)?;
-            fs::create_dir_all(&sub).with_context(|| format!("creating {}", shown(&sub)))?;
-            let file = sub.join(format!("{}.bin", engine.name()));
-            output::refuse_link(&file)?;
+            one_component(graph)?;
+            let file =
+                output::path_under(dir, &format!("{graph}/{}.bin", engine.name()), "stream")?;
             // Replaced whole; a FIFO or device in the way is refused (it would block).
             output::write_file(&file, Special::Refuse, |w| w.write_all(unit.bytes))?;
             writeln!(
@@ -111,7 +108,6 @@ fn vet_paths(neff: &tpb_neff::Neff, dir: &Path) -> Result<()> {
     let paths: std::collections::BTreeSet<&str> = neff.members().map(|m| m.path).collect();
     for m in neff.members() {
         let rel = output::plain_relative(m.path, "member")?;
-        output::refuse_links_under(dir, rel)?;
         output::refuse_in_the_way(dir, rel)?;
         let folders = m.path.match_indices('/').map(|(i, _)| &m.path[..i]);
         if let Some(file) = folders.into_iter().find(|f| paths.contains(f)) {
@@ -126,12 +122,12 @@ fn vet_paths(neff: &tpb_neff::Neff, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `name` as a path of exactly one plain component.
-fn one_component(name: &str) -> Result<&Path> {
+/// An error unless `name` is a path of exactly one plain component (a subgraph's folder).
+fn one_component(name: &str) -> Result<()> {
     let path = Path::new(name);
     let mut parts = path.components();
     match (parts.next(), parts.next()) {
-        (Some(Component::Normal(_)), None) => Ok(path),
+        (Some(Component::Normal(_)), None) => Ok(()),
         _ => bail!(
             "subgraph name '{}' is not a plain folder name; refusing to write it",
             escape(name.as_bytes())
