@@ -12,14 +12,20 @@ use tpb_isa::Arch;
 pub struct OneStream {
     /// The raw listing: the stream's lines, each column where it was.
     pub text: String,
-    /// The stream's label (`sg00/PE`).
+    /// The stream's label (`sg00/PE`) as the heading has it: escaped as the record
+    /// text escapes a name ([`crate::text::unescape`] gives the graph's own).
     pub label: String,
     /// The generation its heading names, when it names one `--arch` takes.
     pub arch: Option<Arch>,
+    /// The generation as the heading names it (`cayman`; `?` where `tpb disasm` knew
+    /// none).
+    pub arch_text: String,
     /// The records its heading counts (`12 records`), when the number reads.
     pub records: Option<usize>,
     /// The lines of the file before the text's first line.
     pub first_line: usize,
+    /// The heading's line in the file (from 1).
+    pub heading_line: usize,
 }
 
 /// `text` read as a NEFF's listing: each stream's raw listing, in the order of their
@@ -54,8 +60,10 @@ pub fn streams(text: &str) -> Vec<OneStream> {
             text,
             label: label.to_owned(),
             arch: arch.parse().ok(),
+            arch_text: arch.to_owned(),
             records,
             first_line,
+            heading_line: i + 1,
         });
     }
     streams
@@ -87,18 +95,31 @@ pub fn stray_row(line: &str) -> Option<&'static str> {
 }
 
 /// A stream heading, `sg00/PE: cayman, 12 records` (the generation may be followed by a
-/// parenthesis): its label and generation.
+/// parenthesis): its label and generation. Read from the right, as `tpb disasm` writes
+/// it after the label: the label is the graph's name as the file has it (escaped as the
+/// record text escapes a name), which may hold blanks, `: ` or `, `. A line that starts
+/// with a blank (a row), and a comment (`#` or `;` at the start or after a blank: `nop #
+/// sg00/PE: cayman, 3 records`), are none.
 fn heading(line: &str) -> Option<(&str, &str, Option<usize>)> {
-    let (label, rest) = line.split_once(": ")?;
-    if label.is_empty() || !label.contains('/') || label.contains(char::is_whitespace) {
-        return None;
-    }
-    let (arch, count) = rest.rsplit_once(", ")?;
+    let (head, count) = line.rsplit_once(", ")?;
     let n = count.strip_suffix(" records").or_else(|| count.strip_suffix(" record"))?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some((label, arch.split(" (").next().unwrap_or(arch), n.parse().ok()))
+    let (label, arch) = head.rsplit_once(": ")?;
+    let arch = arch.split(" (").next().unwrap_or(arch);
+    let comment = |w: &[u8]| matches!(w, [b, b'#' | b';'] if b.is_ascii_whitespace());
+    let starts_plain =
+        label.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
+    if !starts_plain
+        || label.as_bytes().windows(2).any(comment)
+        || !label.contains('/')
+        || arch.is_empty()
+        || arch.contains(char::is_whitespace)
+    {
+        return None;
+    }
+    Some((label, arch, n.parse().ok()))
 }
 
 /// A function's label line: `00000000 <main>:`.
@@ -178,6 +199,39 @@ mod tests {
                 }
             }
             proptest::prop_assert!(next == 0 || next + 1 == file.len());
+        }
+    }
+
+    /// The label is what comes before the generation, read from the right: a graph
+    /// name may hold blanks, `: ` and `, `; a row, a comment or a line that only looks
+    /// like a heading in part is none.
+    #[test]
+    fn a_heading_is_read_from_the_right() {
+        assert_eq!(
+            heading("my graph/PE: cayman, 2 records"),
+            Some(("my graph/PE", "cayman", Some(2)))
+        );
+        assert_eq!(
+            heading("a: cayman, 3 records/SP: ?, 1 record"),
+            Some(("a: cayman, 3 records/SP", "?", Some(1)))
+        );
+        assert_eq!(
+            heading("sg00/PE: trn2 (the NEFF names no known generation; --arch picks), 0 records"),
+            Some(("sg00/PE", "trn2", Some(0)))
+        );
+        for none in [
+            "     3  000000c0  sg00/PE: cayman, 3 records",
+            "# sg00/PE: cayman, 3 records",
+            ";sg00/PE: cayman, 3 records",
+            "nop # sg00/PE: cayman, 3 records",
+            "nop\t; x/PE: cayman, 3 records",
+            "sg00: cayman, 3 records",
+            "sg00/PE: cayman, 3 words",
+            "sg00/PE: cayman, records",
+            "sg00/PE: , 3 records",
+            "sg00/PE cayman, 3 records",
+        ] {
+            assert_eq!(heading(none), None, "{none}");
         }
     }
 

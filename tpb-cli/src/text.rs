@@ -15,6 +15,33 @@ pub fn escape(bytes: &[u8]) -> String {
     Escaped(bytes).to_string()
 }
 
+/// The bytes [`escape`] shows as `text`: `\\`, `\"` and `\xNN` read back, any other
+/// character as itself (a name typed by hand); `None` for another `\` sequence.
+pub fn unescape(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&c, tail)) = rest.split_first() {
+        rest = tail;
+        if c != b'\\' {
+            out.push(c);
+            continue;
+        }
+        match *rest {
+            [q @ (b'\\' | b'"'), ref tail @ ..] => {
+                out.push(q);
+                rest = tail;
+            }
+            [b'x', hi, lo, ref tail @ ..] => {
+                let digit = |d: u8| char::from(d).to_digit(16);
+                out.push((digit(hi)? * 16 + digit(lo)?) as u8);
+                rest = tail;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// A C string of a fixed-size header field: the bytes up to the first NUL.
 pub fn c_bytes(field: &[u8]) -> &[u8] {
     let end = field.iter().position(|&c| c == 0).unwrap_or(field.len());
@@ -46,6 +73,23 @@ mod tests {
     use tpb_isa::Arch;
 
     use super::*;
+
+    proptest::proptest! {
+        /// Every name reads back from its escaped text.
+        #[test]
+        fn unescape_reads_back_what_escape_shows(name in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            proptest::prop_assert_eq!(unescape(&escape(&name)), Some(name));
+        }
+    }
+
+    #[test]
+    fn unescape_takes_typed_text_as_it_is_and_refuses_a_broken_escape() {
+        assert_eq!(unescape("my graph/é").as_deref(), Some("my graph/é".as_bytes()));
+        assert_eq!(unescape(r"s\x1Bg\\"), Some(b"s\x1bg\\".to_vec()));
+        for broken in [r"a\", r"a\n", r"a\x1", r"a\xg0", r"\xé0"] {
+            assert_eq!(unescape(broken), None, "{broken}");
+        }
+    }
 
     /// The escaping is the printer's: every byte value, as the function name of a
     /// PSEUDO_FUNCTION_BEGIN record, prints as `escape` shows it.

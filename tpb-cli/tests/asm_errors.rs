@@ -389,6 +389,39 @@ fn a_neff_listing_of_several_streams_assembles_to_a_folder_of_them() {
     }
 }
 
+/// A heading whose generation `tpb` does not know (a typo) is an error at its line
+/// unless `--arch` says which; `?` (what `tpb disasm` prints where it knew none) reads in
+/// the default.
+#[test]
+fn a_heading_of_an_unknown_generation_needs_arch() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (text, out) in [
+        ("sg00/PE: caymen, 1 record\n     0  00000000  nop\n", "one.bin"),
+        (
+            "# x\nsg00/PE: cayman, 1 record\n     0  00000000  nop\nsg00/SP: caymen, 1 record\n",
+            "dir",
+        ),
+    ] {
+        fs::write(d.join("h.lst"), text).unwrap();
+        let run = tpb(d, &["asm", "h.lst", "-o", out], b"");
+        let err = String::from_utf8(run.stderr).unwrap();
+        let line = 1 + text.split('\n').position(|l| l.contains("caymen")).unwrap();
+        assert!(!run.status.success() && !d.join(out).exists(), "{err}");
+        assert!(
+            err.contains(&format!("error: h.lst:{line}: the heading of sg00/"))
+                && err.contains("names generation 'caymen', not one tpb knows; give --arch"),
+            "{err}"
+        );
+        let run = tpb(d, &["asm", "h.lst", "--arch", "mariana", "-o", out], b"");
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    }
+    fs::write(d.join("q.lst"), "sg00/PE: ?, 1 record\n     0  00000000  nop\n").unwrap();
+    let run = tpb(d, &["asm", "q.lst", "-o", "q.bin"], b"");
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(run.status.success() && err.contains("(cayman)"), "{err}");
+}
+
 #[test]
 fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
     let dir = tempfile::tempdir().unwrap();

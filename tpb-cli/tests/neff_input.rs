@@ -654,6 +654,56 @@ fn a_graph_name_from_the_file_is_escaped_in_warnings_and_raw_in_json() {
     assert_eq!(s["label"], "s\u{1b}[1mg/PE");
 }
 
+/// The small NEFF with its graphs `sg00` and `sg01` renamed `graphs`, in its member
+/// paths and in every JSON string that names them.
+fn with_graph_names(graphs: [&str; 2]) -> Vec<u8> {
+    let mut m = small_members();
+    for (path, data) in &mut m {
+        for (old, new) in ["sg00", "sg01"].into_iter().zip(graphs) {
+            if let Some(rest) = path.strip_prefix(old) {
+                *path = format!("{new}{rest}");
+            }
+            if path.ends_with(".json") {
+                // The name as a JSON string's text, without its quotes.
+                let quoted = serde_json::to_string(new).unwrap();
+                let text = String::from_utf8(data.clone()).unwrap();
+                *data = text.replace(old, &quoted[1..quoted.len() - 1]).into_bytes();
+            }
+        }
+    }
+    neff(&m)
+}
+
+/// A graph name with blanks, `: `, `, `, a quote or a control character (a backslash
+/// is no plain path component, which the NEFF reader refuses):
+/// the listing's heading shows it escaped, and `tpb asm` of the listing writes each
+/// stream where `tpb extract` writes it, under the graph's own name.
+#[test]
+fn a_listing_of_graphs_with_odd_names_assembles_where_extract_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let graphs = ["my graph: cayman, 3 records", "s\u{1b}g\"q"];
+    fs::write(d.join("odd.neff"), with_graph_names(graphs)).unwrap();
+    let r = tpb(d, &["disasm", "odd.neff"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("my graph: cayman, 3 records/PE: cayman, 12 records\n"), "{}", r.out);
+    assert!(r.out.contains("s\\x1bg\\\"q/SP: cayman, 3 records\n"), "{}", r.out);
+    fs::write(d.join("odd.lst"), r.out).unwrap();
+    let r = tpb(d, &["asm", "odd.lst", "-o", "got"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.starts_with("note: odd.lst: read as the listing of 10 streams\n"), "{}", r.err);
+    assert!(r.err.contains("s\\x1bg\\\"q/SP: wrote 3 records"), "{}", r.err);
+    assert!(!r.err.contains('\u{1b}'), "{}", r.err);
+    assert_eq!(tpb(d, &["extract", "odd.neff", "-o", "want"]).code, 0);
+    for graph in graphs {
+        for engine in ["PE", "Activation", "Pool", "DVE", "SP"] {
+            let path = Path::new(graph).join(format!("{engine}.bin"));
+            let want = fs::read(d.join("want").join(&path)).unwrap();
+            assert_eq!(fs::read(d.join("got").join(&path)).unwrap(), want, "{}", path.display());
+        }
+    }
+}
+
 #[test]
 fn raw_and_neff_override_what_the_first_bytes_say() {
     let dir = tempfile::tempdir().unwrap();

@@ -73,7 +73,10 @@ impl Args {
         }
         let one = streams.first();
         let text = one.map_or(source, |o| o.text.as_str());
-        let arch = given.or(one.and_then(|o| o.arch)).unwrap_or(DEFAULT_ARCH);
+        let arch = match one {
+            Some(o) => stream_arch(&name, o, given)?,
+            None => given.unwrap_or(DEFAULT_ARCH),
+        };
         if let Some(o) = one {
             eprintln!("note: {name}: read as the listing of {} ({})", esc(&o.label), arch.name());
         }
@@ -160,12 +163,12 @@ fn several(
             output::plain_relative(f, "stream").map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         output::refuse_in_the_way(dir, rel)?;
     }
-    let arch_of = |s: &crate::listing::OneStream| given.or(s.arch).unwrap_or(DEFAULT_ARCH);
+    let archs = streams.iter().map(|s| stream_arch(name, s, given)).collect::<Result<Vec<_>>>()?;
     eprintln!("note: {name}: read as the listing of {}", count(streams.len(), "stream"));
     let mut lines = source.lines();
     let mut checked = Vec::with_capacity(streams.len());
-    for s in streams {
-        checked.push(check(report, &mut lines, arch_of(s), &s.text, s.first_line)?);
+    for (s, &arch) in streams.iter().zip(&archs) {
+        checked.push(check(report, &mut lines, arch, &s.text, s.first_line)?);
     }
     if report.errors > 0 {
         report.summary()?;
@@ -190,9 +193,28 @@ fn several(
     Ok(true)
 }
 
-/// A stream's label as messages show it (it is the file's text).
+/// The generation a listing's stream is read in: `--arch`, else the one its heading
+/// names, else (a heading of `?`, where `tpb disasm` knew none) the default. A heading
+/// naming one `tpb` does not know is an error, never read in another silently.
+fn stream_arch(name: &str, s: &crate::listing::OneStream, given: Option<Arch>) -> Result<Arch> {
+    match (given, s.arch) {
+        (Some(arch), _) | (None, Some(arch)) => Ok(arch),
+        (None, None) if s.arch_text == "?" => Ok(DEFAULT_ARCH),
+        (None, None) => bail!(
+            "{name}:{}: the heading of {} names generation '{}', not one tpb knows; give \
+             --arch (a name, label or alias: cayman, V3, trn2) to read it",
+            s.heading_line,
+            esc_cut(&s.label),
+            esc_cut(&s.arch_text)
+        ),
+    }
+}
+
+/// A stream's label as messages show it: as `tpb disasm` showed it, where the heading's
+/// text reads back as a name; else the file's text, escaped.
 fn esc(label: &str) -> String {
-    crate::text::escape(label.as_bytes())
+    let raw = crate::text::unescape(label);
+    crate::text::escape(raw.as_deref().unwrap_or(label.as_bytes()))
 }
 
 /// The longest graph name a stream's folder may have: `NAME_MAX` of common file
@@ -209,15 +231,18 @@ fn esc_cut(label: &str) -> String {
 
 /// The file of the stream labelled `label` (`sg00/PE`) under DIR, `sg00/PE.bin`: a
 /// graph name that is one plain path component, and an engine's name (in any case,
-/// written as `tpb extract` writes it).
+/// written as `tpb extract` writes it). The graph's own name, not the heading's
+/// escaped text: `s\x1bg/PE` is written where `tpb extract` writes that stream.
 fn stream_file(label: &str) -> Option<String> {
-    let (graph, engine) = label.split_once('/')?;
+    let raw = String::from_utf8(crate::text::unescape(label)?).ok()?;
+    let (graph, engine) = raw.split_once('/')?;
     let engine = tpb_neff::Engine::from_name(engine)?;
     let plain = matches!(
         Path::new(graph).components().collect::<Vec<_>>()[..],
         [std::path::Component::Normal(c)] if c == std::ffi::OsStr::new(graph)
     );
-    (plain && graph.len() <= GRAPH_MAX).then(|| format!("{graph}/{}.bin", engine.name()))
+    (plain && !graph.contains('\0') && graph.len() <= GRAPH_MAX)
+        .then(|| format!("{graph}/{}.bin", engine.name()))
 }
 
 /// What checking a text found besides its errors, for the notes before it is written.
