@@ -48,6 +48,19 @@ pub enum ValidateError {
     },
     /// The opcode (or its arm) does not exist on this generation; or the spec names no
     /// such opcode value and no binding reads it (it knows it on no generation).
+    ///
+    /// ```
+    /// use tpb_isa::validate::validate;
+    /// use tpb_isa::{Arch, Inst, ValidateError};
+    ///
+    /// // A zeroed record: opcode 0x00, which the spec neither names nor binds.
+    /// let zero = [0u8; 64];
+    /// assert!(Inst::decode(Arch::Cayman, &zero).is_unknown());
+    /// assert_eq!(
+    ///     validate(Arch::Cayman, &zero),
+    ///     Err(ValidateError::NotOnArch { opcode: 0x00, arch: Arch::Cayman })
+    /// );
+    /// ```
     NotOnArch {
         /// The opcode byte.
         opcode: u8,

@@ -262,10 +262,9 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
          marker byte, which holds the top of an immediate address), are not checked. A record no binding selects on `arch` \
          (a binding whose `@archs` leaves `arch` out selects nothing there) is checked as far as \
          the preamble, and for an opcode whose bindings all sub-dispatch on one enum-typed byte \
-         (PSEUDO_INST's `pseudo_opcode`), that byte: the spec knows nothing else of it. So a value the spec names on no \
-         generation (`0x00`, an all-zero record) passes: no confirmed source says the \
-         hardware refuses it (the validator's bitmask is inferred); `Inst::decode` gives \
-         it as `Inst::Unknown`, and a caller who wants only known opcodes tests that.",
+         (PSEUDO_INST's `pseudo_opcode`), that byte: the spec knows nothing else of it. An opcode value the spec neither names nor \
+         binds (`0x00`, an all-zero record, which `Inst::decode` gives as `Inst::Unknown`) \
+         is [`ValidateError::NotOnArch`], as is one it names on other generations only.",
         code(op_name)
     ));
     let check = check_fn(model, record);
