@@ -1,9 +1,25 @@
 //! Typed errors of the runtime and of the generated code: small `Copy` enums with payloads.
 //!
 //! An unknown opcode is not an error (it decodes to `Inst::Unknown`); these are for
-//! bytes that cannot be what the caller asked for.
+//! bytes that cannot be what the caller asked for. The assembler's error
+//! ([`AsmError`], from [`disasm`](crate::disasm)) and a name that is no generation's
+//! ([`UnknownArch`], from `Arch`'s `FromStr`) are here too, so that this module names
+//! every error the crate returns:
+//!
+//! ```
+//! use tpb_isa::error::{AsmError, AsmErrorKind, UnknownArch};
+//! use tpb_isa::{Arch, Inst};
+//!
+//! let e: AsmError = Inst::parse(Arch::Cayman, "matmul num_active_rows=300").unwrap_err();
+//! assert_eq!((e.line, e.col), (1, 24));
+//! assert!(matches!(e.kind, AsmErrorKind::OutOfRange { field: "num_active_rows", .. }));
+//! assert_eq!("trn9".parse::<Arch>(), Err(UnknownArch));
+//! ```
 
 use core::fmt;
+
+pub use crate::disasm::{AsmError, AsmErrorKind};
+pub use crate::generated::geometry::UnknownArch;
 
 use crate::address::SegmentId;
 use crate::generated::geometry::Arch;
