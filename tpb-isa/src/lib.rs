@@ -55,6 +55,20 @@
 //! - [`generated::geometry`]: [`Arch::geometry`] with every constant and derived rule, and
 //!   every value with its provenance ([`generated::geometry::GEOMETRY`]).
 //! - [`facts`]: provenance and confidence as data.
+//!
+//! # Features
+//!
+//! The crate is `#![no_std]` and allocates nothing; every error implements
+//! `core::error::Error`.
+//!
+//! - `std` (default): adds no API of its own; it turns on `serde/std` when `serde` is on.
+//!   `default-features = false` gives the same API without `std`.
+//! - `serde`: `Serialize` and `Deserialize` for [`Inst`], every arm, struct, operand and
+//!   enum, [`Arch`] and [`Geometry`] (by name; reading takes any alias). In a
+//!   human-readable format an enum value the spec names is its name (`"FP16"`), any
+//!   other value its integer, and reading takes either; an operand with bit-fields and
+//!   an `f32` field are their integer bits. Reading keeps the arm the data names, as
+//!   [`Inst::decode_as`] does.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
