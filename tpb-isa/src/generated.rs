@@ -21,7 +21,7 @@ pub mod validate;
 pub use arms::*;
 pub use geometry::{Arch, Geometry, UnknownArch};
 pub use inst::{
-    binding_on, dispatch, dispatch_on, Binding, Inst, Sentinel, SubByte, BINDINGS, EXIT,
+    binding_on, dispatch, dispatch_on, Binding, Inst, Preamble, Sentinel, SubByte, BINDINGS, EXIT,
     RECORD_SIZE, SENTINELS,
 };
 pub use layout::*;

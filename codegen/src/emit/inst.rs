@@ -4,12 +4,12 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use crate::model::{ArmId, Binding, Model, Prim, Record, SubOpcode};
+use crate::model::{ArmId, Binding, Field, Layout, Model, Prim, Record, SubOpcode};
 
 use super::arch_set::{arch_bits, arch_test};
 use super::doc::{code, Doc};
 use super::names;
-use super::tokens::{hex_text, hex_width, int, singles, usize_lit};
+use super::tokens::{field_type, hex_text, hex_width, int, read, singles, usize_lit, Offset};
 
 /// The whole file.
 pub fn emit(model: &Model) -> TokenStream {
@@ -24,7 +24,7 @@ pub fn emit(model: &Model) -> TokenStream {
     let uses = super::imports::needed(
         model,
         &body,
-        &["arms", "opcode"],
+        &["arms", "opcode", "layout"],
         &[
             ("DecodeError", quote! { crate::error::DecodeError }),
             ("Arch", quote! { crate::generated::geometry::Arch }),
@@ -88,6 +88,7 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         quote! { Inst::#t(x) => Some(x.archs()), }
     });
     let read_op = read_disc(quote! { r.0 });
+    let (preamble_item, preamble) = preamble(model, record);
     let decode_body = opcode_match(
         model,
         record,
@@ -196,7 +197,11 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             pub const fn is_unknown(&self) -> bool {
                 matches!(self, Inst::Unknown(_))
             }
+
+            #preamble
         }
+
+        #preamble_item
 
         impl From<Inst> for Raw {
             fn from(i: Inst) -> Raw {
@@ -204,6 +209,116 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether `layout` keeps the record's preamble member `member` (an arm may keep a
+/// subset, and give the rest of the bytes its own meaning).
+fn keeps(layout: &Layout, member: &Field) -> bool {
+    layout.fields.iter().any(|f| f.inherited && f.name == member.name)
+}
+
+/// The value of `Inst::preamble()`'s field `member`: `Some(x.member)` on a layout that
+/// keeps it, `None` on one that does not (listed in `without`).
+fn preamble_member(model: &Model, member: &Field, without: &mut Vec<String>) -> TokenStream {
+    let name = names::ident(&member.rust);
+    // The pattern's binding and the value: `(x, Some(x.header))`, or `(_, None)`.
+    let get = |l: &Layout, x: TokenStream| {
+        if keeps(l, member) {
+            (x.clone(), quote! { Some(#x.#name) })
+        } else {
+            (quote! { _ }, quote! { None })
+        }
+    };
+    let arms: Vec<TokenStream> = model
+        .arms
+        .iter()
+        .map(|arm| {
+            let t = names::ident(&arm.rust);
+            for l in arm.layouts.iter().filter(|l| !keeps(l, member)) {
+                let gens: Vec<&str> = l.archs.iter().map(|&a| model[a].name.as_str()).collect();
+                without.push(if arm.is_per_generation() {
+                    format!("{} on {}", code(&arm.name), gens.join(", "))
+                } else {
+                    code(&arm.name)
+                });
+            }
+            if !arm.is_per_generation() {
+                let (x, v) = get(&arm.layouts[0], quote! { x });
+                return quote! { Inst::#t(#x) => #v, };
+            }
+            let variants = arm.layouts.iter().map(|l| {
+                let v = names::ident(&names::type_str(&model[l.archs[0]].name));
+                let (y, got) = get(l, quote! { y });
+                quote! { #t::#v(#y) => #got, }
+            });
+            quote! { Inst::#t(x) => match x { #(#variants)* }, }
+        })
+        .collect();
+    let raw = read(model, &member.ty, &quote! { &r.0 }, &Offset::at(member.offset), 0);
+    quote! {
+        match self {
+            #(#arms)*
+            Inst::Opaque(r) | Inst::Unknown(r) => Some(#raw),
+        }
+    }
+}
+
+/// `pub struct Preamble` (each member of the record's preamble, where the instruction's
+/// layout keeps it) and `Inst::preamble()`, so that code walking a stream (its
+/// semaphores, its headers) needs no match on every arm, and learns which layouts give
+/// the preamble's bytes another meaning.
+fn preamble(model: &Model, record: &Record) -> (TokenStream, TokenStream) {
+    let mut fields = Vec::new();
+    let mut inits = Vec::new();
+    for m in &record.preamble {
+        let name = names::ident(&m.rust);
+        let ty = field_type(model, &m.ty);
+        let mut without = Vec::new();
+        let value = preamble_member(model, m, &mut without);
+        let exceptions = if without.is_empty() {
+            "every arm's layout keeps it".to_owned()
+        } else {
+            format!(
+                "`None` on a layout that gives those bytes its own meaning: {}",
+                without.join("; ")
+            )
+        };
+        let doc = Doc::text(format!(
+            "`+{}..{}`: the preamble member {} ({exceptions}).",
+            m.offset,
+            m.offset + m.size,
+            code(&m.name)
+        ));
+        fields.push(quote! { #doc pub #name: Option<#ty>, });
+        inits.push(quote! { #name: #value, });
+    }
+    let doc = Doc::text(format!(
+        "The preamble of a {} record, read from any instruction: each member where the \
+         instruction's layout keeps it.",
+        code(&record.name)
+    ))
+    .note(
+        "A record kept verbatim (`Inst::Opaque`, `Inst::Unknown`) reads every member from \
+         its bytes: the record's arms begin with the preamble unless their layout says \
+         otherwise.",
+    );
+    let item = quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub struct Preamble {
+            #(#fields)*
+        }
+    };
+    let method = quote! {
+        /// The record's preamble (its header, its semaphore events, …) where the
+        /// instruction's layout keeps it: see [`Preamble`].
+        #[must_use]
+        pub const fn preamble(&self) -> Preamble {
+            Preamble { #(#inits)* }
+        }
+    };
+    (item, method)
 }
 
 /// Read the discriminant (one byte, as the checker requires) of the record `b`.

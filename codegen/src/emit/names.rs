@@ -28,6 +28,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Arm",
     "Raw",
     "Opaque",
+    "Preamble",
     "Unknown",
     "Arch",
     "Geometry",

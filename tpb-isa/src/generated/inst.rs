@@ -3,6 +3,7 @@
 
 use crate::generated::arms::*;
 use crate::generated::opcode::*;
+use crate::generated::layout::*;
 use crate::error::DecodeError;
 use crate::generated::geometry::Arch;
 use crate::raw::Raw;
@@ -1250,6 +1251,304 @@ impl Inst {
     pub const fn is_unknown(&self) -> bool {
         matches!(self, Inst::Unknown(_))
     }
+
+    /// The record's preamble (its header, its semaphore events, …) where the
+    /// instruction's layout keeps it: see [`Preamble`].
+    #[must_use]
+    pub const fn preamble(&self) -> Preamble {
+        Preamble {
+            header: match self {
+                Inst::CtrlAl(x) => Some(x.header),
+                Inst::CtrlBr(x) => Some(x.header),
+                Inst::CtrlCci(_) => None,
+                Inst::CtrlEr(x) => Some(x.header),
+                Inst::CtrlEs(x) => Some(x.header),
+                Inst::CtrlIm(x) => Some(x.header),
+                Inst::CtrlMs(x) => Some(x.header),
+                Inst::CtrlMv(x) => Some(x.header),
+                Inst::CtrlNo(x) => Some(x.header),
+                Inst::CtrlPollSem(x) => Some(x.header),
+                Inst::CtrlRs(x) => Some(x.header),
+                Inst::CtrlTestEs(x) => Some(x.header),
+                Inst::CtrlWr(x) => Some(x.header),
+                Inst::CustomOpHeader(x) => Some(x.header),
+                Inst::CustomOpPayload(x) => Some(x.header),
+                Inst::D1Rd(x) => Some(x.header),
+                Inst::D3Rand(x) => Some(x.header),
+                Inst::D4Iota(x) => Some(x.header),
+                Inst::D4Mr(x) => Some(x.header),
+                Inst::D4Rand(x) => Some(x.header),
+                Inst::DmaCopy2d(x) => Some(x.header),
+                Inst::DmaDirect2d(x) => Some(x.header),
+                Inst::DmaDirect2dXpose(x) => Some(x.header),
+                Inst::DmaGatherXpose(x) => Some(x.header),
+                Inst::DmaImmediate(x) => Some(x.header),
+                Inst::DmaIndirect1d(x) => Some(x.header),
+                Inst::Extended(x) => Some(x.header),
+                Inst::ExtendedCopy(x) => Some(x.header),
+                Inst::ExtendedCptcd(x) => Some(x.header),
+                Inst::ExtendedEnop(x) => Some(x.header),
+                Inst::ExtendedRdmaDescGen(x) => Some(x.header),
+                Inst::ExtendedRdmaDescStart(x) => Some(x.header),
+                Inst::ExtendedRgs(x) => Some(x.header),
+                Inst::ExtendedRss(x) => Some(x.header),
+                Inst::ExtendedSb2sb(x) => Some(x.header),
+                Inst::ExtendedTta(x) => Some(x.header),
+                Inst::Mem2d(x) => Some(x.header),
+                Inst::ModifyPoolConfig(x) => Some(x.header),
+                Inst::PseudoCoreBarrier(x) => Some(x.header),
+                Inst::PseudoDmabarrier(x) => Some(x.header),
+                Inst::PseudoDmaDirect2d(x) => Some(x.header),
+                Inst::PseudoDmaExt(_) => None,
+                Inst::PseudoDmaMemcpyFullInd(x) => Some(x.header),
+                Inst::PseudoEmbeddingUpdate(x) => Some(x.header),
+                Inst::PseudoExitExecution(x) => Some(x.header),
+                Inst::PseudoFunctionBegin(x) => Some(x.header),
+                Inst::PseudoFunctionCall(x) => Some(x.header),
+                Inst::PseudoJpegDecode(x) => Some(x.header),
+                Inst::PseudoLibraryReloadIndex(x) => Some(x.header),
+                Inst::PseudoLoadActFuncSet(x) => Some(x.header),
+                Inst::PseudoMem2d(x) => Some(x.header),
+                Inst::PseudoRangeCheck(x) => Some(x.header),
+                Inst::PseudoSetRngSeed(x) => Some(x.header),
+                Inst::PseudoSyncBarrier(x) => Some(x.header),
+                Inst::S1s2d2Am(x) => Some(x.header),
+                Inst::S1Rand(x) => Some(x.header),
+                Inst::S2d2d2Sc(x) => Some(x.header),
+                Inst::S2d2d2TsWide(x) => Some(x.header),
+                Inst::S2d2Ac(x) => Some(x.header),
+                Inst::S2d2Addr(x) => Some(x.header),
+                Inst::S2d2Jpeg(x) => Some(x.header),
+                Inst::S2d2Rs(x) => Some(x.header),
+                Inst::S2d2Tr(x) => Some(x.header),
+                Inst::S2d2TsAs(x) => Some(x.header),
+                Inst::S2s1d2PeSeed(x) => Some(x.header),
+                Inst::S2s2d2d2Tt(x) => Some(x.header),
+                Inst::S2s2d2Stt(x) => Some(x.header),
+                Inst::S2Bn(x) => Some(x.header),
+                Inst::S2Bnpl2(x) => Some(x.header),
+                Inst::S2Convlut(x) => {
+                    match x {
+                        S2Convlut::Cayman(y) => Some(y.header),
+                        S2Convlut::Maverick(y) => Some(y.header),
+                    }
+                }
+                Inst::S3d3Ac(x) => Some(x.header),
+                Inst::S3d3Aq(x) => Some(x.header),
+                Inst::S3d3Collective(x) => Some(x.header),
+                Inst::S3d3CpPredScalar(x) => Some(x.header),
+                Inst::S3d3Dropout(x) => Some(x.header),
+                Inst::S3d3Mm(x) => {
+                    match x {
+                        S3d3Mm::Sunda(y) => Some(y.header),
+                        S3d3Mm::Cayman(y) => Some(y.header),
+                        S3d3Mm::Mariana(y) => Some(y.header),
+                        S3d3Mm::Maverick(y) => Some(y.header),
+                    }
+                }
+                Inst::S3d3NonzeroWithCount(x) => Some(x.header),
+                Inst::S3d3Sc(x) => Some(x.header),
+                Inst::S3d3SeqBounds(x) => Some(x.header),
+                Inst::S3d3TensDequant(x) => {
+                    match x {
+                        S3d3TensDequant::Cayman(y) => Some(y.header),
+                        S3d3TensDequant::Mariana(y) => Some(y.header),
+                    }
+                }
+                Inst::S3d3Ts(x) => {
+                    match x {
+                        S3d3Ts::Sunda(y) => Some(y.header),
+                        S3d3Ts::Mariana(y) => Some(y.header),
+                    }
+                }
+                Inst::S3d3TsSelect(x) => Some(x.header),
+                Inst::S3dmx1Quant(x) => Some(x.header),
+                Inst::S3s3d1Bn(x) => Some(x.header),
+                Inst::S3s3d1Bn2(x) => Some(x.header),
+                Inst::S3s3d3Tt(x) => Some(x.header),
+                Inst::S3Lt(x) => Some(x.header),
+                Inst::S3Lw(x) => {
+                    match x {
+                        S3Lw::Sunda(y) => Some(y.header),
+                        S3Lw::Cayman(y) => Some(y.header),
+                        S3Lw::Mariana(y) => Some(y.header),
+                        S3Lw::Maverick(y) => Some(y.header),
+                    }
+                }
+                Inst::S4d2Bn(x) => Some(x.header),
+                Inst::S4d3Mm(x) => Some(x.header),
+                Inst::S4d4Cr(x) => Some(x.header),
+                Inst::S4d4Gt(x) => Some(x.header),
+                Inst::S4d4Ic(x) => Some(x.header),
+                Inst::S4d4Mr(x) => Some(x.header),
+                Inst::S4d4Pl(x) => Some(x.header),
+                Inst::S4d4Tr(x) => {
+                    match x {
+                        S4d4Tr::Sunda(y) => Some(y.header),
+                        S4d4Tr::Mariana(y) => Some(y.header),
+                    }
+                }
+                Inst::S4d4Tsm(x) => Some(x.header),
+                Inst::S4Pb(x) => Some(x.header),
+                Inst::S4Rl(x) => Some(x.header),
+                Inst::Smx1d3Mm(x) => Some(x.header),
+                Inst::Smx1Lw(x) => Some(x.header),
+                Inst::TriggerCollective2Ext(_) => None,
+                Inst::Opaque(r) | Inst::Unknown(r) => Some(Header::read_from(&r.0, 0)),
+            },
+            events: match self {
+                Inst::CtrlAl(x) => Some(x.events),
+                Inst::CtrlBr(x) => Some(x.events),
+                Inst::CtrlCci(_) => None,
+                Inst::CtrlEr(x) => Some(x.events),
+                Inst::CtrlEs(x) => Some(x.events),
+                Inst::CtrlIm(x) => Some(x.events),
+                Inst::CtrlMs(x) => Some(x.events),
+                Inst::CtrlMv(x) => Some(x.events),
+                Inst::CtrlNo(x) => Some(x.events),
+                Inst::CtrlPollSem(x) => Some(x.events),
+                Inst::CtrlRs(x) => Some(x.events),
+                Inst::CtrlTestEs(x) => Some(x.events),
+                Inst::CtrlWr(x) => Some(x.events),
+                Inst::CustomOpHeader(x) => Some(x.events),
+                Inst::CustomOpPayload(x) => Some(x.events),
+                Inst::D1Rd(x) => Some(x.events),
+                Inst::D3Rand(x) => Some(x.events),
+                Inst::D4Iota(x) => Some(x.events),
+                Inst::D4Mr(x) => Some(x.events),
+                Inst::D4Rand(x) => Some(x.events),
+                Inst::DmaCopy2d(_) => None,
+                Inst::DmaDirect2d(x) => Some(x.events),
+                Inst::DmaDirect2dXpose(x) => Some(x.events),
+                Inst::DmaGatherXpose(x) => Some(x.events),
+                Inst::DmaImmediate(_) => None,
+                Inst::DmaIndirect1d(x) => Some(x.events),
+                Inst::Extended(x) => Some(x.events),
+                Inst::ExtendedCopy(x) => Some(x.events),
+                Inst::ExtendedCptcd(x) => Some(x.events),
+                Inst::ExtendedEnop(x) => Some(x.events),
+                Inst::ExtendedRdmaDescGen(x) => Some(x.events),
+                Inst::ExtendedRdmaDescStart(x) => Some(x.events),
+                Inst::ExtendedRgs(x) => Some(x.events),
+                Inst::ExtendedRss(x) => Some(x.events),
+                Inst::ExtendedSb2sb(x) => Some(x.events),
+                Inst::ExtendedTta(x) => Some(x.events),
+                Inst::Mem2d(x) => Some(x.events),
+                Inst::ModifyPoolConfig(x) => Some(x.events),
+                Inst::PseudoCoreBarrier(x) => Some(x.events),
+                Inst::PseudoDmabarrier(x) => Some(x.events),
+                Inst::PseudoDmaDirect2d(x) => Some(x.events),
+                Inst::PseudoDmaExt(_) => None,
+                Inst::PseudoDmaMemcpyFullInd(x) => Some(x.events),
+                Inst::PseudoEmbeddingUpdate(x) => Some(x.events),
+                Inst::PseudoExitExecution(x) => Some(x.events),
+                Inst::PseudoFunctionBegin(x) => Some(x.events),
+                Inst::PseudoFunctionCall(x) => Some(x.events),
+                Inst::PseudoJpegDecode(x) => Some(x.events),
+                Inst::PseudoLibraryReloadIndex(x) => Some(x.events),
+                Inst::PseudoLoadActFuncSet(x) => Some(x.events),
+                Inst::PseudoMem2d(x) => Some(x.events),
+                Inst::PseudoRangeCheck(x) => Some(x.events),
+                Inst::PseudoSetRngSeed(x) => Some(x.events),
+                Inst::PseudoSyncBarrier(x) => Some(x.events),
+                Inst::S1s2d2Am(x) => Some(x.events),
+                Inst::S1Rand(x) => Some(x.events),
+                Inst::S2d2d2Sc(x) => Some(x.events),
+                Inst::S2d2d2TsWide(x) => Some(x.events),
+                Inst::S2d2Ac(x) => Some(x.events),
+                Inst::S2d2Addr(x) => Some(x.events),
+                Inst::S2d2Jpeg(x) => Some(x.events),
+                Inst::S2d2Rs(x) => Some(x.events),
+                Inst::S2d2Tr(x) => Some(x.events),
+                Inst::S2d2TsAs(x) => Some(x.events),
+                Inst::S2s1d2PeSeed(x) => Some(x.events),
+                Inst::S2s2d2d2Tt(x) => Some(x.events),
+                Inst::S2s2d2Stt(x) => Some(x.events),
+                Inst::S2Bn(x) => Some(x.events),
+                Inst::S2Bnpl2(x) => Some(x.events),
+                Inst::S2Convlut(x) => {
+                    match x {
+                        S2Convlut::Cayman(y) => Some(y.events),
+                        S2Convlut::Maverick(y) => Some(y.events),
+                    }
+                }
+                Inst::S3d3Ac(x) => Some(x.events),
+                Inst::S3d3Aq(x) => Some(x.events),
+                Inst::S3d3Collective(x) => Some(x.events),
+                Inst::S3d3CpPredScalar(x) => Some(x.events),
+                Inst::S3d3Dropout(x) => Some(x.events),
+                Inst::S3d3Mm(x) => {
+                    match x {
+                        S3d3Mm::Sunda(y) => Some(y.events),
+                        S3d3Mm::Cayman(y) => Some(y.events),
+                        S3d3Mm::Mariana(y) => Some(y.events),
+                        S3d3Mm::Maverick(y) => Some(y.events),
+                    }
+                }
+                Inst::S3d3NonzeroWithCount(x) => Some(x.events),
+                Inst::S3d3Sc(x) => Some(x.events),
+                Inst::S3d3SeqBounds(x) => Some(x.events),
+                Inst::S3d3TensDequant(x) => {
+                    match x {
+                        S3d3TensDequant::Cayman(y) => Some(y.events),
+                        S3d3TensDequant::Mariana(y) => Some(y.events),
+                    }
+                }
+                Inst::S3d3Ts(x) => {
+                    match x {
+                        S3d3Ts::Sunda(y) => Some(y.events),
+                        S3d3Ts::Mariana(y) => Some(y.events),
+                    }
+                }
+                Inst::S3d3TsSelect(x) => Some(x.events),
+                Inst::S3dmx1Quant(x) => Some(x.events),
+                Inst::S3s3d1Bn(x) => Some(x.events),
+                Inst::S3s3d1Bn2(x) => Some(x.events),
+                Inst::S3s3d3Tt(x) => Some(x.events),
+                Inst::S3Lt(x) => Some(x.events),
+                Inst::S3Lw(x) => {
+                    match x {
+                        S3Lw::Sunda(y) => Some(y.events),
+                        S3Lw::Cayman(y) => Some(y.events),
+                        S3Lw::Mariana(y) => Some(y.events),
+                        S3Lw::Maverick(y) => Some(y.events),
+                    }
+                }
+                Inst::S4d2Bn(x) => Some(x.events),
+                Inst::S4d3Mm(x) => Some(x.events),
+                Inst::S4d4Cr(x) => Some(x.events),
+                Inst::S4d4Gt(x) => Some(x.events),
+                Inst::S4d4Ic(x) => Some(x.events),
+                Inst::S4d4Mr(x) => Some(x.events),
+                Inst::S4d4Pl(x) => Some(x.events),
+                Inst::S4d4Tr(x) => {
+                    match x {
+                        S4d4Tr::Sunda(y) => Some(y.events),
+                        S4d4Tr::Mariana(y) => Some(y.events),
+                    }
+                }
+                Inst::S4d4Tsm(x) => Some(x.events),
+                Inst::S4Pb(x) => Some(x.events),
+                Inst::S4Rl(x) => Some(x.events),
+                Inst::Smx1d3Mm(x) => Some(x.events),
+                Inst::Smx1Lw(x) => Some(x.events),
+                Inst::TriggerCollective2Ext(_) => None,
+                Inst::Opaque(r) | Inst::Unknown(r) => Some(Events::read_from(&r.0, 4)),
+            },
+        }
+    }
+}
+
+/// The preamble of a `TPB_INST` record, read from any instruction: each member where the instruction's layout keeps it.
+///
+/// A record kept verbatim (`Inst::Opaque`, `Inst::Unknown`) reads every member from its bytes: the record's arms begin with the preamble unless their layout says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Preamble {
+    /// `+0..4`: the preamble member `header` (`None` on a layout that gives those bytes its own meaning: `CTRL_CCI`; `PSEUDO_DMA_EXT`; `TRIGGER_COLLECTIVE2_EXT`).
+    pub header: Option<Header>,
+    /// `+4..12`: the preamble member `events` (`None` on a layout that gives those bytes its own meaning: `CTRL_CCI`; `DMA_COPY2D`; `DMA_IMMEDIATE`; `PSEUDO_DMA_EXT`; `TRIGGER_COLLECTIVE2_EXT`).
+    pub events: Option<Events>,
 }
 
 impl From<Inst> for Raw {
