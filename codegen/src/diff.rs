@@ -81,8 +81,10 @@
 //!
 //! An opcode whose value changed is one change, at the opcode (`enum OPCODE / variant
 //! MATMUL: value 0x02 → 0x05 (bound to S3D3_MM)`): the bindings and sentinels that
-//! follow it keep their names and are not reported again. A binding is matched by its
-//! opcode's name and sub-opcode, so one that also moved to another arm reports that.
+//! follow it keep their names and are not reported again; so does a sub-opcode value's
+//! (`enum PSEUDO_OPCODE / variant PSEUDO_EXIT_EXECUTION: value 1 → 5`). A binding is
+//! matched by its opcode's name and its sub-opcode's, so one that also moved to another
+//! arm reports that.
 //!
 //! An opcode added or removed with its binding is one change, at the opcode, whose value
 //! shows the arm (`0x25 => S2D2_AC`); a binding is reported apart only when it is news of

@@ -551,6 +551,30 @@ fn opcode_renamed() {
     );
 }
 
+/// An opcode renamed and renumbered in one edit is another opcode: one removed and one
+/// added, each with its binding (`=> ADD`); the binding is not also reported as given
+/// another opcode.
+#[test]
+fn opcode_renamed_and_renumbered() {
+    check(
+        &[("x", "ADD    = 0x02", "PLUS   = 0x03"), ("x", "bind ADD => ADD", "bind PLUS => ADD")],
+        &[
+            "breaking removed enum OPCODE / variant ADD: -0x02 => ADD",
+            "additive added enum OPCODE / variant PLUS: +0x03 => ADD",
+        ],
+    );
+}
+
+/// A sub-opcode value renumbered is one change, at its enum, as an opcode's is: the
+/// binding and the sentinel that name it follow it.
+#[test]
+fn sub_opcode_value_changed_moves_its_binding() {
+    check(
+        &[("x", "EXIT = 1", "EXIT = 2")],
+        &["breaking changed enum SUB / variant EXIT value: 1 -> 2 [EXIT]"],
+    );
+}
+
 #[test]
 fn band_widened_and_narrowed() {
     check(

@@ -702,7 +702,7 @@ impl<'a> Cmp<'a> {
         };
         // An arm the same opcodes select under a new name is that arm renamed, even when its
         // layout changed too: the layout is then compared, not removed and added whole.
-        let bound = |m: &Model, a: &Arm| -> BTreeSet<(String, Option<(u32, u64)>)> {
+        let bound = |m: &Model, a: &Arm| -> BTreeSet<(String, Option<(u32, String)>)> {
             let id = m.arm_named(&a.name);
             m.bindings.iter().filter(|b| Some(b.arm) == id).map(|b| bind_name_key(m, b)).collect()
         };
@@ -1330,17 +1330,32 @@ impl<'a> Cmp<'a> {
         let arm_o = |b: &Binding| mapped(&arms, &o[b.arm].name);
         // Paired by opcode name, so that a binding follows its opcode to a new value; then
         // by the numbers (a renamed opcode) or the arm.
-        let mut pairs = pair(
+        let pairs = pair(
             &o.bindings,
             &n.bindings,
             |a, b| bind_name_key(o, a) == bind_name_key(n, b),
             |a, b| key(a) == key(b) || arm_o(a) == n[b.arm].name,
         );
-        pairs.retain(|p| match p {
-            Pair::Old(a) => !said_by_opcode(&self.out, o, a, Kind::Removed),
-            Pair::New(b) => !said_by_opcode(&self.out, n, b, Kind::Added),
-            _ => true,
-        });
+        // A binding whose opcode was removed, or added, is said by that opcode's change
+        // (`0x21 => S3D3_AC`): paired by its arm with another opcode's binding (an opcode
+        // renamed and renumbered at once is a removal and an addition), it would be
+        // said again as a binding given another opcode.
+        let said_old = |a: &Binding| said_by_opcode(&self.out, o, a, Kind::Removed);
+        let said_new = |b: &Binding| said_by_opcode(&self.out, n, b, Kind::Added);
+        let pairs: Vec<Pair<'_, Binding>> = pairs
+            .into_iter()
+            .flat_map(|p| match p {
+                Pair::Renamed(a, b) if said_old(a) || said_new(b) => {
+                    vec![Pair::Old(a), Pair::New(b)]
+                }
+                p => vec![p],
+            })
+            .filter(|p| match p {
+                Pair::Old(a) => !said_old(a),
+                Pair::New(b) => !said_new(b),
+                _ => true,
+            })
+            .collect();
         self.walk_noted(
             pairs,
             |s, b| vec![seg(SegKind::Bind, json::bind_name(s.m, b))],
@@ -1637,12 +1652,17 @@ pub(super) fn said_by_opcode(out: &[Change], m: &Model, b: &Binding, kind: Kind)
 }
 
 /// A binding as the spec names it: its opcode's name (its value if it has none) and its
-/// sub-opcode. Stays the same when the opcode's value changes.
-fn bind_name_key(m: &Model, b: &Binding) -> (String, Option<(u32, u64)>) {
+/// sub-opcode's offset and name (its value if its enum names none). Stays the same when
+/// the opcode's value, or the sub-opcode's, changes: that is one change, at the enum.
+fn bind_name_key(m: &Model, b: &Binding) -> (String, Option<(u32, String)>) {
     let op = m[m.opcode_enum()]
         .variant_of(b.opcode)
         .map_or_else(|| b.opcode.to_string(), |v| v.name.clone());
-    (op, b.sub.as_ref().map(|s| (s.offset, s.value)))
+    let sub = b.sub.as_ref().map(|s| {
+        let name = s.enum_id.and_then(|e| m[e].variant_of(s.value)).map(|v| v.name.clone());
+        (s.offset, name.unwrap_or_else(|| s.value.to_string()))
+    });
+    (op, sub)
 }
 
 /// `inherited from cayman` / `derived` for a value seen on `arch`.
