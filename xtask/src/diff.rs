@@ -77,12 +77,16 @@ pub fn run(root: &Path, args: DiffArgs) -> Result<ExitCode> {
                 [old, new] => (old.clone(), new.clone()),
                 more => bail!("diff takes OLD and NEW, got {} sides", more.len()),
             };
-            // Both sides are read, so that one run reports the problems of both.
+            // Both sides are read, so that one run reports the problems of both: spec
+            // errors (printed by `load`) and sides that could not be read at all.
             let (o, n) = (load(root, &old, Some("old")), load(root, &new, Some("new")));
-            let (Some(o), Some(n)) = (o?, n?) else {
+            let (Ok(Some(o)), Ok(Some(n))) = (&o, &n) else {
+                for e in [o.err(), n.err()].into_iter().flatten() {
+                    eprintln!("error: {e:#}");
+                }
                 return Ok(NO_DIFF.into());
             };
-            let mut d = codegen::diff(&o, &n);
+            let mut d = codegen::diff(o, n);
             d.old = label(root, &old);
             d.new = label(root, &new);
             d

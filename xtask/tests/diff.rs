@@ -227,6 +227,19 @@ fn a_side_that_is_not_a_spec_is_named() {
             root().join("isa").display()
         )
     );
+    // Both sides are read: two that cannot be read are both named, in order.
+    let elsewhere = tmp.path().join("elsewhere");
+    let o = xtask(&[&"diff", &missing, &elsewhere]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: the old spec {}: not a folder (a spec side is a folder or git:REV)\n\
+             error: the new spec {}: not a folder (a spec side is a folder or git:REV)\n",
+            missing.display(),
+            elsewhere.display()
+        )
+    );
 }
 
 #[test]
