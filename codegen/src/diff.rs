@@ -37,7 +37,9 @@
 //!
 //! `@source` and `@confidence` are compared after inheritance; a member whose value only
 //! follows its item's (it states none of its own, or the same) is not reported again:
-//! the change is the item's, reported once there. A binding written in its opcode's table
+//! the change is the item's, reported once there. So are the opcode table's own
+//! `@status` and `@engine`, the defaults of its values (`enum OPCODE: status maintained →
+//! dormant`). A binding written in its opcode's table
 //! entry (`MATMUL = 0x02 => S3D3_MM`) shares the entry's docs, sources and `@archs`: a
 //! change there is reported once, at the opcode.
 //!
@@ -317,9 +319,10 @@ pub enum Aspect {
     Width,
     /// Whether an arm begins with the whole preamble (`whole` / `partial`).
     Preamble,
-    /// The vocabulary of a record's `@engine` words, or an opcode's engines.
+    /// The vocabulary of a record's `@engine` words, an opcode's engines, or the opcode
+    /// table's default engines.
     Engines,
-    /// An opcode's maintained/dormant flag.
+    /// An opcode's maintained/dormant flag, or the opcode table's default of it.
     Status,
     /// Whether any source gives an arch's geometry (`known` / `unknown`).
     Geometry,

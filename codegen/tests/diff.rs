@@ -1923,6 +1923,37 @@ fn opcode_table_columns_are_metadata_and_availability_is_classed() {
     );
 }
 
+/// The opcode table's own `@status` and `@engine` are its values' defaults: an edit of
+/// them is one change, at the table, not one at every value that follows it; a value
+/// that states its own is not reported.
+#[test]
+fn opcode_table_defaults_are_reported_once_at_the_table() {
+    gen_check(
+        &[("@status(maintained)\nenum OPCODE", "@status(dormant)\nenum OPCODE")],
+        &["metadata changed enum OPCODE status: maintained -> dormant"],
+    );
+    gen_check(
+        &[
+            ("@status(maintained)\nenum OPCODE", "@status(dormant)\nenum OPCODE"),
+            (
+                "MUL  = 0x02 => MUL  @engine(ACT)",
+                "MUL  = 0x02 => MUL  @engine(ACT) @status(maintained)",
+            ),
+        ],
+        &["metadata changed enum OPCODE status: maintained -> dormant"],
+    );
+    gen_check(
+        &[
+            ("@status(maintained)\nenum OPCODE", "@status(maintained)\n@engine(PE)\nenum OPCODE"),
+            ("MUL  = 0x02 => MUL  @engine(ACT)", "MUL  = 0x02 => MUL"),
+        ],
+        &[
+            "metadata changed enum OPCODE engines: none -> PE",
+            "metadata changed enum OPCODE / variant MUL engines: ACT -> PE",
+        ],
+    );
+}
+
 #[test]
 fn inherited_provenance_is_reported_once_at_the_item() {
     gen_check(

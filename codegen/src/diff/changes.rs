@@ -1238,6 +1238,16 @@ impl<'a> Cmp<'a> {
                 this.differ(at, Class::Breaking, Aspect::Width, a.width, b.width, |w| {
                     text(w.as_str())
                 });
+                // The opcode table's own `@status` and `@engine` are its values' defaults:
+                // an edit of them is one change, here, as an inherited `@confidence` is.
+                let status = |v: Option<Status>| v.map_or_else(none, |s| text(s.as_str()));
+                let words = |v: Vec<String>| Val {
+                    json: serde_json::Value::from(v.clone()),
+                    text: if v.is_empty() { "none".into() } else { v.join(", ") },
+                };
+                this.differ(at, Class::Metadata, Aspect::Status, a.status, b.status, status);
+                let (ea, eb) = (json::word_names(o, &a.engines), json::word_names(n, &b.engines));
+                this.differ(at, Class::Metadata, Aspect::Engines, ea, eb, words);
                 this.walk_noted(
                     pair(&a.variants, &b.variants, same_name, |x, y| x.value == y.value),
                     |_, v| sub(at.path, SegKind::Variant, &v.name),
@@ -1268,22 +1278,22 @@ impl<'a> Cmp<'a> {
                                 note,
                             );
                         }
-                        // Opcode table columns: no byte moves, decoders are unaffected.
+                        // Opcode table columns: no byte moves, decoders are unaffected. A
+                        // value that only follows the table's default on both sides is
+                        // reported there, once.
                         let status = |v: Option<Status>| v.map_or_else(none, |s| text(s.as_str()));
-                        this.differ(
-                            at,
-                            Class::Metadata,
-                            Aspect::Status,
-                            x.status,
-                            y.status,
-                            status,
-                        );
-                        let (ea, eb) = (json::engine_names(o, x), json::engine_names(n, y));
-                        let words = |v: Vec<String>| Val {
-                            json: serde_json::Value::from(v.clone()),
-                            text: if v.is_empty() { "none".into() } else { v.join(", ") },
-                        };
-                        this.differ(at, Class::Metadata, Aspect::Engines, ea, eb, words);
+                        if !(x.status == a.status && y.status == b.status) {
+                            let (sx, sy) = (x.status, y.status);
+                            this.differ(at, Class::Metadata, Aspect::Status, sx, sy, status);
+                        }
+                        if !(x.engines == a.engines && y.engines == b.engines) {
+                            let (ea, eb) = (json::engine_names(o, x), json::engine_names(n, y));
+                            let words = |v: Vec<String>| Val {
+                                json: serde_json::Value::from(v.clone()),
+                                text: if v.is_empty() { "none".into() } else { v.join(", ") },
+                            };
+                            this.differ(at, Class::Metadata, Aspect::Engines, ea, eb, words);
+                        }
                     },
                 );
             },

@@ -705,8 +705,13 @@ pub(super) fn bits_val(m: &Model, b: &Bits) -> Val {
 
 /// The engine words of an opcode.
 pub(super) fn engine_names(m: &Model, v: &Variant) -> Vec<String> {
+    word_names(m, &v.engines)
+}
+
+/// The names of `@engine` words given as indexes into the record's `engines` vocabulary.
+pub(super) fn word_names(m: &Model, engines: &[u32]) -> Vec<String> {
     let vocab = m.record.engines.map(|id| &m[id]);
-    v.engines
+    engines
         .iter()
         .map(|&i| {
             vocab

@@ -127,6 +127,8 @@ pub(super) fn bindings(
                             rust: String::new(),
                             width: *p,
                             variants: Vec::new(),
+                            status: None,
+                            engines: Vec::new(),
                             meta: field.meta.clone(),
                         },
                     ),

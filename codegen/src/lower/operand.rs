@@ -111,6 +111,8 @@ pub(super) fn enums(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Enum> {
                 rust: String::new(),
                 width: width_p,
                 variants: out,
+                status: None,
+                engines: Vec::new(),
                 meta: m,
             }
         })
@@ -197,6 +199,19 @@ pub(super) fn opcode_attrs(
             continue;
         }
         let e = &mut enums[i];
+        // The table's own defaults, kept so that the diff reports an edit of them once,
+        // at the table (a word that is not in the vocabulary is reported where a value
+        // takes it, below).
+        e.status = item_op.status.map(|(s, _)| s);
+        if let Some(voc) = words {
+            for w in &item_op.engines {
+                if let Some(k) = voc.words.iter().position(|x| x.name == w.name) {
+                    if !e.engines.contains(&(k as u32)) {
+                        e.engines.push(k as u32);
+                    }
+                }
+            }
+        }
         for (v, op) in per_variant {
             let Some(var) = e.variants.iter_mut().find(|x| x.name == v.name.name) else { continue };
             var.status = op.status.or(item_op.status).map(|(s, _)| s);

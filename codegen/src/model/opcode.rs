@@ -13,6 +13,11 @@ pub struct Enum {
     pub width: Prim,
     /// Variants sorted by value; values and names are unique.
     pub variants: Vec<Variant>,
+    /// The opcode table's own `@status`: the default of its values (opcodes only).
+    pub status: Option<Status>,
+    /// The opcode table's own `@engine` words, indexes into the record's `engines`
+    /// vocabulary: the default of its values (opcodes only).
+    pub engines: Vec<u32>,
     /// Metadata.
     pub meta: Meta,
 }
