@@ -669,12 +669,12 @@ fn sentinel_re_pointed() {
 fn bitmask_words_changed() {
     check(
         &[("x", "[0x6, 0x0", "[0x7, 0x0")],
-        &["breaking changed bitmask VALID words: [0x6, 0x0, 0x0, 0x80000000] -> [0x7, 0x0, 0x0, 0x80000000] (sets 0x00)"],
+        &["breaking changed bitmask VALID words: [0x0000000000000006, 0x0000000000000000, 0x0000000000000000, 0x0000000080000000] -> [0x0000000000000007, 0x0000000000000000, 0x0000000000000000, 0x0000000080000000] (sets 0x00)"],
     );
     // The values are named where the enum names them, each on the side that sets it.
     check(
         &[("x", "[0x6, 0x0, 0x0, 0x80000000]", "[0x5, 0x0, 0x0, 0x8000000000000000]")],
-        &["breaking changed bitmask VALID words: [0x6, 0x0, 0x0, 0x80000000] -> [0x5, 0x0, 0x0, 0x8000000000000000] (sets 0x00, 0xFF; clears 0x01 (NOP), 0xDF (PSEUDO))"],
+        &["breaking changed bitmask VALID words: [0x0000000000000006, 0x0000000000000000, 0x0000000000000000, 0x0000000080000000] -> [0x0000000000000005, 0x0000000000000000, 0x0000000000000000, 0x8000000000000000] (sets 0x00, 0xFF; clears 0x01 (NOP), 0xDF (PSEUDO))"],
     );
 }
 

@@ -846,11 +846,10 @@ pub(super) fn bitmask(m: &Model, b: &Bitmask) -> J {
     )
 }
 
+/// A bitmask's words as the spec writes them, sixteen digits each, so that the old and
+/// the new line up digit for digit.
 pub(super) fn words_text(words: &[u64]) -> String {
-    format!(
-        "[{}]",
-        words.iter().map(|w| format!("{w:#X}").replace("0X", "0x")).collect::<Vec<_>>().join(", ")
-    )
+    format!("[{}]", words.iter().map(|w| format!("0x{w:016X}")).collect::<Vec<_>>().join(", "))
 }
 
 pub(super) fn bitmask_val(m: &Model, b: &Bitmask) -> Val {

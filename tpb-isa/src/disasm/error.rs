@@ -292,7 +292,8 @@ pub enum AsmErrorKind {
         arm: &'static str,
         /// The name given.
         field: Name,
-        /// The generations whose layouts have it, as bits `1 << (Arch as u8)`.
+        /// The generations whose layouts have it, as bits `1 << (Arch as u8)`
+        /// ([`archs_in`](super::desc::archs_in) lists them).
         archs: u8,
     },
     /// A dotted name (`src_mem_pattern.start_addr`) whose first part is a union on this
