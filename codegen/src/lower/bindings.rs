@@ -66,7 +66,7 @@ pub(super) fn bindings(
     // `NAME = VALUE => ARM` in the opcode table.
     let table = items.enums.iter().find(|i| i.name.name == op_enum.name);
     if let Some(ItemKind::Enum { variants, .. }) = table.map(|t| &t.kind) {
-        for v in variants {
+        for v in variants.iter().filter(|v| v.is_first_of_name(variants)) {
             let Some(arm) = &v.arm else { continue };
             let Some(var) = op_enum.variant_named(&v.name.name) else { continue };
             let Some(aid) = arm_of(cx, arm) else { continue };
@@ -596,5 +596,14 @@ mod tests {
             assert_eq!(e.len(), 1, "{bad}: {e:?}");
             assert!(!e[0].contains("not a variant"), "{bad}: {e:?}");
         }
+    }
+
+    /// A table value that repeats an earlier one's name is that one error: its binding
+    /// and attributes are not taken as the first's (its arm was said to bind the first's
+    /// value twice, at the second's line).
+    #[test]
+    fn a_duplicate_opcode_name_is_one_error() {
+        let spec = SPEC.replace("PREFIX = 2\n", "PREFIX = 2\n    PLAIN = 3 => S\n");
+        assert_eq!(errors(&spec, &[]), ["duplicate variant 'PLAIN'"]);
     }
 }

@@ -173,7 +173,7 @@ pub(super) fn opcode_attrs(
         let saved = cx.errors.len();
         let (_, item_op) = meta_full(cx, &item.ann, item.name.span, None);
         let mut per_variant = Vec::new();
-        for v in variants {
+        for v in variants.iter().filter(|v| v.is_first_of_name(variants)) {
             let (_, op) = meta_full(cx, &v.ann, v.name.span, None);
             per_variant.push((v, op));
         }

@@ -173,6 +173,16 @@ pub struct VariantDef {
     pub ann: Annotations,
 }
 
+impl VariantDef {
+    /// Whether `self` is the first of `all` (its enum's variants) named as it is: a later
+    /// one of the name is a duplicate, reported where it is declared and read no further
+    /// (its value, arm and attributes would otherwise be taken as the first's).
+    pub fn is_first_of_name(&self, all: &[VariantDef]) -> bool {
+        all.iter().find(|w| w.name.name == self.name.name).map(|w| w.name.span)
+            == Some(self.name.span)
+    }
+}
+
 /// `when byte N & MASK == VALUE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ByteTestDef {
