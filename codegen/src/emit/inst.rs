@@ -102,7 +102,8 @@ fn inst_enum(model: &Model, record: &Record) -> TokenStream {
         Some(&quote! { arch }),
     );
     let doc = Doc::of(model, &record.meta, format!("A decoded {} record: one of the arms, or the raw bytes.", code(&record.name)))
-        .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.");
+        .note("Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.")
+        .note("An arm whose layout differs by generation holds one variant per layout, named after the oldest generation the layout holds on: a record decoded on a later generation that shares it is in that variant (its `archs()`, or `Inst::layout_archs`, list them). [`Inst::preamble`] reads the header and events of any arm without a match.");
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

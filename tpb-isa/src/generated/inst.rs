@@ -57,6 +57,8 @@ pub const DISCRIMINANT_OFFSET: usize = 0;
 ///
 /// Decoding never fails and never loses a byte: an opcode the table names but no binding reads decodes to `Inst::Opaque`, a value it does not name to `Inst::Unknown`, and `encode` gives every input back unchanged.
 ///
+/// An arm whose layout differs by generation holds one variant per layout, named after the oldest generation the layout holds on: a record decoded on a later generation that shares it is in that variant (its `archs()`, or `Inst::layout_archs`, list them). [`Inst::preamble`] reads the header and events of any arm without a match.
+///
 /// Source: TPB_INST_NBYTES = 0x40
 ///
 /// Source: DWARF structures.json: 118 NEURON_ISA_TPB\_\<OP>\_STRUCT union arms, 64 bytes each
