@@ -78,3 +78,24 @@ proptest! {
         check(arch, inst.kind(), &inst, &r);
     }
 }
+
+/// With `serde`, the preamble dumps as its members, `null` where the layout keeps none.
+#[test]
+fn the_preamble_dumps_as_its_members() {
+    let mut r = [0u8; RECORD_SIZE];
+    r[4] = 0x01; // events.wait_mode
+    r[8] = 7; // events.semaphore_value
+    for &kind in ArmKind::ALL {
+        let p = Inst::decode_as(kind, Arch::Mariana, &r).preamble();
+        let json = serde_json::to_value(p).unwrap();
+        let events = &json["events"];
+        match p.events {
+            Some(e) => {
+                assert_eq!(events["semaphore_value"], 7, "{kind:?}: {json}");
+                assert_eq!(serde_json::from_value::<Events>(events.clone()).unwrap(), e);
+            }
+            None => assert!(events.is_null(), "{kind:?}: {json}"),
+        }
+        assert!(json.get("header").is_some(), "{kind:?}: {json}");
+    }
+}

@@ -306,6 +306,7 @@ fn preamble(model: &Model, record: &Record) -> (TokenStream, TokenStream) {
     let item = quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub struct Preamble {
             #(#fields)*

@@ -1545,6 +1545,7 @@ impl Inst {
 ///
 /// A record kept verbatim (`Inst::Opaque`, `Inst::Unknown`) reads every member from its bytes: the record's arms begin with the preamble unless their layout says otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct Preamble {
     /// `+0..4`: the preamble member `header` (`None` on a layout that gives those bytes its own meaning: `CTRL_CCI`; `PSEUDO_DMA_EXT`; `TRIGGER_COLLECTIVE2_EXT`).
