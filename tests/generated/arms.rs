@@ -94,7 +94,8 @@ pub(crate) static ARMS: &[LayoutCase] = &[
     S3D3_TS_SUNDA,
     S3D3_TS_MARIANA,
     S3D3_TS_SELECT,
-    S3DMX1_QUANT,
+    S3DMX1_QUANT_MARIANA,
+    S3DMX1_QUANT_MAVERICK,
     S3S3D1_BN,
     S3S3D1_BN2,
     S3S3D3_TT,
@@ -1941,22 +1942,45 @@ const S3D3_TS_SELECT: LayoutCase = LayoutCase {
     ],
 };
 
-const S3DMX1_QUANT: LayoutCase = LayoutCase {
+const S3DMX1_QUANT_MARIANA: LayoutCase = LayoutCase {
     kind: ArmKind::S3dmx1Quant,
-    name: "S3dmx1Quant",
-    archs: &[Arch::Mariana, Arch::Maverick],
-    check: layout!(S3dmx1Quant, S3dmx1Quant::from, S3dmx1Quant, S3dmx1QuantRef),
+    name: "S3dmx1QuantMariana",
+    archs: &[Arch::Mariana],
+    check: layout!(
+        S3dmx1Quant, S3dmx1Quant::Mariana, S3dmx1QuantMariana, S3dmx1QuantMarianaRef
+    ),
     fields: &[
-        field!(S3dmx1Quant, S3dmx1QuantRef, header, 0, 4),
-        field!(S3dmx1Quant, S3dmx1QuantRef, events, 4, 8),
-        field!(S3dmx1Quant, S3dmx1QuantRef, reserved0, 12, 4),
-        field!(S3dmx1Quant, S3dmx1QuantRef, src_mem_pattern, 16, 16),
-        field!(S3dmx1Quant, S3dmx1QuantRef, reserved1, 32, 1),
-        field!(S3dmx1Quant, S3dmx1QuantRef, num_active_channels, 33, 1),
-        field!(S3dmx1Quant, S3dmx1QuantRef, in_dtype, 34, 1),
-        field!(S3dmx1Quant, S3dmx1QuantRef, out_dtype, 35, 1),
-        field!(S3dmx1Quant, S3dmx1QuantRef, reserved2, 36, 12),
-        field!(S3dmx1Quant, S3dmx1QuantRef, dst_mem_pattern, 48, 16),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, header, 0, 4),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, events, 4, 8),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, reserved0, 12, 4),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, src_mem_pattern, 16, 16),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, reserved1, 32, 1),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, num_active_channels, 33, 1),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, in_dtype, 34, 1),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, out_dtype, 35, 1),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, reserved2, 36, 12),
+        field!(S3dmx1QuantMariana, S3dmx1QuantMarianaRef, dst_mem_pattern, 48, 16),
+    ],
+};
+
+const S3DMX1_QUANT_MAVERICK: LayoutCase = LayoutCase {
+    kind: ArmKind::S3dmx1Quant,
+    name: "S3dmx1QuantMaverick",
+    archs: &[Arch::Maverick],
+    check: layout!(
+        S3dmx1Quant, S3dmx1Quant::Maverick, S3dmx1QuantMaverick, S3dmx1QuantMaverickRef
+    ),
+    fields: &[
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, header, 0, 4),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, events, 4, 8),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, reserved0, 12, 4),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, src_mem_pattern, 16, 16),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, reserved1, 32, 1),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, num_active_channels, 33, 1),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, in_dtype, 34, 1),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, out_dtype, 35, 1),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, reserved2, 36, 12),
+        field!(S3dmx1QuantMaverick, S3dmx1QuantMaverickRef, dst_mem_pattern, 48, 16),
     ],
 };
 

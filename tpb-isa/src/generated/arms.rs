@@ -453,7 +453,7 @@ static ARM_FLAGS: [u8; 102] = [
     0x00, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00, 0x03, 0x03, 0x01, 0x03, 0x03, 0x03, 0x03,
     0x01, 0x01, 0x01, 0x03, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x03, 0x01, 0x01,
     0x03, 0x03, 0x01, 0x01, 0x01, 0x03, 0x01, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x07,
-    0x03, 0x03, 0x03, 0x03, 0x03, 0x05, 0x03, 0x03, 0x03, 0x07, 0x07, 0x03, 0x01, 0x03,
+    0x03, 0x03, 0x03, 0x03, 0x03, 0x05, 0x03, 0x03, 0x03, 0x07, 0x07, 0x03, 0x05, 0x03,
     0x01, 0x03, 0x01, 0x05, 0x03, 0x03, 0x03, 0x01, 0x01, 0x03, 0x03, 0x07, 0x03, 0x01,
     0x01, 0x01, 0x01, 0x00,
 ];
@@ -4929,22 +4929,13 @@ pub struct DmaDirect2d {
     pub src_bound_reg: BoundCheckReg,
     /// `+39..40` · confidence: medium
     pub dst_bound_reg: BoundCheckReg,
-    /// `+40..48` (`use DMA_2D_PATTERN as dst`)
-    ///
-    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +24 src_step_elem (int32\[2\]), +32 src_num_elem (u16\[2\]), +36 src_elem_size, +38 src_bound_reg; public RE notes: DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45; DMA / Transpose Opcode Cluster (59789213301); RDMA/DMA Collective Pseudo-Ops (59709007125)
+    /// `+40..48`
     pub dst_start_addr: Addr8,
-    /// `+48..56` (`use DMA_2D_PATTERN as dst`)
-    ///
-    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +24 src_step_elem (int32\[2\]), +32 src_num_elem (u16\[2\]), +36 src_elem_size, +38 src_bound_reg; public RE notes: DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45; DMA / Transpose Opcode Cluster (59789213301); RDMA/DMA Collective Pseudo-Ops (59709007125)
+    /// `+48..56`
     pub dst_step_elem: [i32; 2],
-    /// `+56..60` (`use DMA_2D_PATTERN as dst`)
-    ///
-    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +24 src_step_elem (int32\[2\]), +32 src_num_elem (u16\[2\]), +36 src_elem_size, +38 src_bound_reg; public RE notes: DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45; DMA / Transpose Opcode Cluster (59789213301); RDMA/DMA Collective Pseudo-Ops (59709007125)
+    /// `+56..60` · confidence: medium
     pub dst_num_elem: [u16; 2],
-    /// `+60..62` (`use DMA_2D_PATTERN as dst`): Bytes per element; 0 means 64 KiB. The seed implies the width (the next field
-    /// at +38); the notes give it.
-    ///
-    /// Source: DMA_DIRECT2D worked layout: +16 src_start_addr (ADDR8, 8), +24 src_step_elem (int32\[2\]), +32 src_num_elem (u16\[2\]), +36 src_elem_size, +38 src_bound_reg; public RE notes: DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45; DMA / Transpose Opcode Cluster (59789213301); RDMA/DMA Collective Pseudo-Ops (59709007125)
+    /// `+60..62`: Bytes per element; 0 means 64 KiB. · confidence: medium
     pub dst_elem_size: u16,
     /// `+62..63`
     pub in_dtype: Dtype,
@@ -8780,8 +8771,9 @@ impl_arm!(PseudoDmabarrier);
 /// DMA_DIRECT2D's layout except dge_op at +15 (not compute_op) and PSEUDO_ADDR8
 /// addresses. The real corpus (8778 records, cayman) exercises the two patterns and the
 /// dtypes: VAR_ID (0x10) and table (0x20) address markers at +23/+47, \[N, 1\] steps,
-/// \[128, 1\] counts, element sizes whose byte totals match, and one FP32-to-FP16 cast
-/// (in_dtype 0xA, out_dtype 0x7) whose element sizes halve accordingly.
+/// \[128, 1\] counts, element sizes whose byte totals match, and an FP32-to-FP16 cast
+/// (in_dtype 0xA, out_dtype 0x7; record 5 of each subgraph's Pool stream of the small
+/// NEFF) whose element sizes halve accordingly.
 ///
 /// Opcodes: `PSEUDO_DMA_DIRECT2D` 0xD4.
 ///
@@ -19756,12 +19748,15 @@ impl_arm!(S3d3TsSelect);
 
 /// QUANTIZE_MX (0xE3): quantize to MX fp8 with E8M0 block scales; its destination is
 /// the descriptor SMX1_LW reads. Offsets are gcc-checked against the mariana header;
-/// maverick has the header too (its offsets are not quoted). The notes disagree on the
-/// validator's generation floor (nc == V5 read from maverick's header; v4 from mariana's).
+/// maverick has the header too, but its offsets are not quoted: maverick's layout is
+/// mariana's, inferred. The notes disagree on the validator's generation floor (nc ==
+/// V5 read from maverick's header; v4 from mariana's).
 ///
 /// Opcodes: `QUANTIZE_MX` 0xE3.
 ///
 /// Partial layout: bytes the sources do not describe are kept as `unknown`.
+///
+/// Its layout differs by generation: [`S3dmx1QuantMariana`] on mariana; [`S3dmx1QuantMaverick`] on maverick.
 ///
 /// Source: public RE notes: Byte-Decode of the MX Device Bodies (59776809812), §2.5, mariana s3dmx1_quant.h
 ///
@@ -19770,34 +19765,123 @@ impl_arm!(S3d3TsSelect);
 /// Available on: mariana, maverick
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct S3dmx1Quant {
+#[non_exhaustive]
+pub enum S3dmx1Quant {
+    /// On mariana.
+    Mariana(S3dmx1QuantMariana),
+    /// On maverick.
+    Maverick(S3dmx1QuantMaverick),
+}
+
+impl S3dmx1Quant {
+    /// Decode any record as this arm, in the layout of `arch` (on a generation the
+    /// arm does not exist on, the layout of the oldest one it exists on); never
+    /// fails, every byte is kept.
+    #[must_use]
+    #[inline]
+    pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3dmx1Quant {
+        match arch {
+            Arch::Mariana | Arch::Sunda | Arch::Cayman => {
+                S3dmx1Quant::Mariana(S3dmx1QuantMariana::decode(b))
+            }
+            Arch::Maverick => S3dmx1Quant::Maverick(S3dmx1QuantMaverick::decode(b)),
+        }
+    }
+
+    /// Encode back to bytes; the inverse of `decode_on` on every input.
+    #[must_use]
+    #[inline]
+    pub fn encode(&self) -> [u8; RECORD_SIZE] {
+        match self {
+            S3dmx1Quant::Mariana(x) => x.encode(),
+            S3dmx1Quant::Maverick(x) => x.encode(),
+        }
+    }
+
+    /// The discriminant.
+    #[must_use]
+    #[inline]
+    pub const fn opcode(&self) -> Opcode {
+        match self {
+            S3dmx1Quant::Mariana(x) => x.opcode(),
+            S3dmx1Quant::Maverick(x) => x.opcode(),
+        }
+    }
+
+    /// The generations whose layout the value is in (its variant's): what its
+    /// fields mean, whatever generation it is later printed or encoded for.
+    #[must_use]
+    #[inline]
+    pub const fn archs(&self) -> &'static [Arch] {
+        match self {
+            S3dmx1Quant::Mariana(_) => &[Arch::Mariana],
+            S3dmx1Quant::Maverick(_) => &[Arch::Maverick],
+        }
+    }
+}
+
+#[doc = concat!(
+    " The borrowed view of [`", stringify!(S3dmx1Quant),
+    "`], in the layout of a generation."
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum S3dmx1QuantRef<'a> {
+    /// On mariana.
+    Mariana(S3dmx1QuantMarianaRef<'a>),
+    /// On maverick.
+    Maverick(S3dmx1QuantMaverickRef<'a>),
+}
+
+impl<'a> S3dmx1QuantRef<'a> {
+    /// View a record in the layout of `arch`. Any record is viewed: its opcode is
+    /// not checked, so a record of another arm reads as this one
+    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
+    #[must_use]
+    #[inline]
+    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3dmx1QuantRef<'a> {
+        match arch {
+            Arch::Mariana | Arch::Sunda | Arch::Cayman => {
+                S3dmx1QuantRef::Mariana(S3dmx1QuantMarianaRef(b))
+            }
+            Arch::Maverick => S3dmx1QuantRef::Maverick(S3dmx1QuantMaverickRef(b)),
+        }
+    }
+}
+
+/// The layout of `S3DMX1_QUANT` on mariana.
+///
+/// See [`S3dmx1Quant`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct S3dmx1QuantMariana {
     /// `+0..4`: the record's preamble member `header`.
     pub header: Header,
     /// `+4..12`: the record's preamble member `events`.
     pub events: Events,
-    /// `+12..16` reserved
+    /// `+12..16` reserved · on mariana
     pub reserved0: [u8; 4],
-    /// `+16..32`
+    /// `+16..32` · on mariana
     pub src_mem_pattern: MemPattern3d,
-    /// `+32..33` reserved
+    /// `+32..33` reserved · on mariana
     pub reserved1: [u8; 1],
-    /// `+33..34`: 32, 64, 96 or 128
+    /// `+33..34`: 32, 64, 96 or 128 · on mariana
     pub num_active_channels: u8,
-    /// `+34..35`: FP16 or BFLOAT16
+    /// `+34..35`: FP16 or BFLOAT16 · on mariana
     pub in_dtype: Dtype,
-    /// `+35..36`: FP8_EXP5 or FP8_EXP4
+    /// `+35..36`: FP8_EXP5 or FP8_EXP4 · on mariana
     pub out_dtype: Dtype,
-    /// `+36..48` reserved
+    /// `+36..48` reserved · on mariana
     pub reserved2: [u8; 12],
-    /// `+48..64`
+    /// `+48..64` · on mariana
     pub dst_mem_pattern: MxmemPattern1d,
 }
 
-impl S3dmx1Quant {
+impl S3dmx1QuantMariana {
     /// Decode any record as this layout; never fails, every byte is kept.
     #[must_use]
     #[inline]
-    pub const fn decode(b: &[u8; RECORD_SIZE]) -> S3dmx1Quant {
+    pub const fn decode(b: &[u8; RECORD_SIZE]) -> S3dmx1QuantMariana {
         Self {
             header: Header::read_from(b, 0),
             events: Events::read_from(b, 4),
@@ -19839,85 +19923,85 @@ impl S3dmx1Quant {
     }
 }
 
-impl Default for S3dmx1Quant {
+impl Default for S3dmx1QuantMariana {
     /// All bytes zero, the opcode too (so its record selects no arm); to build
     /// an instruction, start from a binding's record
     /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
     /// (`Inst::parse(arch, "mnemonic")`).
-    fn default() -> S3dmx1Quant {
-        S3dmx1Quant::decode(&[0u8; RECORD_SIZE])
+    fn default() -> S3dmx1QuantMariana {
+        S3dmx1QuantMariana::decode(&[0u8; RECORD_SIZE])
     }
 }
 
-/// The borrowed view of [`S3dmx1Quant`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
+/// The borrowed view of [`S3dmx1QuantMariana`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct S3dmx1QuantRef<'a>(pub &'a [u8; RECORD_SIZE]);
+pub struct S3dmx1QuantMarianaRef<'a>(pub &'a [u8; RECORD_SIZE]);
 
-impl<'a> S3dmx1QuantRef<'a> {
-    /// `+0..4`: [`S3dmx1Quant::header`], read in place.
+impl<'a> S3dmx1QuantMarianaRef<'a> {
+    /// `+0..4`: [`S3dmx1QuantMariana::header`], read in place.
     #[must_use]
     #[inline]
     pub const fn header(&self) -> Header {
         Header::read_from(self.0, 0)
     }
 
-    /// `+4..12`: [`S3dmx1Quant::events`], read in place.
+    /// `+4..12`: [`S3dmx1QuantMariana::events`], read in place.
     #[must_use]
     #[inline]
     pub const fn events(&self) -> Events {
         Events::read_from(self.0, 4)
     }
 
-    /// `+12..16`: [`S3dmx1Quant::reserved0`], read in place.
+    /// `+12..16`: [`S3dmx1QuantMariana::reserved0`], read in place.
     #[must_use]
     #[inline]
     pub const fn reserved0(&self) -> [u8; 4] {
         le::bytes_at::<4>(self.0, 12)
     }
 
-    /// `+16..32`: [`S3dmx1Quant::src_mem_pattern`], read in place.
+    /// `+16..32`: [`S3dmx1QuantMariana::src_mem_pattern`], read in place.
     #[must_use]
     #[inline]
     pub const fn src_mem_pattern(&self) -> MemPattern3d {
         MemPattern3d(le::bytes_at::<16>(self.0, 16))
     }
 
-    /// `+32..33`: [`S3dmx1Quant::reserved1`], read in place.
+    /// `+32..33`: [`S3dmx1QuantMariana::reserved1`], read in place.
     #[must_use]
     #[inline]
     pub const fn reserved1(&self) -> [u8; 1] {
         le::bytes_at::<1>(self.0, 32)
     }
 
-    /// `+33..34`: [`S3dmx1Quant::num_active_channels`], read in place.
+    /// `+33..34`: [`S3dmx1QuantMariana::num_active_channels`], read in place.
     #[must_use]
     #[inline]
     pub const fn num_active_channels(&self) -> u8 {
         le::u8_at(self.0, 33)
     }
 
-    /// `+34..35`: [`S3dmx1Quant::in_dtype`], read in place.
+    /// `+34..35`: [`S3dmx1QuantMariana::in_dtype`], read in place.
     #[must_use]
     #[inline]
     pub const fn in_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 34))
     }
 
-    /// `+35..36`: [`S3dmx1Quant::out_dtype`], read in place.
+    /// `+35..36`: [`S3dmx1QuantMariana::out_dtype`], read in place.
     #[must_use]
     #[inline]
     pub const fn out_dtype(&self) -> Dtype {
         Dtype(le::u8_at(self.0, 35))
     }
 
-    /// `+36..48`: [`S3dmx1Quant::reserved2`], read in place.
+    /// `+36..48`: [`S3dmx1QuantMariana::reserved2`], read in place.
     #[must_use]
     #[inline]
     pub const fn reserved2(&self) -> [u8; 12] {
         le::bytes_at::<12>(self.0, 36)
     }
 
-    /// `+48..64`: [`S3dmx1Quant::dst_mem_pattern`], read in place.
+    /// `+48..64`: [`S3dmx1QuantMariana::dst_mem_pattern`], read in place.
     #[must_use]
     #[inline]
     pub const fn dst_mem_pattern(&self) -> MxmemPattern1d {
@@ -19926,8 +20010,8 @@ impl<'a> S3dmx1QuantRef<'a> {
 
     /// The owned record.
     #[must_use]
-    pub const fn decode(&self) -> S3dmx1Quant {
-        S3dmx1Quant::decode(self.0)
+    pub const fn decode(&self) -> S3dmx1QuantMariana {
+        S3dmx1QuantMariana::decode(self.0)
     }
 
     /// The record's bytes.
@@ -19937,26 +20021,175 @@ impl<'a> S3dmx1QuantRef<'a> {
     }
 }
 
-impl S3dmx1Quant {
-    /// Decode on a generation (the layout is the same on every one).
+/// The layout of `S3DMX1_QUANT` on maverick.
+///
+/// See [`S3dmx1Quant`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct S3dmx1QuantMaverick {
+    /// `+0..4`: the record's preamble member `header`.
+    pub header: Header,
+    /// `+4..12`: the record's preamble member `events`.
+    pub events: Events,
+    /// `+12..16` reserved · confidence: inferred · on maverick
+    pub reserved0: [u8; 4],
+    /// `+16..32` · confidence: inferred · on maverick
+    pub src_mem_pattern: MemPattern3d,
+    /// `+32..33` reserved · confidence: inferred · on maverick
+    pub reserved1: [u8; 1],
+    /// `+33..34` · confidence: inferred · on maverick
+    pub num_active_channels: u8,
+    /// `+34..35` · confidence: inferred · on maverick
+    pub in_dtype: Dtype,
+    /// `+35..36` · confidence: inferred · on maverick
+    pub out_dtype: Dtype,
+    /// `+36..48` reserved · confidence: inferred · on maverick
+    pub reserved2: [u8; 12],
+    /// `+48..64` · confidence: inferred · on maverick
+    pub dst_mem_pattern: MxmemPattern1d,
+}
+
+impl S3dmx1QuantMaverick {
+    /// Decode any record as this layout; never fails, every byte is kept.
     #[must_use]
     #[inline]
-    pub const fn decode_on(arch: Arch, b: &[u8; RECORD_SIZE]) -> S3dmx1Quant {
-        let _ = arch;
-        S3dmx1Quant::decode(b)
+    pub const fn decode(b: &[u8; RECORD_SIZE]) -> S3dmx1QuantMaverick {
+        Self {
+            header: Header::read_from(b, 0),
+            events: Events::read_from(b, 4),
+            reserved0: le::bytes_at::<4>(b, 12),
+            src_mem_pattern: MemPattern3d(le::bytes_at::<16>(b, 16)),
+            reserved1: le::bytes_at::<1>(b, 32),
+            num_active_channels: le::u8_at(b, 33),
+            in_dtype: Dtype(le::u8_at(b, 34)),
+            out_dtype: Dtype(le::u8_at(b, 35)),
+            reserved2: le::bytes_at::<12>(b, 36),
+            dst_mem_pattern: MxmemPattern1d::read_from(b, 48),
+        }
+    }
+
+    /// Encode back to bytes; the inverse of `decode` on every input.
+    #[must_use]
+    #[inline]
+    pub fn encode(&self) -> [u8; RECORD_SIZE] {
+        let mut out = [0u8; RECORD_SIZE];
+        let b = &mut out;
+        self.header.write_to(b, 0);
+        self.events.write_to(b, 4);
+        le::set_bytes(b, 12, &self.reserved0);
+        le::set_bytes(b, 16, &self.src_mem_pattern.0);
+        le::set_bytes(b, 32, &self.reserved1);
+        le::set_u8(b, 33, self.num_active_channels);
+        le::set_u8(b, 34, self.in_dtype.0);
+        le::set_u8(b, 35, self.out_dtype.0);
+        le::set_bytes(b, 36, &self.reserved2);
+        self.dst_mem_pattern.write_to(b, 48);
+        out
+    }
+
+    /// The discriminant.
+    #[must_use]
+    #[inline]
+    pub const fn opcode(&self) -> Opcode {
+        self.header.opcode
     }
 }
 
-impl<'a> S3dmx1QuantRef<'a> {
-    /// View a record on a generation (the layout is the same on every one):
-    /// as an arm whose layout differs by generation is viewed, so that code
-    /// reads every arm alike. Any record is viewed: its opcode is not checked
-    /// ([`dispatch_on`](crate::inst::dispatch_on) says which arm it is).
+impl Default for S3dmx1QuantMaverick {
+    /// All bytes zero, the opcode too (so its record selects no arm); to build
+    /// an instruction, start from a binding's record
+    /// ([`Binding::record`](crate::generated::inst::Binding::record)) or its text
+    /// (`Inst::parse(arch, "mnemonic")`).
+    fn default() -> S3dmx1QuantMaverick {
+        S3dmx1QuantMaverick::decode(&[0u8; RECORD_SIZE])
+    }
+}
+
+/// The borrowed view of [`S3dmx1QuantMaverick`]: each field read in place, by the method of the field's name, without decoding the rest. It views any record: the opcode is not checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct S3dmx1QuantMaverickRef<'a>(pub &'a [u8; RECORD_SIZE]);
+
+impl<'a> S3dmx1QuantMaverickRef<'a> {
+    /// `+0..4`: [`S3dmx1QuantMaverick::header`], read in place.
     #[must_use]
     #[inline]
-    pub const fn new(arch: Arch, b: &'a [u8; RECORD_SIZE]) -> S3dmx1QuantRef<'a> {
-        let _ = arch;
-        S3dmx1QuantRef(b)
+    pub const fn header(&self) -> Header {
+        Header::read_from(self.0, 0)
+    }
+
+    /// `+4..12`: [`S3dmx1QuantMaverick::events`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn events(&self) -> Events {
+        Events::read_from(self.0, 4)
+    }
+
+    /// `+12..16`: [`S3dmx1QuantMaverick::reserved0`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn reserved0(&self) -> [u8; 4] {
+        le::bytes_at::<4>(self.0, 12)
+    }
+
+    /// `+16..32`: [`S3dmx1QuantMaverick::src_mem_pattern`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn src_mem_pattern(&self) -> MemPattern3d {
+        MemPattern3d(le::bytes_at::<16>(self.0, 16))
+    }
+
+    /// `+32..33`: [`S3dmx1QuantMaverick::reserved1`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn reserved1(&self) -> [u8; 1] {
+        le::bytes_at::<1>(self.0, 32)
+    }
+
+    /// `+33..34`: [`S3dmx1QuantMaverick::num_active_channels`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn num_active_channels(&self) -> u8 {
+        le::u8_at(self.0, 33)
+    }
+
+    /// `+34..35`: [`S3dmx1QuantMaverick::in_dtype`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn in_dtype(&self) -> Dtype {
+        Dtype(le::u8_at(self.0, 34))
+    }
+
+    /// `+35..36`: [`S3dmx1QuantMaverick::out_dtype`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn out_dtype(&self) -> Dtype {
+        Dtype(le::u8_at(self.0, 35))
+    }
+
+    /// `+36..48`: [`S3dmx1QuantMaverick::reserved2`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn reserved2(&self) -> [u8; 12] {
+        le::bytes_at::<12>(self.0, 36)
+    }
+
+    /// `+48..64`: [`S3dmx1QuantMaverick::dst_mem_pattern`], read in place.
+    #[must_use]
+    #[inline]
+    pub const fn dst_mem_pattern(&self) -> MxmemPattern1d {
+        MxmemPattern1d::read_from(self.0, 48)
+    }
+
+    /// The owned record.
+    #[must_use]
+    pub const fn decode(&self) -> S3dmx1QuantMaverick {
+        S3dmx1QuantMaverick::decode(self.0)
+    }
+
+    /// The record's bytes.
+    #[must_use]
+    pub const fn bytes(&self) -> &'a [u8; RECORD_SIZE] {
+        self.0
     }
 }
 
@@ -20676,7 +20909,9 @@ impl_arm!(S3Lt);
 /// Cayman and mariana: only the fields the notes place; the other bytes are unknown.
 /// Sunda: the notes say it carries quant_offset and xbus_sel and, like cayman,
 /// num_active_rows/cols and row_grp/col_grp, but give no offsets, so bytes 33..64 are
-/// unknown. Maverick's tail sits one byte earlier than S3D3_MM's (no out_dtype).
+/// unknown. The notes DISAGREE on cayman: the header diff (§2.4) says sunda and cayman
+/// both carry quant_offset/xbus_sel, the PE page and the struct table list neither for
+/// cayman; no page places them, and cayman's bytes where they could sit are unknown. Maverick's tail sits one byte earlier than S3D3_MM's (no out_dtype).
 ///
 /// in_dtype at +32 on sunda and cayman is the compiler's encoder view (the header pages
 /// do not place it): libwalrus CoreV2 (sunda) and CoreV3 (cayman) generateLoadWeights

@@ -3762,8 +3762,8 @@ static L_DMA_DIRECT2D: [FieldDesc; 16usize] = [
     f("dst_bound_reg", 39, Bits(&BITS_BOUND_CHECK_REG), Normal, Medium),
     f("dst_start_addr", 40, Bits(&BITS_ADDR8), Normal, Certain),
     f("dst_step_elem", 48, Array(&Int(4), 2), Normal, Certain),
-    f("dst_num_elem", 56, Array(&Uint(2), 2), Normal, Certain),
-    f("dst_elem_size", 60, Uint(2), Normal, Certain),
+    f("dst_num_elem", 56, Array(&Uint(2), 2), Normal, Medium),
+    f("dst_elem_size", 60, Uint(2), Normal, Medium),
     f("in_dtype", 62, Enum(&ENUM_DTYPE), Normal, Certain),
     f("out_dtype", 63, Enum(&ENUM_DTYPE), Normal, Certain),
 ];
@@ -7408,7 +7408,7 @@ fn read_s3d3_ts_select(p: &mut Printed<'_>, arch: Arch) {
     printed_leaf(p, &L_S3D3_TS_SELECT[14]);
     printed_leaf(p, &L_S3D3_TS_SELECT[15]);
 }
-static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
+static L_S3DMX1_QUANT_MARIANA: [FieldDesc; 13usize] = [
     f("reserved0", 12, Bytes(4), Reserved, Medium),
     f("src_mem_pattern", 16, Union(&UNION_MEM_PATTERN3D), Normal, Medium),
     f("reserved1", 32, Bytes(1), Reserved, Medium),
@@ -7423,6 +7423,21 @@ static L_S3DMX1_QUANT: [FieldDesc; 13usize] = [
     f("dst_mem_pattern.partition", 59, Uint(1), Normal, Medium),
     f("dst_mem_pattern.unknown0", 60, Bytes(4), Unknown, Medium),
 ];
+static L_S3DMX1_QUANT_MAVERICK: [FieldDesc; 13usize] = [
+    f("reserved0", 12, Bytes(4), Reserved, Inferred),
+    f("src_mem_pattern", 16, Union(&UNION_MEM_PATTERN3D), Normal, Inferred),
+    f("reserved1", 32, Bytes(1), Reserved, Inferred),
+    f("num_active_channels", 33, Uint(1), Normal, Inferred),
+    f("in_dtype", 34, Enum(&ENUM_DTYPE), Normal, Inferred),
+    f("out_dtype", 35, Enum(&ENUM_DTYPE), Normal, Inferred),
+    f("reserved2", 36, Bytes(12), Reserved, Inferred),
+    f("dst_mem_pattern.data", 48, Bits(&BITS_ADDR4), Normal, Inferred),
+    f("dst_mem_pattern.scale", 52, Bits(&BITS_ADDR4), Normal, Inferred),
+    f("dst_mem_pattern.num", 56, Uint(2), Normal, Inferred),
+    f("dst_mem_pattern.step", 58, Uint(1), Normal, Inferred),
+    f("dst_mem_pattern.partition", 59, Uint(1), Normal, Inferred),
+    f("dst_mem_pattern.unknown0", 60, Bytes(4), Unknown, Inferred),
+];
 
 fn print_s3dmx1_quant(
     buf: &mut Buf,
@@ -7435,41 +7450,79 @@ fn print_s3dmx1_quant(
         buf,
         at,
         |o| {
-            let _ = arch;
-            o.call(|buf, at| print_preamble(buf, at, arch, r, b));
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[0]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[1]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[2]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[3]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[4]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[5]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[6]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[7]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[8]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[9]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[10]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[11]);
-            leaf(o, arch, r, None, &L_S3DMX1_QUANT[12]);
+            match arch {
+                Arch::Maverick => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[0]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[1]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[2]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[3]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[4]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[5]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[6]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[7]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[8]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[9]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[10]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[11]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MAVERICK[12]);
+                }
+                _ => {
+                    o.call(|buf, at| print_preamble(buf, at, arch, r, b));
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[0]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[1]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[2]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[3]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[4]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[5]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[6]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[7]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[8]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[9]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[10]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[11]);
+                    leaf(o, arch, r, None, &L_S3DMX1_QUANT_MARIANA[12]);
+                }
+            }
         },
     )
 }
 
 fn read_s3dmx1_quant(p: &mut Printed<'_>, arch: Arch) {
-    let _ = arch;
-    read_preamble(p);
-    printed_leaf(p, &L_S3DMX1_QUANT[0]);
-    printed_leaf(p, &L_S3DMX1_QUANT[1]);
-    printed_leaf(p, &L_S3DMX1_QUANT[2]);
-    printed_leaf(p, &L_S3DMX1_QUANT[3]);
-    printed_leaf(p, &L_S3DMX1_QUANT[4]);
-    printed_leaf(p, &L_S3DMX1_QUANT[5]);
-    printed_leaf(p, &L_S3DMX1_QUANT[6]);
-    printed_leaf(p, &L_S3DMX1_QUANT[7]);
-    printed_leaf(p, &L_S3DMX1_QUANT[8]);
-    printed_leaf(p, &L_S3DMX1_QUANT[9]);
-    printed_leaf(p, &L_S3DMX1_QUANT[10]);
-    printed_leaf(p, &L_S3DMX1_QUANT[11]);
-    printed_leaf(p, &L_S3DMX1_QUANT[12]);
+    match arch {
+        Arch::Maverick => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[0]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[1]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[2]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[3]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[4]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[5]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[6]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[7]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[8]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[9]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[10]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[11]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MAVERICK[12]);
+        }
+        _ => {
+            read_preamble(p);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[0]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[1]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[2]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[3]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[4]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[5]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[6]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[7]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[8]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[9]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[10]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[11]);
+            printed_leaf(p, &L_S3DMX1_QUANT_MARIANA[12]);
+        }
+    }
 }
 static L_S3S3D1_BN: [FieldDesc; 15usize] = [
     f("imm0", 12, Union(&UNION_IMM_VAL_INST_FIELD), Normal, Medium),
@@ -9845,9 +9898,14 @@ pub static ARMS: [ArmText; 102usize] = [
         bindings: &[134],
         layouts: &[
             LayoutText {
-                archs: 12,
+                archs: 4,
                 preamble: &PREAMBLE,
-                fields: &L_S3DMX1_QUANT,
+                fields: &L_S3DMX1_QUANT_MARIANA,
+            },
+            LayoutText {
+                archs: 8,
+                preamble: &PREAMBLE,
+                fields: &L_S3DMX1_QUANT_MAVERICK,
             },
         ],
     },

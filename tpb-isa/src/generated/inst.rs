@@ -1242,6 +1242,7 @@ impl Inst {
             Inst::S3d3Mm(x) => Some(x.archs()),
             Inst::S3d3TensDequant(x) => Some(x.archs()),
             Inst::S3d3Ts(x) => Some(x.archs()),
+            Inst::S3dmx1Quant(x) => Some(x.archs()),
             Inst::S3Lw(x) => Some(x.archs()),
             Inst::S4d4Tr(x) => Some(x.archs()),
             _ => None,
@@ -1364,7 +1365,12 @@ impl Inst {
                     }
                 }
                 Inst::S3d3TsSelect(x) => Some(x.header),
-                Inst::S3dmx1Quant(x) => Some(x.header),
+                Inst::S3dmx1Quant(x) => {
+                    match x {
+                        S3dmx1Quant::Mariana(y) => Some(y.header),
+                        S3dmx1Quant::Maverick(y) => Some(y.header),
+                    }
+                }
                 Inst::S3s3d1Bn(x) => Some(x.header),
                 Inst::S3s3d1Bn2(x) => Some(x.header),
                 Inst::S3s3d3Tt(x) => Some(x.header),
@@ -1503,7 +1509,12 @@ impl Inst {
                     }
                 }
                 Inst::S3d3TsSelect(x) => Some(x.events),
-                Inst::S3dmx1Quant(x) => Some(x.events),
+                Inst::S3dmx1Quant(x) => {
+                    match x {
+                        S3dmx1Quant::Mariana(y) => Some(y.events),
+                        S3dmx1Quant::Maverick(y) => Some(y.events),
+                    }
+                }
                 Inst::S3s3d1Bn(x) => Some(x.events),
                 Inst::S3s3d1Bn2(x) => Some(x.events),
                 Inst::S3s3d3Tt(x) => Some(x.events),

@@ -5259,7 +5259,7 @@ impl Opcode {
     /// notes' libnrt pages repeat the straggler framing (ipb_postprocess_instrs patches
     /// its rel32). Not reconciled.
     ///
-    /// Confidence: certain · source: record seed section 2: pseudo band plus 0xA9 COMPARE_BRANCH; public RE notes: The Opcode ↔ Kernel ↔ Engine Matrix (59801477024); Cross-Generation Opcode-Table Diff + TONGA (59654717735); The 64-Byte Instruction Record Format (59660760063); Pseudo-Instruction Lowering (60136147227)
+    /// Confidence: certain · source: record seed contract: the pseudo band 0xC1..0xDF (plus 0xA9 COMPARE_BRANCH, 0xB5/0xDD branch-hint) is host-only; public RE notes: The Opcode ↔ Kernel ↔ Engine Matrix (59801477024); Cross-Generation Opcode-Table Diff + TONGA (59654717735); The 64-Byte Instruction Record Format (59660760063); Pseudo-Instruction Lowering (60136147227)
     pub const COMPARE_BRANCH: Opcode = Opcode(0xA9);
 
     /// `0xAA` · source: public RE notes: The Opcode ↔ Kernel ↔ Engine Matrix (59801477024); DMA / Transpose Opcode Cluster (59789213301)
@@ -5286,7 +5286,7 @@ impl Opcode {
     /// class: host-only straggler (seed, and the notes' libnrt pages) vs a real, maintained
     /// NX opcode with an SP handler BranchPrefetchHint (the notes' Matrix). Not reconciled.
     ///
-    /// Source: record seed section 2: 0xB5/0xDD branch-hint; public RE notes: The Opcode ↔ Kernel ↔ Engine Matrix (59801477024); The 64-Byte Instruction Record Format (59660760063); Pseudo-Instruction Lowering (60136147227)
+    /// Source: record seed contract: the pseudo band 0xC1..0xDF (plus 0xA9 COMPARE_BRANCH, 0xB5/0xDD branch-hint) is host-only; public RE notes: The Opcode ↔ Kernel ↔ Engine Matrix (59801477024); The 64-Byte Instruction Record Format (59660760063); Pseudo-Instruction Lowering (60136147227)
     pub const BRANCH_PREFETCH_HINT: Opcode = Opcode(0xB5);
 
     /// `0xB6` · on maverick · source: public RE notes: The Opcode ↔ Kernel ↔ Engine Matrix (59801477024); DMA / Transpose Opcode Cluster (59789213301)
@@ -5413,7 +5413,7 @@ impl Opcode {
     /// `0xDD`: A branch hint inside the pseudo band. The seed gives only the value ("0xB5/0xDD
     /// branch-hint"); the name is the notes' (the header enum). Both call it host-only.
     ///
-    /// Source: record seed section 2: 0xB5/0xDD branch-hint; public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735); Overview: the TPB Engine Instruction Model (59771387478)
+    /// Source: record seed contract: the pseudo band 0xC1..0xDF (plus 0xA9 COMPARE_BRANCH, 0xB5/0xDD branch-hint) is host-only; public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735); Overview: the TPB Engine Instruction Model (59771387478)
     pub const PSEUDO_BRANCH_PREFETCH_HINT: Opcode = Opcode(0xDD);
 
     /// `0xDE` · source: public RE notes: Cross-Generation Opcode-Table Diff + TONGA (59654717735)

@@ -1710,7 +1710,7 @@ static LEAVES_81_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
 
 const UNROLLED_81_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_81_0; 0 1 2 3);
 
-/// The enum-typed fields of `S3DMX1_QUANT`.
+/// The enum-typed fields of `S3DMX1_QUANT` on mariana.
 static LEAVES_82_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
     EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
     EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
@@ -1720,6 +1720,17 @@ static LEAVES_82_0: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
 ]);
 
 const UNROLLED_82_0: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_82_0; 0 1 2 3);
+
+/// The enum-typed fields of `S3DMX1_QUANT` on maverick.
+static LEAVES_82_1: [[EnumLeaf; 5]; 4] = EnumLeaf::per_arch([
+    EnumLeaf::new("header.debug_cmd", 2, 1, 0, 8, &CHECK_DEBUG_CMD_LEVELS),
+    EnumLeaf::new("events.wait_mode", 4, 1, 0, 8, &CHECK_WAIT_MODE),
+    EnumLeaf::new("events.update_mode", 6, 1, 0, 8, &CHECK_UPDATE_MODE),
+    EnumLeaf::new("in_dtype", 34, 1, 0, 8, &CHECK_DTYPE),
+    EnumLeaf::new("out_dtype", 35, 1, 0, 8, &CHECK_DTYPE),
+]);
+
+const UNROLLED_82_1: [Option<Unrolled>; 4] = unrolled_table!(LEAVES_82_1; 0 1 2 3);
 
 /// The enum-typed fields of `S3S3D1_BN`.
 static LEAVES_83_0: [[EnumLeaf; 7]; 4] = EnumLeaf::per_arch([
@@ -2309,7 +2320,14 @@ pub(crate) const fn leaf_list(
             (&LEAVES_81_0[arch as usize], UNROLLED_81_0[arch as usize])
         }
         ArmKind::S3dmx1Quant => {
-            (&LEAVES_82_0[arch as usize], UNROLLED_82_0[arch as usize])
+            match arch {
+                Arch::Mariana | Arch::Sunda | Arch::Cayman => {
+                    (&LEAVES_82_0[arch as usize], UNROLLED_82_0[arch as usize])
+                }
+                Arch::Maverick => {
+                    (&LEAVES_82_1[arch as usize], UNROLLED_82_1[arch as usize])
+                }
+            }
         }
         ArmKind::S3s3d1Bn => (&LEAVES_83_0[arch as usize], UNROLLED_83_0[arch as usize]),
         ArmKind::S3s3d1Bn2 => (&LEAVES_84_0[arch as usize], UNROLLED_84_0[arch as usize]),
