@@ -1005,3 +1005,35 @@ fn layout_tells_reserved_bytes_from_unknown_ones() {
     assert!(types.contains(&"reserved[4]") && types.contains(&"unknown[18]"), "{out}");
     assert!(!out.contains("bytes["), "{out}");
 }
+
+/// A raw stream is read as cayman whether `--arch cayman` is given or not, so `tpb stats`
+/// counts it the same way: an opcode the spec names only on other generations (MATMUL_MX,
+/// 0x0a) is one the generation read cannot explain, named in the text as the JSON names
+/// it, and not an opcode "the spec names but gives no layout for" (it has one, elsewhere).
+#[test]
+fn stats_reads_a_raw_stream_in_cayman_with_or_without_arch() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut r = [0u8; 64];
+    r[0] = 0x0a;
+    fs::write(d.join("mx.bin"), r).unwrap();
+    let (plain, _, ok) = output(d, &["stats", "mx.bin"]);
+    assert!(ok);
+    let (given, _, ok) = output(d, &["stats", "--arch", "cayman", "mx.bin"]);
+    assert!(ok);
+    let plain = String::from_utf8(plain).unwrap();
+    assert_eq!(plain, String::from_utf8(given).unwrap());
+    assert!(
+        plain.contains(
+            "records the spec cannot explain:\n  0x0a MATMUL_MX, not on the generation read: 1\n"
+        ),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("records of opcodes the spec names but gives no layout for:\n  (none)\n"),
+        "{plain}"
+    );
+    let (plain, _, _) = output(d, &["stats", "--json", "mx.bin"]);
+    let (given, _, _) = output(d, &["stats", "--json", "--arch", "cayman", "mx.bin"]);
+    assert_eq!(String::from_utf8(plain).unwrap(), String::from_utf8(given).unwrap());
+}

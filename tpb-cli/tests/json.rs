@@ -185,7 +185,14 @@ fn stats_text(j: &Value) -> String {
     });
     writeln!(o, "\nrecords the spec cannot explain:").unwrap();
     list(&mut o, arr(&j["unexplained"]), &|x| match &x["sub_opcode"] {
-        Value::Null => format!("{:#04x} unknown opcode: {}", u(&x["opcode"]), u(&x["records"])),
+        Value::Null => match x["name"].as_str() {
+            Some(name) => format!(
+                "{:#04x} {name}, not on the generation read: {}",
+                u(&x["opcode"]),
+                u(&x["records"])
+            ),
+            None => format!("{:#04x} unknown opcode: {}", u(&x["opcode"]), u(&x["records"])),
+        },
         sub => format!(
             "{:#04x} unknown sub-opcode {}: {}",
             u(&x["opcode"]),
@@ -352,6 +359,10 @@ fn inputs(d: &Path) {
     fs::write(d.join("empty.bin"), []).unwrap();
     fs::write(d.join("bad_pe.bin"), corrupted_pe()).unwrap();
     fs::copy(corpus("streams/matmul_small/sg01/Pool.bin"), d.join("pool.bin")).unwrap();
+    // MATMUL_MX (0x0a): an opcode of mariana and maverick, not of cayman.
+    let mut mx = [0u8; 64];
+    mx[0] = 0x0a;
+    fs::write(d.join("mx.bin"), mx).unwrap();
     unpack_small(&d.join("unpacked"));
     fs::remove_file(d.join("unpacked/sg01/DVE.bin")).unwrap();
     fs::write(d.join("unpacked/sg00/PE.bin"), corrupted_pe()).unwrap();
@@ -366,6 +377,7 @@ fn stats_json_says_what_the_text_says() {
         &["stats", "small.neff", "large.neff"],
         &["stats", "small.neff", "odd.bin", "partial.bin", "pool.bin", "empty.bin"],
         &["stats", "odd.bin", "--arch", "sunda"],
+        &["stats", "mx.bin", "odd.bin"],
         &["stats", "empty.bin"],
         &["stats", "unpacked", "bad_pe.bin", "large.neff"],
     ];

@@ -78,7 +78,7 @@ struct Stats {
     opcodes: BTreeMap<Group, Box<[usize; 256]>>,
     /// Records by the binding that selects them (index into `BINDINGS`), per group.
     by_binding: BTreeMap<Group, Vec<usize>>,
-    arch_of: BTreeMap<Group, Option<Arch>>,
+    arch_of: BTreeMap<Group, Arch>,
     /// Indices into `BINDINGS` by opcode byte (a record is matched against its own).
     bindings_of: Vec<Vec<usize>>,
     unknown: BTreeMap<(u8, Option<u8>), usize>,
@@ -142,13 +142,15 @@ impl Stats {
             }
             None => Group::Raw(unit.arch.unwrap_or(records::DEFAULT_ARCH).name()),
         };
-        self.arch_of.insert(group, unit.arch);
+        // The generation the records are read in: a raw stream without `--arch` is read
+        // as cayman, and counted as cayman's, as it is with `--arch cayman`.
+        let arch = unit.arch.unwrap_or(records::DEFAULT_ARCH);
+        self.arch_of.insert(group, arch);
         let (recs, partial) = records::split(unit.bytes);
         if let Some(p) = partial {
             let of = neff.map(|n| format!("{n}: ")).unwrap_or_default();
             self.partial.push(format!("{of}{}: {p}", unit.label));
         }
-        let arch = unit.arch.unwrap_or(records::DEFAULT_ARCH);
         let mut arms = ArmCounts::default();
         let histogram = self.opcodes.entry(group).or_insert_with(|| Box::new([0; 256]));
         let by_binding = self.by_binding.entry(group).or_insert_with(|| vec![0; BINDINGS.len()]);
@@ -163,7 +165,7 @@ impl Stats {
             }
             match dispatch_on(arch, r) {
                 Some(kind) => arms.count(kind, arch, r),
-                None if records::opcode_name(unit.arch, r[0]).is_some()
+                None if records::opcode_name(Some(arch), r[0]).is_some()
                     && sub_at(r[0]).is_none() =>
                 {
                     *self.opaque.entry(r[0]).or_default() += 1;
@@ -205,7 +207,7 @@ impl Stats {
                 Group::Raw(arch) => writeln!(out, "\nopcode histogram, {arch} (raw streams):")?,
                 Group::Neff(arch, engine) => writeln!(out, "\nopcode histogram, {arch} {engine}:")?,
             }
-            let arch = self.arch_of.get(group).copied().flatten();
+            let arch = self.arch_of.get(group).copied();
             let mut rows = vec![row!["opcode", "name", "records"]];
             for (op, n) in (0..=u8::MAX).zip(histogram.iter()).filter(|(_, &n)| n > 0) {
                 rows.push(row![
@@ -250,7 +252,14 @@ impl Stats {
         for ((op, sub), n) in &self.unknown {
             match sub {
                 Some(v) => writeln!(out, "  {op:#04x} unknown sub-opcode {v}: {n}")?,
-                None => writeln!(out, "  {op:#04x} unknown opcode: {n}")?,
+                // An opcode the spec names only on other generations is named, as the
+                // JSON names it: "unknown" would say the spec does not know it.
+                None => match records::opcode_name(None, *op) {
+                    Some(name) => {
+                        writeln!(out, "  {op:#04x} {name}, not on the generation read: {n}")?
+                    }
+                    None => writeln!(out, "  {op:#04x} unknown opcode: {n}")?,
+                },
             }
         }
         writeln!(out, "\nrecords of opcodes the spec names but gives no layout for:")?;
@@ -282,8 +291,7 @@ impl Stats {
     /// record selects (only bindings the generations read have: another's could not
     /// have been used).
     fn never_used(&self) -> (Vec<Arch>, Vec<&'static Binding>) {
-        let mut archs: Vec<Arch> =
-            self.arch_of.values().map(|a| a.unwrap_or(records::DEFAULT_ARCH)).collect();
+        let mut archs: Vec<Arch> = self.arch_of.values().copied().collect();
         archs.sort_unstable();
         archs.dedup();
         let seen = |i: usize| self.by_binding.values().any(|counts| counts[i] > 0);
@@ -304,7 +312,7 @@ impl Stats {
             .iter()
             .filter(|(_, h)| h.iter().any(|&n| n > 0))
             .map(|(group, histogram)| {
-                let arch = self.arch_of.get(group).copied().flatten();
+                let arch = self.arch_of.get(group).copied();
                 let by_binding = &self.by_binding[group];
                 let (arch_name, source, engine) = match group {
                     Group::Raw(a) => (*a, "raw", None),
