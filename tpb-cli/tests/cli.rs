@@ -1037,3 +1037,30 @@ fn stats_reads_a_raw_stream_in_cayman_with_or_without_arch() {
     let (given, _, _) = output(d, &["stats", "--json", "--arch", "cayman", "mx.bin"]);
     assert_eq!(String::from_utf8(plain).unwrap(), String::from_utf8(given).unwrap());
 }
+
+/// `tpb validate` picks a NEFF's subgraph as `disasm` and `extract` do (`--subgraph`),
+/// beside `--engine`; one that is not there is an error, as is the option on a raw
+/// stream, which has no subgraphs.
+#[test]
+fn validate_takes_a_subgraph_as_disasm_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small = corpus("matmul_small.neff");
+    let small = small.to_str().unwrap();
+    let (out, err, ok) = output(d, &["validate", "--subgraph", "sg01", small]);
+    assert!(ok, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains("sg00/"), "{out}");
+    assert!(out.contains("sg01/PE: 12 records (1 pseudo), 0 finding(s) on cayman\n"), "{out}");
+    assert!(out.ends_with(": 29 records in 5 streams, 0 finding(s)\n"), "{out}");
+    let (out, _, ok) = output(d, &["validate", "--subgraph", "sg01", "--engine", "pe", small]);
+    assert!(ok);
+    assert_eq!(String::from_utf8(out).unwrap().matches(" finding(s) on ").count(), 1);
+    let (_, err, ok) = output(d, &["validate", "--subgraph", "sg99", small]);
+    assert!(!ok);
+    assert!(err.ends_with("(its subgraphs: sg00, sg01)\n"), "{err}");
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let (_, err, ok) = output(d, &["validate", "--subgraph", "sg00", pe.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("--subgraph applies to NEFFs only"), "{err}");
+}

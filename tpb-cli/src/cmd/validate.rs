@@ -13,7 +13,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use tpb_isa::{Arch, FinalCheckError};
 
@@ -37,6 +37,9 @@ pub struct Args {
     /// NEFF, only that engine's streams.
     #[arg(long)]
     engine: Option<String>,
+    /// Only this subgraph of a NEFF (`sg00`), as `tpb disasm` and `tpb extract` pick one.
+    #[arg(long)]
+    subgraph: Option<String>,
     /// Take a raw stream as a NEFF's engine stream before relocation (what `tpb extract`
     /// writes), not an assembled image: pseudo records are legal and not validated, and
     /// the EXIT and final-record checks are skipped, as for a NEFF's own streams.
@@ -68,6 +71,13 @@ impl Args {
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
         let report = match &input {
             Input::Raw { name, .. } => {
+                // Ignored, it would look as if the subgraph had been found and validated.
+                if self.subgraph.is_some() {
+                    bail!(
+                        "{name} is a raw record stream, without subgraphs: --subgraph applies \
+                         to NEFFs only"
+                    );
+                }
                 let units = input.units();
                 let engine = self.engine.as_deref().unwrap_or("PE");
                 let engine = records::engine(engine).with_context(|| {
@@ -97,7 +107,7 @@ impl Args {
             Input::Neff { name, neff } => {
                 // An engine with no stream is an error, as for every command: "0 records,
                 // 0 findings" would pass a check that looked at nothing.
-                let filter = Filter::new(None, self.engine.as_deref())?;
+                let filter = Filter::new(self.subgraph.clone(), self.engine.as_deref())?;
                 let mut units: Vec<Unit<'_>> = filter.select(&input)?;
                 input::set_arch(&input, &mut units, arch);
                 Report {
