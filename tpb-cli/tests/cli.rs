@@ -1064,3 +1064,21 @@ fn validate_takes_a_subgraph_as_disasm_does() {
     assert!(!ok);
     assert!(err.contains("--subgraph applies to NEFFs only"), "{err}");
 }
+
+/// Standard input is read once: `tpb stats - -` would count a second, empty stream (the
+/// first read took all), so naming it twice is an error, not a file of 0 records.
+#[test]
+fn stats_refuses_standard_input_named_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = corpus("matmul_small.neff");
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["stats", "-", "-"])
+        .current_dir(dir.path())
+        .stdin(fs::File::open(&small).unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(o.stdout.is_empty());
+    assert_eq!(err, "error: `-` (standard input) is named more than once; it can be read once\n");
+}
