@@ -414,7 +414,11 @@ fn a_heading_of_an_unknown_generation_needs_arch() {
             "{err}"
         );
         let run = tpb(d, &["asm", "h.lst", "--arch", "mariana", "-o", out], b"");
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(run.status.success(), "{err}");
+        // A heading of a known generation that --arch overrides is noted, once.
+        let noted = "the heading of sg00/PE says cayman; read as mariana (--arch)";
+        assert_eq!(err.matches(noted).count(), usize::from(out == "dir"), "{err}");
     }
     fs::write(d.join("q.lst"), "sg00/PE: ?, 1 record\n     0  00000000  nop\n").unwrap();
     let run = tpb(d, &["asm", "q.lst", "-o", "q.bin"], b"");

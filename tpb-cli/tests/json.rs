@@ -29,6 +29,12 @@ fn tpb(dir: &Path, args: &[&str]) -> (String, String, i32) {
 /// The text and the JSON of one run's arguments, which must exit alike and say the same
 /// on standard error.
 fn both(dir: &Path, args: &[&str]) -> (String, Value, i32) {
+    let (text, _, json, code) = both_and_stderr(dir, args);
+    (text, json, code)
+}
+
+/// [`both`], and the standard error the two runs share.
+fn both_and_stderr(dir: &Path, args: &[&str]) -> (String, String, Value, i32) {
     let (text, text_err, text_code) = tpb(dir, args);
     let mut with = args.to_vec();
     with.insert(1, "--json");
@@ -36,7 +42,7 @@ fn both(dir: &Path, args: &[&str]) -> (String, Value, i32) {
     assert_eq!(text_code, json_code, "{args:?}: exit status");
     assert_eq!(text_err, json_err, "{args:?}: standard error");
     let json: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{args:?}: {e}"));
-    (text, json, json_code)
+    (text, text_err, json, json_code)
 }
 
 fn count(n: u64, noun: &str) -> String {
@@ -75,6 +81,27 @@ fn arr(v: &Value) -> &Vec<Value> {
     v.as_array().unwrap_or_else(|| panic!("not an array: {v}"))
 }
 
+/// The warnings `tpb stats` gives on standard error (a stream's trailing partial
+/// record), from its JSON alone.
+fn stats_warnings(j: &Value) -> String {
+    let mut o = String::new();
+    for st in arr(&j["streams"]).iter().filter(|x| !x["trailing_partial"].is_null()) {
+        let of =
+            if st["subgraph"].is_null() { String::new() } else { format!("{}: ", s(&st["file"])) };
+        let p = &st["trailing_partial"];
+        assert_eq!(
+            s(&p["message"]),
+            format!(
+                "trailing partial record of {} at offset {:#x}",
+                count(u(&p["len"]), "byte"),
+                u(&p["offset"])
+            )
+        );
+        writeln!(o, "warning: {of}{}: {}", s(&st["label"]), s(&p["message"])).unwrap();
+    }
+    o
+}
+
 /// `tpb stats`'s text, from its JSON alone; and the JSON's counts checked to add up.
 fn stats_text(j: &Value) -> String {
     assert_eq!((&j["format"], &j["version"]), (&Value::from("tpb-stats"), &Value::from(1)));
@@ -89,20 +116,6 @@ fn stats_text(j: &Value) -> String {
     assert_eq!(streams.iter().map(|x| u(&x["records"])).sum::<u64>(), u(&j["records"]));
     let from_neffs = streams.iter().filter(|x| !x["subgraph"].is_null()).count() as u64;
     assert_eq!(from_neffs, u(&j["streams_from_neffs"]));
-    for st in streams.iter().filter(|x| !x["trailing_partial"].is_null()) {
-        let of =
-            if st["subgraph"].is_null() { String::new() } else { format!("{}: ", s(&st["file"])) };
-        let p = &st["trailing_partial"];
-        assert_eq!(
-            s(&p["message"]),
-            format!(
-                "trailing partial record of {} at offset {:#x}",
-                count(u(&p["len"]), "byte"),
-                u(&p["offset"])
-            )
-        );
-        writeln!(o, "warning: {of}{}: {}", s(&st["label"]), s(&p["message"])).unwrap();
-    }
     if u(&j["records"]) == 0 {
         writeln!(o, "\nno records: every stream given is empty, so no histogram").unwrap();
     }
@@ -382,9 +395,10 @@ fn stats_json_says_what_the_text_says() {
         &["stats", "unpacked", "bad_pe.bin", "large.neff"],
     ];
     for args in runs {
-        let (text, json, code) = both(d, args);
+        let (text, err, json, code) = both_and_stderr(d, args);
         assert_eq!(code, 0, "{args:?}");
         assert_eq!(stats_text(&json), text, "{args:?}");
+        assert_eq!(stats_warnings(&json), err, "{args:?}");
     }
     // The whole corpus: everything explained, as the text says.
     let (_, json, _) = both(d, &["stats", "small.neff", "large.neff"]);

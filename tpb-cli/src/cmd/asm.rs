@@ -198,6 +198,18 @@ fn several(
 /// naming one `tpb` does not know is an error, never read in another silently.
 fn stream_arch(name: &str, s: &crate::listing::OneStream, given: Option<Arch>) -> Result<Arch> {
     match (given, s.arch) {
+        (Some(arch), Some(heading)) if arch != heading => {
+            // Its fields are printed in the heading's layouts: say so before the errors
+            // reading them in another's would give.
+            eprintln!(
+                "note: {name}:{}: the heading of {} says {}; read as {} (--arch)",
+                s.heading_line,
+                esc_cut(&s.label),
+                heading.name(),
+                arch.name()
+            );
+            Ok(arch)
+        }
         (Some(arch), _) | (None, Some(arch)) => Ok(arch),
         (None, None) if s.arch_text == "?" => Ok(DEFAULT_ARCH),
         (None, None) => bail!(

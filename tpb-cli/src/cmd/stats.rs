@@ -124,6 +124,11 @@ impl Args {
                 });
             }
         }
+        // On standard error, as every command says a stream's trailing partial record
+        // (the JSON has it too): the report on standard output stays the counts.
+        for p in &s.partial {
+            eprintln!("warning: {p}");
+        }
         if self.json {
             let doc = s.json(self.files.len(), &others);
             serde_json::to_writer_pretty(&mut *out, &doc)?;
@@ -201,9 +206,6 @@ impl Stats {
             write!(out, ", {} from NEFFs", count(self.streams_from_neffs, "stream"))?;
         }
         writeln!(out)?;
-        for p in &self.partial {
-            writeln!(out, "warning: {p}")?;
-        }
         if self.records == 0 {
             writeln!(out, "\nno records: every stream given is empty, so no histogram")?;
         }
