@@ -297,7 +297,8 @@ fn from_bytes(
     let neff = Neff::from_bytes(&bytes, options).map_err(|e| {
         // Only an error of the header or the gzip member can be a raw stream's: a
         // payload that inflated (to a tar, JSON, ...) is a NEFF, and one over the limit
-        // is too (the limit, not --raw, is the way on).
+        // is too (the limit, not --raw, is the way on); so is one whose gzip member was
+        // read whole and followed by bytes that are not padding.
         use tpb_neff::Error as E;
         let header = matches!(
             e,
@@ -306,7 +307,6 @@ fn from_bytes(
                 | E::HeaderSizePastEnd { .. }
                 | E::DataSizePastEnd { .. }
                 | E::Gzip { .. }
-                | E::TrailingData { .. }
         );
         let hint =
             if forced || !header { "" } else { "; if it is a raw record stream, pass --raw" };

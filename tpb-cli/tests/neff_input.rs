@@ -138,9 +138,15 @@ fn a_neff_broken_past_its_gzip_member_is_not_offered_as_a_raw_stream() {
     def.1 = b"{\"pe_instr\": ".to_vec();
     fs::write(dir.path().join("bad_json.neff"), neff(&members)).unwrap();
     fs::write(dir.path().join("bad_tar.neff"), neff_with_payload(&gzip(&[1; 1024]))).unwrap();
+    // A whole gzip member followed by what is not padding (a byte flipped there).
+    let mut tail = small();
+    let at = tail.len() - 100;
+    tail[at] ^= 0xff;
+    fs::write(dir.path().join("bad_tail.neff"), tail).unwrap();
     for (f, why) in [
         ("bad_json.neff", "sg00/def.json: malformed JSON"),
         ("bad_tar.neff", "payload is not a readable tar archive"),
+        ("bad_tail.neff", "non-zero byte at payload offset"),
     ] {
         let r = tpb(dir.path(), &["info", f]);
         assert_eq!(r.code, 2, "{}", r.out);
