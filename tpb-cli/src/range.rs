@@ -1,5 +1,6 @@
 //! `--records`: which records of a stream to list, by their index (the listing's first
-//! column; record `i` is at byte `64 × i`), as objdump's `--start-address` and
+//! column; record `i` is at byte `64 × i`) or by a byte offset (`@0x1c0`, the offset
+//! column, which a raw stream's listing shows alone), as objdump's `--start-address` and
 //! `--stop-address` pick a window of a large image.
 
 use std::fmt;
@@ -7,7 +8,9 @@ use std::ops::Range;
 use std::str::FromStr;
 
 /// A window of record indices, as Rust writes ranges: `7` (one record), `100..200` (200
-/// left out), `100..=199`, `100..` and `..50`.
+/// left out), `100..=199`, `100..` and `..50`; a bound may be a byte offset instead,
+/// `@` and a number (`@0x1c0..@0x400`): the record holding that byte (an exclusive end,
+/// the records that start before it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecordRange {
     /// The first index listed.
@@ -38,26 +41,39 @@ impl FromStr for RecordRange {
     type Err = String;
 
     fn from_str(s: &str) -> Result<RecordRange, String> {
-        let index = |t: &str| -> Result<usize, String> {
-            t.trim().parse().map_err(|_| {
+        let bound = |t: &str| -> Result<Bound, String> {
+            let t = t.trim();
+            let bad = || {
                 format!(
-                    "'{s}': expected record indices as 7, 100..200, 100..=199, 100.. or ..50 \
-                     ('{t}' is not an index)"
+                    "'{s}': expected record indices as 7, 100..200, 100..=199, 100.. or ..50, \
+                     or byte offsets as @0x1c0..@0x400 ('{t}' is not an index or @offset)"
                 )
-            })
+            };
+            match t.strip_prefix('@') {
+                Some(o) => {
+                    let o = o.trim();
+                    let n = match o.strip_prefix("0x").or_else(|| o.strip_prefix("0X")) {
+                        Some(hex) if !hex.starts_with('+') => usize::from_str_radix(hex, 16),
+                        _ if !o.starts_with('+') => o.parse(),
+                        _ => return Err(bad()),
+                    };
+                    n.map(Bound::Offset).map_err(|_| bad())
+                }
+                None => t.parse().map(Bound::Index).map_err(|_| bad()),
+            }
         };
         let (start, end) = match s.split_once("..") {
             // An inclusive end at the largest index is the stream's end.
             None => {
-                let i = index(s)?;
+                let i = bound(s)?.first();
                 (i, i.checked_add(1))
             }
             Some((a, b)) => {
-                let start = if a.trim().is_empty() { 0 } else { index(a)? };
+                let start = if a.trim().is_empty() { 0 } else { bound(a)?.first() };
                 let end = match b.strip_prefix('=') {
-                    Some(b) => index(b)?.checked_add(1),
+                    Some(b) => bound(b)?.first().checked_add(1),
                     None if b.trim().is_empty() => None,
-                    None => Some(index(b)?),
+                    None => Some(bound(b)?.past()),
                 };
                 (start, end)
             }
@@ -70,6 +86,37 @@ impl FromStr for RecordRange {
         Ok(RecordRange { start, end })
     }
 }
+
+/// One end of a `--records` window as given.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// A record's index.
+    Index(usize),
+    /// A byte offset in the stream (`@0x1c0`).
+    Offset(usize),
+}
+
+impl Bound {
+    /// The index of the record the bound names: an offset's is the record holding it.
+    fn first(self) -> usize {
+        match self {
+            Bound::Index(i) => i,
+            Bound::Offset(o) => o / RECORD_SIZE,
+        }
+    }
+
+    /// As an exclusive end: the index past the last record it leaves in (an offset
+    /// keeps the records that start before it).
+    fn past(self) -> usize {
+        match self {
+            Bound::Index(i) => i,
+            Bound::Offset(o) => o.div_ceil(RECORD_SIZE),
+        }
+    }
+}
+
+/// The bytes of a record.
+const RECORD_SIZE: usize = tpb_isa::RECORD_SIZE;
 
 #[cfg(test)]
 mod tests {
@@ -90,6 +137,23 @@ mod tests {
         assert_eq!(r(".."), RecordRange { start: 0, end: None });
         for s in ["7", "100..200", "100..", "0..50"] {
             assert_eq!(r(s).to_string(), s);
+        }
+    }
+
+    /// A byte offset picks the record holding it; an exclusive end at an offset keeps
+    /// the records that start before it.
+    #[test]
+    fn an_offset_names_the_record_holding_it() {
+        assert_eq!(r("@0x1c0"), RecordRange { start: 7, end: Some(8) });
+        assert_eq!(r("@0x1c1"), RecordRange { start: 7, end: Some(8) });
+        assert_eq!(r("@0x1c0..@0x400"), RecordRange { start: 7, end: Some(16) });
+        assert_eq!(r("@0x1c0..@0x401"), RecordRange { start: 7, end: Some(17) });
+        assert_eq!(r("@448..=@1023"), RecordRange { start: 7, end: Some(16) });
+        assert_eq!(r("..@0X80"), RecordRange { start: 0, end: Some(2) });
+        assert_eq!(r("@0x40.."), RecordRange { start: 1, end: None });
+        assert_eq!(r("3..@0x100"), RecordRange { start: 3, end: Some(4) });
+        for bad in ["@", "@x", "@0x", "@-1", "@+4", "@0x+4", "@0x40..@0x40"] {
+            assert!(bad.parse::<RecordRange>().is_err(), "{bad}");
         }
     }
 

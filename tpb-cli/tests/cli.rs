@@ -620,6 +620,15 @@ fn records_picks_a_window_of_each_stream() {
         text(&["disasm", pe, "--records", "..1"]),
         raw.lines().take(1).map(|l| format!("{l}\n")).collect::<String>()
     );
+    // By the offsets a raw listing shows: the records holding them.
+    assert_eq!(
+        text(&["disasm", pe, "--records", "@0x80..@0x100"]),
+        raw.lines().skip(2).take(2).map(|l| format!("{l}\n")).collect::<String>()
+    );
+    assert_eq!(
+        text(&["disasm", pe, "--records", "@0xc5"]),
+        text(&["disasm", pe, "--records", "3"])
+    );
     let json: serde_json::Value =
         serde_json::from_str(&text(&["disasm", "--json", pe, "--records", "3"])).unwrap();
     let records = json["records"].as_array().unwrap();

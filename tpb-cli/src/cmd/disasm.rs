@@ -48,7 +48,8 @@ pub struct Args {
     #[arg(long)]
     arch: Option<String>,
     /// Only these records of each stream, by index (the first column of a NEFF's listing;
-    /// record i is at offset 64 × i): 7, 100..200, 100..=199, 100.. or ..50.
+    /// record i is at offset 64 × i): 7, 100..200, 100..=199, 100.. or ..50; a bound may
+    /// be a byte offset, @ and a number (@0x1c0..@0x400): the record holding that byte.
     #[arg(long, value_name = "RANGE")]
     records: Option<RecordRange>,
 }
