@@ -69,7 +69,8 @@ enum Command {
     Validate(cmd::validate::Args),
     /// The geometry of one generation, or of all side by side.
     Geometry(cmd::geometry::Args),
-    /// The byte layout of an arm: an offset table and a byte diagram.
+    /// The byte layout of an arm: an offset table and a byte diagram; without an arm, the
+    /// generation's opcode map.
     Layout(cmd::layout::Args),
     /// Opcode histograms per generation and engine, and coverage against the spec.
     Stats(cmd::stats::Args),

@@ -692,6 +692,59 @@ fn layout_of_an_opcode_without_one_says_so() {
     assert!(run(d, &args(&["layout", "0x02"])).starts_with("$ tpb layout 0x02\nS3D3_MM"));
 }
 
+/// Without an arm, `tpb layout` is the generation's opcode map: a row for every opcode it
+/// names, one per binding of an opcode that reads another byte, each binding's mnemonic
+/// and arm as `tpb asm` and `tpb layout ARM` take them.
+#[test]
+fn layout_without_an_arm_is_the_opcode_map() {
+    let d = Path::new(".");
+    for arch in tpb_isa::Arch::ALL {
+        let (out, err, ok) = output(d, &["layout", "--arch", arch.name()]);
+        let out = String::from_utf8(out).unwrap();
+        assert!(ok && err.is_empty(), "{err}");
+        let rows: Vec<&str> = out.lines().skip(4).collect();
+        let named =
+            (0..=u8::MAX).map(tpb_isa::Opcode).filter(|o| o.is_known() && o.available_on(*arch));
+        // A binding of an opcode the generation does not name (JPEG_DECODE on sunda) is
+        // none of its map's.
+        let bound: Vec<&tpb_isa::Binding> = tpb_isa::BINDINGS
+            .iter()
+            .filter(|b| tpb_isa::inst::binding_on(*arch, &b.record()))
+            .filter(|b| {
+                let op = tpb_isa::Opcode(b.opcode);
+                op.available_on(*arch) || !op.is_known()
+            })
+            .collect();
+        let unbound = named.clone().filter(|o| !bound.iter().any(|b| b.opcode == o.0)).count();
+        assert!(
+            out.starts_with(&format!(
+                "opcodes of {}: {} named, {} bindings with a layout",
+                arch.name(),
+                named.count(),
+                bound.len()
+            )),
+            "{out}"
+        );
+        assert_eq!(rows.len(), bound.len() + unbound, "{arch}");
+        for b in &bound {
+            let words = |l: &&str| l.split_whitespace().any(|w| w == b.mnemonic);
+            assert!(rows.iter().any(words), "{arch}: {} not in\n{out}", b.mnemonic);
+        }
+    }
+    let (out, _, _) = output(d, &["layout"]);
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("opcodes of cayman: "), "{out}");
+    let row = |op: &str| {
+        out.lines().find(|l| l.starts_with(op)).unwrap().split_whitespace().collect::<Vec<_>>()
+    };
+    assert_eq!(row("0x02 "), ["0x02", "MATMUL", "matmul", "S3D3_MM", "PE", "maintained"]);
+    assert_eq!(
+        row("0xb1 "),
+        ["0xb1", "SET_ORDERING_MODE", "-", "(no", "layout)", "NX", "maintained"]
+    );
+    assert!(out.contains("0xdf (byte 12 == 1)  PSEUDO_INST"), "{out}");
+}
+
 /// `tpb args` in `dir`: standard output (bytes), standard error, and success.
 fn output(dir: &Path, a: &[&str]) -> (Vec<u8>, String, bool) {
     let o = Command::new(env!("CARGO_BIN_EXE_tpb")).args(a).current_dir(dir).output().unwrap();

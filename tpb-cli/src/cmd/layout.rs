@@ -16,8 +16,9 @@ use crate::table::table;
 pub struct Args {
     /// The arm: its spec name, its mnemonic or an opcode's, or an opcode value as `tpb
     /// stats` prints it (S3D3_MM, matmul, 0x02); an opcode the spec names without a
-    /// layout is said to have none.
-    arm: String,
+    /// layout is said to have none. Without it, the generation's opcode map: every
+    /// opcode it names, its mnemonic, arm, engines and status.
+    arm: Option<String>,
     /// The generation whose layout is shown (a name, label or alias: cayman, V3, trn2); cayman when absent.
     #[arg(long)]
     arch: Option<String>,
@@ -25,8 +26,11 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let arm = &self.arm;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?.unwrap_or(DEFAULT_ARCH);
+        let Some(arm) = &self.arm else {
+            opcode_map(out, arch)?;
+            return Ok(true);
+        };
         let by_value = match opcode_value(arm) {
             Some(op) => match by_opcode(op, arch)? {
                 Some(d) => Some(d),
@@ -126,6 +130,59 @@ impl Args {
         }
         Ok(true)
     }
+}
+
+/// The opcode map of `arch`: a row for every opcode value the spec names there (one
+/// per sub-opcode binding of an opcode that reads another byte), with its mnemonic, the
+/// arm its records are read as (or none), its engines and its status.
+fn opcode_map(out: &mut dyn Write, arch: Arch) -> Result<()> {
+    let mut rows =
+        vec![["opcode", "name", "mnemonic", "arm", "engines", "status"].map(String::from).to_vec()];
+    let (mut named, mut laid_out) = (0, 0);
+    for op in (0..=u8::MAX).map(Opcode) {
+        let bound: Vec<&Binding> =
+            BINDINGS.iter().filter(|b| b.opcode == op.0 && binding_on(arch, &b.record())).collect();
+        // The values the spec names on `arch`, and a value it names nowhere that a binding
+        // reads (a binding of another generation's opcode selects its records only to
+        // say they are not this one's).
+        let name = match op.name() {
+            Some(n) if op.available_on(arch) => n,
+            None if !bound.is_empty() => "-",
+            _ => continue,
+        };
+        named += usize::from(op.is_known());
+        let engines: Vec<&str> = op.engines().iter().map(|e| e.name()).collect();
+        let status = op.status().map_or("-", |s| s.as_str());
+        let mut row = |at: String, mnemonic: &str, arm: String| {
+            rows.push(vec![
+                at,
+                name.to_owned(),
+                mnemonic.to_owned(),
+                arm,
+                engines.join(", "),
+                status.to_owned(),
+            ]);
+        };
+        if bound.is_empty() {
+            row(format!("{:#04x}", op.0), "-", "(no layout)".to_owned());
+        }
+        for b in &bound {
+            laid_out += 1;
+            let at = match b.sub {
+                Some(s) => format!("{:#04x} (byte {} == {})", b.opcode, s.offset, s.value),
+                None => format!("{:#04x}", b.opcode),
+            };
+            row(at, b.mnemonic, ARMS[b.arm as usize].name.to_owned());
+        }
+    }
+    writeln!(
+        out,
+        "opcodes of {}: {named} named, {laid_out} bindings with a layout (tpb layout ARM for \
+         one's fields)\n",
+        arch.name()
+    )?;
+    table(out, &rows)?;
+    Ok(())
 }
 
 fn kind_name(k: &Kind) -> String {
@@ -299,7 +356,7 @@ mod tests {
     fn what_a_generation_lacks_is_said() {
         let first_lines = |arm: &str, arch: &str| {
             let mut out = Vec::new();
-            let args = Args { arm: arm.to_owned(), arch: Some(arch.to_owned()) };
+            let args = Args { arm: Some(arm.to_owned()), arch: Some(arch.to_owned()) };
             assert!(args.run(&mut out).unwrap());
             String::from_utf8(out).unwrap().lines().take(2).collect::<Vec<_>>().join("\n")
         };
