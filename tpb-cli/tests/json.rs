@@ -477,3 +477,36 @@ fn validate_json_reports_a_corrupted_record() {
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(err.starts_with("error: "), "{err}");
 }
+
+/// Every command's JSON says what it is: `{"format": "tpb-<command>", "version": 1}`, and
+/// `kind` where the input may be a NEFF or a raw stream.
+#[test]
+fn every_json_document_names_its_format_and_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::copy(corpus("matmul_small.neff"), d.join("small.neff")).unwrap();
+    fs::copy(corpus("streams/matmul_small/sg01/Pool.bin"), d.join("pool.bin")).unwrap();
+    let runs: &[(&[&str], &str, Option<&str>)] = &[
+        (&["info", "--json", "small.neff"], "tpb-info", Some("neff")),
+        (&["info", "--json", "pool.bin"], "tpb-info", Some("raw")),
+        (&["disasm", "--json", "small.neff"], "tpb-disasm", Some("neff")),
+        (&["disasm", "--json", "pool.bin"], "tpb-disasm", Some("raw")),
+        (&["validate", "--json", "small.neff"], "tpb-validate", Some("neff")),
+        (&["validate", "--json", "pool.bin"], "tpb-validate", Some("raw")),
+        (&["stats", "--json", "small.neff", "pool.bin"], "tpb-stats", None),
+        (&["geometry", "--json"], "tpb-geometry", None),
+    ];
+    for (args, format, kind) in runs {
+        let (out, err, code) = tpb(d, args);
+        assert!(code == 0 || code == 1, "{args:?}: {err}");
+        let j: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert_eq!(
+            (&j["format"], &j["version"]),
+            (&Value::from(*format), &Value::from(1)),
+            "{args:?}"
+        );
+        if let Some(kind) = kind {
+            assert_eq!(j["kind"], *kind, "{args:?}");
+        }
+    }
+}

@@ -32,7 +32,8 @@ pub struct Args {
     /// Leave out the 64 bytes of hex (of the text listing; the JSON keeps `bytes`).
     #[arg(long)]
     no_hex: bool,
-    /// One JSON object instead of text: `{"arch", "records": [...]}` for a raw stream,
+    /// One JSON object instead of text, `{"format": "tpb-disasm", "version": 1, "kind"}`
+    /// and: `{"arch", "records": [...]}` for a raw stream (`kind` "raw"),
     /// `{"absent", "streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}`
     /// for a NEFF (`absent`: the labels of the streams its graphs name but it lacks);
     /// a record is `{"index", "offset", "opcode", "arm", "bytes", "mnemonic", "fields", "text"}`
@@ -85,7 +86,10 @@ impl Args {
         if self.json {
             let mut ser = serde_json::Serializer::pretty(&mut *out);
             if neff {
-                let mut map = ser.serialize_map(Some(2))?;
+                let mut map = ser.serialize_map(None)?;
+                map.serialize_entry("format", "tpb-disasm")?;
+                map.serialize_entry("version", &1)?;
+                map.serialize_entry("kind", "neff")?;
                 // As the listing names them: the streams a graph names but no member holds.
                 map.serialize_entry("absent", &filter.absent(&input))?;
                 let streams: Vec<StreamJson<'_>> = units
@@ -260,6 +264,12 @@ impl Serialize for StreamJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let u = self.unit;
         let mut map = s.serialize_map(None)?;
+        if !self.neff {
+            // A raw stream's object is the document: it says what it is as the others do.
+            map.serialize_entry("format", "tpb-disasm")?;
+            map.serialize_entry("version", &1)?;
+            map.serialize_entry("kind", "raw")?;
+        }
         if self.neff {
             map.serialize_entry("arch", &u.arch.map(Arch::name))?;
         } else {

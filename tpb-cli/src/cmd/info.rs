@@ -21,7 +21,11 @@ pub struct Args {
     input: PathBuf,
     #[command(flatten)]
     format: input::Format,
-    /// One JSON object instead of text.
+    /// One JSON object instead of text: `{"format": "tpb-info", "version": 1, "file",
+    /// "kind"}` and, for a raw stream (`kind` "raw"), `{"records",
+    /// "trailing_partial_bytes", "warnings"}`; for a NEFF (`kind` "neff"), its header,
+    /// hash, tool version, graphs (each engine stream's path, records and generation),
+    /// members and warnings.
     #[arg(long)]
     json: bool,
 }
@@ -61,8 +65,10 @@ fn raw(
     }
     if json {
         let doc = json!({
+            "format": "tpb-info",
+            "version": 1,
             "file": name,
-            "format": "raw",
+            "kind": "raw",
             "records": bytes.len() / RECORD_SIZE,
             "trailing_partial_bytes": partial.map_or(0, |p| p.len),
             "warnings": warnings,
@@ -229,8 +235,10 @@ fn to_json(name: &str, neff: &Neff) -> Value {
     let bins: Vec<Value> =
         others.bins.iter().map(|(p, n)| json!({ "path": p, "bytes": n })).collect();
     json!({
+        "format": "tpb-info",
+        "version": 1,
         "file": name,
-        "format": "neff",
+        "kind": "neff",
         "header": header,
         "hash": hash,
         "tool_version": neff.info().and_then(|i| i.tool_version()),
