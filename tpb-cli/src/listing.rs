@@ -2,8 +2,8 @@
 //! `tpb asm`: a stream's heading names it and its generation, its rows carry an index
 //! column before the offset, a function's start has a label line. Each stream's lines
 //! become the raw listing the assembler reads, line for line and column for column (the
-//! heading and labels blank, the index blanked), so that an error's line and column are
-//! the file's.
+//! heading blank, the index blanked; a label line is a raw listing's too), so that an
+//! error's line and column are the file's.
 
 use tpb_isa::Arch;
 
@@ -69,12 +69,9 @@ pub fn streams(text: &str) -> Vec<OneStream> {
     streams
 }
 
-/// A line of a stream as the raw listing has it: a label line blank, the index column
-/// blanked.
+/// A line of a stream as the raw listing has it: the index column blanked (a label
+/// line, `00000000 <main>:`, is the raw listing's too, which the assembler skips).
 fn raw_row(body: &str) -> std::borrow::Cow<'_, str> {
-    if is_label(body) {
-        return "".into();
-    }
     match index_column(body) {
         Some(n) => format!("{}{}", " ".repeat(n), &body[n..]).into(),
         None => body.into(),
@@ -83,15 +80,9 @@ fn raw_row(body: &str) -> std::borrow::Cow<'_, str> {
 
 /// What shows `line` is a row of a NEFF's listing apart from its heading (which
 /// [`streams`] would have read): an index column before the offset
-/// (`     3  000000c0  text`), or a function's label (`00000000 <main>:`).
+/// (`     3  000000c0  text`). (A function's label line is a raw listing's too.)
 pub fn stray_row(line: &str) -> Option<&'static str> {
-    if index_column(line).is_some() {
-        Some("an index column")
-    } else if is_label(line) {
-        Some("a function label")
-    } else {
-        None
-    }
+    index_column(line).is_some().then_some("an index column")
 }
 
 /// A stream heading, `sg00/PE: cayman, 12 records` (the generation may be followed by a
@@ -122,12 +113,6 @@ fn heading(line: &str) -> Option<(&str, &str, Option<usize>)> {
     Some((label, arch, n.parse().ok()))
 }
 
-/// A function's label line: `00000000 <main>:`.
-fn is_label(line: &str) -> bool {
-    let Some((off, rest)) = line.split_once(' ') else { return false };
-    is_offset(off) && rest.starts_with('<') && rest.ends_with(">:")
-}
-
 /// The length of a row's index column (blanks, then decimal digits) when an offset
 /// column follows it.
 fn index_column(line: &str) -> Option<usize> {
@@ -156,7 +141,10 @@ mod tests {
         let [one] = &streams(text)[..] else { panic!() };
         assert_eq!(one.label, "sg00/PE");
         assert_eq!((one.arch, one.first_line), (Some(Arch::Cayman), 0));
-        assert_eq!(one.text, "\n\n        00000000  nop\n        000002c0  nop # note\r\n");
+        assert_eq!(
+            one.text,
+            "\n00000000 <main>:\n        00000000  nop\n        000002c0  nop # note\r\n"
+        );
         let h = "sg01/Pool: mariana (the NEFF names no known generation; --arch picks), 1 record\n";
         let [one] = &streams(h)[..] else { panic!() };
         assert_eq!((one.label.as_str(), one.arch), ("sg01/Pool", Some(Arch::Mariana)));
@@ -173,7 +161,7 @@ mod tests {
             got,
             [
                 ("sg00/PE", Some(Arch::Cayman), 0, "x\n\n        00000000  nop\n\n"),
-                ("sg00/SP", Some(Arch::Mariana), 4, "\n\n        00000040  nop"),
+                ("sg00/SP", Some(Arch::Mariana), 4, "\n00000000 <f>:\n        00000040  nop"),
             ]
         );
     }

@@ -133,7 +133,8 @@ impl Args {
     }
 }
 
-/// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record.
+/// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record, with a
+/// label line where a function begins, as a NEFF stream's listing has.
 fn raw_listing(
     out: &mut dyn Write,
     unit: &Unit<'_>,
@@ -143,6 +144,9 @@ fn raw_listing(
     let mut chunk = Vec::with_capacity(CHUNK + 4096);
     let mut printer = Printer::new();
     for (off, r) in in_window(unit, window) {
+        if let Some(name) = records::function_label(unit.arch, r) {
+            writeln!(chunk, "{off:08x} <{name}>:")?;
+        }
         record_line(&mut chunk, &mut printer, None, off, unit.arch, r, hex);
         hand_on(out, &mut chunk, CHUNK)?;
     }

@@ -1281,6 +1281,17 @@ fn is_offset_column(w: &[u8]) -> bool {
     (8..=16).contains(&w.len()) && w.iter().all(u8::is_ascii_hexdigit)
 }
 
+/// A function's label line of a listing, `00000040 <main>:` (an offset column, one
+/// space, the name in `<` `>:`), as `tpb disasm` prints one before a function's first
+/// record: it assembles to nothing, as a blank line does. No record's line is one (a
+/// mnemonic never starts with `<`), and the name may hold `#` or `;`, so it is told
+/// apart before a comment is looked for.
+fn is_label_line(line: &str) -> bool {
+    let t = line.trim_ascii();
+    let Some((off, rest)) = t.split_once(' ') else { return false };
+    is_offset_column(off.as_bytes()) && rest.starts_with('<') && rest.ends_with(">:")
+}
+
 /// A line read as the printer writes it, by an arm's generated reader (`READERS`):
 /// ` name=value` for each shown leaf, in table order, one space before each. A reader
 /// calls [`printed_leaf`] once per leaf of the layout, so that each leaf's name, offset
@@ -1514,6 +1525,9 @@ fn line_bytes_as(
     fast: bool,
     opaque: bool,
 ) -> Result<Option<[u8; RECORD_SIZE]>, Err1> {
+    if is_label_line(line) {
+        return Ok(None);
+    }
     let s = &line[..code_end(line.as_bytes())];
     let b = s.as_bytes();
     let mut i = 0;
@@ -1732,7 +1746,8 @@ fn column(line: &str, at: usize) -> usize {
 }
 
 /// Assemble one line in the layouts of `arch` (numbered `line_no` in errors); `Ok(None)`
-/// for a blank or comment line (`#` or `;` starts a comment).
+/// for a blank or comment line (`#` or `;` starts a comment) and for a listing's label
+/// line (`00000040 <main>:`).
 ///
 /// # Errors
 ///
@@ -1823,7 +1838,7 @@ impl Inst {
 
 #[cfg(all(test, feature = "std"))]
 pub(super) mod tests {
-    use super::{line_bytes, lines, parse_int, parse_value, read_printed};
+    use super::{assemble, assemble_line, line_bytes, lines, parse_int, parse_value, read_printed};
     use crate::disasm::desc::Kind;
     use crate::disasm::desc::{self, Target};
     use crate::generated::geometry::Arch;
@@ -1904,6 +1919,27 @@ pub(super) mod tests {
                     assert_eq!(got, want, "{t:?}");
                 }
             }
+        }
+    }
+
+    /// A listing's label line assembles to nothing, whatever its name holds (`#`, `;`,
+    /// `>:`); a line like one that is not (no offset column, no `<`, a record after it)
+    /// is read as any line is.
+    #[test]
+    fn a_label_line_assembles_to_nothing() {
+        for line in [
+            "00000000 <main>:",
+            "  00000040 <a#b;c>:>:  ",
+            "000000000000ffc0 <x\\x0a y>:",
+            "00000040 <>:",
+        ] {
+            assert_eq!(assemble_line(Arch::Cayman, line, 1), Ok(None), "{line}");
+        }
+        let text = "00000000 <main>:\n00000000  nop\n00000040 <f>:\nnop\n";
+        let records: std::vec::Vec<_> = assemble(Arch::Cayman, text).collect();
+        assert_eq!(records.len(), 2, "{records:?}");
+        for line in ["0000 <main>:", "00000000 main>:", "00000000 <main>", "00000000 <main>: nop"] {
+            assert!(assemble_line(Arch::Cayman, line, 1).is_err(), "{line}");
         }
     }
 
