@@ -1130,6 +1130,50 @@ fn validate_takes_a_subgraph_as_disasm_does() {
     assert!(err.contains("--subgraph applies to NEFFs only"), "{err}");
 }
 
+/// Several inputs, as objdump takes several files: each one's report as alone, a blank
+/// line between, then the totals; a finding in any exits 1, an input that cannot be read
+/// is said and the rest validated, and exits 2; `--json` takes one input.
+#[test]
+fn validate_takes_several_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small = corpus("matmul_small.neff");
+    let small = small.to_str().unwrap();
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let pe = pe.to_str().unwrap();
+    let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
+    let (one, two) = (alone(&["validate", small]), alone(&["validate", pe]));
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["validate", small, pe])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    // The raw stream is an image without EXIT: one finding.
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        out,
+        format!("{one}\n{two}\n2 inputs validated: 70 records in 11 streams, 1 finding(s)\n")
+    );
+    let (out, _, ok) = output(d, &["validate", "--pre-relocation", small, pe]);
+    assert!(ok);
+    assert!(String::from_utf8(out).unwrap().ends_with(", 0 finding(s)\n"));
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["validate", "--pre-relocation", small, "missing.bin", pe])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let (out, err) = (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap());
+    assert!(err.starts_with("error: reading missing.bin: "), "{err}");
+    assert!(!out.contains("\n\n\n"), "{out}");
+    assert!(out.ends_with("; 1 input could not be read\n"), "{out}");
+    let (out, err, ok) = output(d, &["validate", "--json", small, pe]);
+    assert!(!ok && out.is_empty() && err.contains("give one input"), "{err}");
+    let (_, err, ok) = output(d, &["validate", "-", "-"]);
+    assert!(!ok && err.contains("named more than once"), "{err}");
+}
+
 /// Standard input is read once: `tpb stats - -` would count a second, empty stream (the
 /// first read took all), so naming it twice is an error, not a file of 0 records.
 #[test]

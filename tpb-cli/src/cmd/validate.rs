@@ -23,8 +23,10 @@ use crate::text::count;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A raw record stream, a NEFF file, an unpacked NEFF directory, or `-`.
-    file: PathBuf,
+    /// Raw record streams, NEFF files, unpacked NEFF directories, or `-`, in any mix:
+    /// each is reported in turn, and the exit status is 1 when any has a finding.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     #[command(flatten)]
     format: input::Format,
     /// The generation (name, label or alias: cayman, V3, trn2); a NEFF's own target by
@@ -45,8 +47,8 @@ pub struct Args {
     /// the EXIT and final-record checks are skipped, as for a NEFF's own streams.
     #[arg(long)]
     pre_relocation: bool,
-    /// Write one JSON object instead of text (format `tpb-validate`, version 1); the exit
-    /// status is the same. `{"format", "version", "input", "kind" ("raw" or "neff"),
+    /// Write one JSON object instead of text (format `tpb-validate`, version 1), of one
+    /// input; the exit status is the same. `{"format", "version", "input", "kind" ("raw" or "neff"),
     /// "pre_relocation" (true for a NEFF, and for a raw stream with `--pre-relocation`:
     /// pseudo records are not validated and the EXIT and final-record checks are
     /// skipped), "hash" (a NEFF file's header hash: "match", "match_word_swapped" or
@@ -67,8 +69,73 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.file, self.format)?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
+        let [file] = &self.files[..] else { return self.several(out, arch) };
+        let report = self.report(file, arch)?;
+        if self.json {
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            writeln!(out)?;
+        } else {
+            report.write(out)?;
+        }
+        Ok(report.totals.findings == 0)
+    }
+
+    /// Several inputs, as objdump takes several files: each one's report in turn, a blank
+    /// line between them, then their totals. An input that cannot be read is said and
+    /// the rest are validated; the run then exits 2, as any error does.
+    fn several(&self, out: &mut dyn Write, arch: Option<Arch>) -> Result<bool> {
+        if self.json {
+            bail!(
+                "--json writes one input's report; give one input (a shell loop writes one \
+                 document each)"
+            );
+        }
+        // The first read of standard input takes all of it: a second would read nothing.
+        if self.files.iter().filter(|f| f.as_path() == std::path::Path::new("-")).count() > 1 {
+            bail!("`-` (standard input) is named more than once; it can be read once");
+        }
+        let (mut totals, mut failed, mut written) = (Totals::default(), 0, false);
+        for file in &self.files {
+            match self.report(file, arch) {
+                Ok(report) => {
+                    if std::mem::replace(&mut written, true) {
+                        writeln!(out)?;
+                    }
+                    report.write(out)?;
+                    let t = &report.totals;
+                    totals.streams += t.streams;
+                    totals.records += t.records;
+                    totals.findings += t.findings;
+                    totals.absent += t.absent;
+                }
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("error: {e:#}");
+                }
+            }
+        }
+        writeln!(
+            out,
+            "\n{} validated: {} in {}, {} finding(s){}",
+            count(self.files.len() - failed, "input"),
+            count(totals.records, "record"),
+            count(totals.streams, "stream"),
+            totals.findings,
+            match failed {
+                0 => String::new(),
+                n => format!("; {} could not be read", count(n, "input")),
+            }
+        )?;
+        if failed > 0 {
+            return Err(crate::Reported.into());
+        }
+        Ok(totals.findings == 0)
+    }
+
+    /// The checks of one input.
+    fn report(&self, file: &std::path::Path, arch: Option<Arch>) -> Result<Report> {
+        let input = input::load(file, self.format)?;
         let report = match &input {
             Input::Raw { name, .. } => {
                 // Ignored, it would look as if the subgraph had been found and validated.
@@ -128,13 +195,7 @@ impl Args {
             }
         }
         .totalled();
-        if self.json {
-            serde_json::to_writer_pretty(&mut *out, &report)?;
-            writeln!(out)?;
-        } else {
-            report.write(out)?;
-        }
-        Ok(report.totals.findings == 0)
+        Ok(report)
     }
 }
 
