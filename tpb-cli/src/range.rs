@@ -41,6 +41,7 @@ impl FromStr for RecordRange {
     type Err = String;
 
     fn from_str(s: &str) -> Result<RecordRange, String> {
+        let empty = || format!("'{s}': an empty range of records (its end is not past its start)");
         let bound = |t: &str| -> Result<Bound, String> {
             let t = t.trim();
             let bad = || {
@@ -69,19 +70,30 @@ impl FromStr for RecordRange {
                 (i, i.checked_add(1))
             }
             Some((a, b)) => {
-                let start = if a.trim().is_empty() { 0 } else { bound(a)?.first() };
-                let end = match b.strip_prefix('=') {
-                    Some(b) => bound(b)?.first().checked_add(1),
-                    None if b.trim().is_empty() => None,
-                    None => Some(bound(b)?.past()),
+                let first = if a.trim().is_empty() { None } else { Some(bound(a)?) };
+                let start = first.map_or(0, Bound::first);
+                let (last, inclusive) = match b.strip_prefix('=') {
+                    Some(b) => (Some(bound(b)?), true),
+                    None if b.trim().is_empty() => (None, false),
+                    None => (Some(bound(b)?), false),
+                };
+                // Two offsets: the records of the bytes between them, none when the end
+                // is not past the start, even within one record (`@0x41..@0x41`).
+                if let (Some(Bound::Offset(x)), Some(Bound::Offset(y))) = (first, last) {
+                    if y < x || (y == x && !inclusive) {
+                        return Err(empty());
+                    }
+                }
+                let end = match last {
+                    Some(l) if inclusive => l.first().checked_add(1),
+                    Some(l) => Some(l.past()),
+                    None => None,
                 };
                 (start, end)
             }
         };
         if end.is_some_and(|e| e <= start) {
-            return Err(format!(
-                "'{s}': an empty range of records (its end is not past its start)"
-            ));
+            return Err(empty());
         }
         Ok(RecordRange { start, end })
     }
@@ -152,7 +164,22 @@ mod tests {
         assert_eq!(r("..@0X80"), RecordRange { start: 0, end: Some(2) });
         assert_eq!(r("@0x40.."), RecordRange { start: 1, end: None });
         assert_eq!(r("3..@0x100"), RecordRange { start: 3, end: Some(4) });
-        for bad in ["@", "@x", "@0x", "@-1", "@+4", "@0x+4", "@0x40..@0x40"] {
+        // Bytes between two offsets, none when the end is not past the start, even
+        // within one record.
+        assert_eq!(r("@0x41..@0x42"), RecordRange { start: 1, end: Some(2) });
+        assert_eq!(r("@0x41..=@0x41"), RecordRange { start: 1, end: Some(2) });
+        for bad in [
+            "@",
+            "@x",
+            "@0x",
+            "@-1",
+            "@+4",
+            "@0x+4",
+            "@0x40..@0x40",
+            "@0x41..@0x41",
+            "@0x7f..@0x41",
+            "@0x42..=@0x41",
+        ] {
             assert!(bad.parse::<RecordRange>().is_err(), "{bad}");
         }
     }
