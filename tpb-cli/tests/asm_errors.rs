@@ -426,6 +426,21 @@ fn a_heading_of_an_unknown_generation_needs_arch() {
     assert!(run.status.success() && err.contains("(cayman)"), "{err}");
 }
 
+/// A long label is cut in messages after its escapes are read back: an escape at the cut
+/// is shown whole or not at all, never as the file's text (`\\x…`).
+#[test]
+fn a_long_label_is_cut_whole_escapes_and_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let label = format!("{}\\x1bz/PE", "a".repeat(62));
+    fs::write(d.join("h.lst"), format!("{label}: zz, 1 record\n     0  00000000  nop\n")).unwrap();
+    let run = tpb(d, &["asm", "h.lst", "-o", "h.bin"], b"");
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(!run.status.success(), "{err}");
+    let shown = format!("the heading of {}\\x1bz… names generation 'zz'", "a".repeat(62));
+    assert!(err.contains(&shown), "{err}");
+}
+
 #[test]
 fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
     let dir = tempfile::tempdir().unwrap();

@@ -225,19 +225,30 @@ fn stream_arch(name: &str, s: &crate::listing::OneStream, given: Option<Arch>) -
 /// A stream's label as messages show it: as `tpb disasm` showed it, where the heading's
 /// text reads back as a name; else the file's text, escaped.
 fn esc(label: &str) -> String {
-    let raw = crate::text::unescape(label);
-    crate::text::escape(raw.as_deref().unwrap_or(label.as_bytes()))
+    crate::text::escape(&label_bytes(label))
+}
+
+/// The bytes [`esc`] shows of `label`: the graph's own, where the heading's text reads
+/// back as a name; else the file's text.
+fn label_bytes(label: &str) -> std::borrow::Cow<'_, [u8]> {
+    crate::text::unescape(label).map_or(label.as_bytes().into(), Into::into)
 }
 
 /// The longest graph name a stream's folder may have: `NAME_MAX` of common file
 /// systems (a longer one fails only when written, after the streams before it).
 const GRAPH_MAX: usize = 255;
 
-/// [`esc`], cut to its first 64 characters: a label refused may be a line of megabytes.
+/// [`esc`] of the label's first 64 bytes: a label refused may be a line of megabytes.
+/// Cut after it is read back, so that no escape (`\x1b`) is cut in half and shown as
+/// the file's text.
 fn esc_cut(label: &str) -> String {
-    match label.char_indices().nth(64) {
-        Some((i, _)) => format!("{}…", esc(&label[..i])),
-        None => esc(label),
+    const MOST: usize = 64;
+    let raw = label_bytes(label);
+    let shown = crate::text::escape(&raw[..raw.len().min(MOST)]);
+    if raw.len() > MOST {
+        format!("{shown}…")
+    } else {
+        shown
     }
 }
 
