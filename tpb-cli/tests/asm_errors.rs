@@ -513,7 +513,8 @@ fn json_gets_a_hint_and_the_other_lines_are_only_counted() {
 }
 
 /// A line naming an arm no binding selects assembles as written, with a note that its
-/// record does not read back as that arm; a comment or a bound arm gets none.
+/// record does not read back as that arm; a comment, a label line or a bound arm gets
+/// none.
 #[test]
 fn an_arm_no_binding_selects_gets_a_note() {
     let dir = tempfile::tempdir().unwrap();
@@ -525,5 +526,8 @@ fn an_arm_no_binding_selects_gets_a_note() {
     );
     assert_eq!(err.lines().filter(|l| l.starts_with("note:")).count(), 1, "{err}");
     let (ok, err) = asm(dir.path(), b"# extended_copy\nnop\n");
+    assert!(ok && !err.contains("note:"), "{err}");
+    // Nor does a label line whose function name holds the arm's mnemonic.
+    let (ok, err) = asm(dir.path(), b"00000000 <do extended_copy now>:\n00000000  nop\n");
     assert!(ok && !err.contains("note:"), "{err}");
 }

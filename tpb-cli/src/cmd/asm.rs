@@ -359,6 +359,10 @@ impl Checked {
 /// the mnemonic: the assembler keeps such a line's fields, but no opcode selects the arm.
 fn unselected_arm(text: &str) -> Option<(usize, &str)> {
     text.lines().enumerate().find_map(|(i, line)| {
+        // A label line's function name (`00000000 <do extended_copy>:`) names no arm.
+        if disasm::is_label_line(line) {
+            return None;
+        }
         // The mnemonic comes before any comment or quoted name; an offset or hex column
         // before it is no mnemonic.
         let code = line.split(['#', ';', '"']).next().unwrap_or_default();

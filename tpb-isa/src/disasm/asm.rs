@@ -1281,12 +1281,13 @@ fn is_offset_column(w: &[u8]) -> bool {
     (8..=16).contains(&w.len()) && w.iter().all(u8::is_ascii_hexdigit)
 }
 
-/// A function's label line of a listing, `00000040 <main>:` (an offset column, one
-/// space, the name in `<` `>:`), as `tpb disasm` prints one before a function's first
-/// record: it assembles to nothing, as a blank line does. No record's line is one (a
-/// mnemonic never starts with `<`), and the name may hold `#` or `;`, so it is told
-/// apart before a comment is looked for.
-fn is_label_line(line: &str) -> bool {
+/// Whether `line` is a function's label line of a listing, `00000040 <main>:` (an
+/// offset column, one space, the name in `<` `>:`), as `tpb disasm` prints one before a
+/// function's first record: it assembles to nothing, as a blank line does. No record's
+/// line is one (a mnemonic never starts with `<`), and the name may hold `#` or `;`, so
+/// it is told apart before a comment is looked for.
+#[must_use]
+pub fn is_label_line(line: &str) -> bool {
     let t = line.trim_ascii();
     let Some((off, rest)) = t.split_once(' ') else { return false };
     is_offset_column(off.as_bytes()) && rest.starts_with('<') && rest.ends_with(">:")

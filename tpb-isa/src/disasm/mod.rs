@@ -47,7 +47,7 @@ mod printer;
 #[cfg(test)]
 mod tests;
 
-pub use asm::{assemble, assemble_line};
+pub use asm::{assemble, assemble_line, is_label_line};
 pub use desc::ArmText;
 pub use error::{
     is_invisible_format, AsmError, AsmErrorKind, Fits, Members, Name, Views, VALUES_LISTED,
