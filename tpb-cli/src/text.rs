@@ -15,6 +15,28 @@ pub fn escape(bytes: &[u8]) -> String {
     Escaped(bytes).to_string()
 }
 
+/// A stream's label (already [`escape`]d) as a listing's heading prints it: a leading
+/// blank, and a `#` or `;` at the start or after a blank, also as `\xNN`, which `tpb asm`
+/// would otherwise take for a row or a comment; [`unescape`] reads them back.
+pub fn heading_label(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    let mut after_blank = true;
+    for c in label.chars() {
+        let hide = match c {
+            ' ' => out.is_empty(),
+            '#' | ';' => after_blank,
+            _ => false,
+        };
+        if hide {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+        after_blank = c == ' ';
+    }
+    out
+}
+
 /// The bytes [`escape`] shows as `text`: `\\`, `\"` and `\xNN` read back, any other
 /// character as itself (a name typed by hand); `None` for another `\` sequence.
 pub fn unescape(text: &str) -> Option<Vec<u8>> {
@@ -79,6 +101,21 @@ mod tests {
         #[test]
         fn unescape_reads_back_what_escape_shows(name in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
             proptest::prop_assert_eq!(unescape(&escape(&name)), Some(name));
+        }
+    }
+
+    #[test]
+    fn a_heading_label_hides_what_reads_as_a_row_or_a_comment() {
+        for (label, want) in [
+            ("sg00/PE", "sg00/PE"),
+            (" sg/PE", "\\x20sg/PE"),
+            ("  sg/PE", "\\x20 sg/PE"),
+            ("#a/PE", "\\x23a/PE"),
+            ("a #1 ;x;y/PE", "a \\x231 \\x3bx;y/PE"),
+            ("a#b/PE", "a#b/PE"),
+        ] {
+            assert_eq!(heading_label(label), want, "{label}");
+            assert_eq!(unescape(&heading_label(label)).as_deref(), unescape(label).as_deref());
         }
     }
 

@@ -682,25 +682,26 @@ fn with_graph_names(graphs: [&str; 2]) -> Vec<u8> {
     neff(&m)
 }
 
-/// A graph name with blanks, `: `, `, `, a quote or a control character (a backslash
-/// is no plain path component, which the NEFF reader refuses):
-/// the listing's heading shows it escaped, and `tpb asm` of the listing writes each
-/// stream where `tpb extract` writes it, under the graph's own name.
+/// A graph name with blanks (a leading one too), `: `, `, `, a `#` or `;` after a blank,
+/// a quote or a control character (a backslash is no plain path component, which the
+/// NEFF reader refuses): the listing's heading shows it escaped, and `tpb asm` of the
+/// listing writes each stream where `tpb extract` writes it, under the graph's own name.
 #[test]
 fn a_listing_of_graphs_with_odd_names_assembles_where_extract_writes_them() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let graphs = ["my graph: cayman, 3 records", "s\u{1b}g\"q"];
+    let graphs = [" my #graph: cayman, 3 records", "s\u{1b}g\"q ;x"];
     fs::write(d.join("odd.neff"), with_graph_names(graphs)).unwrap();
     let r = tpb(d, &["disasm", "odd.neff"]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("my graph: cayman, 3 records/PE: cayman, 12 records\n"), "{}", r.out);
-    assert!(r.out.contains("s\\x1bg\\\"q/SP: cayman, 3 records\n"), "{}", r.out);
+    let heading = "\\x20my \\x23graph: cayman, 3 records/PE: cayman, 12 records\n";
+    assert!(r.out.contains(heading), "{}", r.out);
+    assert!(r.out.contains("s\\x1bg\\\"q \\x3bx/SP: cayman, 3 records\n"), "{}", r.out);
     fs::write(d.join("odd.lst"), r.out).unwrap();
     let r = tpb(d, &["asm", "odd.lst", "-o", "got"]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.starts_with("note: odd.lst: read as the listing of 10 streams\n"), "{}", r.err);
-    assert!(r.err.contains("s\\x1bg\\\"q/SP: wrote 3 records"), "{}", r.err);
+    assert!(r.err.contains("s\\x1bg\\\"q ;x/SP: wrote 3 records"), "{}", r.err);
     assert!(!r.err.contains('\u{1b}'), "{}", r.err);
     assert_eq!(tpb(d, &["extract", "odd.neff", "-o", "want"]).code, 0);
     for graph in graphs {

@@ -87,8 +87,8 @@ impl Args {
             let mut ser = serde_json::Serializer::pretty(&mut *out);
             if neff {
                 let mut map = ser.serialize_map(None)?;
-                map.serialize_entry("format", "tpb-disasm")?;
-                map.serialize_entry("version", &1)?;
+                map.serialize_entry("format", JSON_FORMAT)?;
+                map.serialize_entry("version", &JSON_VERSION)?;
                 map.serialize_entry("kind", "neff")?;
                 // As the listing names them: the streams a graph names but no member holds.
                 map.serialize_entry("absent", &filter.absent(&input))?;
@@ -132,6 +132,10 @@ impl Args {
         Ok(true)
     }
 }
+
+/// What the JSON document says it is (`format`, `version`), as every command's does.
+const JSON_FORMAT: &str = "tpb-disasm";
+const JSON_VERSION: u32 = 1;
 
 /// A raw stream, as `tpb asm` reads it back: `offset  hex  text` per record, with a
 /// label line where a function begins, as a NEFF stream's listing has.
@@ -183,7 +187,8 @@ fn listing(out: &mut dyn Write, unit: &Unit<'_>, window: Range<usize>, hex: bool
     let assumed =
         if unit.arch_assumed { " (the NEFF names no known generation; --arch picks)" } else { "" };
     let n = unit.bytes.len() / RECORD_SIZE;
-    writeln!(out, "{}: {arch}{assumed}, {}", unit.label, crate::text::count(n, "record"))?;
+    let label = crate::text::heading_label(&unit.label);
+    writeln!(out, "{label}: {arch}{assumed}, {}", crate::text::count(n, "record"))?;
     let mut chunk = Vec::with_capacity(CHUNK + 4096);
     let mut printer = Printer::new();
     for (off, r) in in_window(unit, window) {
@@ -270,8 +275,8 @@ impl Serialize for StreamJson<'_> {
         let mut map = s.serialize_map(None)?;
         if !self.neff {
             // A raw stream's object is the document: it says what it is as the others do.
-            map.serialize_entry("format", "tpb-disasm")?;
-            map.serialize_entry("version", &1)?;
+            map.serialize_entry("format", JSON_FORMAT)?;
+            map.serialize_entry("version", &JSON_VERSION)?;
             map.serialize_entry("kind", "raw")?;
         }
         if self.neff {

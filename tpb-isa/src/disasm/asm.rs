@@ -1285,12 +1285,17 @@ fn is_offset_column(w: &[u8]) -> bool {
 /// offset column, one space, the name in `<` `>:`), as `tpb disasm` prints one before a
 /// function's first record: it assembles to nothing, as a blank line does. No record's
 /// line is one (a mnemonic never starts with `<`), and the name may hold `#` or `;`, so
-/// it is told apart before a comment is looked for.
+/// it is told apart before a comment is looked for; a comment may follow the label's
+/// last `>:`, as it may follow a record.
 #[must_use]
 pub fn is_label_line(line: &str) -> bool {
     let t = line.trim_ascii();
     let Some((off, rest)) = t.split_once(' ') else { return false };
-    is_offset_column(off.as_bytes()) && rest.starts_with('<') && rest.ends_with(">:")
+    let Some(end) = rest.rfind(">:") else { return false };
+    let after = rest[end + 2..].trim_ascii_start();
+    is_offset_column(off.as_bytes())
+        && rest.starts_with('<')
+        && (after.is_empty() || after.starts_with(['#', ';']))
 }
 
 /// A line read as the printer writes it, by an arm's generated reader (`READERS`):
@@ -1933,13 +1938,21 @@ pub(super) mod tests {
             "  00000040 <a#b;c>:>:  ",
             "000000000000ffc0 <x\\x0a y>:",
             "00000040 <>:",
+            "00000000 <x>: # the entry",
+            "00000000 <x>:;",
         ] {
             assert_eq!(assemble_line(Arch::Cayman, line, 1), Ok(None), "{line}");
         }
         let text = "00000000 <main>:\n00000000  nop\n00000040 <f>:\nnop\n";
         let records: std::vec::Vec<_> = assemble(Arch::Cayman, text).collect();
         assert_eq!(records.len(), 2, "{records:?}");
-        for line in ["0000 <main>:", "00000000 main>:", "00000000 <main>", "00000000 <main>: nop"] {
+        for line in [
+            "0000 <main>:",
+            "00000000 main>:",
+            "00000000 <main>",
+            "00000000 <main>: nop",
+            "00000000 <main>: nop # x",
+        ] {
             assert!(assemble_line(Arch::Cayman, line, 1).is_err(), "{line}");
         }
     }
