@@ -200,62 +200,61 @@ pub(super) fn opcode_attrs(
         }
         let e = &mut enums[i];
         // The table's own defaults, kept so that the diff reports an edit of them once,
-        // at the table (a word that is not in the vocabulary is reported where a value
-        // takes it, below).
+        // at the table; a word of them that is not in the vocabulary is reported there,
+        // once, whether or not a value takes it.
         e.status = item_op.status.map(|(s, _)| s);
-        if let Some(voc) = words {
-            for w in &item_op.engines {
-                if let Some(k) = voc.words.iter().position(|x| x.name == w.name) {
-                    if !e.engines.contains(&(k as u32)) {
-                        e.engines.push(k as u32);
-                    }
-                }
-            }
-        }
+        e.engines = engine_words(cx, words, &item_op.engines);
         for (v, op) in per_variant {
             let Some(var) = e.variants.iter_mut().find(|x| x.name == v.name.name) else { continue };
             var.status = op.status.or(item_op.status).map(|(s, _)| s);
-            let engines = if op.engines.is_empty() { &item_op.engines } else { &op.engines };
-            for w in engines {
-                match words {
-                    None => cx.error(
-                        Diagnostic::error(
-                            w.span,
-                            "@engine needs the record to name its engines vocabulary",
-                        )
-                        .note(
-                            "add 'engines ENGINE' to the record and declare 'enum ENGINE { ... }'",
-                        ),
-                    ),
-                    Some(voc) => match voc.words.iter().position(|x| x.name == w.name) {
-                        Some(k) => {
-                            if !var.engines.contains(&(k as u32)) {
-                                var.engines.push(k as u32);
-                            }
-                        }
-                        None => {
-                            let mut d = Diagnostic::error(
-                                w.span,
-                                format!("'{}' is not a word of '{}'", w.name, voc.name),
-                            );
-                            d = match suggest(&w.name, voc.words.iter().map(|x| x.name.as_str())) {
-                                Some(s) => d.note(s),
-                                None => d.note(format!(
-                                    "the words are: {}",
-                                    voc.words
-                                        .iter()
-                                        .map(|x| x.name.as_str())
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                )),
-                            };
-                            cx.error(d);
-                        }
-                    },
+            var.engines = if op.engines.is_empty() {
+                e.engines.clone()
+            } else {
+                engine_words(cx, words, &op.engines)
+            };
+        }
+    }
+}
+
+/// The indexes in the record's engines vocabulary of the `@engine` words `ws`, each once;
+/// a word not in it, or any word where the record names no vocabulary, is an error at
+/// the word.
+fn engine_words(cx: &mut Cx<'_>, words: Option<&Vocab>, ws: &[ast::Ident]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for w in ws {
+        let Some(voc) = words else {
+            cx.error(
+                Diagnostic::error(
+                    w.span,
+                    "@engine needs the record to name its engines vocabulary",
+                )
+                .note("add 'engines ENGINE' to the record and declare 'enum ENGINE { ... }'"),
+            );
+            continue;
+        };
+        match voc.words.iter().position(|x| x.name == w.name) {
+            Some(k) => {
+                if !out.contains(&(k as u32)) {
+                    out.push(k as u32);
                 }
+            }
+            None => {
+                let d = Diagnostic::error(
+                    w.span,
+                    format!("'{}' is not a word of '{}'", w.name, voc.name),
+                );
+                let d = match suggest(&w.name, voc.words.iter().map(|x| x.name.as_str())) {
+                    Some(s) => d.note(s),
+                    None => d.note(format!(
+                        "the words are: {}",
+                        voc.words.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )),
+                };
+                cx.error(d);
             }
         }
     }
+    out
 }
 
 pub(super) fn bits(cx: &mut Cx<'_>, items: &[&ast::Item], enums: &[Enum]) -> Vec<Bits> {
@@ -725,6 +724,23 @@ mod tests {
         let b = op.variant_named("B").unwrap();
         assert_eq!((a.status, a.engines.as_slice()), (Some(Status::Maintained), &[0][..]));
         assert_eq!((b.status, b.engines.as_slice()), (Some(Status::Dormant), &[2, 1][..]));
+    }
+
+    /// A word of the table's own `@engine` that the vocabulary lacks is one error, at the
+    /// table: whether every value names its own engines (it went unreported) or several
+    /// take the table's (one error each, at the one word).
+    #[test]
+    fn an_unknown_table_engine_is_one_error() {
+        let spec = |values: &str| {
+            format!(
+                "enum ENGINE {{ PE ACT }}\n@engine(PX)\nenum OPCODE : u8 {{\n{values}}}\n\
+                 record R : 1 {{\n    discriminant 0 OPCODE\n    engines ENGINE\n    0 opcode OPCODE\n}}\n"
+            )
+        };
+        for values in ["    A = 1 @engine(PE)\n    B = 2 @engine(ACT)\n", "    A = 1\n    B = 2\n"]
+        {
+            assert_eq!(errors(&spec(values), &[]), ["'PX' is not a word of 'ENGINE'"], "{values}");
+        }
     }
 
     /// Values are kept sorted by value, whatever the spec order; names and values unique.
