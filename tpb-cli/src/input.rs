@@ -101,6 +101,15 @@ impl Unit<'_> {
     }
 }
 
+/// An error when `-` (standard input) is among `files` more than once: the first read
+/// takes all of it, so a second would be an empty stream counted as an input.
+pub fn refuse_stdin_twice(files: &[std::path::PathBuf]) -> Result<()> {
+    if files.iter().filter(|f| f.as_path() == Path::new("-")).count() > 1 {
+        anyhow::bail!("`-` (standard input) is named more than once; it can be read once");
+    }
+    Ok(())
+}
+
 /// Read an input as [`read`] does, and say on standard error what was odd about it.
 pub fn load(arg: &Path, format: Format) -> Result<Input> {
     let input = read(arg, format)?;

@@ -54,11 +54,11 @@ impl FromStr for RecordRange {
                 Some(o) => {
                     let o = o.trim();
                     let n = match o.strip_prefix("0x").or_else(|| o.strip_prefix("0X")) {
-                        Some(hex) if !hex.starts_with('+') => usize::from_str_radix(hex, 16),
-                        _ if !o.starts_with('+') => o.parse(),
-                        _ => return Err(bad()),
+                        Some(hex) => usize::from_str_radix(hex, 16),
+                        None => o.parse(),
                     };
-                    n.map(Bound::Offset).map_err(|_| bad())
+                    // Both parsers take a sign (`+4`), which no offset column shows.
+                    n.ok().filter(|_| !o.contains('+')).map(Bound::Offset).ok_or_else(bad)
                 }
                 None => t.parse().map(Bound::Index).map_err(|_| bad()),
             }

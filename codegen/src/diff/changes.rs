@@ -1239,7 +1239,8 @@ impl<'a> Cmp<'a> {
                     text(w.as_str())
                 });
                 // The opcode table's own `@status` and `@engine` are its values' defaults:
-                // an edit of them is one change, here, as an inherited `@confidence` is.
+                // an edit of them is one change, here, as an inherited `@confidence` is
+                // (their texts are the values' too).
                 let status = |v: Option<Status>| v.map_or_else(none, |s| text(s.as_str()));
                 let words = |v: Vec<String>| Val {
                     json: serde_json::Value::from(v.clone()),
@@ -1281,17 +1282,12 @@ impl<'a> Cmp<'a> {
                         // Opcode table columns: no byte moves, decoders are unaffected. A
                         // value that only follows the table's default on both sides is
                         // reported there, once.
-                        let status = |v: Option<Status>| v.map_or_else(none, |s| text(s.as_str()));
                         if !(x.status == a.status && y.status == b.status) {
                             let (sx, sy) = (x.status, y.status);
                             this.differ(at, Class::Metadata, Aspect::Status, sx, sy, status);
                         }
                         if !(x.engines == a.engines && y.engines == b.engines) {
                             let (ea, eb) = (json::engine_names(o, x), json::engine_names(n, y));
-                            let words = |v: Vec<String>| Val {
-                                json: serde_json::Value::from(v.clone()),
-                                text: if v.is_empty() { "none".into() } else { v.join(", ") },
-                            };
                             this.differ(at, Class::Metadata, Aspect::Engines, ea, eb, words);
                         }
                     },

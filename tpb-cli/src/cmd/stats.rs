@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde::Serialize;
 use tpb_isa::disasm::desc::{ArmText, FieldDesc, Role};
 use tpb_isa::inst::{binding_on, dispatch_on, Binding, BINDINGS};
@@ -99,11 +99,7 @@ impl Args {
         }
         let mut s = Stats { bindings_of, ..Stats::default() };
         let arch = self.arch.as_deref().map(records::parse_arch).transpose()?;
-        // The first read of standard input takes all of it: a second would count an
-        // empty stream as a file.
-        if self.files.iter().filter(|f| f.as_path() == std::path::Path::new("-")).count() > 1 {
-            bail!("`-` (standard input) is named more than once; it can be read once");
-        }
+        input::refuse_stdin_twice(&self.files)?;
         let mut others = Vec::new();
         for file in &self.files {
             let input = input::load(file, self.format)?;

@@ -91,10 +91,7 @@ impl Args {
                  document each)"
             );
         }
-        // The first read of standard input takes all of it: a second would read nothing.
-        if self.files.iter().filter(|f| f.as_path() == std::path::Path::new("-")).count() > 1 {
-            bail!("`-` (standard input) is named more than once; it can be read once");
-        }
+        input::refuse_stdin_twice(&self.files)?;
         let (mut totals, mut failed, mut written) = (Totals::default(), 0, false);
         for file in &self.files {
             match self.report(file, arch) {
