@@ -27,7 +27,8 @@
 //!   item or arch; a field carved out of bytes that were reserved (or any new field
 //!   whose bytes another breaking change freed); a band that only grew; a geometry value
 //!   newly given, or a `"?"` table entry that became known; `@archs` widened.
-//! - **metadata**: docs, `@source`, `@confidence`, `@waive`, an opcode's `@status` and
+//! - **metadata**: docs (as prose: the same words and paragraphs wrapped otherwise are
+//!   no change; a fenced code block's lines are compared whole), `@source`, `@confidence`, `@waive`, an opcode's `@status` and
 //!   `@engine`, the record's `engines` vocabulary, arch labels and aliases, `inherits`,
 //!   where an arch value is written (own file or inherited), and **renames**.
 //!
@@ -157,6 +158,7 @@
 mod archs;
 mod changes;
 mod json;
+mod prose;
 mod render;
 
 use serde::Serialize;

@@ -883,6 +883,12 @@ fn docs_sources_confidence() {
         &[("x", "/// Does nothing.", "/// Does nothing at all.")],
         &["metadata changed arm NOP docs: Does nothing. -> Does nothing at all."],
     );
+    // The same words wrapped otherwise are the same docs; a new paragraph is not.
+    check(&[("x", "/// Does nothing.", "/// Does\n/// nothing.")], &[]);
+    check(
+        &[("x", "/// Does nothing.", "/// Does\n///\n/// nothing.")],
+        &["metadata changed arm NOP docs: Does nothing. -> Does||nothing."],
+    );
     check(
         &[("x", "@source(\"test opcodes\")", "@source(\"test opcodes v2\")")],
         &["metadata changed enum OPCODE sources: test opcodes -> test opcodes v2"],

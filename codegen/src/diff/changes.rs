@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::json::{self, int, type_str_with};
+use super::prose::same_prose;
 use super::{Aspect, Change, Class, Kind, SegKind, Segment, Val};
 use crate::model::*;
 use crate::source::Span;
@@ -842,7 +843,10 @@ impl<'a> Cmp<'a> {
             ),
             None => (false, false),
         };
-        self.differ(&at, m, Aspect::Docs, &a.docs, &b.docs, |v| lines(v));
+        // Re-wrapped docs say the same: no change.
+        if !same_prose(&a.docs, &b.docs) {
+            self.change(&at, m, Aspect::Docs, lines(&a.docs), lines(&b.docs));
+        }
         if !follows_sources {
             self.differ(&at, m, Aspect::Sources, &a.sources, &b.sources, |v| lines(v));
         }
