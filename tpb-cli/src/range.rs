@@ -17,6 +17,9 @@ pub struct RecordRange {
     pub start: usize,
     /// The first index past the window; `None` for the stream's end.
     pub end: Option<usize>,
+    /// Whether a bound was given as a byte offset: the window is then shown in bytes
+    /// too, as the user wrote it.
+    pub by_offset: bool,
 }
 
 impl RecordRange {
@@ -27,13 +30,24 @@ impl RecordRange {
     }
 }
 
+/// The window as indices (`7`, `100..200`, `100..`), then, when a bound was a byte
+/// offset, the bytes of its records (`@0x1c0..@0x400`).
 impl fmt::Display for RecordRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.end {
             Some(e) if e == self.start + 1 => write!(f, "{}", self.start),
             Some(e) => write!(f, "{}..{e}", self.start),
             None => write!(f, "{}..", self.start),
+        }?;
+        if self.by_offset {
+            let at = |i: usize| i.saturating_mul(RECORD_SIZE);
+            write!(f, " (bytes @{:#x}..", at(self.start))?;
+            match self.end {
+                Some(e) => write!(f, "@{:#x})", at(e)),
+                None => f.write_str(")"),
+            }?;
         }
+        Ok(())
     }
 }
 
@@ -95,7 +109,8 @@ impl FromStr for RecordRange {
         if end.is_some_and(|e| e <= start) {
             return Err(empty());
         }
-        Ok(RecordRange { start, end })
+        let by_offset = s.contains('@');
+        Ok(RecordRange { start, end, by_offset })
     }
 }
 
@@ -134,19 +149,29 @@ const RECORD_SIZE: usize = tpb_isa::RECORD_SIZE;
 mod tests {
     use super::*;
 
+    /// A window given by indices.
+    fn at(start: usize, end: Option<usize>) -> RecordRange {
+        RecordRange { start, end, by_offset: false }
+    }
+
+    /// A window given with a byte offset.
+    fn bytes(start: usize, end: Option<usize>) -> RecordRange {
+        RecordRange { start, end, by_offset: true }
+    }
+
     fn r(s: &str) -> RecordRange {
         s.parse().unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn every_form_reads_as_rust_reads_it() {
-        assert_eq!(r("7"), RecordRange { start: 7, end: Some(8) });
-        assert_eq!(r("100..200"), RecordRange { start: 100, end: Some(200) });
-        assert_eq!(r("100..=199"), RecordRange { start: 100, end: Some(200) });
-        assert_eq!(r("100.."), RecordRange { start: 100, end: None });
-        assert_eq!(r("..50"), RecordRange { start: 0, end: Some(50) });
-        assert_eq!(r("..=49"), RecordRange { start: 0, end: Some(50) });
-        assert_eq!(r(".."), RecordRange { start: 0, end: None });
+        assert_eq!(r("7"), at(7, Some(8)));
+        assert_eq!(r("100..200"), at(100, Some(200)));
+        assert_eq!(r("100..=199"), at(100, Some(200)));
+        assert_eq!(r("100.."), at(100, None));
+        assert_eq!(r("..50"), at(0, Some(50)));
+        assert_eq!(r("..=49"), at(0, Some(50)));
+        assert_eq!(r(".."), at(0, None));
         for s in ["7", "100..200", "100..", "0..50"] {
             assert_eq!(r(s).to_string(), s);
         }
@@ -156,18 +181,18 @@ mod tests {
     /// the records that start before it.
     #[test]
     fn an_offset_names_the_record_holding_it() {
-        assert_eq!(r("@0x1c0"), RecordRange { start: 7, end: Some(8) });
-        assert_eq!(r("@0x1c1"), RecordRange { start: 7, end: Some(8) });
-        assert_eq!(r("@0x1c0..@0x400"), RecordRange { start: 7, end: Some(16) });
-        assert_eq!(r("@0x1c0..@0x401"), RecordRange { start: 7, end: Some(17) });
-        assert_eq!(r("@448..=@1023"), RecordRange { start: 7, end: Some(16) });
-        assert_eq!(r("..@0X80"), RecordRange { start: 0, end: Some(2) });
-        assert_eq!(r("@0x40.."), RecordRange { start: 1, end: None });
-        assert_eq!(r("3..@0x100"), RecordRange { start: 3, end: Some(4) });
+        assert_eq!(r("@0x1c0"), bytes(7, Some(8)));
+        assert_eq!(r("@0x1c1"), bytes(7, Some(8)));
+        assert_eq!(r("@0x1c0..@0x400"), bytes(7, Some(16)));
+        assert_eq!(r("@0x1c0..@0x401"), bytes(7, Some(17)));
+        assert_eq!(r("@448..=@1023"), bytes(7, Some(16)));
+        assert_eq!(r("..@0X80"), bytes(0, Some(2)));
+        assert_eq!(r("@0x40.."), bytes(1, None));
+        assert_eq!(r("3..@0x100"), bytes(3, Some(4)));
         // Bytes between two offsets, none when the end is not past the start, even
         // within one record.
-        assert_eq!(r("@0x41..@0x42"), RecordRange { start: 1, end: Some(2) });
-        assert_eq!(r("@0x41..=@0x41"), RecordRange { start: 1, end: Some(2) });
+        assert_eq!(r("@0x41..@0x42"), bytes(1, Some(2)));
+        assert_eq!(r("@0x41..=@0x41"), bytes(1, Some(2)));
         for bad in [
             "@",
             "@x",
@@ -182,6 +207,14 @@ mod tests {
         ] {
             assert!(bad.parse::<RecordRange>().is_err(), "{bad}");
         }
+    }
+
+    /// A window given in bytes is shown in records and in the bytes they hold.
+    #[test]
+    fn a_window_given_in_bytes_shows_its_bytes() {
+        assert_eq!(r("@0x1c1..@0x401").to_string(), "7..17 (bytes @0x1c0..@0x440)");
+        assert_eq!(r("@0x40..").to_string(), "1.. (bytes @0x40..)");
+        assert_eq!(r("@0x7f").to_string(), "1 (bytes @0x40..@0x80)");
     }
 
     #[test]

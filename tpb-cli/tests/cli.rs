@@ -640,6 +640,12 @@ fn records_picks_a_window_of_each_stream() {
     let (out, err, ok) = output(d, &["disasm", pe, "--records", "12.."]);
     assert!(ok && out.is_empty());
     assert!(err.ends_with("--records 12.. lists nothing: the stream has 12 records\n"), "{err}");
+    // A window given in bytes is said in bytes too.
+    let (out, err, ok) = output(d, &["disasm", pe, "--records", "@0x400..@0x800"]);
+    assert!(ok && out.is_empty());
+    let want = "--records 16..32 (bytes @0x400..@0x800) lists nothing: \
+                the stream has 12 records (0x300 bytes)\n";
+    assert!(err.ends_with(want), "{err}");
     let (_, err, ok) = output(d, &["disasm", pe, "--records", "3..x"]);
     assert!(!ok && err.contains("'3..x': expected record indices"), "{err}");
 }

@@ -72,8 +72,14 @@ impl Args {
             if range.within(most).is_empty() {
                 let streams =
                     if units.len() == 1 { "the stream has" } else { "no stream has more than" };
+                // In the unit the window was given in too.
+                let bytes = if range.by_offset {
+                    format!(" ({:#x} bytes)", most * RECORD_SIZE)
+                } else {
+                    String::new()
+                };
                 eprintln!(
-                    "warning: {}: --records {range} lists nothing: {streams} {}",
+                    "warning: {}: --records {range} lists nothing: {streams} {}{bytes}",
                     input.name(),
                     crate::text::count(most, "record")
                 );
