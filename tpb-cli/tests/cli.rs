@@ -1180,6 +1180,37 @@ fn validate_takes_several_inputs() {
     assert!(!ok && err.contains("named more than once"), "{err}");
 }
 
+/// `tpb info` of several inputs, as `readelf -h` takes several files: each one's
+/// description as alone, a blank line between; one that cannot be read is said, the rest
+/// described, and the run exits 2; `--json` takes one input.
+#[test]
+fn info_takes_several_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small = corpus("matmul_small.neff");
+    let small = small.to_str().unwrap();
+    let pe = corpus("streams/matmul_small/sg00/PE.bin");
+    let pe = pe.to_str().unwrap();
+    let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
+    let (one, two) = (alone(&["info", small]), alone(&["info", pe]));
+    let (out, _, ok) = output(d, &["info", small, pe]);
+    assert!(ok);
+    assert_eq!(String::from_utf8(out).unwrap(), format!("{one}\n{two}"));
+    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["info", small, "missing.bin", pe])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let (out, err) = (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap());
+    assert!(err.starts_with("error: reading missing.bin: "), "{err}");
+    assert_eq!(out, format!("{one}\n{two}"));
+    let (out, err, ok) = output(d, &["info", "--json", small, pe]);
+    assert!(!ok && out.is_empty() && err.contains("give one input"), "{err}");
+    let (_, err, ok) = output(d, &["info", "-", "-"]);
+    assert!(!ok && err.contains("named more than once"), "{err}");
+}
+
 /// Standard input is read once: `tpb stats - -` would count a second, empty stream (the
 /// first read took all), so naming it twice is an error, not a file of 0 records.
 #[test]

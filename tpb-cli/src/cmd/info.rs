@@ -2,9 +2,9 @@
 //! subgraphs and engine streams with record counts, the other members, the hash check.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use serde_json::{json, Value};
 use tpb_isa::Arch;
 use tpb_neff::{Graph, HashStatus, Header, Neff};
@@ -17,11 +17,13 @@ use crate::text::{self, escape};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A NEFF file, an unpacked NEFF directory, a raw record stream, or `-`.
-    input: PathBuf,
+    /// NEFF files, unpacked NEFF directories, raw record streams, or `-`, in any mix:
+    /// each is described in turn, as `readelf -h` takes several files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     #[command(flatten)]
     format: input::Format,
-    /// One JSON object instead of text: `{"format": "tpb-info", "version": 1, "file",
+    /// One JSON object instead of text, of one input: `{"format": "tpb-info", "version": 1, "file",
     /// "kind"}` and, for a raw stream (`kind` "raw"), `{"records",
     /// "trailing_partial_bytes", "warnings"}`; for a NEFF (`kind` "neff"), its header,
     /// hash, tool version, graphs (each engine stream's path, records and generation),
@@ -32,8 +34,49 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
+        let [file] = &self.files[..] else { return self.several(out) };
+        self.one(out, file)
+    }
+
+    /// Several inputs: each one's description in turn, a blank line between them. An
+    /// input that cannot be read is said and the rest are described; the run then exits
+    /// 2, as any error does.
+    fn several(&self, out: &mut dyn Write) -> Result<bool> {
+        if self.json {
+            bail!(
+                "--json describes one input; give one input (a shell loop writes one \
+                 document each)"
+            );
+        }
+        input::refuse_stdin_twice(&self.files)?;
+        let (mut failed, mut written) = (false, false);
+        for file in &self.files {
+            // Each input's text is whole before any of it is written, so that one that
+            // cannot be read leaves no partial description between the others.
+            let mut text = Vec::new();
+            match self.one(&mut text, file) {
+                Ok(_) => {
+                    if std::mem::replace(&mut written, true) {
+                        writeln!(out)?;
+                    }
+                    out.write_all(&text)?;
+                }
+                Err(e) => {
+                    failed = true;
+                    eprintln!("error: {e:#}");
+                }
+            }
+        }
+        if failed {
+            return Err(crate::Reported.into());
+        }
+        Ok(true)
+    }
+
+    /// The description of one input.
+    fn one(&self, out: &mut dyn Write, file: &Path) -> Result<bool> {
         // Not `load`: the warnings are part of what `info` prints.
-        let input = input::read(&self.input, self.format)?;
+        let input = input::read(file, self.format)?;
         let (name, neff) = match &input {
             Input::Neff { name, neff } => (name.as_str(), &**neff),
             Input::Raw { name, bytes, .. } => {
