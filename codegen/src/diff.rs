@@ -99,8 +99,11 @@
 //!
 //! An edit to an inherited arch value (cayman's) is reported on every arch that sees it
 //! after inheritance, with the note `inherited from cayman`; a derived value whose inputs
-//! changed is reported too, with the note `derived`. The values of a geometry item that
-//! was added are listed per arch; those of a removed item are not (the removal says it).
+//! changed is reported too, with the note `derived`. A value of an arch's own file that
+//! changed while its `source` list did not gets the note `sources unchanged: …`, quoting
+//! them, so that a reviewer sees whether they still say the new value. The values of a
+//! geometry item that was added are listed per arch; those of a removed item are not
+//! (the removal says it).
 //!
 //! # Two archs of one spec ([`diff_archs`], `cargo xtask diff --arch A B`)
 //!

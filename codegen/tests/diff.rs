@@ -750,7 +750,7 @@ fn geometry_constant_changed_with_its_derived_values() {
     check(
         &[("alpha", "value = 2", "value = 3")],
         &[
-            "breaking changed arch alpha / value num_tpb value: 2 -> 3",
+            "breaking changed arch alpha / value num_tpb value: 2 -> 3 (sources unchanged: alpha num_tpb)",
             "breaking changed arch alpha / value twice value: 4 -> 6 (derived)",
             "breaking changed arch beta / value num_tpb value: 2 -> 3 (inherited from alpha)",
             "breaking changed arch beta / value twice value: 4 -> 6 (derived)",
@@ -764,7 +764,7 @@ fn geometry_constant_changed_with_its_derived_values() {
             ("beta", "value = [1, \"?\"]", "value = [0x1, \"?\"]"),
         ],
         &[
-            "breaking changed arch alpha / value num_tpb value: 2 -> 0x3",
+            "breaking changed arch alpha / value num_tpb value: 2 -> 0x3 (sources unchanged: alpha num_tpb)",
             "breaking changed arch alpha / value twice value: 4 -> 6 (derived)",
             "breaking changed arch beta / value num_tpb value: 2 -> 0x3 (inherited from alpha)",
             "breaking changed arch beta / value twice value: 4 -> 6 (derived)",
@@ -772,7 +772,22 @@ fn geometry_constant_changed_with_its_derived_values() {
     );
     check(
         &[("beta", "value = [1, \"?\"]", "value = [0x1, 0x1_000] # learned")],
-        &["additive changed arch beta / value beta_only value: [1, ?] -> [0x1, 0x1_000]"],
+        &["additive changed arch beta / value beta_only value: [1, ?] -> [0x1, 0x1_000] (sources unchanged: beta table)"],
+    );
+    // A value whose sources changed with it: no note, the sources' own change.
+    check(
+        &[(
+            "alpha",
+            "value = 2\nsource = [\"alpha num_tpb\"]",
+            "value = 3\nsource = [\"alpha v2\"]",
+        )],
+        &[
+            "breaking changed arch alpha / value num_tpb value: 2 -> 3",
+            "breaking changed arch alpha / value twice value: 4 -> 6 (derived)",
+            "breaking changed arch beta / value num_tpb value: 2 -> 3 (inherited from alpha)",
+            "breaking changed arch beta / value twice value: 4 -> 6 (derived)",
+            "metadata changed arch alpha / value num_tpb sources: alpha num_tpb -> alpha v2",
+        ],
     );
 }
 
@@ -792,12 +807,12 @@ fn value_given_on_the_parent_is_inherited_unless_overridden() {
 fn unknown_table_entry_learned() {
     check(
         &[("beta", "[1, \"?\"]", "[1, 5]")],
-        &["additive changed arch beta / value beta_only value: [1, ?] -> [1, 5]"],
+        &["additive changed arch beta / value beta_only value: [1, ?] -> [1, 5] (sources unchanged: beta table)"],
     );
     check_pair(
         &[("beta", "[1, \"?\"]", "[1, 5]")],
         &[],
-        &["breaking changed arch beta / value beta_only value: [1, 5] -> [1, ?]"],
+        &["breaking changed arch beta / value beta_only value: [1, 5] -> [1, ?] (sources unchanged: beta table)"],
     );
 }
 

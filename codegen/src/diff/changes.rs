@@ -1622,7 +1622,14 @@ impl<'a> Cmp<'a> {
                         Val { json: json::value_json(&a.value), text: json::arch_value_text(a) };
                     let new =
                         Val { json: json::value_json(&b.value), text: json::arch_value_text(b) };
-                    let note = value_note(n, na, ng, b);
+                    let note = value_note(n, na, ng, b).or_else(|| {
+                        // A value of its own arch file whose sources stayed as they were:
+                        // quoted, so that a reviewer sees whether they still say it.
+                        let own = b.defined_in == na
+                            && mapped(&self.r.archs, &o[a.defined_in].name) == n[na].name;
+                        (own && !b.meta.sources.is_empty() && a.meta.sources == b.meta.sources)
+                            .then(|| format!("sources unchanged: {}", b.meta.sources.join("; ")))
+                    });
                     self.change_noted(&at, class, Aspect::Value, old, new, note);
                 }
                 let derived = matches!(n[ng].kind, GeomKind::Derived(..));
