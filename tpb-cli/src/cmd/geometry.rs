@@ -2,7 +2,8 @@
 //! reference (`docs/isa.md`) and `cargo xtask diff` show them: integers from 0x1000 in
 //! hex, `?` where the sources do not give a value, `—` where the spec declares it only
 //! for other generations (`@archs`), `unknown` for a generation whose geometry no source
-//! gives. `--json` writes the same values for tools.
+//! gives; an array too wide for a column an element a row (`hbm_bases[0]`, …). `--json`
+//! writes the same values for tools.
 
 use std::io::Write;
 
@@ -47,16 +48,16 @@ impl Args {
         head.extend(archs.iter().map(|a| format!("{} ({})", a.name(), a.label())));
         rows.push(head);
         for g in GEOMETRY {
-            let mut row = vec![g.name.to_owned()];
+            let mut cells = Vec::with_capacity(archs.len());
             for &a in &archs {
                 let mut s = String::new();
                 match a.geometry() {
                     Some(geo) => (g.show)(geo, &mut s)?,
                     None => s.push_str("unknown"),
                 }
-                row.push(readable(&s));
+                cells.push(readable(&s));
             }
-            rows.push(row);
+            rows.extend(value_rows(g.name, &cells));
         }
         table(out, &rows)?;
         // What the marks mean, for those the table shows: a reader meets `?` and `—`
@@ -77,6 +78,64 @@ impl Args {
         }
         Ok(true)
     }
+}
+
+/// The widest cell a value's row keeps: an array wider than this in any generation is
+/// shown an element a row, so that one long table of bases does not widen every row of
+/// the side-by-side table past a terminal.
+const WIDE: usize = 24;
+
+/// The table rows of the value `name` whose cells (one a generation) are `cells`: one
+/// row, or, for an array wider than [`WIDE`] in some generation, a row per element
+/// (`name[0]`, `name[1]`, …), a generation's cell blank past its array's end and its
+/// mark (`?`, `—`, `unknown`) on every row where it has no array.
+fn value_rows(name: &str, cells: &[String]) -> Vec<Vec<String>> {
+    let whole = || {
+        let mut row = vec![name.to_owned()];
+        row.extend(cells.iter().cloned());
+        vec![row]
+    };
+    if cells.iter().all(|c| c.chars().count() <= WIDE) {
+        return whole();
+    }
+    let split: Vec<Option<Vec<&str>>> = cells.iter().map(|c| elements(c)).collect();
+    let n = split.iter().flatten().map(Vec::len).max().unwrap_or(0);
+    if n == 0 {
+        return whole();
+    }
+    (0..n)
+        .map(|i| {
+            let mut row = vec![format!("{name}[{i}]")];
+            row.extend(split.iter().zip(cells).map(|(e, cell)| match e {
+                Some(e) => e.get(i).map_or_else(String::new, |x| (*x).to_owned()),
+                None => cell.clone(),
+            }));
+            row
+        })
+        .collect()
+}
+
+/// The elements of an array's text (`[0x1, [2, 3], ?]`: `0x1`, `[2, 3]`, `?`), split at
+/// its own commas; `None` for text that is not an array.
+fn elements(cell: &str) -> Option<Vec<&str>> {
+    let inner = cell.strip_prefix('[')?.strip_suffix(']')?;
+    if inner.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    let (mut out, mut depth, mut start) = (Vec::new(), 0usize, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(inner[start..].trim());
+    Some(out)
 }
 
 /// The marks of the text table and what each means, in the order they are explained.
@@ -173,7 +232,33 @@ fn rewrite(debug: &str, json: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{json_text, readable};
+    use super::{elements, json_text, readable, value_rows};
+
+    #[test]
+    fn an_arrays_text_splits_at_its_own_commas() {
+        assert_eq!(elements("[0x1, [2, 3], ?]"), Some(vec!["0x1", "[2, 3]", "?"]));
+        assert_eq!(elements("[(1, 2), (3, ?)]"), Some(vec!["(1, 2)", "(3, ?)"]));
+        assert_eq!(elements("[]"), Some(vec![]));
+        assert_eq!(elements("0x1000"), None);
+        assert_eq!(elements("?"), None);
+    }
+
+    /// A short value is one row; a wide array a row per element, shorter arrays blank
+    /// past their end and a generation without one showing its mark on every row.
+    #[test]
+    fn a_wide_array_is_a_row_per_element() {
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        assert_eq!(value_rows("n", &s(&["2", "[1, 2]"])), vec![s(&["n", "2", "[1, 2]"])]);
+        let wide = "[0x2000000000, 0x3000000000, ?]";
+        assert_eq!(
+            value_rows("bases", &s(&["—", "[0x1000, 0x2000]", wide, "unknown"])),
+            vec![
+                s(&["bases[0]", "—", "0x1000", "0x2000000000", "unknown"]),
+                s(&["bases[1]", "—", "0x2000", "0x3000000000", "unknown"]),
+                s(&["bases[2]", "—", "", "?", "unknown"]),
+            ]
+        );
+    }
 
     #[test]
     fn debug_values_read_as_json() {
