@@ -21,11 +21,18 @@ struct Space<'a> {
     /// the spec name is itself unique (items, fields, geometry): the check that owns
     /// that name has reported the duplicate already.
     report_same: bool,
+    /// The note of a collision: what to do.
+    note: &'a str,
 }
 
 impl<'a> Space<'a> {
     fn new(what: &'a str) -> Space<'a> {
-        Space { what, taken: BTreeMap::new(), report_same: false }
+        Space {
+            what,
+            taken: BTreeMap::new(),
+            report_same: false,
+            note: "rename one of them in the spec; generated names come from spec names",
+        }
     }
 
     /// Claim `rust` for `spec` at `span`; a second claim is an error naming both.
@@ -46,11 +53,7 @@ impl<'a> Space<'a> {
             } else {
                 format!("'{spec}' and '{other}' both become the {} '{rust}'", self.what)
             };
-            cx.error(
-                Diagnostic::error(span, msg)
-                    .with(*first, "the other one")
-                    .note("rename one of them in the spec; generated names come from spec names"),
-            );
+            cx.error(Diagnostic::error(span, msg).with(*first, "the other one").note(self.note));
         } else {
             self.taken.insert(rust.to_string(), (spec.to_string(), span));
         }
@@ -175,9 +178,16 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
     // Two sub-opcode bindings may bring one sub-opcode name, so the same spec name
     // twice is a collision here; a binding of an (opcode, sub-opcode) bound before is
     // not, as the binding check reports it.
+    // Each claimant is named by where its mnemonic comes from (an opcode, a sub-opcode,
+    // an arm), so that a clash of a sub-opcode with an opcode of the same name says so.
     let mut mnemonics = Space::new("mnemonic");
     mnemonics.report_same = true;
+    mnemonics.note = "a binding's mnemonic is its opcode's name (a sub-opcode binding's, the \
+        sub-opcode's name; an arm's own name where no name is given): rename one of them in \
+        the spec";
     let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
+    let op_name =
+        |v: u64| op_enum.variant_of(v).map_or_else(|| format!("{v:#04x}"), |x| x.name.clone());
     for (i, b) in p.bindings.iter().enumerate() {
         let bound_before = p.bindings[..i].iter().any(|x| {
             x.opcode == b.opcode
@@ -187,7 +197,18 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
                 }
         });
         if !bound_before {
-            mnemonics.claim(cx, &b.mnemonic, &b.mnemonic.to_ascii_uppercase(), b.meta.span);
+            // Where the mnemonic comes from, as `lower::bindings` picks it.
+            let sub_name = b.sub.as_ref().map(|s| {
+                s.enum_id.and_then(|e| p.enums[e.0 as usize].variant_of(s.value)).map(|v| &v.name)
+            });
+            let spec = match sub_name {
+                Some(Some(n)) => format!("sub-opcode {n} of {}", op_name(b.opcode)),
+                None if op_enum.variant_of(b.opcode).is_some() => {
+                    format!("opcode {}", op_name(b.opcode))
+                }
+                _ => format!("arm {}", p.arms[b.arm.0 as usize].name),
+            };
+            mnemonics.claim(cx, &b.mnemonic, &spec, b.meta.span);
         }
     }
     for (i, a) in p.arms.iter().enumerate() {
@@ -196,14 +217,19 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
             continue;
         }
         if !p.bindings.iter().any(|b| b.arm.0 as usize == i) {
-            mnemonics.claim(cx, &a.mnemonic, &a.name, a.meta.span);
+            mnemonics.claim(cx, &a.mnemonic, &format!("arm {}", a.name), a.meta.span);
         }
     }
     // A named opcode's own mnemonic, for its opaque records: where no plain binding
     // reads it (see `emit::disasm`'s MNEMONICS).
     for v in &op_enum.variants {
         if !p.bindings.iter().any(|b| b.opcode == v.value && b.sub.is_none()) {
-            mnemonics.claim(cx, &v.name.to_ascii_lowercase(), &v.name, v.meta.span);
+            mnemonics.claim(
+                cx,
+                &v.name.to_ascii_lowercase(),
+                &format!("opcode {}", v.name),
+                v.meta.span,
+            );
         }
     }
 }
@@ -245,6 +271,27 @@ mod tests {
             &[],
         );
         assert_eq!(e, ["duplicate name 'A'"]);
+    }
+
+    /// A sub-opcode binding whose sub-opcode is named like an opcode (EXTENDED_INST's
+    /// COPY and the opcode COPY) says which two things clash: it read "'COPY' would
+    /// define the mnemonic 'copy' twice", as though one name were declared twice.
+    #[test]
+    fn a_mnemonic_clash_names_the_sub_opcode_and_the_opcode() {
+        let e = errors(
+            "enum OPCODE : u8 {\n    COPY = 1 => A\n    EXT = 2\n}\nenum SUB : u8 {\n    COPY = 1\n}\n\
+             record R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm A : R {\n    1 x u8\n}\narm B : R {\n    1 s SUB\n}\n\
+             bind EXT, sub @1 = COPY => B\narm COPY : R {\n    1 y u8\n}\n",
+            &[],
+        );
+        assert_eq!(
+            e,
+            [
+                "'sub-opcode COPY of EXT' and 'opcode COPY' both become the mnemonic 'copy'",
+                "'arm COPY' and 'opcode COPY' both become the mnemonic 'copy'",
+            ]
+        );
     }
 
     /// A bit-field named like an operand type's own method (`new`, `form`) or
