@@ -28,9 +28,10 @@
 //!   whose bytes another breaking change freed); a band that only grew; a geometry value
 //!   newly given, or a `"?"` table entry that became known; `@archs` widened.
 //! - **metadata**: docs (as prose: the same words and paragraphs wrapped otherwise are
-//!   no change; a fenced code block's lines are compared whole), `@source`, `@confidence`, `@waive`, an opcode's `@status` and
-//!   `@engine`, the record's `engines` vocabulary, arch labels and aliases, `inherits`,
-//!   where an arch value is written (own file or inherited), and **renames**.
+//!   no change; a fenced code block's lines are compared whole), `@source`,
+//!   `@confidence`, `@waive`, an opcode's `@status` and `@engine`, the record's `engines`
+//!   vocabulary, arch labels and aliases, `inherits`, where an arch value is written (own
+//!   file or inherited), a binding's own mnemonic (`as NAME`), and **renames**.
 //!
 //! `@archs` are compared on the generations both sides have (after arch renames): a
 //! generation added or removed is one change, at the arch, and not again at every item
@@ -145,7 +146,8 @@
 //! enum variant vocab word band bind sentinel bitmask aperture region geometry arch
 //! value`. Aspects: see [`Aspect`]. Version 2 (the new spec model) added the kinds
 //! `union view layout vocab word` and the aspects `preamble engines status geometry`,
-//! and dropped the aspect `record` (a spec has one record).
+//! and dropped the aspect `record` (a spec has one record); the aspect `mnemonic` (a
+//! binding's own, `as NAME`) came later, a value a reader of version 2 may not know.
 //! `old`/`new` are, for a changed aspect, the aspect's value: a number (offset, size,
 //! enum value, region base), a string (type, confidence, predicate, expression, arch or
 //! group name), a list (doc lines, sources, aliases, bitmask words, band ranges as
@@ -353,6 +355,8 @@ pub enum Aspect {
     Opcode,
     /// The arm a binding selects.
     Arm,
+    /// A binding's own mnemonic (`as NAME`): the text form's name of its records.
+    Mnemonic,
     /// The binding a sentinel names.
     Binding,
     /// The enum a bitmask tests.
@@ -414,6 +418,7 @@ impl Aspect {
             Aspect::Ranges => "ranges",
             Aspect::Opcode => "opcode",
             Aspect::Arm => "arm",
+            Aspect::Mnemonic => "mnemonic",
             Aspect::Binding => "binding",
             Aspect::Enum => "enum",
             Aspect::Words => "words",

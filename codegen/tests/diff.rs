@@ -892,6 +892,23 @@ fn arch_identity_changes() {
 // Metadata
 // ---------------------------------------------------------------------------------
 
+/// A binding's own mnemonic (`as NAME`) given, changed or taken away is one metadata
+/// change at the binding; a mnemonic that follows a name is the name's rename.
+#[test]
+fn a_bindings_own_mnemonic() {
+    let (plain, own) = ("=> EXIT\n", "=> EXIT as stop\n");
+    check(
+        &[("x", plain, own)],
+        &["metadata changed bind PSEUDO, sub @4 = EXIT mnemonic: exit -> stop"],
+    );
+    check_pair(
+        &[("x", plain, own)],
+        &[("x", plain, "=> EXIT as halt\n")],
+        &["metadata changed bind PSEUDO, sub @4 = EXIT mnemonic: stop -> halt"],
+    );
+    check_pair(&[("x", plain, own)], &[("x", plain, own)], &[]);
+}
+
 #[test]
 fn docs_sources_confidence() {
     check(

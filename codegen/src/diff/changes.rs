@@ -1389,6 +1389,12 @@ impl<'a> Cmp<'a> {
                     let (aa, ab) = (text(&o[a.arm].name), text(&n[b.arm].name));
                     this.change(at, Class::Breaking, Aspect::Arm, aa, ab);
                 }
+                // A mnemonic of its own given, changed or taken away; one that follows a
+                // name follows its rename, reported at the name.
+                if (a.own_mnemonic || b.own_mnemonic) && a.mnemonic != b.mnemonic {
+                    let (ma, mb) = (text(&a.mnemonic), text(&b.mnemonic));
+                    this.change(at, Class::Metadata, Aspect::Mnemonic, ma, mb);
+                }
             },
         );
     }

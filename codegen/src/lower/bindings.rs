@@ -74,6 +74,7 @@ pub(super) fn bindings(
                 Binding {
                     opcode: var.value,
                     mnemonic: var.name.to_ascii_lowercase(),
+                    own_mnemonic: false,
                     sub: None,
                     arm: ArmId(aid as u32),
                     meta: var.meta.clone(),
@@ -84,7 +85,9 @@ pub(super) fn bindings(
     }
     // `bind` statements.
     for item in &items.binds {
-        let ItemKind::Bind { opcode, sub, arm } = &item.kind else { unreachable!("not a bind") };
+        let ItemKind::Bind { opcode, sub, arm, mnemonic: own } = &item.kind else {
+            unreachable!("not a bind")
+        };
         let Some(aid) = arm_of(cx, arm) else { continue };
         let a = &arms[aid];
         let Some(op) = value_in(cx, opcode, op_enum, "opcode") else { continue };
@@ -149,9 +152,29 @@ pub(super) fn bindings(
             }
         };
         let m = meta(cx, &item.ann, item.name.span);
-        let mnemonic = mnemonic.unwrap_or_else(|| a.mnemonic.clone());
+        let mnemonic = match own {
+            // Its own, where the names would clash (a sub-opcode named as an opcode).
+            Some(m) => match mnemonic_error(&m.name) {
+                None => m.name.clone(),
+                Some(why) => {
+                    cx.error(Diagnostic::error(m.span, why).note(
+                        "a mnemonic is a word of lowercase letters, digits and '_' that starts \
+                         with a letter, as the names' own are (`as extended_copy`)",
+                    ));
+                    continue;
+                }
+            },
+            None => mnemonic.unwrap_or_else(|| a.mnemonic.clone()),
+        };
         out.push((
-            Binding { opcode: op, mnemonic, sub, arm: ArmId(aid as u32), meta: m },
+            Binding {
+                opcode: op,
+                mnemonic,
+                own_mnemonic: own.is_some(),
+                sub,
+                arm: ArmId(aid as u32),
+                meta: m,
+            },
             item.span,
         ));
     }
@@ -467,6 +490,15 @@ pub(super) fn apertures(cx: &mut Cx<'_>, items: &[&ast::Item]) -> Vec<Aperture> 
         });
     }
     out
+}
+
+/// Why `name` cannot be a binding's own mnemonic, if it cannot: the text form reads a
+/// mnemonic as a lowercase word. (`unknown`, the mnemonic of a record whose opcode the
+/// spec does not name, is a keyword, which the parser refuses as a name.)
+fn mnemonic_error(name: &str) -> Option<String> {
+    let word = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    (!word).then(|| format!("'{name}' is not a mnemonic"))
 }
 
 #[cfg(test)]

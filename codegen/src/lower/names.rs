@@ -184,7 +184,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
     mnemonics.report_same = true;
     mnemonics.note = "a binding's mnemonic is its opcode's name (a sub-opcode binding's, the \
         sub-opcode's name; an arm's own name where no name is given): rename one of them in \
-        the spec";
+        the spec, or give a `bind` its own (`bind … => ARM as NAME`)";
     let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
     let op_name =
         |v: u64| op_enum.variant_of(v).map_or_else(|| format!("{v:#04x}"), |x| x.name.clone());
@@ -208,6 +208,8 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
                 }
                 _ => format!("arm {}", p.arms[b.arm.0 as usize].name),
             };
+            // A mnemonic of its own (`as NAME`) is named so.
+            let spec = if b.own_mnemonic { format!("{spec} as {}", b.mnemonic) } else { spec };
             mnemonics.claim(cx, &b.mnemonic, &spec, b.meta.span);
         }
     }
@@ -271,6 +273,30 @@ mod tests {
             &[],
         );
         assert_eq!(e, ["duplicate name 'A'"]);
+    }
+
+    /// `as NAME` gives a binding a mnemonic of its own: the way out of a clash of a
+    /// sub-opcode with an opcode of the same name. A mnemonic that is no lowercase word,
+    /// or is `unknown`, is an error at it; one that clashes says it was given.
+    #[test]
+    fn a_binding_may_have_its_own_mnemonic() {
+        let head = "enum OPCODE : u8 {\n    COPY = 1 => A\n    EXT = 2\n}\nenum SUB : u8 {\n    COPY = 1\n}\n\
+             record R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             arm A : R {\n    1 x u8\n}\narm B : R {\n    1 s SUB\n}\n";
+        let m = model(&format!("{head}bind EXT, sub @1 = COPY => B as ext_copy\n"), &[]);
+        let mnemonics: Vec<(&str, bool)> =
+            m.bindings.iter().map(|b| (b.mnemonic.as_str(), b.own_mnemonic)).collect();
+        assert_eq!(mnemonics, [("copy", false), ("ext_copy", true)]);
+        for (name, want) in [
+            ("Ext_copy", "'Ext_copy' is not a mnemonic"),
+            ("_copy", "'_copy' is not a mnemonic"),
+            // The mnemonic of a record whose opcode the spec does not name: a keyword.
+            ("unknown", "expected a name, found 'unknown'"),
+            ("copy", "'sub-opcode COPY of EXT as copy' and 'opcode COPY' both become the mnemonic 'copy'"),
+        ] {
+            let e = errors(&format!("{head}bind EXT, sub @1 = COPY => B as {name}\n"), &[]);
+            assert_eq!(e, [want], "as {name}");
+        }
     }
 
     /// A sub-opcode binding whose sub-opcode is named like an opcode (EXTENDED_INST's

@@ -148,8 +148,11 @@ pub struct Binding {
     /// Opcode value.
     pub opcode: u64,
     /// The text form's mnemonic: the opcode's name (for a sub-opcode binding, the
-    /// sub-opcode's name), lower case.
+    /// sub-opcode's name), lower case, or the binding's own (`as NAME`).
     pub mnemonic: String,
+    /// Whether the mnemonic is the binding's own (`bind … => ARM as NAME`), not taken
+    /// from a name.
+    pub own_mnemonic: bool,
     /// Sub-dispatch, for extension prefixes such as `PSEUDO_INST`.
     pub sub: Option<SubOpcode>,
     /// The arm selected.

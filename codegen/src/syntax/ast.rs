@@ -364,6 +364,8 @@ pub enum ItemKind {
         sub: Option<(Int, ValueRef)>,
         /// The arm.
         arm: Ident,
+        /// `as MNEMONIC`: the binding's own mnemonic, for one whose names would clash.
+        mnemonic: Option<Ident>,
     },
     /// `sentinel NAME = ARM`.
     Sentinel {

@@ -362,7 +362,9 @@ impl Builder {
                     next = inner.next()?;
                 }
                 let arm = self.ident(next);
-                (kw_ident, ItemKind::Bind { opcode, sub, arm })
+                let mnemonic =
+                    inner.next().and_then(|a| a.into_inner().nth(1)).map(|m| self.ident(m));
+                (kw_ident, ItemKind::Bind { opcode, sub, arm, mnemonic })
             }
             Rule::sentinel_def => {
                 let name = self.ident(inner.next()?);
