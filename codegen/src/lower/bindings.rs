@@ -273,40 +273,57 @@ fn check_dispatch(cx: &mut Cx<'_>, out: &[(Binding, Span)], arms: &[Arm]) {
     }
     for (op, list) in by_op {
         let first = list[0];
-        for b in &list[1..] {
-            match (&first.0.sub, &b.0.sub) {
-                (None, _) | (_, None) => cx.error(
-                    Diagnostic::error(
-                        b.1,
-                        format!(
-                            "opcode {op:#04x} is bound twice ({} and {})",
-                            arms[first.0.arm.0 as usize].name, arms[b.0.arm.0 as usize].name
-                        ),
-                    )
-                    .with(first.1, "the other binding")
-                    .note(
-                        "an opcode is bound once (whatever its bindings' @archs), or every \
-                         binding of it gives a sub-opcode; where its records differ by \
-                         generation, give the one arm members with @archs (a layout per \
-                         generation)",
-                    ),
-                ),
-                (Some(s1), Some(s2)) if s1.offset != s2.offset => cx.error(
-                    Diagnostic::error(
-                        b.1,
-                        format!(
-                            "opcode {op:#04x} sub-dispatches on +{} here but on +{} in another binding",
-                            s2.offset, s1.offset
-                        ),
-                    )
-                    .with(first.1, "the other binding"),
-                ),
-                _ => {}
-            }
-        }
-        let mut subs: BTreeMap<u64, &(Binding, Span)> = BTreeMap::new();
+        // The offset most of the opcode's sub-opcode bindings read (the first's on a tie):
+        // one binding that reads another is the odd one, reported once, wherever it is
+        // written (it was one error per other binding when it came first).
+        let mut counts: Vec<(u32, usize, &(Binding, Span))> = Vec::new();
         for b in &list {
             if let Some(s) = &b.0.sub {
+                match counts.iter_mut().find(|c| c.0 == s.offset) {
+                    Some(c) => c.1 += 1,
+                    None => counts.push((s.offset, 1, b)),
+                }
+            }
+        }
+        let usual = counts.iter().rev().max_by_key(|c| c.1).copied();
+        if let Some((offset, _, holder)) = usual {
+            for b in &list {
+                let Some(s) = b.0.sub.as_ref().filter(|s| s.offset != offset) else { continue };
+                cx.error(
+                    Diagnostic::error(
+                        b.1,
+                        format!(
+                            "opcode {op:#04x} sub-dispatches on +{} here but on +{offset} in \
+                             its other bindings",
+                            s.offset
+                        ),
+                    )
+                    .with(holder.1, "another binding"),
+                );
+            }
+        }
+        for b in list[1..].iter().filter(|b| first.0.sub.is_none() || b.0.sub.is_none()) {
+            cx.error(
+                Diagnostic::error(
+                    b.1,
+                    format!(
+                        "opcode {op:#04x} is bound twice ({} and {})",
+                        arms[first.0.arm.0 as usize].name, arms[b.0.arm.0 as usize].name
+                    ),
+                )
+                .with(first.1, "the other binding")
+                .note(
+                    "an opcode is bound once (whatever its bindings' @archs), or every \
+                     binding of it gives a sub-opcode; where its records differ by \
+                     generation, give the one arm members with @archs (a layout per \
+                     generation)",
+                ),
+            );
+        }
+        let mut subs: BTreeMap<u64, &(Binding, Span)> = BTreeMap::new();
+        // Of the bindings on the usual offset: one on another is reported above.
+        for b in &list {
+            if let Some(s) = b.0.sub.as_ref().filter(|s| usual.is_some_and(|u| u.0 == s.offset)) {
                 if let Some(prev) = subs.get(&s.value) {
                     cx.error(
                         Diagnostic::error(
@@ -507,6 +524,22 @@ mod tests {
 
     const SPEC: &str = "enum SUB : u8 {\n    GO = 1\n    STOP = 2\n}\nenum OPCODE : u8 {\n    PLAIN = 1 => A\n    PREFIX = 2\n}\n\
         record R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\narm A : R {\n    1 x u8\n}\narm S : R {\n    1 kind SUB\n}\n";
+
+    /// One binding of a prefix that reads its sub-opcode at another offset than the
+    /// others is one error, at it, written first or last (first, it drew an error at each
+    /// other binding).
+    #[test]
+    fn a_sub_opcode_at_another_offset_is_one_error_at_it() {
+        let spec = "enum SUB : u8 {\n    GO = 1\n    STOP = 2\n    WAIT = 3\n}\nenum OPCODE : u8 {\n    PREFIX = 2\n}\n\
+            record R : 3 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+            arm S : R {\n    1 kind SUB\n    2 other SUB\n}\n";
+        let usual = "bind PREFIX, sub @1 = GO => S\nbind PREFIX, sub @1 = STOP => S\n\
+            bind PREFIX, sub @1 = WAIT => S\n";
+        let odd = "bind PREFIX, sub @2 = GO => S\n";
+        let want = ["opcode 0x02 sub-dispatches on +2 here but on +1 in its other bindings"];
+        assert_eq!(errors(&format!("{spec}{odd}{usual}"), &[]), want);
+        assert_eq!(errors(&format!("{spec}{usual}{odd}"), &[]), want);
+    }
 
     /// An arm whose `@archs` names an unknown arch is one error: its bindings are not
     /// also said to reach generations the arm lacks (it was said to have none).
