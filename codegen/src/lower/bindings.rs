@@ -32,9 +32,17 @@ fn value_in(cx: &mut Cx<'_>, v: &ValueRef, e: &Enum, what: &str) -> Option<u64> 
                     n.span,
                     format!("'{}' is not a variant of '{}'", n.name, e.name),
                 );
-                if let Some(s) = suggest(&n.name, e.variants.iter().map(|v| v.name.as_str())) {
-                    d = d.note(s);
-                }
+                d = d.note(
+                    suggest(&n.name, e.variants.iter().map(|v| v.name.as_str())).unwrap_or_else(
+                        || {
+                            format!(
+                                "name the value in `enum {}` (with its source), or write it as \
+                                 a number",
+                                e.name
+                            )
+                        },
+                    ),
+                );
                 cx.error(d);
                 None
             }
