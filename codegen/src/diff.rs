@@ -162,7 +162,7 @@
 
 mod archs;
 mod changes;
-mod json;
+pub(crate) mod json;
 mod prose;
 mod render;
 

@@ -47,7 +47,8 @@ pub fn unsourced(m: &Model) -> Diagnostics {
         check(format!("band {}.{}", m[b.enum_id].name, b.name), &b.meta);
     }
     for b in &m.bindings {
-        check(format!("bind {:#x} => {}", b.opcode, m[b.arm].name), &b.meta);
+        // As the spec writes it: the opcode's name, else its value in two digits.
+        check(format!("bind {} => {}", crate::diff::json::bind_name(m, b), m[b.arm].name), &b.meta);
     }
     for s in &m.sentinels {
         check(format!("sentinel {}", s.name), &s.meta);
@@ -100,5 +101,21 @@ mod tests {
         );
         let d = unsourced(&m);
         assert_eq!(d.short(&m.sources), "spec.isa:10:5: arm X has no @source\n");
+    }
+
+    /// A binding is named as the spec writes it: its opcode's name, else the value in
+    /// two hex digits (it read `bind 0xb`).
+    #[test]
+    fn a_binding_that_cites_nothing_is_named_as_written() {
+        let m = load(
+            "@source(\"seed\")\nenum OPCODE : u8 {\n    A = 1\n}\n\
+             @source(\"seed\")\nrecord R : 2 {\n    discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n\
+             @source(\"seed\")\narm X : R {\n    1 a u8\n}\nbind A => X\nbind 0x0b => X\n",
+        );
+        let d = unsourced(&m);
+        assert_eq!(
+            d.short(&m.sources),
+            "spec.isa:14:1: bind A => X has no @source\nspec.isa:15:1: bind 0x0B => X has no @source\n"
+        );
     }
 }

@@ -338,7 +338,7 @@ pub(super) fn arch_value_text(v: &ArchValue) -> String {
 }
 
 /// The name of a binding as the spec writes it: `PSEUDO_INST, sub @12 = PSEUDO_EXIT_EXECUTION`.
-pub(super) fn bind_name(m: &Model, b: &Binding) -> String {
+pub(crate) fn bind_name(m: &Model, b: &Binding) -> String {
     let op_enum = &m[m.opcode_enum()];
     let mut s = op_enum.variant_of(b.opcode).map_or_else(|| hex_text(b.opcode), |v| v.name.clone());
     if let Some(sub) = &b.sub {
