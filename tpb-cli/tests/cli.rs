@@ -772,6 +772,34 @@ fn asm_dash_o_dash_writes_standard_output() {
     assert!(!d.join("-").exists());
 }
 
+/// A line whose record reads back under another mnemonic (a field given sets a byte the
+/// mnemonic implies) is noted, the first with its line and the rest counted; a listing
+/// `tpb disasm` wrote draws no such note.
+#[test]
+fn asm_notes_a_record_that_reads_back_under_another_mnemonic() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = "# edited\nmatmul\n\nmatmul header.opcode=0x01 # now ldweights\n\
+                tensor_tensor_arith extended_opcode=COPY\n";
+    fs::write(d.join("e.tpb"), text).unwrap();
+    let (out, err, ok) = output(d, &["asm", "e.tpb", "-o", "-"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.len(), 3 * 64);
+    assert_eq!(
+        err,
+        "note: e.tpb:4: the record of 'matmul' reads back as 'ldweights': a field given sets a \
+         byte its mnemonic implies (header.opcode, a sub-opcode); 2 lines do so\n\
+         wrote 3 records (192 bytes) to standard output\n"
+    );
+    let pe = corpus("streams/matmul_large/sg00/PE.bin");
+    let (listing, _, ok) = output(d, &["disasm", pe.to_str().unwrap()]);
+    assert!(ok);
+    fs::write(d.join("pe.lst"), listing).unwrap();
+    let (out, err, ok) = output(d, &["asm", "pe.lst", "-o", "-"]);
+    assert!(ok && !err.contains("note"), "{err}");
+    assert_eq!(out, fs::read(&pe).unwrap());
+}
+
 /// Standard input redirected from the output file is the input too: the text is kept.
 /// A device in and out (`/dev/null`) loses nothing and is written.
 #[test]

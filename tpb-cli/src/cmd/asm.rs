@@ -277,6 +277,11 @@ struct Checked {
     first: Option<(usize, u8)>,
     /// The first line naming an arm no binding selects, and the arm.
     unselected: Option<(usize, String)>,
+    /// Lines whose record reads back under another mnemonic (a field given that sets a
+    /// byte the mnemonic implies: `header.opcode=`, a sub-opcode): how many, and the
+    /// first one's line, mnemonic and the mnemonic its record prints under.
+    renamed: usize,
+    first_renamed: Option<(usize, String, String)>,
     /// The records it holds.
     records: usize,
 }
@@ -291,22 +296,54 @@ fn check(
     first_line: usize,
 ) -> io::Result<Checked> {
     let (mut absent, mut first, mut records) = (0, None, 0);
+    let (mut said, mut printer) = (record_lines(text), disasm::Printer::new());
+    let (mut renamed, mut first_renamed, mut aligned) = (0, None, true);
     for (i, r) in disasm::assemble(arch, text).enumerate() {
         records += 1;
+        let line = said.next();
+        aligned &= line.is_some();
         match r {
             Err(mut e) => {
                 e.line += first_line;
                 report.error(&e, lines)?;
             }
-            Ok(r) if records::not_on_arch(arch, &r) => {
-                absent += 1;
-                first.get_or_insert((i, r[0]));
+            Ok(r) => {
+                if records::not_on_arch(arch, &r) {
+                    absent += 1;
+                    first.get_or_insert((i, r[0]));
+                }
+                let Some((n, Some(word))) = line else { continue };
+                let printed = printer.record(arch, &r).split(' ').next().unwrap_or_default();
+                if printed != word {
+                    renamed += 1;
+                    first_renamed.get_or_insert((n + first_line, word.to_owned(), printed.into()));
+                }
             }
-            Ok(_) => {}
         }
     }
+    // The lines and the records did not pair up (the line scan's reading of a line
+    // differs from the assembler's): no note rather than a wrong one.
+    if !aligned || said.next().is_some() {
+        (renamed, first_renamed) = (0, None);
+    }
     let unselected = unselected_arm(text).map(|(line, arm)| (line + first_line, arm.to_owned()));
-    Ok(Checked { arch, absent, first, unselected, records })
+    Ok(Checked { arch, absent, first, unselected, renamed, first_renamed, records })
+}
+
+/// The lines of `text` that hold a record (not blank, not a comment alone, not a label
+/// line), each with its line number (1-based) and its mnemonic when it names a binding
+/// (an arm no binding selects has a note of its own).
+fn record_lines(text: &str) -> impl Iterator<Item = (usize, Option<&str>)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let code = line.split(['#', ';']).next().unwrap_or_default();
+        if code.trim().is_empty() || disasm::is_label_line(line) {
+            return None;
+        }
+        // Before a quoted name; an offset or hex column before it is no mnemonic.
+        let code = code.split('"').next().unwrap_or_default();
+        let word = code.split_whitespace().find(|w| target(w).is_some());
+        Some((i + 1, word.filter(|w| !matches!(target(w), Some(Target::Arm(_))))))
+    })
 }
 
 impl Checked {
@@ -342,6 +379,16 @@ impl Checked {
                 self.arch.name(),
                 i * RECORD_SIZE,
                 records::opcode_name(None, op).unwrap_or("?").to_ascii_lowercase(),
+            );
+        }
+        if let Some((line, word, printed)) = &self.first_renamed {
+            let more = match self.renamed {
+                1 => String::new(),
+                n => format!("; {} do so", count(n, "line")),
+            };
+            eprintln!(
+                "note: {name}:{line}: the record of '{word}' reads back as '{printed}': a field \
+                 given sets a byte its mnemonic implies (header.opcode, a sub-opcode){more}"
             );
         }
         if let Some((line, arm)) = &self.unselected {
