@@ -184,14 +184,30 @@ pub fn refuse_in_the_way(dir: &Path, rel: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The longest name of one path component: `NAME_MAX` of common file systems.
+pub const NAME_MAX: usize = 255;
+
 /// `path` when every component is plain (no root, `.` or `..`): a path that stays
-/// under the folder it is joined to. `what` names it in the error.
+/// under the folder it is joined to; and one the system can create (no NUL, no
+/// component longer than [`NAME_MAX`] bytes), so that checking every path before any
+/// is written finds the one that would fail part way. `what` names it in the error.
 pub fn plain_relative<'a>(path: &'a str, what: &str) -> Result<&'a Path> {
     let rel = Path::new(path);
+    let shown = || escape(path.as_bytes());
     if path.is_empty() || !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+        bail!("{what} '{}' is not a plain relative path; refusing to write it", shown());
+    }
+    if path.contains('\0') {
         bail!(
-            "{what} '{}' is not a plain relative path; refusing to write it",
-            escape(path.as_bytes())
+            "{what} '{}' holds a NUL byte, which no file name may; refusing to write it",
+            shown()
+        );
+    }
+    if rel.components().any(|c| c.as_os_str().len() > NAME_MAX) {
+        let cut: String = shown().chars().take(80).collect();
+        bail!(
+            "{what} '{cut}…' has a name longer than {NAME_MAX} bytes, more than file systems \
+             take; refusing to write it"
         );
     }
     Ok(rel)

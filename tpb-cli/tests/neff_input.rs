@@ -889,3 +889,100 @@ fn many_graphs_of_an_unknown_target_get_one_warning() {
         )
     );
 }
+
+/// A NEFF holding `members` in a GNU tar (long names as `././@LongLink` entries; a
+/// PAX `path` record when `pax` names a member, so that the path may hold a NUL).
+fn neff_gnu(members: &[(String, Vec<u8>)], pax: Option<(&str, &[u8])>) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for (path, data) in members {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        if let Some((name, raw)) = pax.filter(|(name, _)| name == path) {
+            b.append_pax_extensions([("path", raw)]).unwrap();
+            b.append_data(&mut h, name, &data[..]).unwrap();
+        } else {
+            b.append_data(&mut h, path, &data[..]).unwrap();
+        }
+    }
+    neff_with_payload(&gzip(&b.into_inner().unwrap()))
+}
+
+/// The files under `dir`, none when it is missing.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = fs::read_dir(&d) else { continue };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// A graph whose name no file system takes as a folder (longer than `NAME_MAX`), or a
+/// link in the way of a later graph's stream, is refused before any stream is written:
+/// `extract` wrote the streams of the graphs before it, then failed.
+#[test]
+fn extract_checks_every_stream_path_before_writing_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let long = "g".repeat(300);
+    let members: Vec<_> = small_members()
+        .into_iter()
+        .map(|(path, data)| match path.strip_prefix("sg01") {
+            Some(rest) => (format!("{long}{rest}"), data),
+            None if path == "kelf-0.json" => {
+                let text = String::from_utf8(data).unwrap().replace("sg01", &long);
+                (path, text.into_bytes())
+            }
+            None => (path, data),
+        })
+        .collect();
+    fs::write(d.join("long.neff"), neff_gnu(&members, None)).unwrap();
+    let r = tpb(d, &["extract", "long.neff", "-o", "out"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(r.err.contains("has a name longer than 255 bytes"), "{}", r.err);
+    assert_eq!(files_under(&d.join("out")), Vec::<PathBuf>::new());
+    #[cfg(unix)]
+    {
+        let outside = tempfile::tempdir().unwrap();
+        fs::create_dir(d.join("out2")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), d.join("out2/sg01")).unwrap();
+        let small = corpus("matmul_small.neff");
+        let r = tpb(d, &["extract", small.to_str().unwrap(), "-o", "out2"]);
+        assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+        assert!(r.err.contains("is a symbolic link; refusing to write through it"), "{}", r.err);
+        assert!(!d.join("out2/sg00").exists(), "{}", r.out);
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+}
+
+/// `extract --all` checks that every member's path can be created (no NUL, no name
+/// longer than `NAME_MAX`) before it writes any: it wrote the members before such a
+/// path, then failed.
+#[test]
+fn extract_all_refuses_an_unwritable_member_path_before_writing_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut members = small_members();
+    members.push((format!("zz/{}", "c".repeat(300)), b"1".to_vec()));
+    fs::write(d.join("long.neff"), neff_gnu(&members, None)).unwrap();
+    let r = tpb(d, &["extract", "--all", "long.neff", "-o", "out"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(r.err.contains("has a name longer than 255 bytes"), "{}", r.err);
+    assert_eq!(files_under(&d.join("out")), Vec::<PathBuf>::new());
+    let mut members = small_members();
+    members.push(("zz/nul".to_owned(), b"1".to_vec()));
+    fs::write(d.join("nul.neff"), neff_gnu(&members, Some(("zz/nul", b"zz/a\0b")))).unwrap();
+    let r = tpb(d, &["extract", "--all", "nul.neff", "-o", "out"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(r.err.contains("member 'zz/a\\x00b' holds a NUL byte"), "{}", r.err);
+    assert_eq!(files_under(&d.join("out")), Vec::<PathBuf>::new());
+}

@@ -55,12 +55,20 @@ impl Args {
         // Before DIR is made: a filter that matches nothing writes nothing.
         let units = filter.select(&input)?;
         let dir = &self.output;
-        output::make_dir(dir)?;
+        // Every stream's path, before anything is written: a graph name that cannot be
+        // a folder (too long, a NUL) or a link in the way of a later stream would
+        // otherwise stop the extraction part way, the streams before it written.
+        let mut files = Vec::with_capacity(units.len());
         for unit in &units {
             let (Some(graph), Some(engine)) = (unit.subgraph, unit.engine) else { continue };
             one_component(graph)?;
-            let file =
-                output::path_under(dir, &format!("{graph}/{}.bin", engine.name()), "stream")?;
+            let file = format!("{graph}/{}.bin", engine.name());
+            output::refuse_in_the_way(dir, output::plain_relative(&file, "stream")?)?;
+            files.push((unit, file));
+        }
+        output::make_dir(dir)?;
+        for (unit, file) in files {
+            let file = output::path_under(dir, &file, "stream")?;
             // Replaced whole; a FIFO or device in the way is refused (it would block).
             output::write_file(&file, Special::Refuse, |w| w.write_all(unit.bytes))?;
             writeln!(
