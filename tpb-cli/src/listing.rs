@@ -49,7 +49,10 @@ pub fn streams(text: &str) -> Vec<OneStream> {
             None => &mut lead,
         };
         let Some((label, arch, records)) = heading(body) else {
-            text.push_str(&raw_row(body));
+            // A stream the NEFF lacks has no records: its line reads as a blank one.
+            if !absent(body) {
+                text.push_str(&raw_row(body));
+            }
             text.push_str(end);
             continue;
         };
@@ -85,6 +88,16 @@ pub fn stray_row(line: &str) -> Option<&'static str> {
     index_column(line).is_some().then_some("an index column")
 }
 
+/// What follows a stream's label on the line `tpb disasm` writes for a stream that a
+/// NEFF's graph names but no member holds.
+pub const ABSENT: &str = ": absent (its graph names it, no member holds it)";
+
+/// Whether `line` is `tpb disasm`'s line for an absent stream: a stream's label (as a
+/// heading's is read), then [`ABSENT`].
+fn absent(line: &str) -> bool {
+    line.strip_suffix(ABSENT).is_some_and(stream_label)
+}
+
 /// A stream heading, `sg00/PE: cayman, 12 records` (the generation may be followed by a
 /// parenthesis): its label and generation. Read from the right, as `tpb disasm` writes
 /// it after the label: the label is the graph's name as the file has it (escaped as the
@@ -99,18 +112,20 @@ fn heading(line: &str) -> Option<(&str, &str, Option<usize>)> {
     }
     let (label, arch) = head.rsplit_once(": ")?;
     let arch = arch.split(" (").next().unwrap_or(arch);
-    let comment = |w: &[u8]| matches!(w, [b, b'#' | b';'] if b.is_ascii_whitespace());
-    let starts_plain =
-        label.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
-    if !starts_plain
-        || label.as_bytes().windows(2).any(comment)
-        || !label.contains('/')
-        || arch.is_empty()
-        || arch.contains(char::is_whitespace)
-    {
+    if !stream_label(label) || arch.is_empty() || arch.contains(char::is_whitespace) {
         return None;
     }
     Some((label, arch, n.parse().ok()))
+}
+
+/// Whether `label`, at the start of a line, can be a stream's label as `tpb disasm`
+/// writes it: it holds a `/`, and it is no row (a leading blank) and no comment (`#` or
+/// `;` at the start or after a blank).
+fn stream_label(label: &str) -> bool {
+    let comment = |w: &[u8]| matches!(w, [b, b'#' | b';'] if b.is_ascii_whitespace());
+    let starts_plain =
+        label.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
+    starts_plain && !label.as_bytes().windows(2).any(comment) && label.contains('/')
 }
 
 /// The length of a row's index column (blanks, then decimal digits) when an offset
@@ -163,6 +178,20 @@ mod tests {
                 ("sg00/PE", Some(Arch::Cayman), 0, "x\n\n        00000000  nop\n\n"),
                 ("sg00/SP", Some(Arch::Mariana), 4, "\n00000000 <f>:\n        00000040  nop"),
             ]
+        );
+    }
+
+    #[test]
+    fn a_stream_the_neff_lacks_reads_as_a_blank_line() {
+        let text = "sg00/PE: cayman, 1 record\n     0  00000000  nop\n\n\
+                    sg00/Pool: absent (its graph names it, no member holds it)\n\n\
+                    s: g/SP: absent (its graph names it, no member holds it)\n\
+                    nop # sg00/SP: absent (its graph names it, no member holds it)\n";
+        let [one] = &streams(text)[..] else { panic!() };
+        assert_eq!(
+            one.text,
+            "\n        00000000  nop\n\n\n\n\nnop # sg00/SP: absent (its graph names it, no \
+             member holds it)\n"
         );
     }
 

@@ -986,3 +986,41 @@ fn extract_all_refuses_an_unwritable_member_path_before_writing_any() {
     assert!(r.err.contains("member 'zz/a\\x00b' holds a NUL byte"), "{}", r.err);
     assert_eq!(files_under(&d.join("out")), Vec::<PathBuf>::new());
 }
+
+/// The listing of a NEFF that lacks a stream its graph names says so in a line of its
+/// own, which `tpb asm` reads as a blank line: the listing assembles to the streams
+/// `tpb extract` writes (it was an unknown mnemonic).
+#[test]
+fn a_listing_naming_absent_streams_assembles() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let members: Vec<_> = small_members().into_iter().filter(|(p, _)| p != "sg00/PE.bin").collect();
+    fs::write(d.join("no_pe.neff"), neff(&members)).unwrap();
+    let r = tpb(d, &["disasm", "no_pe.neff"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("sg00/PE: absent"), "{}", r.out);
+    fs::write(d.join("no_pe.lst"), &r.out).unwrap();
+    let r = tpb(d, &["asm", "no_pe.lst", "-o", "got"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(tpb(d, &["extract", "no_pe.neff", "-o", "want"]).code, 0);
+    let mut want = files_under(&d.join("want"));
+    want.sort();
+    assert_eq!(want.len(), 9);
+    for w in want {
+        let got = d.join("got").join(w.strip_prefix(d.join("want")).unwrap());
+        assert_eq!(fs::read(&got).unwrap(), fs::read(&w).unwrap(), "{}", got.display());
+    }
+    // One stream left, with the others absent: the listing of one stream, to a file.
+    let members: Vec<_> = small_members()
+        .into_iter()
+        .filter(|(p, _)| !p.ends_with(".bin") || p == "sg00/PE.bin")
+        .collect();
+    let pe = members.iter().find(|(p, _)| p == "sg00/PE.bin").unwrap().1.clone();
+    fs::write(d.join("pe_only.neff"), neff(&members)).unwrap();
+    let r = tpb(d, &["disasm", "pe_only.neff"]);
+    assert!(r.out.contains("sg00/SP: absent"), "{}", r.out);
+    fs::write(d.join("pe_only.lst"), &r.out).unwrap();
+    let r = tpb(d, &["asm", "pe_only.lst", "-o", "pe.bin"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(fs::read(d.join("pe.bin")).unwrap(), pe);
+}

@@ -123,7 +123,7 @@ impl Args {
             // A stream a graph names but no member holds is said, as `tpb validate` and
             // `tpb info` say it, not left out of the listing without a word.
             for label in filter.absent(&input) {
-                writeln!(out, "\n{label}: absent (its graph names it, no member holds it)")?;
+                writeln!(out, "\n{label}{}", crate::listing::ABSENT)?;
             }
         }
         // A NEFF stream's label (`sg00/PE`) does not say which file; a raw stream's is its name.
