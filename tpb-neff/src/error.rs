@@ -103,12 +103,13 @@ pub enum Error {
         /// What is wrong with it, in a few words.
         reason: String,
     },
-    /// A tar member's path is absolute or climbs out with `..`.
+    /// A tar member's path is absolute, climbs out with `..`, is too long, or (a file,
+    /// link or special member, not a folder) names no file (`.`, empty).
     #[error("member '{}' has an unsafe path ({why})", shown(path))]
     UnsafeMemberPath {
         /// The member's path as stored.
         path: String,
-        /// `absolute` or `contains ..`.
+        /// `absolute`, `contains ..`, `longer than 4096 bytes` or `names no file`.
         why: &'static str,
     },
     /// The engine streams the graphs name come to more than the configured limit

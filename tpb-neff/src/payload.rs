@@ -76,6 +76,11 @@ fn members(
         let path =
             normalise(&raw).map_err(|why| Error::UnsafeMemberPath { path: raw.clone(), why })?;
         let kind = entry.header().entry_type();
+        // `.`, `./` or an empty name: a folder's entry (the archive's root) at most; any
+        // other member so named is no file `tpb extract` could write.
+        if path.is_empty() && kind != EntryType::Directory {
+            return Err(Error::UnsafeMemberPath { path: raw, why: "names no file" });
+        }
         if kind != EntryType::Directory {
             keep(&mut budget, PATH_COPIES * path.len() as u64, max_inflated)?;
         }

@@ -172,6 +172,21 @@ fn tar_members_that_climb_out_or_are_absolute() {
     );
 }
 
+/// A file member named `.` (or `./`) is no file: refused, as `tpb extract --all` could
+/// not write it (it was read, then refused there alone).
+#[test]
+fn a_file_member_that_names_no_file() {
+    for name in [".", "./", "./."] {
+        let mut m = small_members();
+        m.push((name.into(), Kind::File(b"x".to_vec())));
+        let err = read(&neff(&m)).unwrap_err();
+        assert!(
+            matches!(&err, Error::UnsafeMemberPath { path, why: "names no file" } if path == name),
+            "{name:?}: {err:?}"
+        );
+    }
+}
+
 #[test]
 fn a_symlink_member_is_never_followed() {
     // Not named by any JSON: skipped and reported.
