@@ -550,23 +550,29 @@ impl ArmText {
     #[must_use]
     #[inline]
     pub fn binding_for(&self, record: &[u8]) -> Option<&'static Binding> {
+        self.binding_index_for(record).map(|i| &BINDINGS[i])
+    }
+
+    /// [`ArmText::binding_for`] as the binding's index in `BINDINGS` (the printer's
+    /// tables by binding are indexed so).
+    #[inline]
+    pub(crate) fn binding_index_for(&self, record: &[u8]) -> Option<usize> {
         let op = record.get(DISCRIMINANT_OFFSET).copied();
-        let sole = op.and_then(|op| BINDINGS.get(usize::from(SOLE_BINDING[usize::from(op)])));
+        let sole = op.map(|op| usize::from(SOLE_BINDING[usize::from(op)]));
         match sole {
-            Some(b) if b.arm == self.kind => Some(b),
+            Some(i) if BINDINGS.get(i).is_some_and(|b| b.arm == self.kind) => Some(i),
             _ => self.walk_bindings(record),
         }
     }
 
-    /// [`ArmText::binding_for`] by a walk of the arm's bindings, in their order.
-    fn walk_bindings(&self, record: &[u8]) -> Option<&'static Binding> {
+    /// [`ArmText::binding_index_for`] by a walk of the arm's bindings, in their order.
+    fn walk_bindings(&self, record: &[u8]) -> Option<usize> {
         let mut first = None;
         for &i in self.bindings {
-            let b = &BINDINGS[i as usize];
-            if b.matches(record) {
-                return Some(b);
+            if BINDINGS[i as usize].matches(record) {
+                return Some(usize::from(i));
             }
-            first = first.or(Some(b));
+            first = first.or(Some(usize::from(i)));
         }
         first
     }
@@ -920,7 +926,9 @@ mod tests {
                 }
                 for arm in ARMS.iter() {
                     let walked = arm.walk_bindings(&r);
-                    assert_eq!(arm.binding_for(&r), walked, "{op:#04x}/{sub} as {}", arm.name);
+                    let found = arm.binding_index_for(&r);
+                    assert_eq!(found, walked, "{op:#04x}/{sub} as {}", arm.name);
+                    assert_eq!(arm.binding_for(&r), walked.map(|i| &BINDINGS[i]));
                 }
                 let sole = BINDINGS.get(usize::from(super::SOLE_BINDING[usize::from(op)]));
                 by_table += usize::from(sole.is_some_and(|b| b.matches(&r)));
@@ -929,7 +937,7 @@ mod tests {
         assert!(by_table > 5 * 100, "{by_table} records found by the table");
         // A slice too short for the opcode finds the arm's first binding, as the walk does.
         for arm in ARMS.iter() {
-            assert_eq!(arm.binding_for(&[]), arm.walk_bindings(&[]), "{}", arm.name);
+            assert_eq!(arm.binding_index_for(&[]), arm.walk_bindings(&[]), "{}", arm.name);
         }
     }
 

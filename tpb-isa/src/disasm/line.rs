@@ -91,6 +91,17 @@ impl<'a> Line<'a> {
         self.len += n;
     }
 
+    /// Append the first `n` bytes of `padded` (a name zero-padded to a fixed size): all
+    /// of it is stored, as fixed-size moves, and the length keeps `n`, so that names of
+    /// any length take one path. `P` is at most [`SLACK`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn padded<const P: usize>(&mut self, padded: &[u8; P], n: usize) {
+        const { assert!(P <= SLACK) };
+        debug_assert!(n <= P);
+        self.buf[self.len..self.len + P].copy_from_slice(padded);
+        self.len += n;
+    }
+
     /// Append `sep` (when `Some`), `name` and `=`: a field's label.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
