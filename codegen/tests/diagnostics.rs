@@ -1367,6 +1367,17 @@ fn mnemonic_collision() {
     one_snapshot("mnemonic_collision", "name_mnemonic_collision", After::Nothing);
 }
 
+/// A sub-opcode binding whose mnemonic (the sub-opcode's name) an opcode has too: the
+/// caret is at the sub-opcode, the name to change, not at `bind`.
+#[test]
+fn mnemonic_of_a_sub_opcode_collision() {
+    one_snapshot(
+        "mnemonic_of_a_sub_opcode_collision",
+        "name_mnemonic_of_a_sub_opcode",
+        After::Nothing,
+    );
+}
+
 #[test]
 fn geometry_getter_named_like_a_generated_one() {
     one_snapshot(

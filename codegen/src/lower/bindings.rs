@@ -83,6 +83,7 @@ pub(super) fn bindings(
                     opcode: var.value,
                     mnemonic: var.name.to_ascii_lowercase(),
                     own_mnemonic: false,
+                    mnemonic_span: v.name.span,
                     sub: None,
                     arm: ArmId(aid as u32),
                     meta: var.meta.clone(),
@@ -100,6 +101,8 @@ pub(super) fn bindings(
         let a = &arms[aid];
         let Some(op) = value_in(cx, opcode, op_enum, "opcode") else { continue };
         let mut mnemonic = op_enum.variant_of(op).map(|v| v.name.to_ascii_lowercase());
+        // Where the mnemonic comes from as written, as it is picked below.
+        let mut mnemonic_span = if mnemonic.is_some() { opcode.span() } else { arm.span };
         let sub = match sub {
             None => None,
             Some((off, v)) => {
@@ -156,6 +159,7 @@ pub(super) fn bindings(
                 };
                 let Some(value) = value_in(cx, v, &e, "sub-opcode") else { continue };
                 mnemonic = e.variant_of(value).map(|v| v.name.to_ascii_lowercase());
+                mnemonic_span = if mnemonic.is_some() { v.span() } else { arm.span };
                 Some(SubOpcode { offset, value, enum_id })
             }
         };
@@ -179,6 +183,7 @@ pub(super) fn bindings(
                 opcode: op,
                 mnemonic,
                 own_mnemonic: own.is_some(),
+                mnemonic_span: own.as_ref().map_or(mnemonic_span, |m| m.span),
                 sub,
                 arm: ArmId(aid as u32),
                 meta: m,

@@ -210,7 +210,7 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
             };
             // A mnemonic of its own (`as NAME`) is named so.
             let spec = if b.own_mnemonic { format!("{spec} as {}", b.mnemonic) } else { spec };
-            mnemonics.claim(cx, &b.mnemonic, &spec, b.meta.span);
+            mnemonics.claim(cx, &b.mnemonic, &spec, b.mnemonic_span);
         }
     }
     for (i, a) in p.arms.iter().enumerate() {

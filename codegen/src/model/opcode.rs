@@ -1,6 +1,7 @@
 //! Enums, bands, bindings, sentinels, operand bit-fields and validator tables.
 
 use super::{ArmId, BindingId, EnumId, Meta, Prim};
+use crate::source::Span;
 
 /// An enum with an underlying unsigned width.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,6 +154,9 @@ pub struct Binding {
     /// Whether the mnemonic is the binding's own (`bind … => ARM as NAME`), not taken
     /// from a name.
     pub own_mnemonic: bool,
+    /// Where the mnemonic comes from as written: the `as` name, the sub-opcode's name,
+    /// the opcode's, or the arm's (a clash is reported there, at what to change).
+    pub mnemonic_span: Span,
     /// Sub-dispatch, for extension prefixes such as `PSEUDO_INST`.
     pub sub: Option<SubOpcode>,
     /// The arm selected.

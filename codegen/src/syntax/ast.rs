@@ -233,6 +233,16 @@ pub enum ValueRef {
     Name(Ident),
 }
 
+impl ValueRef {
+    /// Where it is.
+    pub fn span(&self) -> Span {
+        match self {
+            ValueRef::Int(i) => i.span,
+            ValueRef::Name(n) => n.span,
+        }
+    }
+}
+
 /// One window of an aperture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionDef {
