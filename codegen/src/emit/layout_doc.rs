@@ -343,7 +343,8 @@ fn arms(model: &Model, out: &mut String) {
         let binds: Vec<String> = model
             .bindings_of(id)
             .map(|b| {
-                let mut text = match model[model.opcode_enum()].variant_of(b.opcode) {
+                let op = model[model.opcode_enum()].variant_of(b.opcode);
+                let mut text = match op {
                     Some(v) => format!("`{}` ({:#04X})", v.name, b.opcode),
                     None => format!("{:#04X} (not named in `OPCODE`)", b.opcode),
                 };
@@ -352,6 +353,11 @@ fn arms(model: &Model, out: &mut String) {
                 }
                 if let Some(archs) = &b.meta.archs {
                     let _ = write!(text, " on {}", arch_names(model, archs));
+                }
+                // The text form's name where it is not the opcode's own in lower case (a
+                // sub-opcode's, the arm's, a binding's own).
+                if op.is_none_or(|v| v.name.to_ascii_lowercase() != b.mnemonic) {
+                    let _ = write!(text, ", mnemonic `{}`", b.mnemonic);
                 }
                 text
             })
@@ -788,7 +794,12 @@ mod tests {
         // Confidence and sources of the opcode value itself.
         assert!(row("0x03").contains("| medium | `public RE notes: The Opcode"));
         assert!(md.contains("Bound to `CUSTOM_OP_HEADER` (0x85) on sunda."));
-        assert!(md.contains("Bound to `EXTENDED_INST` (0xF0) with byte 12 = 8 (`RDMA_DESC_GEN`)."));
+        // A binding's mnemonic where it is not the opcode's name: a sub-opcode's.
+        assert!(md.contains(
+            "Bound to `EXTENDED_INST` (0xF0) with byte 12 = 8 (`RDMA_DESC_GEN`), mnemonic \
+             `rdma_desc_gen`."
+        ));
+        assert!(md.contains("Bound to `MATMUL` (0x02)."), "the opcode's own name is not repeated");
     }
 
     #[test]
