@@ -103,8 +103,8 @@ pub enum Error {
         /// What is wrong with it, in a few words.
         reason: String,
     },
-    /// A tar member's path is absolute, climbs out with `..`, is too long, or (a file,
-    /// link or special member, not a folder) names no file (`.`, empty).
+    /// A tar member's path is absolute, climbs out with `..`, is too long, or (a file
+    /// member) names no file (`.`, empty).
     #[error("member '{}' has an unsafe path ({why})", shown(path))]
     UnsafeMemberPath {
         /// The member's path as stored.

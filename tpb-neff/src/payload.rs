@@ -76,9 +76,11 @@ fn members(
         let path =
             normalise(&raw).map_err(|why| Error::UnsafeMemberPath { path: raw.clone(), why })?;
         let kind = entry.header().entry_type();
-        // `.`, `./` or an empty name: a folder's entry (the archive's root) at most; any
-        // other member so named is no file `tpb extract` could write.
-        if path.is_empty() && kind != EntryType::Directory {
+        // A file named `.`, `./` or nothing is no file `tpb extract` could write. (A
+        // folder, link or special entry so named is skipped as any of its kind is: a PAX
+        // global header, which the tar reader passes on as an entry, has no name.)
+        let file = matches!(kind, EntryType::Regular | EntryType::Continuous);
+        if path.is_empty() && file {
             return Err(Error::UnsafeMemberPath { path: raw, why: "names no file" });
         }
         if kind != EntryType::Directory {

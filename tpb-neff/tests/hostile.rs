@@ -173,7 +173,8 @@ fn tar_members_that_climb_out_or_are_absolute() {
 }
 
 /// A file member named `.` (or `./`) is no file: refused, as `tpb extract --all` could
-/// not write it (it was read, then refused there alone).
+/// not write it (it was read, then refused there alone). A link so named is skipped with
+/// a warning, as any link is.
 #[test]
 fn a_file_member_that_names_no_file() {
     for name in [".", "./", "./."] {
@@ -184,6 +185,10 @@ fn a_file_member_that_names_no_file() {
             matches!(&err, Error::UnsafeMemberPath { path, why: "names no file" } if path == name),
             "{name:?}: {err:?}"
         );
+        let mut m = small_members();
+        m.push((name.into(), Kind::Symlink("x".into())));
+        let read_ = read(&neff(&m)).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+        assert_eq!(read_.warnings().len(), 1, "{name:?}: {:?}", read_.warnings());
     }
 }
 
