@@ -10,7 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::emit::names::{
     const_str, snake_str, type_str, RESERVED_ARM_METHODS, RESERVED_BITS_METHODS, RESERVED_TYPES,
 };
-use crate::model::{ModelParts, Select};
+use crate::model::{Binding, ModelParts, Select};
 use crate::source::Span;
 
 /// One namespace: Rust name → the spec name and span that took it first.
@@ -188,30 +188,35 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
     let op_enum = &p.enums[p.record.discriminant.ty.0 as usize];
     let op_name =
         |v: u64| op_enum.variant_of(v).map_or_else(|| format!("{v:#04x}"), |x| x.name.clone());
-    for (i, b) in p.bindings.iter().enumerate() {
-        let bound_before = p.bindings[..i].iter().any(|x| {
+    // The bindings that claim a mnemonic: one per (opcode, sub-opcode).
+    let claimants = p.bindings.iter().enumerate().filter(|&(i, b)| {
+        !p.bindings[..i].iter().any(|x| {
             x.opcode == b.opcode
                 && match (&x.sub, &b.sub) {
                     (Some(s), Some(t)) => s.value == t.value,
                     _ => true,
                 }
+        })
+    });
+    // Those whose mnemonic comes from a name first, then the arms and opcodes; the `as`
+    // names last, so that a clash with one is reported at it, with its own advice.
+    let (own, named): (Vec<_>, Vec<_>) = claimants.map(|(_, b)| b).partition(|b| b.own_mnemonic);
+    // Where a binding's mnemonic comes from, as `lower::bindings` picks it (but for an
+    // `as` name): a sub-opcode's name, the opcode's, or the arm's.
+    let origin = |b: &Binding| {
+        let sub_name = b.sub.as_ref().map(|s| {
+            s.enum_id.and_then(|e| p.enums[e.0 as usize].variant_of(s.value)).map(|v| &v.name)
         });
-        if !bound_before {
-            // Where the mnemonic comes from, as `lower::bindings` picks it.
-            let sub_name = b.sub.as_ref().map(|s| {
-                s.enum_id.and_then(|e| p.enums[e.0 as usize].variant_of(s.value)).map(|v| &v.name)
-            });
-            let spec = match sub_name {
-                Some(Some(n)) => format!("sub-opcode {n} of {}", op_name(b.opcode)),
-                None if op_enum.variant_of(b.opcode).is_some() => {
-                    format!("opcode {}", op_name(b.opcode))
-                }
-                _ => format!("arm {}", p.arms[b.arm.0 as usize].name),
-            };
-            // A mnemonic of its own (`as NAME`) is named so.
-            let spec = if b.own_mnemonic { format!("{spec} as {}", b.mnemonic) } else { spec };
-            mnemonics.claim(cx, &b.mnemonic, &spec, b.mnemonic_span);
+        match sub_name {
+            Some(Some(n)) => format!("sub-opcode {n} of {}", op_name(b.opcode)),
+            None if op_enum.variant_of(b.opcode).is_some() => {
+                format!("opcode {}", op_name(b.opcode))
+            }
+            _ => format!("arm {}", p.arms[b.arm.0 as usize].name),
         }
+    };
+    for b in named {
+        mnemonics.claim(cx, &b.mnemonic, &origin(b), b.mnemonic_span);
     }
     for (i, a) in p.arms.iter().enumerate() {
         // A second arm of one name is the duplicate check's to report, once.
@@ -233,6 +238,12 @@ pub(super) fn assign(cx: &mut Cx<'_>, p: &mut ModelParts) {
                 v.meta.span,
             );
         }
+    }
+    mnemonics.note = "an `as` name is the binding's mnemonic, which no other opcode, \
+        sub-opcode, arm or binding may have: choose another";
+    for b in own {
+        let spec = format!("{} as {}", origin(b), b.mnemonic);
+        mnemonics.claim(cx, &b.mnemonic, &spec, b.mnemonic_span);
     }
 }
 
@@ -296,6 +307,17 @@ mod tests {
         ] {
             let e = errors(&format!("{head}bind EXT, sub @1 = COPY => B as {name}\n"), &[]);
             assert_eq!(e, [want], "as {name}");
+        }
+        // An `as` name that an arm no binding selects has too: at the `as` name, the
+        // one just written, whatever the order of the files.
+        let arm = "arm C : R {\n    1 c u8\n}\n";
+        let bind = "bind EXT, sub @1 = COPY => B as c\n";
+        for text in [format!("{head}{arm}{bind}"), format!("{head}{bind}{arm}")] {
+            let e = errors(&text, &[]);
+            assert_eq!(
+                e,
+                ["'sub-opcode COPY of EXT as c' and 'arm C' both become the mnemonic 'c'"]
+            );
         }
     }
 
