@@ -183,17 +183,34 @@ fn arm_kind(model: &Model) -> TokenStream {
 fn arm_doc(model: &Model, id: ArmId) -> Doc {
     let arm = &model[id];
     let mut doc = Doc::of(model, &arm.meta, format!("The arm {}.", code(&arm.name)));
+    // Each binding by its spec names (the value alone where the spec names none), and its
+    // mnemonic where that is not the name that selects it in lower case.
+    let named = |name: Option<&str>, value: u64| match name {
+        Some(n) => format!("`{n}` {}", hex_text(value)),
+        None => hex_text(value),
+    };
     let bindings: Vec<String> = model
         .bindings_of(id)
-        .map(|b| match &b.sub {
-            None => format!("`{}` {}", b.mnemonic.to_ascii_uppercase(), hex_text(b.opcode)),
-            Some(s) => format!(
-                "`{}` {} with {} at +{}",
-                b.mnemonic.to_ascii_uppercase(),
-                hex_text(b.opcode),
-                hex_text(s.value),
-                s.offset
-            ),
+        .map(|b| {
+            let op = model[model.opcode_enum()].variant_of(b.opcode).map(|v| v.name.as_str());
+            let (mut text, name) = match &b.sub {
+                None => (named(op, b.opcode), op),
+                Some(s) => {
+                    let sub = s.enum_id.and_then(|e| model[e].variant_of(s.value));
+                    let sub = sub.map(|v| v.name.as_str());
+                    let text = format!(
+                        "{} with {} at +{}",
+                        named(op, b.opcode),
+                        named(sub, s.value),
+                        s.offset
+                    );
+                    (text, sub)
+                }
+            };
+            if name.is_none_or(|n| n.to_ascii_lowercase() != b.mnemonic) {
+                text.push_str(&format!(" (mnemonic `{}`)", b.mnemonic));
+            }
+            text
         })
         .collect();
     doc = doc.note(if bindings.is_empty() {
@@ -490,4 +507,24 @@ fn opcode_path(model: &Model, l: &Layout) -> TokenStream {
         }
     }
     quote! { self.#(#path).* }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::arm_doc;
+
+    /// An arm's doc names its bindings by the spec's names (the prefix and its
+    /// sub-opcode), and a mnemonic only where it is not the selecting name in lower case.
+    #[test]
+    fn an_arms_doc_names_its_bindings_as_the_spec_does() {
+        let m = crate::emit::unit_tests::project_model();
+        let doc = |arm: &str| arm_doc(&m, m.arm_named(arm).unwrap()).lines().join("\n");
+        let d = doc("EXTENDED_RDMA_DESC_GEN");
+        assert!(
+            d.contains("Opcodes: `EXTENDED_INST` 0xF0 with `RDMA_DESC_GEN` 0x8 at +12."),
+            "{d}"
+        );
+        let d = doc("S3D3_MM");
+        assert!(d.contains("`MATMUL` 0x2") && !d.contains("mnemonic"), "{d}");
+    }
 }

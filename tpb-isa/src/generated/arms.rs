@@ -7037,7 +7037,7 @@ impl_arm!(ExtendedEnop);
 /// EXTENDED_INST with extended_opcode RDMA_DESC_GEN (8): generate RDMA descriptors for a
 /// copy to a remote core, between local and remote semaphores.
 ///
-/// Opcodes: `RDMA_DESC_GEN` 0xF0 with 0x8 at +12.
+/// Opcodes: `EXTENDED_INST` 0xF0 with `RDMA_DESC_GEN` 0x8 at +12.
 ///
 /// Source: public RE notes: \[P9.1\] The DMA / Descriptor / Memory Subsystem (59793216434)
 ///
@@ -7314,7 +7314,7 @@ impl_arm!(ExtendedRdmaDescGen);
 /// for the first two, so the offsets follow (arithmetic); their types are not printed
 /// and are inferred from EXTENDED_RDMA_DESC_GEN, whose first two bytes they mirror.
 ///
-/// Opcodes: `RDMA_DESC_START` 0xF0 with 0x9 at +12.
+/// Opcodes: `EXTENDED_INST` 0xF0 with `RDMA_DESC_START` 0x9 at +12.
 ///
 /// Source: public RE notes: \[P9.1\] The DMA / Descriptor / Memory Subsystem (59793216434)
 ///
@@ -7863,7 +7863,7 @@ impl_arm!(ExtendedSb2sb);
 /// EXTENDED_INST with extended_opcode TENSOR_TENSOR_ARITH (2): an element-wise add or
 /// multiply of two 2-D tensors.
 ///
-/// Opcodes: `TENSOR_TENSOR_ARITH` 0xF0 with 0x2 at +12.
+/// Opcodes: `EXTENDED_INST` 0xF0 with `TENSOR_TENSOR_ARITH` 0x2 at +12.
 ///
 /// Source: public RE notes: Tensor-Tensor (S3S3D3_TT) page (59668120065), extended_utils.h:88
 ///
@@ -9903,7 +9903,7 @@ impl_arm!(PseudoEmbeddingUpdate);
 /// The previous spec declared bytes 13..64 reserved, an inferred choice of its own, not
 /// the seed's; no source names them reserved, so they are unknown and kept verbatim.
 ///
-/// Opcodes: `PSEUDO_EXIT_EXECUTION` 0xDF with 0x1 at +12.
+/// Opcodes: `PSEUDO_INST` 0xDF with `PSEUDO_EXIT_EXECUTION` 0x1 at +12.
 ///
 /// Partial layout: bytes the sources do not describe are kept as `unknown`.
 ///
@@ -10513,7 +10513,7 @@ impl_arm!(PseudoJpegDecode);
 /// bytes 13..64 reserved (its own inferred choice); no source names them reserved, so
 /// they are unknown and kept verbatim.
 ///
-/// Opcodes: `PSEUDO_LIBRARY_RELOAD_INDEX` 0xDF with 0x2 at +12.
+/// Opcodes: `PSEUDO_INST` 0xDF with `PSEUDO_LIBRARY_RELOAD_INDEX` 0x2 at +12.
 ///
 /// Partial layout: bytes the sources do not describe are kept as `unknown`.
 ///
