@@ -907,6 +907,20 @@ fn a_bindings_own_mnemonic() {
         &["metadata changed bind PSEUDO, sub @4 = EXIT mnemonic: stop -> halt"],
     );
     check_pair(&[("x", plain, own)], &[("x", plain, own)], &[]);
+    check_pair(
+        &[("x", plain, own)],
+        &[],
+        &["metadata changed bind PSEUDO, sub @4 = EXIT mnemonic: stop -> exit"],
+    );
+    // A binding added with one shows it, as the spec writes it.
+    check(
+        &[(
+            "x",
+            "bind ADD => ADD\n",
+            "bind ADD => ADD\n@source(\"t\")\nbind 0x20 => NOP as nop2\n",
+        )],
+        &["additive added bind 0x20: +0x20 => NOP as nop2"],
+    );
 }
 
 #[test]

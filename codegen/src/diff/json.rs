@@ -818,8 +818,14 @@ pub(super) fn binding(m: &Model, b: &Binding) -> J {
     )
 }
 
+/// A binding as the spec writes it: `0xF0, sub @12 = 1 => ARM`, and `as NAME` for one
+/// with a mnemonic of its own.
 pub(super) fn binding_val(m: &Model, b: &Binding) -> Val {
-    Val { json: binding(m, b), text: format!("{} => {}", bind_key_text(m, b), m[b.arm].name) }
+    let mut text = format!("{} => {}", bind_key_text(m, b), m[b.arm].name);
+    if b.own_mnemonic {
+        text.push_str(&format!(" as {}", b.mnemonic));
+    }
+    Val { json: binding(m, b), text }
 }
 
 pub(super) fn sentinel(m: &Model, s: &Sentinel) -> J {
