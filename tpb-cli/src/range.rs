@@ -18,7 +18,8 @@ pub struct RecordRange {
     /// The first index past the window; `None` for the stream's end.
     pub end: Option<usize>,
     /// Whether a bound was given as a byte offset: the window is then shown in bytes
-    /// too, as the user wrote it.
+    /// too, the bytes of its whole records (`@0x41..@0x42` shows as `1 (bytes
+    /// @0x40..@0x80)`), the unit the user wrote it in.
     pub by_offset: bool,
 }
 

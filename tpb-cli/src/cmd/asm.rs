@@ -339,11 +339,20 @@ fn record_lines(text: &str) -> impl Iterator<Item = (usize, Option<&str>)> {
         if code.trim().is_empty() || disasm::is_label_line(line) {
             return None;
         }
-        // Before a quoted name; an offset or hex column before it is no mnemonic.
-        let code = code.split('"').next().unwrap_or_default();
-        let word = code.split_whitespace().find(|w| target(w).is_some());
-        Some((i + 1, word.filter(|w| !matches!(target(w), Some(Target::Arm(_))))))
+        let word = mnemonic(line).filter(|(_, t)| !matches!(t, Target::Arm(_)));
+        Some((i + 1, word.map(|(w, _)| w)))
     })
+}
+
+/// A line's mnemonic and what it names: its first word that is one, before any comment
+/// or quoted name (an offset or hex column before it is no mnemonic). `None` on a label
+/// line, whose function name (`00000000 <do extended_copy>:`) names nothing.
+fn mnemonic(line: &str) -> Option<(&str, Target)> {
+    if disasm::is_label_line(line) {
+        return None;
+    }
+    let code = line.split(['#', ';', '"']).next().unwrap_or_default();
+    code.split_whitespace().find_map(|w| target(w).map(|t| (w, t)))
 }
 
 impl Checked {
@@ -405,16 +414,9 @@ impl Checked {
 /// sub-forms of an extended opcode whose sub-opcode values the sources do not give), with
 /// the mnemonic: the assembler keeps such a line's fields, but no opcode selects the arm.
 fn unselected_arm(text: &str) -> Option<(usize, &str)> {
-    text.lines().enumerate().find_map(|(i, line)| {
-        // A label line's function name (`00000000 <do extended_copy>:`) names no arm.
-        if disasm::is_label_line(line) {
-            return None;
-        }
-        // The mnemonic comes before any comment or quoted name; an offset or hex column
-        // before it is no mnemonic.
-        let code = line.split(['#', ';', '"']).next().unwrap_or_default();
-        let word = code.split_whitespace().find(|w| target(w).is_some())?;
-        matches!(target(word), Some(Target::Arm(_))).then_some((i + 1, word))
+    text.lines().enumerate().find_map(|(i, line)| match mnemonic(line)? {
+        (word, Target::Arm(_)) => Some((i + 1, word)),
+        _ => None,
     })
 }
 
