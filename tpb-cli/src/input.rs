@@ -533,22 +533,24 @@ impl Filter {
         self.check(input)?;
         let units: Vec<Unit<'a>> = input.units().into_iter().filter(|u| self.keeps(u)).collect();
         if units.is_empty() {
+            // Which options narrowed it, if any: with none, the NEFF has no stream at all.
+            let given = match (&self.subgraph, &self.engine) {
+                (None, None) => "no stream",
+                (Some(_), None) => "no stream matches the --subgraph given",
+                (None, Some(_)) => "no stream matches the --engine given",
+                (Some(_), Some(_)) => "no stream matches the --subgraph and --engine given",
+            };
             // The graphs name streams that pass but no member holds: listing the
             // subgraphs (among them the one asked for) would not say why.
             let absent = self.absent(input);
             if !absent.is_empty() {
                 bail!(
-                    "{}: no stream matches the --subgraph and --engine given: {} absent (its \
-                     graph names it, no member holds it)",
+                    "{}: {given}: {} absent (its graph names it, no member holds it)",
                     input.name(),
                     absent.join(", ")
                 );
             }
-            bail!(
-                "{}: no stream matches the --subgraph and --engine given (its subgraphs: {})",
-                input.name(),
-                subgraphs(input)
-            );
+            bail!("{}: {given} (its subgraphs: {})", input.name(), subgraphs(input));
         }
         Ok(units)
     }

@@ -282,7 +282,7 @@ fn extract_with_a_filter_that_matches_nothing_fails_and_writes_nothing() {
         if filter[1] == "sg07" {
             assert!(
                 r.err.ends_with(
-                    ": no stream matches the --subgraph and --engine given (its subgraphs: sg00, sg01)\n"
+                    ": no stream matches the --subgraph given (its subgraphs: sg00, sg01)\n"
                 ),
                 "{}",
                 r.err
@@ -368,6 +368,25 @@ fn stats_names_the_neff_of_a_partial_stream() {
 
 /// `tpb validate --engine` that keeps no stream of a NEFF is an error, as for the other
 /// commands, never "0 records, 0 finding(s)" and success.
+/// A NEFF none of whose streams is there: said as that, not as a filter that matched
+/// nothing when no filter was given.
+#[test]
+fn a_neff_without_any_stream_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<_> =
+        small_members().into_iter().filter(|(p, _)| !p.ends_with(".bin")).collect();
+    fs::write(dir.path().join("none.neff"), neff(&members)).unwrap();
+    let r = tpb(dir.path(), &["disasm", "none.neff"]);
+    assert_eq!(r.code, 2, "{}", r.out);
+    assert!(r.err.contains("none.neff: no stream: sg00/PE, "), "{}", r.err);
+    let r = tpb(dir.path(), &["disasm", "none.neff", "--subgraph", "sg00", "--engine", "pe"]);
+    assert!(
+        r.err.contains("no stream matches the --subgraph and --engine given: sg00/PE absent"),
+        "{}",
+        r.err
+    );
+}
+
 #[test]
 fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     let dir = tempfile::tempdir().unwrap();
@@ -377,7 +396,7 @@ fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     let r = tpb(dir.path(), &["validate", "no_pe.neff", "--engine", "pe"]);
     assert_eq!(r.code, 2, "{}", r.out);
     assert!(
-        r.err.contains("no_pe.neff: no stream matches the --subgraph and --engine given"),
+        r.err.contains("no_pe.neff: no stream matches the --engine given: sg00/PE, sg01/PE absent"),
         "{}",
         r.err
     );
