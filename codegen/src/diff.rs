@@ -28,7 +28,7 @@
 //!   whose bytes another breaking change freed); a band that only grew; a geometry value
 //!   newly given, or a `"?"` table entry that became known; `@archs` widened.
 //! - **metadata**: docs (as prose: the same words and paragraphs wrapped otherwise are
-//!   no change; a fenced code block's lines are compared whole), `@source`,
+//!   no change; a fenced code block's or a table's lines are compared whole), `@source`,
 //!   `@confidence`, `@waive`, an opcode's `@status` and `@engine`, the record's `engines`
 //!   vocabulary, arch labels and aliases, `inherits`, where an arch value is written (own
 //!   file or inherited), a binding's own mnemonic (`as NAME`), and **renames**.

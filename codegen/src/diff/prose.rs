@@ -2,8 +2,9 @@
 //! docs however their lines are wrapped, so that a re-flowed comment is no change.
 
 /// One piece of a doc comment as it reads: a word, a break between paragraphs or
-/// before a list item or heading, or a line of a fenced code block (kept whole, with
-/// its indentation, where wrapping is meaning).
+/// before a list item or heading, or a line of a fenced code block or a table (kept
+/// whole, with its spacing, where wrapping is meaning). An indented code block reads as
+/// prose: the spec's docs have none.
 #[derive(PartialEq, Eq, Debug)]
 enum Piece<'a> {
     Word(&'a str),
@@ -11,14 +12,20 @@ enum Piece<'a> {
     Code(&'a str),
 }
 
-/// Whether a line opens a block of its own when it starts a line: a list item or a
-/// heading.
+/// Whether a line opens a block of its own when it starts a line: a list item (`-`,
+/// `*`, `+`, `1.`, `1)`) or a heading.
 fn opens_block(line: &str) -> bool {
     let t = line.trim_start();
-    let ordered = t
-        .split_once(". ")
-        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
-    t.starts_with("- ") || t.starts_with("* ") || t.starts_with('#') || ordered
+    let numbered = |sep: &str| {
+        t.split_once(sep)
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+    };
+    ["- ", "* ", "+ ", "#"].iter().any(|m| t.starts_with(m)) || numbered(". ") || numbered(") ")
+}
+
+/// Whether a line is kept whole, its spacing meant: a table's row.
+fn kept_whole(line: &str) -> bool {
+    line.trim_start().starts_with('|')
 }
 
 /// The pieces of `docs` (one string a line) in order.
@@ -27,15 +34,15 @@ fn pieces(docs: &[String]) -> Vec<Piece<'_>> {
     let mut fenced = false;
     for line in docs {
         let fence = line.trim_start().starts_with("```");
-        if fenced || fence {
+        if fenced || fence || kept_whole(line) {
             out.push(Piece::Code(line.trim_end()));
             fenced ^= fence;
-        } else if line.trim().is_empty() || opens_block(line) {
+            continue;
+        }
+        if line.trim().is_empty() || opens_block(line) {
             out.push(Piece::Break);
         }
-        if !fenced && !fence {
-            out.extend(line.split_whitespace().map(Piece::Word));
-        }
+        out.extend(line.split_whitespace().map(Piece::Word));
     }
     // Blank lines in a row, or at either end, read as one break or none.
     out.dedup_by(|a, b| *a == Piece::Break && *b == Piece::Break);
@@ -79,6 +86,10 @@ mod tests {
         assert!(!same("A.\n\nB.", "A.\nB."));
         assert!(!same("- one\n- two", "- one - two"));
         assert!(!same("1. one\n2. two", "1. one 2. two"));
+        assert!(!same("1) one\n2) two", "1) one 2) two"));
+        assert!(!same("+ one\n+ two", "+ one + two"));
+        assert!(!same("| a | b |\n| 1 | 2 |", "| a | b | | 1 | 2 |"));
+        assert!(!same("| a |  b |", "| a | b |"));
         assert!(!same("```\nx  = 1\n```", "```\nx = 1\n```"));
         assert!(!same("```\na\nb\n```", "```\na b\n```"));
         assert!(!same("A.", ""));
