@@ -556,6 +556,44 @@ mod tests {
         parse(FileId(0), text).unwrap_err()[0].message.clone()
     }
 
+    /// Every spec example of the language guide (`isa/README.md`'s plain fenced blocks,
+    /// but those that elide with `...`) parses: the guide shows the syntax the parser
+    /// takes.
+    #[test]
+    fn the_language_guides_examples_parse() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa/README.md");
+        let guide = std::fs::read_to_string(path).expect("isa/README.md");
+        // The line of the open block's fence, and whether it is a spec's (no language).
+        let (mut block, mut open, mut checked) = (String::new(), None, 0);
+        for (i, line) in guide.lines().enumerate() {
+            match (open, line.trim_end()) {
+                (None, fence) if fence.starts_with("```") => open = Some((i + 1, fence == "```")),
+                (None, _) => {}
+                (Some((_, false)), "```") => (block, open) = (String::new(), None),
+                (Some((at, true)), "```") => {
+                    // Attributes shown alone describe an item the guide leaves out.
+                    let alone = block.lines().all(|l| l.trim().is_empty() || l.starts_with('@'));
+                    if alone {
+                        block.push_str("struct SHOWN : 1 {}\n");
+                    }
+                    if !block.contains("...") {
+                        let parsed = parse(FileId(0), &block);
+                        let errors = parsed.err().unwrap_or_default();
+                        let said: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+                        assert!(said.is_empty(), "isa/README.md:{at}: {said:?}\n{block}");
+                        checked += 1;
+                    }
+                    (block, open) = (String::new(), None);
+                }
+                (Some(_), text) => {
+                    block.push_str(text);
+                    block.push('\n');
+                }
+            }
+        }
+        assert!(checked >= 10, "{checked} examples checked");
+    }
+
     #[test]
     fn parses_a_struct_with_docs_and_attrs() {
         let f = parse(
