@@ -110,6 +110,35 @@ pub fn refuse_stdin_twice(files: &[std::path::PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Several inputs, as objdump and readelf take several files: `each` writes one input's
+/// text into a buffer, and the texts go to `out` in turn, a blank line between them,
+/// each whole (an input that fails leaves nothing of itself). An input that fails is
+/// said on standard error and the rest go on; how many failed.
+pub fn each_input(
+    files: &[std::path::PathBuf],
+    out: &mut dyn std::io::Write,
+    mut each: impl FnMut(&Path, &mut Vec<u8>) -> Result<()>,
+) -> Result<usize> {
+    refuse_stdin_twice(files)?;
+    let (mut failed, mut written) = (0, false);
+    for file in files {
+        let mut text = Vec::new();
+        match each(file, &mut text) {
+            Ok(()) => {
+                if std::mem::replace(&mut written, true) {
+                    writeln!(out)?;
+                }
+                out.write_all(&text)?;
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("error: {e:#}");
+            }
+        }
+    }
+    Ok(failed)
+}
+
 /// Read an input as [`read`] does, and say on standard error what was odd about it.
 pub fn load(arg: &Path, format: Format) -> Result<Input> {
     let input = read(arg, format)?;

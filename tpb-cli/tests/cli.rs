@@ -756,8 +756,21 @@ fn layout_without_an_arm_is_the_opcode_map() {
 
 /// `tpb args` in `dir`: standard output (bytes), standard error, and success.
 fn output(dir: &Path, a: &[&str]) -> (Vec<u8>, String, bool) {
+    let (out, err, code) = exit(dir, a);
+    (out, err, code == Some(0))
+}
+
+/// `tpb args` in `dir`: standard output (bytes), standard error, and the exit status.
+fn exit(dir: &Path, a: &[&str]) -> (Vec<u8>, String, Option<i32>) {
     let o = Command::new(env!("CARGO_BIN_EXE_tpb")).args(a).current_dir(dir).output().unwrap();
-    (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.success())
+    (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.code())
+}
+
+/// Two inputs of the two kinds, for the commands that take several: the small corpus
+/// NEFF and its first PE stream, raw.
+fn neff_and_raw() -> (String, String) {
+    let path = |p: &str| corpus(p).to_str().unwrap().to_owned();
+    (path("matmul_small.neff"), path("streams/matmul_small/sg00/PE.bin"))
 }
 
 #[test]
@@ -1176,34 +1189,23 @@ fn validate_takes_a_subgraph_as_disasm_does() {
 fn validate_takes_several_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let small = corpus("matmul_small.neff");
-    let small = small.to_str().unwrap();
-    let pe = corpus("streams/matmul_small/sg00/PE.bin");
-    let pe = pe.to_str().unwrap();
+    let (small, pe) = neff_and_raw();
+    let (small, pe) = (small.as_str(), pe.as_str());
     let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
     let (one, two) = (alone(&["validate", small]), alone(&["validate", pe]));
-    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
-        .args(["validate", small, pe])
-        .current_dir(d)
-        .output()
-        .unwrap();
+    let (out, _, code) = exit(d, &["validate", small, pe]);
     // The raw stream is an image without EXIT: one finding.
-    assert_eq!(o.status.code(), Some(1));
-    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(code, Some(1));
     assert_eq!(
-        out,
+        String::from_utf8(out).unwrap(),
         format!("{one}\n{two}\n2 inputs validated: 70 records in 11 streams, 1 finding(s)\n")
     );
     let (out, _, ok) = output(d, &["validate", "--pre-relocation", small, pe]);
     assert!(ok);
     assert!(String::from_utf8(out).unwrap().ends_with(", 0 finding(s)\n"));
-    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
-        .args(["validate", "--pre-relocation", small, "missing.bin", pe])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let (out, err) = (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap());
+    let (out, err, code) = exit(d, &["validate", "--pre-relocation", small, "missing.bin", pe]);
+    assert_eq!(code, Some(2));
+    let out = String::from_utf8(out).unwrap();
     assert!(err.starts_with("error: reading missing.bin: "), "{err}");
     assert!(!out.contains("\n\n\n"), "{out}");
     assert!(out.ends_with("; 1 input could not be read\n"), "{out}");
@@ -1220,24 +1222,17 @@ fn validate_takes_several_inputs() {
 fn info_takes_several_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let small = corpus("matmul_small.neff");
-    let small = small.to_str().unwrap();
-    let pe = corpus("streams/matmul_small/sg00/PE.bin");
-    let pe = pe.to_str().unwrap();
+    let (small, pe) = neff_and_raw();
+    let (small, pe) = (small.as_str(), pe.as_str());
     let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
     let (one, two) = (alone(&["info", small]), alone(&["info", pe]));
     let (out, _, ok) = output(d, &["info", small, pe]);
     assert!(ok);
     assert_eq!(String::from_utf8(out).unwrap(), format!("{one}\n{two}"));
-    let o = Command::new(env!("CARGO_BIN_EXE_tpb"))
-        .args(["info", small, "missing.bin", pe])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let (out, err) = (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap());
+    let (out, err, code) = exit(d, &["info", small, "missing.bin", pe]);
+    assert_eq!(code, Some(2));
     assert!(err.starts_with("error: reading missing.bin: "), "{err}");
-    assert_eq!(out, format!("{one}\n{two}"));
+    assert_eq!(String::from_utf8(out).unwrap(), format!("{one}\n{two}"));
     let (out, err, ok) = output(d, &["info", "--json", small, pe]);
     assert!(!ok && out.is_empty() && err.contains("give one input"), "{err}");
     let (_, err, ok) = output(d, &["info", "-", "-"]);

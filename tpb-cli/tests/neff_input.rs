@@ -366,8 +366,6 @@ fn stats_names_the_neff_of_a_partial_stream() {
     assert!(r.out.contains("\"trailing_partial\""), "{}", r.out);
 }
 
-/// `tpb validate --engine` that keeps no stream of a NEFF is an error, as for the other
-/// commands, never "0 records, 0 finding(s)" and success.
 /// A NEFF none of whose streams is there: said as that, not as a filter that matched
 /// nothing when no filter was given.
 #[test]
@@ -387,6 +385,8 @@ fn a_neff_without_any_stream_says_so() {
     );
 }
 
+/// `tpb validate --engine` that keeps no stream of a NEFF is an error, as for the other
+/// commands, never "0 records, 0 finding(s)" and success.
 #[test]
 fn validate_with_an_engine_the_neff_has_no_stream_of_fails() {
     let dir = tempfile::tempdir().unwrap();

@@ -48,26 +48,9 @@ impl Args {
                  document each)"
             );
         }
-        input::refuse_stdin_twice(&self.files)?;
-        let (mut failed, mut written) = (false, false);
-        for file in &self.files {
-            // Each input's text is whole before any of it is written, so that one that
-            // cannot be read leaves no partial description between the others.
-            let mut text = Vec::new();
-            match self.one(&mut text, file) {
-                Ok(_) => {
-                    if std::mem::replace(&mut written, true) {
-                        writeln!(out)?;
-                    }
-                    out.write_all(&text)?;
-                }
-                Err(e) => {
-                    failed = true;
-                    eprintln!("error: {e:#}");
-                }
-            }
-        }
-        if failed {
+        let failed =
+            input::each_input(&self.files, out, |file, text| self.one(text, file).map(|_| ()))?;
+        if failed > 0 {
             return Err(crate::Reported.into());
         }
         Ok(true)

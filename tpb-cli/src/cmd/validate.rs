@@ -91,27 +91,17 @@ impl Args {
                  document each)"
             );
         }
-        input::refuse_stdin_twice(&self.files)?;
-        let (mut totals, mut failed, mut written) = (Totals::default(), 0, false);
-        for file in &self.files {
-            match self.report(file, arch) {
-                Ok(report) => {
-                    if std::mem::replace(&mut written, true) {
-                        writeln!(out)?;
-                    }
-                    report.write(out)?;
-                    let t = &report.totals;
-                    totals.streams += t.streams;
-                    totals.records += t.records;
-                    totals.findings += t.findings;
-                    totals.absent += t.absent;
-                }
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("error: {e:#}");
-                }
-            }
-        }
+        let mut totals = Totals::default();
+        let failed = input::each_input(&self.files, out, |file, text| {
+            let report = self.report(file, arch)?;
+            report.write(text)?;
+            let t = &report.totals;
+            totals.streams += t.streams;
+            totals.records += t.records;
+            totals.findings += t.findings;
+            totals.absent += t.absent;
+            Ok(())
+        })?;
         writeln!(
             out,
             "\n{} validated: {} in {}, {} finding(s){}",
