@@ -88,6 +88,24 @@ pub fn stray_row(line: &str) -> Option<&'static str> {
     index_column(line).is_some().then_some("an index column")
 }
 
+/// What follows an input's name on the line that heads its listing where `tpb disasm`
+/// lists several inputs, as objdump heads each file's (`x.neff:     file format neff`).
+pub const FILE_FORMAT: &str = ":     file format ";
+
+/// The kinds of input a heading of [`FILE_FORMAT`] names.
+pub const FILE_FORMATS: [&str; 2] = ["neff", "raw"];
+
+/// The line (from 1) and input name of the first heading of an input's listing in
+/// `text` (a listing of several inputs, which assemble one by one).
+pub fn file_heading(text: &str) -> Option<(usize, &str)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let (name, format) = line.rsplit_once(FILE_FORMAT)?;
+        // No row (a leading blank) and no comment.
+        let plain = name.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
+        (plain && FILE_FORMATS.contains(&format)).then_some((i + 1, name))
+    })
+}
+
 /// What follows a stream's label on the line `tpb disasm` writes for a stream that a
 /// NEFF's graph names but no member holds.
 pub const ABSENT: &str = ": absent (its graph names it, no member holds it)";
@@ -147,6 +165,17 @@ fn is_offset(w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// The heading of one input among several is found at its line; a row, a comment
+    /// or another format is none.
+    #[test]
+    fn an_inputs_heading_is_found_at_its_line() {
+        let text = "nop\n# x.neff:     file format neff\nx.bin:     file format raw\n";
+        assert_eq!(file_heading(text), Some((3, "x.bin")));
+        assert_eq!(file_heading("  x.neff:     file format neff\n"), None);
+        assert_eq!(file_heading("x.elf:     file format elf64-x86-64\n"), None);
+        assert_eq!(file_heading("nop\n"), None);
+    }
+
     use super::*;
 
     #[test]

@@ -1215,6 +1215,55 @@ fn validate_takes_several_inputs() {
     assert!(!ok && err.contains("named more than once"), "{err}");
 }
 
+/// `tpb disasm` of several inputs, as objdump takes several files: each one's listing as
+/// alone, under a line naming it, a blank line between; one that cannot be read is said,
+/// the rest listed, and the run exits 2; `--json` takes one input; and the listing of
+/// several is refused by `tpb asm` at its first heading, not read as one stream.
+#[test]
+fn disasm_takes_several_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (small, pe) = neff_and_raw();
+    let (small, pe) = (small.as_str(), pe.as_str());
+    let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
+    let (one, two) = (alone(&["disasm", small]), alone(&["disasm", pe]));
+    let want =
+        format!("{small}:     file format neff\n\n{one}\n{pe}:     file format raw\n\n{two}");
+    let (out, err, ok) = output(d, &["disasm", small, pe]);
+    assert!(ok && err.is_empty(), "{err}");
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+    let (out, err, code) = exit(d, &["disasm", small, "missing.bin", pe]);
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("error: reading missing.bin: "), "{err}");
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+    // An argument error is said once, before any input is read.
+    let (out, err, code) = exit(d, &["disasm", "--engine", "gpu", small, pe]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty() && err.matches("error:").count() == 1, "{err}");
+    // A stream that ends in part of a record is listed, then said.
+    let mut partial = fs::read(pe).unwrap();
+    partial.truncate(64 + 10);
+    fs::write(d.join("partial.bin"), &partial).unwrap();
+    let (out, err, code) = exit(d, &["disasm", "partial.bin", pe]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("partial.bin") && err.contains("10 bytes"), "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("partial.bin:     file format raw\n\n00000000  "), "{out}");
+    assert!(out.ends_with(&format!("\n\n{pe}:     file format raw\n\n{two}")), "{out}");
+    let (out, err, ok) = output(d, &["disasm", "--json", small, pe]);
+    assert!(!ok && out.is_empty() && err.contains("give one input"), "{err}");
+    let (_, err, ok) = output(d, &["disasm", "-", "-"]);
+    assert!(!ok && err.contains("named more than once"), "{err}");
+    fs::write(d.join("both.lst"), &want).unwrap();
+    let (out, err, ok) = output(d, &["asm", "both.lst", "-o", "out"]);
+    assert!(!ok && out.is_empty(), "{err}");
+    assert!(
+        err.starts_with(&format!("error: both.lst:1: the heading of {small}'s listing")),
+        "{err}"
+    );
+    assert!(!d.join("out").exists());
+}
+
 /// `tpb info` of several inputs, as `readelf -h` takes several files: each one's
 /// description as alone, a blank line between; one that cannot be read is said, the rest
 /// described, and the run exits 2; `--json` takes one input.

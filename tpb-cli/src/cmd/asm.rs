@@ -63,6 +63,16 @@ impl Args {
                 return Err(Reported.into());
             }
         };
+        // `tpb disasm A B` heads each input's listing with a line naming it: their
+        // records are no one stream, and their streams may share labels.
+        if let Some((line, input)) = crate::listing::file_heading(source) {
+            bail!(
+                "{name}:{line}: the heading of {}'s listing, one of several inputs that \
+                 `tpb disasm` listed together; assemble each input's listing alone (`tpb \
+                 disasm FILE > FILE.lst`)",
+                esc(input)
+            );
+        }
         // A NEFF's listing reads as its streams' raw listings, each in the generation its
         // heading names unless --arch says otherwise; errors show the file's own lines.
         let streams = crate::listing::streams(source);

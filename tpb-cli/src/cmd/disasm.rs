@@ -19,8 +19,11 @@ use crate::records::{self, parse_arch, Record, RECORD_SIZE};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A NEFF file, an unpacked NEFF directory, a raw record stream, or `-` for standard input.
-    input: PathBuf,
+    /// NEFF files, unpacked NEFF directories, raw record streams, or `-` for standard
+    /// input, in any mix: several are listed in turn, each under a line naming it
+    /// (`NAME:     file format neff`), as objdump takes several files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     #[command(flatten)]
     format: input::Format,
     /// Only this subgraph of a NEFF (`sg00`).
@@ -55,11 +58,78 @@ pub struct Args {
     records: Option<RecordRange>,
 }
 
+/// Where an input's listing stands among several: whether it is headed by a line naming
+/// the input, and whether a blank line comes before that.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Heading {
+    /// The only input: no heading.
+    None,
+    First,
+    Next,
+}
+
 impl Args {
     pub fn run(self, out: &mut dyn Write) -> Result<bool> {
-        let input = input::load(&self.input, self.format)?;
+        // Wrong arguments are said once, before any input is read.
         let filter = Filter::new(self.subgraph.clone(), self.engine.as_deref())?;
         let arch = self.arch.as_deref().map(parse_arch).transpose()?;
+        let [file] = &self.files[..] else { return self.several(out, &filter, arch) };
+        if let Some(partial) = self.one(out, file, Heading::None, &filter, arch)? {
+            bail!("{partial}");
+        }
+        Ok(true)
+    }
+
+    /// Several inputs: each one's listing in turn, under a line naming it, a blank line
+    /// between; each written as it is decoded, as one input's is. An input that cannot
+    /// be read (or ends in part of a record) is said on standard error, the rest are
+    /// listed, and the run then exits 2, as any error does.
+    fn several(&self, out: &mut dyn Write, filter: &Filter, arch: Option<Arch>) -> Result<bool> {
+        if self.json {
+            bail!(
+                "--json lists one input; give one input (a shell loop writes one document \
+                 each)"
+            );
+        }
+        input::refuse_stdin_twice(&self.files)?;
+        let mut failed = 0;
+        let mut heading = Heading::First;
+        let mut out = Watched { out, failed: false };
+        for file in &self.files {
+            match self.one(&mut out, file, heading, filter, arch) {
+                Ok(partial) => {
+                    heading = Heading::Next;
+                    if let Some(partial) = partial {
+                        failed += 1;
+                        eprintln!("error: {partial}");
+                    }
+                }
+                // The output's own error (a closed pipe) ends the run.
+                Err(e) if out.failed => return Err(e),
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("error: {e:#}");
+                }
+            }
+        }
+        if failed > 0 {
+            return Err(crate::Reported.into());
+        }
+        Ok(true)
+    }
+
+    /// The listing of one input, under its heading when there are several; an error
+    /// before anything of it is written, or, once it is, what is wrong at its end (a
+    /// stream that ends in part of a record).
+    fn one(
+        &self,
+        out: &mut dyn Write,
+        file: &std::path::Path,
+        heading: Heading,
+        filter: &Filter,
+        arch: Option<Arch>,
+    ) -> Result<Option<String>> {
+        let input = input::load(file, self.format)?;
         let mut units = filter.select(&input)?;
         input::set_arch(&input, &mut units, arch);
         let neff = matches!(input, Input::Neff { .. });
@@ -84,6 +154,13 @@ impl Args {
                     crate::text::count(most, "record")
                 );
             }
+        }
+        if heading != Heading::None {
+            let gap = if heading == Heading::Next { "\n" } else { "" };
+            let [neff_format, raw_format] = crate::listing::FILE_FORMATS;
+            let format = if neff { neff_format } else { raw_format };
+            let name = input.name();
+            writeln!(out, "{gap}{name}{}{format}\n", crate::listing::FILE_FORMAT)?;
         }
         let window = |u: &Unit<'_>| {
             let n = u.bytes.len() / RECORD_SIZE;
@@ -132,10 +209,42 @@ impl Args {
             .iter()
             .filter_map(|u| records::split(u.bytes).1.map(|e| format!("{of}{}: {e}", u.label)))
             .collect();
-        if !partial.is_empty() {
-            bail!("{}", partial.join("\nerror: "));
+        // Said by the caller once the listing is written.
+        Ok((!partial.is_empty()).then(|| partial.join("\nerror: ")))
+    }
+}
+
+/// A writer that remembers whether a write to it failed: an error of the output (a closed
+/// pipe) ends a run of several inputs, where an input's own error is said and the next
+/// input listed.
+struct Watched<'a> {
+    out: &'a mut dyn Write,
+    failed: bool,
+}
+
+impl Watched<'_> {
+    fn watch<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
+        if r.as_ref().is_err_and(|e| e.kind() != std::io::ErrorKind::Interrupted) {
+            self.failed = true;
         }
-        Ok(true)
+        r
+    }
+}
+
+impl Write for Watched<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.out.write(buf);
+        self.watch(r)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        let r = self.out.write_all(buf);
+        self.watch(r)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.out.flush();
+        self.watch(r)
     }
 }
 
