@@ -306,7 +306,7 @@ fn check(
     first_line: usize,
 ) -> io::Result<Checked> {
     let (mut absent, mut first, mut records) = (0, None, 0);
-    let (mut said, mut printer) = (record_lines(text), disasm::Printer::new());
+    let mut said = record_lines(text);
     let (mut renamed, mut first_renamed, mut aligned) = (0, None, true);
     for (i, r) in disasm::assemble(arch, text).enumerate() {
         records += 1;
@@ -323,7 +323,7 @@ fn check(
                     first.get_or_insert((i, r[0]));
                 }
                 let Some((n, Some(word))) = line else { continue };
-                let printed = printer.record(arch, &r).split(' ').next().unwrap_or_default();
+                let printed = disasm::mnemonic(arch, &r);
                 if printed != word {
                     renamed += 1;
                     first_renamed.get_or_insert((n + first_line, word.to_owned(), printed.into()));

@@ -55,7 +55,7 @@ pub use error::{
 pub use fields::{split_line, Field, Fields};
 pub use name::Escaped;
 pub use print::{
-    write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
+    mnemonic, write_arm, write_inst, write_opaque, write_record, write_record_bytes, write_stream,
     write_stream_bytes, write_unknown, Text, UNKNOWN,
 };
 pub use printer::Printer;

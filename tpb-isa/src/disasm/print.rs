@@ -476,6 +476,33 @@ fn arm_line(o: &mut Line<'_>, kind: ArmKind, arch: Arch, record: &[u8; RECORD_SI
     o.call(|buf, at| PRINTERS[kind as usize](buf, at, arch, record, binding));
 }
 
+/// The mnemonic `record` prints under on `arch`, the first word of its line: the
+/// mnemonic of the binding that selects its arm, an arm's or an opcode's that no arm
+/// reads (`pseudo_inst`), or [`UNKNOWN`] for an opcode the spec does not name. The
+/// printer's choice without the line (a histogram by mnemonic, a check that a record
+/// reads back under the mnemonic it was written under).
+///
+/// ```
+/// use tpb_isa::{disasm, Arch};
+///
+/// let mut record = [0u8; 64];
+/// record[0] = 0xDF; // PSEUDO_EXIT_EXECUTION, by its sub-opcode
+/// record[12] = 1;
+/// assert_eq!(disasm::mnemonic(Arch::Cayman, &record), "pseudo_exit_execution");
+/// record[0] = 0xFE;
+/// assert_eq!(disasm::mnemonic(Arch::Cayman, &record), disasm::UNKNOWN);
+/// ```
+#[must_use]
+pub fn mnemonic(arch: Arch, record: &[u8; RECORD_SIZE]) -> &'static str {
+    match dispatch_on(arch, record) {
+        Some(kind) => {
+            let arm = ArmText::of(kind);
+            arm.binding_index_for(record).map_or(arm.mnemonic, |i| BINDINGS[i].mnemonic)
+        }
+        None => opaque_mnemonic(record[DISCRIMINANT_OFFSET]).unwrap_or(UNKNOWN),
+    }
+}
+
 /// Write `record` read as the arm `kind` in the layout of `arch`: the mnemonic of the
 /// binding that selects it (else the arm's first binding, with the opcode shown), then
 /// the shown fields.

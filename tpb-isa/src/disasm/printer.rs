@@ -66,14 +66,12 @@ mod tests {
     use crate::disasm::write_record;
     use std::string::String;
 
-    /// The printer's lines are the writer's, on records of every opcode and
-    /// generation, one printer reused for all of them.
-    #[test]
-    fn a_printers_lines_are_the_writers() {
-        let mut p = Printer::new();
+    /// Records of every opcode, eight rounds of each (all bytes 0xff, then random),
+    /// half of them with the sub-opcode bytes small (so that bound sub-opcodes come up).
+    fn records() -> impl Iterator<Item = [u8; RECORD_SIZE]> {
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        for round in 0..8 {
-            for opcode in 0..=255u8 {
+        (0..8).flat_map(|round| (0..=255u8).map(move |opcode| (round, opcode))).map(
+            move |(round, opcode)| {
                 let mut r = [0u8; RECORD_SIZE];
                 for b in r.iter_mut() {
                     x ^= x << 13;
@@ -82,13 +80,47 @@ mod tests {
                     *b = if round == 0 { 0xff } else { x as u8 };
                 }
                 r[0] = opcode;
-                for &arch in Arch::ALL {
-                    let mut want = String::new();
-                    write_record(&mut want, arch, &r).unwrap();
-                    assert_eq!(p.record(arch, &r), want);
-                    assert_eq!(p.record_bytes(arch, &r), want.as_bytes());
+                if round % 2 == 1 {
+                    r[1..16].fill(0);
+                    r[12] = round / 2;
                 }
+                r
+            },
+        )
+    }
+
+    /// The printer's lines are the writer's, on records of every opcode and
+    /// generation, one printer reused for all of them.
+    #[test]
+    fn a_printers_lines_are_the_writers() {
+        let mut p = Printer::new();
+        for r in records() {
+            for &arch in Arch::ALL {
+                let mut want = String::new();
+                write_record(&mut want, arch, &r).unwrap();
+                assert_eq!(p.record(arch, &r), want);
+                assert_eq!(p.record_bytes(arch, &r), want.as_bytes());
             }
+        }
+    }
+
+    /// `mnemonic` is the first word of the line, whatever prints it (a binding, an arm,
+    /// an opcode no arm reads, an unknown opcode).
+    #[test]
+    fn the_mnemonic_is_the_lines_first_word() {
+        let mut p = Printer::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for r in records() {
+            for &arch in Arch::ALL {
+                let line = p.record(arch, &r);
+                let word = line.split(' ').next().unwrap();
+                assert_eq!(crate::disasm::mnemonic(arch, &r), word, "{line}");
+                seen.insert(std::string::String::from(word));
+            }
+        }
+        // Bound sub-opcodes and opaque and unknown opcodes among them.
+        for m in ["pseudo_exit_execution", "pseudo_inst", "unknown", "matmul"] {
+            assert!(seen.contains(m), "{m} never printed");
         }
     }
 }
