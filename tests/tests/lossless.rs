@@ -244,18 +244,26 @@ fn enums_serialize_by_value_name() {
     assert!(serde_json::from_str::<Dtype>("-1").is_err());
 }
 
-/// A name that is no generation's says what is taken: names, labels and aliases, the
-/// same for `Arch` and `Geometry`.
+/// A name that is no generation's says what was given and what is taken: names, labels
+/// and aliases, the same for `Arch` and `Geometry`; the name given is kept (cut at 32
+/// bytes, on a character's boundary) and shown with control characters escaped.
 #[test]
 fn an_unknown_generation_lists_names_labels_and_aliases() {
-    use tpb_isa::{Arch, Geometry};
-    let e = "x".parse::<Arch>().unwrap_err().to_string();
-    assert!(e.starts_with("unknown generation: expected a name, label or alias ("), "{e}");
+    use tpb_isa::{Arch, Geometry, GeometryError};
+    let err = "x".parse::<Arch>().unwrap_err();
+    assert_eq!(err.given(), "x");
+    let e = err.to_string();
+    assert!(e.starts_with("unknown generation 'x': expected a name, label or alias ("), "{e}");
     for want in ["(sunda, V2, trn1", "; cayman, V3, trn2", "; mariana, V4, trn3", "; maverick, V5"]
     {
         assert!(e.contains(want), "{want}: {e}");
     }
     assert_eq!("x".parse::<Geometry>().unwrap_err().to_string(), e);
+    assert!(matches!("x".parse::<Geometry>(), Err(GeometryError::UnknownName(u)) if u == err));
+    let long = format!("{}é", "a".repeat(31));
+    assert_eq!(long.parse::<Arch>().unwrap_err().given(), "a".repeat(31));
+    let shown = "tr\u{1b}[2Jn2".parse::<Arch>().unwrap_err().to_string();
+    assert!(shown.starts_with("unknown generation 'tr\\x1b[2Jn2':"), "{shown}");
 }
 
 /// `aliases()` are the other names a generation is known by (cloud instance families),

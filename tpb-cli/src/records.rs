@@ -13,7 +13,8 @@ pub type Record = [u8; RECORD_SIZE];
 
 /// A generation from a name, label or alias (`cayman`, `V3`, `trn2`).
 pub fn parse_arch(s: &str) -> Result<Arch> {
-    s.parse::<Arch>().map_err(|e| anyhow::anyhow!("'{s}': {e}"))
+    // The error quotes the name.
+    s.parse::<Arch>().map_err(anyhow::Error::new)
 }
 
 /// The bytes after a stream's last whole record.

@@ -340,7 +340,7 @@ fn stats_reads_raw_streams_in_the_generation_given() {
     }
     let r = tpb(Path::new("."), &["stats", "--arch", "nope", pe.to_str().unwrap()]);
     assert_eq!(r.code, 2);
-    assert!(r.err.contains("'nope': unknown generation"), "{}", r.err);
+    assert!(r.err.contains("unknown generation 'nope'"), "{}", r.err);
 }
 
 /// A NEFF stream's trailing partial record is said with the NEFF's name: `sg00/PE` is

@@ -13,7 +13,9 @@
 //! let e: AsmError = Inst::parse(Arch::Cayman, "matmul num_active_rows=300").unwrap_err();
 //! assert_eq!((e.line, e.col), (1, 24));
 //! assert!(matches!(e.kind, AsmErrorKind::OutOfRange { field: "num_active_rows", .. }));
-//! assert_eq!("trn9".parse::<Arch>(), Err(UnknownArch));
+//! let e: UnknownArch = "trn9".parse::<Arch>().unwrap_err();
+//! assert_eq!(e.given(), "trn9");
+//! assert!(e.to_string().starts_with("unknown generation 'trn9': expected a name, label or alias"));
 //! ```
 
 use core::fmt;
@@ -133,7 +135,7 @@ pub enum GeometryError {
         arch: Arch,
     },
     /// A name that is not a generation's name, label or alias.
-    UnknownName,
+    UnknownName(UnknownArch),
 }
 
 /// A guard's comparison as a rule computed it, which does not hold: what
@@ -295,7 +297,7 @@ impl fmt::Display for GeometryError {
             GeometryError::UnknownGeometry { arch } => {
                 write!(f, "the geometry of {} is unknown: no source gives it", arch.name())
             }
-            GeometryError::UnknownName => fmt::Display::fmt(&crate::UnknownArch, f),
+            GeometryError::UnknownName(e) => fmt::Display::fmt(&e, f),
             GeometryError::Unknown { item, arch } => {
                 write!(f, "{item} has no value on {}", arch.name())
             }

@@ -54,13 +54,35 @@ pub enum Arch {
     Maverick,
 }
 
-/// A name that is not an arch, its label or one of its aliases.
+/// A name that is not an arch, its label or one of its aliases: a copy of it (its
+/// first 32 bytes), which the message quotes, so that `?` on a parse says what
+/// was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnknownArch;
+pub struct UnknownArch {
+    given: crate::disasm::Name,
+}
+
+impl UnknownArch {
+    /// The error for the name `given`.
+    #[must_use]
+    pub fn new(given: &str) -> UnknownArch {
+        UnknownArch {
+            given: crate::disasm::Name::new(given),
+        }
+    }
+
+    /// The name given (cut at 32 bytes).
+    #[must_use]
+    pub fn given(&self) -> &str {
+        self.given.as_str()
+    }
+}
 
 impl core::fmt::Display for UnknownArch {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("unknown generation: expected a name, label or alias (")?;
+        write!(
+            f, "unknown generation '{}': expected a name, label or alias (", self.given
+        )?;
         for (i, a) in Arch::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str("; ")?;
@@ -164,7 +186,7 @@ impl core::str::FromStr for Arch {
     type Err = UnknownArch;
 
     fn from_str(s: &str) -> Result<Arch, UnknownArch> {
-        Arch::from_name(s).ok_or(UnknownArch)
+        Arch::from_name(s).ok_or_else(|| UnknownArch::new(s))
     }
 }
 
@@ -243,7 +265,8 @@ impl core::str::FromStr for Geometry {
     /// A generation's name, label or alias; an error when it is not one, or when
     /// its geometry is unknown.
     fn from_str(s: &str) -> Result<Geometry, GeometryError> {
-        let arch = Arch::from_name(s).ok_or(GeometryError::UnknownName)?;
+        let arch = Arch::from_name(s)
+            .ok_or_else(|| GeometryError::UnknownName(UnknownArch::new(s)))?;
         Geometry::try_from(arch)
     }
 }
