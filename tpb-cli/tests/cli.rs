@@ -186,6 +186,58 @@ fn corpus_records(neff: &str) -> Vec<[u8; 64]> {
     out
 }
 
+/// An opcode that sub-dispatches (PSEUDO_INST, EXTENDED_INST) has its records counted
+/// by sub-opcode under its row, each with its mnemonic, and those no binding selects
+/// apart; an opcode without sub-opcodes has its row alone; the JSON's `arms` hold the
+/// same counts.
+#[test]
+fn stats_counts_an_opcodes_records_by_sub_opcode() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = "pseudo_exit_execution\npseudo_library_reload_index\n\
+                pseudo_library_reload_index\npseudo_inst payload=07\nnop\n\
+                tensor_tensor_arith\nrdma_desc_gen\n";
+    fs::write(d.join("sub.tpb"), text).unwrap();
+    let (_, err, ok) = output(d, &["asm", "sub.tpb", "-o", "sub.bin"]);
+    assert!(ok, "{err}");
+    let (out, err, ok) = output(d, &["stats", "sub.bin"]);
+    assert!(ok, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    let table: Vec<&str> = out.split("\n\n").nth(1).unwrap().lines().skip(3).collect();
+    let want = [
+        "0xa4    NOP                                          1",
+        "0xdf    PSEUDO_INST                                  4",
+        "          pseudo_exit_execution (byte 12 == 1)       1",
+        "          pseudo_library_reload_index (byte 12 == 2) 2",
+        "          (no binding selects)                       1",
+        "0xf0    EXTENDED_INST                                2",
+        "          tensor_tensor_arith (byte 12 == 2)         1",
+        "          rdma_desc_gen (byte 12 == 8)               1",
+    ];
+    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        table.iter().map(|l| squeeze(l)).collect::<Vec<_>>(),
+        want.iter().map(|l| squeeze(l)).collect::<Vec<_>>(),
+        "{out}"
+    );
+    assert!(table[2].starts_with("          pseudo_exit"), "{out}");
+    let (out, _, ok) = output(d, &["stats", "--json", "sub.bin"]);
+    assert!(ok);
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let pseudo = &json["histograms"][0]["opcodes"][1];
+    assert_eq!(pseudo["opcode"], 0xdf);
+    assert_eq!(
+        pseudo["arms"],
+        serde_json::json!([
+            {"mnemonic": "pseudo_exit_execution", "arm": "PSEUDO_EXIT_EXECUTION",
+             "sub": {"offset": 12, "value": 1}, "records": 1},
+            {"mnemonic": "pseudo_library_reload_index", "arm": "PSEUDO_LIBRARY_RELOAD_INDEX",
+             "sub": {"offset": 12, "value": 2}, "records": 2},
+            {"mnemonic": null, "arm": null, "sub": null, "records": 1},
+        ])
+    );
+}
+
 #[test]
 fn stats_lists_the_bindings_no_record_selects() {
     let out = Command::new(env!("CARGO_BIN_EXE_tpb"))

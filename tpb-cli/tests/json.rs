@@ -144,6 +144,17 @@ fn stats_text(j: &Value) -> String {
                 op["name"].as_str().unwrap_or("?").into(),
                 n.to_string(),
             ]);
+            // Once a sub-opcode's binding selects some, every entry is a row of its own.
+            if arr(&op["arms"]).iter().any(|a| !a["sub"].is_null()) {
+                for a in arr(&op["arms"]) {
+                    let name = match (&a["mnemonic"], &a["sub"]) {
+                        (Value::Null, _) => "  (no binding selects)".to_owned(),
+                        (m, Value::Null) => format!("  {}", s(m)),
+                        (m, x) => format!("  {} (byte {} == {})", s(m), x["offset"], x["value"]),
+                    };
+                    rows.push(vec![String::new(), name, u(&a["records"]).to_string()]);
+                }
+            }
         }
         assert_eq!(sum, u(&h["records"]));
         in_histograms += sum;

@@ -38,9 +38,11 @@ pub struct Args {
     /// `{"file", "label", "subgraph", "engine", "arch", "records", "trailing_partial"}`
     /// (`trailing_partial` null or `{"offset", "len", "message"}`); a histogram is
     /// `{"arch", "source" ("raw" or "neff"), "engine" (null for raw streams), "records",
-    /// "opcodes": [{"opcode", "name", "records", "arms": [{"mnemonic", "arm", "records"}]}]}`
+    /// "opcodes": [{"opcode", "name", "records", "arms": [{"mnemonic", "arm", "sub",
+    /// "records"}]}]}`
     /// (opcode an integer, `name` null where the spec names none, an arm entry with null
-    /// `mnemonic` and `arm` counting the records no binding selects);
+    /// `mnemonic` and `arm` counting the records no binding selects, `sub` null or the
+    /// binding's sub-opcode `{"offset", "value"}`);
     /// `non_stream_members` per NEFF `{"neff", "members", "bytes", "bins": [{"path",
     /// "bytes"}]}`; `absent` the streams a NEFF's graphs name but it lacks, `[{"neff",
     /// "label"}]`; `bindings_never_used` `{"archs", "bindings": [{"opcode", "sub",
@@ -211,13 +213,33 @@ impl Stats {
                 Group::Neff(arch, engine) => writeln!(out, "\nopcode histogram, {arch} {engine}:")?,
             }
             let arch = self.arch_of.get(group).copied();
+            let by_binding = &self.by_binding[group];
             let mut rows = vec![row!["opcode", "name", "records"]];
-            for (op, n) in (0..=u8::MAX).zip(histogram.iter()).filter(|(_, &n)| n > 0) {
+            for (op, &n) in (0..=u8::MAX).zip(histogram.iter()).filter(|(_, &n)| n > 0) {
                 rows.push(row![
                     format!("{op:#04x}"),
                     records::opcode_name(arch, op).unwrap_or("?"),
                     n
                 ]);
+                // An opcode that sub-dispatches (PSEUDO_INST, EXTENDED_INST): its records
+                // by sub-opcode, each with the mnemonic its records list under, once a
+                // binding of a sub-opcode selects some (the rest are unexplained, below).
+                let arms = self.by_binding_of(by_binding, op, n);
+                if !arms.iter().any(|&(i, _)| i.is_some_and(|i| BINDINGS[i].sub.is_some())) {
+                    continue;
+                }
+                for (i, records) in arms {
+                    let name = match i.map(|i| &BINDINGS[i]) {
+                        Some(b) => match b.sub {
+                            Some(x) => {
+                                format!("  {} (byte {} == {})", b.mnemonic, x.offset, x.value)
+                            }
+                            None => format!("  {}", b.mnemonic),
+                        },
+                        None => "  (no binding selects)".to_owned(),
+                    };
+                    rows.push(row!["", name, records]);
+                }
             }
             table(out, &rows)?;
         }
@@ -307,6 +329,22 @@ impl Stats {
         (archs, never)
     }
 
+    /// The `n` records of opcode `op` in a group, by the binding that selects them (an
+    /// index into `BINDINGS`; `None` for those no binding selects), as `by_binding`
+    /// counts the group's.
+    fn by_binding_of(&self, by_binding: &[usize], op: u8, n: usize) -> Vec<(Option<usize>, usize)> {
+        let mut rows: Vec<(Option<usize>, usize)> = self.bindings_of[usize::from(op)]
+            .iter()
+            .filter(|&&i| by_binding[i] > 0)
+            .map(|&i| (Some(i), by_binding[i]))
+            .collect();
+        let bound: usize = rows.iter().map(|r| r.1).sum();
+        if bound < n {
+            rows.push((None, n - bound));
+        }
+        rows
+    }
+
     /// The document of `--json` (format `tpb-stats`, version 1): what [`Stats::write`]
     /// prints, as data.
     fn json<'a>(&'a self, files: usize, others: &'a [NeffExtra]) -> StatsJson<'a> {
@@ -325,19 +363,16 @@ impl Stats {
                     .zip(histogram.iter())
                     .filter(|(_, &n)| n > 0)
                     .map(|(op, &n)| {
-                        let mut arms: Vec<ArmJson> = self.bindings_of[usize::from(op)]
-                            .iter()
-                            .filter(|&&i| by_binding[i] > 0)
-                            .map(|&i| ArmJson {
-                                mnemonic: Some(BINDINGS[i].mnemonic),
-                                arm: Some(BINDINGS[i].arm.name()),
-                                records: by_binding[i],
+                        let arms = self
+                            .by_binding_of(by_binding, op, n)
+                            .into_iter()
+                            .map(|(i, records)| ArmJson {
+                                mnemonic: i.map(|i| BINDINGS[i].mnemonic),
+                                arm: i.map(|i| BINDINGS[i].arm.name()),
+                                sub: i.and_then(|i| BINDINGS[i].sub).map(SubJson::of),
+                                records,
                             })
                             .collect();
-                        let bound: usize = arms.iter().map(|a| a.records).sum();
-                        if bound < n {
-                            arms.push(ArmJson { mnemonic: None, arm: None, records: n - bound });
-                        }
                         OpcodeJson {
                             opcode: op,
                             name: records::opcode_name(arch, op),
@@ -388,7 +423,7 @@ impl Stats {
                     .iter()
                     .map(|b| BindingJson {
                         opcode: b.opcode,
-                        sub: b.sub.map(|x| SubJson { offset: x.offset, value: x.value }),
+                        sub: b.sub.map(SubJson::of),
                         mnemonic: b.mnemonic,
                         arm: b.arm.name(),
                     })
@@ -497,6 +532,8 @@ struct OpcodeJson {
 struct ArmJson {
     mnemonic: Option<&'static str>,
     arm: Option<&'static str>,
+    /// The sub-opcode the binding reads (null: none, or no binding).
+    sub: Option<SubJson>,
     records: usize,
 }
 
@@ -540,6 +577,12 @@ struct BindingJson {
 struct SubJson {
     offset: usize,
     value: u8,
+}
+
+impl SubJson {
+    fn of(x: tpb_isa::inst::SubByte) -> SubJson {
+        SubJson { offset: x.offset, value: x.value }
+    }
 }
 
 #[derive(Serialize)]
