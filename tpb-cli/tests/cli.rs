@@ -1302,6 +1302,11 @@ fn disasm_takes_several_inputs() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("partial.bin:     file format raw\n\n00000000  "), "{out}");
     assert!(out.ends_with(&format!("\n\n{pe}:     file format raw\n\n{two}")), "{out}");
+    // A name that would read as a comment, or break the line, is escaped as a label is.
+    fs::copy(pe, d.join("#c\n.bin")).unwrap();
+    let (out, _, ok) = output(d, &["disasm", "#c\n.bin", pe]);
+    assert!(ok);
+    assert!(String::from_utf8(out).unwrap().starts_with("\\x23c\\x0a.bin:     file format raw\n"));
     let (out, err, ok) = output(d, &["disasm", "--json", small, pe]);
     assert!(!ok && out.is_empty() && err.contains("give one input"), "{err}");
     let (_, err, ok) = output(d, &["disasm", "-", "-"]);

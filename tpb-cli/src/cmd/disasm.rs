@@ -159,7 +159,9 @@ impl Args {
             let gap = if heading == Heading::Next { "\n" } else { "" };
             let [neff_format, raw_format] = crate::listing::FILE_FORMATS;
             let format = if neff { neff_format } else { raw_format };
-            let name = input.name();
+            // Escaped as a stream's label is: a name with a line break or a leading `#`
+            // cannot break the listing.
+            let name = crate::text::heading_label(&crate::text::escape(input.name().as_bytes()));
             writeln!(out, "{gap}{name}{}{format}\n", crate::listing::FILE_FORMAT)?;
         }
         let window = |u: &Unit<'_>| {
