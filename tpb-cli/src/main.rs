@@ -174,7 +174,12 @@ fn main() -> ExitCode {
     let stdout = Stdout { inner: io::stdout().lock(), drain, closed: false };
     let mut out = BufWriter::with_capacity(64 << 10, stdout);
     let result = cli.command.run(&mut out);
-    let result = out.flush().map_err(anyhow::Error::from).and(result);
+    let result = match out.flush() {
+        // A closed pipe is no error of its own (below): an error the command gave stands
+        // (`tpb disasm missing.bin x.neff | head` said one input failed, and exits 2).
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe && result.is_err() => result,
+        flushed => flushed.map_err(anyhow::Error::from).and(result),
+    };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -1321,6 +1321,57 @@ fn disasm_takes_several_inputs() {
     assert!(!d.join("out").exists());
 }
 
+/// `tpb disasm` of several inputs says what fails between the listings it falls between
+/// (each listing goes out before the next input is read, as objdump's does), and a reader
+/// that stops early (`| head`) leaves the exit status of an input that failed before it.
+#[test]
+fn disasm_of_several_says_failures_in_order_and_keeps_them_past_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, pe) = neff_and_raw();
+    // Standard output and error into one file, as `2>&1` gives them.
+    let both = fs::File::create(d.join("both.txt")).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["disasm", "--no-hex", &pe, "missing.bin", &pe])
+        .current_dir(d)
+        .stdout(both.try_clone().unwrap())
+        .stderr(both)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    let text = fs::read_to_string(d.join("both.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |p: &str| {
+        lines.iter().position(|l| l.starts_with(p)).unwrap_or_else(|| panic!("{p}: {text}"))
+    };
+    let error = at("error: reading missing.bin");
+    assert!(
+        at(&format!("{pe}:")) < error
+            && error < lines.iter().rposition(|l| l.starts_with(&format!("{pe}:"))).unwrap(),
+        "{text}"
+    );
+    // Megabytes of listing after the inputs that failed (one unread, one listed and then
+    // said to end in part of a record): the reader stops after one chunk.
+    fs::write(d.join("partial.bin"), [0u8; 64 + 10]).unwrap();
+    let large = corpus("matmul_large.neff");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(["disasm", "missing.bin", "partial.bin"])
+        .arg(&large)
+        .current_dir(d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    assert!(out.read(&mut [0u8; 4096]).unwrap() > 0);
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("error: reading missing.bin: ") && err.lines().count() == 2, "{err}");
+    assert!(err.contains("\nerror: partial.bin: trailing partial record of 10 bytes"), "{err}");
+}
+
 /// `tpb info` of several inputs, as `readelf -h` takes several files: each one's
 /// description as alone, a blank line between; one that cannot be read is said, the rest
 /// described, and the run exits 2; `--json` takes one input.

@@ -83,7 +83,10 @@ impl Args {
     /// Several inputs: each one's listing in turn, under a line naming it, a blank line
     /// between; each written as it is decoded, as one input's is. An input that cannot
     /// be read (or ends in part of a record) is said on standard error, the rest are
-    /// listed, and the run then exits 2, as any error does.
+    /// listed, and the run then exits 2, as any error does (also when a reader stops
+    /// early, `| head`, after one was said). Each listing goes out before what is said
+    /// after it, so that in one stream (a terminal, `2>&1`) a message follows the
+    /// listing before it, as objdump's do.
     fn several(&self, out: &mut dyn Write, filter: &Filter, arch: Option<Arch>) -> Result<bool> {
         if self.json {
             bail!(
@@ -99,13 +102,16 @@ impl Args {
             match self.one(&mut out, file, heading, filter, arch) {
                 Ok(partial) => {
                     heading = Heading::Next;
+                    if let Err(e) = out.flush() {
+                        return Err(ended(e.into(), failed));
+                    }
                     if let Some(partial) = partial {
                         failed += 1;
                         eprintln!("error: {partial}");
                     }
                 }
                 // The output's own error (a closed pipe) ends the run.
-                Err(e) if out.failed => return Err(e),
+                Err(e) if out.failed => return Err(ended(e, failed)),
                 Err(e) => {
                     failed += 1;
                     eprintln!("error: {e:#}");
@@ -213,6 +219,20 @@ impl Args {
             .collect();
         // Said by the caller once the listing is written.
         Ok((!partial.is_empty()).then(|| partial.join("\nerror: ")))
+    }
+}
+
+/// The error that ends a run of several inputs at an output error `e`: a closed pipe
+/// ends a listing quietly (exit 0, as for one input), unless an input failed before it,
+/// which was said and keeps the run's exit status 2.
+fn ended(e: anyhow::Error, failed: usize) -> anyhow::Error {
+    let closed = e
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+    if closed && failed > 0 {
+        crate::Reported.into()
+    } else {
+        e
     }
 }
 
