@@ -21,7 +21,8 @@ use crate::records::{self, parse_arch, Record, RECORD_SIZE};
 pub struct Args {
     /// NEFF files, unpacked NEFF directories, raw record streams, or `-` for standard
     /// input, in any mix: several are listed in turn, each under a line naming it
-    /// (`NAME:     file format neff`), as objdump takes several files.
+    /// (`NAME:     file format neff`), as objdump takes several files; one that cannot be
+    /// read is said and the rest listed (exit 2). `tpb asm` takes one input's listing.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -35,8 +36,8 @@ pub struct Args {
     /// Leave out the 64 bytes of hex (of the text listing; the JSON keeps `bytes`).
     #[arg(long)]
     no_hex: bool,
-    /// One JSON object instead of text, `{"format": "tpb-disasm", "version": 1, "kind"}`
-    /// and: `{"arch", "records": [...]}` for a raw stream (`kind` "raw"),
+    /// One JSON object instead of text, of one input: `{"format": "tpb-disasm", "version":
+    /// 1, "kind"}` and: `{"arch", "records": [...]}` for a raw stream (`kind` "raw"),
     /// `{"absent", "streams": [{"label", "subgraph", "engine", "arch", "path", "records": [...]}]}`
     /// for a NEFF (`absent`: the labels of the streams its graphs name but it lacks);
     /// a record is `{"index", "offset", "opcode", "arm", "bytes", "mnemonic", "fields", "text"}`
