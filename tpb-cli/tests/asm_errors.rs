@@ -441,6 +441,20 @@ fn a_long_label_is_cut_whole_escapes_and_all() {
     assert!(err.contains(&shown), "{err}");
 }
 
+/// The heading of one input's listing among several (`tpb disasm A B`) names the input,
+/// cut as a long label is: a line of the file may be of any length.
+#[test]
+fn a_long_inputs_heading_is_cut_in_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let name = "a".repeat(5000);
+    let (ok, err) = asm(d, format!("nop\n{name}:     file format raw\n").as_bytes());
+    assert!(!ok, "{err}");
+    let shown =
+        format!("error: t.tpb:2: the heading of {}…'s listing, one of several", &name[..64]);
+    assert!(err.starts_with(&shown) && err.len() < 400, "{err}");
+}
+
 #[test]
 fn after_the_neff_listing_hint_the_other_lines_are_only_counted() {
     let dir = tempfile::tempdir().unwrap();

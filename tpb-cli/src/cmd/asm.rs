@@ -70,7 +70,7 @@ impl Args {
                 "{name}:{line}: the heading of {}'s listing, one of several inputs that \
                  `tpb disasm` listed together; assemble each input's listing alone (`tpb \
                  disasm FILE > FILE.lst`)",
-                esc(input)
+                esc_cut(input)
             );
         }
         // A NEFF's listing reads as its streams' raw listings, each in the generation its
