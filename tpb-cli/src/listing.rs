@@ -165,6 +165,8 @@ fn is_offset(w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// The heading of one input among several is found at its line; a row, a comment
     /// or another format is none.
     #[test]
@@ -175,8 +177,6 @@ mod tests {
         assert_eq!(file_heading("x.elf:     file format elf64-x86-64\n"), None);
         assert_eq!(file_heading("nop\n"), None);
     }
-
-    use super::*;
 
     #[test]
     fn one_streams_listing_reads_as_its_raw_listing_column_for_column() {
