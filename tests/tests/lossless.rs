@@ -262,6 +262,8 @@ fn an_unknown_generation_lists_names_labels_and_aliases() {
     assert!(matches!("x".parse::<Geometry>(), Err(GeometryError::UnknownName(u)) if u == err));
     let long = format!("{}é", "a".repeat(31));
     assert_eq!(long.parse::<Arch>().unwrap_err().given(), "a".repeat(31));
+    let shown = long.parse::<Arch>().unwrap_err().to_string();
+    assert!(shown.starts_with(&format!("unknown generation '{}…':", "a".repeat(31))), "{shown}");
     let shown = "tr\u{1b}[2Jn2".parse::<Arch>().unwrap_err().to_string();
     assert!(shown.starts_with("unknown generation 'tr\\x1b[2Jn2':"), "{shown}");
 }

@@ -237,13 +237,16 @@ fn arch_enum(model: &Model) -> TokenStream {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct UnknownArch {
             given: crate::disasm::Name,
+            /// Whether the name was longer than the copy (the message then ends it in `…`).
+            cut: bool,
         }
 
         impl UnknownArch {
             /// The error for the name `given`.
             #[must_use]
             pub fn new(given: &str) -> UnknownArch {
-                UnknownArch { given: crate::disasm::Name::new(given) }
+                let copy = crate::disasm::Name::new(given);
+                UnknownArch { given: copy, cut: copy.as_str().len() < given.len() }
             }
 
             /// The name given (cut at 32 bytes).
@@ -255,7 +258,8 @@ fn arch_enum(model: &Model) -> TokenStream {
 
         impl core::fmt::Display for UnknownArch {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                write!(f, "unknown generation '{}': expected a name, label or alias (", self.given)?;
+                let more = if self.cut { "…" } else { "" };
+                write!(f, "unknown generation '{}{more}': expected a name, label or alias (", self.given)?;
                 for (i, a) in Arch::ALL.iter().enumerate() {
                     if i > 0 {
                         f.write_str("; ")?;

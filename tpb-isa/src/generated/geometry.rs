@@ -60,14 +60,18 @@ pub enum Arch {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UnknownArch {
     given: crate::disasm::Name,
+    /// Whether the name was longer than the copy (the message then ends it in `…`).
+    cut: bool,
 }
 
 impl UnknownArch {
     /// The error for the name `given`.
     #[must_use]
     pub fn new(given: &str) -> UnknownArch {
+        let copy = crate::disasm::Name::new(given);
         UnknownArch {
-            given: crate::disasm::Name::new(given),
+            given: copy,
+            cut: copy.as_str().len() < given.len(),
         }
     }
 
@@ -80,8 +84,10 @@ impl UnknownArch {
 
 impl core::fmt::Display for UnknownArch {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let more = if self.cut { "…" } else { "" };
         write!(
-            f, "unknown generation '{}': expected a name, label or alias (", self.given
+            f, "unknown generation '{}{more}': expected a name, label or alias (", self
+            .given
         )?;
         for (i, a) in Arch::ALL.iter().enumerate() {
             if i > 0 {
