@@ -125,10 +125,9 @@ pub fn each_input(
         let mut text = Vec::new();
         match each(file, &mut text) {
             Ok(()) => {
-                if std::mem::replace(&mut written, true) {
-                    writeln!(out)?;
-                }
-                out.write_all(&text)?;
+                let sep = if std::mem::replace(&mut written, true) { &b"\n"[..] } else { b"" };
+                let wrote = out.write_all(sep).and_then(|()| out.write_all(&text));
+                wrote.map_err(|e| output_ended(e.into(), failed))?;
             }
             Err(e) => {
                 failed += 1;
@@ -137,6 +136,20 @@ pub fn each_input(
         }
     }
     Ok(failed)
+}
+
+/// The error that ends a run of several inputs at an output error `e`: a closed pipe
+/// ends it quietly (exit 0, as for one input), unless an input failed before it, which
+/// was said and keeps the run's exit status 2.
+pub fn output_ended(e: anyhow::Error, failed: usize) -> anyhow::Error {
+    let closed = e
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+    if closed && failed > 0 {
+        crate::Reported.into()
+    } else {
+        e
+    }
 }
 
 /// Read an input as [`read`] does, and say on standard error what was odd about it.

@@ -1372,6 +1372,34 @@ fn disasm_of_several_says_failures_in_order_and_keeps_them_past_a_closed_pipe() 
     assert!(err.contains("\nerror: partial.bin: trailing partial record of 10 bytes"), "{err}");
 }
 
+/// `tpb info` of more inputs than one write of the output holds, read by a reader that
+/// stops early (`| head`): an input that failed before keeps the exit status 2, and
+/// without one the run ends quietly (0), as one input's does.
+#[test]
+fn info_of_many_inputs_keeps_a_failure_past_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, pe) = neff_and_raw();
+    for (first, want) in [(Some("missing.bin"), 2), (None, 0)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+            .arg("info")
+            .args(first)
+            // About 100 bytes each: 150 KiB, past the 64 KiB of one write.
+            .args(std::iter::repeat_n(&pe, 1500))
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        assert!(out.read(&mut [0u8; 100]).unwrap() > 0);
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(want), "{first:?}: {err}");
+        assert_eq!(err.lines().count(), usize::from(first.is_some()), "{err}");
+    }
+}
+
 /// `tpb info` of several inputs, as `readelf -h` takes several files: each one's
 /// description as alone, a blank line between; one that cannot be read is said, the rest
 /// described, and the run exits 2; `--json` takes one input.

@@ -104,7 +104,7 @@ impl Args {
                 Ok(partial) => {
                     heading = Heading::Next;
                     if let Err(e) = out.flush() {
-                        return Err(ended(e.into(), failed));
+                        return Err(input::output_ended(e.into(), failed));
                     }
                     if let Some(partial) = partial {
                         failed += 1;
@@ -112,7 +112,7 @@ impl Args {
                     }
                 }
                 // The output's own error (a closed pipe) ends the run.
-                Err(e) if out.failed => return Err(ended(e, failed)),
+                Err(e) if out.failed => return Err(input::output_ended(e, failed)),
                 Err(e) => {
                     failed += 1;
                     eprintln!("error: {e:#}");
@@ -220,20 +220,6 @@ impl Args {
             .collect();
         // Said by the caller once the listing is written.
         Ok((!partial.is_empty()).then(|| partial.join("\nerror: ")))
-    }
-}
-
-/// The error that ends a run of several inputs at an output error `e`: a closed pipe
-/// ends a listing quietly (exit 0, as for one input), unless an input failed before it,
-/// which was said and keeps the run's exit status 2.
-fn ended(e: anyhow::Error, failed: usize) -> anyhow::Error {
-    let closed = e
-        .downcast_ref::<std::io::Error>()
-        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
-    if closed && failed > 0 {
-        crate::Reported.into()
-    } else {
-        e
     }
 }
 
