@@ -1291,11 +1291,14 @@ fn is_offset_column(w: &[u8]) -> bool {
 pub fn is_label_line(line: &str) -> bool {
     let t = line.trim_ascii();
     let Some((off, rest)) = t.split_once(' ') else { return false };
+    // The cheap tests first: a record's row (an offset, then hundreds of bytes) is no
+    // label at its second column, before any search of it from the end.
+    if !rest.starts_with('<') || !is_offset_column(off.as_bytes()) {
+        return false;
+    }
     let Some(end) = rest.rfind(">:") else { return false };
     let after = rest[end + 2..].trim_ascii_start();
-    is_offset_column(off.as_bytes())
-        && rest.starts_with('<')
-        && (after.is_empty() || after.starts_with(['#', ';']))
+    after.is_empty() || after.starts_with(['#', ';'])
 }
 
 /// A line read as the printer writes it, by an arm's generated reader (`READERS`):
