@@ -99,7 +99,9 @@ pub const FILE_FORMATS: [&str; 2] = ["neff", "raw"];
 /// `text` (a listing of several inputs, which assemble one by one).
 pub fn file_heading(text: &str) -> Option<(usize, &str)> {
     text.lines().enumerate().find_map(|(i, line)| {
-        let (name, format) = line.rsplit_once(FILE_FORMAT)?;
+        // From the end: a row (hundreds of bytes) is refused at its last bytes.
+        let format = FILE_FORMATS.into_iter().find(|f| line.ends_with(f))?;
+        let name = line[..line.len() - format.len()].strip_suffix(FILE_FORMAT)?;
         // No row (a leading blank) and no comment.
         let plain = name.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
         (plain && FILE_FORMATS.contains(&format)).then_some((i + 1, name))
@@ -123,6 +125,10 @@ fn absent(line: &str) -> bool {
 /// with a blank (a row), and a comment (`#` or `;` at the start or after a blank: `nop #
 /// sg00/PE: cayman, 3 records`), are none.
 fn heading(line: &str) -> Option<(&str, &str, Option<usize>)> {
+    // A row (hundreds of bytes) is refused at its last bytes, before any search of it.
+    if !line.ends_with(" records") && !line.ends_with(" record") {
+        return None;
+    }
     let (head, count) = line.rsplit_once(", ")?;
     let n = count.strip_suffix(" records").or_else(|| count.strip_suffix(" record"))?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {

@@ -345,8 +345,9 @@ fn check(
 /// (an arm no binding selects has a note of its own).
 fn record_lines(text: &str) -> impl Iterator<Item = (usize, Option<&str>)> {
     text.lines().enumerate().filter_map(|(i, line)| {
-        let code = line.split(['#', ';']).next().unwrap_or_default();
-        if code.trim().is_empty() || disasm::is_label_line(line) {
+        // Blank before any comment: its first other character begins one (or none is).
+        let code = line.trim_start();
+        if code.is_empty() || code.starts_with(['#', ';']) || disasm::is_label_line(line) {
             return None;
         }
         let word = mnemonic(line).filter(|(_, t)| !matches!(t, Target::Arm(_)));
@@ -361,8 +362,22 @@ fn mnemonic(line: &str) -> Option<(&str, Target)> {
     if disasm::is_label_line(line) {
         return None;
     }
-    let code = line.split(['#', ';', '"']).next().unwrap_or_default();
-    code.split_whitespace().find_map(|w| target(w).map(|t| (w, t)))
+    // Its words before any comment or quote (found by `memchr3`, not a walk of the
+    // line's hundreds of bytes), up to the first that is a mnemonic: a word that starts
+    // with a digit (an offset or hex column) or is longer than any mnemonic (a hex
+    // column) is none.
+    let code = memchr::memchr3(b'#', b';', b'"', line.as_bytes()).map_or(line, |at| &line[..at]);
+    code.split_ascii_whitespace()
+        .filter(|w| w.len() <= longest_mnemonic() && !w.starts_with(|c: char| c.is_ascii_digit()))
+        .find_map(|w| target(w).map(|t| (w, t)))
+}
+
+/// The length of the spec's longest mnemonic.
+fn longest_mnemonic() -> usize {
+    static LONGEST: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LONGEST.get_or_init(|| {
+        tpb_isa::generated::disasm::MNEMONICS.iter().map(|(m, _)| m.len()).max().unwrap_or(0)
+    })
 }
 
 impl Checked {
