@@ -436,33 +436,81 @@ impl Serialize for RecordsJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let arch = self.0.arch;
         s.collect_seq(in_window(self.0, self.1.clone()).map(|(off, r)| {
-            let i = off / RECORD_SIZE;
             let inst = records::decode(arch, r);
-            let text = inst.to_string();
-            let (mnemonic, fields) = split_line(&text);
-            let fields: serde_json::Map<String, serde_json::Value> =
-                fields.map(|f| (f.name.to_owned(), f.value.into())).collect();
-            serde_json::json!({
-                "index": i,
-                "offset": off,
-                "opcode": r[0],
-                "arm": inst.arm_name(),
-                "bytes": hex(r),
-                "mnemonic": mnemonic,
-                "fields": fields,
-                "text": text,
-            })
+            RecordJson {
+                arm: inst.arm_name(),
+                bytes: hex_text::record_digits(r),
+                text: inst.to_string(),
+                index: off / RECORD_SIZE,
+                offset: off,
+                opcode: r[0],
+            }
         }))
     }
 }
 
-fn hex(r: &Record) -> String {
-    hex_text::record_digits(r).into_iter().map(char::from).collect()
+/// A record of the JSON, written as its fields are split from the text, without a
+/// `serde_json::Value` between (a map of every key and field allocated per record was a
+/// third of `--json`'s time): the keys in sorted order, as a `Value`'s map writes them.
+struct RecordJson {
+    arm: Option<&'static str>,
+    bytes: [u8; 2 * RECORD_SIZE],
+    text: String,
+    index: usize,
+    offset: usize,
+    opcode: u8,
+}
+
+impl Serialize for RecordJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (mnemonic, fields) = split_line(&self.text);
+        let mut map = s.serialize_map(Some(8))?;
+        map.serialize_entry("arm", &self.arm)?;
+        // ASCII hex digits.
+        map.serialize_entry("bytes", std::str::from_utf8(&self.bytes).unwrap_or_default())?;
+        map.serialize_entry("fields", &FieldsJson(fields.map(|f| (f.name, f.value)).collect()))?;
+        map.serialize_entry("index", &self.index)?;
+        map.serialize_entry("mnemonic", mnemonic)?;
+        map.serialize_entry("offset", &self.offset)?;
+        map.serialize_entry("opcode", &self.opcode)?;
+        map.serialize_entry("text", &self.text)?;
+        map.end()
+    }
+}
+
+/// A record's `name=value` pairs as a JSON object, keys sorted, the last of a name given
+/// twice kept (as a map built from them keeps it).
+struct FieldsJson<'a>(Vec<(&'a str, &'a str)>);
+
+impl Serialize for FieldsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut pairs = self.0.clone();
+        // Stable: of equal names, the last given stays last, and is the one kept.
+        pairs.sort_by(|a, b| a.0.cmp(b.0));
+        let kept = pairs
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| pairs.get(i + 1).is_none_or(|next| next.0 != p.0))
+            .map(|(_, p)| *p);
+        s.collect_map(kept)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record's fields are written as a map built from them writes them: keys sorted,
+    /// the last of a name given twice kept.
+    #[test]
+    fn fields_are_written_as_a_map_of_them() {
+        let pairs = vec![("b", "1"), ("a", "2"), ("b", "3"), ("c.d", "[1,2]"), ("a", "4")];
+        let map: serde_json::Map<String, serde_json::Value> =
+            pairs.iter().map(|&(k, v)| (k.to_owned(), v.into())).collect();
+        let want = serde_json::to_string(&map).unwrap();
+        assert_eq!(serde_json::to_string(&FieldsJson(pairs)).unwrap(), want);
+        assert_eq!(want, r#"{"a":"4","b":"3","c.d":"[1,2]"}"#);
+    }
 
     #[test]
     fn the_columns_are_what_format_gives() {
@@ -474,6 +522,6 @@ mod tests {
         }
         let r: Record = core::array::from_fn(|i| (i * 37) as u8);
         let want: String = r.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(hex(&r), want);
+        assert_eq!(std::str::from_utf8(&hex_text::record_digits(&r)).unwrap(), want);
     }
 }
