@@ -1424,6 +1424,27 @@ fn info_takes_several_inputs() {
     assert!(!ok && err.contains("named more than once"), "{err}");
 }
 
+/// `tpb stats` of several inputs, one of which cannot be read: it is said, the rest are
+/// counted as alone, the first line says how many could not be read, and the run exits
+/// 2; `--json`, one document of every input, fails instead, writing nothing.
+#[test]
+fn stats_counts_the_inputs_that_read_and_says_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (small, pe) = neff_and_raw();
+    let (small, pe) = (small.as_str(), pe.as_str());
+    let alone = String::from_utf8(output(d, &["stats", small, pe]).0).unwrap();
+    let (out, err, code) = exit(d, &["stats", small, "missing.bin", pe]);
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("error: reading missing.bin: ") && err.lines().count() == 1, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    let (first, rest) = alone.split_once('\n').unwrap();
+    assert_eq!(out, format!("{first}; 1 input could not be read\n{rest}"));
+    let (out, err, code) = exit(d, &["stats", "--json", small, "missing.bin", pe]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty() && err.starts_with("error: reading missing.bin: "), "{err}");
+}
+
 /// Standard input is read once: `tpb stats - -` would count a second, empty stream (the
 /// first read took all), so naming it twice is an error, not a file of 0 records.
 #[test]

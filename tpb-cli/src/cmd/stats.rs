@@ -22,7 +22,8 @@ use crate::text::count;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// NEFF files, unpacked NEFF directories and raw record streams, in any mix.
+    /// NEFF files, unpacked NEFF directories and raw record streams, in any mix. One that
+    /// cannot be read is said and the rest counted (exit 2); with `--json`, it fails the run.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -103,8 +104,22 @@ impl Args {
         let arch = self.arch.as_deref().map(records::parse_arch).transpose()?;
         input::refuse_stdin_twice(&self.files)?;
         let mut others = Vec::new();
+        let (mut read, mut failed) = (0, 0);
         for file in &self.files {
-            let input = input::load(file, self.format)?;
+            let input = match input::load(file, self.format) {
+                Ok(input) => input,
+                // The JSON is one document of every input: a script would take one
+                // without an input for the whole.
+                Err(e) if self.json => return Err(e),
+                // The text counts the rest and says how many could not be read, as
+                // `tpb validate` totals them; the run then exits 2.
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("error: {e:#}");
+                    continue;
+                }
+            };
+            read += 1;
             let mut units = input.units();
             input::set_arch(&input, &mut units, arch);
             // A NEFF's stream labels (`sg00/PE`) repeat across NEFFs: say whose.
@@ -122,6 +137,10 @@ impl Args {
                 });
             }
         }
+        // Nothing read: no report of nothing, only the errors said.
+        if read == 0 && failed > 0 {
+            return Err(crate::Reported.into());
+        }
         // On standard error, as every command says a stream's trailing partial record
         // (the JSON has it too): the report on standard output stays the counts.
         for p in &s.partial {
@@ -132,7 +151,10 @@ impl Args {
             serde_json::to_writer_pretty(&mut *out, &doc)?;
             writeln!(out)?;
         } else {
-            s.write(out, self.files.len(), &others)?;
+            s.write(out, read, failed, &others)?;
+        }
+        if failed > 0 {
+            return Err(crate::Reported.into());
         }
         Ok(true)
     }
@@ -198,10 +220,19 @@ impl Stats {
         });
     }
 
-    fn write(&self, out: &mut dyn Write, files: usize, others: &[NeffExtra]) -> Result<()> {
+    fn write(
+        &self,
+        out: &mut dyn Write,
+        files: usize,
+        failed: usize,
+        others: &[NeffExtra],
+    ) -> Result<()> {
         write!(out, "{} in {}", count(self.records, "record"), count(files, "file"))?;
         if self.streams_from_neffs > 0 {
             write!(out, ", {} from NEFFs", count(self.streams_from_neffs, "stream"))?;
+        }
+        if failed > 0 {
+            write!(out, "; {} could not be read", count(failed, "input"))?;
         }
         writeln!(out)?;
         if self.records == 0 {
