@@ -818,6 +818,27 @@ fn exit(dir: &Path, a: &[&str]) -> (Vec<u8>, String, Option<i32>) {
     (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.code())
 }
 
+/// `tpb args` in `dir`, its standard output read for one chunk and then closed, as `head`
+/// does: its exit status and standard error.
+fn closed_early<I, S>(dir: &Path, args: I) -> (Option<i32>, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    assert!(out.read(&mut [0u8; 4096]).unwrap() > 0, "no output before the pipe closes");
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
 /// Two inputs of the two kinds, for the commands that take several: the small corpus
 /// NEFF and its first PE stream, raw.
 fn neff_and_raw() -> (String, String) {
@@ -1051,23 +1072,10 @@ fn a_closed_pipe_keeps_validates_verdict_and_ends_a_listing_quietly() {
         .collect();
     let file = dir.path().join("rand.bin");
     fs::write(&file, bytes).unwrap();
-    for (a, code) in [(["validate"], 1), (["disasm"], 0)] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
-            .args(a)
-            .arg(&file)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Read one chunk, then close the pipe, as `head` does.
-        let mut first = [0u8; 4096];
-        let mut out = child.stdout.take().unwrap();
-        let n = out.read(&mut first).unwrap();
-        assert!(n > 0, "{a:?}");
-        drop(out);
-        let o = child.wait_with_output().unwrap();
-        assert_eq!(o.status.code(), Some(code), "{a:?}");
-        assert_eq!(String::from_utf8_lossy(&o.stderr), "", "{a:?}");
+    for (a, code) in [("validate", 1), ("disasm", 0)] {
+        let (status, err) = closed_early(dir.path(), [std::ffi::OsStr::new(a), file.as_os_str()]);
+        assert_eq!(status, Some(code), "{a}");
+        assert_eq!(err, "", "{a}");
     }
 }
 /// Every option that takes a generation says which names it takes, and what it is when
@@ -1354,20 +1362,9 @@ fn disasm_of_several_says_failures_in_order_and_keeps_them_past_a_closed_pipe() 
     // said to end in part of a record): the reader stops after one chunk.
     fs::write(d.join("partial.bin"), [0u8; 64 + 10]).unwrap();
     let large = corpus("matmul_large.neff");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
-        .args(["disasm", "missing.bin", "partial.bin"])
-        .arg(&large)
-        .current_dir(d)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    assert!(out.read(&mut [0u8; 4096]).unwrap() > 0);
-    drop(out);
-    let o = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let large = large.to_str().unwrap();
+    let (status, err) = closed_early(d, ["disasm", "missing.bin", "partial.bin", large]);
+    assert_eq!(status, Some(2), "{err}");
     assert!(err.starts_with("error: reading missing.bin: ") && err.lines().count() == 2, "{err}");
     assert!(err.contains("\nerror: partial.bin: trailing partial record of 10 bytes"), "{err}");
 }
@@ -1380,22 +1377,10 @@ fn info_of_many_inputs_keeps_a_failure_past_a_closed_pipe() {
     let dir = tempfile::tempdir().unwrap();
     let (_, pe) = neff_and_raw();
     for (first, want) in [(Some("missing.bin"), 2), (None, 0)] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tpb"))
-            .arg("info")
-            .args(first)
-            // About 100 bytes each: 150 KiB, past the 64 KiB of one write.
-            .args(std::iter::repeat_n(&pe, 1500))
-            .current_dir(dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut out = child.stdout.take().unwrap();
-        assert!(out.read(&mut [0u8; 100]).unwrap() > 0);
-        drop(out);
-        let o = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(want), "{first:?}: {err}");
+        // About 100 bytes each: 150 KiB, past the 64 KiB of one write.
+        let args = ["info"].into_iter().chain(first).chain(std::iter::repeat_n(pe.as_str(), 1500));
+        let (status, err) = closed_early(dir.path(), args);
+        assert_eq!(status, Some(want), "{first:?}: {err}");
         assert_eq!(err.lines().count(), usize::from(first.is_some()), "{err}");
     }
 }
