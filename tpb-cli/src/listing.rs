@@ -102,9 +102,7 @@ pub fn file_heading(text: &str) -> Option<(usize, &str)> {
         // From the end: a row (hundreds of bytes) is refused at its last bytes.
         let format = FILE_FORMATS.into_iter().find(|f| line.ends_with(f))?;
         let name = line[..line.len() - format.len()].strip_suffix(FILE_FORMAT)?;
-        // No row (a leading blank) and no comment.
-        let plain = name.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
-        (plain && FILE_FORMATS.contains(&format)).then_some((i + 1, name))
+        starts_plain(name).then_some((i + 1, name))
     })
 }
 
@@ -147,9 +145,13 @@ fn heading(line: &str) -> Option<(&str, &str, Option<usize>)> {
 /// `;` at the start or after a blank).
 fn stream_label(label: &str) -> bool {
     let comment = |w: &[u8]| matches!(w, [b, b'#' | b';'] if b.is_ascii_whitespace());
-    let starts_plain =
-        label.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c));
-    starts_plain && !label.as_bytes().windows(2).any(comment) && label.contains('/')
+    starts_plain(label) && !label.as_bytes().windows(2).any(comment) && label.contains('/')
+}
+
+/// Whether `text`, at the start of a line, starts as a heading does: not empty, and no
+/// row (a leading blank) and no comment (`#` or `;`).
+fn starts_plain(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| !c.is_whitespace() && !"#;".contains(c))
 }
 
 /// The length of a row's index column (blanks, then decimal digits) when an offset

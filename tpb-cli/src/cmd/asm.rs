@@ -152,10 +152,11 @@ fn several(
     for l in &labels {
         files.push(stream_file(l).ok_or_else(|| {
             anyhow::anyhow!(
-                "{name}: stream {} is not GRAPH/ENGINE (a graph name of at most {GRAPH_MAX} \
+                "{name}: stream {} is not GRAPH/ENGINE (a graph name of at most {} \
                  bytes, no '/', '.' or '..'; an engine of PE, Activation, Pool, DVE, SP); \
                  refusing to write it",
-                esc_cut(l)
+                esc_cut(l),
+                output::NAME_MAX
             )
         })?);
     }
@@ -244,10 +245,6 @@ fn label_bytes(label: &str) -> std::borrow::Cow<'_, [u8]> {
     crate::text::unescape(label).map_or(label.as_bytes().into(), Into::into)
 }
 
-/// The longest graph name a stream's folder may have: `NAME_MAX` of common file
-/// systems (a longer one fails only when written, after the streams before it).
-const GRAPH_MAX: usize = 255;
-
 /// [`esc`] of the label's first 64 bytes: a label refused may be a line of megabytes.
 /// Cut after it is read back, so that no escape (`\x1b`) is cut in half and shown as
 /// the file's text.
@@ -274,7 +271,8 @@ fn stream_file(label: &str) -> Option<String> {
         Path::new(graph).components().collect::<Vec<_>>()[..],
         [std::path::Component::Normal(c)] if c == std::ffi::OsStr::new(graph)
     );
-    (plain && !graph.contains('\0') && graph.len() <= GRAPH_MAX)
+    // A longer name would fail only when written, after the streams before it.
+    (plain && !graph.contains('\0') && graph.len() <= output::NAME_MAX)
         .then(|| format!("{graph}/{}.bin", engine.name()))
 }
 
@@ -285,7 +283,9 @@ struct Checked {
     /// first one's index and opcode.
     absent: usize,
     first: Option<(usize, u8)>,
-    /// The first line naming an arm no binding selects, and the arm.
+    /// The first line (from 1) whose mnemonic names an arm no binding selects (the
+    /// sub-forms of an extended opcode whose sub-opcode values the sources do not give),
+    /// and the arm: the assembler keeps such a line's fields, but no opcode selects it.
     unselected: Option<(usize, String)>,
     /// Lines whose record reads back under another mnemonic (a field given that sets a
     /// byte the mnemonic implies: `header.opcode=`, a sub-opcode): how many, and the
@@ -306,7 +306,14 @@ fn check(
     first_line: usize,
 ) -> io::Result<Checked> {
     let (mut absent, mut first, mut records) = (0, None, 0);
-    let mut said = record_lines(text);
+    // One scan of the lines finds each record's mnemonic and the first line that names
+    // an arm no binding selects.
+    let mut unselected: Option<(usize, &str)> = None;
+    let mut said = record_lines(text).inspect(|&(n, m)| {
+        if let (None, Some((word, Target::Arm(_)))) = (unselected, m) {
+            unselected = Some((n, word));
+        }
+    });
     let (mut renamed, mut first_renamed, mut aligned) = (0, None, true);
     for (i, r) in disasm::assemble(arch, text).enumerate() {
         records += 1;
@@ -322,7 +329,11 @@ fn check(
                     absent += 1;
                     first.get_or_insert((i, r[0]));
                 }
-                let Some((n, Some(word))) = line else { continue };
+                // An arm no binding selects has a note of its own.
+                let Some((n, Some((word, t)))) = line else { continue };
+                if matches!(t, Target::Arm(_)) {
+                    continue;
+                }
                 let printed = disasm::mnemonic(arch, &r);
                 if printed != word {
                     renamed += 1;
@@ -333,35 +344,32 @@ fn check(
     }
     // The lines and the records did not pair up (the line scan's reading of a line
     // differs from the assembler's): no note rather than a wrong one.
-    if !aligned || said.next().is_some() {
+    // The lines past the last record are scanned too, for an arm's line.
+    if said.count() > 0 || !aligned {
         (renamed, first_renamed) = (0, None);
     }
-    let unselected = unselected_arm(text).map(|(line, arm)| (line + first_line, arm.to_owned()));
+    let unselected = unselected.map(|(line, arm)| (line + first_line, arm.to_owned()));
     Ok(Checked { arch, absent, first, unselected, renamed, first_renamed, records })
 }
 
 /// The lines of `text` that hold a record (not blank, not a comment alone, not a label
-/// line), each with its line number (1-based) and its mnemonic when it names a binding
-/// (an arm no binding selects has a note of its own).
-fn record_lines(text: &str) -> impl Iterator<Item = (usize, Option<&str>)> {
+/// line), each with its line number (1-based) and its mnemonic and what it names.
+fn record_lines(text: &str) -> impl Iterator<Item = (usize, Option<(&str, Target)>)> {
     text.lines().enumerate().filter_map(|(i, line)| {
         // Blank before any comment: its first other character begins one (or none is).
         let code = line.trim_start();
         if code.is_empty() || code.starts_with(['#', ';']) || disasm::is_label_line(line) {
             return None;
         }
-        let word = mnemonic(line).filter(|(_, t)| !matches!(t, Target::Arm(_)));
-        Some((i + 1, word.map(|(w, _)| w)))
+        Some((i + 1, mnemonic(line)))
     })
 }
 
 /// A line's mnemonic and what it names: its first word that is one, before any comment
-/// or quoted name (an offset or hex column before it is no mnemonic). `None` on a label
-/// line, whose function name (`00000000 <do extended_copy>:`) names nothing.
+/// or quoted name (an offset or hex column before it is no mnemonic). Not for a label
+/// line, whose function name (`00000000 <do extended_copy>:`) names nothing: the
+/// callers have left those out.
 fn mnemonic(line: &str) -> Option<(&str, Target)> {
-    if disasm::is_label_line(line) {
-        return None;
-    }
     // Its words before any comment or quote (found by `memchr3`, not a walk of the
     // line's hundreds of bytes), up to the first that is a mnemonic: a word that starts
     // with a digit (an offset or hex column) or is longer than any mnemonic (a hex
@@ -433,16 +441,6 @@ impl Checked {
             );
         }
     }
-}
-
-/// The first line (1-based) whose mnemonic names an arm no binding selects (the
-/// sub-forms of an extended opcode whose sub-opcode values the sources do not give), with
-/// the mnemonic: the assembler keeps such a line's fields, but no opcode selects the arm.
-fn unselected_arm(text: &str) -> Option<(usize, &str)> {
-    text.lines().enumerate().find_map(|(i, line)| match mnemonic(line)? {
-        (word, Target::Arm(_)) => Some((i + 1, word)),
-        _ => None,
-    })
 }
 
 /// Write the records of `text`, which assembles without error, to `output` (`-`:

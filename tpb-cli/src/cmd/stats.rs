@@ -56,6 +56,12 @@ pub struct Args {
     json: bool,
 }
 
+/// The sub-opcode a binding reads, as the text shows it (` (byte 12 == 1)`); empty for
+/// a binding of a plain opcode.
+fn sub_text(b: &Binding) -> String {
+    b.sub.map(|x| format!(" (byte {} == {})", x.offset, x.value)).unwrap_or_default()
+}
+
 /// What a NEFF holds besides the streams read: its other members, and the streams its
 /// graphs name that no member holds (labels as the file has them, and escaped for text).
 struct NeffExtra {
@@ -261,12 +267,7 @@ impl Stats {
                 }
                 for (i, records) in arms {
                     let name = match i.map(|i| &BINDINGS[i]) {
-                        Some(b) => match b.sub {
-                            Some(x) => {
-                                format!("  {} (byte {} == {})", b.mnemonic, x.offset, x.value)
-                            }
-                            None => format!("  {}", b.mnemonic),
-                        },
+                        Some(b) => format!("  {}{}", b.mnemonic, sub_text(b)),
                         None => "  (no binding selects)".to_owned(),
                     };
                     rows.push(row!["", name, records]);
@@ -279,11 +280,7 @@ impl Stats {
             // A stream a graph names but no member holds is said, as the other commands
             // say it, not left out of the counts without a word.
             for label in &n.absent_text {
-                writeln!(
-                    out,
-                    "{}: {label}: absent (its graph names it, no member holds it)",
-                    n.name
-                )?;
+                writeln!(out, "{}: {label}{}", n.name, crate::listing::ABSENT)?;
             }
         }
         let (archs, never) = self.never_used();
@@ -292,10 +289,9 @@ impl Stats {
             if names.is_empty() { String::new() } else { format!(" (of {})", names.join(", ")) };
         writeln!(out, "\nbindings never used{of}:")?;
         for b in &never {
-            let sub =
-                b.sub.map(|x| format!(" (byte {} == {})", x.offset, x.value)).unwrap_or_default();
             // The mnemonic the listing prints: an arm's name alone would not tell
             // apart the opcodes that share its layout (eight share S3D3_TS).
+            let sub = sub_text(b);
             writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
         }
         if never.is_empty() {

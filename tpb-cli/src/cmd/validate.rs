@@ -459,10 +459,7 @@ impl Report {
         }
         if self.kind == "neff" {
             for label in &self.absent_text {
-                writeln!(
-                    out,
-                    "{label}: absent (its graph names it, no member holds it): not validated"
-                )?;
+                writeln!(out, "{label}{}: not validated", crate::listing::ABSENT)?;
             }
             let t = &self.totals;
             let (total, streams) = (count(t.records, "record"), count(t.streams, "stream"));
