@@ -818,9 +818,24 @@ fn unknown_table_entry_learned() {
 
 #[test]
 fn geometry_schema_changes() {
+    // A derived value's expression rewritten: metadata where no generation's value
+    // moves, breaking (with each moved value) where one does.
     check(
         &[("x", "num_tpb * 2", "num_tpb + num_tpb")],
-        &["breaking changed geometry twice expr: num_tpb * 2 -> num_tpb + num_tpb"],
+        &["metadata changed geometry twice expr: num_tpb * 2 -> num_tpb + num_tpb"],
+    );
+    check(
+        &[("x", "num_tpb * 2", "num_tpb * 3")],
+        &[
+            "breaking changed geometry twice expr: num_tpb * 2 -> num_tpb * 3",
+            "breaking changed arch alpha / value twice value: 4 -> 6 (derived)",
+            "breaking changed arch beta / value twice value: 4 -> 6 (derived)",
+        ],
+    );
+    // Operands commuted.
+    check(
+        &[("x", "num_tpb * 2", "2 * num_tpb")],
+        &["metadata changed geometry twice expr: num_tpb * 2 -> 2 * num_tpb"],
     );
     check(
         &[("x", "geometry extra : u32?", "geometry extra : u64?")],

@@ -1492,7 +1492,16 @@ impl<'a> Cmp<'a> {
                 (GeomKind::Derived(x, e), GeomKind::Derived(y, f)) => {
                     this.differ(at, Class::Breaking, Aspect::Type, ty(o, x), ty(n, y), text);
                     let (ea, eb) = (this.old_expr(e, &[]), this.new_expr(f, &[]));
-                    this.differ(at, Class::Breaking, Aspect::Expr, ea, eb, text);
+                    // The expression is the values' derivation, written in the docs: a
+                    // rewrite that moves no generation's value (`a * 2` as `a + a`) is
+                    // metadata; one that moves a value is breaking, and each moved value
+                    // is said apart.
+                    let class = if this.values_kept(&a.name, &b.name) {
+                        Class::Metadata
+                    } else {
+                        Class::Breaking
+                    };
+                    this.differ(at, class, Aspect::Expr, ea, eb, text);
                 }
                 (
                     GeomKind::Rule { params: pa, expr: ea, requires: ra },
@@ -1514,6 +1523,21 @@ impl<'a> Cmp<'a> {
                 ),
             },
         );
+    }
+
+    /// Whether geometry item `old` keeps its value as `new` on every generation both
+    /// sides have (a generation's renames followed); values unknown on both stay kept.
+    fn values_kept(&self, old: &str, new: &str) -> bool {
+        let (o, n) = (self.o, self.n);
+        let (Some(og), Some(ng)) = (o.geom_named(old), n.geom_named(new)) else {
+            return false;
+        };
+        o.arch_ids().all(|oa| {
+            let Some(na) = n.arch_named(&mapped(&self.r.archs, &o[oa].name)) else {
+                return true;
+            };
+            o[oa].value(og).map(|v| &v.value) == n[na].value(ng).map(|v| &v.value)
+        })
     }
 
     fn archs(&mut self) {
