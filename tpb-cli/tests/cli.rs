@@ -948,6 +948,14 @@ fn small_things_read_right() {
     assert!(ok);
     assert!(out.starts_with("0 records in 1 file\n\nno records: every stream given is empty"));
     assert!(!out.contains("opcode histogram"), "{out}");
+    // Nor a list of every binding as never used: a count.
+    let cayman = tpb_isa::inst::BINDINGS
+        .iter()
+        .filter(|b| tpb_isa::inst::binding_on(tpb_isa::Arch::Cayman, &b.record()))
+        .count();
+    let line = format!("\nbindings never used (of cayman): all {cayman} (no records)\n\n");
+    assert!(out.contains(&line), "{out}");
+    assert!(!out.contains("ldweights"), "{out}");
     // A subgraph that is not there: the ones that are.
     let (_, err, _) = output(d, &["disasm", "--subgraph", "sg99", small]);
     assert!(err.ends_with("(its subgraphs: sg00, sg01)\n"), "{err}");

@@ -191,7 +191,6 @@ fn stats_text(j: &Value) -> String {
     let never = &j["bindings_never_used"];
     let archs: Vec<&str> = arr(&never["archs"]).iter().map(s).collect();
     let of = if archs.is_empty() { String::new() } else { format!(" (of {})", archs.join(", ")) };
-    writeln!(o, "\nbindings never used{of}:").unwrap();
     let list = |o: &mut String, items: &[Value], line: &dyn Fn(&Value) -> String| {
         if items.is_empty() {
             writeln!(o, "  (none)").unwrap();
@@ -200,13 +199,24 @@ fn stats_text(j: &Value) -> String {
             writeln!(o, "  {}", line(x)).unwrap();
         }
     };
-    list(&mut o, arr(&never["bindings"]), &|b| {
-        let sub = match &b["sub"] {
-            Value::Null => String::new(),
-            x => format!(" (byte {} == {})", u(&x["offset"]), u(&x["value"])),
-        };
-        format!("{:#04x}{sub} {} ({})", u(&b["opcode"]), s(&b["mnemonic"]), s(&b["arm"]))
-    });
+    // With no records, every binding is never used: counted, not listed.
+    let bindings = if u(&j["records"]) == 0 {
+        let n = arr(&never["bindings"]).len();
+        writeln!(o, "\nbindings never used{of}: all {n} (no records)").unwrap();
+        &[][..]
+    } else {
+        writeln!(o, "\nbindings never used{of}:").unwrap();
+        arr(&never["bindings"])
+    };
+    if !bindings.is_empty() || u(&j["records"]) > 0 {
+        list(&mut o, bindings, &|b| {
+            let sub = match &b["sub"] {
+                Value::Null => String::new(),
+                x => format!(" (byte {} == {})", u(&x["offset"]), u(&x["value"])),
+            };
+            format!("{:#04x}{sub} {} ({})", u(&b["opcode"]), s(&b["mnemonic"]), s(&b["arm"]))
+        });
+    }
     writeln!(o, "\nrecords the spec cannot explain:").unwrap();
     list(&mut o, arr(&j["unexplained"]), &|x| match &x["sub_opcode"] {
         Value::Null => match x["name"].as_str() {

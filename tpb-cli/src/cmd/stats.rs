@@ -287,14 +287,20 @@ impl Stats {
         let names: Vec<&str> = archs.iter().map(|a| a.name()).collect();
         let of =
             if names.is_empty() { String::new() } else { format!(" (of {})", names.join(", ")) };
-        writeln!(out, "\nbindings never used{of}:")?;
-        for b in &never {
+        if self.records == 0 {
+            // Every binding, said once: a list of them all would be the spec's, not
+            // the input's.
+            writeln!(out, "\nbindings never used{of}: all {} (no records)", never.len())?;
+        } else {
+            writeln!(out, "\nbindings never used{of}:")?;
+        }
+        for b in never.iter().filter(|_| self.records > 0) {
             // The mnemonic the listing prints: an arm's name alone would not tell
             // apart the opcodes that share its layout (eight share S3D3_TS).
             let sub = sub_text(b);
             writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
         }
-        if never.is_empty() {
+        if never.is_empty() && self.records > 0 {
             writeln!(out, "  (none)")?;
         }
         writeln!(out, "\nrecords the spec cannot explain:")?;
