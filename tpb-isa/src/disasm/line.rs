@@ -73,22 +73,40 @@ impl<'a> Line<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn copy_short(&mut self, b: &[u8]) {
         let n = b.len();
-        let dst = &mut self.buf[self.len..self.len + 32];
-        if n >= 16 {
-            dst[..16].copy_from_slice(&b[..16]);
-            dst[n - 16..n].copy_from_slice(&b[n - 16..]);
-        } else if n >= 8 {
-            dst[..8].copy_from_slice(&b[..8]);
-            dst[n - 8..n].copy_from_slice(&b[n - 8..]);
-        } else if n >= 4 {
-            dst[..4].copy_from_slice(&b[..4]);
-            dst[n - 4..n].copy_from_slice(&b[n - 4..]);
-        } else if n > 0 {
-            dst[0] = b[0];
-            dst[n / 2] = b[n / 2];
-            dst[n - 1] = b[n - 1];
-        }
+        copy_into(&mut self.buf[self.len..self.len + 32], b);
         self.len += n;
+    }
+
+    /// Append `sep` (when `Some`), `name` and `=`: a field's label. A name of up to 30
+    /// bytes (every name but a few) goes into one 32-byte window of the buffer, one test
+    /// of its room for the three pieces.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
+        let n = name.len();
+        if n > 30 {
+            if let Some(c) = sep {
+                self.byte(c);
+            }
+            self.str(name);
+            self.byte(b'=');
+            return;
+        }
+        let w = &mut self.buf[self.len..self.len + 32];
+        let s = usize::from(sep.is_some());
+        if let Some(c) = sep {
+            w[0] = c;
+        }
+        copy_into(&mut w[s..], name.as_bytes());
+        w[s + n] = b'=';
+        self.len += s + n + 1;
+    }
+
+    /// Append one ASCII byte.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn byte(&mut self, c: u8) {
+        debug_assert!(c.is_ascii());
+        self.buf[self.len] = c;
+        self.len += 1;
     }
 
     /// Append the first `n` bytes of `padded` (a name zero-padded to a fixed size): all
@@ -100,24 +118,6 @@ impl<'a> Line<'a> {
         debug_assert!(n <= P);
         self.buf[self.len..self.len + P].copy_from_slice(padded);
         self.len += n;
-    }
-
-    /// Append `sep` (when `Some`), `name` and `=`: a field's label.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
-        if let Some(c) = sep {
-            self.byte(c);
-        }
-        self.str(name);
-        self.byte(b'=');
-    }
-
-    /// Append one ASCII byte.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn byte(&mut self, c: u8) {
-        debug_assert!(c.is_ascii());
-        self.buf[self.len] = c;
-        self.len += 1;
     }
 
     /// Append `c` when `keep`, without a branch on `keep`: `c` is stored either way and
@@ -176,6 +176,20 @@ impl<'a> Line<'a> {
         self.len += n;
     }
 
+    /// An array's item: `,` unless `first`, `-` when `neg`, and the magnitude `v` (decimal
+    /// below 256, `0x` hex above), all in one 24-byte window of the buffer (one test of its room,
+    /// where the pieces apart took one each).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn num_item(&mut self, first: bool, neg: bool, v: u64) {
+        let w = &mut self.buf[self.len..self.len + 24];
+        w[0] = b',';
+        let k = usize::from(!first);
+        w[k] = b'-';
+        let k = k + usize::from(neg);
+        let n = num_into(&mut w[k..], v);
+        self.len += k + n;
+    }
+
     /// `0x` and [`Line::hex`] of `v`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hex_prefixed(&mut self, v: u64, min: usize) {
@@ -221,6 +235,27 @@ impl<'a> Line<'a> {
 
 // The out-of-line pieces take the buffer and the length as values, never the line: a
 // line whose address reached a call could no longer live in registers.
+
+/// Copy `b` (at most 32 bytes, at most `dst`'s length) to the head of `dst` as two
+/// overlapping fixed-size moves.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn copy_into(dst: &mut [u8], b: &[u8]) {
+    let n = b.len();
+    if n >= 16 {
+        dst[..16].copy_from_slice(&b[..16]);
+        dst[n - 16..n].copy_from_slice(&b[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&b[..8]);
+        dst[n - 8..n].copy_from_slice(&b[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&b[..4]);
+        dst[n - 4..n].copy_from_slice(&b[n - 4..]);
+    } else if n > 0 {
+        dst[0] = b[0];
+        dst[n / 2] = b[n / 2];
+        dst[n - 1] = b[n - 1];
+    }
+}
 
 /// Append `b`, of any length, at `at`; the new length.
 #[cold]
@@ -295,6 +330,27 @@ fn ascii_nibbles(x: u64) -> u64 {
     x + u64::from(b'0') * ONES + letters * 39
 }
 
+/// `v` in decimal below 256, `0x` hex above, at the head of `dst` (at least 18 bytes):
+/// its length.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn num_into(dst: &mut [u8], v: u64) -> usize {
+    if v < 256 {
+        let row = DEC[v as usize];
+        dst[..4].copy_from_slice(&row);
+        return usize::from(row[3]);
+    }
+    dst[..2].copy_from_slice(b"0x");
+    let n = (64 - v.leading_zeros() as usize).div_ceil(4);
+    if n <= 8 {
+        let digits = hex8(v as u32) >> (8 * (8 - n));
+        dst[2..10].copy_from_slice(&digits.to_le_bytes());
+    } else {
+        let digits = hex16(v) >> (8 * (16 - n));
+        dst[2..18].copy_from_slice(&digits.to_le_bytes());
+    }
+    2 + n
+}
+
 /// The decimal digits of every byte value, then their count.
 static DEC: [[u8; 4]; 256] = {
     let mut t = [[0u8; 4]; 256];
@@ -334,6 +390,21 @@ mod tests {
         let mut buf = [0; CAP];
         let n = Line::run(&mut buf, 0, fill);
         String::from(core::str::from_utf8(&buf[..n]).expect("a line is ASCII"))
+    }
+
+    #[test]
+    fn array_items_print_as_fmt_prints_them() {
+        let values = (0u64..300).chain([0xfff, 0x1000, 0xffff_ffff, 1 << 32, u64::MAX]);
+        for v in values {
+            let text = |v: u64| if v < 256 { format!("{v}") } else { format!("{v:#x}") };
+            let out = collect(|l| {
+                l.num_item(true, false, v);
+                l.num_item(false, true, v);
+                l.num_item(false, false, v);
+                l.num_item(true, true, v);
+            });
+            assert_eq!(out, format!("{0},-{0},{0}-{0}", text(v)), "{v:#x}");
+        }
     }
 
     #[test]

@@ -238,11 +238,11 @@ fn write_items<const W: usize, const SIGNED: bool, const N: usize>(
     Line::run(buf, at, |o| {
         o.byte(b'[');
         for (i, x) in b.chunks_exact(W).enumerate() {
-            o.byte_if(b',', i > 0);
             if SIGNED {
-                write_int(o, x, W as u8);
+                let v = sign_extend(read_uint(x), W);
+                o.num_item(i == 0, v < 0, v.unsigned_abs());
             } else {
-                write_num(o, read_uint(x));
+                o.num_item(i == 0, false, read_uint(x));
             }
         }
         o.byte(b']');
