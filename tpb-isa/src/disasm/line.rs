@@ -78,8 +78,9 @@ impl<'a> Line<'a> {
     }
 
     /// Append `sep` (when `Some`), `name` and `=`: a field's label. A name of up to 30
-    /// bytes (every name but a few) goes into one 32-byte window of the buffer, one test
-    /// of its room for the three pieces.
+    /// bytes (every name but a few) goes into one window of [`SLACK`] bytes of the
+    /// buffer: one test of its room for the three pieces, which also covers the value a
+    /// scalar leaf writes after them (a number, or a name of up to 32 bytes).
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
         let n = name.len();
@@ -91,7 +92,7 @@ impl<'a> Line<'a> {
             self.byte(b'=');
             return;
         }
-        let w = &mut self.buf[self.len..self.len + 32];
+        let w = &mut self.buf[self.len..self.len + SLACK];
         let s = usize::from(sep.is_some());
         if let Some(c) = sep {
             w[0] = c;
