@@ -1335,10 +1335,9 @@ pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
     let (n, at) = (f.name.len(), p.i + 1);
     // Once a leaf has failed (`p.ok` false) the record is thrown away, so the leaves
     // after it are not stopped: a test fewer for every leaf of a line read whole.
-    if n == 0 || b.get(p.i) != Some(&b' ') || b.get(at + n) != Some(&b'=') {
-        return;
-    }
-    if b.get(at..at + n) != Some(f.name.as_bytes()) {
+    // ` name=` is read as one window of the text, one test of its length.
+    let Some(w) = b.get(p.i..at + n + 1) else { return };
+    if n == 0 || w[0] != b' ' || w[n + 1] != b'=' || &w[1..=n] != f.name.as_bytes() {
         return;
     }
     // Most leaves, integers and enums: read here and stored where the width and the
