@@ -1995,6 +1995,40 @@ pub(super) mod tests {
     }
 
     /// A xorshift generator from `seed`.
+    /// The windowed number reader reads what the general one reads, to the same end, on
+    /// numbers of every length and form and whatever may follow them.
+    #[test]
+    fn windowed_numbers_read_as_the_digit_loop_reads_them() {
+        let mut next = xorshift(0x1234_5678_9abc_def1);
+        const TAIL: &[u8] = b" ,]}=xXgG0aF\x7f\x80\xb0\xff";
+        for round in 0..200_000 {
+            let r = next();
+            let digits = (r % 20) as usize;
+            let mut text = std::vec::Vec::new();
+            match r >> 8 & 3 {
+                0 => text.extend_from_slice(b"0x"),
+                1 => text.extend_from_slice(b"0X"),
+                _ => {}
+            }
+            for k in 0..digits {
+                let d = (next() % 22) as usize;
+                text.push(b"0123456789abcdefABCDEF"[d]);
+                // Now and then a byte no number holds, where a digit might be.
+                if round % 7 == 0 && k == (r >> 16) as usize % 20 {
+                    text.push(TAIL[(r >> 24) as usize % TAIL.len()]);
+                }
+            }
+            text.push(TAIL[(r >> 32) as usize % TAIL.len()]);
+            text.extend_from_slice(&[b' '; 24]);
+            assert_eq!(
+                super::read_plain_windowed(&text, 0),
+                super::read_plain(&text, 0),
+                "{:?}",
+                std::string::String::from_utf8_lossy(&text)
+            );
+        }
+    }
+
     pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
         move || {
             x ^= x << 13;
