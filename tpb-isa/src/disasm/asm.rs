@@ -1994,11 +1994,10 @@ pub(super) mod tests {
         }
     }
 
-    /// A xorshift generator from `seed`.
     /// The windowed number reader reads what the general one reads, to the same end, on
     /// numbers of every length and form and whatever may follow them.
     #[test]
-    fn windowed_numbers_read_as_the_digit_loop_reads_them() {
+    fn windowed_numbers_read_as_the_general_reader_reads_them() {
         let mut next = xorshift(0x1234_5678_9abc_def1);
         const TAIL: &[u8] = b" ,]}=xXgG0aF\x7f\x80\xb0\xff";
         for round in 0..200_000 {
@@ -2029,6 +2028,7 @@ pub(super) mod tests {
         }
     }
 
+    /// A xorshift generator from `seed`.
     pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
         move || {
             x ^= x << 13;

@@ -177,9 +177,9 @@ impl<'a> Line<'a> {
         self.len += n;
     }
 
-    /// An array's item: `,` unless `first`, `-` when `neg`, and the magnitude `v` (decimal
-    /// below 256, `0x` hex above), all in one 24-byte window of the buffer (one test of its room,
-    /// where the pieces apart took one each).
+    /// An array's item: `,` unless `first`, `-` when `neg`, and the magnitude `v`
+    /// (decimal below 256, `0x` hex above), all in one 24-byte window of the buffer: one
+    /// test of its room, where the pieces apart took one each.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn num_item(&mut self, first: bool, neg: bool, v: u64) {
         let w = &mut self.buf[self.len..self.len + 24];
