@@ -102,6 +102,23 @@ impl<'a> Line<'a> {
         self.len += s + n + 1;
     }
 
+    /// Append `name` and `{`: an operand's form or a union's view opening. As a label,
+    /// one window of [`SLACK`] bytes for both (and for the first item's label after them,
+    /// for a name of up to 30 bytes).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn open(&mut self, name: &str) {
+        let n = name.len();
+        if n > 30 {
+            self.str(name);
+            self.byte(b'{');
+            return;
+        }
+        let w = &mut self.buf[self.len..self.len + SLACK];
+        copy_into(w, name.as_bytes());
+        w[n] = b'{';
+        self.len += n + 1;
+    }
+
     /// Append one ASCII byte.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn byte(&mut self, c: u8) {
@@ -448,10 +465,11 @@ mod tests {
             let out = collect(|l| {
                 l.label(Some(b' '), name);
                 l.label(None, name);
+                l.open(name);
                 l.str(name);
                 l.str(&text);
             });
-            assert_eq!(out, format!(" {name}={name}={name}{text}"), "{n} bytes");
+            assert_eq!(out, format!(" {name}={name}={name}{{{name}{text}"), "{n} bytes");
         }
     }
 

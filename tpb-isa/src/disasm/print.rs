@@ -116,10 +116,10 @@ pub(crate) fn bits_begin(o: &mut Line<'_>, d: &BitsDesc, v: u64) -> BitsState {
     let form = d.form_index(v);
     let alt = form.map(|i| &d.alts[i]);
     let skip = alt.and_then(|a| a.select).map_or(usize::MAX, |s| s.field as usize);
-    if let Some(a) = alt {
-        o.str(a.name);
+    match alt {
+        Some(a) => o.open(a.name),
+        None => o.byte(b'{'),
     }
-    o.byte(b'{');
     BitsState { v, form, skip, mask: 0, first: true }
 }
 
@@ -204,8 +204,7 @@ pub(crate) fn union_begin(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8])
         o.hex_bytes(b);
         return None;
     };
-    o.str(u.views[i].name);
-    o.byte(b'{');
+    o.open(u.views[i].name);
     Some(i)
 }
 
