@@ -846,6 +846,16 @@ fn neff_and_raw() -> (String, String) {
     (path("matmul_small.neff"), path("streams/matmul_small/sg00/PE.bin"))
 }
 
+/// The start of a test of `cmd` on several inputs: a scratch folder, [`neff_and_raw`]'s
+/// paths, and `cmd`'s output of each of them alone.
+fn each_alone(cmd: &str) -> (tempfile::TempDir, String, String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (small, pe) = neff_and_raw();
+    let alone = |p: &str| String::from_utf8(output(dir.path(), &[cmd, p]).0).unwrap();
+    let (one, two) = (alone(&small), alone(&pe));
+    (dir, small, pe, one, two)
+}
+
 #[test]
 fn asm_dash_o_dash_writes_standard_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -1255,12 +1265,8 @@ fn validate_takes_a_subgraph_as_disasm_does() {
 /// is said and the rest validated, and exits 2; `--json` takes one input.
 #[test]
 fn validate_takes_several_inputs() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let (small, pe) = neff_and_raw();
-    let (small, pe) = (small.as_str(), pe.as_str());
-    let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
-    let (one, two) = (alone(&["validate", small]), alone(&["validate", pe]));
+    let (dir, small, pe, one, two) = each_alone("validate");
+    let (d, small, pe) = (dir.path(), small.as_str(), pe.as_str());
     let (out, _, code) = exit(d, &["validate", small, pe]);
     // The raw stream is an image without EXIT: one finding.
     assert_eq!(code, Some(1));
@@ -1289,12 +1295,8 @@ fn validate_takes_several_inputs() {
 /// several is refused by `tpb asm` at its first heading, not read as one stream.
 #[test]
 fn disasm_takes_several_inputs() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let (small, pe) = neff_and_raw();
-    let (small, pe) = (small.as_str(), pe.as_str());
-    let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
-    let (one, two) = (alone(&["disasm", small]), alone(&["disasm", pe]));
+    let (dir, small, pe, one, two) = each_alone("disasm");
+    let (d, small, pe) = (dir.path(), small.as_str(), pe.as_str());
     let want =
         format!("{small}:     file format neff\n\n{one}\n{pe}:     file format raw\n\n{two}");
     let (out, err, ok) = output(d, &["disasm", small, pe]);
@@ -1398,12 +1400,8 @@ fn info_of_many_inputs_keeps_a_failure_past_a_closed_pipe() {
 /// described, and the run exits 2; `--json` takes one input.
 #[test]
 fn info_takes_several_inputs() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let (small, pe) = neff_and_raw();
-    let (small, pe) = (small.as_str(), pe.as_str());
-    let alone = |a: &[&str]| String::from_utf8(output(d, a).0).unwrap();
-    let (one, two) = (alone(&["info", small]), alone(&["info", pe]));
+    let (dir, small, pe, one, two) = each_alone("info");
+    let (d, small, pe) = (dir.path(), small.as_str(), pe.as_str());
     let (out, _, ok) = output(d, &["info", small, pe]);
     assert!(ok);
     assert_eq!(String::from_utf8(out).unwrap(), format!("{one}\n{two}"));

@@ -200,15 +200,11 @@ fn stats_text(j: &Value) -> String {
         }
     };
     // With no records, every binding is never used: counted, not listed.
-    let bindings = if u(&j["records"]) == 0 {
-        let n = arr(&never["bindings"]).len();
-        writeln!(o, "\nbindings never used{of}: all {n} (no records)").unwrap();
-        &[][..]
+    let bindings = arr(&never["bindings"]);
+    if u(&j["records"]) == 0 {
+        writeln!(o, "\nbindings never used{of}: all {} (no records)", bindings.len()).unwrap();
     } else {
         writeln!(o, "\nbindings never used{of}:").unwrap();
-        arr(&never["bindings"])
-    };
-    if !bindings.is_empty() || u(&j["records"]) > 0 {
         list(&mut o, bindings, &|b| {
             let sub = match &b["sub"] {
                 Value::Null => String::new(),

@@ -293,15 +293,15 @@ impl Stats {
             writeln!(out, "\nbindings never used{of}: all {} (no records)", never.len())?;
         } else {
             writeln!(out, "\nbindings never used{of}:")?;
-        }
-        for b in never.iter().filter(|_| self.records > 0) {
-            // The mnemonic the listing prints: an arm's name alone would not tell
-            // apart the opcodes that share its layout (eight share S3D3_TS).
-            let sub = sub_text(b);
-            writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
-        }
-        if never.is_empty() && self.records > 0 {
-            writeln!(out, "  (none)")?;
+            for b in &never {
+                // The mnemonic the listing prints: an arm's name alone would not tell
+                // apart the opcodes that share its layout (eight share S3D3_TS).
+                let sub = sub_text(b);
+                writeln!(out, "  {:#04x}{sub} {} ({})", b.opcode, b.mnemonic, b.arm.name())?;
+            }
+            if never.is_empty() {
+                writeln!(out, "  (none)")?;
+            }
         }
         writeln!(out, "\nrecords the spec cannot explain:")?;
         if self.unknown.is_empty() {

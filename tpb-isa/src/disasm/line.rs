@@ -77,46 +77,41 @@ impl<'a> Line<'a> {
         self.len += n;
     }
 
-    /// Append `sep` (when `Some`), `name` and `=`: a field's label. A name of up to 30
-    /// bytes (every name but a few) goes into one window of [`SLACK`] bytes of the
-    /// buffer: one test of its room for the three pieces, which also covers the value a
-    /// scalar leaf writes after them (a number, or a name of up to 32 bytes).
+    /// Append `sep` (when `Some`), `name` and `=`: a field's label.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn label(&mut self, sep: Option<u8>, name: &str) {
+        self.enclosed(sep, name, b'=');
+    }
+
+    /// Append `name` and `{`: an operand's form or a union's view opening.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn open(&mut self, name: &str) {
+        self.enclosed(None, name, b'{');
+    }
+
+    /// Append `lead` (when `Some`), `name` and `tail`. A name of up to 30 bytes (every
+    /// name but a few) goes into one window of [`SLACK`] bytes of the buffer: one test of
+    /// its room for the three pieces, which also covers what follows them (a label's
+    /// scalar value: a number, or a name of up to 32 bytes).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn enclosed(&mut self, lead: Option<u8>, name: &str, tail: u8) {
         let n = name.len();
         if n > 30 {
-            if let Some(c) = sep {
+            if let Some(c) = lead {
                 self.byte(c);
             }
             self.str(name);
-            self.byte(b'=');
+            self.byte(tail);
             return;
         }
         let w = &mut self.buf[self.len..self.len + SLACK];
-        let s = usize::from(sep.is_some());
-        if let Some(c) = sep {
+        let s = usize::from(lead.is_some());
+        if let Some(c) = lead {
             w[0] = c;
         }
         copy_into(&mut w[s..], name.as_bytes());
-        w[s + n] = b'=';
+        w[s + n] = tail;
         self.len += s + n + 1;
-    }
-
-    /// Append `name` and `{`: an operand's form or a union's view opening. As a label,
-    /// one window of [`SLACK`] bytes for both (and for the first item's label after them,
-    /// for a name of up to 30 bytes).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn open(&mut self, name: &str) {
-        let n = name.len();
-        if n > 30 {
-            self.str(name);
-            self.byte(b'{');
-            return;
-        }
-        let w = &mut self.buf[self.len..self.len + SLACK];
-        copy_into(w, name.as_bytes());
-        w[n] = b'{';
-        self.len += n + 1;
     }
 
     /// Append one ASCII byte.
