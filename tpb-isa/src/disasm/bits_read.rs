@@ -11,7 +11,7 @@
 //! gives the same (the test `each_operand_types_reader_reads_as_the_one_pass_reader`).
 
 use super::asm::{form_open, parse_bit, plain_uint, read_plain, skip_plain};
-use super::desc::{BitDesc, BitKind, BitsDesc};
+use super::desc::{same_bytes, BitDesc, BitKind, BitsDesc};
 
 /// A value being read: where the next item's separator (`{` or `,`) is, and the
 /// bit-fields read so far.
@@ -45,9 +45,25 @@ impl BitsRead<'_> {
 /// Open the value at byte `at` of `s`: the form's name and `{`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn bits_open<'a>(s: &'a str, at: usize, d: &'static BitsDesc) -> Option<BitsRead<'a>> {
-    let (form, i) = form_open(s, at, d)?;
+    let (form, i) = form_in_place(s.as_bytes(), at, d).or_else(|| form_open(s, at, d))?;
     let skip = form.and_then(|a| d.alts[a].select).map_or(usize::MAX, |sel| sel.field as usize);
     Some(BitsRead { s, i, form, skip, v: 0, given: 0, mask: 0, first: true, ok: true })
+}
+
+/// The form whose `name{` is at byte `at` of `b`, as its index in `d.alts`, and where
+/// its `{` is; `None` where no form's is (an empty name, or text the scan of
+/// [`form_open`] then reads or refuses). Each form's name is matched in place, a
+/// constant compare where `d` is a constant: the scan for the word's end cost a load
+/// and a test a byte, a sixth of an ADDR4 operand's reading. A form's name is a word,
+/// so where it matches, the scan finds the same word.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn form_in_place(b: &[u8], at: usize, d: &BitsDesc) -> Option<(Option<usize>, usize)> {
+    d.alts.iter().enumerate().find_map(|(k, alt)| {
+        let n = alt.name.len();
+        let w = b.get(at..at + n + 1)?;
+        (n > 0 && w[n] == b'{' && same_bytes(&w[..n], alt.name.as_bytes()))
+            .then_some((Some(k), at + n))
+    })
 }
 
 /// The `i`th of the type's `fields`, `bit`, unless it is the implied selector.
@@ -134,9 +150,48 @@ pub(crate) fn bits_close(r: &BitsRead<'_>, d: &'static BitsDesc) -> Option<(u64,
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    use super::super::asm::plain_bits;
     use super::super::asm::tests::{random_edit, xorshift};
+    use super::super::asm::{form_open, plain_bits};
     use super::super::print::tests::{operand_types, sample_value, text};
+    use super::form_in_place;
+
+    /// A form's name matched in place opens the value where the scan for the word's end
+    /// does, and nothing else does: not a longer or shorter word, a name without its
+    /// `{`, or the empty name (which only the scan reads).
+    #[test]
+    fn a_form_named_in_place_is_the_form_the_scan_finds() {
+        let (mut forms, mut named) = (0, 0);
+        for d in operand_types() {
+            named += d.alts.iter().filter(|a| !a.name.is_empty()).count();
+            let mut texts = std::vec![std::string::String::from("{x=1}")];
+            for alt in d.alts {
+                let name = alt.name;
+                texts.extend([
+                    std::format!("{name}{{"),
+                    std::format!("{name}x{{"),
+                    std::string::String::from(name),
+                    std::format!("{name} {{"),
+                    std::format!("x{name}{{"),
+                    std::format!("{}{{", &name[..name.len().saturating_sub(1)]),
+                ]);
+            }
+            for t in &texts {
+                let at_form = form_in_place(t.as_bytes(), 0, d);
+                if let Some(found) = at_form {
+                    forms += 1;
+                    assert_eq!(Some(found), form_open(t, 0, d), "{}: {t}", d.name);
+                    assert!(found.0.is_some(), "{}: {t}", d.name);
+                } else {
+                    // The scan reads no form's name there (an empty one, at most).
+                    let open = form_open(t, 0, d);
+                    assert!(open.is_none_or(|(form, _)| form.is_none()), "{}: {t}", d.name);
+                }
+            }
+        }
+        // Each form's own `name{`, and only that, opened in place.
+        assert!(named > 0);
+        assert_eq!(forms, named);
+    }
 
     /// Each operand type's generated reader reads every value its printer writes, and
     /// where it reads a value from any text (printed values with a few bytes that
