@@ -97,11 +97,15 @@ fn head_and_tail(cx: &mut Cx<'_>, arms: &[TokenStream]) -> (TokenStream, TokenSt
     let bits_read_use = (!bits.is_empty()).then(|| {
         quote! { use crate::disasm::bits_read::{bits_close, bits_item, bits_open, form_item}; }
     });
+    let union_read_use = (!unions.is_empty()).then(|| {
+        quote! { use crate::disasm::union_read::{union_close, union_open, view_item}; }
+    });
     let head = quote! {
         use crate::disasm::desc::Kind::*;
         use crate::disasm::desc::Role::*;
         use crate::disasm::asm::{printed_leaf, Printed, Reader};
         #bits_read_use
+        #union_read_use
         use crate::disasm::bound::{arm_max, max_of, other_max};
         use crate::disasm::desc::{
             bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
@@ -499,13 +503,31 @@ impl Cx<'_> {
             let rows = (0..n).map(proc_macro2::Literal::usize_unsuffixed);
             quote! { Some(#vi) => { #(view_leaf(o, arch, b, &mut first, &d.views[#vi].fields[#rows]);)* } }
         });
+        // The reader: the printer's calls, each reading the leaf it prints.
+        let read = format_ident!("read_union_{}", names::const_str(&u.name).to_lowercase());
+        let read_arms = leaf_counts.iter().enumerate().map(|(i, &n)| {
+            let vi = proc_macro2::Literal::usize_unsuffixed(i);
+            let rows = (0..n).map(proc_macro2::Literal::usize_unsuffixed);
+            quote! { #vi => { #(view_item(&mut r, &d.views[#vi].fields[#rows], out);)* } }
+        });
         quote! {
             static #ident: UnionDesc = UnionDesc {
                 name: #name,
                 size: #size,
                 views: &[#(#views),*],
                 print: #print,
+                read: #read,
             };
+
+            fn #read(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+                let d = &#ident;
+                let mut r = union_open(s, at, d)?;
+                match r.view {
+                    #(#read_arms)*
+                    _ => {}
+                }
+                union_close(&r)
+            }
 
             fn #print(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
                 Line::run(buf, at, |o| {

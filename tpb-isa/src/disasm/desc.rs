@@ -311,11 +311,18 @@ pub struct UnionDesc {
     /// so that each leaf's name, offset and kind are constants in the code (what the
     /// generic walk, `print::union_walk`, prints).
     pub(crate) print: UnionPrinter,
+    /// The reader of this union's values as its printer writes them, generated beside
+    /// it (`disasm::union_read`): the bytes into the slice given, and where the value
+    /// ends; `None` for any other text.
+    pub(crate) read: UnionReader,
 }
 
 /// A generated printer of one union's values.
 /// Out of line, as a [`BitsPrinter`].
 pub(crate) type UnionPrinter = fn(&mut crate::disasm::line::Buf, usize, Arch, &[u8]) -> usize;
+
+/// A generated reader of one union's values (see [`UnionDesc::read`]).
+pub(crate) type UnionReader = fn(&str, usize, &mut [u8]) -> Option<usize>;
 
 impl UnionDesc {
     /// The view printed for `b` on `arch`: the first whose test holds, else the
@@ -347,7 +354,13 @@ impl UnionDesc {
     /// The view named `name`.
     #[must_use]
     pub fn view(&self, name: &str) -> Option<&'static ViewDesc> {
-        self.views.iter().find(|v| v.name == name)
+        self.view_named(name).map(|i| &self.views[i])
+    }
+
+    /// The index in `views` of [`UnionDesc::view`].
+    #[must_use]
+    pub fn view_named(&self, name: &str) -> Option<usize> {
+        self.views.iter().position(|v| v.name == name)
     }
 }
 

@@ -46,6 +46,7 @@ pub(crate) mod print;
 mod printer;
 #[cfg(test)]
 mod tests;
+pub(crate) mod union_read;
 
 pub use asm::{assemble, assemble_line, is_label_line};
 pub use desc::ArmText;

@@ -901,7 +901,7 @@ pub(super) mod tests {
     }
 
     /// Every union that a leaf reaches, once each.
-    fn unions() -> std::vec::Vec<&'static UnionDesc> {
+    pub(crate) fn unions() -> std::vec::Vec<&'static UnionDesc> {
         reached().unions
     }
 

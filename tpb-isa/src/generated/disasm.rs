@@ -5,6 +5,7 @@ use crate::disasm::desc::Kind::*;
 use crate::disasm::desc::Role::*;
 use crate::disasm::asm::{printed_leaf, Printed, Reader};
 use crate::disasm::bits_read::{bits_close, bits_item, bits_open, form_item};
+use crate::disasm::union_read::{union_close, union_open, view_item};
 use crate::disasm::bound::{arm_max, max_of, other_max};
 use crate::disasm::desc::{
     bit, f, AltDesc, ArmText, BitKind, BitsDesc, EnumDesc, FieldDesc, LayoutText, Select,
@@ -2072,7 +2073,27 @@ static UNION_ACTIVATION_IMM: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_activation_imm,
+    read: read_union_activation_imm,
 };
+
+fn read_union_activation_imm(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_ACTIVATION_IMM;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+        }
+        2 => {
+            view_item(&mut r, &d.views[2].fields[0], out);
+            view_item(&mut r, &d.views[2].fields[1], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_activation_imm(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2159,7 +2180,39 @@ static UNION_CCINST: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_ccinst,
+    read: read_union_ccinst,
 };
+
+fn read_union_ccinst(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_CCINST;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+            view_item(&mut r, &d.views[0].fields[1], out);
+            view_item(&mut r, &d.views[0].fields[2], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+            view_item(&mut r, &d.views[1].fields[1], out);
+            view_item(&mut r, &d.views[1].fields[2], out);
+        }
+        2 => {
+            view_item(&mut r, &d.views[2].fields[0], out);
+            view_item(&mut r, &d.views[2].fields[1], out);
+            view_item(&mut r, &d.views[2].fields[2], out);
+            view_item(&mut r, &d.views[2].fields[3], out);
+        }
+        3 => {
+            view_item(&mut r, &d.views[3].fields[0], out);
+            view_item(&mut r, &d.views[3].fields[1], out);
+            view_item(&mut r, &d.views[3].fields[2], out);
+            view_item(&mut r, &d.views[3].fields[3], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_ccinst(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2222,7 +2275,27 @@ static UNION_DMA_ADDR_UNION: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_dma_addr_union,
+    read: read_union_dma_addr_union,
 };
+
+fn read_union_dma_addr_union(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_DMA_ADDR_UNION;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+            view_item(&mut r, &d.views[1].fields[1], out);
+            view_item(&mut r, &d.views[1].fields[2], out);
+            view_item(&mut r, &d.views[1].fields[3], out);
+            view_item(&mut r, &d.views[1].fields[4], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_dma_addr_union(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2300,7 +2373,39 @@ static UNION_IMM_VAL_INST_FIELD: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_imm_val_inst_field,
+    read: read_union_imm_val_inst_field,
 };
+
+fn read_union_imm_val_inst_field(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_IMM_VAL_INST_FIELD;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+        }
+        2 => {
+            view_item(&mut r, &d.views[2].fields[0], out);
+        }
+        3 => {
+            view_item(&mut r, &d.views[3].fields[0], out);
+        }
+        4 => {
+            view_item(&mut r, &d.views[4].fields[0], out);
+        }
+        5 => {
+            view_item(&mut r, &d.views[5].fields[0], out);
+        }
+        6 => {
+            view_item(&mut r, &d.views[6].fields[0], out);
+            view_item(&mut r, &d.views[6].fields[1], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_imm_val_inst_field(
     buf: &mut Buf,
@@ -2398,7 +2503,41 @@ static UNION_MEM2D_DATA: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_mem2d_data,
+    read: read_union_mem2d_data,
 };
+
+fn read_union_mem2d_data(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_MEM2D_DATA;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+        }
+        2 => {
+            view_item(&mut r, &d.views[2].fields[0], out);
+        }
+        3 => {
+            view_item(&mut r, &d.views[3].fields[0], out);
+        }
+        4 => {
+            view_item(&mut r, &d.views[4].fields[0], out);
+        }
+        5 => {
+            view_item(&mut r, &d.views[5].fields[0], out);
+        }
+        6 => {
+            view_item(&mut r, &d.views[6].fields[0], out);
+        }
+        7 => {
+            view_item(&mut r, &d.views[7].fields[0], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_mem2d_data(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2465,7 +2604,25 @@ static UNION_MEM_PATTERN2D: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_mem_pattern2d,
+    read: read_union_mem_pattern2d,
 };
+
+fn read_union_mem_pattern2d(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_MEM_PATTERN2D;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+            view_item(&mut r, &d.views[1].fields[1], out);
+            view_item(&mut r, &d.views[1].fields[2], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_mem_pattern2d(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2540,7 +2697,38 @@ static UNION_MEM_PATTERN3D: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_mem_pattern3d,
+    read: read_union_mem_pattern3d,
 };
+
+fn read_union_mem_pattern3d(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_MEM_PATTERN3D;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+            view_item(&mut r, &d.views[0].fields[1], out);
+            view_item(&mut r, &d.views[0].fields[2], out);
+            view_item(&mut r, &d.views[0].fields[3], out);
+            view_item(&mut r, &d.views[0].fields[4], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+            view_item(&mut r, &d.views[1].fields[1], out);
+            view_item(&mut r, &d.views[1].fields[2], out);
+            view_item(&mut r, &d.views[1].fields[3], out);
+            view_item(&mut r, &d.views[1].fields[4], out);
+            view_item(&mut r, &d.views[1].fields[5], out);
+            view_item(&mut r, &d.views[1].fields[6], out);
+        }
+        2 => {
+            view_item(&mut r, &d.views[2].fields[0], out);
+            view_item(&mut r, &d.views[2].fields[1], out);
+            view_item(&mut r, &d.views[2].fields[2], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_mem_pattern3d(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2610,7 +2798,29 @@ static UNION_MEM_PATTERN4D: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_mem_pattern4d,
+    read: read_union_mem_pattern4d,
 };
+
+fn read_union_mem_pattern4d(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_MEM_PATTERN4D;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+            view_item(&mut r, &d.views[0].fields[1], out);
+            view_item(&mut r, &d.views[0].fields[2], out);
+            view_item(&mut r, &d.views[0].fields[3], out);
+            view_item(&mut r, &d.views[0].fields[4], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+            view_item(&mut r, &d.views[1].fields[1], out);
+            view_item(&mut r, &d.views[1].fields[2], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_mem_pattern4d(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
@@ -2693,7 +2903,41 @@ static UNION_MOVE_IMMEDIATE: UnionDesc = UnionDesc {
         },
     ],
     print: print_union_move_immediate,
+    read: read_union_move_immediate,
 };
+
+fn read_union_move_immediate(s: &str, at: usize, out: &mut [u8]) -> Option<usize> {
+    let d = &UNION_MOVE_IMMEDIATE;
+    let mut r = union_open(s, at, d)?;
+    match r.view {
+        0 => {
+            view_item(&mut r, &d.views[0].fields[0], out);
+        }
+        1 => {
+            view_item(&mut r, &d.views[1].fields[0], out);
+        }
+        2 => {
+            view_item(&mut r, &d.views[2].fields[0], out);
+        }
+        3 => {
+            view_item(&mut r, &d.views[3].fields[0], out);
+        }
+        4 => {
+            view_item(&mut r, &d.views[4].fields[0], out);
+        }
+        5 => {
+            view_item(&mut r, &d.views[5].fields[0], out);
+        }
+        6 => {
+            view_item(&mut r, &d.views[6].fields[0], out);
+        }
+        7 => {
+            view_item(&mut r, &d.views[7].fields[0], out);
+        }
+        _ => {}
+    }
+    union_close(&r)
+}
 
 fn print_union_move_immediate(buf: &mut Buf, at: usize, arch: Arch, b: &[u8]) -> usize {
     Line::run(
