@@ -514,15 +514,44 @@ fn parse_bits(
 /// names are constants.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn form_open(s: &str, at: usize, d: &BitsDesc) -> Option<(Option<usize>, usize)> {
+    let (name, i) = word_open(s, at)?;
+    if s.as_bytes().get(at).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    Some((form_named(d, name).ok()?, i))
+}
+
+/// The word at byte `at` of `s` when `{` follows it (an operand's form, a union's
+/// view), and where its `{` is.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn word_open(s: &str, at: usize) -> Option<(&str, usize)> {
     let b = s.as_bytes();
     let mut i = at;
     while i < b.len() && is_word(b[i]) {
         i += 1;
     }
-    if b.get(i) != Some(&b'{') || b.get(at).is_some_and(u8::is_ascii_digit) {
-        return None;
-    }
-    Some((form_named(d, &s[at..i]).ok()?, i))
+    (b.get(i) == Some(&b'{')).then(|| (&s[at..i], i))
+}
+
+/// The index of the item among `items` whose name's `name{` is at byte `at` of `b`, and where
+/// its `{` is; `None` where none's is (an empty name never matches). Each name is
+/// compared in place, a constant compare where the names are constants (an operand
+/// type's forms, a union's views, inlined into their generated readers): the scan for
+/// the word's end ([`word_open`]) cost a load and a test a byte. A name is a word, so
+/// where it matches, the scan finds the same word.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(super) fn name_open<T>(
+    b: &[u8],
+    at: usize,
+    items: &[T],
+    name_of: impl Fn(&T) -> &'static str,
+) -> Option<(usize, usize)> {
+    items.iter().enumerate().find_map(|(k, item)| {
+        let name = name_of(item);
+        let n = name.len();
+        let w = b.get(at..at + n + 1)?;
+        (n > 0 && w[n] == b'{' && same_bytes(&w[..n], name.as_bytes())).then_some((k, at + n))
+    })
 }
 
 /// `form{k=v,...}` as the printer writes it (a word, `{`, items of plain words joined
@@ -882,7 +911,7 @@ pub(super) fn plain_item(
                 None => plain_items(s, at + 1, k, n, field, out)?,
             }
         }
-        Kind::Union(u) => (u.read)(s, at, out).or_else(|| plain_union(s, at, u, field, out))?,
+        Kind::Union(u) => read_union(s, at, u, field, out)?,
         _ => return None,
     };
     Some(end)
@@ -983,15 +1012,21 @@ pub(super) fn plain_union(
 /// and where its `{` is; `None` for a word no view has, or no `{`.
 #[inline(never)]
 pub(super) fn union_view_at(s: &str, at: usize, u: &UnionDesc) -> Option<(usize, usize)> {
-    let b = s.as_bytes();
-    let mut i = at;
-    while i < b.len() && is_word(b[i]) {
-        i += 1;
-    }
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    Some((u.view_named(&s[at..i])?, i))
+    let (name, i) = word_open(s, at)?;
+    Some((u.view_named(name)?, i))
+}
+
+/// A union's value at byte `at` of `s` into `out`: by its generated reader, else (text
+/// it does not take) by the one-pass reader; where it ends.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn read_union(
+    s: &str,
+    at: usize,
+    u: &'static UnionDesc,
+    field: &'static str,
+    out: &mut [u8],
+) -> Option<usize> {
+    (u.read)(s, at, out).or_else(|| plain_union(s, at, u, field, out))
 }
 
 /// Parse a value of `kind` from `s` (which starts at byte `at` of the line) into `out`.
@@ -1390,7 +1425,7 @@ pub(crate) fn printed_leaf(p: &mut Printed<'_>, f: &'static FieldDesc) {
             _ => None,
         },
         Kind::Bytes(_) => read_plain_bytes(b, vat, dst),
-        Kind::Union(u) => (u.read)(p.s, vat, dst).or_else(|| plain_union(p.s, vat, u, f.name, dst)),
+        Kind::Union(u) => read_union(p.s, vat, u, f.name, dst),
         // The rest through `plain_value`, out of line: inlined into every leaf, it made
         // the readers six times larger (1.1 MB) for 3-10% more lines a second.
         _ => plain_value(p.s, vat, &f.kind, f.name, dst),

@@ -10,8 +10,8 @@
 //! reader then reads the value as before. Where it gives a value, the one-pass reader
 //! gives the same (the test `each_operand_types_reader_reads_as_the_one_pass_reader`).
 
-use super::asm::{form_open, parse_bit, plain_uint, read_plain, skip_plain};
-use super::desc::{same_bytes, BitDesc, BitKind, BitsDesc};
+use super::asm::{form_open, name_open, parse_bit, plain_uint, read_plain, skip_plain};
+use super::desc::{BitDesc, BitKind, BitsDesc};
 
 /// A value being read: where the next item's separator (`{` or `,`) is, and the
 /// bit-fields read so far.
@@ -45,25 +45,10 @@ impl BitsRead<'_> {
 /// Open the value at byte `at` of `s`: the form's name and `{`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn bits_open<'a>(s: &'a str, at: usize, d: &'static BitsDesc) -> Option<BitsRead<'a>> {
-    let (form, i) = form_in_place(s.as_bytes(), at, d).or_else(|| form_open(s, at, d))?;
+    let in_place = name_open(s.as_bytes(), at, d.alts, |a| a.name);
+    let (form, i) = in_place.map(|(k, i)| (Some(k), i)).or_else(|| form_open(s, at, d))?;
     let skip = form.and_then(|a| d.alts[a].select).map_or(usize::MAX, |sel| sel.field as usize);
     Some(BitsRead { s, i, form, skip, v: 0, given: 0, mask: 0, first: true, ok: true })
-}
-
-/// The form whose `name{` is at byte `at` of `b`, as its index in `d.alts`, and where
-/// its `{` is; `None` where no form's is (an empty name, or text the scan of
-/// [`form_open`] then reads or refuses). Each form's name is matched in place, a
-/// constant compare where `d` is a constant: the scan for the word's end cost a load
-/// and a test a byte, a sixth of an ADDR4 operand's reading. A form's name is a word,
-/// so where it matches, the scan finds the same word.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn form_in_place(b: &[u8], at: usize, d: &BitsDesc) -> Option<(Option<usize>, usize)> {
-    d.alts.iter().enumerate().find_map(|(k, alt)| {
-        let n = alt.name.len();
-        let w = b.get(at..at + n + 1)?;
-        (n > 0 && w[n] == b'{' && same_bytes(&w[..n], alt.name.as_bytes()))
-            .then_some((Some(k), at + n))
-    })
 }
 
 /// The `i`th of the type's `fields`, `bit`, unless it is the implied selector.
@@ -151,9 +136,8 @@ pub(crate) fn bits_close(r: &BitsRead<'_>, d: &'static BitsDesc) -> Option<(u64,
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::super::asm::tests::{random_edit, xorshift};
-    use super::super::asm::{form_open, plain_bits};
+    use super::super::asm::{form_open, name_open, plain_bits};
     use super::super::print::tests::{operand_types, sample_value, text};
-    use super::form_in_place;
 
     /// A form's name matched in place opens the value where the scan for the word's end
     /// does, and nothing else does: not a longer or shorter word, a name without its
@@ -176,7 +160,8 @@ mod tests {
                 ]);
             }
             for t in &texts {
-                let at_form = form_in_place(t.as_bytes(), 0, d);
+                let at_form =
+                    name_open(t.as_bytes(), 0, d.alts, |a| a.name).map(|(k, i)| (Some(k), i));
                 if let Some(found) = at_form {
                     forms += 1;
                     assert_eq!(Some(found), form_open(t, 0, d), "{}: {t}", d.name);

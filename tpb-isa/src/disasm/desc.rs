@@ -359,7 +359,7 @@ impl UnionDesc {
 
     /// The index in `views` of [`UnionDesc::view`].
     #[must_use]
-    pub fn view_named(&self, name: &str) -> Option<usize> {
+    pub(crate) fn view_named(&self, name: &str) -> Option<usize> {
         self.views.iter().position(|v| v.name == name)
     }
 }

@@ -11,7 +11,7 @@
 //! the next one in table order that is): the test
 //! `each_unions_reader_reads_as_the_one_pass_reader` holds the two equal.
 
-use super::asm::{plain_item, union_view_at};
+use super::asm::{name_open, plain_item, union_view_at};
 use super::desc::{same_bytes, FieldDesc, UnionDesc};
 
 /// A value being read: where the next item is, and the view named.
@@ -30,22 +30,11 @@ pub(crate) struct ViewRead<'a> {
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn union_open<'a>(s: &'a str, at: usize, d: &'static UnionDesc) -> Option<ViewRead<'a>> {
     let b = s.as_bytes();
-    let (view, open) = view_in_place(b, at, d).or_else(|| union_view_at(s, at, d))?;
+    let in_place = name_open(b, at, d.views, |v| v.name);
+    let (view, open) = in_place.or_else(|| union_view_at(s, at, d))?;
     let i = open + 1;
     let done = b.get(i) == Some(&b'}');
     Some(ViewRead { s, i, view, done, ok: true })
-}
-
-/// The view whose `name{` is at byte `at` of `b`, as its index in `d.views`, and where
-/// its `{` is; `None` where no view's is (the one-pass lookup then reads or refuses the
-/// text). The names are constants where `d` is one.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn view_in_place(b: &[u8], at: usize, d: &UnionDesc) -> Option<(usize, usize)> {
-    d.views.iter().enumerate().find_map(|(k, v)| {
-        let n = v.name.len();
-        let w = b.get(at..at + n + 1)?;
-        (n > 0 && w[n] == b'{' && same_bytes(&w[..n], v.name.as_bytes())).then_some((k, at + n))
-    })
 }
 
 /// The leaf `f` when the text is at its item (`name=value`, or the value alone for a
