@@ -62,24 +62,33 @@ impl<L> Copy for SubPlan<L> {}
 /// out of its enum), and which kind of plan a record has is a coin toss; the gate
 /// answers them all with one load and one branch, where reading the plan first
 /// branched on its kind.
+///
+/// One cache line each, aligned (`repr(align(64))`): a stream of mixed arms reads a
+/// gate per record, so a table of 256 gates a generation that fits the first-level
+/// cache and a gate that never straddles two lines are worth more than the rest of
+/// the plan, which the record's out-of-line path reads from [`Plan`] itself.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Gate<L: 'static> {
-    /// The byte tested (any byte when the row is uniform).
-    pub at: u8,
-    /// Whether each value of that byte passes.
-    pub row: &'static [bool; 256],
-    /// The error when it does not (unused when every value passes).
+    /// The error when the gate's byte fails its row (unused when every value passes).
     pub fail: Refusal<L>,
-    /// When the plan is a leaf list with an unrolled test: that test and the list,
-    /// which then decide the record without a read of the plan.
-    pub rest: Option<(crate::leaf_test::LeafMask, &'static [L])>,
+    /// Whether each value of the gate's byte passes.
+    pub row: &'static [bool; 256],
     /// Where the plan is a leaf list whose leaves each lie in one byte and number at
-    /// most [`SETTLE`] after the preamble's: those leaves' tests (a test no record
-    /// passes for any other plan). A record of any such plan that passes them and the
-    /// preamble's is settled alike: a stream that alternates arms meets no branch on
-    /// the arm (the gate's one leaf and the call of the rest mispredicted there).
-    pub settle: ByteTests<SETTLE>,
+    /// most [`SETTLE`] after the preamble's: those leaves' rows (with `settle_at`, the
+    /// test no record passes for any other plan). A record of any such plan that
+    /// passes them and the preamble's is settled alike: a stream that alternates arms
+    /// meets no branch on the arm (the gate's one leaf and the call of the rest
+    /// mispredicted there).
+    pub settle_rows: [&'static [bool; 256]; SETTLE],
+    /// The bytes of those leaves.
+    pub settle_at: [u8; SETTLE],
+    /// The gate's byte (any byte when the row is uniform).
+    pub at: u8,
 }
+
+// A gate is one cache line.
+const _: () = assert!(core::mem::size_of::<Gate<crate::generated::validate::EnumLeaf>>() == 64);
 
 /// How many leaves after the preamble's a plan may have for its gate to settle it:
 /// each slot costs every record four loads, and four cover most layouts' lists (every
@@ -128,15 +137,20 @@ impl<L> Gate<L> {
             Plan::Check(_, Some(Unrolled { settle: Some(s), .. })) => s,
             _ => ByteTests::never(),
         };
-        let (at, row, fail, rest) = match *plan {
-            Plan::OpcodeNotValid => (0, &NEVER, Refusal::OpcodeNotValid, None),
-            Plan::NotOnArch => (0, &NEVER, Refusal::NotOnArch, None),
-            Plan::Check(leaves @ [first, ..], Some(u)) => {
-                (u.first_at, u.first_row, Refusal::Leaf(first), Some((u.failing, leaves)))
-            }
-            _ => (0, &ALWAYS, Refusal::NotOnArch, None),
+        let (at, row, fail) = match *plan {
+            Plan::OpcodeNotValid => (0, &NEVER, Refusal::OpcodeNotValid),
+            Plan::NotOnArch => (0, &NEVER, Refusal::NotOnArch),
+            Plan::Check([first, ..], Some(u)) => (u.first_at, u.first_row, Refusal::Leaf(first)),
+            _ => (0, &ALWAYS, Refusal::NotOnArch),
         };
-        Gate { at, row, fail, rest, settle }
+        Gate { fail, row, settle_rows: settle.rows, settle_at: settle.at, at }
+    }
+
+    /// Whether `record` passes the settling tests (`settle_at`, `settle_rows`): each
+    /// byte against its row, and-ed.
+    #[inline(always)]
+    pub fn settles(&self, record: &[u8; crate::generated::inst::RECORD_SIZE]) -> bool {
+        ByteTests { at: self.settle_at, rows: self.settle_rows }.passes(record)
     }
 }
 

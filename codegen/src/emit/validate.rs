@@ -653,13 +653,13 @@ fn plan_table(model: &Model) -> TokenStream {
             let gate = &GATE[arch as usize][op];
             // A short leaf list whose leaves each lie in one byte, after the preamble's:
             // passed alike, without a branch on the arm.
-            if PREAMBLE_TESTS[arch as usize].passes(record) & gate.settle.passes(record) {
+            if PREAMBLE_TESTS[arch as usize].passes(record) & gate.settles(record) {
                 return Ok(());
             }
             if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
                 return Err(refusal(gate.fail, arch, record));
             }
-            planned(arch, record, op, gate)
+            planned(arch, record, op)
         }
 
         /// [`check`] of a record whose gate neither settled nor refused it: the rest
@@ -669,13 +669,10 @@ fn plan_table(model: &Model) -> TokenStream {
             arch: Arch,
             record: &[u8; RECORD_SIZE],
             op: usize,
-            gate: &Gate<EnumLeaf>,
         ) -> Result<(), ValidateError> {
-            // A leaf list whose first leaf the gate tested: its unrolled test of the rest.
-            if let Some((failing, leaves)) = gate.rest {
-                return check_rest(arch, record, leaves, failing);
-            }
             match PLAN[arch as usize][op] {
+                // A leaf list whose first leaf the gate tested: its unrolled test of the rest.
+                Plan::Check(leaves @ [_, ..], Some(u)) => check_rest(arch, record, leaves, u.failing),
                 Plan::Sub(s) => apply(s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])], arch, record),
                 plan => apply(plan, arch, record),
             }

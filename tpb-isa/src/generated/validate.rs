@@ -2399,13 +2399,13 @@ fn check(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
 fn check_on(arch: Arch, record: &[u8; RECORD_SIZE]) -> Result<(), ValidateError> {
     let op = usize::from(record[DISCRIMINANT_OFFSET]);
     let gate = &GATE[arch as usize][op];
-    if PREAMBLE_TESTS[arch as usize].passes(record) & gate.settle.passes(record) {
+    if PREAMBLE_TESTS[arch as usize].passes(record) & gate.settles(record) {
         return Ok(());
     }
     if !gate.row[usize::from(record[usize::from(gate.at) % RECORD_SIZE])] {
         return Err(refusal(gate.fail, arch, record));
     }
-    planned(arch, record, op, gate)
+    planned(arch, record, op)
 }
 
 /// [`check`] of a record whose gate neither settled nor refused it: the rest
@@ -2415,12 +2415,11 @@ fn planned(
     arch: Arch,
     record: &[u8; RECORD_SIZE],
     op: usize,
-    gate: &Gate<EnumLeaf>,
 ) -> Result<(), ValidateError> {
-    if let Some((failing, leaves)) = gate.rest {
-        return check_rest(arch, record, leaves, failing);
-    }
     match PLAN[arch as usize][op] {
+        Plan::Check(leaves @ [_, ..], Some(u)) => {
+            check_rest(arch, record, leaves, u.failing)
+        }
         Plan::Sub(s) => {
             apply(
                 s.plans[usize::from(record[usize::from(s.offset) % RECORD_SIZE])],
