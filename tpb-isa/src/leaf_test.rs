@@ -24,7 +24,7 @@ pub struct Unrolled {
     /// The first leaf's byte row.
     pub first_row: &'static [bool; 256],
     /// The leaves after the preamble's (which `check` tests for every record), when
-    /// there are at most [`SETTLE`]: the gate's branch-free test (`Gate::settle`).
+    /// there are at most [`SETTLE`]: the gate's branch-free test (`Gate::settles`).
     pub settle: Option<ByteTests<SETTLE>>,
 }
 
