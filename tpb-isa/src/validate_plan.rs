@@ -79,7 +79,8 @@ pub struct Gate<L: 'static> {
     /// test no record passes for any other plan). A record of any such plan that
     /// passes them and the preamble's is settled alike: a stream that alternates arms
     /// meets no branch on the arm (the gate's one leaf and the call of the rest
-    /// mispredicted there).
+    /// mispredicted there). Held as two arrays, not a [`ByteTests`], whose padding
+    /// would take the gate past 64 bytes; [`Gate::settles`] tests them as one.
     pub settle_rows: [&'static [bool; 256]; SETTLE],
     /// The bytes of those leaves.
     pub settle_at: [u8; SETTLE],
