@@ -76,8 +76,8 @@ fn write_bit(o: &mut Line<'_>, kind: BitKind, v: u64) {
 
 /// `form{field=value,...,rest=0x..}`: the bit-fields of the form that applies (the
 /// selector implied by the form's name), and any bit no field explains. Through the
-/// operand type's generated printer, which makes the calls [`bits`] makes, each with
-/// a constant row.
+/// operand type's generated printer, which makes the calls `bits` (the walk the tests
+/// hold it to) makes, each with a constant row.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_bits(o: &mut Line<'_>, d: &BitsDesc, v: u64) {
     o.call(|buf, at| (d.print)(buf, at, v));
@@ -180,7 +180,7 @@ fn write_f32(buf: &mut Buf, at: usize, bits: u32) -> usize {
 
 /// `view{field=value,...}`: the shown leaves of the view that applies (bytes when the
 /// union has no view). Through the union's generated printer, which makes the calls
-/// [`union_walk`] makes, each with a constant row.
+/// `union_walk` (the walk the tests hold it to) makes, each with a constant row.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_union(o: &mut Line<'_>, arch: Arch, u: &UnionDesc, b: &[u8]) {
     o.call(|buf, at| (u.print)(buf, at, arch, b));
