@@ -1160,6 +1160,24 @@ fn validate_reports_an_opcode_the_spec_names_nowhere() {
     assert!(json.contains("\"kind\": \"not_on_arch\""), "{json}");
 }
 
+/// A pseudo record of a NEFF stream is legal before relocation, but its fields are
+/// the spec's to check as every record's are: a dtype the spec does not name in a
+/// PSEUDO_DMA_DIRECT2D is a finding with `--pre-relocation` as in an assembled image.
+#[test]
+fn validate_checks_the_fields_of_pseudo_records_before_relocation() {
+    let d = tempfile::tempdir().unwrap();
+    fs::write(d.path().join("p.txt"), "pseudo_dma_direct2d in_dtype=0x3f\n").unwrap();
+    run(d.path(), &args(&["asm", "p.txt", "-o", "p.bin"]));
+    let pre = run(d.path(), &args(&["validate", "--pre-relocation", "p.bin"]));
+    let raw = run(d.path(), &args(&["validate", "p.bin"]));
+    let finding = "p.bin: record 0 (offset 0x0): field 'in_dtype' at +62 holds 0x3f";
+    assert!(pre.contains(finding) && raw.contains(finding), "{pre}\n{raw}");
+    assert!(
+        pre.ends_with("p.bin: 1 record (1 pseudo), 1 finding(s) on cayman\nexit: 1\n"),
+        "{pre}"
+    );
+}
+
 /// Standard error that cannot be written (`2>/dev/full`) loses the messages, not the
 /// exit status (std's `eprintln!` panicked: 101); help that cannot be written is an
 /// error (2), as any output that cannot be written is.

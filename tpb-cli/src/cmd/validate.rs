@@ -5,7 +5,8 @@
 //! per-engine terminator rule), so a final record that fails them is one finding, its
 //! record's, not two. A NEFF stream is pre-relocation: the runtime rewrites its
 //! pseudo-ops and appends the postamble and EXIT at load, so pseudo records are legal
-//! (not validated) and the EXIT and final-record checks do not apply.
+//! (their fields are still validated, as every record's are) and the EXIT and
+//! final-record checks do not apply.
 //!
 //! The checks fill a [`Report`], which is printed as text or, with `--json`, written as
 //! one JSON object (format `tpb-validate`, version 1): both forms say the same things.
@@ -43,20 +44,21 @@ pub struct Args {
     #[arg(long)]
     subgraph: Option<String>,
     /// Take a raw stream as a NEFF's engine stream before relocation (what `tpb extract`
-    /// writes), not an assembled image: pseudo records are legal and not validated, and
-    /// the EXIT and final-record checks are skipped, as for a NEFF's own streams.
+    /// writes), not an assembled image: pseudo records are legal (their fields are
+    /// validated as every record's are), and the EXIT and final-record checks are
+    /// skipped, as for a NEFF's own streams.
     #[arg(long)]
     pre_relocation: bool,
     /// Write one JSON object instead of text (format `tpb-validate`, version 1), of one
     /// input; the exit status is the same. `{"format", "version", "input", "kind" ("raw" or "neff"),
     /// "pre_relocation" (true for a NEFF, and for a raw stream with `--pre-relocation`:
-    /// pseudo records are not validated and the EXIT and final-record checks are
-    /// skipped), "hash" (a NEFF file's header hash: "match", "match_word_swapped" or
+    /// pseudo records are legal, their fields validated as every record's are, and the
+    /// EXIT and final-record checks are skipped), "hash" (a NEFF file's header hash: "match", "match_word_swapped" or
     /// "mismatch", which is said and is no finding; null otherwise), "streams", "absent" (the labels of the
     /// streams a NEFF's graphs name but it lacks), "totals": {"streams", "records",
     /// "findings", "absent"}}`. A stream is `{"label", "subgraph", "engine", "path",
-    /// "arch", "records", "pseudo" (pseudo records left unvalidated; null for a raw
-    /// stream), "findings", "exit_scan" (null when skipped, else `{"found"}`),
+    /// "arch", "records", "pseudo" (how many of the records are pseudo records; null for
+    /// a raw stream), "findings", "exit_scan" (null when skipped, else `{"found"}`),
     /// "final_record_check" (null when skipped, else `{"record", "offset", "passed",
     /// "kind", "message", "same_as_record_finding"}`)}`; a finding is `{"check"
     /// ("record", "trailing_partial", "exit" or "final_record"), "record", "offset",
@@ -196,8 +198,8 @@ struct Report {
     input: String,
     /// `raw` or `neff`.
     kind: &'static str,
-    /// NEFF streams are pre-relocation: pseudo records are legal and not validated, and
-    /// the EXIT and final-record checks are skipped.
+    /// NEFF streams are pre-relocation: pseudo records are legal (their fields are
+    /// validated), and the EXIT and final-record checks are skipped.
     pre_relocation: bool,
     /// A NEFF file's header hash against its payload (`match`, `match_word_swapped`,
     /// `mismatch`: said, never a finding); null for a raw stream or an unpacked folder.
@@ -234,7 +236,8 @@ struct Stream {
     path: Option<String>,
     arch: &'static str,
     records: usize,
-    /// Pseudo records, legal and not validated in a NEFF stream; `None` for a raw one.
+    /// Pseudo records, legal in a NEFF stream (and validated as the others are); `None`
+    /// for a raw one.
     pseudo: Option<usize>,
     findings: Vec<Finding>,
     /// Whether EXIT was found; `None` where the scan does not apply (a NEFF stream).
@@ -366,15 +369,15 @@ fn raw(unit: &Unit<'_>, arch: Arch, engine: tpb_isa::TpbEngType) -> Stream {
 }
 
 /// A NEFF stream, or a raw one taken as such (`--pre-relocation`), read on `arch`:
-/// every record outside the pseudo band, and a trailing partial record.
+/// every record (a pseudo record too: its opcode is legal before relocation, and its
+/// fields are the spec's to check), and a trailing partial record.
 fn pre_relocation(u: &Unit<'_>, arch: Arch) -> Stream {
     let (recs, partial) = records::split(u.bytes);
     let (mut n, mut pseudo, mut findings) = (0, 0, Vec::new());
     for (i, (off, r)) in recs.enumerate() {
         n += 1;
-        if records::is_pseudo(r[0]) {
-            pseudo += 1;
-        } else if let Err(e) = records::validate(arch, r) {
+        pseudo += usize::from(records::is_pseudo(r[0]));
+        if let Err(e) = records::validate(arch, r) {
             findings.push(Finding::record(i, off, &e));
         }
     }
@@ -420,8 +423,9 @@ impl Report {
             };
             writeln!(
                 out,
-                "{name}: {what}: pseudo opcodes (0xc1..=0xdf) are legal and not validated, \
-                 and no EXIT is expected, so the EXIT and final-record checks are skipped"
+                "{name}: {what}: pseudo opcodes (0xc1..=0xdf) are legal (their fields are \
+                 validated), and no EXIT is expected, so the EXIT and final-record checks \
+                 are skipped"
             )?;
         }
         for s in &self.streams {
