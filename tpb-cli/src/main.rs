@@ -17,6 +17,7 @@ macro_rules! eprintln {
 mod cmd;
 mod hex_text;
 mod input;
+mod json_doc;
 mod listing;
 mod output;
 mod range;

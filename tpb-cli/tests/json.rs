@@ -498,8 +498,8 @@ fn validate_json_reports_a_corrupted_record() {
     assert!(err.starts_with("error: "), "{err}");
 }
 
-/// Every command's JSON says what it is: `{"format": "tpb-<command>", "version": 1}`, and
-/// `kind` where the input may be a NEFF or a raw stream.
+/// Every command's JSON says what it is, first: `{"format": "tpb-<command>", "version":
+/// 1, …}`, and `kind` where the input may be a NEFF or a raw stream.
 #[test]
 fn every_json_document_names_its_format_and_version() {
     let dir = tempfile::tempdir().unwrap();
@@ -528,5 +528,12 @@ fn every_json_document_names_its_format_and_version() {
         if let Some(kind) = kind {
             assert_eq!(j["kind"], *kind, "{args:?}");
         }
+        // The README's promise: the document opens with them, in that order.
+        let head: Vec<&str> = out.lines().skip(1).take(2).map(str::trim).collect();
+        assert_eq!(
+            head,
+            [format!("\"format\": \"{format}\","), "\"version\": 1,".into()],
+            "{args:?}"
+        );
     }
 }

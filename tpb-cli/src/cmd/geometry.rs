@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 use tpb_isa::generated::geometry::GEOMETRY;
 use tpb_isa::Arch;
 
+use crate::json_doc;
 use crate::records::parse_arch;
 use crate::table::table;
 
@@ -35,12 +36,9 @@ impl Args {
         };
         if self.json {
             let doc = json!({
-                "format": "tpb-geometry",
-                "version": 1,
                 "generations": archs.iter().map(|&a| generation_json(a)).collect::<Result<Vec<_>>>()?,
             });
-            serde_json::to_writer_pretty(&mut *out, &doc)?;
-            writeln!(out)?;
+            json_doc::write(out, "tpb-geometry", 1, &doc)?;
             return Ok(true);
         }
         let mut rows: Vec<Vec<String>> = Vec::new();

@@ -10,6 +10,7 @@ use tpb_isa::Arch;
 use tpb_neff::{Graph, HashStatus, Header, Neff};
 
 use crate::input::{self, Input, Others};
+use crate::json_doc;
 use crate::records::{self, RECORD_SIZE};
 use crate::row;
 use crate::table::table;
@@ -67,8 +68,7 @@ impl Args {
             }
         };
         if self.json {
-            serde_json::to_writer_pretty(&mut *out, &to_json(name, neff))?;
-            writeln!(out)?;
+            json_doc::write(out, JSON_FORMAT, JSON_VERSION, &to_json(name, neff))?;
         } else {
             text(out, name, neff)?;
         }
@@ -91,16 +91,13 @@ fn raw(
     }
     if json {
         let doc = json!({
-            "format": "tpb-info",
-            "version": 1,
             "file": name,
             "kind": "raw",
             "records": bytes.len() / RECORD_SIZE,
             "trailing_partial_bytes": partial.map_or(0, |p| p.len),
             "warnings": warnings,
         });
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
-        writeln!(out)?;
+        json_doc::write(out, JSON_FORMAT, JSON_VERSION, &doc)?;
     } else {
         let n = text::count(bytes.len() / RECORD_SIZE, "record");
         write!(out, "{name}: a raw record stream (not a NEFF), {n}")?;
@@ -202,6 +199,11 @@ fn count(d: &[u8]) -> String {
     }
 }
 
+/// The `--json` document's format and version.
+const JSON_FORMAT: &str = "tpb-info";
+const JSON_VERSION: u32 = 1;
+
+/// The body of a NEFF's `--json` document (its format and version aside).
 fn to_json(name: &str, neff: &Neff) -> Value {
     let header = neff.header().map(|h| {
         json!({
@@ -261,8 +263,6 @@ fn to_json(name: &str, neff: &Neff) -> Value {
     let bins: Vec<Value> =
         others.bins.iter().map(|(p, n)| json!({ "path": p, "bytes": n })).collect();
     json!({
-        "format": "tpb-info",
-        "version": 1,
         "file": name,
         "kind": "neff",
         "header": header,
