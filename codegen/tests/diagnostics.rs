@@ -423,6 +423,22 @@ fn error_through_group_names_use_and_group() {
     insta::assert_snapshot!("error_through_group", f.render());
 }
 
+/// The same overlap the other way round: the field overlapped came through the group,
+/// and the label on the use line is joined by one on the group's field.
+#[test]
+fn error_through_group_first_names_the_group_field_overlapped() {
+    let f = fail_with("error_through_group_first", After::Nothing);
+    let d =
+        f.diagnostics.0.iter().find(|d| d.message.contains("overlaps")).expect("an overlap error");
+    assert_eq!(f.sources.text(d.span), "1 x u16", "primary span is the later field");
+    assert!(
+        d.secondary.iter().any(|(s, l)| f.sources.text(*s) == "hi" && l.contains("'hi'")),
+        "a secondary label points at the group's field: {:?}",
+        d.secondary
+    );
+    insta::assert_snapshot!("error_through_group_first", f.render());
+}
+
 // ---------------------------------------------------------------------------------
 // Enums and bit-fields
 // ---------------------------------------------------------------------------------

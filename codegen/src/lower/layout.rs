@@ -1082,8 +1082,14 @@ fn check_coverage(
                         ),
                     )
                     .with(prev.span, format!("'{}' is here", prev.field.name));
+                    // Either field may come through a group: show the group's field of
+                    // each, so that the fix (in the group or at its use) is in view.
                     if let Some(o) = p.origin {
                         d = d.with(o, "defined in the group here");
+                    }
+                    if let Some(o) = prev.origin {
+                        let name = &prev.field.name;
+                        d = d.with(o, format!("'{name}' is defined in the group here"));
                     }
                     out.push(d.note("every byte belongs to exactly one field; a deliberate overlap needs @waive(\"reason\")"));
                 }
