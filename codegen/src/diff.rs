@@ -21,8 +21,9 @@
 //!   region moved or resized; a geometry type, form or expression changed; a geometry
 //!   value changed or lost on an arch (an arch whose geometry became unknown); an arch's
 //!   generation changed; `@archs` narrowed.
-//! - **additive**: a new opcode (enum value; the generated enums, `Inst` and `ArmKind`
-//!   are `#[non_exhaustive]`), binding, arm, struct, union, view, bits type, bit-field,
+//! - **additive**: a new opcode (enum value: a spec enum is an open newtype over its
+//!   integer, whose named values are constants, and `Inst` and `ArmKind` are
+//!   `#[non_exhaustive]`), binding, arm, struct, union, view, bits type, bit-field,
 //!   alt, enum, vocabulary or word, band, sentinel, bitmask, aperture, region, geometry
 //!   item or arch; a field carved out of bytes that were reserved (or any new field
 //!   whose bytes another breaking change freed); a band that only grew; a geometry value
