@@ -4937,9 +4937,13 @@ pub struct DmaDirect2d {
     pub dst_num_elem: [u16; 2],
     /// `+60..62`: Bytes per element; 0 means 64 KiB. · confidence: medium
     pub dst_elem_size: u16,
-    /// `+62..63`
+    /// `+62..63` (`use IN_OUT_DTYPE`)
+    ///
+    /// Source: S3D3_TS worked layout: +32 in_dtype / out_dtype; DMA_DIRECT2D worked layout: +62 in_dtype / +63 out_dtype; public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), s3d3_ts.h:28; DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45
     pub in_dtype: Dtype,
-    /// `+63..64`
+    /// `+63..64` (`use IN_OUT_DTYPE`)
+    ///
+    /// Source: S3D3_TS worked layout: +32 in_dtype / out_dtype; DMA_DIRECT2D worked layout: +62 in_dtype / +63 out_dtype; public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), s3d3_ts.h:28; DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45
     pub out_dtype: Dtype,
 }
 
@@ -19035,9 +19039,13 @@ pub struct S3d3TsSunda {
     pub reserved0: [u8; 3],
     /// `+16..32` · on sunda, cayman
     pub src_mem_pattern: Tensor3d,
-    /// `+32..33`
+    /// `+32..33` (`use IN_OUT_DTYPE`)
+    ///
+    /// Source: S3D3_TS worked layout: +32 in_dtype / out_dtype; DMA_DIRECT2D worked layout: +62 in_dtype / +63 out_dtype; public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), s3d3_ts.h:28; DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45
     pub in_dtype: Dtype,
-    /// `+33..34`
+    /// `+33..34` (`use IN_OUT_DTYPE`)
+    ///
+    /// Source: S3D3_TS worked layout: +32 in_dtype / out_dtype; DMA_DIRECT2D worked layout: +62 in_dtype / +63 out_dtype; public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), s3d3_ts.h:28; DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45
     pub out_dtype: Dtype,
     /// `+34..35`
     pub num_active_channels: u8,
@@ -19275,9 +19283,13 @@ pub struct S3d3TsMariana {
     ///
     /// Confidence: medium · on mariana, maverick · source: public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (the broadcast-scalar ALU op) (59818285506), s3d3_ts.h:28
     pub src_mem_pattern: MemPattern3d,
-    /// `+32..33`
+    /// `+32..33` (`use IN_OUT_DTYPE`)
+    ///
+    /// Source: S3D3_TS worked layout: +32 in_dtype / out_dtype; DMA_DIRECT2D worked layout: +62 in_dtype / +63 out_dtype; public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), s3d3_ts.h:28; DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45
     pub in_dtype: Dtype,
-    /// `+33..34`
+    /// `+33..34` (`use IN_OUT_DTYPE`)
+    ///
+    /// Source: S3D3_TS worked layout: +32 in_dtype / out_dtype; DMA_DIRECT2D worked layout: +62 in_dtype / +63 out_dtype; public RE notes: Tensor-Scalar + Tensor-Scalar-PTR (59818285506), s3d3_ts.h:28; DGE Micro-Op Encoding (byte-level) (60052469633), dma_direct2d.h:24-45
     pub out_dtype: Dtype,
     /// `+34..35`
     pub num_active_channels: u8,
