@@ -9,6 +9,7 @@ pub mod emit;
 mod geometry_toml;
 mod lower;
 pub mod model;
+pub mod placement;
 pub mod provenance;
 pub mod source;
 mod spec_dir;

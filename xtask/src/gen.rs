@@ -16,15 +16,18 @@ const GENERATED_DIRS: &[&str] = &["tpb-isa/src/generated", "tests/generated"];
 fn model(root: &Path, spec: Option<&Path>, writing: bool) -> Result<Option<codegen::Model>> {
     let spec = spec.map_or_else(|| root.join("isa"), Path::to_path_buf);
     let sources = load_spec(&spec, root)?;
-    // The committed spec also keeps the provenance rule, which `codegen::load` leaves
-    // to its callers (a scratch spec need not cite anything).
+    // The committed spec also keeps the provenance and placement rules, which
+    // `codegen::load` leaves to its callers (a scratch spec need not cite anything, an
+    // older spec on a side of a diff may hold a group nothing places).
     let rendered = match codegen::load(sources) {
         Ok(m) => {
-            let unsourced = codegen::provenance::unsourced(&m);
-            if unsourced.is_empty() {
+            let mut broken = codegen::provenance::unsourced(&m);
+            broken.0.extend(codegen::placement::unplaced_groups(&m).0);
+            if broken.is_empty() {
                 return Ok(Some(m));
             }
-            unsourced.render(&m.sources)
+            broken.sort();
+            broken.render(&m.sources)
         }
         // The provenance rule needs the checked model: say that it is still to come.
         Err(f) => format!(

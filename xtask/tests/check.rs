@@ -28,3 +28,21 @@ fn a_failed_check_says_the_provenance_rule_is_still_to_come() {
         "{err}"
     );
 }
+
+/// The committed spec's placement rule: a group nothing places fails `check`, at the
+/// group, while `diff` still reads such a spec (an older one may hold one).
+#[test]
+fn a_group_placed_nowhere_fails_the_check() {
+    let tmp = tempfile::tempdir().expect("a temp folder");
+    let spec = tmp.path().join("isa");
+    copy_dir(&spec_dir(), &spec);
+    let file = spec.join("types/lonely.isa");
+    std::fs::write(&file, "@source(\"a test\")\ngroup LONELY : 1 {\n    0 a u8\n}\n").unwrap();
+    let o = xtask_in(&root(), &[&"check", &"--spec", &spec]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("error: group 'LONELY' is placed nowhere"), "{err}");
+    assert!(err.contains("types/lonely.isa:2:7"), "{err}");
+    let o = xtask_in(&root(), &[&"diff", &spec_dir(), &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
