@@ -264,8 +264,9 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
          the preamble, and for an opcode whose bindings all sub-dispatch on one enum-typed byte \
          (PSEUDO_INST's `pseudo_opcode`), that byte: the spec knows nothing else of it. An opcode value the spec neither names nor \
          binds (`0x00`, an all-zero record, which `Inst::decode` gives as `Inst::Unknown`) \
-         is [`ValidateError::NotOnArch`], as is one it names on other generations only.",
-        code(op_name)
+         is [`ValidateError::NotOnArch`], as is one it names on other generations only.{}",
+        code(op_name),
+        apertures_unapplied(model)
     ));
     let check = check_fn(model, record);
     quote! {
@@ -295,6 +296,21 @@ fn record_validation(model: &Model, record: &Record) -> TokenStream {
 
         #check
     }
+}
+
+/// What `validate`'s doc says of the spec's address apertures: that it applies none,
+/// since the sources give the predicates but not the fields of which arm they govern.
+fn apertures_unapplied(model: &Model) -> String {
+    if model.apertures.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = model.apertures.iter().map(|a| code(&a.name)).collect();
+    format!(
+        " The address apertures ({}) are applied to no field: the sources give their \
+         predicates but not which fields of which arm they govern; the predicates in this \
+         module are for callers.",
+        names.join(", ")
+    )
 }
 
 /// The engine parameter: the `TPB_ENG_TYPE` enum when the spec has it, else its raw byte.
