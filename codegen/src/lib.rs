@@ -49,3 +49,12 @@ impl Failure {
 pub fn load(sources: Sources) -> Result<Model, Failure> {
     lower::lower(sources)
 }
+
+/// The one-file spec `text` loaded as `spec.isa`, for the unit tests of the rules that
+/// run on a model (it panics with the rendered errors when the spec does not check).
+#[cfg(test)]
+pub(crate) fn load_str(text: &str) -> Model {
+    let mut s = source::Sources::default();
+    s.add("spec.isa", text);
+    load(s).unwrap_or_else(|f| panic!("{}", f.render()))
+}

@@ -40,13 +40,7 @@ pub fn unplaced_groups(m: &Model) -> Diagnostics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Sources;
-
-    fn load(text: &str) -> Model {
-        let mut s = Sources::default();
-        s.add("spec.isa", text);
-        crate::load(s).unwrap_or_else(|f| panic!("{}", f.render()))
-    }
+    use crate::load_str as load;
 
     const BASE: &str = "enum OPCODE : u8 {\n    A = 1\n}\nrecord R : 4 {\n    \
                         discriminant 0 OPCODE\n    0 opcode OPCODE\n}\n";

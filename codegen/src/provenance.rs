@@ -82,13 +82,7 @@ pub fn unsourced(m: &Model) -> Diagnostics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Sources;
-
-    fn load(text: &str) -> Model {
-        let mut s = Sources::default();
-        s.add("spec.isa", text);
-        crate::load(s).unwrap_or_else(|f| panic!("{}", f.render()))
-    }
+    use crate::load_str as load;
 
     /// An item without a source is named at its line; one with a source, or a member
     /// of a cited item, is not.
