@@ -1051,12 +1051,14 @@ fn check_coverage(
     for p in placed {
         let r = p.field.range();
         if r.end > end || r.start < start {
-            // The end as written, past u32 if it is (the range saturates).
+            // The end as written, past u32 if it is (the range saturates); a size that
+            // saturated u32 itself (an array of arrays) is only known to be that large.
             let written_end = u64::from(p.field.offset) + u64::from(p.field.size);
+            let or_more = if p.field.size == u32::MAX { " or more" } else { "" };
             let mut d = Diagnostic::error(
                 p.span,
                 format!(
-                    "field '{}' ({}..{written_end}) lies outside {what} ({start}..{end})",
+                    "field '{}' ({}..{written_end}{or_more}) lies outside {what} ({start}..{end})",
                     p.field.name, r.start
                 ),
             )
@@ -1176,6 +1178,16 @@ mod tests {
                 "field 'b' (6..8) lies outside struct 'S' (0..4)",
                 "bytes 2..4 of struct 'S' are not covered by any field"
             ]
+        );
+    }
+
+    /// A size that saturated u32 (an array of arrays past 4 GiB) is said to be at least
+    /// that large, not given as the size written.
+    #[test]
+    fn a_saturated_size_is_said_to_be_a_lower_bound() {
+        assert_eq!(
+            coverage(&[placed("a", 0, 4), placed("b", 4, u32::MAX)], 4, None),
+            ["field 'b' (4..4294967299 or more) lies outside struct 'S' (0..4)"]
         );
     }
 
