@@ -29,9 +29,11 @@ fn model(root: &Path, spec: Option<&Path>, writing: bool) -> Result<Option<codeg
             broken.sort();
             broken.render(&m.sources)
         }
-        // The provenance rule needs the checked model: say that it is still to come.
+        // The provenance and placement rules need the checked model: say that they are
+        // still to come.
         Err(f) => format!(
-            "{}note: the provenance rule (every item cites a @source) runs once these are fixed\n",
+            "{}note: the provenance and placement rules (every item cites a @source, every \
+             group is placed) run once these are fixed\n",
             f.render()
         ),
     };

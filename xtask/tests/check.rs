@@ -4,10 +4,11 @@ mod common;
 
 use common::{copy_dir, edit, root, spec_dir, stderr, xtask_in};
 
-/// An error of the checks says that the provenance rule, which needs the checked model,
-/// is still to run: a `@source` missing as well is reported only once they pass.
+/// An error of the checks says that the provenance and placement rules, which need the
+/// checked model, are still to run: a `@source` missing as well is reported only once
+/// they pass.
 #[test]
-fn a_failed_check_says_the_provenance_rule_is_still_to_come() {
+fn a_failed_check_says_the_model_rules_are_still_to_come() {
     let tmp = tempfile::tempdir().expect("a temp folder");
     let spec = tmp.path().join("isa");
     copy_dir(&spec_dir(), &spec);
@@ -22,8 +23,8 @@ fn a_failed_check_says_the_provenance_rule_is_still_to_come() {
     );
     assert!(
         err.ends_with(
-            "error: the spec has 1 error\nnote: the provenance rule (every item cites a @source) \
-             runs once these are fixed\n"
+            "error: the spec has 1 error\nnote: the provenance and placement rules (every item \
+             cites a @source, every group is placed) run once these are fixed\n"
         ),
         "{err}"
     );
